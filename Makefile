@@ -1,0 +1,48 @@
+# Tabula — the thin front door.  The real build is Meson + Ninja (meson.build).
+#   make build   install missing packages, build build/tabula
+#   make run     build and start the main job
+#   make test    build and run every suite (normal, ASan+UBSan, clang, fuzz smoke)
+#   make bench   the benchmarks of bench/RESULTS.md
+SHELL := /bin/bash
+BUILD ?= build
+SIM_GAMES ?= 10000
+
+.PHONY: all build run test test-fast test-asan test-clang bench deps clean
+
+all: build
+
+deps:
+	@scripts/bootstrap.sh
+
+$(BUILD)/build.ninja: | deps
+	@meson setup $(BUILD) -Dsim_games=$(SIM_GAMES) >/dev/null
+
+build: deps $(BUILD)/build.ninja
+	@ninja -C $(BUILD) >/dev/null || ninja -C $(BUILD)
+
+run: build
+	./$(BUILD)/tabula play clans --players 4 --seats human,random,random,random
+
+test-fast: build
+	meson test -C $(BUILD) --print-errorlogs --num-processes 2
+
+test-asan: deps
+	@[ -f build-asan/build.ninja ] || CC=gcc meson setup build-asan -Db_sanitize=address,undefined \
+	    -Db_lundef=false -Dbuildtype=debug -Dsim_games=1000 >/dev/null
+	@ninja -C build-asan >/dev/null || ninja -C build-asan
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	    meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 4
+
+test-clang: deps
+	@[ -f build-clang/build.ninja ] || CC=clang meson setup build-clang -Dfuzz=true -Dsim_games=200 >/dev/null
+	@ninja -C build-clang >/dev/null || ninja -C build-clang
+	meson test -C build-clang --print-errorlogs --num-processes 2 --suite fuzz
+
+test: test-fast test-asan test-clang
+	@echo "make test: every suite passed"
+
+bench: build
+	./$(BUILD)/tabula bench --seconds 5
+
+clean:
+	rm -rf $(BUILD) build-asan build-clang

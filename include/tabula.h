@@ -1,0 +1,257 @@
+/*
+ * tabula.h — the one public header of the Tabula engine.
+ *
+ * Tabula plays Clans, Arkadia and Khronos.  Everything a caller needs is here:
+ * the game registry, states and moves, options, hidden-information views,
+ * records, agents and the seeded random generator.
+ *
+ * Contract kept by every game (see docs/api.md):
+ *   - A state is a fixed-size plain struct with no pointers into the heap, so
+ *     tb_state_copy is a memcpy and a search tree may hold millions of them.
+ *   - All randomness comes from the generator held in the state, so
+ *     game + options + seed + decisions replays exactly.
+ *   - A turn is a sequence of atomic decisions; tb_legal lists every legal
+ *     decision of the seat to move in one canonical sorted order, and is empty
+ *     only when the game is over.
+ *   - A tb_move value is the decision's identity: the same decision has the
+ *     same value in every state where it is legal, and never encodes a secret
+ *     (no hidden hand slot, no hidden card position).
+ *   - tb_view_json(s, seat) shows only what that seat may know; two states
+ *     that differ only in secrets the seat cannot see give byte-identical views
+ *     and identical legal-move texts for the seat's own decisions.
+ *   - tb_resample(s, seat, rng) re-deals every secret the seat cannot see,
+ *     consistently with the seat's view, and its result depends only on that
+ *     view and the generator (never on the true secrets).
+ *
+ * The library keeps no global mutable state: every call goes through a state
+ * or object pointer, so threads that own distinct states need no locks.
+ */
+#ifndef TABULA_H
+#define TABULA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TB_VERSION "0.1.0"
+#define TB_PROTOCOL_VERSION 1
+
+#define TB_MAX_SEATS 5      /* most players any game allows */
+#define TB_MAX_MOVES 4096   /* capacity callers give tb_legal */
+#define TB_MOVE_TEXT 96     /* buffer size that always holds one move's text */
+#define TB_ERR_LEN 256      /* suggested size of error-message buffers */
+#define TB_OVER (-1)        /* tb_to_move when the game has ended */
+#define TB_SPECTATOR (-1)   /* seat number of someone who holds no seat */
+
+typedef uint32_t tb_move;
+typedef struct tb_game tb_game;     /* a game's rules: one per game, const */
+typedef struct tb_state tb_state;   /* one position of one game */
+typedef struct tb_record tb_record; /* a game record (docs/records.md) */
+
+/* ---- random numbers: xoshiro256** seeded through splitmix64 ---- */
+typedef struct tb_rng {
+    uint64_t s[4];
+} tb_rng;
+
+void tb_rng_seed(tb_rng *rng, uint64_t seed);
+uint64_t tb_rng_next(tb_rng *rng);
+/* Uniform in [0, bound); bound must be at least 1. */
+uint32_t tb_rng_below(tb_rng *rng, uint32_t bound);
+/* Uniform in [0, 1). */
+double tb_rng_unit(tb_rng *rng);
+/* A child generator whose stream is independent of the parent's. */
+tb_rng tb_rng_split(tb_rng *rng);
+
+/* ---- games ---- */
+int tb_game_count(void);
+const tb_game *tb_game_at(int index);          /* sorted by name; NULL past the end */
+const tb_game *tb_game_find(const char *name); /* NULL when unknown */
+const char *tb_game_name(const tb_game *game); /* "clans" */
+const char *tb_game_title(const tb_game *game);
+int tb_game_min_players(const tb_game *game);
+int tb_game_max_players(const tb_game *game);
+int tb_game_default_players(const tb_game *game);
+/* A one-line notice when the game's component data is provisional, else NULL. */
+const char *tb_game_notice(const tb_game *game);
+size_t tb_state_size(const tb_game *game);
+bool tb_game_has_heuristic(const tb_game *game);
+
+/* ---- options: KEY=VALUE pairs a game declares (docs per game) ---- */
+#define TB_MAX_OPTIONS 16
+#define TB_OPTION_LEN 32
+
+typedef struct tb_option_spec {
+    const char *key;
+    const char *values; /* allowed values separated by '|' */
+    const char *fallback; /* the default value */
+    const char *help;
+} tb_option_spec;
+
+typedef struct tb_options {
+    int count;
+    struct {
+        char key[TB_OPTION_LEN];
+        char value[TB_OPTION_LEN];
+    } item[TB_MAX_OPTIONS];
+} tb_options;
+
+/* The game's option table, ended by an entry whose key is NULL. */
+const tb_option_spec *tb_game_options(const tb_game *game);
+void tb_options_clear(tb_options *opts);
+/* Sets KEY to VALUE (replacing an earlier value); 0 on success. */
+int tb_options_set(tb_options *opts, const char *key, const char *value, char *err, size_t errlen);
+/* Parses "key=value"; 0 on success. */
+int tb_options_set_pair(tb_options *opts, const char *pair, char *err, size_t errlen);
+const char *tb_options_get(const tb_options *opts, const char *key); /* NULL if unset */
+/* Checks every key and value against the game's table and fills in defaults,
+ * so the result lists every option of the game in table order. 0 on success. */
+int tb_options_normalize(const tb_game *game, tb_options *opts, char *err, size_t errlen);
+
+/* ---- states ---- */
+tb_state *tb_state_new(const tb_game *game); /* zeroed; call tb_setup next */
+void tb_state_free(tb_state *state);
+tb_state *tb_state_dup(const tb_state *state);
+void tb_state_copy(tb_state *dst, const tb_state *src); /* same game; a memcpy */
+bool tb_state_equal(const tb_state *a, const tb_state *b); /* byte equality */
+
+/* Deals a new game.  opts may be NULL (all defaults).  0 on success; on an
+ * error (bad player count, bad option) the state is left unusable and err
+ * says why. */
+int tb_setup(tb_state *state, int players, const tb_options *opts, uint64_t seed,
+             char *err, size_t errlen);
+
+const tb_game *tb_state_game(const tb_state *state);
+int tb_players(const tb_state *state);
+uint64_t tb_seed(const tb_state *state);
+/* The normalized options the state was set up with. */
+void tb_state_options(const tb_state *state, tb_options *out);
+int tb_to_move(const tb_state *state); /* seat, or TB_OVER */
+bool tb_is_over(const tb_state *state);
+int tb_decisions_made(const tb_state *state); /* decisions applied since setup */
+
+/* Writes every legal decision in canonical order; returns how many. */
+int tb_legal(const tb_state *state, tb_move out[TB_MAX_MOVES]);
+bool tb_is_legal(const tb_state *state, tb_move move);
+/* Applies a decision that must be legal (unchecked: fast path for search). */
+void tb_apply(tb_state *state, tb_move move);
+/* Applies a decision after checking it; 0 on success, else the state is unchanged. */
+int tb_apply_checked(tb_state *state, tb_move move, char *err, size_t errlen);
+/* A uniformly random legal decision (the game may have a fast path). */
+tb_move tb_random_move(const tb_state *state, tb_rng *rng);
+
+/* Notation (docs/notation.md).  move_to_text returns the text length. */
+int tb_move_to_text(const tb_state *state, tb_move move, char *buf, size_t buflen);
+/* Parses the text of a decision legal in this state; 0 on success, else err
+ * says whether the text is malformed or names an illegal decision. */
+int tb_text_to_move(const tb_state *state, const char *text, tb_move *out,
+                    char *err, size_t errlen);
+/* Parses and applies; 0 on success, else the state is unchanged. */
+int tb_play_text(tb_state *state, const char *text, char *err, size_t errlen);
+/* All legal decisions as text, separated by single spaces (malloc'd). */
+char *tb_legal_text(const tb_state *state);
+
+/* Scores and results.  Arrays have tb_players() entries. */
+void tb_scores(const tb_state *state, int out[TB_MAX_SEATS]);
+void tb_ranks(const tb_state *state, int out[TB_MAX_SEATS]); /* 1 = first; ties share */
+/* Per-seat return in [0,1] for search: each winner gets 1/(number of
+ * winners), the others 0.  Meaningful when the game is over. */
+void tb_returns(const tb_state *state, double out[TB_MAX_SEATS]);
+/* The game's evaluation of the position for a seat, in [0,1] (0.5 when the
+ * game has none).  Uses only what that seat may see. */
+double tb_heuristic(const tb_state *state, int seat);
+
+/* JSON (malloc'd, compact, one line; the caller frees). */
+char *tb_view_json(const tb_state *state, int seat); /* seat -1: spectator */
+char *tb_state_json(const tb_state *state);           /* everything, secrets included */
+char *tb_result_json(const tb_state *state);          /* scores, ranks, winners */
+/* Replaces *state (of this game) with a state read from tb_state_json output.
+ * 0 on success; on any error the state is unchanged and err says why. */
+int tb_state_from_json(tb_state *state, const tb_game *game, const char *json,
+                       char *err, size_t errlen);
+
+/* Reads a state of any game from tb_state_json output into a new state;
+ * NULL and err on failure. */
+tb_state *tb_state_load(const char *json, char *err, size_t errlen);
+
+/* Re-deals every secret `seat` cannot see (see the contract above). */
+void tb_resample(tb_state *state, int seat, tb_rng *rng);
+
+/* A readable text board as `seat` sees it (malloc'd); ANSI colours when asked. */
+char *tb_render_text(const tb_state *state, int seat, bool colour);
+/* A one-line description of what the seat to move must decide now. */
+int tb_prompt_text(const tb_state *state, char *buf, size_t buflen);
+
+/* ---- records (docs/records.md) ---- */
+tb_record *tb_record_new(const tb_game *game, int players, const tb_options *opts, uint64_t seed);
+void tb_record_free(tb_record *rec);
+const tb_game *tb_record_game(const tb_record *rec);
+int tb_record_players(const tb_record *rec);
+uint64_t tb_record_seed(const tb_record *rec);
+void tb_record_set_player(tb_record *rec, int seat, const char *name, const char *kind);
+const char *tb_record_player_name(const tb_record *rec, int seat);
+const char *tb_record_player_kind(const tb_record *rec, int seat);
+void tb_record_set_times(tb_record *rec, const char *started, const char *finished);
+int tb_record_push(tb_record *rec, const char *move_text); /* 0 on success */
+void tb_record_pop(tb_record *rec);
+int tb_record_length(const tb_record *rec);
+const char *tb_record_move(const tb_record *rec, int index);
+/* The record as one-line JSON.  `final` (may be NULL) supplies the result when
+ * the game is over.  A sealed record (for a seat, or -1 for a spectator) omits
+ * the seed and carries that seat's view instead, as long as the game is not
+ * over. */
+char *tb_record_json(const tb_record *rec, const tb_state *final);
+char *tb_record_json_sealed(const tb_record *rec, const tb_state *current, int seat);
+tb_record *tb_record_from_json(const char *json, char *err, size_t errlen);
+/* Replays the first `upto` decisions (-1: all) into a new state; NULL and err
+ * on a record that does not replay. */
+tb_state *tb_record_replay(const tb_record *rec, int upto, char *err, size_t errlen);
+
+/* ---- agents (docs/ai.md) ---- */
+typedef struct tb_budget {
+    int64_t iterations; /* 0: no iteration limit */
+    int64_t time_ms;    /* 0: no time limit */
+    int threads;        /* root-parallel threads; 0 or 1: one */
+    /* Monotonic clock in microseconds, supplied by the caller (the engine
+     * library never reads the clock itself); NULL disables time limits. */
+    uint64_t (*now_us)(void);
+} tb_budget;
+
+#define TB_REPORT_MOVES 8
+typedef struct tb_agent_report {
+    int64_t iterations;           /* search iterations done */
+    int count;                    /* entries below, best first */
+    tb_move move[TB_REPORT_MOVES];
+    double value[TB_REPORT_MOVES]; /* estimated return for the mover, [0,1] */
+    int64_t visits[TB_REPORT_MOVES];
+} tb_agent_report;
+
+typedef struct tb_agent {
+    const char *name;
+    const char *summary;
+    /* Chooses a legal decision for `seat` (the seat to move).  `view` is a
+     * state whose secrets hidden from `seat` have already been re-dealt, so
+     * the agent cannot peek; it may be modified.  report may be NULL. */
+    tb_move (*choose)(tb_state *view, int seat, const tb_budget *budget, tb_rng *rng,
+                      tb_agent_report *report);
+} tb_agent;
+
+int tb_agent_count(void);
+const tb_agent *tb_agent_at(int index);
+const tb_agent *tb_agent_find(const char *name);
+/* The only way a holder of the true state asks an agent for a decision: it
+ * copies the state, re-deals the mover's unseen secrets from `seed`, and hands
+ * the agent that copy. */
+tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, const tb_budget *budget,
+                        uint64_t seed, tb_agent_report *report);
+
+/* Player levels for people: "easy", "normal", "hard" → an agent and a budget. */
+int tb_level_lookup(const char *level, const tb_agent **agent, tb_budget *budget);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TABULA_H */

@@ -1,0 +1,81 @@
+/*
+ * agent.c — the table of agents, the one door through which a holder of
+ * the true state asks an agent for a decision, and the player levels.
+ *
+ * Invariant (DESIGN.md §4, "no peeking AI"): tb_agent_decide hands the agent
+ * a copy whose secrets hidden from the mover were re-dealt by tb_resample
+ * from a generator seeded only by the caller's seed, so the agent's choice
+ * is a function of the mover's view, the budget and the seed.
+ */
+#include "agents.h"
+
+#include <string.h>
+
+static const tb_agent *const agent_table[] = {
+    &tb__random_agent,
+};
+
+#define AGENT_COUNT ((int)(sizeof agent_table / sizeof agent_table[0]))
+
+int tb_agent_count(void)
+{
+    return AGENT_COUNT;
+}
+
+const tb_agent *tb_agent_at(int index)
+{
+    return index >= 0 && index < AGENT_COUNT ? agent_table[index] : NULL;
+}
+
+const tb_agent *tb_agent_find(const char *name)
+{
+    for (int i = 0; name && i < AGENT_COUNT; i++)
+        if (strcmp(agent_table[i]->name, name) == 0)
+            return agent_table[i];
+    return NULL;
+}
+
+tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, const tb_budget *budget,
+                        uint64_t seed, tb_agent_report *report)
+{
+    int seat = tb_to_move(truth);
+    tb_state *view = tb_state_dup(truth);
+    tb_rng rng;
+    tb_rng_seed(&rng, seed);
+    tb_rng deal = tb_rng_split(&rng);
+    tb_resample(view, seat, &deal);
+    tb_budget none = {0};
+    if (report)
+        memset(report, 0, sizeof *report);
+    tb_move m = agent->choose(view, seat, budget ? budget : &none, &rng, report);
+    tb_state_free(view);
+    return m;
+}
+
+/* Levels for people.  Each names an agent and a budget; a level whose agent
+ * is not built in is reported as unknown. */
+static const struct {
+    const char *level;
+    const char *agent;
+    int64_t iterations;
+} level_table[] = {
+    {"easy", "ismcts", 200},
+    {"normal", "ismcts", 2000},
+    {"hard", "ismcts", 20000},
+};
+
+int tb_level_lookup(const char *level, const tb_agent **agent, tb_budget *budget)
+{
+    for (size_t i = 0; i < sizeof level_table / sizeof level_table[0]; i++) {
+        if (strcmp(level_table[i].level, level) != 0)
+            continue;
+        const tb_agent *a = tb_agent_find(level_table[i].agent);
+        if (!a)
+            return -1;
+        *agent = a;
+        memset(budget, 0, sizeof *budget);
+        budget->iterations = level_table[i].iterations;
+        return 0;
+    }
+    return -1;
+}

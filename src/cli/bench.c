@@ -1,0 +1,207 @@
+/*
+ * bench.c — `tabula bench`: random playouts per second, decisions per
+ * second, nanoseconds per decision and per state copy, on one thread; with
+ * --agent, an agent's search iterations per second.  A benchmark program,
+ * not a test: results go to bench/RESULTS.md by hand with the command and
+ * machine that produced them.
+ */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct bench_result {
+    const char *game;
+    int players;
+    double seconds;
+    long games;
+    long decisions;
+    double clone_ns;
+    size_t state_bytes;
+} bench_result;
+
+static void bench_playouts(const tb_game *g, int players, double seconds, bench_result *r)
+{
+    tb_state *s = tb_state_new(g);
+    tb_rng rng;
+    tb_rng_seed(&rng, 12345);
+    char err[TB_ERR_LEN];
+    uint64_t start = cli_now_us(), limit = (uint64_t)(seconds * 1e6), now = start;
+    long games = 0, decisions = 0;
+    while (now - start < limit) {
+        for (int batch = 0; batch < 64; batch++) {
+            if (tb_setup(s, players, NULL, (uint64_t)games, err, sizeof err)) {
+                fprintf(stderr, "tabula bench: %s\n", err);
+                exit(1);
+            }
+            while (!tb_is_over(s)) {
+                tb_apply(s, tb_random_move(s, &rng));
+                decisions++;
+            }
+            games++;
+        }
+        now = cli_now_us();
+    }
+    r->seconds = (double)(now - start) / 1e6;
+    r->games = games;
+    r->decisions = decisions;
+    /* Copy cost: a state copied back and forth, enough times to time. */
+    tb_state *t = tb_state_new(g);
+    tb_setup(s, players, NULL, 1, err, sizeof err);
+    long copies = 0;
+    start = cli_now_us();
+    do {
+        for (int i = 0; i < 100000; i++) {
+            tb_state_copy(t, s);
+            tb_state_copy(s, t);
+        }
+        copies += 200000;
+        now = cli_now_us();
+    } while (now - start < 200000);
+    r->clone_ns = (double)(now - start) * 1000.0 / (double)copies;
+    r->state_bytes = tb_state_size(g);
+    r->game = tb_game_name(g);
+    r->players = players;
+    tb_state_free(t);
+    tb_state_free(s);
+}
+
+static void bench_agent(const tb_game *g, int players, const tb_agent *agent, long iterations,
+                        int threads, double seconds, bool json)
+{
+    tb_state *s = tb_state_new(g);
+    tb_rng rng;
+    tb_rng_seed(&rng, 777);
+    char err[TB_ERR_LEN];
+    tb_budget budget = {.iterations = iterations, .threads = threads, .now_us = cli_now_us};
+    int64_t total_iterations = 0;
+    long decisions = 0;
+    uint64_t start = cli_now_us(), used = 0;
+    uint64_t seed = 1;
+    while (used < (uint64_t)(seconds * 1e6)) {
+        tb_setup(s, players, NULL, seed++, err, sizeof err);
+        /* Search from a position some way into the game. */
+        int skip = (int)tb_rng_below(&rng, 20);
+        for (int i = 0; i < skip && !tb_is_over(s); i++)
+            tb_apply(s, tb_random_move(s, &rng));
+        if (tb_is_over(s))
+            continue;
+        tb_agent_report report;
+        tb_agent_decide(agent, s, &budget, seed, &report);
+        total_iterations += report.iterations;
+        decisions++;
+        used = cli_now_us() - start;
+    }
+    double secs = (double)used / 1e6;
+    double ips = (double)total_iterations / secs;
+    if (json)
+        printf("{\"game\":\"%s\",\"players\":%d,\"agent\":\"%s\",\"threads\":%d,\"decisions\":%ld,"
+               "\"iterations\":%lld,\"seconds\":%.3f,\"iterations_per_s\":%.0f}\n",
+               tb_game_name(g), players, agent->name, threads ? threads : 1, decisions,
+               (long long)total_iterations, secs, ips);
+    else
+        printf("%-8s %d players  agent %s  threads %d: %ld decisions, %lld iterations in %.2f s = %.0f iterations/s\n",
+               tb_game_name(g), players, agent->name, threads ? threads : 1, decisions,
+               (long long)total_iterations, secs, ips);
+    tb_state_free(s);
+}
+
+static int bench_help(void)
+{
+    printf("usage: tabula bench [GAME ...] [--players N] [--seconds S] [--json]\n"
+           "       tabula bench --agent NAME [--iterations N] [--threads T] GAME\n\n"
+           "Plays uniformly random games on one thread for S seconds per game (default 3)\n"
+           "and reports games/s, decisions/s, ns per decision and ns per state copy.\n"
+           "With no GAME every game is measured; --players defaults to 4 (or the game's\n"
+           "maximum).  --json prints one JSON object per game with the fields game,\n"
+           "players, seconds, games, decisions, games_per_s, decisions_per_s,\n"
+           "ns_per_decision, clone_ns and state_bytes.\n\n"
+           "With --agent, asks the agent for decisions in positions of random games with\n"
+           "a budget of N iterations each (default 1000) and reports iterations/s.\n");
+    return 0;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    const tb_game *games[8];
+    int ngames = 0;
+    long players = 0, iterations = 1000, threads = 1;
+    double seconds = 3;
+    bool json = false;
+    const tb_agent *agent = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a))
+            return bench_help();
+        if (strcmp(a, "--json") == 0) {
+            json = true;
+        } else if (strcmp(a, "--seconds") == 0 || strcmp(a, "--players") == 0 ||
+                   strcmp(a, "--agent") == 0 || strcmp(a, "--iterations") == 0 ||
+                   strcmp(a, "--threads") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage("bench", "%s needs a value", a);
+            const char *v = argv[++i];
+            long n;
+            if (strcmp(a, "--seconds") == 0) {
+                char *end;
+                seconds = strtod(v, &end);
+                if (*end || !(seconds > 0 && seconds <= 3600))
+                    return cli_usage("bench", "--seconds must be a number of seconds from 0 to 3600, not '%s'", v);
+            } else if (strcmp(a, "--agent") == 0) {
+                agent = tb_agent_find(v);
+                if (!agent)
+                    return cli_usage("bench", "unknown agent '%s'", v);
+            } else if (cli_parse_int(v, 1, strcmp(a, "--threads") == 0 ? 64 : 100000000, &n)) {
+                return cli_usage("bench", "%s must be a positive whole number, not '%s'", a, v);
+            } else if (strcmp(a, "--players") == 0) {
+                players = n;
+            } else if (strcmp(a, "--iterations") == 0) {
+                iterations = n;
+            } else {
+                threads = n;
+            }
+        } else if (a[0] == '-') {
+            return cli_usage("bench", "unknown option '%s'", a);
+        } else {
+            const tb_game *g = cli_game_arg("bench", a);
+            if (!g)
+                return 2;
+            if (ngames < 8)
+                games[ngames++] = g;
+        }
+    }
+    if (!ngames)
+        for (int i = 0; i < tb_game_count() && i < 8; i++)
+            games[ngames++] = tb_game_at(i);
+    for (int i = 0; i < ngames; i++) {
+        const tb_game *g = games[i];
+        int p = players ? (int)players : 4;
+        if (p > tb_game_max_players(g))
+            p = tb_game_max_players(g);
+        if (p < tb_game_min_players(g))
+            return cli_usage("bench", "%s needs at least %d players", tb_game_name(g),
+                             tb_game_min_players(g));
+        if (players && players > tb_game_max_players(g))
+            return cli_usage("bench", "%s allows at most %d players", tb_game_name(g),
+                             tb_game_max_players(g));
+        if (agent) {
+            bench_agent(g, p, agent, iterations, (int)threads, seconds, json);
+            continue;
+        }
+        bench_result r;
+        bench_playouts(g, p, seconds, &r);
+        double gps = (double)r.games / r.seconds, dps = (double)r.decisions / r.seconds;
+        if (json)
+            printf("{\"game\":\"%s\",\"players\":%d,\"seconds\":%.3f,\"games\":%ld,\"decisions\":%ld,"
+                   "\"games_per_s\":%.0f,\"decisions_per_s\":%.0f,\"ns_per_decision\":%.1f,"
+                   "\"clone_ns\":%.1f,\"state_bytes\":%zu}\n",
+                   r.game, r.players, r.seconds, r.games, r.decisions, gps, dps, 1e9 / dps,
+                   r.clone_ns, r.state_bytes);
+        else
+            printf("%-8s %d players: %ld random games in %.2f s on one thread\n"
+                   "         %.0f games/s, %.0f decisions/s, %.1f ns per decision, %.1f ns per state copy (%zu bytes)\n",
+                   r.game, r.players, r.games, r.seconds, gps, dps, 1e9 / dps, r.clone_ns,
+                   r.state_bytes);
+    }
+    return 0;
+}

@@ -1,0 +1,69 @@
+/*
+ * main.c — the `tabula` command: a table of sub-commands, each in its own
+ * file.  Adding a command: write cmd_X in a new file, declare it in cli.h,
+ * list it here.
+ */
+#include "cli.h"
+#include "engine/engine.h"
+
+#include <string.h>
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} main_commands[] = {
+    {"play", cmd_play, "play a game in the terminal against the computer or at one screen"},
+    {"engine", cmd_engine, "speak the engine line protocol on stdin/stdout (docs/protocol.md)"},
+    {"replay", cmd_replay, "step through a saved game record"},
+    {"bench", cmd_bench, "measure random playouts per second"},
+};
+
+#define MAIN_COMMAND_COUNT (sizeof main_commands / sizeof main_commands[0])
+
+static void main_help(FILE *out)
+{
+    fprintf(out, "tabula %s — engine, AI and play for Clans, Arkadia and Khronos\n\n", TB_VERSION);
+    fprintf(out, "usage: tabula COMMAND [ARGS...]\n\ncommands:\n");
+    for (size_t i = 0; i < MAIN_COMMAND_COUNT; i++)
+        fprintf(out, "  %-8s %s\n", main_commands[i].name, main_commands[i].summary);
+    fprintf(out, "\ngames:");
+    for (int i = 0; i < tb_game_count(); i++)
+        fprintf(out, " %s", tb_game_name(tb_game_at(i)));
+    fprintf(out, "\n\n'tabula COMMAND --help' explains a command.\n");
+}
+
+int cmd_engine(int argc, char **argv)
+{
+    if (argc > 1 && cli_is_help(argv[1])) {
+        printf("usage: tabula engine\n\n"
+               "Reads protocol commands from stdin, one per line, and answers on stdout:\n"
+               "'= payload' or '? error', then an empty line.  Start with 'list_commands'\n"
+               "or 'new clans players=4 seed=1'.  The protocol is described in docs/protocol.md.\n");
+        return 0;
+    }
+    if (argc > 1)
+        return cli_usage("engine", "unexpected argument '%s'", argv[1]);
+    return tb_engine_run(stdin, stdout, cli_now_us);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        main_help(stderr);
+        return 2;
+    }
+    if (cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
+        main_help(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("tabula %s\n", TB_VERSION);
+        return 0;
+    }
+    for (size_t i = 0; i < MAIN_COMMAND_COUNT; i++)
+        if (strcmp(argv[1], main_commands[i].name) == 0)
+            return main_commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "tabula: unknown command '%s' (see 'tabula --help')\n", argv[1]);
+    return 2;
+}

@@ -1,0 +1,416 @@
+/*
+ * play.c — `tabula play`: a game in the terminal.  Each seat is a person at
+ * this keyboard or an agent; people type decisions in notation and a few
+ * commands (legal, undo, board, help, quit).  The record is saved at the end
+ * (and when input ends early) so `tabula replay` can show it again.
+ *
+ * Invariants: only the seat to move sees its own secrets on screen (and with
+ * two or more people at one screen the board waits for the next person to
+ * press Enter); `undo` returns to the state before the person's previous
+ * decision, taking back the computer's replies too; the record always
+ * matches the decisions applied.
+ */
+#include "cli.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct play_seat {
+    bool human;
+    const tb_agent *agent;
+    tb_budget budget;
+    char label[112];
+} play_seat;
+
+typedef struct play_step {
+    tb_state *before;
+    bool by_human; /* a person chose it (not forced, not an agent) */
+} play_step;
+
+typedef struct play_game {
+    tb_state *state;
+    tb_record *record;
+    play_seat seat[TB_MAX_SEATS];
+    int humans;
+    play_step *steps;
+    int depth, cap;
+    bool colour;
+    uint64_t agent_seed;
+    const char *record_path;
+    char default_path[128];
+} play_game;
+
+static int play_help(void)
+{
+    printf("usage: tabula play GAME [--players N] [--seats SEAT,SEAT,...] [--seed S]\n"
+           "                   [--record FILE] [--no-colour] [KEY=VALUE ...]\n\n"
+           "Plays GAME in the terminal.  SEAT is 'human', an agent ('random', or with the AI\n"
+           "built in 'greedy', 'ismcts') optionally with a level ('ismcts:hard'), or a level\n"
+           "alone ('easy', 'normal', 'hard').  The default is you in seat 0 against the\n"
+           "computer in the other seats.  KEY=VALUE sets a game option.\n\n"
+           "At your turn type a decision in notation (docs/notation.md), or:\n"
+           "  legal   list every legal decision      board  show the board again\n"
+           "  undo    take back your last decision   help   this list\n"
+           "  quit    stop (the record is saved)\n\n"
+           "The record is saved to FILE (default tabula-GAME-SEED.json); replay it with\n"
+           "'tabula replay FILE'.\n");
+    return 0;
+}
+
+static int play_parse_seat(const char *spec, play_seat *seat)
+{
+    memset(seat, 0, sizeof *seat);
+    if (strcmp(spec, "human") == 0) {
+        seat->human = true;
+        snprintf(seat->label, sizeof seat->label, "human");
+        return 0;
+    }
+    char name[48];
+    snprintf(name, sizeof name, "%s", spec);
+    char *colon = strchr(name, ':');
+    const char *level = NULL;
+    if (colon) {
+        *colon = '\0';
+        level = colon + 1;
+    }
+    const tb_agent *level_agent = NULL;
+    if (!colon && tb_level_lookup(name, &level_agent, &seat->budget) == 0) {
+        seat->agent = level_agent;
+        snprintf(seat->label, sizeof seat->label, "%s (%s)", level_agent->name, name);
+        return 0;
+    }
+    seat->agent = tb_agent_find(name);
+    if (!seat->agent)
+        return -1;
+    if (level) {
+        if (tb_level_lookup(level, &level_agent, &seat->budget) != 0)
+            return -1;
+        snprintf(seat->label, sizeof seat->label, "%s:%s", name, level);
+    } else {
+        if (tb_level_lookup("normal", &level_agent, &seat->budget) != 0)
+            memset(&seat->budget, 0, sizeof seat->budget);
+        snprintf(seat->label, sizeof seat->label, "%s", name);
+    }
+    return 0;
+}
+
+static void play_default_seats(play_game *pg, int players)
+{
+    play_parse_seat("human", &pg->seat[0]);
+    for (int i = 1; i < players; i++)
+        if (play_parse_seat("normal", &pg->seat[i]) != 0)
+            play_parse_seat("random", &pg->seat[i]);
+}
+
+static void play_push(play_game *pg, bool by_human)
+{
+    if (pg->depth == pg->cap) {
+        pg->cap = pg->cap ? pg->cap * 2 : 64;
+        pg->steps = realloc(pg->steps, (size_t)pg->cap * sizeof *pg->steps);
+        if (!pg->steps)
+            abort();
+    }
+    pg->steps[pg->depth].before = tb_state_dup(pg->state);
+    pg->steps[pg->depth].by_human = by_human;
+    pg->depth++;
+}
+
+static void play_apply(play_game *pg, tb_move m, bool by_human)
+{
+    char text[TB_MOVE_TEXT];
+    tb_move_to_text(pg->state, m, text, sizeof text);
+    play_push(pg, by_human);
+    tb_apply(pg->state, m);
+    tb_record_push(pg->record, text);
+}
+
+/* Takes back everything since the last decision a person made. */
+static bool play_undo(play_game *pg)
+{
+    int k = pg->depth - 1;
+    while (k >= 0 && !pg->steps[k].by_human)
+        k--;
+    if (k < 0)
+        return false;
+    tb_state_copy(pg->state, pg->steps[k].before);
+    while (pg->depth > k) {
+        tb_state_free(pg->steps[--pg->depth].before);
+        tb_record_pop(pg->record);
+    }
+    return true;
+}
+
+static void play_save(play_game *pg)
+{
+    char when[40], err[TB_ERR_LEN];
+    cli_iso_time(when, sizeof when);
+    tb_record_set_times(pg->record, NULL, tb_is_over(pg->state) ? when : NULL);
+    char *json = tb_record_json(pg->record, pg->state);
+    const char *path = pg->record_path ? pg->record_path : pg->default_path;
+    if (cli_write_file(path, json, err, sizeof err) == 0)
+        printf("Record saved to %s (replay it with 'tabula replay %s').\n", path, path);
+    else
+        fprintf(stderr, "tabula play: %s\n", err);
+    free(json);
+}
+
+static void play_show(play_game *pg, int seat)
+{
+    char *board = tb_render_text(pg->state, seat, pg->colour);
+    printf("\n%s", board);
+    free(board);
+    const char *notice = tb_game_notice(tb_state_game(pg->state));
+    if (notice)
+        printf("Note: %s\n", notice);
+}
+
+static void play_show_result(play_game *pg)
+{
+    play_show(pg, TB_SPECTATOR);
+    int sc[TB_MAX_SEATS], rk[TB_MAX_SEATS];
+    tb_scores(pg->state, sc);
+    tb_ranks(pg->state, rk);
+    printf("\nGame over.\n");
+    int players = tb_players(pg->state);
+    for (int r = 1; r <= players; r++)
+        for (int p = 0; p < players; p++)
+            if (rk[p] == r)
+                printf("  %d. seat %d (%s): %d points%s\n", r, p, pg->seat[p].label, sc[p],
+                       r == 1 ? "  — winner" : "");
+}
+
+static char *play_read_line(void)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n = getline(&line, &cap, stdin);
+    if (n < 0) {
+        free(line);
+        return NULL;
+    }
+    while (n > 0 && isspace((unsigned char)line[n - 1]))
+        line[--n] = '\0';
+    char *p = line;
+    while (isspace((unsigned char)*p))
+        p++;
+    memmove(line, p, strlen(p) + 1);
+    return line;
+}
+
+/* One person's turn.  Returns 1 when a decision was made, 0 to quit. */
+static int play_human_turn(play_game *pg, int seat)
+{
+    static bool shown_help;
+    play_show(pg, seat);
+    if (!shown_help) {
+        printf("(type a decision, or 'legal', 'undo', 'help', 'quit')\n");
+        shown_help = true;
+    }
+    for (;;) {
+        char prompt[200];
+        tb_prompt_text(pg->state, prompt, sizeof prompt);
+        printf("%s\n> ", prompt);
+        fflush(stdout);
+        char *line = play_read_line();
+        if (!line) {
+            printf("\n(input ended)\n");
+            return 0;
+        }
+        int rc = -1;
+        if (!*line) {
+            /* an empty line: ask again */
+        } else if (strcmp(line, "quit") == 0 || strcmp(line, "exit") == 0) {
+            rc = 0;
+        } else if (strcmp(line, "help") == 0 || strcmp(line, "?") == 0) {
+            printf("Type a decision in notation (see docs/notation.md), or one of:\n"
+                   "  legal  every legal decision now    board  show the board again\n"
+                   "  undo   take back your last decision  quit   stop and save the record\n");
+        } else if (strcmp(line, "legal") == 0) {
+            char *all = tb_legal_text(pg->state);
+            printf("%s\n", all);
+            free(all);
+        } else if (strcmp(line, "board") == 0) {
+            play_show(pg, seat);
+        } else if (strcmp(line, "undo") == 0) {
+            if (play_undo(pg)) {
+                free(line);
+                return 1; /* the loop shows the restored position */
+            }
+            printf("There is nothing of yours to undo yet.\n");
+        } else {
+            char err[TB_ERR_LEN];
+            tb_move m;
+            if (tb_text_to_move(pg->state, line, &m, err, sizeof err) == 0) {
+                play_apply(pg, m, true);
+                rc = 1;
+            } else {
+                printf("%s\n", err);
+            }
+        }
+        free(line);
+        if (rc >= 0)
+            return rc;
+    }
+}
+
+static void play_agent_turn(play_game *pg, int seat)
+{
+    tb_agent_report report;
+    tb_move m = tb_agent_decide(pg->seat[seat].agent, pg->state, &pg->seat[seat].budget,
+                                pg->agent_seed + (uint64_t)tb_decisions_made(pg->state), &report);
+    char text[TB_MOVE_TEXT];
+    tb_move_to_text(pg->state, m, text, sizeof text);
+    printf("seat %d (%s) plays %s\n", seat, pg->seat[seat].label, text);
+    play_apply(pg, m, false);
+}
+
+static void play_wait_for(play_game *pg, int seat)
+{
+    if (pg->humans < 2 || !isatty(STDIN_FILENO))
+        return;
+    printf("\n\n---- Seat %d, your turn: press Enter when only you can see the screen ----", seat);
+    fflush(stdout);
+    free(play_read_line());
+    printf("\033[2J\033[H");
+}
+
+int cmd_play(int argc, char **argv)
+{
+    play_game pg;
+    memset(&pg, 0, sizeof pg);
+    const char *game_name = NULL, *seats_arg = NULL;
+    long players = 0;
+    uint64_t seed = 0;
+    bool have_seed = false, no_colour = false;
+    tb_options opts;
+    tb_options_clear(&opts);
+    char err[TB_ERR_LEN];
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a))
+            return play_help();
+        if (strcmp(a, "--players") == 0 || strcmp(a, "--seats") == 0 || strcmp(a, "--seed") == 0 ||
+            strcmp(a, "--record") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage("play", "%s needs a value", a);
+            const char *v = argv[++i];
+            if (strcmp(a, "--players") == 0) {
+                if (cli_parse_int(v, 1, 99, &players))
+                    return cli_usage("play", "--players must be a number, not '%s'", v);
+            } else if (strcmp(a, "--seats") == 0) {
+                seats_arg = v;
+            } else if (strcmp(a, "--seed") == 0) {
+                if (cli_parse_u64(v, &seed))
+                    return cli_usage("play", "--seed must be a whole number, not '%s'", v);
+                have_seed = true;
+            } else {
+                pg.record_path = v;
+            }
+        } else if (strcmp(a, "--no-colour") == 0 || strcmp(a, "--no-color") == 0) {
+            no_colour = true;
+        } else if (a[0] == '-') {
+            return cli_usage("play", "unknown option '%s'", a);
+        } else if (strchr(a, '=')) {
+            if (tb_options_set_pair(&opts, a, err, sizeof err))
+                return cli_usage("play", "%s", err);
+        } else if (!game_name) {
+            game_name = a;
+        } else {
+            return cli_usage("play", "unexpected argument '%s'", a);
+        }
+    }
+    if (!game_name)
+        return cli_usage("play", "which game? (e.g. 'tabula play clans')");
+    const tb_game *g = cli_game_arg("play", game_name);
+    if (!g)
+        return 2;
+    int nseats = 0;
+    if (seats_arg) {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", seats_arg);
+        char *save = NULL;
+        for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+            if (nseats >= TB_MAX_SEATS)
+                return cli_usage("play", "too many seats in --seats");
+            if (play_parse_seat(w, &pg.seat[nseats]) != 0) {
+                char known[200] = "human";
+                for (int k = 0; k < tb_agent_count(); k++) {
+                    size_t used = strlen(known);
+                    snprintf(known + used, sizeof known - used, ", %s", tb_agent_at(k)->name);
+                }
+                return cli_usage("play", "unknown seat '%s' (seats: %s; levels easy, normal, hard where the AI is built in)", w, known);
+            }
+            nseats++;
+        }
+        if (players && players != nseats)
+            return cli_usage("play", "--players %ld but --seats names %d seats", players, nseats);
+        players = nseats;
+    }
+    if (!players)
+        players = tb_game_default_players(g);
+    if (players < tb_game_min_players(g) || players > tb_game_max_players(g))
+        return cli_usage("play", "%s is for %d to %d players, not %ld", tb_game_name(g),
+                         tb_game_min_players(g), tb_game_max_players(g), players);
+    if (!seats_arg)
+        play_default_seats(&pg, (int)players);
+    if (!have_seed)
+        seed = cli_random_seed();
+    pg.state = tb_state_new(g);
+    if (tb_setup(pg.state, (int)players, &opts, seed, err, sizeof err)) {
+        tb_state_free(pg.state);
+        return cli_usage("play", "%s", err);
+    }
+    tb_options norm;
+    tb_state_options(pg.state, &norm);
+    pg.record = tb_record_new(g, (int)players, &norm, seed);
+    char when[40];
+    cli_iso_time(when, sizeof when);
+    tb_record_set_times(pg.record, when, NULL);
+    for (int i = 0; i < players; i++) {
+        pg.humans += pg.seat[i].human;
+        char name[64];
+        if (pg.seat[i].human)
+            snprintf(name, sizeof name, "%s", pg.humans == 1 ? "you" : "player");
+        else
+            snprintf(name, sizeof name, "%s", pg.seat[i].label);
+        tb_record_set_player(pg.record, i, name, pg.seat[i].human ? "human" : pg.seat[i].label);
+    }
+    pg.colour = !no_colour && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+    pg.agent_seed = seed * 1000003u + 17;
+    snprintf(pg.default_path, sizeof pg.default_path, "tabula-%s-%llu.json", tb_game_name(g),
+             (unsigned long long)seed);
+    printf("%s, %ld players, seed %llu.", tb_game_title(g), players, (unsigned long long)seed);
+    for (int i = 0; i < players; i++)
+        printf("%s seat %d: %s", i ? "," : "", i, pg.seat[i].label);
+    printf("\n");
+    bool quit = false;
+    while (!tb_is_over(pg.state) && !quit) {
+        int seat = tb_to_move(pg.state);
+        if (pg.seat[seat].human) {
+            tb_move only[TB_MAX_MOVES];
+            if (tb_legal(pg.state, only) == 1) {
+                char text[TB_MOVE_TEXT];
+                tb_move_to_text(pg.state, only[0], text, sizeof text);
+                printf("seat %d has only one choice: %s\n", seat, text);
+                play_apply(&pg, only[0], false);
+                continue;
+            }
+            play_wait_for(&pg, seat);
+            if (play_human_turn(&pg, seat) == 0)
+                quit = true;
+        } else {
+            play_agent_turn(&pg, seat);
+        }
+    }
+    if (tb_is_over(pg.state))
+        play_show_result(&pg);
+    play_save(&pg);
+    while (pg.depth > 0)
+        tb_state_free(pg.steps[--pg.depth].before);
+    free(pg.steps);
+    tb_record_free(pg.record);
+    tb_state_free(pg.state);
+    return 0;
+}

@@ -1,0 +1,146 @@
+/*
+ * replay.c — `tabula replay FILE`: reads a game record, replays it through
+ * the rules (so a record that does not replay is reported, not shown), and
+ * steps through it: Enter or 'n' for the next decision, 'b' back, a number
+ * to jump, 'e' to the end, 'q' to quit.  Commands come from stdin, so the
+ * stepping is scriptable too; --to N prints one position and exits.
+ */
+#include "cli.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int replay_help(void)
+{
+    printf("usage: tabula replay FILE [--to N] [--seat S] [--no-colour]\n\n"
+           "Shows a saved game record decision by decision.  Commands (one per line):\n"
+           "  Enter or n  next decision     b  back one     N  jump to decision N\n"
+           "  s  start     e  end           q  quit\n"
+           "--to N prints the position after N decisions and exits.  --seat S shows\n"
+           "the board as seat S saw it (default: everything, as a referee).\n");
+    return 0;
+}
+
+static void replay_show(const tb_record *rec, int at, int seat, bool colour)
+{
+    char err[TB_ERR_LEN];
+    tb_state *s = tb_record_replay(rec, at, err, sizeof err);
+    if (!s)
+        return;
+    char *board = tb_render_text(s, seat, colour);
+    printf("\n%s", board);
+    free(board);
+    int n = tb_record_length(rec);
+    if (at > 0)
+        printf("Decision %d of %d: %s\n", at, n, tb_record_move(rec, at - 1));
+    else
+        printf("Start of the game (%d decisions recorded)\n", n);
+    if (tb_is_over(s)) {
+        char *res = tb_result_json(s);
+        printf("Result: %s\n", res);
+        free(res);
+    }
+    tb_state_free(s);
+}
+
+int cmd_replay(int argc, char **argv)
+{
+    const char *path = NULL;
+    long to = -1, seat = TB_SPECTATOR;
+    bool no_colour = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a))
+            return replay_help();
+        if (strcmp(a, "--to") == 0 || strcmp(a, "--seat") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage("replay", "%s needs a number", a);
+            long *dst = strcmp(a, "--to") == 0 ? &to : &seat;
+            if (cli_parse_int(argv[++i], 0, 1000000, dst))
+                return cli_usage("replay", "%s needs a number, not '%s'", a, argv[i]);
+        } else if (strcmp(a, "--no-colour") == 0 || strcmp(a, "--no-color") == 0) {
+            no_colour = true;
+        } else if (a[0] == '-') {
+            return cli_usage("replay", "unknown option '%s'", a);
+        } else if (!path) {
+            path = a;
+        } else {
+            return cli_usage("replay", "unexpected argument '%s'", a);
+        }
+    }
+    if (!path)
+        return cli_usage("replay", "which record file?");
+    char err[TB_ERR_LEN];
+    char *text = cli_read_file(path, err, sizeof err);
+    if (!text) {
+        fprintf(stderr, "tabula replay: %s\n", err);
+        return 1;
+    }
+    tb_record *rec = tb_record_from_json(text, err, sizeof err);
+    free(text);
+    if (!rec) {
+        fprintf(stderr, "tabula replay: %s: %s\n", path, err);
+        return 1;
+    }
+    tb_state *check = tb_record_replay(rec, -1, err, sizeof err);
+    if (!check) {
+        fprintf(stderr, "tabula replay: %s: %s\n", path, err);
+        tb_record_free(rec);
+        return 1;
+    }
+    tb_state_free(check);
+    if (seat >= tb_record_players(rec)) {
+        tb_record_free(rec);
+        return cli_usage("replay", "--seat must be below %d", tb_record_players(rec));
+    }
+    bool colour = !no_colour && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+    int n = tb_record_length(rec);
+    printf("%s, %d players:", tb_game_title(tb_record_game(rec)), tb_record_players(rec));
+    for (int i = 0; i < tb_record_players(rec); i++)
+        printf("%s seat %d %s (%s)", i ? "," : "", i, tb_record_player_name(rec, i),
+               tb_record_player_kind(rec, i));
+    printf("\n");
+    if (to >= 0) {
+        replay_show(rec, to > n ? n : (int)to, (int)seat, colour);
+        tb_record_free(rec);
+        return 0;
+    }
+    int at = 0;
+    replay_show(rec, at, (int)seat, colour);
+    for (;;) {
+        printf("[n]ext [b]ack [s]tart [e]nd N [q]uit > ");
+        fflush(stdout);
+        char line[64];
+        if (!fgets(line, sizeof line, stdin)) {
+            printf("\n");
+            break;
+        }
+        line[strcspn(line, "\r\n")] = '\0';
+        long jump;
+        if (!line[0] || strcmp(line, "n") == 0) {
+            if (at < n)
+                at++;
+            else
+                printf("(this is the end of the game)\n");
+        } else if (strcmp(line, "b") == 0) {
+            if (at > 0)
+                at--;
+        } else if (strcmp(line, "s") == 0) {
+            at = 0;
+        } else if (strcmp(line, "e") == 0) {
+            at = n;
+        } else if (strcmp(line, "q") == 0) {
+            break;
+        } else if (cli_parse_int(line, 0, n, &jump) == 0) {
+            at = (int)jump;
+        } else {
+            printf("'%s' is not a replay command (n, b, s, e, a number 0-%d, q)\n", line, n);
+            continue;
+        }
+        replay_show(rec, at, (int)seat, colour);
+    }
+    tb_record_free(rec);
+    return 0;
+}

@@ -1,0 +1,88 @@
+/*
+ * game.h — the private contract between the core and each game (not public).
+ *
+ * A game is one `const struct tb_game` (a table of functions, SQLite io_methods
+ * style) listed in registry.c.  Its state struct embeds `struct tb_state` as
+ * its first member, so a `tb_state *` may be cast to the game's own type.
+ *
+ * Invariants every game keeps:
+ *   - the state is plain data: no pointer but `base.game` (a pointer to a
+ *     static const table), so copying is a memcpy of game->state_size bytes;
+ *   - every random draw after setup comes from `base.rng`;
+ *   - `legal` writes decisions in canonical sorted order and returns 0 only
+ *     when the game is over;
+ *   - `apply` is only handed legal decisions (the core checks when asked to);
+ *   - `text_to_move` only parses: the core checks legality afterwards;
+ *   - `view_json` and `render_text` reveal only what the seat may know.
+ * Games use jansson for JSON, but the public API only trades in strings.
+ */
+#ifndef TB_CORE_GAME_H
+#define TB_CORE_GAME_H
+
+#include "tabula.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+
+struct tb_state {
+    const struct tb_game *game;
+    uint64_t seed;
+    tb_rng rng;
+    int32_t players;
+    int32_t decisions; /* decisions applied since setup */
+    tb_options options; /* normalized at setup */
+};
+
+struct tb_game {
+    const char *name;
+    const char *title;
+    int min_players, max_players, default_players;
+    size_t state_size;
+    const tb_option_spec *options; /* ended by {NULL} */
+    const char *notice;            /* provisional-data notice or NULL */
+
+    /* base.game, seed, rng, players and options are already filled in. */
+    int (*setup)(tb_state *s, char *err, size_t errlen);
+    int (*to_move)(const tb_state *s);
+    int (*legal)(const tb_state *s, tb_move *out);
+    void (*apply)(tb_state *s, tb_move m);
+    /* Optional: a uniformly random legal move, faster than listing all. */
+    tb_move (*random_move)(const tb_state *s, tb_rng *rng);
+    void (*scores)(const tb_state *s, int *out);
+    int (*move_to_text)(const tb_state *s, tb_move m, char *buf, size_t buflen);
+    int (*text_to_move)(const tb_state *s, const char *text, tb_move *out, char *err,
+                        size_t errlen);
+    json_t *(*view_json)(const tb_state *s, int seat);
+    json_t *(*state_json)(const tb_state *s);
+    /* Reads the game-specific part; the core already filled in the base. */
+    int (*state_from_json)(tb_state *s, const json_t *j, char *err, size_t errlen);
+    void (*resample)(tb_state *s, int seat, tb_rng *rng);
+    double (*heuristic)(const tb_state *s, int seat); /* optional */
+    char *(*render_text)(const tb_state *s, int seat, bool colour);
+    int (*prompt_text)(const tb_state *s, char *buf, size_t buflen);
+};
+
+/* registry.c */
+extern const struct tb_game tb__clans_game;
+
+/* util.c: small helpers shared by games and core. */
+int tb__errf(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+char *tb__json_dump(const json_t *j); /* compact, sorted keys, malloc'd */
+
+/* A growable text buffer for renderers. */
+typedef struct tb_buf {
+    char *data;
+    size_t len, cap;
+} tb_buf;
+void tb__buf_printf(tb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+char *tb__buf_take(tb_buf *b); /* returns data ("" if empty); the buffer is reset */
+
+/* Shuffles n items of `size` bytes with Fisher-Yates from rng. */
+void tb__shuffle(void *items, size_t n, size_t size, tb_rng *rng);
+
+/* Reads an integer member of an object within [lo, hi]; 0 on success. */
+int tb__json_int(const json_t *obj, const char *key, long long lo, long long hi,
+                 long long *out, char *err, size_t errlen);
+
+#endif /* TB_CORE_GAME_H */

@@ -1,0 +1,108 @@
+/*
+ * options.c — KEY=VALUE game options, checked against each game's table.
+ *
+ * A normalized option list names every option of its game exactly once, in
+ * the order of the game's table, each with an allowed value; this is the form
+ * states and records keep, so two equal games always print equal options.
+ */
+#include "game.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void tb_options_clear(tb_options *opts)
+{
+    memset(opts, 0, sizeof *opts);
+}
+
+int tb_options_set(tb_options *opts, const char *key, const char *value, char *err, size_t errlen)
+{
+    if (!key[0])
+        return tb__errf(err, errlen, "an option needs a name before '='");
+    if (strlen(key) >= TB_OPTION_LEN || strlen(value) >= TB_OPTION_LEN)
+        return tb__errf(err, errlen, "option '%.40s' is too long", key);
+    for (int i = 0; i < opts->count; i++) {
+        if (strcmp(opts->item[i].key, key) == 0) {
+            snprintf(opts->item[i].value, TB_OPTION_LEN, "%s", value);
+            return 0;
+        }
+    }
+    if (opts->count >= TB_MAX_OPTIONS)
+        return tb__errf(err, errlen, "too many options (at most %d)", TB_MAX_OPTIONS);
+    snprintf(opts->item[opts->count].key, TB_OPTION_LEN, "%s", key);
+    snprintf(opts->item[opts->count].value, TB_OPTION_LEN, "%s", value);
+    opts->count++;
+    return 0;
+}
+
+int tb_options_set_pair(tb_options *opts, const char *pair, char *err, size_t errlen)
+{
+    const char *eq = strchr(pair, '=');
+    if (!eq)
+        return tb__errf(err, errlen, "expected KEY=VALUE, got '%.60s'", pair);
+    char key[TB_OPTION_LEN];
+    size_t klen = (size_t)(eq - pair);
+    if (klen >= sizeof key)
+        return tb__errf(err, errlen, "option name '%.40s' is too long", pair);
+    memcpy(key, pair, klen);
+    key[klen] = '\0';
+    return tb_options_set(opts, key, eq + 1, err, errlen);
+}
+
+const char *tb_options_get(const tb_options *opts, const char *key)
+{
+    for (int i = 0; i < opts->count; i++)
+        if (strcmp(opts->item[i].key, key) == 0)
+            return opts->item[i].value;
+    return NULL;
+}
+
+/* Is `value` one of the '|'-separated words in `allowed`? */
+static bool options_value_allowed(const char *allowed, const char *value)
+{
+    size_t vlen = strlen(value);
+    const char *p = allowed;
+    while (*p) {
+        const char *bar = strchr(p, '|');
+        size_t len = bar ? (size_t)(bar - p) : strlen(p);
+        if (len == vlen && strncmp(p, value, len) == 0)
+            return true;
+        if (!bar)
+            break;
+        p = bar + 1;
+    }
+    return false;
+}
+
+int tb_options_normalize(const tb_game *game, tb_options *opts, char *err, size_t errlen)
+{
+    const tb_option_spec *spec = game->options;
+    for (int i = 0; i < opts->count; i++) {
+        const tb_option_spec *found = NULL;
+        for (const tb_option_spec *o = spec; o && o->key; o++)
+            if (strcmp(o->key, opts->item[i].key) == 0)
+                found = o;
+        if (!found) {
+            char known[200] = "";
+            for (const tb_option_spec *o = spec; o && o->key; o++) {
+                size_t used = strlen(known);
+                snprintf(known + used, sizeof known - used, "%s%s", used ? ", " : "", o->key);
+            }
+            return tb__errf(err, errlen, "unknown option '%s' for %s (%s%s)", opts->item[i].key,
+                            game->name, known[0] ? "known: " : "it has no options",
+                            known);
+        }
+        if (!options_value_allowed(found->values, opts->item[i].value))
+            return tb__errf(err, errlen, "option %s=%s is not allowed (choose %s)",
+                            opts->item[i].key, opts->item[i].value, found->values);
+    }
+    tb_options out;
+    tb_options_clear(&out);
+    for (const tb_option_spec *o = spec; o && o->key; o++) {
+        const char *v = tb_options_get(opts, o->key);
+        if (tb_options_set(&out, o->key, v ? v : o->fallback, err, errlen) != 0)
+            return -1;
+    }
+    *opts = out;
+    return 0;
+}

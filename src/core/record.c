@@ -1,0 +1,336 @@
+/*
+ * record.c — game records (docs/records.md): who played, with which options
+ * and seed, every decision in canonical text, and the result.
+ *
+ * Invariants: a record names a registered game, a legal player count and
+ * normalized options; its decisions are stored as text exactly as notation
+ * prints them.  Replaying a record sets the game up from its seed and plays
+ * every decision through the checked path, so a record that does not replay
+ * (tampered, or written under other rules) is reported, never half-applied.
+ * A sealed record carries a seat's view instead of the seed.
+ */
+#include "game.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct tb_record {
+    const tb_game *game;
+    int players;
+    tb_options options;
+    uint64_t seed;
+    bool sealed;
+    char name[TB_MAX_SEATS][64];
+    char kind[TB_MAX_SEATS][32];
+    char started[40], finished[40];
+    char **moves;
+    int count, cap;
+    json_t *result; /* as read from a file, or NULL */
+};
+
+tb_record *tb_record_new(const tb_game *game, int players, const tb_options *opts, uint64_t seed)
+{
+    tb_record *r = calloc(1, sizeof *r);
+    if (!r)
+        abort();
+    r->game = game;
+    r->players = players;
+    if (opts)
+        r->options = *opts;
+    tb_options_normalize(game, &r->options, NULL, 0);
+    r->seed = seed;
+    for (int i = 0; i < TB_MAX_SEATS; i++) {
+        snprintf(r->name[i], sizeof r->name[i], "seat %d", i);
+        snprintf(r->kind[i], sizeof r->kind[i], "human");
+    }
+    return r;
+}
+
+void tb_record_free(tb_record *rec)
+{
+    if (!rec)
+        return;
+    for (int i = 0; i < rec->count; i++)
+        free(rec->moves[i]);
+    free(rec->moves);
+    json_decref(rec->result);
+    free(rec);
+}
+
+const tb_game *tb_record_game(const tb_record *rec) { return rec->game; }
+int tb_record_players(const tb_record *rec) { return rec->players; }
+uint64_t tb_record_seed(const tb_record *rec) { return rec->seed; }
+int tb_record_length(const tb_record *rec) { return rec->count; }
+
+const char *tb_record_move(const tb_record *rec, int index)
+{
+    return index >= 0 && index < rec->count ? rec->moves[index] : NULL;
+}
+
+void tb_record_set_player(tb_record *rec, int seat, const char *name, const char *kind)
+{
+    if (seat < 0 || seat >= TB_MAX_SEATS)
+        return;
+    if (name)
+        snprintf(rec->name[seat], sizeof rec->name[seat], "%s", name);
+    if (kind)
+        snprintf(rec->kind[seat], sizeof rec->kind[seat], "%s", kind);
+}
+
+const char *tb_record_player_name(const tb_record *rec, int seat)
+{
+    return seat >= 0 && seat < rec->players ? rec->name[seat] : NULL;
+}
+
+const char *tb_record_player_kind(const tb_record *rec, int seat)
+{
+    return seat >= 0 && seat < rec->players ? rec->kind[seat] : NULL;
+}
+
+void tb_record_set_times(tb_record *rec, const char *started, const char *finished)
+{
+    if (started)
+        snprintf(rec->started, sizeof rec->started, "%s", started);
+    if (finished)
+        snprintf(rec->finished, sizeof rec->finished, "%s", finished);
+}
+
+int tb_record_push(tb_record *rec, const char *move_text)
+{
+    if (rec->count == rec->cap) {
+        int cap = rec->cap ? rec->cap * 2 : 64;
+        char **m = realloc(rec->moves, (size_t)cap * sizeof *m);
+        if (!m)
+            return -1;
+        rec->moves = m;
+        rec->cap = cap;
+    }
+    char *copy = strdup(move_text);
+    if (!copy)
+        return -1;
+    rec->moves[rec->count++] = copy;
+    return 0;
+}
+
+void tb_record_pop(tb_record *rec)
+{
+    if (rec->count > 0)
+        free(rec->moves[--rec->count]);
+}
+
+static json_t *record_to_object(const tb_record *rec, bool with_seed)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "format", json_string("tabula-record"));
+    json_object_set_new(j, "version", json_integer(1));
+    json_object_set_new(j, "game", json_string(rec->game->name));
+    json_t *players = json_array();
+    for (int i = 0; i < rec->players; i++)
+        json_array_append_new(players,
+                              json_pack("{s:s,s:s}", "name", rec->name[i], "kind", rec->kind[i]));
+    json_object_set_new(j, "players", players);
+    json_t *opts = json_object();
+    for (int i = 0; i < rec->options.count; i++)
+        json_object_set_new(opts, rec->options.item[i].key,
+                            json_string(rec->options.item[i].value));
+    json_object_set_new(j, "options", opts);
+    if (with_seed) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "%" PRIu64, rec->seed);
+        json_object_set_new(j, "seed", json_string(buf));
+    }
+    json_t *moves = json_array();
+    for (int i = 0; i < rec->count; i++)
+        json_array_append_new(moves, json_string(rec->moves[i]));
+    json_object_set_new(j, "moves", moves);
+    if (rec->started[0])
+        json_object_set_new(j, "started", json_string(rec->started));
+    if (rec->finished[0])
+        json_object_set_new(j, "finished", json_string(rec->finished));
+    return j;
+}
+
+static void record_attach_result(json_t *j, const tb_state *final)
+{
+    char *res = tb_result_json(final);
+    json_object_set_new(j, "result", json_loads(res, 0, NULL));
+    free(res);
+}
+
+char *tb_record_json(const tb_record *rec, const tb_state *final)
+{
+    json_t *j = record_to_object(rec, !rec->sealed);
+    if (final && tb_is_over(final))
+        record_attach_result(j, final);
+    else if (rec->result)
+        json_object_set(j, "result", rec->result);
+    char *s = tb__json_dump(j);
+    json_decref(j);
+    return s;
+}
+
+char *tb_record_json_sealed(const tb_record *rec, const tb_state *current, int seat)
+{
+    if (tb_is_over(current))
+        return tb_record_json(rec, current);
+    json_t *j = record_to_object(rec, false);
+    json_object_set_new(j, "sealed", json_true());
+    json_object_set_new(j, "seat", json_integer(seat));
+    json_object_set_new(j, "view", current->game->view_json(current, seat));
+    char *s = tb__json_dump(j);
+    json_decref(j);
+    return s;
+}
+
+tb_record *tb_record_from_json(const char *json, char *err, size_t errlen)
+{
+    json_error_t jerr;
+    json_t *j = json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
+    if (!j) {
+        tb__errf(err, errlen, "bad JSON at line %d column %d: %s", jerr.line, jerr.column,
+                 jerr.text);
+        return NULL;
+    }
+    tb_record *rec = NULL;
+    if (!json_is_object(j)) {
+        tb__errf(err, errlen, "a record must be a JSON object");
+        goto fail;
+    }
+    const char *format = json_string_value(json_object_get(j, "format"));
+    if (!format || strcmp(format, "tabula-record") != 0) {
+        tb__errf(err, errlen, "not a Tabula record ('format' must be \"tabula-record\")");
+        goto fail;
+    }
+    json_int_t version = json_integer_value(json_object_get(j, "version"));
+    if (version != 1) {
+        tb__errf(err, errlen, "unsupported record version (this build reads version 1)");
+        goto fail;
+    }
+    const char *gname = json_string_value(json_object_get(j, "game"));
+    const tb_game *game = tb_game_find(gname);
+    if (!game) {
+        tb__errf(err, errlen, "unknown game '%s'", gname ? gname : "(missing)");
+        goto fail;
+    }
+    const json_t *players = json_object_get(j, "players");
+    if (!json_is_array(players) || (int)json_array_size(players) < game->min_players ||
+        (int)json_array_size(players) > game->max_players) {
+        tb__errf(err, errlen, "'players' must list %d to %d players", game->min_players,
+                 game->max_players);
+        goto fail;
+    }
+    tb_options opts;
+    tb_options_clear(&opts);
+    const json_t *jo = json_object_get(j, "options");
+    if (jo && !json_is_object(jo)) {
+        tb__errf(err, errlen, "'options' must be an object");
+        goto fail;
+    }
+    const char *key;
+    json_t *val;
+    json_object_foreach((json_t *)jo, key, val) {
+        if (!json_is_string(val)) {
+            tb__errf(err, errlen, "option '%s' must be a string", key);
+            goto fail;
+        }
+        if (tb_options_set(&opts, key, json_string_value(val), err, errlen))
+            goto fail;
+    }
+    if (tb_options_normalize(game, &opts, err, errlen))
+        goto fail;
+    const json_t *jseed = json_object_get(j, "seed");
+    uint64_t seed = 0;
+    bool sealed = false;
+    if (!jseed) {
+        sealed = true;
+    } else {
+        const char *ss = json_string_value(jseed);
+        char *end = NULL;
+        if (!ss || !*ss || *ss == '-' || *ss == '+' || *ss == ' ' ||
+            (seed = strtoull(ss, &end, 10), *end)) {
+            tb__errf(err, errlen, "'seed' must be a decimal string");
+            goto fail;
+        }
+    }
+    rec = tb_record_new(game, (int)json_array_size(players), &opts, seed);
+    rec->sealed = sealed;
+    for (size_t i = 0; i < json_array_size(players); i++) {
+        const json_t *p = json_array_get(players, i);
+        const char *name = json_string_value(json_object_get(p, "name"));
+        const char *kind = json_string_value(json_object_get(p, "kind"));
+        if (!json_is_object(p) || !name || !kind) {
+            tb__errf(err, errlen, "player %zu needs a 'name' and a 'kind'", i);
+            goto fail;
+        }
+        tb_record_set_player(rec, (int)i, name, kind);
+    }
+    const json_t *moves = json_object_get(j, "moves");
+    if (!json_is_array(moves)) {
+        tb__errf(err, errlen, "'moves' must be an array of strings");
+        goto fail;
+    }
+    for (size_t i = 0; i < json_array_size(moves); i++) {
+        const char *m = json_string_value(json_array_get(moves, i));
+        if (!m) {
+            tb__errf(err, errlen, "move %zu is not a string", i + 1);
+            goto fail;
+        }
+        tb_record_push(rec, m);
+    }
+    tb_record_set_times(rec, json_string_value(json_object_get(j, "started")),
+                        json_string_value(json_object_get(j, "finished")));
+    json_t *result = json_object_get(j, "result");
+    if (result) {
+        if (!json_is_object(result)) {
+            tb__errf(err, errlen, "'result' must be an object");
+            goto fail;
+        }
+        rec->result = json_incref(result);
+    }
+    json_decref(j);
+    return rec;
+fail:
+    tb_record_free(rec);
+    json_decref(j);
+    return NULL;
+}
+
+tb_state *tb_record_replay(const tb_record *rec, int upto, char *err, size_t errlen)
+{
+    if (rec->sealed) {
+        tb__errf(err, errlen, "this record is sealed (no seed) until its game is over");
+        return NULL;
+    }
+    if (upto < 0 || upto > rec->count)
+        upto = rec->count;
+    tb_state *s = tb_state_new(rec->game);
+    char why[TB_ERR_LEN];
+    if (tb_setup(s, rec->players, &rec->options, rec->seed, why, sizeof why)) {
+        tb__errf(err, errlen, "cannot set the game up: %s", why);
+        tb_state_free(s);
+        return NULL;
+    }
+    for (int i = 0; i < upto; i++) {
+        if (tb_play_text(s, rec->moves[i], why, sizeof why)) {
+            tb__errf(err, errlen, "decision %d '%s' does not replay: %s", i + 1, rec->moves[i],
+                     why);
+            tb_state_free(s);
+            return NULL;
+        }
+    }
+    if (upto == rec->count && rec->result && tb_is_over(s)) {
+        char *res = tb_result_json(s);
+        json_t *mine = json_loads(res, 0, NULL);
+        free(res);
+        bool same = json_equal(mine, rec->result);
+        json_decref(mine);
+        if (!same) {
+            tb__errf(err, errlen, "the replayed result differs from the result in the record");
+            tb_state_free(s);
+            return NULL;
+        }
+    }
+    return s;
+}

@@ -1,0 +1,384 @@
+/*
+ * state.c — the public face of a game state: allocation, setup, the checked
+ * and unchecked decision paths, notation, scores, results and JSON.
+ *
+ * Every entry dispatches through state->game; the core adds the parts that
+ * are the same for all games (option checking, legality checks before apply,
+ * the common fields of the state JSON, ranks and returns from scores).
+ * Functions that can fail leave the state unchanged on failure.
+ */
+#include "game.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+tb_state *tb_state_new(const tb_game *game)
+{
+    tb_state *s = calloc(1, game->state_size);
+    if (!s)
+        abort();
+    s->game = game;
+    return s;
+}
+
+void tb_state_free(tb_state *state)
+{
+    free(state);
+}
+
+tb_state *tb_state_dup(const tb_state *state)
+{
+    tb_state *s = malloc(state->game->state_size);
+    if (!s)
+        abort();
+    memcpy(s, state, state->game->state_size);
+    return s;
+}
+
+void tb_state_copy(tb_state *dst, const tb_state *src)
+{
+    memcpy(dst, src, src->game->state_size);
+}
+
+bool tb_state_equal(const tb_state *a, const tb_state *b)
+{
+    return a->game == b->game && memcmp(a, b, a->game->state_size) == 0;
+}
+
+int tb_setup(tb_state *state, int players, const tb_options *opts, uint64_t seed, char *err,
+             size_t errlen)
+{
+    const tb_game *g = state->game;
+    if (players < g->min_players || players > g->max_players)
+        return tb__errf(err, errlen, "%s is for %d to %d players, not %d", g->name,
+                        g->min_players, g->max_players, players);
+    tb_options o;
+    if (opts)
+        o = *opts;
+    else
+        tb_options_clear(&o);
+    if (tb_options_normalize(g, &o, err, errlen) != 0)
+        return -1;
+    memset(state, 0, g->state_size);
+    state->game = g;
+    state->seed = seed;
+    tb_rng_seed(&state->rng, seed);
+    state->players = players;
+    state->decisions = 0;
+    state->options = o;
+    return g->setup(state, err, errlen);
+}
+
+const tb_game *tb_state_game(const tb_state *state) { return state->game; }
+int tb_players(const tb_state *state) { return state->players; }
+uint64_t tb_seed(const tb_state *state) { return state->seed; }
+void tb_state_options(const tb_state *state, tb_options *out) { *out = state->options; }
+int tb_to_move(const tb_state *state) { return state->game->to_move(state); }
+bool tb_is_over(const tb_state *state) { return state->game->to_move(state) == TB_OVER; }
+int tb_decisions_made(const tb_state *state) { return state->decisions; }
+
+int tb_legal(const tb_state *state, tb_move out[TB_MAX_MOVES])
+{
+    return state->game->legal(state, out);
+}
+
+bool tb_is_legal(const tb_state *state, tb_move move)
+{
+    tb_move moves[TB_MAX_MOVES];
+    int n = state->game->legal(state, moves);
+    for (int i = 0; i < n; i++)
+        if (moves[i] == move)
+            return true;
+    return false;
+}
+
+void tb_apply(tb_state *state, tb_move move)
+{
+    state->game->apply(state, move);
+    state->decisions++;
+}
+
+int tb_apply_checked(tb_state *state, tb_move move, char *err, size_t errlen)
+{
+    if (tb_is_over(state))
+        return tb__errf(err, errlen, "the game is over");
+    if (!tb_is_legal(state, move))
+        return tb__errf(err, errlen, "illegal move");
+    tb_apply(state, move);
+    return 0;
+}
+
+tb_move tb_random_move(const tb_state *state, tb_rng *rng)
+{
+    if (state->game->random_move)
+        return state->game->random_move(state, rng);
+    tb_move moves[TB_MAX_MOVES];
+    int n = state->game->legal(state, moves);
+    return n ? moves[tb_rng_below(rng, (uint32_t)n)] : 0;
+}
+
+int tb_move_to_text(const tb_state *state, tb_move move, char *buf, size_t buflen)
+{
+    return state->game->move_to_text(state, move, buf, buflen);
+}
+
+int tb_text_to_move(const tb_state *state, const char *text, tb_move *out, char *err,
+                    size_t errlen)
+{
+    if (tb_is_over(state))
+        return tb__errf(err, errlen, "the game is over");
+    tb_move m;
+    if (state->game->text_to_move(state, text, &m, err, errlen) != 0)
+        return -1;
+    if (!tb_is_legal(state, m)) {
+        char prompt[160];
+        state->game->prompt_text(state, prompt, sizeof prompt);
+        return tb__errf(err, errlen, "illegal move: %s is not allowed now (%s; type 'legal' for the list)",
+                        text, prompt);
+    }
+    *out = m;
+    return 0;
+}
+
+int tb_play_text(tb_state *state, const char *text, char *err, size_t errlen)
+{
+    tb_move m;
+    if (tb_text_to_move(state, text, &m, err, errlen) != 0)
+        return -1;
+    tb_apply(state, m);
+    return 0;
+}
+
+char *tb_legal_text(const tb_state *state)
+{
+    tb_move moves[TB_MAX_MOVES];
+    int n = tb_legal(state, moves);
+    tb_buf b = {0};
+    for (int i = 0; i < n; i++) {
+        char t[TB_MOVE_TEXT];
+        tb_move_to_text(state, moves[i], t, sizeof t);
+        tb__buf_printf(&b, "%s%s", i ? " " : "", t);
+    }
+    return tb__buf_take(&b);
+}
+
+void tb_scores(const tb_state *state, int out[TB_MAX_SEATS])
+{
+    state->game->scores(state, out);
+}
+
+void tb_ranks(const tb_state *state, int out[TB_MAX_SEATS])
+{
+    int sc[TB_MAX_SEATS];
+    tb_scores(state, sc);
+    for (int i = 0; i < state->players; i++) {
+        int better = 0;
+        for (int j = 0; j < state->players; j++)
+            if (sc[j] > sc[i])
+                better++;
+        out[i] = better + 1;
+    }
+}
+
+void tb_returns(const tb_state *state, double out[TB_MAX_SEATS])
+{
+    int ranks[TB_MAX_SEATS];
+    tb_ranks(state, ranks);
+    int winners = 0;
+    for (int i = 0; i < state->players; i++)
+        winners += ranks[i] == 1;
+    for (int i = 0; i < state->players; i++)
+        out[i] = ranks[i] == 1 ? 1.0 / winners : 0.0;
+}
+
+double tb_heuristic(const tb_state *state, int seat)
+{
+    return state->game->heuristic ? state->game->heuristic(state, seat) : 0.5;
+}
+
+char *tb_view_json(const tb_state *state, int seat)
+{
+    json_t *j = state->game->view_json(state, seat);
+    char *s = tb__json_dump(j);
+    json_decref(j);
+    return s;
+}
+
+static json_t *state_options_json(const tb_options *o)
+{
+    json_t *j = json_object();
+    for (int i = 0; i < o->count; i++)
+        json_object_set_new(j, o->item[i].key, json_string(o->item[i].value));
+    return j;
+}
+
+char *tb_state_json(const tb_state *state)
+{
+    json_t *j = state->game->state_json(state);
+    char buf[32];
+    json_object_set_new(j, "game", json_string(state->game->name));
+    json_object_set_new(j, "players", json_integer(state->players));
+    snprintf(buf, sizeof buf, "%" PRIu64, state->seed);
+    json_object_set_new(j, "seed", json_string(buf));
+    json_t *rng = json_array();
+    for (int i = 0; i < 4; i++) {
+        snprintf(buf, sizeof buf, "%016" PRIx64, state->rng.s[i]);
+        json_array_append_new(rng, json_string(buf));
+    }
+    json_object_set_new(j, "rng", rng);
+    json_object_set_new(j, "decisions", json_integer(state->decisions));
+    json_object_set_new(j, "options", state_options_json(&state->options));
+    char *s = tb__json_dump(j);
+    json_decref(j);
+    return s;
+}
+
+char *tb_result_json(const tb_state *state)
+{
+    int sc[TB_MAX_SEATS], rk[TB_MAX_SEATS];
+    tb_scores(state, sc);
+    tb_ranks(state, rk);
+    json_t *j = json_object();
+    json_t *scores = json_array(), *ranks = json_array(), *winners = json_array();
+    for (int i = 0; i < state->players; i++) {
+        json_array_append_new(scores, json_integer(sc[i]));
+        json_array_append_new(ranks, json_integer(rk[i]));
+        if (rk[i] == 1)
+            json_array_append_new(winners, json_integer(i));
+    }
+    json_object_set_new(j, "over", json_boolean(tb_is_over(state)));
+    json_object_set_new(j, "scores", scores);
+    json_object_set_new(j, "ranks", ranks);
+    json_object_set_new(j, "winners", winners);
+    char *s = tb__json_dump(j);
+    json_decref(j);
+    return s;
+}
+
+/* Parses a decimal uint64 string; 0 on success. */
+static int state_parse_u64(const char *s, int base, uint64_t *out)
+{
+    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+        return -1;
+    char *end;
+    unsigned long long v = strtoull(s, &end, base);
+    if (*end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int tb_state_from_json(tb_state *state, const tb_game *game, const char *json, char *err,
+                       size_t errlen)
+{
+    json_error_t jerr;
+    json_t *j = json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
+    if (!j)
+        return tb__errf(err, errlen, "bad JSON at line %d column %d: %s", jerr.line,
+                        jerr.column, jerr.text);
+    int rc = -1;
+    tb_state *tmp = NULL;
+    if (!json_is_object(j)) {
+        tb__errf(err, errlen, "a state must be a JSON object");
+        goto done;
+    }
+    const char *name = json_string_value(json_object_get(j, "game"));
+    if (!name || strcmp(name, game->name) != 0) {
+        tb__errf(err, errlen, "this is not a %s state ('game' is %s)", game->name,
+                 name ? name : "missing");
+        goto done;
+    }
+    tmp = tb_state_new(game);
+    long long v;
+    if (tb__json_int(j, "players", game->min_players, game->max_players, &v, err, errlen))
+        goto done;
+    tmp->players = (int32_t)v;
+    if (tb__json_int(j, "decisions", 0, 1000000000, &v, err, errlen))
+        goto done;
+    tmp->decisions = (int32_t)v;
+    if (state_parse_u64(json_string_value(json_object_get(j, "seed")), 10, &tmp->seed)) {
+        tb__errf(err, errlen, "'seed' must be a decimal string");
+        goto done;
+    }
+    const json_t *rng = json_object_get(j, "rng");
+    if (!json_is_array(rng) || json_array_size(rng) != 4) {
+        tb__errf(err, errlen, "'rng' must be an array of 4 hex strings");
+        goto done;
+    }
+    for (size_t i = 0; i < 4; i++) {
+        const char *h = json_string_value(json_array_get(rng, i));
+        if (!h || strlen(h) != 16 || state_parse_u64(h, 16, &tmp->rng.s[i])) {
+            tb__errf(err, errlen, "'rng' must be an array of 4 hex strings of 16 digits");
+            goto done;
+        }
+    }
+    const json_t *opts = json_object_get(j, "options");
+    if (!json_is_object(opts)) {
+        tb__errf(err, errlen, "'options' must be an object");
+        goto done;
+    }
+    tb_options o;
+    tb_options_clear(&o);
+    const char *key;
+    const json_t *val;
+    json_object_foreach((json_t *)opts, key, val) {
+        if (!json_is_string(val)) {
+            tb__errf(err, errlen, "option '%s' must be a string", key);
+            goto done;
+        }
+        if (tb_options_set(&o, key, json_string_value(val), err, errlen))
+            goto done;
+    }
+    if (tb_options_normalize(game, &o, err, errlen))
+        goto done;
+    tmp->options = o;
+    if (game->state_from_json(tmp, j, err, errlen))
+        goto done;
+    memcpy(state, tmp, game->state_size);
+    rc = 0;
+done:
+    free(tmp);
+    json_decref(j);
+    return rc;
+}
+
+tb_state *tb_state_load(const char *json, char *err, size_t errlen)
+{
+    json_error_t jerr;
+    json_t *j = json_loads(json, 0, &jerr);
+    if (!j) {
+        tb__errf(err, errlen, "bad JSON at line %d column %d: %s", jerr.line, jerr.column,
+                 jerr.text);
+        return NULL;
+    }
+    const char *name = json_is_object(j) ? json_string_value(json_object_get(j, "game")) : NULL;
+    const tb_game *g = tb_game_find(name);
+    json_decref(j);
+    if (!g) {
+        tb__errf(err, errlen, "'game' must name a known game");
+        return NULL;
+    }
+    tb_state *s = tb_state_new(g);
+    if (tb_state_from_json(s, g, json, err, errlen)) {
+        tb_state_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void tb_resample(tb_state *state, int seat, tb_rng *rng)
+{
+    state->game->resample(state, seat, rng);
+}
+
+char *tb_render_text(const tb_state *state, int seat, bool colour)
+{
+    return state->game->render_text(state, seat, colour);
+}
+
+int tb_prompt_text(const tb_state *state, char *buf, size_t buflen)
+{
+    return state->game->prompt_text(state, buf, buflen);
+}

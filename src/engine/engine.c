@@ -1,0 +1,447 @@
+/*
+ * engine.c — `tabula engine`: a GTP/UCI-style line protocol on two streams.
+ *
+ * Each command line gets exactly one reply: "= " and the payload (possibly
+ * several lines) or "? " and an error message, then one empty line.  Blank
+ * lines and lines starting with '#' are ignored.  Invariant: a command that
+ * fails changes nothing (the game, its history and its record stay as they
+ * were); the session keeps a history of states so `undo` steps back exactly
+ * one decision.
+ */
+#include "engine.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct engine_session {
+    FILE *out;
+    uint64_t (*now_us)(void);
+    tb_state *state;     /* NULL before `new` */
+    tb_state **history;  /* states before each decision, oldest first */
+    int depth, cap;
+    tb_record *record;   /* NULL after `load` (no seed to replay from) */
+} engine_session;
+
+static void engine_reply(engine_session *e, const char *payload)
+{
+    fprintf(e->out, "=%s%s\n\n", payload[0] ? " " : "", payload);
+    fflush(e->out);
+}
+
+static void engine_error(engine_session *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void engine_error(engine_session *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("? ", e->out);
+    vfprintf(e->out, fmt, ap);
+    fputs("\n\n", e->out);
+    fflush(e->out);
+    va_end(ap);
+}
+
+static void engine_reply_owned(engine_session *e, char *payload)
+{
+    engine_reply(e, payload);
+    free(payload);
+}
+
+static void engine_clear_history(engine_session *e)
+{
+    for (int i = 0; i < e->depth; i++)
+        tb_state_free(e->history[i]);
+    e->depth = 0;
+}
+
+static void engine_push_history(engine_session *e)
+{
+    if (e->depth == e->cap) {
+        int cap = e->cap ? e->cap * 2 : 64;
+        tb_state **h = realloc(e->history, (size_t)cap * sizeof *h);
+        if (!h)
+            abort();
+        e->history = h;
+        e->cap = cap;
+    }
+    e->history[e->depth++] = tb_state_dup(e->state);
+}
+
+static bool engine_need_game(engine_session *e)
+{
+    if (e->state)
+        return true;
+    engine_error(e, "no game: start one with 'new GAME' (games: see list_games)");
+    return false;
+}
+
+/* Splits the argument text into words (in place); returns the count. */
+static int engine_words(char *args, char **words, int max)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *w = strtok_r(args, " \t", &save); w && n < max; w = strtok_r(NULL, " \t", &save))
+        words[n++] = w;
+    return n;
+}
+
+static int engine_parse_u64(const char *s, uint64_t *out)
+{
+    if (!*s || !isdigit((unsigned char)*s))
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || errno)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static void engine_apply(engine_session *e, tb_move m)
+{
+    char text[TB_MOVE_TEXT];
+    tb_move_to_text(e->state, m, text, sizeof text);
+    engine_push_history(e);
+    tb_apply(e->state, m);
+    if (e->record)
+        tb_record_push(e->record, text);
+}
+
+static void cmd_new(engine_session *e, char *args)
+{
+    char *w[40];
+    int n = engine_words(args, w, 40);
+    if (n < 1) {
+        engine_error(e, "usage: new GAME [players=N] [seed=S] [KEY=VALUE ...]");
+        return;
+    }
+    const tb_game *g = tb_game_find(w[0]);
+    if (!g) {
+        engine_error(e, "unknown game '%s' (games: see list_games)", w[0]);
+        return;
+    }
+    int players = tb_game_default_players(g);
+    uint64_t seed = 0;
+    tb_options opts;
+    tb_options_clear(&opts);
+    char err[TB_ERR_LEN];
+    for (int i = 1; i < n; i++) {
+        if (strncmp(w[i], "players=", 8) == 0) {
+            uint64_t p;
+            if (engine_parse_u64(w[i] + 8, &p) || p > 100) {
+                engine_error(e, "players must be a number, got '%s'", w[i] + 8);
+                return;
+            }
+            players = (int)p;
+        } else if (strncmp(w[i], "seed=", 5) == 0) {
+            if (engine_parse_u64(w[i] + 5, &seed)) {
+                engine_error(e, "seed must be a number from 0 to 18446744073709551615, got '%s'", w[i] + 5);
+                return;
+            }
+        } else if (tb_options_set_pair(&opts, w[i], err, sizeof err)) {
+            engine_error(e, "%s", err);
+            return;
+        }
+    }
+    tb_state *s = tb_state_new(g);
+    if (tb_setup(s, players, &opts, seed, err, sizeof err)) {
+        tb_state_free(s);
+        engine_error(e, "%s", err);
+        return;
+    }
+    engine_clear_history(e);
+    tb_state_free(e->state);
+    tb_record_free(e->record);
+    e->state = s;
+    tb_options norm;
+    tb_state_options(s, &norm);
+    e->record = tb_record_new(g, players, &norm, seed);
+    for (int i = 0; i < players; i++)
+        tb_record_set_player(e->record, i, NULL, "engine");
+    engine_reply(e, "");
+}
+
+static void cmd_play(engine_session *e, char *args)
+{
+    if (!engine_need_game(e))
+        return;
+    if (!*args) {
+        engine_error(e, "usage: play MOVE");
+        return;
+    }
+    char err[TB_ERR_LEN];
+    tb_move m;
+    if (tb_text_to_move(e->state, args, &m, err, sizeof err)) {
+        if (strncmp(err, "illegal move", 12) == 0)
+            engine_error(e, "%s", err);
+        else
+            engine_error(e, "illegal move: %s", err);
+        return;
+    }
+    engine_apply(e, m);
+    engine_reply(e, "");
+}
+
+static void cmd_undo(engine_session *e)
+{
+    if (!engine_need_game(e))
+        return;
+    if (e->depth == 0) {
+        engine_error(e, "nothing to undo");
+        return;
+    }
+    tb_state_free(e->state);
+    e->state = e->history[--e->depth];
+    if (e->record)
+        tb_record_pop(e->record);
+    engine_reply(e, "");
+}
+
+static void cmd_view(engine_session *e, char *args)
+{
+    if (!engine_need_game(e))
+        return;
+    int seat = TB_SPECTATOR;
+    if (*args) {
+        uint64_t v;
+        if (engine_parse_u64(args, &v) || (int64_t)v >= tb_players(e->state)) {
+            engine_error(e, "no seat '%s': seats are 0 to %d", args, tb_players(e->state) - 1);
+            return;
+        }
+        seat = (int)v;
+    }
+    engine_reply_owned(e, tb_view_json(e->state, seat));
+}
+
+static void cmd_load(engine_session *e, char *args)
+{
+    if (!*args) {
+        engine_error(e, "usage: load JSON (one line, as printed by 'state')");
+        return;
+    }
+    char err[TB_ERR_LEN];
+    tb_state *s = tb_state_load(args, err, sizeof err);
+    if (!s) {
+        engine_error(e, "bad state: %s", err);
+        return;
+    }
+    engine_clear_history(e);
+    tb_state_free(e->state);
+    tb_record_free(e->record);
+    e->record = NULL;
+    e->state = s;
+    engine_reply(e, "");
+}
+
+static void cmd_scores(engine_session *e)
+{
+    if (!engine_need_game(e))
+        return;
+    int sc[TB_MAX_SEATS];
+    tb_scores(e->state, sc);
+    char buf[128] = "[";
+    for (int i = 0; i < tb_players(e->state); i++) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, sizeof buf - used, "%s%d", i ? "," : "", sc[i]);
+    }
+    strcat(buf, "]");
+    engine_reply(e, buf);
+}
+
+static void cmd_genmove(engine_session *e, char *args)
+{
+    if (!engine_need_game(e))
+        return;
+    if (tb_is_over(e->state)) {
+        engine_error(e, "the game is over");
+        return;
+    }
+    char *w[16];
+    int n = engine_words(args, w, 16);
+    const tb_agent *agent = tb_agent_find("random");
+    tb_budget budget = {0};
+    budget.now_us = e->now_us;
+    uint64_t seed = tb_seed(e->state) * 0x9e3779b97f4a7c15ULL + (uint64_t)tb_decisions_made(e->state);
+    for (int i = 0; i < n; i++) {
+        char *eq = strchr(w[i], '=');
+        if (!eq) {
+            engine_error(e, "expected KEY=VALUE, got '%s' (keys: agent, iterations, time_ms, seed)", w[i]);
+            return;
+        }
+        *eq = '\0';
+        const char *key = w[i], *val = eq + 1;
+        uint64_t v = 0;
+        if (strcmp(key, "agent") == 0) {
+            agent = tb_agent_find(val);
+            if (!agent) {
+                char known[256] = "";
+                for (int k = 0; k < tb_agent_count(); k++) {
+                    size_t used = strlen(known);
+                    snprintf(known + used, sizeof known - used, "%s%s", k ? ", " : "", tb_agent_at(k)->name);
+                }
+                engine_error(e, "unknown agent '%s' (agents: %s)", val, known);
+                return;
+            }
+        } else if (strcmp(key, "iterations") == 0 || strcmp(key, "time_ms") == 0 ||
+                   strcmp(key, "seed") == 0) {
+            if (engine_parse_u64(val, &v) || (strcmp(key, "seed") != 0 && v > INT64_MAX / 1000)) {
+                engine_error(e, "%s must be a non-negative number, got '%s'", key, val);
+                return;
+            }
+            if (key[0] == 'i')
+                budget.iterations = (int64_t)v;
+            else if (key[0] == 't')
+                budget.time_ms = (int64_t)v;
+            else
+                seed = v;
+        } else {
+            engine_error(e, "unknown genmove key '%s' (keys: agent, iterations, time_ms, seed)", key);
+            return;
+        }
+    }
+    tb_move m = tb_agent_decide(agent, e->state, &budget, seed, NULL);
+    char text[TB_MOVE_TEXT];
+    tb_move_to_text(e->state, m, text, sizeof text);
+    if (!tb_is_legal(e->state, m)) {
+        engine_error(e, "agent %s chose an illegal move (%s)", agent->name, text);
+        return;
+    }
+    engine_apply(e, m);
+    engine_reply(e, text);
+}
+
+static const char *const engine_commands[] = {
+    "protocol_version", "list_commands", "list_games", "new",    "legal",  "play",
+    "undo",             "to_move",       "view",       "state",  "load",   "scores",
+    "result",           "genmove",       "record",     "quit",
+};
+
+/* Runs one command line; returns false on quit. */
+static bool engine_command(engine_session *e, char *line)
+{
+    char *args = line;
+    while (*args && !isspace((unsigned char)*args))
+        args++;
+    if (*args)
+        *args++ = '\0';
+    while (isspace((unsigned char)*args))
+        args++;
+    const char *cmd = line;
+    bool no_args = !*args;
+#define NO_ARGS()                                                                 \
+    do {                                                                          \
+        if (!no_args) {                                                           \
+            engine_error(e, "'%s' takes no arguments", cmd);                      \
+            return true;                                                          \
+        }                                                                         \
+    } while (0)
+    if (strcmp(cmd, "protocol_version") == 0) {
+        NO_ARGS();
+        engine_reply(e, "1");
+    } else if (strcmp(cmd, "list_commands") == 0) {
+        NO_ARGS();
+        char buf[512] = "";
+        for (size_t i = 0; i < sizeof engine_commands / sizeof *engine_commands; i++) {
+            size_t used = strlen(buf);
+            snprintf(buf + used, sizeof buf - used, "%s%s", i ? "\n" : "", engine_commands[i]);
+        }
+        engine_reply(e, buf);
+    } else if (strcmp(cmd, "list_games") == 0) {
+        NO_ARGS();
+        char buf[256] = "";
+        for (int i = 0; i < tb_game_count(); i++) {
+            size_t used = strlen(buf);
+            snprintf(buf + used, sizeof buf - used, "%s%s", i ? " " : "", tb_game_name(tb_game_at(i)));
+        }
+        engine_reply(e, buf);
+    } else if (strcmp(cmd, "new") == 0) {
+        cmd_new(e, args);
+    } else if (strcmp(cmd, "legal") == 0) {
+        NO_ARGS();
+        if (engine_need_game(e))
+            engine_reply_owned(e, tb_legal_text(e->state));
+    } else if (strcmp(cmd, "play") == 0) {
+        cmd_play(e, args);
+    } else if (strcmp(cmd, "undo") == 0) {
+        NO_ARGS();
+        cmd_undo(e);
+    } else if (strcmp(cmd, "to_move") == 0) {
+        NO_ARGS();
+        if (engine_need_game(e)) {
+            char buf[16];
+            int tm = tb_to_move(e->state);
+            snprintf(buf, sizeof buf, tm == TB_OVER ? "over" : "%d", tm);
+            engine_reply(e, buf);
+        }
+    } else if (strcmp(cmd, "view") == 0) {
+        cmd_view(e, args);
+    } else if (strcmp(cmd, "state") == 0) {
+        NO_ARGS();
+        if (engine_need_game(e))
+            engine_reply_owned(e, tb_state_json(e->state));
+    } else if (strcmp(cmd, "load") == 0) {
+        cmd_load(e, args);
+    } else if (strcmp(cmd, "scores") == 0) {
+        NO_ARGS();
+        cmd_scores(e);
+    } else if (strcmp(cmd, "result") == 0) {
+        NO_ARGS();
+        if (!engine_need_game(e))
+            return true;
+        if (!tb_is_over(e->state))
+            engine_error(e, "the game is not over");
+        else
+            engine_reply_owned(e, tb_result_json(e->state));
+    } else if (strcmp(cmd, "genmove") == 0) {
+        cmd_genmove(e, args);
+    } else if (strcmp(cmd, "record") == 0) {
+        NO_ARGS();
+        if (!engine_need_game(e))
+            return true;
+        if (!e->record)
+            engine_error(e, "no record: this game was loaded from a state, not dealt from a seed");
+        else
+            engine_reply_owned(e, tb_record_json(e->record, e->state));
+    } else if (strcmp(cmd, "quit") == 0) {
+        NO_ARGS();
+        engine_reply(e, "");
+        return false;
+    } else {
+        engine_error(e, "unknown command '%.60s' (list_commands shows them)", cmd);
+    }
+#undef NO_ARGS
+    return true;
+}
+
+int tb_engine_run(FILE *in, FILE *out, uint64_t (*now_us)(void))
+{
+    engine_session e = {.out = out, .now_us = now_us};
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    bool running = true;
+    while (running && (len = getline(&line, &cap, in)) >= 0) {
+        while (len > 0 && isspace((unsigned char)line[len - 1]))
+            line[--len] = '\0';
+        char *p = line;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p || *p == '#')
+            continue;
+        if (strlen(p) != (size_t)(len - (p - line))) {
+            engine_error(&e, "the line contains a NUL byte");
+            continue;
+        }
+        running = engine_command(&e, p);
+    }
+    free(line);
+    engine_clear_history(&e);
+    free(e.history);
+    tb_state_free(e.state);
+    tb_record_free(e.record);
+    return 0;
+}

@@ -1,0 +1,354 @@
+/*
+ * clans.c — the rules of Clans (shared/rules/clans.md as encoded here; see
+ * docs/rules-clans.md): setup, legal moves with the seven-hut rule, villages
+ * with strife, epochs, chips and terrain, the 12th village, the early end,
+ * final scoring, resampling of the secret colours and a heuristic.
+ *
+ * The board is a set of 64-bit masks over the 60 territories, so move
+ * generation and village detection are a few mask operations per territory.
+ * The state invariants are listed beside clans_state in clans.h.
+ */
+#include "clans.h"
+
+#include <string.h>
+
+const char *const clans__colour_name[CLANS_COLOURS] = {"red", "blue", "green", "yellow", "black"};
+const char *const clans__terrain_name[CLANS_TERRAINS] = {"forest", "mountain", "steppe",
+                                                         "grassland"};
+
+#define BIT(t) (1ULL << (t))
+
+static const tb_option_spec clans_options[] = {{NULL, NULL, NULL, NULL}};
+
+int clans__chip_epoch(int chip_index)
+{
+    int k = chip_index;
+    for (int e = 0; e < CLANS_EPOCHS; e++) {
+        if (k < clans__epoch[e].chips)
+            return e + 1;
+        k -= clans__epoch[e].chips;
+    }
+    return 0;
+}
+
+static bool clans_has_move(const clans_state *c)
+{
+    uint64_t occ = c->occupied;
+    for (uint64_t rest = occ; rest; rest &= rest - 1)
+        if (clans__adjacent[__builtin_ctzll(rest)] & occ)
+            return true;
+    return false;
+}
+
+bool clans__game_over(const clans_state *c)
+{
+    return c->over != 0;
+}
+
+int clans__to_move(const tb_state *s)
+{
+    const clans_state *c = (const clans_state *)s;
+    return c->over ? TB_OVER : c->turn;
+}
+
+static int clans_setup(tb_state *s, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    clans_state *c = (clans_state *)s;
+    for (int r = 1; r <= CLANS_REGIONS; r++) {
+        uint8_t colours[CLANS_COLOURS] = {0, 1, 2, 3, 4};
+        tb__shuffle(colours, CLANS_COLOURS, 1, &s->rng);
+        int k = 0;
+        for (int t = 0; t < CLANS_TERRITORIES; t++) {
+            if (clans__territory[t].region != r)
+                continue;
+            c->huts[t][colours[k++]] = 1;
+            c->size[t] = 1;
+            c->occupied |= BIT(t);
+        }
+    }
+    uint8_t deal[CLANS_COLOURS] = {0, 1, 2, 3, 4};
+    tb__shuffle(deal, CLANS_COLOURS, 1, &s->rng);
+    for (int p = 0; p < s->players; p++)
+        c->colour[p] = deal[p];
+    c->turn = (uint8_t)tb_rng_below(&s->rng, (uint32_t)s->players);
+    return 0;
+}
+
+/* Founds village t for the mover: chip, strife, terrain, score (clans.md 5A). */
+static void clans_found(clans_state *c, int t)
+{
+    int e = clans__chip_epoch(c->chips_taken);
+    if (e == 0)
+        return; /* no chip left: the game ended with the 12th village */
+    c->chips_taken++;
+    c->chips[c->turn]++;
+    c->villages |= BIT(t);
+    c->village_epoch[t] = (uint8_t)e;
+    uint8_t *h = c->huts[t];
+    bool all_five = true;
+    for (int k = 0; k < CLANS_COLOURS; k++)
+        all_five &= h[k] > 0;
+    if (all_five) {
+        for (int k = 0; k < CLANS_COLOURS; k++) {
+            if (h[k] == 1) {
+                h[k] = 0;
+                c->size[t]--;
+                c->removed++;
+            }
+        }
+    }
+    const clans_epoch *ep = &clans__epoch[e - 1];
+    int terrain = clans__territory[t].terrain;
+    if (ep->hostile == terrain) {
+        c->removed = (uint8_t)(c->removed + c->size[t]);
+        memset(h, 0, CLANS_COLOURS);
+        c->size[t] = 0;
+        c->occupied &= ~BIT(t);
+        c->ruins |= BIT(t);
+    } else if (c->size[t] > 0) {
+        int value = c->size[t];
+        if (ep->favourable == terrain || ep->favourable == CLANS_ANY_TERRAIN)
+            value += ep->bonus;
+        for (int k = 0; k < CLANS_COLOURS; k++)
+            if (h[k])
+                c->track[k] = (int16_t)(c->track[k] + value);
+    }
+    if (c->chips_taken == CLANS_CHIPS)
+        c->over = 1;
+}
+
+/* Does the order in which the pending villages are founded change the
+ * outcome (huts, scores, ruins)?  Only when their chips span more than one
+ * epoch; then every order is tried on a copy (at most 6! orders, and only at
+ * epoch boundaries). */
+static bool clans_order_matters(const clans_state *c)
+{
+    int ids[8], n = 0;
+    for (uint64_t rest = c->pending; rest; rest &= rest - 1)
+        ids[n++] = __builtin_ctzll(rest);
+    if (n < 2)
+        return false;
+    int first = clans__chip_epoch(c->chips_taken);
+    bool same = true;
+    for (int i = 1; i < n; i++)
+        same &= clans__chip_epoch(c->chips_taken + i) == first;
+    if (same)
+        return false;
+    /* Heap's algorithm over the order of ids. */
+    int perm[8], counter[8] = {0};
+    memcpy(perm, ids, sizeof ids);
+    clans_state ref, trial;
+    bool have_ref = false;
+    int i = 0;
+    for (;;) {
+        trial = *c;
+        for (int k = 0; k < n && !trial.over; k++)
+            clans_found(&trial, perm[k]);
+        if (!have_ref) {
+            ref = trial;
+            have_ref = true;
+        } else if (memcmp(ref.huts, trial.huts, sizeof ref.huts) != 0 ||
+                   memcmp(ref.track, trial.track, sizeof ref.track) != 0 ||
+                   ref.ruins != trial.ruins) {
+            return true;
+        }
+        while (i < n && counter[i] >= i) {
+            counter[i] = 0;
+            i++;
+        }
+        if (i >= n)
+            break;
+        int j = (i % 2) ? counter[i] : 0;
+        int tmp = perm[j];
+        perm[j] = perm[i];
+        perm[i] = tmp;
+        counter[i]++;
+        i = 1;
+    }
+    return false;
+}
+
+/* Founds pending villages while their order cannot matter, then ends the
+ * turn: early end when no move remains, else the next seat. */
+static void clans_settle(clans_state *c)
+{
+    while (c->pending && !c->over) {
+        if (clans_order_matters(c))
+            return; /* the mover decides with `village T` */
+        int t = __builtin_ctzll(c->pending);
+        c->pending &= ~BIT(t);
+        clans_found(c, t);
+    }
+    c->pending = 0;
+    if (!c->over && !clans_has_move(c))
+        c->over = 1;
+    if (!c->over)
+        c->turn = (uint8_t)((c->turn + 1) % c->base.players);
+}
+
+/* Destinations a source may move onto: occupied neighbours, and under the
+ * seven-hut rule only those at least as large (clans.md 4.3-4.4). */
+static inline uint64_t clans_targets(const clans_state *c, int from)
+{
+    uint64_t dest = clans__adjacent[from] & c->occupied;
+    int s = c->size[from];
+    if (s >= 7) {
+        for (uint64_t rest = dest; rest; rest &= rest - 1) {
+            int d = __builtin_ctzll(rest);
+            if (c->size[d] < s)
+                dest &= ~BIT(d);
+        }
+    }
+    return dest;
+}
+
+static int clans_legal(const tb_state *s, tb_move *out)
+{
+    const clans_state *c = (const clans_state *)s;
+    if (c->over)
+        return 0;
+    int n = 0;
+    if (c->pending) {
+        for (uint64_t rest = c->pending; rest; rest &= rest - 1)
+            out[n++] = CLANS_VILLAGE_FLAG | (tb_move)(__builtin_ctzll(rest) + 1);
+        return n;
+    }
+    for (uint64_t src = c->occupied; src; src &= src - 1) {
+        int from = __builtin_ctzll(src);
+        for (uint64_t dst = clans_targets(c, from); dst; dst &= dst - 1)
+            out[n++] = (tb_move)((from + 1) << 8 | (__builtin_ctzll(dst) + 1));
+    }
+    return n;
+}
+
+static tb_move clans_random_move(const tb_state *s, tb_rng *rng)
+{
+    const clans_state *c = (const clans_state *)s;
+    if (c->over)
+        return 0;
+    if (c->pending) {
+        uint64_t rest = c->pending;
+        uint32_t k = tb_rng_below(rng, (uint32_t)__builtin_popcountll(rest));
+        while (k--)
+            rest &= rest - 1;
+        return CLANS_VILLAGE_FLAG | (tb_move)(__builtin_ctzll(rest) + 1);
+    }
+    uint64_t targets[CLANS_TERRITORIES];
+    int total = 0;
+    for (uint64_t src = c->occupied; src; src &= src - 1) {
+        int from = __builtin_ctzll(src);
+        targets[from] = clans_targets(c, from);
+        total += __builtin_popcountll(targets[from]);
+    }
+    uint32_t k = tb_rng_below(rng, (uint32_t)total);
+    for (uint64_t src = c->occupied; src; src &= src - 1) {
+        int from = __builtin_ctzll(src);
+        uint32_t here = (uint32_t)__builtin_popcountll(targets[from]);
+        if (k < here) {
+            uint64_t rest = targets[from];
+            while (k--)
+                rest &= rest - 1;
+            return (tb_move)((from + 1) << 8 | (__builtin_ctzll(rest) + 1));
+        }
+        k -= here;
+    }
+    return 0; /* unreachable: the game would be over */
+}
+
+static void clans_apply(tb_state *s, tb_move m)
+{
+    clans_state *c = (clans_state *)s;
+    if (m & CLANS_VILLAGE_FLAG) {
+        int t = (int)(m & 0xff) - 1;
+        c->pending &= ~BIT(t);
+        clans_found(c, t);
+        clans_settle(c);
+        return;
+    }
+    int from = (int)(m >> 8) - 1, to = (int)(m & 0xff) - 1;
+    for (int k = 0; k < CLANS_COLOURS; k++) {
+        c->huts[to][k] = (uint8_t)(c->huts[to][k] + c->huts[from][k]);
+        c->huts[from][k] = 0;
+    }
+    c->size[to] = (uint8_t)(c->size[to] + c->size[from]);
+    c->size[from] = 0;
+    c->occupied &= ~BIT(from);
+    c->last_from = (uint8_t)(from + 1);
+    c->last_to = (uint8_t)(to + 1);
+    uint64_t fresh = 0;
+    for (uint64_t rest = clans__adjacent[from] & c->occupied; rest; rest &= rest - 1) {
+        int t = __builtin_ctzll(rest);
+        if (!(clans__adjacent[t] & c->occupied))
+            fresh |= BIT(t);
+    }
+    c->pending = fresh;
+    clans_settle(c);
+}
+
+static void clans_scores(const tb_state *s, int *out)
+{
+    const clans_state *c = (const clans_state *)s;
+    for (int p = 0; p < s->players; p++)
+        out[p] = c->track[c->colour[p]] + c->chips[p];
+}
+
+static void clans_resample(tb_state *s, int seat, tb_rng *rng)
+{
+    clans_state *c = (clans_state *)s;
+    if (c->over)
+        return; /* every colour is revealed at the end */
+    uint8_t pool[CLANS_COLOURS];
+    int n = 0;
+    for (int k = 0; k < CLANS_COLOURS; k++)
+        if (seat < 0 || k != c->colour[seat])
+            pool[n++] = (uint8_t)k;
+    for (int p = 0; p < s->players; p++) {
+        if (p == seat)
+            continue;
+        int i = (int)tb_rng_below(rng, (uint32_t)n);
+        c->colour[p] = pool[i];
+        pool[i] = pool[--n];
+    }
+}
+
+/* A seat's standing: its points against the best other seat's, squashed to
+ * [0,1].  Used on a resampled copy, so opponents' colours are guesses. */
+static double clans_heuristic(const tb_state *s, int seat)
+{
+    int sc[TB_MAX_SEATS];
+    clans_scores(s, sc);
+    int best_other = -1000;
+    for (int p = 0; p < s->players; p++)
+        if (p != seat && sc[p] > best_other)
+            best_other = sc[p];
+    double lead = sc[seat] - best_other;
+    return 0.5 + 0.5 * lead / (10.0 + (lead < 0 ? -lead : lead));
+}
+
+const struct tb_game tb__clans_game = {
+    .name = "clans",
+    .title = "Clans",
+    .min_players = 2,
+    .max_players = 4,
+    .default_players = 4,
+    .state_size = sizeof(clans_state),
+    .options = clans_options,
+    .notice = NULL,
+    .setup = clans_setup,
+    .to_move = clans__to_move,
+    .legal = clans_legal,
+    .apply = clans_apply,
+    .random_move = clans_random_move,
+    .scores = clans_scores,
+    .move_to_text = clans__move_to_text,
+    .text_to_move = clans__text_to_move,
+    .view_json = clans__view_json,
+    .state_json = clans__state_json,
+    .state_from_json = clans__state_from_json,
+    .resample = clans_resample,
+    .heuristic = clans_heuristic,
+    .render_text = clans__render_text,
+    .prompt_text = clans__prompt_text,
+};

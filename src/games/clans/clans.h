@@ -1,0 +1,94 @@
+/*
+ * clans.h — private to src/games/clans: the board tables (generated at build
+ * time from data/clans_board.txt by clans_datagen.c) and the state struct.
+ *
+ * Territories are indexed 0..59 here and numbered 1..60 in notation and JSON.
+ * Colours are indexed red, blue, green, yellow, black.
+ */
+#ifndef TB_CLANS_H
+#define TB_CLANS_H
+
+#include "game.h"
+
+#include <stdint.h>
+
+#define CLANS_TERRITORIES 60
+#define CLANS_COLOURS 5
+#define CLANS_CHIPS 12
+#define CLANS_EPOCHS 5
+#define CLANS_HUTS_PER_COLOUR 12
+#define CLANS_REGIONS 12
+
+enum clans_terrain { CLANS_FOREST, CLANS_MOUNTAIN, CLANS_STEPPE, CLANS_GRASSLAND, CLANS_TERRAINS };
+#define CLANS_ANY_TERRAIN CLANS_TERRAINS /* "all" (favourable) or "none" (hostile) */
+
+typedef struct clans_territory {
+    uint8_t terrain;
+    uint8_t region; /* 1..12 */
+    int16_t x, y;   /* approximate centre on a 1200x800 picture */
+} clans_territory;
+
+typedef struct clans_epoch {
+    uint8_t chips;
+    uint8_t favourable; /* a terrain, or CLANS_ANY_TERRAIN for all */
+    uint8_t hostile;    /* a terrain, or CLANS_ANY_TERRAIN for none */
+    uint8_t bonus;
+} clans_epoch;
+
+extern const clans_territory clans__territory[CLANS_TERRITORIES];
+extern const uint64_t clans__adjacent[CLANS_TERRITORIES]; /* bit t: borders territory t */
+extern const clans_epoch clans__epoch[CLANS_EPOCHS];
+
+/* Move encoding: a hut move is ((from+1) << 8) | (to+1); choosing the next
+ * village of a multi-village move is CLANS_VILLAGE_FLAG | (territory+1). */
+#define CLANS_VILLAGE_FLAG 0x10000u
+
+/*
+ * The state.  Invariants (checked by state_from_json and the simulation test):
+ *   - size[t] is the sum of huts[t][*]; bit t of occupied is size[t] > 0;
+ *   - sum of sizes + removed = 60, and no colour has more than 12 huts;
+ *   - villages are founded territories, each with no occupied neighbour;
+ *     ruins are the villages destroyed on hostile terrain, and hold no huts;
+ *   - popcount(villages) = chips_taken = sum of chips over seats;
+ *   - pending (villages waiting for the mover to order them) are occupied,
+ *     isolated and not yet villages; it is non-empty only while the order of
+ *     the remaining ones can change the outcome;
+ *   - colour[seat] are distinct colours; they are the only secret.
+ */
+typedef struct clans_state {
+    tb_state base;
+    uint8_t huts[CLANS_TERRITORIES][CLANS_COLOURS];
+    uint8_t size[CLANS_TERRITORIES];
+    uint8_t village_epoch[CLANS_TERRITORIES]; /* 1..5 for villages, else 0 */
+    uint64_t occupied;
+    uint64_t villages;
+    uint64_t ruins;
+    uint64_t pending;
+    int16_t track[CLANS_COLOURS];
+    uint8_t colour[TB_MAX_SEATS];
+    uint8_t chips[TB_MAX_SEATS];
+    uint8_t chips_taken;
+    uint8_t removed;   /* huts taken off the board by strife and ruin */
+    uint8_t turn;      /* the seat to move (the mover while villages are pending) */
+    uint8_t over;
+    uint8_t last_from, last_to; /* the last hut move, 1-based; 0 before any */
+} clans_state;
+
+/* clans.c */
+extern const char *const clans__colour_name[CLANS_COLOURS];
+extern const char *const clans__terrain_name[CLANS_TERRAINS];
+int clans__chip_epoch(int chip_index); /* 1..5, or 0 past the 12th chip */
+int clans__to_move(const tb_state *s);
+bool clans__game_over(const clans_state *c);
+
+/* clans_text.c: notation, JSON, text rendering. */
+int clans__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen);
+int clans__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
+                        size_t errlen);
+json_t *clans__view_json(const tb_state *s, int seat);
+json_t *clans__state_json(const tb_state *s);
+int clans__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen);
+char *clans__render_text(const tb_state *s, int seat, bool colour);
+int clans__prompt_text(const tb_state *s, char *buf, size_t buflen);
+
+#endif

@@ -1,0 +1,551 @@
+/*
+ * clans_text.c — everything of Clans that is text: the notation (DESIGN.md
+ * §5: `A-B`, `village T`), the view and state JSON (docs/state.md), the
+ * terminal board and the one-line prompt.
+ *
+ * Invariants: a view never contains another seat's colour before the game is
+ * over; state_from_json accepts only a state that satisfies every invariant
+ * listed in clans.h and otherwise names the first one broken.
+ */
+#include "clans.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BIT(t) (1ULL << (t))
+
+static const char *const text_roman[] = {"", "I", "II", "III", "IV", "V"};
+static const char *const text_ansi_colour[CLANS_COLOURS] = {"\033[1;31m", "\033[1;34m",
+                                                            "\033[1;32m", "\033[1;33m",
+                                                            "\033[1;90m"};
+static const char *const text_ansi_terrain[CLANS_TERRAINS] = {"\033[32m", "\033[37m",
+                                                              "\033[33m", "\033[92m"};
+#define ANSI_RESET "\033[0m"
+#define ANSI_BOLD "\033[1m"
+#define ANSI_DIM "\033[2m"
+
+int clans__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen)
+{
+    (void)s;
+    if (m & CLANS_VILLAGE_FLAG)
+        return snprintf(buf, buflen, "village %u", m & 0xff);
+    return snprintf(buf, buflen, "%u-%u", m >> 8, m & 0xff);
+}
+
+/* Reads a territory number 1..60 at *p; advances *p. */
+static int text_territory(const char **p, int *out)
+{
+    const char *q = *p;
+    if (!isdigit((unsigned char)*q))
+        return -1;
+    long v = 0;
+    while (isdigit((unsigned char)*q) && v < 1000)
+        v = v * 10 + (*q++ - '0');
+    if (isdigit((unsigned char)*q))
+        return -1;
+    *out = (int)v;
+    *p = q;
+    return 0;
+}
+
+static int text_bad_territory(int t, char *err, size_t errlen)
+{
+    return tb__errf(err, errlen, "there is no territory %d (territories are numbered 1-60)", t);
+}
+
+/* Explains why a well-formed hut move is illegal in this position. */
+static int text_explain(const clans_state *c, int from, int to, char *err, size_t errlen)
+{
+    int f = from - 1, t = to - 1;
+    if (c->pending)
+        return tb__errf(err, errlen,
+                        "illegal move: first choose the next village to found (village T)");
+    if (from == to)
+        return tb__errf(err, errlen, "illegal move: %d-%d moves a territory onto itself", from, to);
+    if (!(clans__adjacent[f] & BIT(t)))
+        return tb__errf(err, errlen, "illegal move: territories %d and %d are not neighbours",
+                        from, to);
+    if (!c->size[f])
+        return tb__errf(err, errlen, "illegal move: territory %d is empty", from);
+    if (!c->size[t])
+        return tb__errf(err, errlen, "illegal move: territory %d is empty (huts never move into an empty territory)", to);
+    if (c->size[f] >= 7 && c->size[t] < c->size[f])
+        return tb__errf(err, errlen,
+                        "illegal move: %d holds %d huts; a group of 7 or more moves only onto a group at least as large (%d has %d)",
+                        from, c->size[f], to, c->size[t]);
+    return 0;
+}
+
+int clans__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
+                        size_t errlen)
+{
+    const clans_state *c = (const clans_state *)s;
+    const char *p = text;
+    while (*p == ' ')
+        p++;
+    if (strncmp(p, "village", 7) == 0) {
+        p += 7;
+        if (*p != ' ')
+            return tb__errf(err, errlen, "write 'village T' with a territory number, e.g. 'village 17'");
+        while (*p == ' ')
+            p++;
+        int t;
+        if (text_territory(&p, &t) != 0)
+            return tb__errf(err, errlen, "write 'village T' with a territory number, e.g. 'village 17'");
+        while (*p == ' ')
+            p++;
+        if (*p)
+            return tb__errf(err, errlen, "unexpected text after 'village %d'", t);
+        if (t < 1 || t > CLANS_TERRITORIES)
+            return text_bad_territory(t, err, errlen);
+        if (!(c->pending & BIT(t - 1)))
+            return tb__errf(err, errlen, "illegal move: territory %d is not a village waiting to be founded", t);
+        *out = CLANS_VILLAGE_FLAG | (tb_move)t;
+        return 0;
+    }
+    int from, to;
+    if (text_territory(&p, &from) != 0 || *p++ != '-' || text_territory(&p, &to) != 0)
+        return tb__errf(err, errlen,
+                        "'%.40s' is not a Clans move: write FROM-TO with territory numbers, e.g. 12-17, or 'village T'",
+                        text);
+    while (*p == ' ')
+        p++;
+    if (*p)
+        return tb__errf(err, errlen, "unexpected text after '%d-%d'", from, to);
+    if (from < 1 || from > CLANS_TERRITORIES)
+        return text_bad_territory(from, err, errlen);
+    if (to < 1 || to > CLANS_TERRITORIES)
+        return text_bad_territory(to, err, errlen);
+    if (text_explain(c, from, to, err, errlen) != 0)
+        return -1;
+    *out = (tb_move)(from << 8 | to);
+    return 0;
+}
+
+static json_t *text_huts_json(const uint8_t *h)
+{
+    json_t *o = json_object();
+    for (int k = 0; k < CLANS_COLOURS; k++)
+        if (h[k])
+            json_object_set_new(o, clans__colour_name[k], json_integer(h[k]));
+    return o;
+}
+
+static json_t *text_ids_json(uint64_t mask)
+{
+    json_t *a = json_array();
+    for (; mask; mask &= mask - 1)
+        json_array_append_new(a, json_integer(__builtin_ctzll(mask) + 1));
+    return a;
+}
+
+static json_t *text_tracks_json(const clans_state *c)
+{
+    json_t *o = json_object();
+    for (int k = 0; k < CLANS_COLOURS; k++)
+        json_object_set_new(o, clans__colour_name[k], json_integer(c->track[k]));
+    return o;
+}
+
+static json_t *text_last_move(const clans_state *c)
+{
+    if (!c->last_from)
+        return json_null();
+    char buf[16];
+    snprintf(buf, sizeof buf, "%d-%d", c->last_from, c->last_to);
+    return json_string(buf);
+}
+
+json_t *clans__view_json(const tb_state *s, int seat)
+{
+    const clans_state *c = (const clans_state *)s;
+    json_t *j = json_object();
+    json_object_set_new(j, "game", json_string("clans"));
+    json_object_set_new(j, "players", json_integer(s->players));
+    json_object_set_new(j, "seat", seat >= 0 ? json_integer(seat) : json_null());
+    json_object_set_new(j, "decisions", json_integer(s->decisions));
+    int tm = clans__to_move(s);
+    json_object_set_new(j, "to_move", tm == TB_OVER ? json_null() : json_integer(tm));
+    json_object_set_new(j, "phase", json_string(c->over ? "over" : c->pending ? "village" : "move"));
+    json_t *terr = json_array();
+    for (int t = 0; t < CLANS_TERRITORIES; t++) {
+        json_t *o = json_object();
+        json_object_set_new(o, "id", json_integer(t + 1));
+        json_object_set_new(o, "terrain", json_string(clans__terrain_name[clans__territory[t].terrain]));
+        json_object_set_new(o, "region", json_integer(clans__territory[t].region));
+        json_object_set_new(o, "huts", text_huts_json(c->huts[t]));
+        json_object_set_new(o, "size", json_integer(c->size[t]));
+        json_object_set_new(o, "village", json_boolean(c->villages & BIT(t)));
+        json_object_set_new(o, "ruin", json_boolean(c->ruins & BIT(t)));
+        json_object_set_new(o, "epoch", c->village_epoch[t] ? json_integer(c->village_epoch[t]) : json_null());
+        json_array_append_new(terr, o);
+    }
+    json_object_set_new(j, "territories", terr);
+    json_object_set_new(j, "tracks", text_tracks_json(c));
+    json_t *chips = json_array();
+    for (int p = 0; p < s->players; p++)
+        json_array_append_new(chips, json_integer(c->chips[p]));
+    json_object_set_new(j, "chips", chips);
+    json_object_set_new(j, "chips_taken", json_integer(c->chips_taken));
+    int next = clans__chip_epoch(c->chips_taken);
+    json_object_set_new(j, "epoch", next ? json_integer(next) : json_null());
+    json_t *left = json_array();
+    for (int e = 0, k = 0; e < CLANS_EPOCHS; e++) {
+        int n = 0;
+        for (int i = 0; i < clans__epoch[e].chips; i++, k++)
+            n += k >= c->chips_taken;
+        json_array_append_new(left, json_integer(n));
+    }
+    json_object_set_new(j, "chips_left", left);
+    json_object_set_new(j, "pending", text_ids_json(c->pending));
+    json_object_set_new(j, "last_move", text_last_move(c));
+    json_object_set_new(j, "your_colour",
+                        seat >= 0 ? json_string(clans__colour_name[c->colour[seat]]) : json_null());
+    json_t *colours = json_array();
+    for (int p = 0; p < s->players; p++)
+        json_array_append_new(colours, c->over || p == seat
+                                           ? json_string(clans__colour_name[c->colour[p]])
+                                           : json_null());
+    json_object_set_new(j, "colours", colours);
+    if (c->over) {
+        int sc[TB_MAX_SEATS];
+        s->game->scores(s, sc);
+        json_t *scores = json_array();
+        for (int p = 0; p < s->players; p++)
+            json_array_append_new(scores, json_integer(sc[p]));
+        json_object_set_new(j, "scores", scores);
+    }
+    return j;
+}
+
+json_t *clans__state_json(const tb_state *s)
+{
+    const clans_state *c = (const clans_state *)s;
+    json_t *j = json_object();
+    json_t *board = json_object();
+    for (int t = 0; t < CLANS_TERRITORIES; t++) {
+        if (!c->size[t])
+            continue;
+        char key[8];
+        snprintf(key, sizeof key, "%d", t + 1);
+        json_object_set_new(board, key, text_huts_json(c->huts[t]));
+    }
+    json_object_set_new(j, "board", board);
+    json_t *villages = json_object();
+    for (uint64_t m = c->villages; m; m &= m - 1) {
+        int t = __builtin_ctzll(m);
+        char key[8];
+        snprintf(key, sizeof key, "%d", t + 1);
+        json_object_set_new(villages, key, json_integer(c->village_epoch[t]));
+    }
+    json_object_set_new(j, "villages", villages);
+    json_object_set_new(j, "ruins", text_ids_json(c->ruins));
+    json_object_set_new(j, "pending", text_ids_json(c->pending));
+    json_object_set_new(j, "tracks", text_tracks_json(c));
+    json_t *colours = json_array(), *chips = json_array();
+    for (int p = 0; p < s->players; p++) {
+        json_array_append_new(colours, json_string(clans__colour_name[c->colour[p]]));
+        json_array_append_new(chips, json_integer(c->chips[p]));
+    }
+    json_object_set_new(j, "colours", colours);
+    json_object_set_new(j, "chips", chips);
+    json_object_set_new(j, "chips_taken", json_integer(c->chips_taken));
+    json_object_set_new(j, "removed", json_integer(c->removed));
+    json_object_set_new(j, "turn", json_integer(c->turn));
+    json_object_set_new(j, "last_move", text_last_move(c));
+    return j;
+}
+
+static int text_colour_index(const char *name)
+{
+    for (int k = 0; k < CLANS_COLOURS; k++)
+        if (name && strcmp(name, clans__colour_name[k]) == 0)
+            return k;
+    return -1;
+}
+
+/* Reads a territory-number key or array element; 1..60 → 0..59. */
+static int text_id_key(const char *key)
+{
+    char *end;
+    long v = strtol(key, &end, 10);
+    if (!*key || *end || v < 1 || v > CLANS_TERRITORIES)
+        return -1;
+    return (int)v - 1;
+}
+
+static int text_id_list(const json_t *a, const char *what, uint64_t *out, char *err,
+                        size_t errlen)
+{
+    if (!json_is_array(a))
+        return tb__errf(err, errlen, "'%s' must be an array of territory numbers", what);
+    *out = 0;
+    size_t i;
+    json_t *v;
+    json_array_foreach(a, i, v) {
+        json_int_t t = json_integer_value(v);
+        if (!json_is_integer(v) || t < 1 || t > CLANS_TERRITORIES)
+            return tb__errf(err, errlen, "'%s' holds something that is not a territory 1-60", what);
+        *out |= BIT(t - 1);
+    }
+    return 0;
+}
+
+int clans__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen)
+{
+    clans_state *c = (clans_state *)s;
+    size_t base = sizeof(tb_state);
+    memset((char *)c + base, 0, sizeof *c - base);
+    const json_t *board = json_object_get(j, "board");
+    if (!json_is_object(board))
+        return tb__errf(err, errlen, "'board' must be an object of territory number → huts");
+    const char *key;
+    json_t *val;
+    int per_colour[CLANS_COLOURS] = {0}, on_board = 0;
+    json_object_foreach((json_t *)board, key, val) {
+        int t = text_id_key(key);
+        if (t < 0)
+            return tb__errf(err, errlen, "board key '%s' is not a territory 1-60", key);
+        if (!json_is_object(val))
+            return tb__errf(err, errlen, "board[%s] must be an object of colour → huts", key);
+        const char *ck;
+        json_t *cv;
+        json_object_foreach(val, ck, cv) {
+            int k = text_colour_index(ck);
+            if (k < 0)
+                return tb__errf(err, errlen, "board[%s]: unknown colour '%s'", key, ck);
+            json_int_t n = json_integer_value(cv);
+            if (!json_is_integer(cv) || n < 0 || n > CLANS_HUTS_PER_COLOUR)
+                return tb__errf(err, errlen, "board[%s].%s must be 0-12", key, ck);
+            c->huts[t][k] = (uint8_t)n;
+            c->size[t] = (uint8_t)(c->size[t] + n);
+            per_colour[k] += (int)n;
+            on_board += (int)n;
+        }
+        if (c->size[t])
+            c->occupied |= BIT(t);
+    }
+    for (int k = 0; k < CLANS_COLOURS; k++)
+        if (per_colour[k] > CLANS_HUTS_PER_COLOUR)
+            return tb__errf(err, errlen, "%d %s huts on the board; there are only 12",
+                            per_colour[k], clans__colour_name[k]);
+    long long v;
+    if (tb__json_int(j, "removed", 0, 60, &v, err, errlen))
+        return -1;
+    c->removed = (uint8_t)v;
+    if (on_board + c->removed != 60)
+        return tb__errf(err, errlen, "%d huts on the board and %d removed: they must add up to 60",
+                        on_board, c->removed);
+    const json_t *villages = json_object_get(j, "villages");
+    if (!json_is_object(villages))
+        return tb__errf(err, errlen, "'villages' must be an object of territory number → epoch");
+    json_object_foreach((json_t *)villages, key, val) {
+        int t = text_id_key(key);
+        json_int_t e = json_integer_value(val);
+        if (t < 0 || !json_is_integer(val) || e < 1 || e > CLANS_EPOCHS)
+            return tb__errf(err, errlen, "villages: '%s' must map a territory 1-60 to an epoch 1-5", key);
+        c->villages |= BIT(t);
+        c->village_epoch[t] = (uint8_t)e;
+    }
+    if (text_id_list(json_object_get(j, "ruins"), "ruins", &c->ruins, err, errlen) ||
+        text_id_list(json_object_get(j, "pending"), "pending", &c->pending, err, errlen))
+        return -1;
+    const json_t *tracks = json_object_get(j, "tracks");
+    if (!json_is_object(tracks))
+        return tb__errf(err, errlen, "'tracks' must be an object of colour → points");
+    for (int k = 0; k < CLANS_COLOURS; k++) {
+        if (tb__json_int(tracks, clans__colour_name[k], 0, 10000, &v, err, errlen))
+            return -1;
+        c->track[k] = (int16_t)v;
+    }
+    const json_t *colours = json_object_get(j, "colours"), *chips = json_object_get(j, "chips");
+    if (!json_is_array(colours) || (int)json_array_size(colours) != s->players)
+        return tb__errf(err, errlen, "'colours' must name one colour per player");
+    if (!json_is_array(chips) || (int)json_array_size(chips) != s->players)
+        return tb__errf(err, errlen, "'chips' must give one count per player");
+    int chip_sum = 0, used = 0;
+    for (int p = 0; p < s->players; p++) {
+        int k = text_colour_index(json_string_value(json_array_get(colours, (size_t)p)));
+        if (k < 0)
+            return tb__errf(err, errlen, "colours[%d] is not a clan colour", p);
+        if (used & (1 << k))
+            return tb__errf(err, errlen, "two players hold %s", clans__colour_name[k]);
+        used |= 1 << k;
+        c->colour[p] = (uint8_t)k;
+        json_int_t n = json_integer_value(json_array_get(chips, (size_t)p));
+        if (!json_is_integer(json_array_get(chips, (size_t)p)) || n < 0 || n > CLANS_CHIPS)
+            return tb__errf(err, errlen, "chips[%d] must be 0-12", p);
+        c->chips[p] = (uint8_t)n;
+        chip_sum += (int)n;
+    }
+    if (tb__json_int(j, "chips_taken", 0, CLANS_CHIPS, &v, err, errlen))
+        return -1;
+    c->chips_taken = (uint8_t)v;
+    if (tb__json_int(j, "turn", 0, s->players - 1, &v, err, errlen))
+        return -1;
+    c->turn = (uint8_t)v;
+    const json_t *last = json_object_get(j, "last_move");
+    if (json_is_string(last)) {
+        int a, b;
+        char extra;
+        if (sscanf(json_string_value(last), "%d-%d%c", &a, &b, &extra) != 2 || a < 1 || a > 60 ||
+            b < 1 || b > 60)
+            return tb__errf(err, errlen, "'last_move' must be null or FROM-TO");
+        c->last_from = (uint8_t)a;
+        c->last_to = (uint8_t)b;
+    } else if (last && !json_is_null(last)) {
+        return tb__errf(err, errlen, "'last_move' must be null or FROM-TO");
+    }
+    /* Cross-checks: the invariants of clans.h. */
+    if (chip_sum != c->chips_taken || __builtin_popcountll(c->villages) != c->chips_taken)
+        return tb__errf(err, errlen, "chips taken (%d), chips held (%d) and villages (%d) must agree",
+                        c->chips_taken, chip_sum, __builtin_popcountll(c->villages));
+    if (c->ruins & ~c->villages)
+        return tb__errf(err, errlen, "every ruin must also be a village");
+    if (c->ruins & c->occupied)
+        return tb__errf(err, errlen, "a ruin holds no huts");
+    for (int t = 0; t < CLANS_TERRITORIES; t++) {
+        bool isolated = !(clans__adjacent[t] & c->occupied);
+        if ((c->villages & BIT(t)) && (c->occupied & BIT(t)) && !isolated)
+            return tb__errf(err, errlen, "village %d has an occupied neighbour", t + 1);
+        if ((c->pending & BIT(t)) && (!(c->occupied & BIT(t)) || !isolated || (c->villages & BIT(t))))
+            return tb__errf(err, errlen, "pending village %d must be occupied, isolated and not yet founded", t + 1);
+        if ((c->occupied & BIT(t)) && isolated && !(c->villages & BIT(t)) && !(c->pending & BIT(t)) &&
+            c->chips_taken < CLANS_CHIPS)
+            return tb__errf(err, errlen, "territory %d is isolated but is not a village", t + 1);
+    }
+    if (c->chips_taken == CLANS_CHIPS) {
+        c->pending = 0;
+        c->over = 1;
+    } else if (!c->pending) {
+        bool movable = false;
+        for (int t = 0; t < CLANS_TERRITORIES && !movable; t++)
+            movable = (c->occupied & BIT(t)) && (clans__adjacent[t] & c->occupied);
+        c->over = !movable;
+    }
+    return 0;
+}
+
+/* ---- the terminal board ---- */
+
+static const char text_terrain_letter[CLANS_TERRAINS] = {'f', 'm', 's', 'g'};
+static const char text_colour_letter[CLANS_COLOURS] = {'r', 'b', 'g', 'y', 'k'};
+
+static void text_cell(tb_buf *b, const clans_state *c, int t, bool colour)
+{
+    int terrain = clans__territory[t].terrain;
+    bool last = c->last_to == t + 1 || c->last_from == t + 1;
+    if (colour)
+        tb__buf_printf(b, "%s%2d%s%c%s", last ? ANSI_BOLD : "", t + 1, text_ansi_terrain[terrain],
+                       text_terrain_letter[terrain], ANSI_RESET);
+    else
+        tb__buf_printf(b, "%2d%c", t + 1, text_terrain_letter[terrain]);
+    int width = 0;
+    char mark = (c->villages & BIT(t)) ? '*' : (c->pending & BIT(t)) ? '!' : ' ';
+    tb__buf_printf(b, "%c", mark);
+    if (c->ruins & BIT(t)) {
+        tb__buf_printf(b, "%s", colour ? ANSI_DIM "ruin" ANSI_RESET : "ruin");
+        width = 4;
+    } else if (!c->size[t]) {
+        tb__buf_printf(b, "%s", colour ? ANSI_DIM "." ANSI_RESET : ".");
+        width = 1;
+    } else {
+        for (int k = 0; k < CLANS_COLOURS; k++) {
+            if (!c->huts[t][k])
+                continue;
+            if (colour)
+                tb__buf_printf(b, "%s%c%d%s", text_ansi_colour[k], text_colour_letter[k],
+                               c->huts[t][k], ANSI_RESET);
+            else
+                tb__buf_printf(b, "%c%d", text_colour_letter[k], c->huts[t][k]);
+            width += c->huts[t][k] >= 10 ? 3 : 2;
+        }
+    }
+    for (; width < 10; width++)
+        tb__buf_printf(b, " ");
+}
+
+char *clans__render_text(const tb_state *s, int seat, bool colour)
+{
+    const clans_state *c = (const clans_state *)s;
+    tb_buf b = {0};
+    const char *bold = colour ? ANSI_BOLD : "", *reset = colour ? ANSI_RESET : "";
+    tb__buf_printf(&b, "%sClans%s  %d players", bold, reset, s->players);
+    if (seat >= 0) {
+        int k = c->colour[seat];
+        tb__buf_printf(&b, "  ·  you are seat %d, secret colour %s%s%s", seat,
+                       colour ? text_ansi_colour[k] : "", clans__colour_name[k], reset);
+    }
+    tb__buf_printf(&b, "\n");
+    for (int r = 1; r <= CLANS_REGIONS; r++) {
+        tb__buf_printf(&b, "R%-2d ", r);
+        int n = 0;
+        for (int t = 0; t < CLANS_TERRITORIES; t++) {
+            if (clans__territory[t].region != r)
+                continue;
+            if (n++)
+                tb__buf_printf(&b, " ");
+            text_cell(&b, c, t, colour);
+        }
+        tb__buf_printf(&b, "\n");
+    }
+    tb__buf_printf(&b, "    f forest  m mountain  s steppe  g grassland   * village  ! founding now\n");
+    tb__buf_printf(&b, "    huts: r red  b blue  g green  y yellow  k black\n");
+    tb__buf_printf(&b, "%sEpochs%s", bold, reset);
+    int next = clans__chip_epoch(c->chips_taken);
+    for (int e = 0, k = 0; e < CLANS_EPOCHS; e++) {
+        const clans_epoch *ep = &clans__epoch[e];
+        tb__buf_printf(&b, "%s %s%-3s ", e ? "      " : "", next == e + 1 ? ">" : " ", text_roman[e + 1]);
+        for (int i = 0; i < ep->chips; i++, k++)
+            tb__buf_printf(&b, "%s", k < c->chips_taken ? "o" : "@");
+        for (int i = ep->chips; i < 5; i++)
+            tb__buf_printf(&b, " ");
+        if (ep->favourable == CLANS_ANY_TERRAIN)
+            tb__buf_printf(&b, "every terrain +%d\n", ep->bonus);
+        else
+            tb__buf_printf(&b, "%s +%d, %s ruins\n", clans__terrain_name[ep->favourable], ep->bonus,
+                           clans__terrain_name[ep->hostile]);
+    }
+    tb__buf_printf(&b, "       (@ chip to take, o taken; > the epoch of the next village)\n");
+    tb__buf_printf(&b, "%sTracks%s ", bold, reset);
+    for (int k = 0; k < CLANS_COLOURS; k++)
+        tb__buf_printf(&b, " %s%s %d%s", colour ? text_ansi_colour[k] : "", clans__colour_name[k],
+                       c->track[k], reset);
+    tb__buf_printf(&b, "\n%sChips%s  ", bold, reset);
+    for (int p = 0; p < s->players; p++)
+        tb__buf_printf(&b, " seat %d%s: %d%s", p, p == seat ? " (you)" : "", c->chips[p],
+                       p + 1 < s->players ? "," : "");
+    tb__buf_printf(&b, "\n");
+    if (c->over) {
+        int sc[TB_MAX_SEATS];
+        s->game->scores(s, sc);
+        tb__buf_printf(&b, "%sFinal%s  ", bold, reset);
+        for (int p = 0; p < s->players; p++)
+            tb__buf_printf(&b, " seat %d (%s) %d%s", p, clans__colour_name[c->colour[p]], sc[p],
+                           p + 1 < s->players ? "," : "");
+        tb__buf_printf(&b, "\n");
+    } else if (c->last_from) {
+        tb__buf_printf(&b, "Last move: %d-%d\n", c->last_from, c->last_to);
+    }
+    return tb__buf_take(&b);
+}
+
+int clans__prompt_text(const tb_state *s, char *buf, size_t buflen)
+{
+    const clans_state *c = (const clans_state *)s;
+    if (c->over)
+        return snprintf(buf, buflen, "the game is over");
+    if (c->pending) {
+        char ids[64] = "";
+        for (uint64_t m = c->pending; m; m &= m - 1) {
+            size_t used = strlen(ids);
+            snprintf(ids + used, sizeof ids - used, "%s%d", used ? ", " : "", __builtin_ctzll(m) + 1);
+        }
+        return snprintf(buf, buflen, "seat %d chooses the next village to found: village T, T one of %s (epoch %s)",
+                        c->turn, ids, text_roman[clans__chip_epoch(c->chips_taken)]);
+    }
+    return snprintf(buf, buflen, "seat %d moves all huts of one territory onto a neighbour: FROM-TO",
+                    c->turn);
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# run_cli_tests.sh TABULA DIR — the command line as a user meets it: help on
+# every command, one-line errors with exit 2 on wrong usage, a whole game of
+# Clans typed by a "person" (a script that reads the prompts), a game between
+# agents, the saved record replayed, and no colour codes when not on a terminal.
+set -u
+tabula=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; }
+check() { local name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
+
+# --help everywhere, exit 0
+for cmd in "" play engine replay bench; do
+  out=$("$tabula" $cmd --help 2>&1); rc=$?
+  check "help ${cmd:-tabula}" test $rc -eq 0 -a -n "$out"
+  check "help ${cmd:-tabula} mentions usage" grep -q "usage" <<<"$out"
+done
+
+# wrong usage: exit 2 and exactly one line on stderr
+usage_case() {
+  local name=$1; shift
+  "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; local rc=$?
+  check "$name exits 2" test $rc -eq 2
+  check "$name says one line" test "$(wc -l <"$tmp/err")" -eq 1
+}
+usage_case "unknown command" "$tabula" frobnicate
+usage_case "play without game" "$tabula" play
+usage_case "play unknown game" "$tabula" play chess
+usage_case "play bad players" "$tabula" play clans --players 7
+usage_case "play bad seat" "$tabula" play clans --seats human,oracle
+usage_case "play bad option" "$tabula" play clans colour=red
+usage_case "play seats/players mismatch" "$tabula" play clans --players 3 --seats human,random
+usage_case "play bad seed" "$tabula" play clans --seed minus
+usage_case "replay without file" "$tabula" replay
+usage_case "bench bad seconds" "$tabula" bench --seconds x
+usage_case "bench unknown game" "$tabula" bench go
+usage_case "engine extra argument" "$tabula" engine now
+
+# a game between agents plays through and saves its record
+"$tabula" play clans --seats random,random,random --seed 12 --record "$tmp/ai.json" </dev/null >"$tmp/ai.out" 2>&1
+check "agents' game ends" grep -q "Game over." "$tmp/ai.out"
+check "agents' game saves the record" test -s "$tmp/ai.json"
+check "no colour codes off a terminal" bash -c "! grep -q $'\033' '$tmp/ai.out'"
+"$tabula" replay "$tmp/ai.json" --to 5 >"$tmp/r5.out" 2>&1
+check "replay --to 5" grep -q "Decision 5 of" "$tmp/r5.out"
+printf 'n\nn\nb\n3\ne\nzz\nq\n' | "$tabula" replay "$tmp/ai.json" >"$tmp/rs.out" 2>&1
+check "replay steps" grep -q "Decision 3 of" "$tmp/rs.out"
+check "replay reaches the end" grep -q "Result:" "$tmp/rs.out"
+check "replay explains a bad command" grep -q "'zz' is not a replay command" "$tmp/rs.out"
+echo '{"format":"tabula-record","version":1,"game":"clans","players":[{"name":"a","kind":"h"},{"name":"b","kind":"h"}],"seed":"1","moves":["1-60"]}' >"$tmp/badrec.json"
+"$tabula" replay "$tmp/badrec.json" >"$tmp/bad.out" 2>&1; rc=$?
+check "replay refuses a record that does not replay" test $rc -eq 1
+check "replay names the bad decision" grep -q "decision 1 '1-60'" "$tmp/bad.out"
+echo 'not json' >"$tmp/garbage.json"
+"$tabula" replay "$tmp/garbage.json" >/dev/null 2>"$tmp/garbage.err"; rc=$?
+check "replay refuses garbage" test $rc -eq 1 -a -s "$tmp/garbage.err"
+
+# a person plays a whole game: read each prompt, ask for the legal moves,
+# play the first; also try a typo, help and undo on the way
+coproc GAME { "$tabula" play clans --players 2 --seats human,random --seed 9 --record "$tmp/human.json" 2>&1; }
+typo_seen=0 undo_done=0 over=0 saved=0 turns=0
+while IFS= read -r -t 20 line <&"${GAME[0]}"; do
+  case "$line" in
+    *"moves all huts"*|*"chooses the next village"*)
+      turns=$((turns + 1))
+      if [ $turns -eq 1 ]; then echo "12x17" >&"${GAME[1]}"; continue; fi
+      if [ $turns -eq 3 ] && [ $undo_done -eq 0 ]; then undo_done=1; echo "undo" >&"${GAME[1]}"; continue; fi
+      echo "legal" >&"${GAME[1]}"
+      IFS= read -r -t 20 list <&"${GAME[0]}"
+      list=${list#> }
+      set -- $list
+      if [ "$1" = village ]; then move="$1 $2"; else move=$1; fi
+      echo "$move" >&"${GAME[1]}" ;;
+    *"is not a Clans move"*) typo_seen=1 ;;
+    *"Game over."*) over=1 ;;
+    *"Record saved to"*) saved=1 ;;
+  esac
+done
+wait "$GAME_PID" 2>/dev/null
+check "a typo gets a clear message" test $typo_seen -eq 1
+check "a person's game reaches the end" test $over -eq 1
+check "a person's game saves its record" test $saved -eq 1 -a -s "$tmp/human.json"
+"$tabula" replay "$tmp/human.json" --to 0 >/dev/null 2>&1
+check "the person's record replays" test $? -eq 0
+check "the record names the human" grep -q '"kind":"human"' "$tmp/human.json"
+
+# input ending mid-game saves the record and exits cleanly
+printf 'help\nlegal\n' | "$tabula" play clans --seats human,random --seed 4 --record "$tmp/cut.json" >"$tmp/cut.out" 2>&1; rc=$?
+check "input ending mid-game exits 0" test $rc -eq 0
+check "input ending mid-game saves" test -s "$tmp/cut.json"
+check "help lists commands" grep -q "undo" "$tmp/cut.out"
+
+# the benchmark's JSON has the documented fields
+"$tabula" bench clans --seconds 0.2 --json >"$tmp/bench.json"
+for f in games_per_s decisions_per_s ns_per_decision clone_ns; do
+  check "bench --json has $f" grep -q "\"$f\":" "$tmp/bench.json"
+done
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,167 @@
+/*
+ * sim.c — the random-game test: plays many seeded games of one game with
+ * uniformly random decisions and checks at every decision
+ *   - clone equality (a copy is equal, and stays equal under the same move);
+ *   - the state JSON round trip (load(state()) prints the same and is equal);
+ *   - no leak and sound resampling for every seat and the spectator: a state
+ *     re-dealt from the seat's point of view gives the same view and, for the
+ *     seat to move, the same legal-move text;
+ *   - the game's own invariants (sim_GAME.c, listed in sim_checks below);
+ *   - the random fast path and the legal list agree;
+ * and at the end that every game finished within a decision limit.
+ * usage: sim GAME GAMES [PLAYERS...]
+ */
+#include "sim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *game;
+    sim_check_fn check;
+} sim_checks[] = {
+    {"clans", sim_clans_check},
+};
+
+static int sim_failures;
+
+static void sim_fail(const char *game, int players, int g, int d, const char *what)
+{
+    if (sim_failures++ < 20)
+        fprintf(stderr, "%s players=%d seed=%d decision %d: %s\n", game, players, g, d, what);
+}
+
+static void sim_decision_checks(const tb_state *s, tb_rng *rng, const char *game, int players,
+                                int g, int d)
+{
+    /* clone equality */
+    tb_state *c = tb_state_dup(s);
+    if (!tb_state_equal(c, s))
+        sim_fail(game, players, g, d, "a copy differs from its original");
+    /* JSON round trip */
+    char *json = tb_state_json(s), err[TB_ERR_LEN];
+    tb_state *back = tb_state_load(json, err, sizeof err);
+    if (!back) {
+        char msg[TB_ERR_LEN + 40];
+        snprintf(msg, sizeof msg, "state JSON does not load: %s", err);
+        sim_fail(game, players, g, d, msg);
+    } else {
+        char *again = tb_state_json(back);
+        if (strcmp(json, again) != 0)
+            sim_fail(game, players, g, d, "state JSON changes on a round trip");
+        if (!tb_state_equal(back, s))
+            sim_fail(game, players, g, d, "a state loaded from its JSON is not equal to it");
+        free(again);
+        tb_state_free(back);
+    }
+    free(json);
+    /* no leak, sound resampling */
+    int mover = tb_to_move(s);
+    char *legal = tb_legal_text(s);
+    for (int seat = TB_SPECTATOR; seat < players; seat++) {
+        tb_state_copy(c, s);
+        tb_resample(c, seat, rng);
+        char *v1 = tb_view_json(s, seat), *v2 = tb_view_json(c, seat);
+        if (strcmp(v1, v2) != 0)
+            sim_fail(game, players, g, d, seat < 0 ? "resampling changes the spectator view"
+                                                   : "resampling changes the seat's own view");
+        if (seat == mover) {
+            char *legal2 = tb_legal_text(c);
+            if (strcmp(legal, legal2) != 0)
+                sim_fail(game, players, g, d, "the mover's legal moves depend on secrets it cannot see");
+            free(legal2);
+        }
+        free(v1);
+        free(v2);
+    }
+    free(legal);
+    tb_state_free(c);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: sim GAME GAMES [PLAYERS...]\n");
+        return 2;
+    }
+    const tb_game *game = tb_game_find(argv[1]);
+    if (!game) {
+        fprintf(stderr, "sim: unknown game %s\n", argv[1]);
+        return 2;
+    }
+    sim_check_fn check = NULL;
+    for (size_t i = 0; i < sizeof sim_checks / sizeof *sim_checks; i++)
+        if (strcmp(sim_checks[i].game, argv[1]) == 0)
+            check = sim_checks[i].check;
+    if (!check) {
+        fprintf(stderr, "sim: no invariant check for %s\n", argv[1]);
+        return 2;
+    }
+    int games = atoi(argv[2]);
+    int counts[TB_MAX_SEATS], ncounts = 0;
+    for (int i = 3; i < argc && ncounts < TB_MAX_SEATS; i++)
+        counts[ncounts++] = atoi(argv[i]);
+    if (!ncounts)
+        for (int p = tb_game_min_players(game); p <= tb_game_max_players(game); p++)
+            counts[ncounts++] = p;
+    long decisions = 0, played = 0;
+    tb_move legal[TB_MAX_MOVES];
+    char err[TB_ERR_LEN];
+    for (int k = 0; k < ncounts; k++) {
+        int players = counts[k];
+        for (int g = 0; g < games; g++) {
+            tb_state *s = tb_state_new(game), *before = tb_state_new(game);
+            tb_rng rng;
+            tb_rng_seed(&rng, (uint64_t)g * 7919u + (uint64_t)players);
+            if (tb_setup(s, players, NULL, (uint64_t)g, err, sizeof err)) {
+                sim_fail(argv[1], players, g, 0, err);
+                break;
+            }
+            if (check(NULL, s, err, sizeof err))
+                sim_fail(argv[1], players, g, 0, err);
+            int d = 0;
+            while (!tb_is_over(s) && d < 100000) {
+                sim_decision_checks(s, &rng, argv[1], players, g, d);
+                int n = tb_legal(s, legal);
+                if (n <= 0) {
+                    sim_fail(argv[1], players, g, d, "no legal move but the game is not over");
+                    break;
+                }
+                tb_move m = tb_random_move(s, &rng);
+                bool listed = false;
+                for (int i = 0; i < n && !listed; i++)
+                    listed = legal[i] == m;
+                if (!listed)
+                    sim_fail(argv[1], players, g, d, "the random move is not in the legal list");
+                for (int i = 1; i < n; i++)
+                    if (legal[i - 1] == legal[i])
+                        sim_fail(argv[1], players, g, d, "the legal list repeats a move");
+                tb_state_copy(before, s);
+                tb_state *twin = tb_state_dup(s);
+                tb_apply(s, m);
+                tb_apply(twin, m);
+                if (!tb_state_equal(twin, s))
+                    sim_fail(argv[1], players, g, d, "two equal states differ after the same move");
+                tb_state_free(twin);
+                if (check(before, s, err, sizeof err))
+                    sim_fail(argv[1], players, g, d, err);
+                d++;
+                decisions++;
+            }
+            if (!tb_is_over(s))
+                sim_fail(argv[1], players, g, d, "the game did not end");
+            else {
+                sim_decision_checks(s, &rng, argv[1], players, g, d);
+                if (tb_legal(s, legal) != 0)
+                    sim_fail(argv[1], players, g, d, "legal moves after the end");
+            }
+            played++;
+            tb_state_free(before);
+            tb_state_free(s);
+        }
+    }
+    printf("sim %s: %ld games, %ld decisions checked\n", argv[1], played, decisions);
+    printf("%d passed, %d failed\n", sim_failures ? 0 : 1, sim_failures ? 1 : 0);
+    return sim_failures ? 1 : 0;
+}

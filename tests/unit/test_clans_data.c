@@ -1,0 +1,115 @@
+/*
+ * test_clans_data.c — the invariants of the compiled Clans board
+ * (data/clans_board.txt; clans.md §2.4): 60 territories, 15 of each terrain,
+ * 12 regions of 5 contiguous territories with all four terrains, 135
+ * symmetric adjacencies (90 inside regions, 45 across rivers), degrees 3-6
+ * in the counts 12/18/18/12, and the epoch chart of §6.
+ */
+#include "games/clans/clans.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+static void terrains_are_fifteen_each(void **unused)
+{
+    (void)unused;
+    int count[CLANS_TERRAINS] = {0};
+    for (int t = 0; t < CLANS_TERRITORIES; t++) {
+        assert_true(clans__territory[t].terrain < CLANS_TERRAINS);
+        count[clans__territory[t].terrain]++;
+    }
+    for (int k = 0; k < CLANS_TERRAINS; k++)
+        assert_int_equal(count[k], 15);
+}
+
+static void regions_are_five_contiguous_with_all_terrains(void **unused)
+{
+    (void)unused;
+    for (int r = 1; r <= CLANS_REGIONS; r++) {
+        uint64_t members = 0;
+        int terrains = 0;
+        for (int t = 0; t < CLANS_TERRITORIES; t++) {
+            if (clans__territory[t].region != r)
+                continue;
+            members |= 1ULL << t;
+            terrains |= 1 << clans__territory[t].terrain;
+            assert_int_equal((t / 5) + 1, r); /* region r holds ids 5r-4..5r */
+        }
+        assert_int_equal(__builtin_popcountll(members), 5);
+        assert_int_equal(terrains, 0xf);
+        /* contiguous: a flood fill inside the region reaches all five */
+        uint64_t reached = members & -members, grown;
+        do {
+            grown = reached;
+            for (uint64_t m = reached; m; m &= m - 1)
+                reached |= clans__adjacent[__builtin_ctzll(m)] & members;
+        } while (reached != grown);
+        assert_true(reached == members);
+    }
+}
+
+static void adjacency_is_symmetric_with_135_edges(void **unused)
+{
+    (void)unused;
+    int edges = 0, inside = 0, degree_count[8] = {0};
+    for (int t = 0; t < CLANS_TERRITORIES; t++) {
+        assert_false(clans__adjacent[t] >> t & 1);
+        assert_int_equal(clans__adjacent[t] >> CLANS_TERRITORIES, 0);
+        int degree = __builtin_popcountll(clans__adjacent[t]);
+        assert_in_range(degree, 3, 6);
+        degree_count[degree]++;
+        for (int u = 0; u < CLANS_TERRITORIES; u++) {
+            bool tu = clans__adjacent[t] >> u & 1, ut = clans__adjacent[u] >> t & 1;
+            assert_true(tu == ut);
+            if (tu && u > t) {
+                edges++;
+                inside += clans__territory[t].region == clans__territory[u].region;
+            }
+        }
+    }
+    assert_int_equal(edges, 135);
+    assert_int_equal(inside, 90);
+    assert_int_equal(degree_count[3], 12);
+    assert_int_equal(degree_count[4], 18);
+    assert_int_equal(degree_count[5], 18);
+    assert_int_equal(degree_count[6], 12);
+}
+
+static void epoch_chart_matches_the_board(void **unused)
+{
+    (void)unused;
+    static const clans_epoch want[CLANS_EPOCHS] = {
+        {4, CLANS_FOREST, CLANS_MOUNTAIN, 1},   {3, CLANS_MOUNTAIN, CLANS_GRASSLAND, 2},
+        {2, CLANS_STEPPE, CLANS_FOREST, 3},     {2, CLANS_GRASSLAND, CLANS_STEPPE, 4},
+        {1, CLANS_ANY_TERRAIN, CLANS_ANY_TERRAIN, 5},
+    };
+    int chips = 0;
+    for (int e = 0; e < CLANS_EPOCHS; e++) {
+        assert_int_equal(clans__epoch[e].chips, want[e].chips);
+        assert_int_equal(clans__epoch[e].favourable, want[e].favourable);
+        assert_int_equal(clans__epoch[e].hostile, want[e].hostile);
+        assert_int_equal(clans__epoch[e].bonus, want[e].bonus);
+        chips += clans__epoch[e].chips;
+    }
+    assert_int_equal(chips, CLANS_CHIPS);
+    assert_int_equal(clans__chip_epoch(0), 1);
+    assert_int_equal(clans__chip_epoch(3), 1);
+    assert_int_equal(clans__chip_epoch(4), 2);
+    assert_int_equal(clans__chip_epoch(11), 5);
+    assert_int_equal(clans__chip_epoch(12), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(terrains_are_fifteen_each),
+        cmocka_unit_test(regions_are_five_contiguous_with_all_terrains),
+        cmocka_unit_test(adjacency_is_symmetric_with_135_edges),
+        cmocka_unit_test(epoch_chart_matches_the_board),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

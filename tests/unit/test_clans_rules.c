@@ -1,0 +1,204 @@
+/*
+ * test_clans_rules.c — Clans properties that are about the deal and the
+ * secrets rather than one position (the positions are in tests/rules/clans):
+ * setup (clans.md §3), hidden colours in views (§9, DESIGN.md §4), and
+ * resampling that depends only on what the seat sees.
+ */
+#include "games/clans/clans.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static void setup_places_one_hut_of_each_colour_per_region(void **unused)
+{
+    (void)unused;
+    const tb_game *g = tb_game_find("clans");
+    for (int seed = 0; seed < 200; seed++) {
+        for (int players = 2; players <= 4; players++) {
+            tb_state *s = tb_state_new(g);
+            assert_int_equal(tb_setup(s, players, NULL, (uint64_t)seed, NULL, 0), 0);
+            const clans_state *c = (const clans_state *)s;
+            for (int r = 1; r <= CLANS_REGIONS; r++) {
+                int colours = 0;
+                for (int t = 0; t < CLANS_TERRITORIES; t++) {
+                    if (clans__territory[t].region != r)
+                        continue;
+                    assert_int_equal(c->size[t], 1);
+                    for (int k = 0; k < CLANS_COLOURS; k++)
+                        if (c->huts[t][k])
+                            colours |= 1 << k;
+                }
+                assert_int_equal(colours, 0x1f);
+            }
+            int held = 0;
+            for (int p = 0; p < players; p++) {
+                assert_true(c->colour[p] < CLANS_COLOURS);
+                assert_false(held & (1 << c->colour[p]));
+                held |= 1 << c->colour[p];
+            }
+            assert_true(c->turn < players);
+            assert_int_equal(c->chips_taken, 0);
+            assert_false(tb_is_over(s));
+            tb_state_free(s);
+        }
+    }
+}
+
+static void deals_vary_with_the_seed(void **unused)
+{
+    (void)unused;
+    const tb_game *g = tb_game_find("clans");
+    int first_colour[CLANS_COLOURS] = {0}, start[4] = {0};
+    for (int seed = 0; seed < 500; seed++) {
+        tb_state *s = tb_state_new(g);
+        tb_setup(s, 4, NULL, (uint64_t)seed, NULL, 0);
+        const clans_state *c = (const clans_state *)s;
+        first_colour[c->colour[0]]++;
+        start[c->turn]++;
+        tb_state_free(s);
+    }
+    for (int k = 0; k < CLANS_COLOURS; k++)
+        assert_in_range(first_colour[k], 60, 140);
+    for (int p = 0; p < 4; p++)
+        assert_in_range(start[p], 80, 170);
+}
+
+/* Two states that differ only in the colours of seats other than `seat`. */
+static void swap_opponent_colours(clans_state *c, int seat, int players)
+{
+    int a = -1, b = -1;
+    for (int p = 0; p < players; p++) {
+        if (p == seat)
+            continue;
+        if (a < 0)
+            a = p;
+        else if (b < 0)
+            b = p;
+    }
+    if (b >= 0) {
+        uint8_t t = c->colour[a];
+        c->colour[a] = c->colour[b];
+        c->colour[b] = t;
+    } else {
+        /* one opponent: give it a colour nobody holds */
+        for (int k = 0; k < CLANS_COLOURS; k++)
+            if (k != c->colour[seat] && k != c->colour[a]) {
+                c->colour[a] = (uint8_t)k;
+                break;
+            }
+    }
+}
+
+static void views_do_not_leak_opponent_colours(void **unused)
+{
+    (void)unused;
+    const tb_game *g = tb_game_find("clans");
+    tb_rng rng;
+    tb_rng_seed(&rng, 5);
+    for (int players = 2; players <= 4; players++) {
+        tb_state *s = tb_state_new(g);
+        tb_setup(s, players, NULL, 11, NULL, 0);
+        for (int step = 0; step < 30 && !tb_is_over(s); step++)
+            tb_apply(s, tb_random_move(s, &rng));
+        for (int seat = 0; seat < players; seat++) {
+            tb_state *t = tb_state_dup(s);
+            swap_opponent_colours((clans_state *)t, seat, players);
+            assert_false(tb_state_equal(s, t));
+            char *v1 = tb_view_json(s, seat), *v2 = tb_view_json(t, seat);
+            assert_string_equal(v1, v2);
+            char *r1 = tb_render_text(s, seat, false), *r2 = tb_render_text(t, seat, false);
+            assert_string_equal(r1, r2);
+            /* the seat does see its own colour */
+            char want[64];
+            snprintf(want, sizeof want, "\"your_colour\":\"%s\"",
+                     clans__colour_name[((clans_state *)s)->colour[seat]]);
+            assert_non_null(strstr(v1, want));
+            free(v1);
+            free(v2);
+            free(r1);
+            free(r2);
+            /* resampling depends only on the seat's view */
+            tb_rng r_a, r_b;
+            tb_rng_seed(&r_a, 9);
+            tb_rng_seed(&r_b, 9);
+            tb_state *ra = tb_state_dup(s), *rb = tb_state_dup(t);
+            tb_resample(ra, seat, &r_a);
+            tb_resample(rb, seat, &r_b);
+            assert_true(tb_state_equal(ra, rb));
+            tb_state_free(ra);
+            tb_state_free(rb);
+            tb_state_free(t);
+        }
+        char *spectator = tb_view_json(s, TB_SPECTATOR);
+        assert_null(strstr(spectator, "your_colour\":\""));
+        assert_non_null(strstr(spectator, "\"colours\":[null,null"));
+        free(spectator);
+        tb_state_free(s);
+    }
+}
+
+static void colours_are_revealed_at_the_end(void **unused)
+{
+    (void)unused;
+    const tb_game *g = tb_game_find("clans");
+    tb_rng rng;
+    tb_rng_seed(&rng, 8);
+    tb_state *s = tb_state_new(g);
+    tb_setup(s, 3, NULL, 4, NULL, 0);
+    while (!tb_is_over(s))
+        tb_apply(s, tb_random_move(s, &rng));
+    const clans_state *c = (const clans_state *)s;
+    char *v = tb_view_json(s, TB_SPECTATOR);
+    for (int p = 0; p < 3; p++)
+        assert_non_null(strstr(v, clans__colour_name[c->colour[p]]));
+    assert_null(strstr(v, "\"colours\":[null"));
+    free(v);
+    tb_state *r = tb_state_dup(s);
+    tb_resample(r, 0, &rng);
+    assert_true(tb_state_equal(r, s));
+    tb_state_free(r);
+    tb_state_free(s);
+}
+
+static void random_move_reaches_every_legal_move(void **unused)
+{
+    (void)unused;
+    const tb_game *g = tb_game_find("clans");
+    tb_state *s = tb_state_new(g);
+    tb_setup(s, 4, NULL, 21, NULL, 0);
+    tb_move legal[TB_MAX_MOVES];
+    int n = tb_legal(s, legal);
+    int *hits = calloc((size_t)n, sizeof *hits);
+    tb_rng rng;
+    tb_rng_seed(&rng, 3);
+    for (int i = 0; i < n * 200; i++) {
+        tb_move m = tb_random_move(s, &rng);
+        int k = 0;
+        while (k < n && legal[k] != m)
+            k++;
+        assert_true(k < n);
+        hits[k]++;
+    }
+    for (int k = 0; k < n; k++)
+        assert_in_range(hits[k], 120, 290);
+    free(hits);
+    tb_state_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(setup_places_one_hut_of_each_colour_per_region),
+        cmocka_unit_test(deals_vary_with_the_seed),
+        cmocka_unit_test(views_do_not_leak_opponent_colours),
+        cmocka_unit_test(colours_are_revealed_at_the_end),
+        cmocka_unit_test(random_move_reaches_every_legal_move),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,270 @@
+/*
+ * test_core.c — unit tests of the game-agnostic core: the generator, the
+ * options, the registry, states' checked paths and JSON, and records.
+ */
+#include "tabula.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+static void rng_is_deterministic_and_seed_dependent(void **unused)
+{
+    (void)unused;
+    tb_rng a, b, c;
+    tb_rng_seed(&a, 42);
+    tb_rng_seed(&b, 42);
+    tb_rng_seed(&c, 43);
+    int same_as_other_seed = 0;
+    for (int i = 0; i < 1000; i++) {
+        uint64_t x = tb_rng_next(&a);
+        assert_int_equal(x, tb_rng_next(&b));
+        same_as_other_seed += x == tb_rng_next(&c);
+    }
+    assert_int_equal(same_as_other_seed, 0);
+}
+
+static void rng_below_is_in_range_and_roughly_uniform(void **unused)
+{
+    (void)unused;
+    tb_rng r;
+    tb_rng_seed(&r, 7);
+    int counts[6] = {0};
+    for (int i = 0; i < 60000; i++) {
+        uint32_t v = tb_rng_below(&r, 6);
+        assert_true(v < 6);
+        counts[v]++;
+    }
+    for (int k = 0; k < 6; k++)
+        assert_in_range(counts[k], 9500, 10500);
+    for (int i = 0; i < 1000; i++) {
+        double u = tb_rng_unit(&r);
+        assert_true(u >= 0.0 && u < 1.0);
+    }
+    assert_int_equal(tb_rng_below(&r, 1), 0);
+}
+
+static void registry_finds_games_sorted(void **unused)
+{
+    (void)unused;
+    assert_true(tb_game_count() >= 1);
+    for (int i = 1; i < tb_game_count(); i++)
+        assert_true(strcmp(tb_game_name(tb_game_at(i - 1)), tb_game_name(tb_game_at(i))) < 0);
+    assert_non_null(tb_game_find("clans"));
+    assert_null(tb_game_find("chess"));
+    assert_null(tb_game_find(NULL));
+    assert_null(tb_game_at(-1));
+    assert_null(tb_game_at(tb_game_count()));
+}
+
+static void options_reject_unknown_keys_and_values(void **unused)
+{
+    (void)unused;
+    const tb_game *g = tb_game_find("clans");
+    tb_options o;
+    char err[TB_ERR_LEN];
+    tb_options_clear(&o);
+    assert_int_equal(tb_options_set_pair(&o, "novalue", err, sizeof err), -1);
+    assert_non_null(strstr(err, "KEY=VALUE"));
+    assert_int_equal(tb_options_set_pair(&o, "colour=red", err, sizeof err), 0);
+    assert_string_equal(tb_options_get(&o, "colour"), "red");
+    assert_int_equal(tb_options_normalize(g, &o, err, sizeof err), -1);
+    assert_non_null(strstr(err, "unknown option 'colour'"));
+    tb_options_clear(&o);
+    assert_int_equal(tb_options_normalize(g, &o, err, sizeof err), 0);
+    assert_int_equal(o.count, 0);
+}
+
+static void setup_rejects_bad_player_counts(void **unused)
+{
+    (void)unused;
+    const tb_game *g = tb_game_find("clans");
+    tb_state *s = tb_state_new(g);
+    char err[TB_ERR_LEN];
+    assert_int_equal(tb_setup(s, 1, NULL, 1, err, sizeof err), -1);
+    assert_non_null(strstr(err, "2 to 4 players"));
+    assert_int_equal(tb_setup(s, 5, NULL, 1, err, sizeof err), -1);
+    assert_int_equal(tb_setup(s, 4, NULL, 1, err, sizeof err), 0);
+    assert_int_equal(tb_players(s), 4);
+    tb_state_free(s);
+}
+
+static void same_seed_same_game(void **unused)
+{
+    (void)unused;
+    const tb_game *g = tb_game_find("clans");
+    tb_state *a = tb_state_new(g), *b = tb_state_new(g), *c = tb_state_new(g);
+    tb_setup(a, 3, NULL, 99, NULL, 0);
+    tb_setup(b, 3, NULL, 99, NULL, 0);
+    tb_setup(c, 3, NULL, 100, NULL, 0);
+    assert_true(tb_state_equal(a, b));
+    assert_false(tb_state_equal(a, c));
+    tb_state_free(a);
+    tb_state_free(b);
+    tb_state_free(c);
+}
+
+static void checked_paths_leave_state_unchanged(void **unused)
+{
+    (void)unused;
+    const tb_game *g = tb_game_find("clans");
+    tb_state *s = tb_state_new(g);
+    tb_setup(s, 2, NULL, 5, NULL, 0);
+    tb_state *before = tb_state_dup(s);
+    char err[TB_ERR_LEN];
+    const char *bad[] = {"", "1-", "-1", "1-1", "0-1", "61-1", "1-61", "1--2", "a-b", "1-40",
+                         "village", "village 3", "village x", "1-2 extra", "99999999999-1"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(tb_play_text(s, bad[i], err, sizeof err), -1);
+        assert_true(strlen(err) > 0);
+        assert_true(tb_state_equal(s, before));
+    }
+    assert_int_equal(tb_apply_checked(s, 0xdeadbeef, err, sizeof err), -1);
+    assert_true(tb_state_equal(s, before));
+    const char *bad_json[] = {"", "{", "[]", "{\"game\":\"arkadia\"}", "{\"game\":\"clans\"}",
+                              "null", "{\"game\":\"clans\",\"players\":9}"};
+    for (size_t i = 0; i < sizeof bad_json / sizeof *bad_json; i++) {
+        assert_int_equal(tb_state_from_json(s, g, bad_json[i], err, sizeof err), -1);
+        assert_true(tb_state_equal(s, before));
+    }
+    tb_state_free(before);
+    tb_state_free(s);
+}
+
+static void record_round_trips_and_replays(void **unused)
+{
+    (void)unused;
+    const tb_game *g = tb_game_find("clans");
+    tb_state *s = tb_state_new(g);
+    tb_setup(s, 3, NULL, 2024, NULL, 0);
+    tb_record *rec = tb_record_new(g, 3, NULL, 2024);
+    tb_record_set_player(rec, 0, "Ada", "human");
+    tb_record_set_player(rec, 1, "random", "random");
+    tb_rng rng;
+    tb_rng_seed(&rng, 1);
+    while (!tb_is_over(s)) {
+        tb_move m = tb_random_move(s, &rng);
+        char text[TB_MOVE_TEXT];
+        tb_move_to_text(s, m, text, sizeof text);
+        assert_int_equal(tb_record_push(rec, text), 0);
+        tb_apply(s, m);
+    }
+    char *json = tb_record_json(rec, s);
+    char err[TB_ERR_LEN];
+    tb_record *back = tb_record_from_json(json, err, sizeof err);
+    assert_non_null(back);
+    assert_int_equal(tb_record_length(back), tb_record_length(rec));
+    assert_string_equal(tb_record_player_name(back, 0), "Ada");
+    tb_state *replayed = tb_record_replay(back, -1, err, sizeof err);
+    assert_non_null(replayed);
+    assert_true(tb_state_equal(replayed, s));
+    char *json2 = tb_record_json(back, replayed);
+    assert_string_equal(json, json2);
+    /* a tampered result is detected */
+    char *tampered = strdup(json);
+    char *p = strstr(tampered, "\"winners\":[");
+    assert_non_null(p);
+    p += strlen("\"winners\":[");
+    *p = *p == '0' ? '1' : '0';
+    tb_record *bad = tb_record_from_json(tampered, err, sizeof err);
+    assert_non_null(bad);
+    assert_null(tb_record_replay(bad, -1, err, sizeof err));
+    assert_non_null(strstr(err, "differs"));
+    tb_record_free(bad);
+    free(tampered);
+    /* a record with an illegal move names it */
+    tb_record *wrong = tb_record_new(g, 3, NULL, 2024);
+    tb_record_push(wrong, "1-60");
+    assert_null(tb_record_replay(wrong, -1, err, sizeof err));
+    assert_non_null(strstr(err, "decision 1 '1-60'"));
+    tb_record_free(wrong);
+    free(json);
+    free(json2);
+    tb_state_free(replayed);
+    tb_record_free(back);
+    tb_record_free(rec);
+    tb_state_free(s);
+}
+
+static void sealed_record_hides_seed_until_the_end(void **unused)
+{
+    (void)unused;
+    const tb_game *g = tb_game_find("clans");
+    tb_state *s = tb_state_new(g);
+    tb_setup(s, 2, NULL, 31337, NULL, 0);
+    tb_record *rec = tb_record_new(g, 2, NULL, 31337);
+    char *sealed = tb_record_json_sealed(rec, s, 0);
+    assert_null(strstr(sealed, "31337"));
+    assert_non_null(strstr(sealed, "\"sealed\":true"));
+    char err[TB_ERR_LEN];
+    tb_record *back = tb_record_from_json(sealed, err, sizeof err);
+    assert_non_null(back);
+    assert_null(tb_record_replay(back, -1, err, sizeof err));
+    assert_non_null(strstr(err, "sealed"));
+    tb_record_free(back);
+    free(sealed);
+    tb_record_free(rec);
+    tb_state_free(s);
+}
+
+static void bad_records_get_clear_errors(void **unused)
+{
+    (void)unused;
+    const char *cases[][2] = {
+        {"", "bad JSON"},
+        {"[1]", "JSON object"},
+        {"{\"format\":\"x\"}", "not a Tabula record"},
+        {"{\"format\":\"tabula-record\",\"version\":2}", "version"},
+        {"{\"format\":\"tabula-record\",\"version\":1,\"game\":\"go\"}", "unknown game"},
+        {"{\"format\":\"tabula-record\",\"version\":1,\"game\":\"clans\",\"players\":[]}", "players"},
+        {"{\"format\":\"tabula-record\",\"version\":1,\"game\":\"clans\",\"players\":[{\"name\":\"a\",\"kind\":\"h\"},{\"name\":\"b\",\"kind\":\"h\"}],\"seed\":\"-1\",\"moves\":[]}", "seed"},
+        {"{\"format\":\"tabula-record\",\"version\":1,\"game\":\"clans\",\"players\":[{\"name\":\"a\",\"kind\":\"h\"},{\"name\":\"b\",\"kind\":\"h\"}],\"seed\":\"1\",\"moves\":[3]}", "move 1"},
+        {"{\"format\":\"tabula-record\",\"version\":1,\"game\":\"clans\",\"players\":[{\"name\":\"a\",\"kind\":\"h\"},{\"name\":\"b\",\"kind\":\"h\"}],\"seed\":\"1\",\"options\":{\"x\":\"y\"},\"moves\":[]}", "unknown option"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char err[TB_ERR_LEN] = "";
+        tb_record *r = tb_record_from_json(cases[i][0], err, sizeof err);
+        assert_null(r);
+        if (!strstr(err, cases[i][1]))
+            fail_msg("record %zu: error '%s' does not mention '%s'", i, err, cases[i][1]);
+    }
+}
+
+static void agents_are_listed_and_decide_legally(void **unused)
+{
+    (void)unused;
+    const tb_agent *random_agent = tb_agent_find("random");
+    assert_non_null(random_agent);
+    assert_null(tb_agent_find("oracle"));
+    const tb_game *g = tb_game_find("clans");
+    tb_state *s = tb_state_new(g);
+    tb_setup(s, 4, NULL, 3, NULL, 0);
+    tb_move a = tb_agent_decide(random_agent, s, NULL, 77, NULL);
+    tb_move b = tb_agent_decide(random_agent, s, NULL, 77, NULL);
+    assert_int_equal(a, b);
+    assert_true(tb_is_legal(s, a));
+    tb_state_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(rng_is_deterministic_and_seed_dependent),
+        cmocka_unit_test(rng_below_is_in_range_and_roughly_uniform),
+        cmocka_unit_test(registry_finds_games_sorted),
+        cmocka_unit_test(options_reject_unknown_keys_and_values),
+        cmocka_unit_test(setup_rejects_bad_player_counts),
+        cmocka_unit_test(same_seed_same_game),
+        cmocka_unit_test(checked_paths_leave_state_unchanged),
+        cmocka_unit_test(record_round_trips_and_replays),
+        cmocka_unit_test(sealed_record_hides_seed_until_the_end),
+        cmocka_unit_test(bad_records_get_clear_errors),
+        cmocka_unit_test(agents_are_listed_and_decide_legally),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
