@@ -180,6 +180,11 @@ tb_state *tb_state_load(const char *json, char *err, size_t errlen);
 /* Re-deals every secret `seat` cannot see (see the contract above). */
 void tb_resample(tb_state *state, int seat, tb_rng *rng);
 
+/* The game's static board and component data as JSON (malloc'd): what a user
+ * interface needs to draw the board (e.g. Clans: territories with terrain,
+ * region, centre and neighbours, and the epoch chart). */
+char *tb_board_json(const tb_game *game);
+
 /* A readable text board as `seat` sees it (malloc'd); ANSI colours when asked. */
 char *tb_render_text(const tb_state *state, int seat, bool colour);
 /* A one-line description of what the seat to move must decide now. */

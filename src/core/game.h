@@ -58,6 +58,7 @@ struct tb_game {
     int (*state_from_json)(tb_state *s, const json_t *j, char *err, size_t errlen);
     void (*resample)(tb_state *s, int seat, tb_rng *rng);
     double (*heuristic)(const tb_state *s, int seat); /* optional */
+    json_t *(*board_json)(void);
     char *(*render_text)(const tb_state *s, int seat, bool colour);
     int (*prompt_text)(const tb_state *s, char *buf, size_t buflen);
 };

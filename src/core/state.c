@@ -373,6 +373,14 @@ void tb_resample(tb_state *state, int seat, tb_rng *rng)
     state->game->resample(state, seat, rng);
 }
 
+char *tb_board_json(const tb_game *game)
+{
+    json_t *j = game->board_json();
+    char *s = tb__json_dump(j);
+    json_decref(j);
+    return s;
+}
+
 char *tb_render_text(const tb_state *state, int seat, bool colour)
 {
     return state->game->render_text(state, seat, colour);

@@ -349,6 +349,7 @@ const struct tb_game tb__clans_game = {
     .state_from_json = clans__state_from_json,
     .resample = clans_resample,
     .heuristic = clans_heuristic,
+    .board_json = clans__board_json,
     .render_text = clans__render_text,
     .prompt_text = clans__prompt_text,
 };

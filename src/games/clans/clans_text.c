@@ -428,6 +428,38 @@ int clans__state_from_json(tb_state *s, const json_t *j, char *err, size_t errle
     return 0;
 }
 
+json_t *clans__board_json(void)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "game", json_string("clans"));
+    json_t *terr = json_array();
+    for (int t = 0; t < CLANS_TERRITORIES; t++) {
+        const clans_territory *ct = &clans__territory[t];
+        json_array_append_new(terr, json_pack("{s:i,s:s,s:i,s:i,s:i,s:o}", "id", t + 1, "terrain",
+                                              clans__terrain_name[ct->terrain], "region", ct->region,
+                                              "x", ct->x, "y", ct->y, "neighbours",
+                                              text_ids_json(clans__adjacent[t])));
+    }
+    json_object_set_new(j, "territories", terr);
+    json_t *epochs = json_array();
+    for (int e = 0; e < CLANS_EPOCHS; e++) {
+        const clans_epoch *ep = &clans__epoch[e];
+        json_array_append_new(
+            epochs, json_pack("{s:i,s:i,s:s,s:o,s:i}", "epoch", e + 1, "chips", ep->chips,
+                              "favourable",
+                              ep->favourable == CLANS_ANY_TERRAIN ? "all" : clans__terrain_name[ep->favourable],
+                              "hostile",
+                              ep->hostile == CLANS_ANY_TERRAIN ? json_null() : json_string(clans__terrain_name[ep->hostile]),
+                              "bonus", ep->bonus));
+    }
+    json_object_set_new(j, "epochs", epochs);
+    json_t *colours = json_array();
+    for (int k = 0; k < CLANS_COLOURS; k++)
+        json_array_append_new(colours, json_string(clans__colour_name[k]));
+    json_object_set_new(j, "colours", colours);
+    return j;
+}
+
 /* ---- the terminal board ---- */
 
 static const char text_terrain_letter[CLANS_TERRAINS] = {'f', 'm', 's', 'g'};
