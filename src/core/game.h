@@ -30,7 +30,9 @@ struct tb_state {
     tb_rng rng;
     int32_t players;
     int32_t decisions; /* decisions applied since setup */
-    tb_options options; /* normalized at setup */
+    /* Option values as indexes into each option's '|'-separated list, in the
+     * order of the game's option table (tb__option_index reads them). */
+    uint8_t option[TB_MAX_OPTIONS];
 };
 
 struct tb_game {
@@ -81,6 +83,14 @@ char *tb__buf_take(tb_buf *b); /* returns data ("" if empty); the buffer is rese
 
 /* Shuffles n items of `size` bytes with Fisher-Yates from rng. */
 void tb__shuffle(void *items, size_t n, size_t size, tb_rng *rng);
+
+/* The index of the state's value for option `key` in the option's list of
+ * allowed values (e.g. "off|on": 0 or 1); -1 if the game has no such option. */
+int tb__option_index(const tb_state *s, const char *key);
+/* Normalized options ↔ value indexes (options.c). */
+int tb__options_encode(const tb_game *game, const tb_options *normalized, uint8_t *out);
+void tb__options_defaults(const tb_game *game, uint8_t *out);
+void tb__options_decode(const tb_game *game, const uint8_t *in, tb_options *out);
 
 /* Reads an integer member of an object within [lo, hi]; 0 on success. */
 int tb__json_int(const json_t *obj, const char *key, long long lo, long long hi,
