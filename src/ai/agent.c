@@ -13,6 +13,8 @@
 
 static const tb_agent *const agent_table[] = {
     &tb__random_agent,
+    &tb__greedy_agent,
+    &tb__ismcts_agent,
 };
 
 #define AGENT_COUNT ((int)(sizeof agent_table / sizeof agent_table[0]))

@@ -1,6 +1,7 @@
 /*
- * agents.h — the agents built into the library (private to src/ai).
- * Each is a const tb_agent listed in agent.c's table.
+ * agents.h — the agents built into the library (private to src/ai, and to
+ * the unit tests that reach the search's knobs).  Each is a const tb_agent
+ * listed in agent.c's table.
  */
 #ifndef TB_AI_AGENTS_H
 #define TB_AI_AGENTS_H
@@ -8,5 +9,22 @@
 #include "tabula.h"
 
 extern const tb_agent tb__random_agent;
+extern const tb_agent tb__greedy_agent;
+extern const tb_agent tb__ismcts_agent;
+
+/* The knobs of the information-set search (ismcts.c).  tb__ismcts_agent
+ * uses tb__ismcts_defaults(); tests and experiments pass their own. */
+typedef struct tb__ismcts_config {
+    double exploration;       /* UCB constant for returns in [0,1] */
+    int playout_depth;        /* decisions played out before the heuristic judges;
+                                 0: to the end of the game (also when the game
+                                 has no heuristic) */
+    int64_t node_cap;         /* most tree nodes per search, over all threads */
+    int64_t default_iterations; /* used when the budget sets no limit */
+} tb__ismcts_config;
+
+tb__ismcts_config tb__ismcts_defaults(void);
+tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_rng *rng,
+                          tb_agent_report *report, const tb__ismcts_config *config);
 
 #endif

@@ -1,0 +1,451 @@
+/*
+ * ismcts.c — single-observer information-set Monte Carlo tree search
+ * (Cowling, Powley & Whitehouse 2012), for any registered game.
+ *
+ * One iteration: copy the view the agent was handed and re-deal every secret
+ * the searching seat cannot see (tb_resample), so each iteration searches a
+ * different guess of the hidden state; descend one tree whose edges are
+ * decisions (tb_move values, which never encode a secret), choosing among
+ * the children that are legal in this guess by UCB with availability counts
+ * (a child's exploration term uses how often it was available, not how often
+ * its parent was visited); add one new child; play out with uniformly random
+ * decisions, either to the end or for a fixed number of decisions after
+ * which the game's heuristic judges every seat; back up one return per seat,
+ * each node crediting the seat that made its decision (max^n).
+ *
+ * Invariants:
+ *   - the search reads the view and its own generator only: no clock unless
+ *     the caller supplies budget->now_us, no globals, so a fixed seed and an
+ *     iteration budget give the same tree, and the same decision, every time
+ *     (with any fixed number of threads);
+ *   - nodes live in one pool per tree, indexed (never pointers), children of
+ *     a node in a sibling list sorted by move; the pool never holds more than
+ *     its cap: when full the search stops adding nodes and keeps descending
+ *     through the ones it has, so any cap of one node or more gives a legal
+ *     decision;
+ *   - with threads, each thread grows its own tree from its own split
+ *     generator (root parallelism) and the root statistics are summed by
+ *     move; threads share only the read-only view.
+ */
+#include "agents.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ISM_MAX_THREADS 64
+#define ISM_MAX_DEPTH 512          /* deepest descent; beyond it, play out */
+#define ISM_CLOCK_EVERY 16         /* iterations between looks at the clock */
+#define ISM_MAX_VISITS 2000000000  /* stop before a node's int32 counts overflow */
+
+tb__ismcts_config tb__ismcts_defaults(void)
+{
+    tb__ismcts_config c = {
+        .exploration = 0.3,
+        .playout_depth = 8,
+        .node_cap = (int64_t)1 << 21,
+        .default_iterations = 2000,
+    };
+    return c;
+}
+
+typedef struct ism_node {
+    tb_move move;    /* the decision that leads here from the parent */
+    int32_t child;   /* first child (lowest move), or -1 */
+    int32_t sibling; /* next child of the same parent (higher move), or -1 */
+    int32_t seat;    /* the seat that made `move` (-1 at the root) */
+    int32_t visits;
+    int32_t avail;   /* visits of the parent in which this decision was legal */
+    double reward;   /* sum of the returns of `seat` over visits */
+} ism_node;
+
+typedef struct ism_tree {
+    const tb_state *view;
+    int seat, players;
+    bool judge;               /* cut playouts short and ask the heuristic */
+    tb_rng rng;
+    const tb__ismcts_config *cfg;
+    uint64_t (*now_us)(void);
+    int64_t target;           /* iterations to run; 0: until the deadline */
+    uint64_t deadline;        /* microseconds on now_us; 0: none */
+    int64_t cap;              /* most nodes this tree may hold */
+    ism_node *pool;
+    int64_t used, alloc;
+    int64_t done;             /* iterations run */
+    tb_state *det;            /* this iteration's guess of the hidden state */
+    /* sqrt(log a) and 1/sqrt(v) for the small counts UCB meets most: entries
+     * [0, filled) are computed, one more per iteration, so a table never
+     * lags the counts (a count never exceeds iterations + 1). */
+    double *sqrt_log, *inv_sqrt;
+    int64_t tab_n, filled;
+    int32_t path[ISM_MAX_DEPTH + 1];
+    tb_move moves[TB_MAX_MOVES];
+    tb_move untried[TB_MAX_MOVES];
+} ism_tree;
+
+static int ism_cmp_move(const void *a, const void *b)
+{
+    tb_move x = *(const tb_move *)a, y = *(const tb_move *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Games list decisions in their canonical order, which need not be numeric;
+ * the merge with a node's children needs ascending values. */
+static void ism_sort(tb_move *m, int n)
+{
+    for (int i = 1; i < n; i++) {
+        if (m[i - 1] > m[i]) {
+            qsort(m, (size_t)n, sizeof *m, ism_cmp_move);
+            return;
+        }
+    }
+}
+
+/* A fresh node, or -1 when the pool is at its cap (or memory ran out). */
+static int32_t ism_new_node(ism_tree *t, tb_move move, int seat)
+{
+    if (t->used >= t->cap)
+        return -1;
+    if (t->used == t->alloc) {
+        int64_t want = t->alloc * 2;
+        if (want > t->cap)
+            want = t->cap;
+        ism_node *p = realloc(t->pool, (size_t)want * sizeof *p);
+        if (!p) {
+            t->cap = t->used; /* degrade: no more nodes */
+            return -1;
+        }
+        t->pool = p;
+        t->alloc = want;
+    }
+    int32_t i = (int32_t)t->used++;
+    ism_node *n = &t->pool[i];
+    n->move = move;
+    n->child = -1;
+    n->sibling = -1;
+    n->seat = seat;
+    n->visits = 0;
+    n->avail = 0;
+    n->reward = 0.0;
+    return i;
+}
+
+/* Links child c into parent p's sorted sibling list. */
+static void ism_link(ism_tree *t, int32_t p, int32_t c)
+{
+    int32_t *link = &t->pool[p].child;
+    while (*link >= 0 && t->pool[*link].move < t->pool[c].move)
+        link = &t->pool[*link].sibling;
+    t->pool[c].sibling = *link;
+    *link = c;
+}
+
+static inline double ism_sqrt_log(const ism_tree *t, int32_t a)
+{
+    return a < t->filled ? t->sqrt_log[a] : sqrt(log((double)a));
+}
+
+static inline double ism_inv_sqrt(const ism_tree *t, int32_t v)
+{
+    return v < t->filled ? t->inv_sqrt[v] : 1.0 / sqrt((double)v);
+}
+
+static void ism_fill_tables(ism_tree *t)
+{
+    while (t->filled < t->tab_n && t->filled <= t->done + 2) {
+        int64_t k = t->filled++;
+        t->sqrt_log[k] = k ? sqrt(log((double)k)) : 0.0;
+        t->inv_sqrt[k] = k ? 1.0 / sqrt((double)k) : 0.0;
+    }
+}
+
+static void ism_iterate(ism_tree *t)
+{
+    ism_fill_tables(t);
+    tb_state *s = t->det;
+    tb_state_copy(s, t->view);
+    tb_resample(s, t->seat, &t->rng);
+    const double c = t->cfg->exploration;
+    int depth = 0;
+    int32_t cur = 0;
+    t->path[depth++] = 0;
+    int mover;
+    while ((mover = tb_to_move(s)) != TB_OVER && depth <= ISM_MAX_DEPTH) {
+        int n = tb_legal(s, t->moves);
+        ism_sort(t->moves, n);
+        /* Merge the legal decisions with the children: count availability,
+         * find the best available child, and list the untried decisions. */
+        int nu = 0, i = 0;
+        int32_t best = -1;
+        double best_score = -1.0;
+        for (int32_t k = t->pool[cur].child; i < n || k >= 0;) {
+            if (k >= 0 && (i >= n || t->pool[k].move < t->moves[i])) {
+                k = t->pool[k].sibling;
+            } else if (k < 0 || t->moves[i] < t->pool[k].move) {
+                t->untried[nu++] = t->moves[i++];
+            } else {
+                ism_node *ch = &t->pool[k];
+                ch->avail++;
+                double score = ch->reward / (double)ch->visits +
+                               c * ism_sqrt_log(t, ch->avail) * ism_inv_sqrt(t, ch->visits);
+                if (score > best_score) {
+                    best_score = score;
+                    best = k;
+                }
+                i++;
+                k = ch->sibling;
+            }
+        }
+        if (nu > 0) {
+            tb_move m = t->untried[nu == 1 ? 0 : tb_rng_below(&t->rng, (uint32_t)nu)];
+            int32_t fresh = ism_new_node(t, m, mover);
+            if (fresh >= 0) {
+                ism_link(t, cur, fresh);
+                t->pool[fresh].avail = 1;
+                tb_apply(s, m);
+                t->path[depth++] = fresh;
+                break;
+            }
+        }
+        if (best < 0)
+            break; /* nothing expanded here yet and the pool is full */
+        tb_apply(s, t->pool[best].move);
+        t->path[depth++] = best;
+        cur = best;
+    }
+    /* Play out. */
+    int limit = t->judge ? t->cfg->playout_depth : 0;
+    for (int steps = 0; !tb_is_over(s); steps++) {
+        if (limit && steps >= limit)
+            break;
+        tb_apply(s, tb_random_move(s, &t->rng));
+    }
+    double r[TB_MAX_SEATS];
+    if (tb_is_over(s)) {
+        tb_returns(s, r);
+    } else {
+        for (int p = 0; p < t->players; p++)
+            r[p] = tb_heuristic(s, p);
+    }
+    t->pool[0].visits++;
+    for (int d = 1; d < depth; d++) {
+        ism_node *nd = &t->pool[t->path[d]];
+        nd->visits++;
+        nd->reward += r[nd->seat];
+    }
+    t->done++;
+}
+
+static void *ism_run(void *arg)
+{
+    ism_tree *t = arg;
+    for (;;) {
+        if (t->target && t->done >= t->target)
+            break;
+        if (t->pool[0].visits >= ISM_MAX_VISITS)
+            break;
+        if (t->deadline && t->done % ISM_CLOCK_EVERY == 0 && t->done > 0 &&
+            t->now_us() >= t->deadline)
+            break;
+        ism_iterate(t);
+    }
+    return NULL;
+}
+
+typedef struct ism_stat {
+    tb_move move;
+    int64_t visits;
+    double reward;
+} ism_stat;
+
+static int ism_stat_by_move(const void *a, const void *b)
+{
+    const ism_stat *x = a, *y = b;
+    return x->move < y->move ? -1 : x->move > y->move;
+}
+
+/* Most visits first; then the higher mean; then the lower move. */
+static int ism_stat_by_rank(const void *a, const void *b)
+{
+    const ism_stat *x = a, *y = b;
+    if (x->visits != y->visits)
+        return x->visits > y->visits ? -1 : 1;
+    double mx = x->visits ? x->reward / (double)x->visits : 0.0;
+    double my = y->visits ? y->reward / (double)y->visits : 0.0;
+    if (mx != my)
+        return mx > my ? -1 : 1;
+    return x->move < y->move ? -1 : x->move > y->move;
+}
+
+static void ism_fill_single(tb_agent_report *report, tb_move m, double value)
+{
+    if (!report)
+        return;
+    report->iterations = 0;
+    report->count = 1;
+    report->move[0] = m;
+    report->value[0] = value;
+    report->visits[0] = 0;
+}
+
+tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_rng *rng,
+                          tb_agent_report *report, const tb__ismcts_config *config)
+{
+    tb__ismcts_config cfg = config ? *config : tb__ismcts_defaults();
+    tb_budget none = {0};
+    if (!budget)
+        budget = &none;
+    if (report)
+        memset(report, 0, sizeof *report);
+    if (tb_is_over(view))
+        return 0;
+    {
+        tb_move only[2] = {0, 0};
+        tb_move *all = malloc(TB_MAX_MOVES * sizeof *all);
+        int n = all ? tb_legal(view, all) : 0;
+        if (all && n == 1)
+            only[0] = all[0];
+        free(all);
+        if (n == 1) {
+            ism_fill_single(report, only[0], tb_heuristic(view, seat));
+            return only[0];
+        }
+    }
+    int threads = budget->threads < 1 ? 1 : budget->threads;
+    if (threads > ISM_MAX_THREADS)
+        threads = ISM_MAX_THREADS;
+    int64_t iterations = budget->iterations > 0 ? budget->iterations : 0;
+    uint64_t deadline = 0;
+    if (budget->time_ms > 0 && budget->now_us)
+        deadline = budget->now_us() + (uint64_t)budget->time_ms * 1000u;
+    if (!iterations && !deadline)
+        iterations = cfg.default_iterations > 0 ? cfg.default_iterations : 1000;
+    if (iterations && iterations < threads)
+        threads = (int)iterations;
+    int64_t cap = cfg.node_cap / threads;
+    if (cap < 1)
+        cap = 1;
+    if (cap > INT32_MAX)
+        cap = INT32_MAX;
+
+    ism_tree *tree[ISM_MAX_THREADS];
+    int made = 0;
+    bool judge = cfg.playout_depth > 0 && tb_game_has_heuristic(tb_state_game(view));
+    for (int i = 0; i < threads; i++) {
+        ism_tree *t = calloc(1, sizeof *t);
+        if (!t)
+            break;
+        t->view = view;
+        t->seat = seat;
+        t->players = tb_players(view);
+        t->judge = judge;
+        t->rng = tb_rng_split(rng);
+        t->cfg = &cfg;
+        t->now_us = budget->now_us;
+        t->target = iterations ? iterations / threads + (i < iterations % threads) : 0;
+        t->deadline = deadline;
+        t->cap = cap;
+        t->alloc = iterations && iterations + 1 < cap ? iterations + 1 : cap;
+        if (t->alloc > 4096 && !iterations)
+            t->alloc = 4096;
+        t->pool = malloc((size_t)t->alloc * sizeof *t->pool);
+        if (!t->pool) {
+            free(t);
+            break;
+        }
+        t->tab_n = iterations && iterations + 3 < 65536 ? iterations + 3 : 65536;
+        t->sqrt_log = malloc((size_t)t->tab_n * sizeof(double));
+        t->inv_sqrt = malloc((size_t)t->tab_n * sizeof(double));
+        if (!t->sqrt_log || !t->inv_sqrt)
+            t->tab_n = 0; /* slower, not wrong: every lookup computes */
+        t->det = tb_state_dup(view);
+        ism_new_node(t, 0, -1);
+        tree[made++] = t;
+    }
+    if (made == 0)
+        return tb_random_move(view, rng);
+    if (made < threads) /* out of memory: the trees we have share all the work */
+        for (int i = 0; i < made; i++)
+            tree[i]->target = iterations ? iterations / made + (i < iterations % made) : 0;
+
+    pthread_t tid[ISM_MAX_THREADS];
+    bool started[ISM_MAX_THREADS] = {false};
+    for (int i = 1; i < made; i++)
+        started[i] = pthread_create(&tid[i], NULL, ism_run, tree[i]) == 0;
+    ism_run(tree[0]);
+    for (int i = 1; i < made; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        else
+            ism_run(tree[i]); /* no thread to be had: run it here */
+    }
+
+    /* Sum the root statistics of every tree by move. */
+    int64_t total_children = 0, done = 0;
+    for (int i = 0; i < made; i++)
+        for (int32_t k = tree[i]->pool[0].child; k >= 0; k = tree[i]->pool[k].sibling)
+            total_children++;
+    ism_stat *stat = malloc((size_t)(total_children + 1) * sizeof *stat);
+    int ns = 0;
+    for (int i = 0; i < made; i++) {
+        done += tree[i]->done;
+        for (int32_t k = tree[i]->pool[0].child; stat && k >= 0; k = tree[i]->pool[k].sibling) {
+            stat[ns].move = tree[i]->pool[k].move;
+            stat[ns].visits = tree[i]->pool[k].visits;
+            stat[ns].reward = tree[i]->pool[k].reward;
+            ns++;
+        }
+    }
+    tb_move choice;
+    if (!stat || ns == 0) {
+        choice = tb_random_move(view, rng); /* the cap left no room for a single child */
+        ism_fill_single(report, choice, tb_heuristic(view, seat));
+        if (report)
+            report->iterations = done;
+    } else {
+        qsort(stat, (size_t)ns, sizeof *stat, ism_stat_by_move);
+        int m = 0;
+        for (int i = 0; i < ns; i++) {
+            if (m > 0 && stat[m - 1].move == stat[i].move) {
+                stat[m - 1].visits += stat[i].visits;
+                stat[m - 1].reward += stat[i].reward;
+            } else {
+                stat[m++] = stat[i];
+            }
+        }
+        qsort(stat, (size_t)m, sizeof *stat, ism_stat_by_rank);
+        choice = stat[0].move;
+        if (report) {
+            report->iterations = done;
+            report->count = m < TB_REPORT_MOVES ? m : TB_REPORT_MOVES;
+            for (int i = 0; i < report->count; i++) {
+                report->move[i] = stat[i].move;
+                report->visits[i] = stat[i].visits;
+                report->value[i] = stat[i].visits ? stat[i].reward / (double)stat[i].visits : 0.0;
+            }
+        }
+    }
+    free(stat);
+    for (int i = 0; i < made; i++) {
+        free(tree[i]->pool);
+        free(tree[i]->sqrt_log);
+        free(tree[i]->inv_sqrt);
+        tb_state_free(tree[i]->det);
+        free(tree[i]);
+    }
+    return choice;
+}
+
+static tb_move ismcts_choose(tb_state *view, int seat, const tb_budget *budget, tb_rng *rng,
+                             tb_agent_report *report)
+{
+    tb__ismcts_config cfg = tb__ismcts_defaults();
+    return tb__ismcts_search(view, seat, budget, rng, report, &cfg);
+}
+
+const tb_agent tb__ismcts_agent = {
+    .name = "ismcts",
+    .summary = "information-set Monte Carlo tree search over re-dealt hidden information",
+    .choose = ismcts_choose,
+};
