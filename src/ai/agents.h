@@ -19,6 +19,8 @@ typedef struct tb__ismcts_config {
     int playout_depth;        /* decisions played out before the heuristic judges;
                                  0: to the end of the game (also when the game
                                  has no heuristic) */
+    int root_prior;           /* virtual visits at the heuristic's value given to
+                                 each decision at the root; 0: none */
     int64_t node_cap;         /* most tree nodes per search, over all threads */
     int64_t default_iterations; /* used when the budget sets no limit */
 } tb__ismcts_config;

@@ -44,6 +44,7 @@ tb__ismcts_config tb__ismcts_defaults(void)
     tb__ismcts_config c = {
         .exploration = 0.3,
         .playout_depth = 8,
+        .root_prior = 0,
         .node_cap = (int64_t)1 << 21,
         .default_iterations = 2000,
     };
@@ -54,7 +55,8 @@ typedef struct ism_node {
     tb_move move;    /* the decision that leads here from the parent */
     int32_t child;   /* first child (lowest move), or -1 */
     int32_t sibling; /* next child of the same parent (higher move), or -1 */
-    int32_t seat;    /* the seat that made `move` (-1 at the root) */
+    int16_t seat;    /* the seat that made `move` (-1 at the root) */
+    int16_t prior;   /* virtual visits included in visits (root_prior) */
     int32_t visits;
     int32_t avail;   /* visits of the parent in which this decision was legal */
     double reward;   /* sum of the returns of `seat` over visits */
@@ -124,7 +126,8 @@ static int32_t ism_new_node(ism_tree *t, tb_move move, int seat)
     n->move = move;
     n->child = -1;
     n->sibling = -1;
-    n->seat = seat;
+    n->seat = (int16_t)seat;
+    n->prior = 0;
     n->visits = 0;
     n->avail = 0;
     n->reward = 0.0;
@@ -237,6 +240,41 @@ static void ism_iterate(ism_tree *t)
     t->done++;
 }
 
+/* Gives every decision at the root `prior` virtual visits worth the
+ * heuristic's value for the root seat after it (the exact return when it
+ * ends the game), so the search starts from the one-ply judgement. */
+static void ism_seed_root(ism_tree *t, int prior)
+{
+    int n = tb_legal(t->view, t->moves);
+    ism_sort(t->moves, n);
+    int32_t last = -1;
+    for (int i = 0; i < n; i++) {
+        tb_state_copy(t->det, t->view);
+        tb_apply(t->det, t->moves[i]);
+        double v;
+        if (tb_is_over(t->det)) {
+            double r[TB_MAX_SEATS];
+            tb_returns(t->det, r);
+            v = r[t->seat];
+        } else {
+            v = tb_heuristic(t->det, t->seat);
+        }
+        int32_t k = ism_new_node(t, t->moves[i], t->seat);
+        if (k < 0)
+            break;
+        ism_node *nd = &t->pool[k];
+        nd->visits = prior;
+        nd->prior = (int16_t)prior;
+        nd->avail = prior;
+        nd->reward = prior * v;
+        if (last < 0)
+            t->pool[0].child = k;
+        else
+            t->pool[last].sibling = k;
+        last = k;
+    }
+}
+
 static void *ism_run(void *arg)
 {
     ism_tree *t = arg;
@@ -255,7 +293,7 @@ static void *ism_run(void *arg)
 
 typedef struct ism_stat {
     tb_move move;
-    int64_t visits;
+    int64_t visits, prior; /* prior: virtual visits included in visits */
     double reward;
 } ism_stat;
 
@@ -332,6 +370,9 @@ tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_
     ism_tree *tree[ISM_MAX_THREADS];
     int made = 0;
     bool judge = cfg.playout_depth > 0 && tb_game_has_heuristic(tb_state_game(view));
+    int prior = tb_game_has_heuristic(tb_state_game(view)) && cfg.root_prior > 0 ? cfg.root_prior : 0;
+    if (prior > 10000)
+        prior = 10000;
     for (int i = 0; i < threads; i++) {
         ism_tree *t = calloc(1, sizeof *t);
         if (!t)
@@ -361,6 +402,8 @@ tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_
             t->tab_n = 0; /* slower, not wrong: every lookup computes */
         t->det = tb_state_dup(view);
         ism_new_node(t, 0, -1);
+        if (prior)
+            ism_seed_root(t, prior);
         tree[made++] = t;
     }
     if (made == 0)
@@ -393,6 +436,7 @@ tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_
         for (int32_t k = tree[i]->pool[0].child; stat && k >= 0; k = tree[i]->pool[k].sibling) {
             stat[ns].move = tree[i]->pool[k].move;
             stat[ns].visits = tree[i]->pool[k].visits;
+            stat[ns].prior = tree[i]->pool[k].prior;
             stat[ns].reward = tree[i]->pool[k].reward;
             ns++;
         }
@@ -409,6 +453,7 @@ tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_
         for (int i = 0; i < ns; i++) {
             if (m > 0 && stat[m - 1].move == stat[i].move) {
                 stat[m - 1].visits += stat[i].visits;
+                stat[m - 1].prior += stat[i].prior;
                 stat[m - 1].reward += stat[i].reward;
             } else {
                 stat[m++] = stat[i];
@@ -421,7 +466,7 @@ tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_
             report->count = m < TB_REPORT_MOVES ? m : TB_REPORT_MOVES;
             for (int i = 0; i < report->count; i++) {
                 report->move[i] = stat[i].move;
-                report->visits[i] = stat[i].visits;
+                report->visits[i] = stat[i].visits - stat[i].prior;
                 report->value[i] = stat[i].visits ? stat[i].reward / (double)stat[i].visits : 0.0;
             }
         }

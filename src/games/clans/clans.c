@@ -334,18 +334,55 @@ static void clans_resample(tb_state *s, int seat, tb_rng *rng)
     }
 }
 
+/* A lead squashed to (0,1): 0.5 when level, 0.75 ten points ahead. */
+static double clans_squash(int lead)
+{
+    return 0.5 + 0.5 * lead / (10.0 + (lead < 0 ? -lead : lead));
+}
+
+/* Sums the squashed lead of `own` points over every way the seats in
+ * others[i..] could hold the colours not yet in `used`. */
+static void clans_expect(const clans_state *c, const int *others, int no, int i, unsigned used,
+                         int own, int best, double *sum, int *count)
+{
+    if (i == no) {
+        *sum += clans_squash(own - best);
+        (*count)++;
+        return;
+    }
+    for (int k = 0; k < CLANS_COLOURS; k++) {
+        if (used & (1u << k))
+            continue;
+        int v = c->track[k] + c->chips[others[i]];
+        clans_expect(c, others, no, i + 1, used | 1u << k, own, v > best ? v : best, sum, count);
+    }
+}
+
 /* A seat's standing: its points against the best other seat's, squashed to
- * [0,1].  Used on a resampled copy, so opponents' colours are guesses. */
+ * [0,1].  It uses only what the seat knows: its own colour, the tracks and
+ * the chips.  Until the end the others' colours are secret, so the standing
+ * is averaged over every way they could hold the remaining colours (at most
+ * 4 x 3 x 2 ways); at the end every colour is known. */
 static double clans_heuristic(const tb_state *s, int seat)
 {
+    const clans_state *c = (const clans_state *)s;
     int sc[TB_MAX_SEATS];
     clans_scores(s, sc);
-    int best_other = -1000;
+    if (c->over) {
+        int best_other = -1000;
+        for (int p = 0; p < s->players; p++)
+            if (p != seat && sc[p] > best_other)
+                best_other = sc[p];
+        return clans_squash(sc[seat] - best_other);
+    }
+    int others[TB_MAX_SEATS], no = 0;
     for (int p = 0; p < s->players; p++)
-        if (p != seat && sc[p] > best_other)
-            best_other = sc[p];
-    double lead = sc[seat] - best_other;
-    return 0.5 + 0.5 * lead / (10.0 + (lead < 0 ? -lead : lead));
+        if (p != seat)
+            others[no++] = p;
+    double sum = 0.0;
+    int count = 0;
+    clans_expect(c, others, no, 0, 1u << c->colour[seat], sc[seat], -1000, &sum, &count);
+    return count ? sum / count : 0.5;
 }
 
 const struct tb_game tb__clans_game = {
