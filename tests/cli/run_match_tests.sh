@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# run_match_tests.sh TABULA — `tabula match` as a user meets it: help, one-line
+# errors with exit 2 on wrong usage, a small match's summary (agents, win
+# rates with intervals, Elo, head to head), the JSON of --out with a record
+# per game that replays, the same results with one thread or two, and no
+# progress bar off a terminal.
+set -u
+tabula=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; }
+check() { local name=$1; shift; if "$@"; then ok "$name"; else bad "$name"; fi; }
+
+out=$("$tabula" match --help 2>&1); rc=$?
+check "help exits 0" test $rc -eq 0
+check "help mentions usage" grep -q "usage: tabula match" <<<"$out"
+check "tabula --help lists match" bash -c "'$tabula' --help | grep -q '^  match'"
+
+usage_case() {
+  local name=$1; shift
+  "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; local rc=$?
+  check "$name exits 2" test $rc -eq 2
+  check "$name says one line" test "$(wc -l <"$tmp/err")" -eq 1
+  check "$name prints nothing on stdout" test ! -s "$tmp/out"
+}
+m=("$tabula" match)
+usage_case "no game" "${m[@]}" --agents greedy,random --games 2
+usage_case "unknown game" "${m[@]}" --game chess --agents greedy,random --games 2
+usage_case "no agents" "${m[@]}" --game clans --games 2
+usage_case "no games" "${m[@]}" --game clans --agents greedy,random
+usage_case "zero games" "${m[@]}" --game clans --agents greedy,random --games 0
+usage_case "unknown agent" "${m[@]}" --game clans --agents greedy,oracle --games 2
+usage_case "bad budget key" "${m[@]}" --game clans --agents ismcts:depth=3,random --games 2
+usage_case "bad budget value" "${m[@]}" --game clans --agents ismcts:iterations=x,random --games 2
+usage_case "level of another agent" "${m[@]}" --game clans --agents greedy:hard,random --games 2
+usage_case "players disagree" "${m[@]}" --game clans --players 3 --agents greedy,random --games 2
+usage_case "too few players" "${m[@]}" --game clans --agents greedy --games 2
+usage_case "too many agents" "${m[@]}" --game clans --agents a,b,c,d,e,f --games 2
+usage_case "bad threads" "${m[@]}" --game clans --agents greedy,random --games 2 --threads 0
+usage_case "bad seed" "${m[@]}" --game clans --agents greedy,random --games 2 --seed x
+usage_case "bad option" "${m[@]}" --game clans --agents greedy,random --games 2 colour=red
+usage_case "unknown flag" "${m[@]}" --game clans --agents greedy,random --games 2 --fast
+usage_case "missing value" "${m[@]}" --game clans --agents
+
+# a small match: the summary names every agent with its numbers
+"$tabula" match --game clans --agents greedy,random,ismcts:iterations=100 --games 6 --seed 3 \
+  --out "$tmp/m1.json" >"$tmp/m1.out" 2>"$tmp/m1.err"; rc=$?
+check "a match exits 0" test $rc -eq 0
+check "summary header" grep -q "^Clans, 3 players, 6 games from seed 3, seats rotated" "$tmp/m1.out"
+for a in greedy random ismcts:iterations=100; do
+  check "summary lists $a" grep -Eq "^$a +6 +[0-9.]+ +[0-9.]+% +\[[0-9.]+%, [0-9.]+%\]" "$tmp/m1.out"
+done
+check "summary has an Elo table" grep -q "^Elo (Bradley-Terry" "$tmp/m1.out"
+check "the first agent anchors the Elo table" grep -Eq "^  greedy +\+0$" "$tmp/m1.out"
+check "summary has head to head" grep -q "greedy vs random: .* Elo " "$tmp/m1.out"
+check "wins add up to the games" bash -c "awk '/ +6 +[0-9.]+ +[0-9.]+%/ {w += \$3} END {exit !(w > 5.99 && w < 6.01)}' '$tmp/m1.out'"
+check "no progress bar off a terminal" bash -c "! grep -q ETA '$tmp/m1.err'"
+check "--out is JSON of a match" grep -q '^{"format":"tabula-match","version":1,"game":"clans","players":3,"games":6' "$tmp/m1.json"
+check "--out has one record per game" test "$(grep -o '"format":"tabula-record"' "$tmp/m1.json" | wc -l)" -eq 6
+check "--out has the summary" grep -q '"summary":{"agents":\[{"agent":"greedy","seats":6' "$tmp/m1.json"
+# the first record, cut out by counting braces, replays to the end
+awk 'BEGIN { RS = "\001" } {
+  i = index($0, "\"records\":[") + 11; d = 0
+  for (j = i; j <= length($0); j++) { c = substr($0, j, 1)
+    if (c == "{") d++
+    if (c == "}" && --d == 0) { print substr($0, i, j - i + 1); exit } } }' "$tmp/m1.json" >"$tmp/rec.json"
+"$tabula" replay "$tmp/rec.json" --to 1000 >"$tmp/rec.out" 2>&1
+check "a record of the match replays to its result" grep -q '^Result: {"over":true' "$tmp/rec.out"
+check "the record names the agents" grep -q '"name":"ismcts:iterations=100"' "$tmp/rec.json"
+
+# the same match on two threads gives the same games and summary
+"$tabula" match --game clans --agents greedy,random,ismcts:iterations=100 --games 6 --seed 3 \
+  --threads 2 --out "$tmp/m2.json" >"$tmp/m2.out" 2>&1
+strip() { sed -E 's/"(started|finished)":"[^"]*"//g; s/"seconds_per_decision":[^,}]*//g; s/"threads":[0-9]+//' "$1"; }
+check "two threads play the same games" test "$(strip "$tmp/m1.json")" = "$(strip "$tmp/m2.json")"
+check "two threads report the same table" test \
+  "$(grep -v 'seats rotated' "$tmp/m1.out" | awk '{$NF=""; print}' | grep -v json)" = \
+  "$(grep -v 'seats rotated' "$tmp/m2.out" | awk '{$NF=""; print}' | grep -v json)"
+
+# another seed deals other games
+"$tabula" match --game clans --agents greedy,random,ismcts:iterations=100 --games 6 --seed 4 \
+  --out "$tmp/m3.json" >/dev/null 2>&1
+check "another seed, other games" test "$(strip "$tmp/m1.json")" != "$(strip "$tmp/m3.json")"
+
+# levels and pooled agents: one ismcts against three greedy
+"$tabula" match --game clans --agents ismcts:easy,greedy,greedy,greedy --games 4 >"$tmp/m4.out" 2>&1
+check "pooled agents are counted per seat" grep -Eq "^greedy +12 " "$tmp/m4.out"
+check "a level is an agent" grep -Eq "^ismcts:easy +4 " "$tmp/m4.out"
+
+# an unwritable --out is an error (exit 1), after the summary
+"$tabula" match --game clans --agents greedy,random --games 2 --out /nonexistent/dir/x.json \
+  >"$tmp/m5.out" 2>"$tmp/m5.err"; rc=$?
+check "unwritable --out exits 1" test $rc -eq 1
+check "unwritable --out says why" grep -q "cannot write" "$tmp/m5.err"
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
