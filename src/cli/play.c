@@ -53,6 +53,7 @@ static int play_help(void)
            "At your turn type a decision in notation (docs/notation.md), or:\n"
            "  legal   list every legal decision      board  show the board again\n"
            "  undo    take back your last decision   help   this list\n"
+           "  hint    the computer's best few decisions for you, with estimated win rates\n"
            "  quit    stop (the record is saved)\n\n"
            "The record is saved to FILE (default tabula-GAME-SEED.json); replay it with\n"
            "'tabula replay FILE'.\n");
@@ -199,13 +200,44 @@ static char *play_read_line(void)
     return line;
 }
 
+/* The computer's view of the person's best decisions: the search of the
+ * `normal` level (greedy's one ply without it), from the person's view only. */
+static void play_hint(play_game *pg)
+{
+    const tb_agent *agent = NULL;
+    tb_budget budget;
+    if (tb_level_lookup("normal", &agent, &budget) != 0) {
+        agent = tb_agent_find("greedy");
+        memset(&budget, 0, sizeof budget);
+    }
+    if (!agent) {
+        printf("No hints: this build has no AI.\n");
+        return;
+    }
+    budget.now_us = cli_now_us;
+    tb_agent_report report;
+    tb_agent_decide(agent, pg->state, &budget,
+                    pg->agent_seed ^ 0x48494e54u ^ (uint64_t)tb_decisions_made(pg->state), &report);
+    printf("Best decisions for you (%s, %lld iterations; win rate as estimated by the search):\n",
+           agent->name, (long long)report.iterations);
+    int shown = report.count < 5 ? report.count : 5;
+    for (int i = 0; i < shown; i++) {
+        char text[TB_MOVE_TEXT];
+        tb_move_to_text(pg->state, report.move[i], text, sizeof text);
+        printf("  %d. %-12s %3.0f%%", i + 1, text, 100.0 * report.value[i]);
+        if (report.visits[i] > 0)
+            printf("  (%lld visits)", (long long)report.visits[i]);
+        printf("\n");
+    }
+}
+
 /* One person's turn.  Returns 1 when a decision was made, 0 to quit. */
 static int play_human_turn(play_game *pg, int seat)
 {
     static bool shown_help;
     play_show(pg, seat);
     if (!shown_help) {
-        printf("(type a decision, or 'legal', 'undo', 'help', 'quit')\n");
+        printf("(type a decision, or 'legal', 'hint', 'undo', 'help', 'quit')\n");
         shown_help = true;
     }
     for (;;) {
@@ -226,13 +258,16 @@ static int play_human_turn(play_game *pg, int seat)
         } else if (strcmp(line, "help") == 0 || strcmp(line, "?") == 0) {
             printf("Type a decision in notation (see docs/notation.md), or one of:\n"
                    "  legal  every legal decision now    board  show the board again\n"
-                   "  undo   take back your last decision  quit   stop and save the record\n");
+                   "  undo   take back your last decision  quit   stop and save the record\n"
+                   "  hint   the computer's best few decisions for you, with estimated win rates\n");
         } else if (strcmp(line, "legal") == 0) {
             char *all = tb_legal_text(pg->state);
             printf("%s\n", all);
             free(all);
         } else if (strcmp(line, "board") == 0) {
             play_show(pg, seat);
+        } else if (strcmp(line, "hint") == 0) {
+            play_hint(pg);
         } else if (strcmp(line, "undo") == 0) {
             if (play_undo(pg)) {
                 free(line);

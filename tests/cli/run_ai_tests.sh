@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# run_match_tests.sh TABULA — `tabula match` as a user meets it: help, one-line
-# errors with exit 2 on wrong usage, a small match's summary (agents, win
-# rates with intervals, Elo, head to head), the JSON of --out with a record
-# per game that replays, the same results with one thread or two, and no
-# progress bar off a terminal.
+# run_ai_tests.sh TABULA — the computer opponent on the command line:
+# `tabula match` as a user meets it (help, one-line errors with exit 2 on
+# wrong usage, a small match's summary with win rates, intervals, Elo and
+# head to head, the JSON of --out with a record per game that replays, the
+# same results with one thread or two, no progress bar off a terminal), AI
+# seats and the `hint` command of `tabula play`, and `bench --agent`.
 set -u
 tabula=$1
 tmp=$(mktemp -d)
@@ -94,6 +95,24 @@ check "a level is an agent" grep -Eq "^ismcts:easy +4 " "$tmp/m4.out"
   >"$tmp/m5.out" 2>"$tmp/m5.err"; rc=$?
 check "unwritable --out exits 1" test $rc -eq 1
 check "unwritable --out says why" grep -q "cannot write" "$tmp/m5.err"
+
+# play: AI seats at every level, and hints for the person
+"$tabula" play clans --seats ismcts:easy,greedy,hard --seed 5 --record "$tmp/p.json" \
+  </dev/null >"$tmp/p.out" 2>&1
+check "agents' levels play a game to the end" grep -q "Game over." "$tmp/p.out"
+check "the record names the levels" grep -q '"name":"ismcts:easy"' "$tmp/p.json"
+printf 'hint\nquit\n' | "$tabula" play clans --seats human,random --seed 9 --record "$tmp/h.json" \
+  >"$tmp/h.out" 2>&1
+check "hint names the search" grep -q "^> Best decisions for you (ismcts, [0-9]* iterations" "$tmp/h.out"
+check "hint shows five decisions with win rates" \
+  test "$(grep -Ec '^  [1-5]\. [0-9]+-[0-9]+ +[0-9]+%  \([0-9]+ visits\)$' "$tmp/h.out")" -eq 5
+check "help mentions hint" bash -c "'$tabula' play --help | grep -q '  hint '"
+
+# bench --agent: iterations per second with one thread and with two
+"$tabula" bench --agent ismcts clans --seconds 0.3 --iterations 500 --json >"$tmp/b1.json"
+"$tabula" bench --agent ismcts clans --seconds 0.3 --iterations 500 --threads 2 --json >"$tmp/b2.json"
+check "bench --agent reports iterations/s" grep -Eq '"iterations_per_s":[1-9][0-9]*' "$tmp/b1.json"
+check "bench --agent reports its threads" grep -q '"threads":2' "$tmp/b2.json"
 
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
