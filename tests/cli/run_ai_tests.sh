@@ -97,7 +97,7 @@ check "unwritable --out exits 1" test $rc -eq 1
 check "unwritable --out says why" grep -q "cannot write" "$tmp/m5.err"
 
 # play: AI seats at every level, and hints for the person
-"$tabula" play clans --seats ismcts:easy,greedy,hard --seed 5 --record "$tmp/p.json" \
+"$tabula" play clans --seats ismcts:easy,greedy,normal --seed 5 --record "$tmp/p.json" \
   </dev/null >"$tmp/p.out" 2>&1
 check "agents' levels play a game to the end" grep -q "Game over." "$tmp/p.out"
 check "the record names the levels" grep -q '"name":"ismcts:easy"' "$tmp/p.json"
