@@ -260,6 +260,11 @@ typedef struct match_stats {
     bool has_elo;
 } match_stats;
 
+static double match_ratio(double a, double b)
+{
+    return b > 0 ? a / b : 0.0;
+}
+
 static void match_wilson(double wins, double n, double *lo, double *hi)
 {
     if (n <= 0) {
@@ -384,9 +389,9 @@ static void match_print(const match_run *r, const match_stats *st, double second
         snprintf(interval, sizeof interval, "[%.1f%%, %.1f%%]", 100 * lo, 100 * hi);
         printf("%-*s  %6.0f  %7.1f  %7.1f%%  %-17s  %10.2f  %11.2f\n", width,
                r->entry[r->label_of[i]].label, st->appearances[i], st->wins[i],
-               st->appearances[i] ? 100 * st->wins[i] / st->appearances[i] : 0.0, interval,
-               st->appearances[i] ? st->score[i] / st->appearances[i] : 0.0,
-               st->decisions[i] ? 1000 * st->seconds[i] / st->decisions[i] : 0.0);
+               100 * match_ratio(st->wins[i], st->appearances[i]), interval,
+               match_ratio(st->score[i], st->appearances[i]),
+               1000 * match_ratio(st->seconds[i], st->decisions[i]));
     }
     if (!st->has_elo) {
         printf("\nElo: every seat was held by the same agent; nothing to compare.\n");
@@ -488,15 +493,15 @@ static char *match_json(const match_run *r, const match_stats *st, int threads)
                   r->entry[r->label_of[i]].label, n);
         match_put_number(&t, st->wins[i]);
         match_put(&t, ",\"win_rate\":");
-        match_put_number(&t, n ? st->wins[i] / n : 0);
+        match_put_number(&t, match_ratio(st->wins[i], n));
         match_put(&t, ",\"interval\":[");
         match_put_number(&t, lo);
         match_put(&t, ",");
         match_put_number(&t, hi);
         match_put(&t, "],\"mean_score\":");
-        match_put_number(&t, n ? st->score[i] / n : 0);
+        match_put_number(&t, match_ratio(st->score[i], n));
         match_put(&t, ",\"seconds_per_decision\":");
-        match_put_number(&t, st->decisions[i] ? st->seconds[i] / st->decisions[i] : 0);
+        match_put_number(&t, match_ratio(st->seconds[i], st->decisions[i]));
         match_put(&t, ",\"elo\":");
         match_put_number(&t, st->has_elo ? st->elo[i] : NAN);
         match_put(&t, "}");

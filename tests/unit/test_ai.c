@@ -304,6 +304,7 @@ static void tiny_node_caps_still_give_legal_decisions(void **unused)
                 int64_t visits = 0;
                 for (int i = 0; i < r.count; i++)
                     visits += r.visits[i];
+                assert_true(visits <= 300);
                 /* Each tree holds at most cap/threads nodes: a root and
                  * its children, so at most that many decisions are reported. */
                 int64_t per_tree = caps[c] / threads < 1 ? 1 : caps[c] / threads;
