@@ -65,6 +65,42 @@ struct tb_game {
     int (*prompt_text)(const tb_state *s, char *buf, size_t buflen);
 };
 
+/* The generator's step and bounded draw, inline for the hot paths of games;
+ * rng.c's public functions are these same functions, so both give one stream. */
+static inline uint64_t tb__rng_rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static inline uint64_t tb__rng_next(tb_rng *rng)
+{
+    uint64_t *s = rng->s;
+    const uint64_t result = tb__rng_rotl(s[1] * 5, 7) * 9;
+    const uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = tb__rng_rotl(s[3], 45);
+    return result;
+}
+
+/* Uniform in [0, bound) by Lemire's multiply-shift with rejection. */
+static inline uint32_t tb__rng_below(tb_rng *rng, uint32_t bound)
+{
+    uint64_t m = (uint64_t)(uint32_t)(tb__rng_next(rng) >> 32) * bound;
+    uint32_t low = (uint32_t)m;
+    if (low < bound) {
+        uint32_t threshold = (uint32_t)(-bound) % bound;
+        while (low < threshold) {
+            m = (uint64_t)(uint32_t)(tb__rng_next(rng) >> 32) * bound;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
 /* registry.c */
 extern const struct tb_game tb__clans_game;
 

@@ -83,7 +83,7 @@ static int clans_setup(tb_state *s, char *err, size_t errlen)
     (void)errlen;
     clans_state *c = (clans_state *)s;
     for (int r = 0; r < CLANS_REGIONS; r++) {
-        const uint8_t *colours = clans__colour_orders[tb_rng_below(&s->rng, 120)];
+        const uint8_t *colours = clans__colour_orders[tb__rng_below(&s->rng, 120)];
         for (int k = 0; k < 5; k++) {
             int t = clans__region_member[r][k];
             c->huts[t][colours[k]] = 1;
@@ -256,22 +256,35 @@ static tb_move clans_random_move(const tb_state *s, tb_rng *rng)
         return 0;
     if (c->pending) {
         uint64_t rest = c->pending;
-        uint32_t k = tb_rng_below(rng, (uint32_t)__builtin_popcountll(rest));
+        uint32_t k = tb__rng_below(rng, (uint32_t)__builtin_popcountll(rest));
         while (k--)
             rest &= rest - 1;
         return CLANS_VILLAGE_FLAG | (tb_move)(__builtin_ctzll(rest) + 1);
     }
     /* A uniform live edge and direction; every live edge has at least one
      * legal direction (the smaller group onto the larger), so at least half
-     * of the draws are accepted and each legal move is equally likely. */
+     * of the draws are accepted and each legal move is equally likely.
+     * While most edges are live, drawing any edge and rejecting dead ones is
+     * cheaper than finding the k-th live one. */
     uint32_t n0 = (uint32_t)__builtin_popcountll(c->live[0]);
     uint32_t n1 = (uint32_t)__builtin_popcountll(c->live[1]);
     uint32_t total = n0 + n1 + (uint32_t)__builtin_popcountll(c->live[2]);
+    bool sparse = total * 3 < (uint32_t)clans__edge_count;
     for (;;) {
-        uint32_t r = tb_rng_below(rng, 2 * total), k = r >> 1;
-        int e = k < n0 ? clans_select(c->live[0], k)
+        int e;
+        uint32_t r;
+        if (!sparse) {
+            r = tb__rng_below(rng, 2 * (uint32_t)clans__edge_count);
+            e = (int)(r >> 1);
+            if (!(c->live[e >> 6] >> (e & 63) & 1))
+                continue;
+        } else {
+            r = tb__rng_below(rng, 2 * total);
+            uint32_t k = r >> 1;
+            e = k < n0 ? clans_select(c->live[0], k)
                 : k < n0 + n1 ? 64 + clans_select(c->live[1], k - n0)
                               : 128 + clans_select(c->live[2], k - n0 - n1);
+        }
         int from = clans__edge[e][r & 1], to = clans__edge[e][!(r & 1)];
         if (c->size[from] <= 6 || c->size[to] >= c->size[from])
             return (tb_move)((from + 1) << 8 | (to + 1));
@@ -289,10 +302,13 @@ static void clans_apply(tb_state *s, tb_move m)
         return;
     }
     int from = (int)(m >> 8) - 1, to = (int)(m & 0xff) - 1;
-    for (int k = 0; k < CLANS_COLOURS; k++) {
-        c->huts[to][k] = (uint8_t)(c->huts[to][k] + c->huts[from][k]);
-        c->huts[from][k] = 0;
-    }
+    uint8_t *dst = c->huts[to], *src = c->huts[from];
+    dst[0] = (uint8_t)(dst[0] + src[0]);
+    dst[1] = (uint8_t)(dst[1] + src[1]);
+    dst[2] = (uint8_t)(dst[2] + src[2]);
+    dst[3] = (uint8_t)(dst[3] + src[3]);
+    dst[4] = (uint8_t)(dst[4] + src[4]);
+    memset(src, 0, CLANS_COLOURS);
     c->size[to] = (uint8_t)(c->size[to] + c->size[from]);
     c->size[from] = 0;
     clans_vacate(c, from);
