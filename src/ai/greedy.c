@@ -63,21 +63,24 @@ static tb_move greedy_choose(tb_state *view, int seat, const tb_budget *budget, 
             best = moves[i]; /* reservoir: each tied decision equally likely */
         }
     }
-    if (report) {
+    if (report && n == 0) {
+        report->iterations = 0;
+        report->count = 0;
+    } else if (report) {
+        /* The chosen decision first (a tie may have sorted another ahead of
+         * it), then the best of the rest. */
         qsort(entry, (size_t)n, sizeof *entry, greedy_by_value);
         report->iterations = n;
-        report->count = n < TB_REPORT_MOVES ? n : TB_REPORT_MOVES;
-        for (int i = 0; i < report->count; i++) {
-            report->move[i] = entry[i].move;
-            report->value[i] = entry[i].value;
-            report->visits[i] = 1;
-        }
-        /* The chosen decision first, even when a tie put another there. */
-        for (int i = 1; i < report->count; i++) {
-            if (report->move[i] == best) {
-                report->move[i] = report->move[0];
-                report->move[0] = best;
-            }
+        report->count = 0;
+        report->move[report->count] = best;
+        report->value[report->count] = best_value;
+        report->visits[report->count++] = 1;
+        for (int i = 0; i < n && report->count < TB_REPORT_MOVES; i++) {
+            if (entry[i].move == best)
+                continue;
+            report->move[report->count] = entry[i].move;
+            report->value[report->count] = entry[i].value;
+            report->visits[report->count++] = 1;
         }
     }
     free(moves);

@@ -257,8 +257,10 @@ static void report_is_well_formed(void **unused)
             memset(&r, 0xff, sizeof r); /* the agent must fill it in */
             tb_move m = tb_agent_decide(agent, s, &budget, seed, &r);
             assert_in_range(r.count, 0, TB_REPORT_MOVES);
-            if (strcmp(agent->name, "random") == 0)
+            if (strcmp(agent->name, "random") == 0) {
+                tb_state_free(s);
                 continue;
+            }
             assert_true(r.count >= 1);
             assert_int_equal(r.move[0], m);
             int64_t visits = 0;
