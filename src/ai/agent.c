@@ -68,8 +68,8 @@ static const struct {
     int64_t iterations;
 } level_table[] = {
     {"easy", "ismcts", 300},
-    {"normal", "ismcts", 3000},
-    {"hard", "ismcts", 30000},
+    {"normal", "ismcts", 5000},
+    {"hard", "ismcts", 50000},
 };
 
 int tb_level_lookup(const char *level, const tb_agent **agent, tb_budget *budget)

@@ -46,7 +46,7 @@ tb__ismcts_config tb__ismcts_defaults(void)
         .playout_depth = 8,
         .root_prior = 0,
         .node_cap = (int64_t)1 << 21,
-        .default_iterations = 3000, /* the `normal` level */
+        .default_iterations = 5000, /* the `normal` level */
     };
     return c;
 }
