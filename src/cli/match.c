@@ -366,7 +366,7 @@ static void match_print_elo(FILE *out, double e)
     if (isinf(e))
         fprintf(out, "%s", e > 0 ? "+inf" : "-inf");
     else
-        fprintf(out, "%+.0f", e);
+        fprintf(out, "%+.0f", e > -0.5 && e < 0.5 ? 0.0 : e); /* never "-0" */
 }
 
 static void match_print(const match_run *r, const match_stats *st, double seconds, int threads)
