@@ -283,9 +283,9 @@ static void match_wilson(double wins, double n, double *lo, double *hi)
 /* Elo difference for a score fraction; infinite at 0 and 1. */
 static double match_elo_of(double p)
 {
-    if (p <= 0.0)
+    if (p <= 1e-9) /* 0, up to rounding in the interval's arithmetic */
         return -INFINITY;
-    if (p >= 1.0)
+    if (p >= 1.0 - 1e-9)
         return INFINITY;
     return -400.0 * log10(1.0 / p - 1.0);
 }
