@@ -57,11 +57,11 @@ tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, const tb_b
 /* Levels for people.  Each names an agent and a budget; a level whose agent
  * is not built in is reported as unknown.  Iteration budgets, not time, so a
  * level plays the same on every machine (and replays from a seed).  Measured
- * on Clans (docs/ai.md): easy is about as strong as greedy (it wins about
- * half its two-player games against it) and answers in a few milliseconds;
- * normal beats greedy in about four games of five and answers in a few
- * hundredths of a second; hard beats greedy in about nine of ten and takes
- * a few tenths of a second per decision on one core. */
+ * on two-player Clans with `tabula match` (docs/ai.md): easy is about as
+ * strong as greedy (wins half its games against it) at under a millisecond
+ * of CPU per decision; normal beats greedy in 85% of games at about 15 ms;
+ * hard beats greedy in 95% at about a quarter of a second (0.35 s in the
+ * opening, the slowest position). */
 static const struct {
     const char *level;
     const char *agent;
