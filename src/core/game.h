@@ -64,6 +64,7 @@ struct tb_game {
 };
 
 /* registry.c */
+extern const struct tb_game tb__arkadia_game;
 extern const struct tb_game tb__clans_game;
 
 /* util.c: small helpers shared by games and core. */
