@@ -552,7 +552,7 @@ static void text_square(tb_buf *b, const arkadia_state *a, const text_board *tb,
         }
     bool tent = ark_bb_has(D.tents, sq);
     if (ark_bb_has(tb->preview, sq))
-        tb__buf_printf(b, "%s+%c%s", colour ? ANSI_BOLD : "", tent ? '^' : ' ', reset);
+        tb__buf_printf(b, "%s%c+%s", colour ? ANSI_BOLD : "", tent ? '^' : ' ', reset);
     else
         tb__buf_printf(b, " %s%c%s", colour && !tent ? ANSI_DIM : "", tent ? '^' : '.', reset);
 }
@@ -691,13 +691,13 @@ static void text_player_line(tb_buf *b, const arkadia_state *a, int p, int seat,
     for (int k = 0; k < ARK_FAMILIES; k++)
         tb__buf_printf(b, " %s%c%s%-2d", colour ? text_family_ansi[k] : "", text_family_letter[k], reset,
                        a->seals[p][k]);
-    tb__buf_printf(b, "  workers %d+%dn  banners %d  cards %d", a->screen[p], a->screen_neutral[p],
+    tb__buf_printf(b, " workers %d own %d neutral  banners %d  cards %d", a->screen[p], a->screen_neutral[p],
                    a->banners[p], a->hand_n[p]);
     int known = 0;
     for (int i = 0; i < a->hand_n[p]; i++)
         known += p != seat && (a->hand[p][i] & 1);
     if (known) {
-        tb__buf_printf(b, "\n        cards all have seen:");
+        tb__buf_printf(b, "\n        known to all:");
         for (int i = 0; i < a->hand_n[p]; i++)
             if (a->hand[p][i] & 1) {
                 char c[40];
@@ -726,7 +726,7 @@ char *ark__render_text(const tb_state *s, int seat, bool colour)
     text_castle_panel(a, &side, colour);
     text_cards_panel(a, &side);
     text_board_lines(&b, a, &side, colour);
-    tb__buf_printf(&b, "    . empty  ^ tent camp  Y O G V workers  n neutral  ## castle lot  + possible now\n");
+    tb__buf_printf(&b, "    . empty  ^ tent camp  Y O G V workers  n neutral  ## castle lot  + free for this decision\n");
     tb__buf_printf(&b, "    buildings: form number + seal (r red, o olive, k black, s silver; * completed):\n"
                        "    1 house  2 farm  3 tavern  4 mill  5 smithy  6 trade-centre  7 monastery\n");
     for (int p = 0; p < s->players; p++)
