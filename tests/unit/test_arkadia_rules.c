@@ -285,6 +285,8 @@ static void placements_parse_in_any_order(void **unused)
     assert_int_not_equal(tb_text_to_move(s, "a1-a1", &m, err, sizeof err), 0);
     assert_int_not_equal(tb_text_to_move(s, "zz", &m, err, sizeof err), 0);
     assert_non_null(strstr(err, "not an Arkadia decision"));
+    assert_int_not_equal(tb_text_to_move(s, "a1-b1 zz", &m, err, sizeof err), 0);
+    assert_non_null(strstr(err, "'zz' is not a square"));
     tb_state_free(s);
 }
 

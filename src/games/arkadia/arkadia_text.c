@@ -248,9 +248,9 @@ static int text_placement(const arkadia_state *a, char **w, int nw, tb_move *out
             int sq, len = ark__parse_square(p, &sq);
             if (!len || (p[len] && p[len] != '-' && p[len] != ','))
                 return tb__errf(err, errlen,
-                                "'%.30s' is not an Arkadia decision (see 'legal'; a placement is "
-                                "written as its squares, e.g. c3-d3)",
-                                w[0]);
+                                "'%.30s' is not a square; a placement is written as the squares "
+                                "the building covers, e.g. c3-d3 (see 'legal')",
+                                w[i]);
             if (ark_bb_has(cells, sq))
                 return tb__errf(err, errlen, "a square is named twice in '%.30s'", w[0]);
             ark_bb_set(&cells, sq);
