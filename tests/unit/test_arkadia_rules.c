@@ -201,17 +201,31 @@ static void check_decision(const tb_state *s, tb_rng *rng)
     free(json);
     int mover = tb_to_move(s);
     tb_state *c = tb_state_dup(s);
-    tb_resample(c, mover, rng);
-    char *v1 = tb_view_json(s, mover), *v2 = tb_view_json(c, mover);
-    assert_string_equal(v1, v2);
-    char *l1 = tb_legal_text(s), *l2 = tb_legal_text(c);
-    assert_string_equal(l1, l2);
-    free(v1);
-    free(v2);
-    free(l1);
-    free(l2);
-    tb_state_free(c);
     tb_move moves[TB_MAX_MOVES];
+    for (int seat = TB_SPECTATOR; seat < tb_players(s); seat++) {
+        tb_state_copy(c, s);
+        tb_resample(c, seat, rng);
+        char *v1 = tb_view_json(s, seat), *v2 = tb_view_json(c, seat);
+        assert_string_equal(v1, v2);
+        free(v1);
+        free(v2);
+        /* a re-dealt position is a playable one, and loads */
+        if (tb_legal(c, moves) == 0)
+            fail_msg("seat %d's resample leaves the mover without a decision", seat);
+        char *cj = tb_state_json(c);
+        tb_state *cl = tb_state_load(cj, err, sizeof err);
+        if (!cl)
+            fail_msg("seat %d's resample does not load: %s", seat, err);
+        tb_state_free(cl);
+        free(cj);
+        if (seat == mover) {
+            char *l1 = tb_legal_text(s), *l2 = tb_legal_text(c);
+            assert_string_equal(l1, l2);
+            free(l1);
+            free(l2);
+        }
+    }
+    tb_state_free(c);
     int n = tb_legal(s, moves);
     assert_true(n > 0);
     for (int i = 0; i < n; i++) {
@@ -236,7 +250,7 @@ static void options_keep_the_invariants(void **unused)
     tb_state *before = tb_state_new(game());
     for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++)
         for (int players = 2; players <= 4; players++)
-            for (uint64_t g = 0; g < 4; g++) {
+            for (uint64_t g = 0; g < 1; g++) {
                 tb_state *s = new_game(players, 100 + g, variants[v]);
                 tb_rng rng;
                 tb_rng_seed(&rng, g * 31 + (uint64_t)players);

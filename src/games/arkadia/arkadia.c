@@ -241,6 +241,11 @@ static bool ark_can_build(const arkadia_state *a, int p)
     return ark_placeable_forms(a, ark_hand_forms(a, p)) != 0;
 }
 
+bool ark__can_build(const arkadia_state *a, int p)
+{
+    return ark_can_build(a, p);
+}
+
 /* ---- the turn ---- */
 
 static void ark_finish(arkadia_state *a)
@@ -850,9 +855,52 @@ static void ark_scores(const tb_state *s, int *out)
         out[p] = a->gold[p];
 }
 
+/* What the public phase says about the mover's hand: +1 it holds a card
+ * that fits (the action phase with no worker to introduce), -1 none fits
+ * (the mover skipped the action, E8), 0 nothing. */
+static int ark_hand_constraint(const arkadia_state *a)
+{
+    int p = ark__mover(a);
+    if (a->phase == ARK_PH_ACTION && !ark_can_introduce(a, p))
+        return 1;
+    if (a->action == ARK_ACT_SKIP && (a->phase == ARK_PH_BANNER || a->phase == ARK_PH_SALE))
+        return -1;
+    return 0;
+}
+
+/* Deals the pool, in order, to the hidden hand entries of every seat but
+ * `seat`, then to the stack. */
+static void ark_deal(arkadia_state *a, int seat, const uint8_t *pool)
+{
+    int k = 0;
+    for (int p = 0; p < a->base.players; p++) {
+        if (p == seat)
+            continue;
+        uint8_t keep[ARK_HAND];
+        int nk = 0, hidden = 0;
+        for (int i = 0; i < a->hand_n[p]; i++) {
+            if (a->hand[p][i] & 1)
+                keep[nk++] = a->hand[p][i];
+            else
+                hidden++;
+        }
+        a->hand_n[p] = 0;
+        for (int i = 0; i < nk; i++)
+            ark_hand_add(a, p, keep[i] / 2, 1);
+        for (int i = 0; i < hidden; i++)
+            ark_hand_add(a, p, pool[k++], 0);
+    }
+    for (int i = 0; i < a->stack_n; i++)
+        a->stack[i] = pool[k++];
+}
+
 /* Re-deals the cards `seat` cannot see: the hidden entries of the other
  * hands and the stack.  They are collected in sorted order first, so the
- * result depends only on what the seat sees and on rng. */
+ * result depends only on what the seat sees and on rng.  The deal must also
+ * agree with what the phase shows of the mover's hand (ark_hand_constraint):
+ * deals are drawn until one does (the true deal always would), and after 64
+ * failures the mover's hidden cards are chosen among the cards that satisfy
+ * it, the rest dealt at random. */
 static void ark_resample(tb_state *s, int seat, tb_rng *rng)
 {
     arkadia_state *a = (arkadia_state *)s;
@@ -873,27 +921,40 @@ static void ark_resample(tb_state *s, int seat, tb_rng *rng)
             pool[j] = pool[j - 1];
             pool[j - 1] = t;
         }
-    tb__shuffle(pool, (size_t)n, 1, rng);
-    int k = 0;
-    for (int p = 0; p < s->players; p++) {
-        if (p == seat)
-            continue;
-        uint8_t keep[ARK_HAND];
-        int nk = 0, hidden = 0;
-        for (int i = 0; i < a->hand_n[p]; i++) {
-            if (a->hand[p][i] & 1)
-                keep[nk++] = a->hand[p][i];
-            else
-                hidden++;
-        }
-        a->hand_n[p] = 0;
-        for (int i = 0; i < nk; i++)
-            ark_hand_add(a, p, keep[i] / 2, 1);
-        for (int i = 0; i < hidden; i++)
-            ark_hand_add(a, p, pool[k++], 0);
+    int mover = ark__mover(a), want = mover == seat ? 0 : ark_hand_constraint(a);
+    for (int attempt = 0;; attempt++) {
+        tb__shuffle(pool, (size_t)n, 1, rng);
+        ark_deal(a, seat, pool);
+        if (!want)
+            return;
+        bool fits = ark_can_build(a, mover);
+        if (fits == (want > 0))
+            return;
+        if (attempt == 63)
+            break;
     }
-    for (int i = 0; i < a->stack_n; i++)
-        a->stack[i] = pool[k++];
+    /* Constructive fallback: the mover's hidden entries come first in the
+     * deal order only when the mover is the first seat dealt, so the pool
+     * is rearranged so that the slots dealt to the mover get suitable cards. */
+    int fit = ark_placeable_forms(a, 0x7f), first = 0, hidden = 0;
+    for (int p = 0; p < mover; p++)
+        if (p != seat)
+            for (int i = 0; i < a->hand_n[p]; i++)
+                first += !(a->hand[p][i] & 1);
+    for (int i = 0; i < a->hand_n[mover]; i++)
+        hidden += !(a->hand[mover][i] & 1);
+    /* move suitable cards into [first, first + need) */
+    int need = want > 0 ? 1 : hidden, placed = 0;
+    for (int i = 0; i < n && placed < need; i++) {
+        bool ok = (fit >> CARD_FORM(pool[i]) & 1) == (want > 0);
+        if (!ok || (i >= first && i < first + placed))
+            continue;
+        int to = first + placed++;
+        uint8_t t = pool[to];
+        pool[to] = pool[i];
+        pool[i] = t;
+    }
+    ark_deal(a, seat, pool);
 }
 
 /* Gold now, plus seals at today's values, plus a share of the buildings a

@@ -282,6 +282,7 @@ int ark__placements(const arkadia_state *a, int form, ark_bb out[ARK_MAX_ORIENT]
 int ark__orients(const arkadia_state *a, int form); /* orientations allowed by `mirror` */
 ark_bb ark__worker_squares(const arkadia_state *a); /* WORKER phase: where workers may go */
 bool ark__phase_has_moves(const arkadia_state *a);
+bool ark__can_build(const arkadia_state *a, int seat); /* a card of the hand fits somewhere */
 void ark__derive(arkadia_state *a); /* recomputes occ, nb, lot_nb and pools from the rest */
 int ark__legal(const tb_state *s, tb_move *out);
 

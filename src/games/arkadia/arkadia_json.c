@@ -599,6 +599,8 @@ static int read_check(arkadia_state *a, const int *used, char *err, size_t errle
         return tb__errf(err, errlen, "'lot' is null exactly in the lot phase");
     if (ph == ARK_PH_LOT && (a->nbld || ark_bb_any(workers) || a->turn_no))
         return tb__errf(err, errlen, "the lot phase comes before anything is built");
+    if (act == ARK_ACT_SKIP && ark__can_build(a, mover))
+        return tb__errf(err, errlen, "action 'skip' means no card of %s fits anywhere, but one does", D.seat_colour[mover]);
     if (ph == ARK_PH_BANNER && !a->banners[mover])
         return tb__errf(err, errlen, "the banner phase needs a banner left");
     if (ph == ARK_PH_SALE && (!a->seals[mover][a->family] || a->banners[mover] == D.banners))
