@@ -1005,8 +1005,7 @@ const struct tb_game tb__arkadia_game = {
     .default_players = 4,
     .state_size = sizeof(arkadia_state),
     .options = ark_options,
-    .notice = "the Arkadia board layout, tile shapes and card mix are provisional "
-              "(PLACEHOLDER data until read off a real copy; see docs/rules-arkadia.md)",
+    .notice = "the board, tile shapes and card mix are provisional placeholders (docs/rules-arkadia.md)",
     .setup = ark_setup,
     .to_move = ark__to_move,
     .legal = ark__legal,
