@@ -20,30 +20,30 @@
 
 /* ---- writing ---- */
 
-static json_t *json_square(int sq)
+static json_t *aj_square(int sq)
 {
     char t[8];
     ark__square_text(sq, t, sizeof t);
     return json_string(t);
 }
 
-static json_t *json_card(int card)
+static json_t *aj_card(int card)
 {
     char t[48];
     ark__card_text(card, t, sizeof t);
     return json_string(t);
 }
 
-static json_t *json_squares(ark_bb b)
+static json_t *aj_squares(ark_bb b)
 {
     json_t *arr = json_array();
     for (int w = 0; w < 3; w++)
         for (uint64_t m = b.w[w]; m; m &= m - 1)
-            json_array_append_new(arr, json_square(w * 64 + __builtin_ctzll(m)));
+            json_array_append_new(arr, aj_square(w * 64 + __builtin_ctzll(m)));
     return arr;
 }
 
-static json_t *json_families(const uint16_t *count)
+static json_t *aj_families(const uint16_t *count)
 {
     json_t *o = json_object();
     for (int k = 0; k < ARK_FAMILIES; k++)
@@ -51,7 +51,7 @@ static json_t *json_families(const uint16_t *count)
     return o;
 }
 
-static json_t *json_family_counts(const uint8_t *count)
+static json_t *aj_family_counts(const uint8_t *count)
 {
     json_t *o = json_object();
     for (int k = 0; k < ARK_FAMILIES; k++)
@@ -59,7 +59,7 @@ static json_t *json_family_counts(const uint8_t *count)
     return o;
 }
 
-static json_t *json_buildings(const arkadia_state *a)
+static json_t *aj_buildings(const arkadia_state *a)
 {
     json_t *arr = json_array();
     for (int i = 0; i < a->nbld; i++) {
@@ -73,25 +73,25 @@ static json_t *json_buildings(const arkadia_state *a)
     return arr;
 }
 
-static json_t *json_workers(const arkadia_state *a)
+static json_t *aj_workers(const arkadia_state *a)
 {
     json_t *o = json_object();
     for (int p = 0; p < a->base.players; p++)
-        json_object_set_new(o, D.seat_colour[p], json_squares(a->workers[p]));
-    json_object_set_new(o, "neutral", json_squares(a->workers[ARK_NEUTRAL]));
+        json_object_set_new(o, D.seat_colour[p], aj_squares(a->workers[p]));
+    json_object_set_new(o, "neutral", aj_squares(a->workers[ARK_NEUTRAL]));
     return o;
 }
 
-static json_t *json_target(const arkadia_state *a)
+static json_t *aj_target(const arkadia_state *a)
 {
     if (a->target_lot)
         return json_string("lot");
     const ark_building *b = &a->bld[a->target];
-    return json_square(ark_bb_first(D.form[b->form].orient[b->orient].base) + b->anchor);
+    return aj_square(ark_bb_first(D.form[b->form].orient[b->orient].base) + b->anchor);
 }
 
 /* The fields both the view and the state carry. */
-static void json_common(const arkadia_state *a, json_t *j)
+static void aj_common(const arkadia_state *a, json_t *j)
 {
     json_object_set_new(j, "phase", json_string(ark__phase_name[a->phase]));
     json_object_set_new(j, "action", json_string(ark__action_name[a->action]));
@@ -99,17 +99,17 @@ static void json_common(const arkadia_state *a, json_t *j)
     json_object_set_new(j, "turn_number", json_integer(a->turn_no));
     json_object_set_new(j, "trigger_turn", a->trigger_turn >= 0 ? json_integer(a->trigger_turn) : json_null());
     json_object_set_new(j, "idle", json_integer(a->idle));
-    json_object_set_new(j, "card", a->phase == ARK_PH_PLACE ? json_card(a->card) : json_null());
-    json_object_set_new(j, "target", a->phase == ARK_PH_WORKER ? json_target(a) : json_null());
+    json_object_set_new(j, "card", a->phase == ARK_PH_PLACE ? aj_card(a->card) : json_null());
+    json_object_set_new(j, "target", a->phase == ARK_PH_WORKER ? aj_target(a) : json_null());
     json_object_set_new(j, "placed", a->phase == ARK_PH_WORKER ? json_integer(a->placed) : json_null());
     json_object_set_new(j, "castle_left", a->phase == ARK_PH_CASTLE ? json_integer(a->castle_left) : json_null());
     json_object_set_new(j, "family", a->phase == ARK_PH_SALE ? json_string(D.family[a->family]) : json_null());
-    json_object_set_new(j, "lot", a->lot == ARK_NO_SQUARE ? json_null() : json_square(a->lot));
-    json_object_set_new(j, "buildings", json_buildings(a));
-    json_object_set_new(j, "workers", json_workers(a));
+    json_object_set_new(j, "lot", a->lot == ARK_NO_SQUARE ? json_null() : aj_square(a->lot));
+    json_object_set_new(j, "buildings", aj_buildings(a));
+    json_object_set_new(j, "workers", aj_workers(a));
 }
 
-static json_t *json_stacks(const arkadia_state *a)
+static json_t *aj_stacks(const arkadia_state *a)
 {
     json_t *arr = json_array();
     for (int q = 0; q < ARK_CASTLE; q++) {
@@ -121,12 +121,12 @@ static json_t *json_stacks(const arkadia_state *a)
     return arr;
 }
 
-static json_t *json_hand(const arkadia_state *a, int p, bool seen_only)
+static json_t *aj_hand(const arkadia_state *a, int p, bool seen_only)
 {
     json_t *arr = json_array();
     for (int i = 0; i < a->hand_n[p]; i++)
         if (!seen_only || (a->hand[p][i] & 1))
-            json_array_append_new(arr, json_card(a->hand[p][i] / 2));
+            json_array_append_new(arr, aj_card(a->hand[p][i] / 2));
     return arr;
 }
 
@@ -140,7 +140,7 @@ json_t *ark__view_json(const tb_state *s, int seat)
     json_object_set_new(j, "decisions", json_integer(s->decisions));
     int tm = ark__to_move(s);
     json_object_set_new(j, "to_move", tm == TB_OVER ? json_null() : json_integer(tm));
-    json_common(a, j);
+    aj_common(a, j);
     json_t *castle = json_array();
     for (int q = 0; q < ARK_CASTLE; q++) {
         json_t *pieces = json_array();
@@ -161,11 +161,11 @@ json_t *ark__view_json(const tb_state *s, int seat)
     json_object_set_new(j, "floor", json_integer(ark__floor(a) + 1));
     json_t *pools = json_array();
     for (int f = 0; f < ARK_FLOORS; f++)
-        json_array_append_new(pools, json_family_counts(a->pool[f]));
+        json_array_append_new(pools, aj_family_counts(a->pool[f]));
     json_object_set_new(j, "pools", pools);
     json_t *display = json_array();
     for (int i = 0; i < a->display_n; i++)
-        json_array_append_new(display, json_card(a->display[i]));
+        json_array_append_new(display, aj_card(a->display[i]));
     json_object_set_new(j, "display", display);
     json_object_set_new(j, "stack", json_integer(a->stack_n));
     json_object_set_new(j, "neutral_pool", json_integer(ark__neutral_pool(a)));
@@ -173,14 +173,14 @@ json_t *ark__view_json(const tb_state *s, int seat)
     for (int p = 0; p < s->players; p++) {
         json_t *o = json_object();
         json_object_set_new(o, "colour", json_string(D.seat_colour[p]));
-        json_object_set_new(o, "hand", p == seat ? json_hand(a, p, false) : json_null());
-        json_object_set_new(o, "seen", json_hand(a, p, true));
+        json_object_set_new(o, "hand", p == seat ? aj_hand(a, p, false) : json_null());
+        json_object_set_new(o, "seen", aj_hand(a, p, true));
         json_object_set_new(o, "cards", json_integer(a->hand_n[p]));
         json_object_set_new(o, "workers", json_integer(a->screen[p]));
         json_object_set_new(o, "neutral", json_integer(a->screen_neutral[p]));
         json_object_set_new(o, "pool", json_integer(ark__own_pool(a, p)));
         json_object_set_new(o, "banners", json_integer(a->banners[p]));
-        json_object_set_new(o, "seals", json_families(a->seals[p]));
+        json_object_set_new(o, "seals", aj_families(a->seals[p]));
         json_object_set_new(o, "gold", json_integer(a->gold[p]));
         json_array_append_new(players, o);
     }
@@ -198,24 +198,24 @@ json_t *ark__state_json(const tb_state *s)
 {
     const arkadia_state *a = (const arkadia_state *)s;
     json_t *j = json_object();
-    json_common(a, j);
-    json_object_set_new(j, "castle", json_stacks(a));
+    aj_common(a, j);
+    json_object_set_new(j, "castle", aj_stacks(a));
     json_t *display = json_array(), *stack = json_array();
     for (int i = 0; i < a->display_n; i++)
-        json_array_append_new(display, json_card(a->display[i]));
+        json_array_append_new(display, aj_card(a->display[i]));
     for (int i = a->stack_n - 1; i >= 0; i--)
-        json_array_append_new(stack, json_card(a->stack[i]));
+        json_array_append_new(stack, aj_card(a->stack[i]));
     json_object_set_new(j, "display", display);
     json_object_set_new(j, "stack", stack);
     json_t *players = json_array();
     for (int p = 0; p < s->players; p++) {
         json_t *o = json_object();
-        json_object_set_new(o, "hand", json_hand(a, p, false));
-        json_object_set_new(o, "seen", json_hand(a, p, true));
+        json_object_set_new(o, "hand", aj_hand(a, p, false));
+        json_object_set_new(o, "seen", aj_hand(a, p, true));
         json_object_set_new(o, "workers", json_integer(a->screen[p]));
         json_object_set_new(o, "neutral", json_integer(a->screen_neutral[p]));
         json_object_set_new(o, "banners", json_integer(a->banners[p]));
-        json_object_set_new(o, "seals", json_families(a->seals[p]));
+        json_object_set_new(o, "seals", aj_families(a->seals[p]));
         json_object_set_new(o, "gold", json_integer(a->gold[p]));
         json_array_append_new(players, o);
     }
@@ -225,7 +225,7 @@ json_t *ark__state_json(const tb_state *s)
 
 /* ---- reading ---- */
 
-static int read_index(const char *name, const char *const *names, int n)
+static int aj_read_index(const char *name, const char *const *names, int n)
 {
     for (int i = 0; i < n; i++)
         if (name && strcmp(name, names[i]) == 0)
@@ -233,7 +233,7 @@ static int read_index(const char *name, const char *const *names, int n)
     return -1;
 }
 
-static int read_square(const json_t *v, const char *what, int *sq, char *err, size_t errlen)
+static int aj_read_square(const json_t *v, const char *what, int *sq, char *err, size_t errlen)
 {
     const char *t = json_string_value(v);
     int len = t ? ark__parse_square(t, sq) : 0;
@@ -242,14 +242,14 @@ static int read_square(const json_t *v, const char *what, int *sq, char *err, si
     return 0;
 }
 
-static int read_card(const json_t *v, const char *what, int *card, char *err, size_t errlen)
+static int aj_read_card(const json_t *v, const char *what, int *card, char *err, size_t errlen)
 {
     if (ark__parse_card(json_string_value(v), card))
         return tb__errf(err, errlen, "%s must be a card 'FORM FAMILY', e.g. \"house red\"", what);
     return 0;
 }
 
-static int read_family(const json_t *v, const char *what, int *k, char *err, size_t errlen)
+static int aj_read_family(const json_t *v, const char *what, int *k, char *err, size_t errlen)
 {
     *k = ark__family_index(json_string_value(v));
     if (*k < 0)
@@ -258,7 +258,7 @@ static int read_family(const json_t *v, const char *what, int *k, char *err, siz
 }
 
 /* An optional integer: absent/null → -1. */
-static int read_opt_int(const json_t *j, const char *key, long long lo, long long hi, long long *out,
+static int aj_read_opt_int(const json_t *j, const char *key, long long lo, long long hi, long long *out,
                         char *err, size_t errlen)
 {
     const json_t *v = json_object_get(j, key);
@@ -269,14 +269,14 @@ static int read_opt_int(const json_t *j, const char *key, long long lo, long lon
     return tb__json_int(j, key, lo, hi, out, err, errlen);
 }
 
-static bool read_present(const json_t *j, const char *key)
+static bool aj_read_present(const json_t *j, const char *key)
 {
     const json_t *v = json_object_get(j, key);
     return v && !json_is_null(v);
 }
 
 /* Reads "c3-d3-d4" as a building of `form`; sets orient and corner. */
-static int read_building_squares(const arkadia_state *a, const char *text, int form, int *orient,
+static int aj_read_building_squares(const arkadia_state *a, const char *text, int form, int *orient,
                                  int *corner, char *err, size_t errlen, int index)
 {
     ark_bb cells = {{0, 0, 0}};
@@ -315,7 +315,7 @@ static int read_building_squares(const arkadia_state *a, const char *text, int f
     return 0;
 }
 
-static int read_buildings(arkadia_state *a, const json_t *arr, int *used, char *err, size_t errlen)
+static int aj_read_buildings(arkadia_state *a, const json_t *arr, int *used, char *err, size_t errlen)
 {
     if (!json_is_array(arr) || json_array_size(arr) > ARK_CARDS)
         return tb__errf(err, errlen, "'buildings' must be an array of at most 40 buildings");
@@ -333,13 +333,13 @@ static int read_buildings(arkadia_state *a, const json_t *arr, int *used, char *
         int k;
         char what[48];
         snprintf(what, sizeof what, "buildings[%d].family", idx);
-        if (read_family(json_object_get(v, "family"), what, &k, err, errlen))
+        if (aj_read_family(json_object_get(v, "family"), what, &k, err, errlen))
             return -1;
         const json_t *done = json_object_get(v, "done");
         if (!json_is_boolean(done))
             return tb__errf(err, errlen, "buildings[%d].done must be true or false", idx);
         int orient = 0, corner = 0;
-        if (read_building_squares(a, json_string_value(json_object_get(v, "squares")), form, &orient,
+        if (aj_read_building_squares(a, json_string_value(json_object_get(v, "squares")), form, &orient,
                                   &corner, err, errlen, idx))
             return -1;
         ark_building *b = &a->bld[a->nbld++];
@@ -356,14 +356,14 @@ static int read_buildings(arkadia_state *a, const json_t *arr, int *used, char *
     return 0;
 }
 
-static int read_workers(arkadia_state *a, const json_t *o, char *err, size_t errlen)
+static int aj_read_workers(arkadia_state *a, const json_t *o, char *err, size_t errlen)
 {
     if (!json_is_object(o))
         return tb__errf(err, errlen, "'workers' must be an object of colour → squares");
     const char *key;
     const json_t *list;
     json_object_foreach((json_t *)o, key, list) {
-        int k = strcmp(key, "neutral") == 0 ? ARK_NEUTRAL : read_index(key, D.seat_colour, a->base.players);
+        int k = strcmp(key, "neutral") == 0 ? ARK_NEUTRAL : aj_read_index(key, D.seat_colour, a->base.players);
         if (k < 0)
             return tb__errf(err, errlen, "workers: '%s' is not a colour in play or neutral", key);
         if (!json_is_array(list))
@@ -374,7 +374,7 @@ static int read_workers(arkadia_state *a, const json_t *o, char *err, size_t err
             int sq;
             char what[48];
             snprintf(what, sizeof what, "workers.%s[%d]", key, (int)i);
-            if (read_square(v, what, &sq, err, errlen))
+            if (aj_read_square(v, what, &sq, err, errlen))
                 return -1;
             for (int m = 0; m <= ARK_NEUTRAL; m++)
                 if (ark_bb_has(a->workers[m], sq))
@@ -385,7 +385,7 @@ static int read_workers(arkadia_state *a, const json_t *o, char *err, size_t err
     return 0;
 }
 
-static int read_castle(arkadia_state *a, const json_t *arr, char *err, size_t errlen)
+static int aj_read_castle(arkadia_state *a, const json_t *arr, char *err, size_t errlen)
 {
     if (!json_is_array(arr) || json_array_size(arr) != ARK_CASTLE)
         return tb__errf(err, errlen, "'castle' must be an array of 10 stacks (castle squares 1-10)");
@@ -397,7 +397,7 @@ static int read_castle(arkadia_state *a, const json_t *arr, char *err, size_t er
             int k;
             char what[32];
             snprintf(what, sizeof what, "castle[%d][%d]", q, (int)h);
-            if (read_family(json_array_get(st, h), what, &k, err, errlen))
+            if (aj_read_family(json_array_get(st, h), what, &k, err, errlen))
                 return -1;
             a->castle[q][h] = (uint8_t)k;
         }
@@ -435,7 +435,7 @@ static int read_castle(arkadia_state *a, const json_t *arr, char *err, size_t er
     return 0;
 }
 
-static int read_cards(const json_t *arr, const char *what, int max, uint8_t *out, int *n, int *used,
+static int aj_read_cards(const json_t *arr, const char *what, int max, uint8_t *out, int *n, int *used,
                       char *err, size_t errlen)
 {
     if (!json_is_array(arr) || (int)json_array_size(arr) > max)
@@ -447,7 +447,7 @@ static int read_cards(const json_t *arr, const char *what, int max, uint8_t *out
         char w[48];
         int card;
         snprintf(w, sizeof w, "%s[%d]", what, (int)i);
-        if (read_card(v, w, &card, err, errlen))
+        if (aj_read_card(v, w, &card, err, errlen))
             return -1;
         out[(*n)++] = (uint8_t)card;
         used[card]++;
@@ -455,7 +455,7 @@ static int read_cards(const json_t *arr, const char *what, int max, uint8_t *out
     return 0;
 }
 
-static int read_players(arkadia_state *a, const json_t *arr, int *used, char *err, size_t errlen)
+static int aj_read_players(arkadia_state *a, const json_t *arr, int *used, char *err, size_t errlen)
 {
     if (!json_is_array(arr) || (int)json_array_size(arr) != a->base.players)
         return tb__errf(err, errlen, "'seats' must hold one object per player");
@@ -467,10 +467,10 @@ static int read_players(arkadia_state *a, const json_t *arr, int *used, char *er
         uint8_t cards[ARK_CARDS], seen[ARK_CARDS];
         int n, ns, seen_used[ARK_CARD_TYPES] = {0}, hand_used[ARK_CARD_TYPES] = {0};
         snprintf(what, sizeof what, "seats[%d].hand", p);
-        if (read_cards(json_object_get(o, "hand"), what, D.hand, cards, &n, hand_used, err, errlen))
+        if (aj_read_cards(json_object_get(o, "hand"), what, D.hand, cards, &n, hand_used, err, errlen))
             return -1;
         snprintf(what, sizeof what, "seats[%d].seen", p);
-        if (read_cards(json_object_get(o, "seen"), what, D.hand, seen, &ns, seen_used, err, errlen))
+        if (aj_read_cards(json_object_get(o, "seen"), what, D.hand, seen, &ns, seen_used, err, errlen))
             return -1;
         for (int c = 0; c < ARK_CARD_TYPES; c++) {
             if (seen_used[c] > hand_used[c])
@@ -514,7 +514,7 @@ static int read_players(arkadia_state *a, const json_t *arr, int *used, char *er
 }
 
 /* Every invariant that ties the parts together (arkadia.h). */
-static int read_check(arkadia_state *a, const int *used, char *err, size_t errlen)
+static int aj_read_check(arkadia_state *a, const int *used, char *err, size_t errlen)
 {
     int players = a->base.players, mover = ark__mover(a);
     for (int c = 0; c < ARK_CARD_TYPES; c++) {
@@ -624,11 +624,11 @@ int ark__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen)
     int players = s->players;
     int used[ARK_CARD_TYPES] = {0};
     const char *ph = json_string_value(json_object_get(j, "phase"));
-    int phase = read_index(ph, ark__phase_name, ARK_PHASES);
+    int phase = aj_read_index(ph, ark__phase_name, ARK_PHASES);
     if (phase < 0)
         return tb__errf(err, errlen, "'phase' must be one of lot, action, place, workers, castle, draw, banner, sale, over");
     a->phase = (uint8_t)phase;
-    int action = read_index(json_string_value(json_object_get(j, "action")), ark__action_name, ARK_ACTIONS);
+    int action = aj_read_index(json_string_value(json_object_get(j, "action")), ark__action_name, ARK_ACTIONS);
     if (action < 0)
         return tb__errf(err, errlen, "'action' must be none, build, workers or skip");
     a->action = (uint8_t)action;
@@ -640,7 +640,7 @@ int ark__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen)
         return -1;
     a->turn_no = (uint16_t)v;
     a->seat = (uint8_t)((a->start + a->turn_no) % players);
-    if (read_opt_int(j, "trigger_turn", 0, 10000, &v, err, errlen))
+    if (aj_read_opt_int(j, "trigger_turn", 0, 10000, &v, err, errlen))
         return -1;
     a->trigger_turn = (int16_t)v;
     if (tb__json_int(j, "idle", 0, players, &v, err, errlen))
@@ -653,26 +653,26 @@ int ark__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen)
     } fields[] = {{"card", ARK_PH_PLACE}, {"target", ARK_PH_WORKER}, {"placed", ARK_PH_WORKER},
                   {"castle_left", ARK_PH_CASTLE}, {"family", ARK_PH_SALE}};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-        if (read_present(j, fields[i].key) != (phase == fields[i].phase))
+        if (aj_read_present(j, fields[i].key) != (phase == fields[i].phase))
             return tb__errf(err, errlen, "'%s' is given exactly in the %s phase (null otherwise)", fields[i].key,
                             ark__phase_name[fields[i].phase]);
     const json_t *lot = json_object_get(j, "lot");
     a->lot = ARK_NO_SQUARE;
     if (lot && !json_is_null(lot)) {
         int sq;
-        if (read_square(lot, "'lot'", &sq, err, errlen))
+        if (aj_read_square(lot, "'lot'", &sq, err, errlen))
             return -1;
         if (!ark_bb_has(D.lot_anchors, sq))
             return tb__errf(err, errlen, "the lot at %s covers a tent camp or leaves the board", json_string_value(lot));
         a->lot = (uint8_t)sq;
     }
-    if (read_buildings(a, json_object_get(j, "buildings"), used, err, errlen) ||
-        read_workers(a, json_object_get(j, "workers"), err, errlen) ||
-        read_castle(a, json_object_get(j, "castle"), err, errlen))
+    if (aj_read_buildings(a, json_object_get(j, "buildings"), used, err, errlen) ||
+        aj_read_workers(a, json_object_get(j, "workers"), err, errlen) ||
+        aj_read_castle(a, json_object_get(j, "castle"), err, errlen))
         return -1;
     ark__derive(a);
     int n;
-    if (read_cards(json_object_get(j, "display"), "display", D.display, a->display, &n, used, err, errlen))
+    if (aj_read_cards(json_object_get(j, "display"), "display", D.display, a->display, &n, used, err, errlen))
         return -1;
     a->display_n = (uint8_t)n;
     for (int i = 1; i < n; i++)
@@ -682,17 +682,17 @@ int ark__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen)
             a->display[k - 1] = t;
         }
     uint8_t stack[ARK_CARDS];
-    if (read_cards(json_object_get(j, "stack"), "stack", ARK_CARDS, stack, &n, used, err, errlen))
+    if (aj_read_cards(json_object_get(j, "stack"), "stack", ARK_CARDS, stack, &n, used, err, errlen))
         return -1;
     a->stack_n = (uint8_t)n;
     for (int i = 0; i < n; i++)
         a->stack[i] = stack[n - 1 - i]; /* JSON lists the top first */
-    if (read_players(a, json_object_get(j, "seats"), used, err, errlen))
+    if (aj_read_players(a, json_object_get(j, "seats"), used, err, errlen))
         return -1;
     int mover = ark__mover(a);
     if (phase == ARK_PH_PLACE) {
         int card;
-        if (read_card(json_object_get(j, "card"), "'card'", &card, err, errlen))
+        if (aj_read_card(json_object_get(j, "card"), "'card'", &card, err, errlen))
             return -1;
         a->card = (uint8_t)card;
         used[card]++;
@@ -705,7 +705,7 @@ int ark__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen)
             a->target_lot = 1;
         } else {
             int sq, found = -1;
-            if (read_square(t, "'target'", &sq, err, errlen))
+            if (aj_read_square(t, "'target'", &sq, err, errlen))
                 return -1;
             for (int i = 0; i < a->nbld; i++)
                 if (ark_bb_has(ark__building_cells(&a->bld[i]), sq))
@@ -728,12 +728,12 @@ int ark__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen)
     }
     if (phase == ARK_PH_SALE) {
         int k;
-        if (read_family(json_object_get(j, "family"), "'family'", &k, err, errlen))
+        if (aj_read_family(json_object_get(j, "family"), "'family'", &k, err, errlen))
             return -1;
         a->family = (uint8_t)k;
         a->banner_used = 1;
     }
-    return read_check(a, used, err, errlen);
+    return aj_read_check(a, used, err, errlen);
 }
 
 /* ---- the static board ---- */
@@ -744,9 +744,9 @@ json_t *ark__board_json(void)
     json_object_set_new(j, "game", json_string("arkadia"));
     json_object_set_new(j, "width", json_integer(ARK_W));
     json_object_set_new(j, "height", json_integer(ARK_H));
-    json_object_set_new(j, "tents", json_squares(D.tents));
+    json_object_set_new(j, "tents", aj_squares(D.tents));
     json_object_set_new(j, "lot_size", json_pack("[i,i]", D.lot_w, D.lot_h));
-    json_object_set_new(j, "lot_places", json_squares(D.lot_anchors));
+    json_object_set_new(j, "lot_places", aj_squares(D.lot_anchors));
     json_t *castle = json_array();
     for (int q = 0; q < ARK_CASTLE; q++)
         json_array_append_new(castle, json_pack("{s:i,s:[i,i],s:o}", "square", q + 1, "offset", D.castle_x[q],
@@ -780,7 +780,7 @@ json_t *ark__board_json(void)
     json_object_set_new(j, "forms", forms);
     json_t *pieces = json_array();
     for (int f = 0; f < ARK_FLOORS; f++)
-        json_array_append_new(pieces, json_family_counts(D.pieces[f]));
+        json_array_append_new(pieces, aj_family_counts(D.pieces[f]));
     json_object_set_new(j, "pieces", pieces);
     json_object_set_new(j, "workers", json_pack("{s:i,s:i,s:i,s:i,s:i}", "own", D.own_workers, "start",
                                                 D.start_workers, "banners", D.banners, "per_banner",
