@@ -189,7 +189,9 @@ static void state_json_rejects_inconsistent_states(void **unused)
 
 /* ---- random games under every option ---- */
 
-static void check_decision(const tb_state *s, tb_rng *rng)
+/* Checks one position; every seat's resampling only every `all_seats`-th call
+ * (the mover's every time), to keep the test quick. */
+static void check_decision(const tb_state *s, tb_rng *rng, bool all_seats)
 {
     char err[TB_ERR_LEN];
     char *json = tb_state_json(s);
@@ -203,6 +205,8 @@ static void check_decision(const tb_state *s, tb_rng *rng)
     tb_state *c = tb_state_dup(s);
     tb_move moves[TB_MAX_MOVES];
     for (int seat = TB_SPECTATOR; seat < tb_players(s); seat++) {
+        if (!all_seats && seat != mover)
+            continue;
         tb_state_copy(c, s);
         tb_resample(c, seat, rng);
         char *v1 = tb_view_json(s, seat), *v2 = tb_view_json(c, seat);
@@ -258,7 +262,7 @@ static void options_keep_the_invariants(void **unused)
                     fail_msg("%s: after setup: %s", variants[v], err);
                 int d = 0;
                 while (!tb_is_over(s)) {
-                    check_decision(s, &rng);
+                    check_decision(s, &rng, d % 4 == 0);
                     tb_state_copy(before, s);
                     tb_apply(s, tb_random_move(s, &rng));
                     if (sim_arkadia_check(before, s, err, sizeof err))
@@ -362,7 +366,7 @@ static tb_move greedy_move(const tb_state *s)
 static void greedy_beats_random(void **unused)
 {
     (void)unused;
-    const int players = 3, games = 60;
+    const int players = 3, games = 30;
     double share = 0;
     tb_rng rng;
     tb_rng_seed(&rng, 77);
