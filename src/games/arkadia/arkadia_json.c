@@ -504,8 +504,10 @@ static int aj_read_players(arkadia_state *a, const json_t *arr, int *used, char 
         const json_t *seals = json_object_get(o, "seals");
         if (!json_is_object(seals) || json_object_size(seals) != ARK_FAMILIES)
             return tb__errf(err, errlen, "seats[%d].seals must give a count for each of the 4 families", p);
+        /* a game pays at most about 120 seals of a family to one player; the
+         * cap keeps every sale count within the move's 8 bits */
         for (int k = 0; k < ARK_FAMILIES; k++) {
-            if (tb__json_int(seals, D.family[k], 0, 250, &v, msg, sizeof msg))
+            if (tb__json_int(seals, D.family[k], 0, 200, &v, msg, sizeof msg))
                 return tb__errf(err, errlen, "seats[%d].seals: %s", p, msg);
             a->seals[p][k] = (uint16_t)v;
         }
