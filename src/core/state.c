@@ -54,27 +54,32 @@ int tb_setup(tb_state *state, int players, const tb_options *opts, uint64_t seed
     if (players < g->min_players || players > g->max_players)
         return tb__errf(err, errlen, "%s is for %d to %d players, not %d", g->name,
                         g->min_players, g->max_players, players);
-    tb_options o;
-    if (opts)
-        o = *opts;
-    else
-        tb_options_clear(&o);
-    if (tb_options_normalize(g, &o, err, errlen) != 0)
-        return -1;
+    uint8_t option[TB_MAX_OPTIONS];
+    if (opts && opts->count > 0) {
+        tb_options o = *opts;
+        if (tb_options_normalize(g, &o, err, errlen) != 0)
+            return -1;
+        tb__options_encode(g, &o, option);
+    } else {
+        tb__options_defaults(g, option);
+    }
     memset(state, 0, g->state_size);
     state->game = g;
     state->seed = seed;
     tb_rng_seed(&state->rng, seed);
     state->players = players;
     state->decisions = 0;
-    state->options = o;
+    memcpy(state->option, option, sizeof option);
     return g->setup(state, err, errlen);
 }
 
 const tb_game *tb_state_game(const tb_state *state) { return state->game; }
 int tb_players(const tb_state *state) { return state->players; }
 uint64_t tb_seed(const tb_state *state) { return state->seed; }
-void tb_state_options(const tb_state *state, tb_options *out) { *out = state->options; }
+void tb_state_options(const tb_state *state, tb_options *out)
+{
+    tb__options_decode(state->game, state->option, out);
+}
 int tb_to_move(const tb_state *state) { return state->game->to_move(state); }
 bool tb_is_over(const tb_state *state) { return state->game->to_move(state) == TB_OVER; }
 int tb_decisions_made(const tb_state *state) { return state->decisions; }
@@ -229,7 +234,9 @@ char *tb_state_json(const tb_state *state)
     }
     json_object_set_new(j, "rng", rng);
     json_object_set_new(j, "decisions", json_integer(state->decisions));
-    json_object_set_new(j, "options", state_options_json(&state->options));
+    tb_options o;
+    tb_state_options(state, &o);
+    json_object_set_new(j, "options", state_options_json(&o));
     char *s = tb__json_dump(j);
     json_decref(j);
     return s;
@@ -333,7 +340,7 @@ int tb_state_from_json(tb_state *state, const tb_game *game, const char *json, c
     }
     if (tb_options_normalize(game, &o, err, errlen))
         goto done;
-    tmp->options = o;
+    tb__options_encode(game, &o, tmp->option);
     if (game->state_from_json(tmp, j, err, errlen))
         goto done;
     memcpy(state, tmp, game->state_size);
