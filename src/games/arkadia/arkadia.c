@@ -694,7 +694,7 @@ static tb_move ark_random_move(const tb_state *s, tb_rng *rng)
         }
         int tested = 0; /* forms known not to fit */
         for (;;) {
-            uint32_t k = tb_rng_below(rng, (uint32_t)(nc + nt));
+            uint32_t k = tb__rng_below(rng, (uint32_t)(nc + nt));
             if ((int)k >= nc) {
                 int i = open[k - (uint32_t)nc];
                 return ARK_MOVE(ARK_K_WORKERS,
@@ -713,7 +713,7 @@ static tb_move ark_random_move(const tb_state *s, tb_rng *rng)
     case ARK_PH_PLACE: {
         int form = CARD_FORM(a->card);
         ark_bb masks[ARK_MAX_ORIENT];
-        uint32_t k = tb_rng_below(rng, (uint32_t)ark__placements(a, form, masks));
+        uint32_t k = tb__rng_below(rng, (uint32_t)ark__placements(a, form, masks));
         for (int o = 0;; o++) {
             uint32_t c = (uint32_t)ark_bb_count(masks[o]);
             if (k < c)
@@ -725,7 +725,7 @@ static tb_move ark_random_move(const tb_state *s, tb_rng *rng)
         ark_bb sq = ark__worker_squares(a);
         uint32_t c = (uint32_t)ark_bb_count(sq), own = a->screen[p] ? c : 0,
                  neu = a->screen_neutral[p] ? c : 0;
-        uint32_t k = tb_rng_below(rng, own + neu + (a->placed ? 1u : 0u));
+        uint32_t k = tb__rng_below(rng, own + neu + (a->placed ? 1u : 0u));
         if (k < own)
             return ARK_MOVE(ARK_K_OWN, ark_nth(sq, k));
         if (k < own + neu)
@@ -735,17 +735,28 @@ static tb_move ark_random_move(const tb_state *s, tb_rng *rng)
     default: {
         tb_move moves[TB_MAX_MOVES];
         int n = ark__legal(s, moves);
-        return n ? moves[tb_rng_below(rng, (uint32_t)n)] : 0;
+        return n ? moves[tb__rng_below(rng, (uint32_t)n)] : 0;
     }
     }
 }
 
 /* ---- set-up ---- */
 
+/* Is option `key` set to `value`?  The state keeps each option as the index
+ * of its value in the option's '|'-separated list (ark_options). */
 static bool ark_option_on(const tb_state *s, const char *key, const char *value)
 {
-    const char *v = tb_options_get(&s->options, key);
-    return v && strcmp(v, value) == 0;
+    int index = tb__option_index(s, key);
+    for (const tb_option_spec *o = ark_options; o->key; o++) {
+        if (strcmp(o->key, key) != 0)
+            continue;
+        const char *p = o->values;
+        for (int k = 0; k < index && strchr(p, '|'); k++)
+            p = strchr(p, '|') + 1;
+        size_t len = strlen(value);
+        return index >= 0 && strncmp(p, value, len) == 0 && (p[len] == '|' || p[len] == '\0');
+    }
+    return false;
 }
 
 void ark__derive(arkadia_state *a)
