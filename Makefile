@@ -28,7 +28,7 @@ test-fast: build
 
 test-asan: deps
 	@[ -f build-asan/build.ninja ] || CC=gcc meson setup build-asan -Db_sanitize=address,undefined \
-	    -Db_lundef=false -Dbuildtype=debug -Dsim_games=1000 -Dsim_full_games=100 >/dev/null
+	    -Db_lundef=false -Dbuildtype=debug -Dsim_games=500 -Dsim_full_games=50 >/dev/null
 	@ninja -C build-asan >/dev/null || ninja -C build-asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	    meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 4

@@ -108,7 +108,7 @@ extern const struct tb_game tb__clans_game;
 /* util.c: small helpers shared by games and core. */
 int tb__errf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-char *tb__json_dump(const json_t *j); /* compact, sorted keys, malloc'd */
+char *tb__json_dump(const json_t *j); /* compact, members in insertion order, malloc'd */
 
 /* A growable text buffer for renderers. */
 typedef struct tb_buf {
