@@ -13,11 +13,13 @@
  * resolved when the action ends (after the placement, or when the worker
  * introduction stops), then one castle piece per completed building.
  *
- * Two rulings of this implementation beyond E1-E22 (docs/rules-arkadia.md):
+ * Rulings of this implementation beyond E1-E22 (docs/rules-arkadia.md):
  * A1 the game also ends, before the end trigger, after a whole round of idle
  * turns (no action and no banner), since nothing can change any more;
  * A2 the draw comes after the castle pieces (the spec's order; no outcome
- * depends on it).  The state invariants are listed in arkadia.h.
+ * depends on it); A3 tent workers are taken automatically; A4 a card taken
+ * face up stays known to all (hand entries carry a "seen" bit) and resampling
+ * keeps it.  The state invariants are listed in arkadia.h.
  */
 #include "arkadia.h"
 

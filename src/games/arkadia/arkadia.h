@@ -172,7 +172,7 @@ typedef struct arkadia_state {
     uint8_t idle;             /* consecutive turns with no action and no banner */
     uint8_t banner_used;      /* this turn */
     uint8_t card;             /* PLACE: the card being laid out */
-    uint8_t target;           /* WORKER: building index, or ARK_LOT_TARGET & 0xff */
+    uint8_t target;           /* WORKER: building index (0 when target_lot) */
     uint8_t target_lot;       /* WORKER: the target is the castle lot */
     uint8_t placed;           /* WORKER: workers introduced in this action */
     uint8_t castle_left;      /* CASTLE: pieces still to place */
