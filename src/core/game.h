@@ -50,6 +50,10 @@ struct tb_game {
     void (*apply)(tb_state *s, tb_move m);
     /* Optional: a uniformly random legal move, faster than listing all. */
     tb_move (*random_move)(const tb_state *s, tb_rng *rng);
+    /* Optional: random decisions to the end (or `limit` when > 0) with the
+     * same draws as random_move + apply; returns the decisions played
+     * (the core counts them into base.decisions). */
+    int (*playout)(tb_state *s, tb_rng *rng, int limit);
     void (*scores)(const tb_state *s, int *out);
     int (*move_to_text)(const tb_state *s, tb_move m, char *buf, size_t buflen);
     int (*text_to_move)(const tb_state *s, const char *text, tb_move *out, char *err,

@@ -124,6 +124,21 @@ tb_move tb_random_move(const tb_state *state, tb_rng *rng)
     return n ? moves[tb_rng_below(rng, (uint32_t)n)] : 0;
 }
 
+int tb_playout(tb_state *state, tb_rng *rng, int limit)
+{
+    if (state->game->playout) {
+        int n = state->game->playout(state, rng, limit);
+        state->decisions += n;
+        return n;
+    }
+    int n = 0;
+    while ((limit <= 0 || n < limit) && !tb_is_over(state)) {
+        tb_apply(state, tb_random_move(state, rng));
+        n++;
+    }
+    return n;
+}
+
 int tb_move_to_text(const tb_state *state, tb_move move, char *buf, size_t buflen)
 {
     return state->game->move_to_text(state, move, buf, buflen);

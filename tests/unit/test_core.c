@@ -252,6 +252,43 @@ static void agents_are_listed_and_decide_legally(void **unused)
     tb_state_free(s);
 }
 
+/* tb_playout is the same as repeated random_move + apply, for every game. */
+static void playout_matches_random_moves(void **unused)
+{
+    (void)unused;
+    for (int g = 0; g < tb_game_count(); g++) {
+        const tb_game *game = tb_game_at(g);
+        for (int seed = 0; seed < 50; seed++) {
+            int players = tb_game_min_players(game) + seed % (tb_game_max_players(game) - tb_game_min_players(game) + 1);
+            tb_state *a = tb_state_new(game), *b = tb_state_new(game);
+            tb_setup(a, players, NULL, (uint64_t)seed, NULL, 0);
+            tb_setup(b, players, NULL, (uint64_t)seed, NULL, 0);
+            tb_rng ra, rb;
+            tb_rng_seed(&ra, (uint64_t)seed + 100);
+            tb_rng_seed(&rb, (uint64_t)seed + 100);
+            int first = tb_playout(a, &ra, 7), played = 0;
+            while (played < 7 && !tb_is_over(b)) {
+                tb_apply(b, tb_random_move(b, &rb));
+                played++;
+            }
+            assert_int_equal(first, played);
+            assert_true(tb_state_equal(a, b));
+            int rest = tb_playout(a, &ra, 0);
+            while (!tb_is_over(b)) {
+                tb_apply(b, tb_random_move(b, &rb));
+                played++;
+            }
+            assert_int_equal(first + rest, played);
+            assert_true(tb_is_over(a));
+            assert_true(tb_state_equal(a, b));
+            assert_memory_equal(&ra, &rb, sizeof ra);
+            assert_int_equal(tb_decisions_made(a), played);
+            tb_state_free(a);
+            tb_state_free(b);
+        }
+    }
+}
+
 static void json_dump_round_trips(void **unused)
 {
     (void)unused;
@@ -303,6 +340,7 @@ int main(void)
         cmocka_unit_test(bad_records_get_clear_errors),
         cmocka_unit_test(agents_are_listed_and_decide_legally),
         cmocka_unit_test(json_dump_round_trips),
+        cmocka_unit_test(playout_matches_random_moves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

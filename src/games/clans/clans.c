@@ -249,11 +249,29 @@ static int clans_legal(const tb_state *s, tb_move *out)
     return n;
 }
 
+static inline tb_move clans_draw(const clans_state *c, tb_rng *rng);
+static void clans_apply(tb_state *s, tb_move m);
+
 static tb_move clans_random_move(const tb_state *s, tb_rng *rng)
 {
     const clans_state *c = (const clans_state *)s;
-    if (c->over)
-        return 0;
+    return c->over ? 0 : clans_draw(c, rng);
+}
+
+static int clans_playout(tb_state *s, tb_rng *rng, int limit)
+{
+    clans_state *c = (clans_state *)s;
+    int n = 0;
+    while (!c->over && (limit <= 0 || n < limit)) {
+        clans_apply(s, clans_draw(c, rng));
+        n++;
+    }
+    return n;
+}
+
+/* A uniformly random legal move of a game that is not over. */
+static inline tb_move clans_draw(const clans_state *c, tb_rng *rng)
+{
     if (c->pending) {
         uint64_t rest = c->pending;
         uint32_t k = tb__rng_below(rng, (uint32_t)__builtin_popcountll(rest));
@@ -378,6 +396,7 @@ const struct tb_game tb__clans_game = {
     .legal = clans_legal,
     .apply = clans_apply,
     .random_move = clans_random_move,
+    .playout = clans_playout,
     .scores = clans_scores,
     .move_to_text = clans__move_to_text,
     .text_to_move = clans__text_to_move,
