@@ -9,7 +9,8 @@
  *     it (placements also in any square order);
  *   - a card taken face up stays known through resampling;
  *   - the heuristic lies in [0,1] and a one-ply greedy player using it beats
- *     random players clearly.
+ *     random players clearly;
+ *   - the playout fast path makes exactly the decisions of random_move + apply.
  */
 #include "games/arkadia/arkadia.h"
 #include "../sim/sim.h"
@@ -386,6 +387,28 @@ static void greedy_beats_random(void **unused)
     print_message("greedy share of wins against 2 random players: %.2f\n", share / games);
 }
 
+static void playout_equals_random_moves(void **unused)
+{
+    (void)unused;
+    for (uint64_t g = 0; g < 20; g++) {
+        tb_state *a = new_game(2 + (int)(g % 3), g, g % 2 ? "lot=random" : NULL);
+        tb_state *b = tb_state_dup(a);
+        tb_rng ra, rb;
+        tb_rng_seed(&ra, g);
+        tb_rng_seed(&rb, g);
+        int limit = g < 10 ? 37 : 0, n = 0;
+        while ((limit <= 0 || n < limit) && !tb_is_over(a)) {
+            tb_apply(a, tb_random_move(a, &ra));
+            n++;
+        }
+        assert_int_equal(tb_playout(b, &rb, limit), n);
+        assert_true(tb_state_equal(a, b));
+        assert_true(memcmp(&ra, &rb, sizeof ra) == 0);
+        tb_state_free(a);
+        tb_state_free(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -394,6 +417,7 @@ int main(void)
         cmocka_unit_test(placements_parse_in_any_order),
         cmocka_unit_test(seen_cards_survive_resampling),
         cmocka_unit_test(greedy_beats_random),
+        cmocka_unit_test(playout_equals_random_moves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

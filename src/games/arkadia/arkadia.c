@@ -742,6 +742,19 @@ static tb_move ark_random_move(const tb_state *s, tb_rng *rng)
     }
 }
 
+/* Random decisions to the end (or `limit`), the same draws as repeated
+ * random_move + apply, without the core's dispatch per decision. */
+static int ark_playout(tb_state *s, tb_rng *rng, int limit)
+{
+    arkadia_state *a = (arkadia_state *)s;
+    int n = 0;
+    while ((limit <= 0 || n < limit) && a->phase != ARK_PH_OVER) {
+        ark_apply(s, ark_random_move(s, rng));
+        n++;
+    }
+    return n;
+}
+
 /* ---- set-up ---- */
 
 /* Is option `key` set to `value`?  The state keeps each option as the index
@@ -1024,6 +1037,7 @@ const struct tb_game tb__arkadia_game = {
     .legal = ark__legal,
     .apply = ark_apply,
     .random_move = ark_random_move,
+    .playout = ark_playout,
     .scores = ark_scores,
     .move_to_text = ark__move_to_text,
     .text_to_move = ark__text_to_move,
