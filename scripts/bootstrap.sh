@@ -5,9 +5,14 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 mapfile -t wanted < <(grep -v '^\s*#' "$here/packages.txt" | awk 'NF {print $1}')
+# Names that an installed package provides count as present (e.g. NodeSource's
+# nodejs provides npm and conflicts with Debian's npm package).
+provided=$(dpkg-query -W -f='${db:Status-Abbrev}|${Provides}\n' 2>/dev/null |
+  awk -F'|' '$1 ~ /^ii/ && $2 != "" {print $2}' | tr ',' '\n' | sed 's/([^)]*)//g; s/ //g')
 missing=()
 for p in "${wanted[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" &&
+     ! grep -qx -- "$p" <<<"$provided"; then
     missing+=("$p")
   fi
 done
