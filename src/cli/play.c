@@ -374,7 +374,7 @@ int cmd_play(int argc, char **argv)
         if (pg.seat[i].human)
             snprintf(name, sizeof name, "%s", pg.humans == 1 ? "you" : "player");
         else
-            snprintf(name, sizeof name, "%s", pg.seat[i].label);
+            snprintf(name, sizeof name, "%.63s", pg.seat[i].label);
         tb_record_set_player(pg.record, i, name, pg.seat[i].human ? "human" : pg.seat[i].label);
     }
     pg.colour = !no_colour && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");

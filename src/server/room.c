@@ -664,11 +664,11 @@ srv_room *srv_room_load(srv_server *s, const char *id, char *err, size_t errlen)
         json_object_foreach(jo, key, val) {
             if (tb_options_set(&r->options, key, json_string_value(val) ? json_string_value(val) : "",
                                why, sizeof why))
-                snprintf(r->broken, sizeof r->broken, "stored options: %s", why);
+                snprintf(r->broken, sizeof r->broken, "stored options: %.200s", why);
         }
         json_decref(jo);
         if (!r->broken[0] && tb_options_normalize(r->game, &r->options, why, sizeof why))
-            snprintf(r->broken, sizeof r->broken, "stored options: %s", why);
+            snprintf(r->broken, sizeof r->broken, "stored options: %.200s", why);
     }
     if (!r->broken[0]) {
         r->record = tb_record_new(r->game, r->players, &r->options, row.seed);

@@ -293,7 +293,10 @@ static void ws_handle(srv_conn *c, int opcode)
             json_object_set(pong, "id", id);
         srv_conn_send_json(c, pong);
     } else if (!c->room) {
-        srv_conn_error(c, NULL, c->code, "%s", c->message);
+        json_t *id = json_object_get(msg, "id");
+        if (!json_is_integer(id) && !(json_is_string(id) && json_string_length(id) <= 64))
+            id = NULL;
+        srv_conn_error(c, id, c->code, "%s", c->message);
     } else {
         srv_room_client_message(c->room, c, c->seat, msg);
     }
@@ -460,22 +463,20 @@ static void *ws_loop(void *arg)
             }
             if (c->closed)
                 continue;
+            srv_conn_ref(c); /* closing below must not free it under us */
             if (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR | EPOLLRDHUP)) {
-                if (wslay_event_recv(c->ctx) != 0) {
+                if (wslay_event_recv(c->ctx) != 0)
                     ws_close(ws, c);
-                    continue;
-                }
-                ws_flush(ws, c, false); /* answers go out at once */
-                if (c->closed)
-                    continue;
+                else
+                    ws_flush(ws, c, false); /* answers go out at once */
             }
-            if (evs[i].events & EPOLLOUT) {
-                if (wslay_event_send(c->ctx) != 0) {
+            if (!c->closed && (evs[i].events & EPOLLOUT)) {
+                if (wslay_event_send(c->ctx) != 0)
                     ws_close(ws, c);
-                    continue;
-                }
-                ws_settle(ws, c);
+                else
+                    ws_settle(ws, c);
             }
+            srv_conn_unref(c);
         }
         pthread_mutex_lock(&ws->lock);
         srv_conn *incoming = ws->incoming, *dirty = ws->dirty;
