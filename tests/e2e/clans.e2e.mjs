@@ -202,6 +202,32 @@ t.test('the replay viewer steps through the finished game', async () => {
   await page.close();
 });
 
+t.test('the generic renderer (for games without their own) plays by buttons', async () => {
+  const res = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'clans', players: 2, seats: [{ kind: 'human', name: 'North' }, { kind: 'human', name: 'South' }] }) });
+  const g = await res.json();
+  const pages = [];
+  for (const s of g.seats) {
+    const p = await newPage();
+    await p.goto(`${server.base}${s.link}&renderer=generic`);
+    await p.waitForSelector('.generic .kv');
+    pages.push(p);
+  }
+  for (let i = 0; i < 12; i++) {
+    const k = await Promise.race(pages.map((p, idx) => p.waitForSelector('.legal-move', { timeout: 15000 }).then(() => idx)));
+    const p = pages[k];
+    const other = pages[1 - k];
+    assertEq(await other.$('.legal-move'), null, 'only the seat to move gets decisions');
+    const moves = await p.$$eval('.legal-move', (b) => b.map((x) => x.dataset.move));
+    await p.click(`.legal-move[data-move="${moves[i % moves.length]}"]`);
+    await p.waitForFunction((n) => document.querySelectorAll('.log .entry').length === n, i + 1);
+    if (i === 5) await shot(p, '11-generic-renderer');
+  }
+  const text = await pages[0].textContent('.generic .kv');
+  assert(/decisions: 12/.test(text), 'the view shows 12 decisions');
+  for (const p of pages) await p.context().close();
+});
+
 t.test('no script errors in any page', async () => {
   assertEq(errors, [], 'page errors');
 });

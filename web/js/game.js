@@ -117,6 +117,11 @@ function renderYou(ctx) {
       el('div.small.muted', 'You see what everybody sees; secrets stay hidden.')));
     return;
   }
+  if (!node && ctx.seat !== null && !ctx.replay) {
+    box.hidden = false;
+    clear(box).append(el('div', el('div.label', 'You play'), el('div.value', `${seatName(ctx.seat)} · seat ${ctx.seat + 1}`)));
+    return;
+  }
   box.hidden = !node;
   if (node) clear(box).append(node);
 }
@@ -345,7 +350,9 @@ async function main() {
   $('crumb').append(el('b', sum.title), ` · game ${sum.id}`, token ? ' · your seat' : wantReplay ? ' · replay' : ' · watching');
   if (sum.notice) { $('notice').hidden = false; $('notice').textContent = sum.notice; }
   try { S.board = await apiGet(`/api/catalog/${sum.game}/board`); } catch { S.board = null; }
-  S.renderer = await loadRenderer(sum.game);
+  // ?renderer=generic shows any game with the generic renderer (what a game
+  // without its own renderer gets); tests use it to keep that path working.
+  S.renderer = await loadRenderer(params.get('renderer') === 'generic' ? '' : sum.game);
   if (sum.status === 'broken') {
     S.fatal = `This game cannot be shown: ${sum.error}`;
     renderTurn(context());
