@@ -207,8 +207,19 @@ json_t *srv_row_summary(const srv_game_row *row)
     return j;
 }
 
-/* The state message for one seat (-1: spectator).  `last` is borrowed. */
-static json_t *room_state_msg(const srv_room *r, int seat, json_t *last)
+static char *room_dump(json_t *j)
+{
+    char *s = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    if (!s)
+        abort();
+    return s;
+}
+
+/* The state message for one seat (-1: spectator) as text.  `last` is
+ * borrowed.  The view (the bulk of the message) is spliced in as the
+ * library wrote it, never parsed and printed again. */
+static char *room_state_text(const srv_room *r, int seat, json_t *last)
 {
     json_t *j = json_object();
     json_object_set_new(j, "type", json_string("state"));
@@ -216,7 +227,7 @@ static json_t *room_state_msg(const srv_room *r, int seat, json_t *last)
     json_object_set_new(j, "status", json_string(room_status(r)));
     if (!r->state || r->broken[0]) {
         json_object_set_new(j, "error", json_string(r->broken));
-        return j;
+        return room_dump(j);
     }
     int n = tb_decisions_made(r->state);
     int to = tb_to_move(r->state);
@@ -232,7 +243,6 @@ static json_t *room_state_msg(const srv_room *r, int seat, json_t *last)
         json_object_set_new(j, "last", room_log_entry(r, n - 1));
     else
         json_object_set_new(j, "last", json_null());
-    json_object_set_new(j, "view", room_parse_view(tb_view_json(r->state, seat)));
     if (mine) {
         tb_move moves[TB_MAX_MOVES];
         int count = tb_legal(r->state, moves);
@@ -249,16 +259,19 @@ static json_t *room_state_msg(const srv_room *r, int seat, json_t *last)
     }
     if (tb_is_over(r->state))
         json_object_set_new(j, "result", room_parse_view(tb_result_json(r->state)));
-    return j;
-}
-
-static char *room_dump(json_t *j)
-{
-    char *s = json_dumps(j, JSON_COMPACT);
-    json_decref(j);
-    if (!s)
+    char *head = room_dump(j); /* "{...}" */
+    char *view = tb_view_json(r->state, seat);
+    size_t hl = strlen(head), vl = strlen(view);
+    char *out = malloc(hl + vl + 16);
+    if (!out)
         abort();
-    return s;
+    memcpy(out, head, hl - 1); /* without the closing brace */
+    memcpy(out + hl - 1, ",\"view\":", 8);
+    memcpy(out + hl + 7, view, vl);
+    memcpy(out + hl + 7 + vl, "}", 2);
+    free(head);
+    free(view);
+    return out;
 }
 
 /* Sends every connection its seat's state; `last` (borrowed) may be NULL. */
@@ -269,7 +282,7 @@ static void room_broadcast_state(srv_room *r, json_t *last)
         srv_conn *c = r->conns[i];
         int seat = srv_conn_seat(c);
         if (!msg[seat + 1])
-            msg[seat + 1] = room_dump(room_state_msg(r, seat, last));
+            msg[seat + 1] = room_state_text(r, seat, last);
         srv_conn_send(c, strdup(msg[seat + 1]));
     }
     for (int i = 0; i <= TB_MAX_SEATS; i++)
@@ -867,7 +880,7 @@ void srv_room_attach(srv_room *r, srv_conn *c, int seat)
                         json_pack("{s:i,s:f,s:f}", "message_bytes", SRV_MAX_MESSAGE,
                                   "messages_per_second", SRV_RATE_PER_SEC, "burst", SRV_RATE_BURST));
     srv_conn_send_json(c, welcome);
-    srv_conn_send_json(c, room_state_msg(r, seat, NULL));
+    srv_conn_send(c, room_state_text(r, seat, NULL));
     room_broadcast(r, room_presence(r));
     pthread_mutex_unlock(&r->lock);
 }
@@ -951,7 +964,7 @@ void srv_room_client_message(srv_room *r, srv_conn *c, int seat, json_t *msg)
         room_decide(r, c, seat, msg, id);
     } else if (strcmp(type, "sync") == 0) {
         pthread_mutex_lock(&r->lock);
-        srv_conn_send_json(c, room_state_msg(r, seat, NULL));
+        srv_conn_send(c, room_state_text(r, seat, NULL));
         pthread_mutex_unlock(&r->lock);
     } else {
         srv_conn_error(c, id, "unknown_type",

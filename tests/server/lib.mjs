@@ -87,8 +87,10 @@ export class WsClient {
     this.fragments = null;
   }
 
-  static async connect(port, query, { timeout = 10000 } = {}) {
+  // With `onmessage`, messages go to that callback and nothing is kept (load tests).
+  static async connect(port, query, { timeout = 10000, onmessage = null } = {}) {
     const c = new WsClient();
+    c.onmessage = onmessage;
     await c._open(port, query, timeout);
     return c;
   }
@@ -137,7 +139,7 @@ export class WsClient {
   }
 
   _data(d) {
-    this.raw.push(d);
+    if (!this.onmessage) this.raw.push(d);
     this.buf = Buffer.concat([this.buf, d]);
     for (;;) {
       const b = this.buf;
@@ -162,9 +164,10 @@ export class WsClient {
       if (!fin) continue;
       const text = Buffer.concat(this.fragments).toString('utf8');
       this.fragments = null;
-      this.texts.push(text);
       let msg;
       try { msg = JSON.parse(text); } catch { msg = { type: '__not_json__', text }; }
+      if (this.onmessage) { this.onmessage(msg, this); continue; } // light mode: nothing kept
+      this.texts.push(text);
       this.messages.push(msg);
       this._notify();
     }
