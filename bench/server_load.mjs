@@ -79,14 +79,16 @@ const aiIds = (await Promise.all(Array.from({ length: AI_GAMES }, aiGame))).filt
 await Promise.all(Array.from({ length: GAMES }, scriptedGame));
 const wall = (Date.now() - t0) / 1000;
 // computer-only games must all have finished too
-let aiOver = 0;
-for (const id of aiIds) {
-  for (let i = 0; i < 600; i++) {
+let aiOver = 0, aiDecisions = 0;
+const pending = new Set(aiIds);
+for (let i = 0; i < 6000 && pending.size; i++) {
+  for (const id of [...pending]) {
     const g = (await api(server, 'GET', `/api/games/${id}`)).json;
-    if (g.status === 'over') { aiOver++; break; }
-    await new Promise((r) => setTimeout(r, 50));
+    if (g.status === 'over') { aiOver++; aiDecisions += g.decisions; pending.delete(id); }
   }
+  if (pending.size) await new Promise((r) => setTimeout(r, 20));
 }
+const aiWall = (Date.now() - t0) / 1000;
 // CPU time the server used (user + system), from /proc.
 const ticks = (pid) => { const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' '); return Number(f[11]) + Number(f[12]); };
 const serverCpu = ticks(server.proc.pid) / 100;
@@ -101,6 +103,8 @@ const summary = {
   games: GAMES, finished: done, ai_games: AI_GAMES, ai_finished: aiOver, players: PLAYERS,
   decisions, seconds: Number(wall.toFixed(2)), decisions_per_second: Math.round(decisions / wall),
   ack_ms: { p50: Number(q(0.5).toFixed(2)), p90: Number(q(0.9).toFixed(2)), p99: Number(q(0.99).toFixed(2)), max: Number(q(1).toFixed(2)) },
+  ai_decisions: aiDecisions, ai_seconds: Number(aiWall.toFixed(2)),
+  ai_decisions_per_second: aiWall > 0 ? Math.round(aiDecisions / aiWall) : 0,
   errors, sync: args.sync || 'normal', cpus: os.cpus().length, db_bytes: dbBytes,
   server_cpu_s: Number(serverCpu.toFixed(2)), client_cpu_s: Number(clientCpu.toFixed(2)),
   server_cpu_us_per_decision: Math.round((serverCpu * 1e6) / Math.max(1, decisions)),
@@ -109,6 +113,7 @@ const summary = {
 console.log(`${GAMES} scripted games (${PLAYERS} seats each) + ${AI_GAMES} computer-only games, concurrently`);
 console.log(`finished: ${done}/${GAMES} scripted, ${aiOver}/${AI_GAMES} computer-only; errors: ${errors}`);
 console.log(`${decisions} acknowledged decisions in ${wall.toFixed(2)} s: ${summary.decisions_per_second} decisions/s`);
+if (AI_GAMES) console.log(`computer-only: ${aiDecisions} decisions, all games over after ${aiWall.toFixed(2)} s (${summary.ai_decisions_per_second} decisions/s, stored, no watchers)`);
 console.log(`decision sent -> ack: p50 ${summary.ack_ms.p50} ms, p90 ${summary.ack_ms.p90} ms, p99 ${summary.ack_ms.p99} ms, max ${summary.ack_ms.max} ms`);
 console.log(`CPU: server ${summary.server_cpu_s} s (${summary.server_cpu_us_per_decision} us per decision), clients ${summary.client_cpu_s} s; load average ${summary.load_average.join(' ')}`);
 for (const p of problems) console.log(`  error: ${p}`);
