@@ -228,6 +228,37 @@ t.test('the generic renderer (for games without their own) plays by buttons', as
   for (const p of pages) await p.context().close();
 });
 
+t.test('the Clans renderer asks for the village order by clicking', async () => {
+  // Village choices are rare in random play, so the renderer is driven here
+  // directly in the browser with a position whose phase is "village".
+  const page = await newPage();
+  await page.goto(server.base + '/');
+  const sent = await page.evaluate(async () => {
+    const { create } = await import('/js/renderers/clans.js');
+    const board = await (await fetch('/api/catalog/clans/board')).json();
+    const games = (await (await fetch('/api/games?status=all')).json()).games;
+    const view = (await (await fetch(`/api/games/${games[0].id}`)).json()).view;
+    const boardEl = document.createElement('div'), panelsEl = document.createElement('div');
+    document.body.append(boardEl, panelsEl);
+    const decided = [];
+    const r = create({ boardEl, panelsEl, board, decide: (m) => { decided.push(m); return true; } });
+    const v = { ...view, phase: 'village', pending: [12, 17], seat: 0, your_colour: 'red' };
+    r.update({ view: v, legal: ['village 12', 'village 17'], yourTurn: true, seat: 0, toMove: 0, n: 5, replay: false });
+    const choices = [...boardEl.querySelectorAll('.legal-village')].map((g) => Number(g.dataset.id));
+    const sources = boardEl.querySelectorAll('.legal-source').length;
+    boardEl.querySelector('.territory[data-id="5"]').dispatchEvent(new MouseEvent('click'));
+    boardEl.querySelector('.territory[data-id="17"]').dispatchEvent(new MouseEvent('click'));
+    boardEl.querySelector('.territory[data-id="12"]').dispatchEvent(new MouseEvent('click')); // already sent: ignored
+    const help = r.instruction({ view: v });
+    return { choices, sources, decided, headline: help.headline };
+  });
+  assertEq(sent.choices, [12, 17], 'the waiting villages are the clickable ones');
+  assertEq(sent.sources, 0, 'no hut move is offered while villages wait');
+  assertEq(sent.decided, ['village 17'], 'one click sends one village decision');
+  assertEq(sent.headline, 'Choose the next village', 'the prompt explains it in words');
+  await page.context().close();
+});
+
 t.test('no script errors in any page', async () => {
   assertEq(errors, [], 'page errors');
 });
