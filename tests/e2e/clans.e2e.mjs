@@ -139,10 +139,11 @@ t.test('a whole game played by clicking; the board follows every decision; a spe
         'the move log shows the decision');
     }
     decisions++;
-    if (decisions === 10) {
-      await shot(page, '05-mid-game');
-      // The spectator: same board, no colour of any seat.
+    if (decisions === 10) await shot(page, '05-mid-game');
+    if (decisions === 4) {
+      // The spectator (early, long before any game can end): same board, no colour of any seat.
       await spec.waitForFunction((k) => document.querySelectorAll('.log .entry').length >= k, n + 1);
+      assertEq(await spec.$('#result:not([hidden])'), null, 'the game is still running');
       assertEq(await spec.$('#your-colour'), null, 'a spectator has no secret colour');
       assertEq(await spec.$$eval('.player .clan-swatch', (x) => x.length), 0, 'a spectator sees no seat colour');
       assertEq(await page.$$eval('.player .clan-swatch', (x) => x.length), 1, 'a seat sees only its own colour');
