@@ -168,6 +168,8 @@ static enum MHD_Result http_list_games(srv_server *s, struct MHD_Connection *c)
         }
         json_array_append_new(games, g);
     }
+    for (int i = 0; i < n; i++)
+        srv_game_row_clear(&rows[i]);
     free(rows);
     return http_json(c, 200, json_pack("{s:o}", "games", games));
 }

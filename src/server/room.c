@@ -166,6 +166,16 @@ static json_t *room_summary_locked(const srv_room *r)
     for (int i = 0; i < r->players; i++)
         json_array_append_new(seats, room_seat_json(r, i));
     json_object_set_new(j, "seats", seats);
+    json_t *winners = json_null();
+    if (to == TB_OVER && r->state && !r->broken[0]) {
+        int ranks[TB_MAX_SEATS];
+        tb_ranks(r->state, ranks);
+        winners = json_array();
+        for (int i = 0; i < r->players; i++)
+            if (ranks[i] == 1)
+                json_array_append_new(winners, json_integer(i));
+    }
+    json_object_set_new(j, "winners", winners);
     const char *notice = r->game ? tb_game_notice(r->game) : NULL;
     json_object_set_new(j, "notice", notice ? json_string(notice) : json_null());
     if (r->broken[0])
@@ -204,6 +214,10 @@ json_t *srv_row_summary(const srv_game_row *row)
         json_array_append_new(seats, o);
     }
     json_object_set_new(j, "seats", seats);
+    json_t *res = row->result ? json_loads(row->result, 0, NULL) : NULL;
+    json_object_set_new(j, "winners", json_is_object(res) ? json_incref(json_object_get(res, "winners"))
+                                                          : json_null());
+    json_decref(res);
     return j;
 }
 

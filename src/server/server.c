@@ -139,6 +139,8 @@ static int server_resume_all(srv_server *s, char *err, size_t errlen)
         else
             s->resumed++;
     }
+    for (int i = 0; i < n; i++)
+        srv_game_row_clear(&rows[i]);
     free(rows);
     return 0;
 }

@@ -76,7 +76,8 @@ typedef struct srv_store_methods {
     int (*game_load)(srv_store *st, const char *id, srv_game_row *g, srv_decision_row **moves,
                      int *count, char *err, size_t errlen);
     /* Lists games, newest first: status "running", "over" or NULL for all.
-     * Rows come without options, result and decisions' texts. */
+     * Rows come with their result but without options and decisions; the
+     * caller clears each row (srv_game_row_clear) and frees the array. */
     int (*games_list)(srv_store *st, const char *status, int limit, srv_game_row **rows,
                       int *count, char *err, size_t errlen);
     void (*close)(srv_store *st);

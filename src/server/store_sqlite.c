@@ -399,7 +399,7 @@ static int sqlstore_games_list(srv_store *base, const char *status, int limit,
     if (sqlstore_exec(s, "BEGIN", err, errlen))
         goto out;
     if (sqlstore_prepare(s,
-                         "SELECT " SQLSTORE_GAME_COLUMNS " FROM games g"
+                         "SELECT " SQLSTORE_GAME_COLUMNS ", g.result FROM games g"
                          " WHERE ?1 IS NULL OR g.status = ?1"
                          " ORDER BY g.created DESC, g.rowid DESC LIMIT ?2",
                          &st, err, errlen))
@@ -419,18 +419,19 @@ static int sqlstore_games_list(srv_store *base, const char *status, int limit,
                 abort();
             r = g;
         }
-        sqlstore_read_game(st, &r[n++]);
+        sqlstore_read_game(st, &r[n]);
+        r[n++].result = sqlstore_dup(sqlite3_column_text(st, 8));
     }
-    if (step != SQLITE_DONE && step != SQLITE_ROW) {
+    bool ok = step == SQLITE_DONE || step == SQLITE_ROW;
+    if (!ok)
         sqlstore_fail(s, err, errlen, "listing games");
+    for (int i = 0; ok && i < n; i++)
+        ok = sqlstore_read_seats(s, &r[i], err, errlen) == 0;
+    if (!ok) {
+        for (int i = 0; i < n; i++)
+            srv_game_row_clear(&r[i]);
         free(r);
         goto done;
-    }
-    for (int i = 0; i < n; i++) {
-        if (sqlstore_read_seats(s, &r[i], err, errlen)) {
-            free(r);
-            goto done;
-        }
     }
     *rows = r;
     *count = n;

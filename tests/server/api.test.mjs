@@ -143,7 +143,9 @@ t.test('an all-computer game plays through on its own', async () => {
   assertEq([rp.step, rp.total, rp.last.n], [5, g.decisions, 5], 'replay step');
   await expectError(await api(server, 'GET', `/api/games/${r.json.id}/replay/9999`), 404, 'bad_step');
   const over = await api(server, 'GET', '/api/games?status=over');
-  assert(over.json.games.some((x) => x.id === r.json.id), 'listed among finished games');
+  const listed = over.json.games.find((x) => x.id === r.json.id);
+  assertEq(listed && listed.winners, g.result.winners, 'listed among finished games, with its winners');
+  assertEq(g.winners, g.result.winners, 'the summary names the winners');
 });
 
 // ---- a whole game over WebSockets ----

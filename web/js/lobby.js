@@ -167,7 +167,8 @@ async function loadGames() {
     }
     const rows = games.map((g) => el('tr', { 'data-game-id': g.id },
       el('td', el('b', g.title), el('div.small.muted', `${g.players} players · ${ago(g.created)}`)),
-      el('td', seatChips(g)),
+      el('td', seatChips(g), g.winners && g.winners.length
+        ? el('div.small.muted', { style: 'margin-top:4px' }, `Won by ${g.winners.map((k) => g.seats[k].name).join(' and ')}`) : null),
       el('td', el(`span.pill.${g.status}`, g.status)),
       el('td.small', `${g.decisions} moves`),
       el('td', g.status === 'over'
