@@ -462,6 +462,15 @@ int srv_room_create(srv_server *s, const char *body, size_t len, char **reply)
             goto done;
         }
     }
+    pthread_mutex_lock(&s->registry_lock);
+    bool full = s->nrooms >= SRV_MAX_ROOMS;
+    pthread_mutex_unlock(&s->registry_lock);
+    if (full) {
+        status = room_error_reply(reply, 503, "server_full",
+                                  "this server holds %d games, its limit; try again later",
+                                  SRV_MAX_ROOMS);
+        goto done;
+    }
     const char *gname = json_string_value(json_object_get(req, "game"));
     if (!gname) {
         status = room_error_reply(reply, 400, "bad_request", "'game' must name a game, e.g. \"clans\"");

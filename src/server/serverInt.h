@@ -40,6 +40,7 @@
 #define SRV_RATE_BURST 40.0
 #define SRV_TOKEN_BYTES 32            /* 256 random bits per seat token */
 #define SRV_MAX_CONNECTIONS 8192
+#define SRV_MAX_ROOMS 50000           /* games in memory before creation is refused */
 
 typedef struct srv_conn srv_conn;
 typedef struct srv_ws srv_ws;
