@@ -17,7 +17,8 @@
 static int serve_help(void)
 {
     printf("usage: tabula serve [--host ADDR] [--port N] [--db FILE] [--web DIR]\n"
-           "                    [--ai-delay-ms MS] [--workers N] [--sync full|normal] [--quiet]\n\n"
+           "                    [--ai-delay-ms MS] [--workers N] [--sync full|normal]\n"
+           "                    [--max-games N] [--quiet]\n\n"
            "Serves the browser UI and the game API (docs/http-api.md) until interrupted.\n"
            "  --host ADDR       address to listen on (default 127.0.0.1; :: or 0.0.0.0 for all)\n"
            "  --port N          port (default 8080; 0 picks a free one)\n"
@@ -27,6 +28,7 @@ static int serve_help(void)
            "  --workers N       AI worker threads (default: one per CPU, at least 2)\n"
            "  --sync full       fsync every decision (default normal: survives a crash of\n"
            "                    the server process; full also survives power loss)\n"
+           "  --max-games N     games held in memory before new ones are refused (50000)\n"
            "  --quiet           no log lines\n");
     return 0;
 }
@@ -66,6 +68,10 @@ int cmd_serve(int argc, char **argv)
             if (cli_parse_int(v, 1, 256, &n))
                 return cli_usage("serve", "--workers must be 1 to 256, got '%s'", v);
             cfg.workers = (int)n;
+        } else if (strcmp(a, "--max-games") == 0) {
+            if (cli_parse_int(v, 1, 10000000, &n))
+                return cli_usage("serve", "--max-games must be 1 to 10000000, got '%s'", v);
+            cfg.max_games = (int)n;
         } else if (strcmp(a, "--sync") == 0) {
             if (strcmp(v, "full") != 0 && strcmp(v, "normal") != 0)
                 return cli_usage("serve", "--sync must be full or normal, got '%s'", v);

@@ -463,12 +463,12 @@ int srv_room_create(srv_server *s, const char *body, size_t len, char **reply)
         }
     }
     pthread_mutex_lock(&s->registry_lock);
-    bool full = s->nrooms >= SRV_MAX_ROOMS;
+    int limit = s->cfg.max_games > 0 ? s->cfg.max_games : SRV_MAX_ROOMS;
+    bool full = s->nrooms >= limit;
     pthread_mutex_unlock(&s->registry_lock);
     if (full) {
         status = room_error_reply(reply, 503, "server_full",
-                                  "this server holds %d games, its limit; try again later",
-                                  SRV_MAX_ROOMS);
+                                  "this server holds %d games, its limit; try again later", limit);
         goto done;
     }
     const char *gname = json_string_value(json_object_get(req, "game"));

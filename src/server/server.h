@@ -21,6 +21,7 @@ typedef struct srv_config {
     int ai_delay_ms;     /* least time between a position and an AI's decision */
     int workers;         /* AI worker threads; 0: one per CPU, at least 2 */
     bool full_sync;      /* fsync every decision (survives power loss too) */
+    int max_games;       /* games in memory before creation is refused; 0: 50,000 */
     bool quiet;          /* no log lines on stderr */
 } srv_config;
 

@@ -311,6 +311,17 @@ t.test('a reconnecting seat gets the current state at once, with its decisions',
   await again.close();
 });
 
+t.test('a full server refuses new games with 503 and keeps the others', async () => {
+  const d2 = tempDir();
+  const s2 = await startServer(tabula, { db: path.join(d2, 'full.db'), args: ['--max-games', '2'] });
+  for (let i = 0; i < 2; i++)
+    assertEq((await api(s2, 'POST', '/api/games', { game: 'clans', players: 2, seats: humans(2) })).status, 201, 'created');
+  await expectError(await api(s2, 'POST', '/api/games', { game: 'clans' }), 503, 'server_full');
+  assertEq((await api(s2, 'GET', '/api/games')).json.games.length, 2, 'the two games are there');
+  assertEq((await s2.stop()).code, 0, 'clean stop');
+  fs.rmSync(d2, { recursive: true, force: true });
+});
+
 t.test('SIGTERM stops the server cleanly and closes WebSockets with 1001', async () => {
   const d2 = tempDir();
   const s2 = await startServer(tabula, { db: path.join(d2, 'x.db') });
