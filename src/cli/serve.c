@@ -46,6 +46,8 @@ int cmd_serve(int argc, char **argv)
             cfg.quiet = true;
             continue;
         }
+        if (strncmp(a, "--", 2) != 0)
+            return cli_usage("serve", "unexpected argument '%s'", a);
         if (i + 1 >= argc)
             return cli_usage("serve", "'%s' needs a value or is unknown", a);
         const char *v = argv[++i];
