@@ -9,10 +9,13 @@
  */
 #include "serverInt.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -185,10 +188,21 @@ srv_server *srv_start(const srv_config *cfg, char *err, size_t errlen)
     }
     server_raise_fd_limit();
     pthread_mutex_init(&s->registry_lock, NULL);
+    s->lock_fd = -1;
     s->nbuckets = 4096;
     s->buckets = calloc((size_t)s->nbuckets, sizeof *s->buckets);
     if (!s->buckets)
         abort();
+    /* One server per database: the rooms hold the games in memory. */
+    char lock_path[1100];
+    snprintf(lock_path, sizeof lock_path, "%s.lock", cfg->db_path);
+    s->lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+        snprintf(err, errlen, "%s %s: %s", s->lock_fd < 0 ? "cannot create" : "another server uses",
+                 s->lock_fd < 0 ? lock_path : cfg->db_path,
+                 s->lock_fd < 0 ? strerror(errno) : "stop it first, or give another --db");
+        goto fail;
+    }
     s->store = srv_store_sqlite_open(cfg->db_path, cfg->full_sync, err, errlen);
     if (!s->store)
         goto fail;
@@ -258,6 +272,8 @@ void srv_stop(srv_server *s)
     free(s->buckets);
     if (s->store)
         s->store->m->close(s->store);
+    if (s->lock_fd >= 0)
+        close(s->lock_fd); /* releases the lock */
     pthread_mutex_destroy(&s->registry_lock);
     free(s);
 }

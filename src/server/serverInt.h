@@ -98,6 +98,7 @@ struct srv_server {
     int nbuckets, nrooms;
     int resumed;
     int port;
+    int lock_fd; /* flock on DB.lock: one server per database */
 };
 
 /* server.c */

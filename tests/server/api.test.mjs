@@ -311,6 +311,18 @@ t.test('a reconnecting seat gets the current state at once, with its decisions',
   await again.close();
 });
 
+t.test('a second server on the same database refuses to start', async () => {
+  let refused = null;
+  try {
+    const s2 = await startServer(tabula, { db });
+    await s2.stop();
+  } catch (e) {
+    refused = e.message;
+  }
+  assert(refused && /another server uses/.test(refused), `refused: ${refused}`);
+  assertEq((await api(server, 'GET', '/api/health')).json.ok, true, 'the first one still serves');
+});
+
 t.test('a full server refuses new games with 503 and keeps the others', async () => {
   const d2 = tempDir();
   const s2 = await startServer(tabula, { db: path.join(d2, 'full.db'), args: ['--max-games', '2'] });

@@ -23,22 +23,22 @@ export async function startServer(tabula, { db, aiDelay = 0, args = [], quiet = 
   const argv = ['serve', '--host', '127.0.0.1', '--port', '0', '--db', db,
     '--ai-delay-ms', String(aiDelay), ...(quiet ? ['--quiet'] : []), ...args];
   const proc = spawn(tabula, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '', err = '';
+  let out = '', err = '', stopping = false, port = null;
   proc.stderr.on('data', (d) => { err += d; });
-  const port = await new Promise((resolve, reject) => {
+  // 'close' comes after the process ended and its output was read.
+  const exited = new Promise((resolve) => proc.on('close', (code, signal) => {
+    if (!stopping && port) console.log(`# server exited unexpectedly (${code ?? signal}); its stderr:\n${err}`);
+    resolve({ code, signal });
+  }));
+  port = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 15000);
     proc.stdout.on('data', (d) => {
       out += d;
       const m = out.match(/http:\/\/127\.0\.0\.1:(\d+)\//);
       if (m) { clearTimeout(timer); resolve(Number(m[1])); }
     });
-    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited ${code}: ${err}`)); });
+    exited.then(({ code }) => { clearTimeout(timer); reject(new Error(`server exited ${code}: ${err}`)); });
   });
-  let stopping = false;
-  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => {
-    if (!stopping) console.log(`# server exited unexpectedly (${code ?? signal}); its stderr:\n${err}`);
-    resolve({ code, signal });
-  }));
   return {
     port, proc, exited,
     base: `http://127.0.0.1:${port}`,
