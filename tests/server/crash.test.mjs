@@ -35,6 +35,7 @@ function watch(g, client) {
         if (g.seen.has(m.n)) assertEq(m.view, g.seen.get(m.n), `game ${g.id}: one view per position`);
         g.seen.set(m.n, m.view);
         if (m.last) g.log.set(m.last.n, m.last);
+        if (m.result) g.over = true;
       }
     }
   };
@@ -43,9 +44,13 @@ function watch(g, client) {
   return () => { clearInterval(timer); onMsg(); };
 }
 
-// Runs one life of the server: spectators watch, people play, until `ms`
-// pass; then SIGKILL (or, with ms = Infinity, until every game is over).
-async function life(server, ms) {
+const AI_DELAY = 30, THINK = 20; // ms: games last a couple of seconds
+
+// Runs one life of the server: spectators watch, people play, until every
+// game has seen `more` new decisions (or ended); then SIGKILL.  With
+// more = Infinity: until every game is over.
+async function life(server, more) {
+  const ms = more; // Infinity marks the last life
   const stops = [], players = [];
   for (const g of games) {
     const spec = await WsClient.connect(server.port, `?game=${g.id}`);
@@ -56,7 +61,7 @@ async function life(server, ms) {
         const c = await WsClient.connect(server.port, `?game=${g.id}&token=${tok}`);
         const first = await c.next((m) => m.type === 'state');
         assert(first.n >= 0, 'a reconnecting seat gets the state at once');
-        await playSeat(c, { onAck: (a) => g.acked.set(a.n, a.move), timeout: 60000 });
+        await playSeat(c, { onAck: (a) => g.acked.set(a.n, a.move), timeout: 60000, think: THINK });
       })();
       // Only the kill may end a seat's play early (in a life that ends in a kill).
       players.push(ms === Infinity ? play : play.catch(() => {}));
@@ -73,14 +78,20 @@ async function life(server, ms) {
     stops.forEach((s) => s());
     return;
   }
-  await sleep(ms);
+  const start = games.map((g) => (g.seen.size ? Math.max(...g.seen.keys()) : 0));
+  for (let i = 0; i < 3000; i++) {
+    const progressed = games.every((g, k) => g.seen.size && (Math.max(...g.seen.keys()) >= start[k] + more ||
+      [...g.log.values()].length && g.over));
+    if (progressed) break;
+    await sleep(5);
+  }
   await server.kill9();
   await Promise.allSettled(players);
   stops.forEach((s) => s());
 }
 
 t.test('games survive two kill -9s and finish exactly', async () => {
-  let server = await startServer(tabula, { db, aiDelay: 15 });
+  let server = await startServer(tabula, { db, aiDelay: AI_DELAY });
   for (const s of specs) {
     const r = await api(server, 'POST', '/api/games', { game: 'clans', seats: s.seats });
     assertEq(r.status, 201, 'created');
@@ -88,8 +99,8 @@ t.test('games survive two kill -9s and finish exactly', async () => {
       seen: new Map(), log: new Map(), acked: new Map() });
   }
   for (let round = 0; round < 2; round++) {
-    await life(server, 400 + round * 150);
-    server = await startServer(tabula, { db, aiDelay: 15 });
+    await life(server, 6);
+    server = await startServer(tabula, { db, aiDelay: AI_DELAY });
     const m = server.stdout().match(/(\d+) unfinished games? resumed/);
     const all = (await api(server, 'GET', '/api/games?status=all')).json.games;
     const unfinished = all.filter((g) => g.status !== 'over').length;

@@ -305,7 +305,7 @@ export function engine(tabula, commands) {
 
 // A scripted player: whenever its seat is to move, it sends a legal decision
 // (chosen by `choose`) and waits for the ack.  Resolves at the result.
-export async function playSeat(client, { choose = (legal) => legal[Math.floor(Math.random() * legal.length)], onAck, timeout = 120000 } = {}) {
+export async function playSeat(client, { choose = (legal) => legal[Math.floor(Math.random() * legal.length)], onAck, timeout = 120000, think = 0 } = {}) {
   let seen = -1, id = 0;
   const deadline = Date.now() + timeout;
   for (;;) {
@@ -314,6 +314,7 @@ export async function playSeat(client, { choose = (legal) => legal[Math.floor(Ma
     if (st.result) return st;
     seen = st.n;
     if (!st.your_turn) continue;
+    if (think) await sleep(think * (0.5 + Math.random()));
     const move = choose(st.legal, st);
     const msg = { type: 'decide', move, id: ++id, n: st.n };
     const t0 = process.hrtime.bigint();
