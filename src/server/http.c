@@ -201,8 +201,11 @@ static enum MHD_Result http_api(srv_server *s, struct MHD_Connection *c, const c
     if (parts == 1 && strcmp(part[0], "health") == 0) {
         if (!get)
             return http_method_not_allowed(c, "GET");
+        pthread_mutex_lock(&s->registry_lock);
+        int rooms = s->nrooms;
+        pthread_mutex_unlock(&s->registry_lock);
         return http_json(c, 200, json_pack("{s:b,s:s,s:i}", "ok", true, "version", TB_VERSION,
-                                           "games_in_memory", s->nrooms));
+                                           "games_in_memory", rooms));
     }
     if (parts == 3 && strcmp(part[0], "catalog") == 0 && strcmp(part[2], "board") == 0) {
         if (!get)
