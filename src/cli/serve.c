@@ -28,7 +28,7 @@ static int serve_help(void)
            "  --workers N       AI worker threads (default: one per CPU, at least 2)\n"
            "  --sync full       fsync every decision (default normal: survives a crash of\n"
            "                    the server process; full also survives power loss)\n"
-           "  --max-games N     games held in memory before new ones are refused (50000)\n"
+           "  --max-games N     running games before new ones are refused (default 50000)\n"
            "  --quiet           no log lines\n");
     return 0;
 }

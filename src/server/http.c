@@ -237,25 +237,31 @@ static enum MHD_Result http_api(srv_server *s, struct MHD_Connection *c, const c
         return http_method_not_allowed(c, "GET");
     if (!srv_valid_id(part[1]))
         return http_error(c, 404, "unknown_game", "there is no such game");
-    srv_room *r = srv_room_find(s, part[1]);
+    bool temporary;
+    srv_room *r = srv_room_borrow(s, part[1], &temporary);
     if (!r)
         return http_error(c, 404, "unknown_game", "there is no such game");
     int status = 200;
-    if (parts == 2)
-        return http_send(c, 200, "application/json", srv_room_spectator_json(r));
-    if (parts == 3 && strcmp(part[2], "record") == 0) {
-        char *rec = srv_room_record_json(r, &status);
-        return http_send(c, (unsigned)status, "application/json", rec);
-    }
-    if (parts == 4 && strcmp(part[2], "replay") == 0) {
+    char *out = NULL;
+    if (parts == 2) {
+        out = srv_room_spectator_json(r);
+    } else if (parts == 3 && strcmp(part[2], "record") == 0) {
+        out = srv_room_record_json(r, &status);
+    } else if (parts == 4 && strcmp(part[2], "replay") == 0) {
         char *end;
         long step = strtol(part[3], &end, 10);
-        if (*end || end == part[3])
-            return http_error(c, 404, "bad_step", "a replay step is a whole number");
-        char *out = srv_room_replay_json(r, step, &status);
-        return http_send(c, (unsigned)status, "application/json", out);
+        if (*end || end == part[3]) {
+            status = 404;
+            out = strdup("{\"error\":{\"code\":\"bad_step\",\"message\":\"a replay step is a whole number\"}}");
+        } else {
+            out = srv_room_replay_json(r, step, &status);
+        }
     }
-    return http_error(c, 404, "not_found", "no such API address (see docs/http-api.md)");
+    if (temporary)
+        srv_room_free(r);
+    if (!out)
+        return http_error(c, 404, "not_found", "no such API address (see docs/http-api.md)");
+    return http_send(c, (unsigned)status, "application/json", out);
 }
 
 /* ---- static files ---- */

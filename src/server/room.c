@@ -375,8 +375,10 @@ static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_conn *a
     if (tb_record_push(r->record, text))
         abort();
     room_log_push(r, seat, by_ai);
-    if (tb_is_over(r->state))
+    if (tb_is_over(r->state)) {
         room_finish(r);
+        atomic_fetch_sub(&r->server->running, 1);
+    }
     if (ack_to) {
         json_t *ack = json_pack("{s:s,s:i,s:s}", "type", "ack", "n", n, "move", text);
         json_object_set(ack, "id", ack_id ? ack_id : json_null());
@@ -464,11 +466,11 @@ int srv_room_create(srv_server *s, const char *body, size_t len, char **reply)
     }
     pthread_mutex_lock(&s->registry_lock);
     int limit = s->cfg.max_games > 0 ? s->cfg.max_games : SRV_MAX_ROOMS;
-    bool full = s->nrooms >= limit;
+    bool full = atomic_load(&s->running) >= limit;
     pthread_mutex_unlock(&s->registry_lock);
     if (full) {
         status = room_error_reply(reply, 503, "server_full",
-                                  "this server holds %d games, its limit; try again later", limit);
+                                  "this server runs %d games, its limit; try again later", limit);
         goto done;
     }
     const char *gname = json_string_value(json_object_get(req, "game"));

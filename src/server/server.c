@@ -5,7 +5,8 @@
  * decisions), starts the AI workers, the WebSocket thread and the HTTP
  * daemon, in that order; srv_stop undoes it in reverse.  The registry is a
  * hash table of rooms by game id; a room enters it once and stays until
- * srv_stop.  Finished games are loaded from the store on first use.
+ * srv_stop.  Finished games are loaded from the store when a WebSocket asks
+ * for them, and only borrowed (loaded, answered, freed) by HTTP reads.
  */
 #include "serverInt.h"
 
@@ -85,6 +86,8 @@ static srv_room *server_lookup(srv_server *s, const char *id)
 
 void srv_room_register(srv_server *s, srv_room *room)
 {
+    if (srv_room_running(room))
+        atomic_fetch_add(&s->running, 1);
     pthread_mutex_lock(&s->registry_lock);
     unsigned b = server_hash(room->id) % (unsigned)s->nbuckets;
     room->next = s->buckets[b];
@@ -101,6 +104,26 @@ srv_room *srv_room_peek(srv_server *s, const char *id)
     return r;
 }
 
+srv_room *srv_room_borrow(srv_server *s, const char *id, bool *temporary)
+{
+    *temporary = false;
+    if (!srv_valid_id(id))
+        return NULL;
+    srv_room *r = srv_room_peek(s, id);
+    if (r)
+        return r;
+    char err[TB_ERR_LEN];
+    r = srv_room_load(s, id, err, sizeof err);
+    if (r && srv_room_running(r)) {
+        /* Not over: it belongs in the registry (another request may have
+         * registered it meanwhile). */
+        srv_room_free(r);
+        return srv_room_find(s, id);
+    }
+    *temporary = r != NULL;
+    return r;
+}
+
 srv_room *srv_room_find(srv_server *s, const char *id)
 {
     if (!srv_valid_id(id))
@@ -113,6 +136,8 @@ srv_room *srv_room_find(srv_server *s, const char *id)
         char err[TB_ERR_LEN];
         r = srv_room_load(s, id, err, sizeof err);
         if (r) {
+            if (srv_room_running(r))
+                atomic_fetch_add(&s->running, 1);
             unsigned b = server_hash(r->id) % (unsigned)s->nbuckets;
             r->next = s->buckets[b];
             s->buckets[b] = r;

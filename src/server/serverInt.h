@@ -40,7 +40,7 @@
 #define SRV_RATE_BURST 40.0
 #define SRV_TOKEN_BYTES 32            /* 256 random bits per seat token */
 #define SRV_MAX_CONNECTIONS 8192
-#define SRV_MAX_ROOMS 50000           /* games in memory before creation is refused */
+#define SRV_MAX_ROOMS 50000           /* running games before creation is refused */
 
 typedef struct srv_conn srv_conn;
 typedef struct srv_ws srv_ws;
@@ -96,6 +96,7 @@ struct srv_server {
     pthread_mutex_t registry_lock;
     srv_room **buckets;
     int nbuckets, nrooms;
+    atomic_int running; /* games in memory that are not over (the --max-games cap) */
     int resumed;
     int port;
     int lock_fd; /* flock on DB.lock: one server per database */
@@ -111,6 +112,11 @@ void srv_log(const srv_server *s, const char *fmt, ...) __attribute__((format(pr
 srv_room *srv_room_find(srv_server *s, const char *id);
 /* The room if it is in memory, without loading it. */
 srv_room *srv_room_peek(srv_server *s, const char *id);
+/* For one HTTP answer: the room in memory, else a finished game loaded from
+ * the store just for this answer (*temporary set: free it with
+ * srv_room_free).  Keeps finished games that are only looked at out of
+ * memory.  NULL when there is no such game. */
+srv_room *srv_room_borrow(srv_server *s, const char *id, bool *temporary);
 /* Adds a new room; the registry owns it from then on. */
 void srv_room_register(srv_server *s, srv_room *room);
 bool srv_valid_id(const char *id);

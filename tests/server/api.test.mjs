@@ -326,10 +326,14 @@ t.test('a second server on the same database refuses to start', async () => {
 t.test('a full server refuses new games with 503 and keeps the others', async () => {
   const d2 = tempDir();
   const s2 = await startServer(tabula, { db: path.join(d2, 'full.db'), args: ['--max-games', '2'] });
+  const ai = await api(s2, 'POST', '/api/games', { game: 'clans', players: 2, seats: [{ kind: 'ai', level: 'random' }, { kind: 'ai', level: 'random' }] });
+  assertEq(ai.status, 201, 'a computer-only game');
+  for (let i = 0; i < 100 && (await api(s2, 'GET', `/api/games/${ai.json.id}`)).json.status !== 'over'; i++) await sleep(20);
   for (let i = 0; i < 2; i++)
     assertEq((await api(s2, 'POST', '/api/games', { game: 'clans', players: 2, seats: humans(2) })).status, 201, 'created');
   await expectError(await api(s2, 'POST', '/api/games', { game: 'clans' }), 503, 'server_full');
-  assertEq((await api(s2, 'GET', '/api/games')).json.games.length, 2, 'the two games are there');
+  assertEq((await api(s2, 'GET', '/api/games')).json.games.length, 2, 'the two running games are there');
+  assertEq((await api(s2, 'GET', '/api/games?status=all')).json.games.length, 3, 'and the finished one');
   assertEq((await s2.stop()).code, 0, 'clean stop');
   fs.rmSync(d2, { recursive: true, force: true });
 });
