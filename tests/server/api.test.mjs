@@ -334,7 +334,20 @@ t.test('a full server refuses new games with 503 and keeps the others', async ()
   await expectError(await api(s2, 'POST', '/api/games', { game: 'clans' }), 503, 'server_full');
   assertEq((await api(s2, 'GET', '/api/games')).json.games.length, 2, 'the two running games are there');
   assertEq((await api(s2, 'GET', '/api/games?status=all')).json.games.length, 3, 'and the finished one');
+  const before = (await api(s2, 'GET', `/api/games/${ai.json.id}/replay/7`)).json;
   assertEq((await s2.stop()).code, 0, 'clean stop');
+  // After a restart the finished game is read from the database on demand.
+  const s3 = await startServer(tabula, { db: path.join(d2, 'full.db'), args: ['--max-games', '2'] });
+  assert(/2 unfinished games resumed/.test(s3.stdout()), 'the two running games resumed');
+  const g = (await api(s3, 'GET', `/api/games/${ai.json.id}`)).json;
+  assertEq(g.status, 'over', 'the finished game is still there');
+  assertEq((await api(s3, 'GET', `/api/games/${ai.json.id}/replay/7`)).json, before, 'its replay is the same');
+  assert((await api(s3, 'GET', `/api/games/${ai.json.id}/record`)).json.seed, 'its record is unsealed');
+  assertEq((await api(s3, 'GET', '/api/health')).json.games_in_memory, 2, 'looking at it did not load it for good');
+  const w = await WsClient.connect(s3.port, `?game=${ai.json.id}`);
+  assert((await w.next((m) => m.type === 'state')).result, 'a spectator of a finished game gets the result');
+  await w.close();
+  assertEq((await s3.stop()).code, 0, 'clean stop');
   fs.rmSync(d2, { recursive: true, force: true });
 });
 
