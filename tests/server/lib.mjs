@@ -23,10 +23,14 @@ export async function startServer(tabula, { db, aiDelay = 0, args = [], quiet = 
   const argv = ['serve', '--host', '127.0.0.1', '--port', '0', '--db', db,
     '--ai-delay-ms', String(aiDelay), ...(quiet ? ['--quiet'] : []), ...args];
   const proc = spawn(tabula, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Never leave a server behind, even when the test itself dies.
+  const reap = () => { if (proc.exitCode === null && !proc.signalCode) proc.kill('SIGKILL'); };
+  process.on('exit', reap);
   let out = '', err = '', stopping = false, port = null;
   proc.stderr.on('data', (d) => { err += d; });
   // 'close' comes after the process ended and its output was read.
   const exited = new Promise((resolve) => proc.on('close', (code, signal) => {
+    process.off('exit', reap);
     if (!stopping && port) console.log(`# server exited unexpectedly (${code ?? signal}); its stderr:\n${err}`);
     resolve({ code, signal });
   }));
