@@ -198,15 +198,18 @@ export function create({ boardEl, panelsEl, board, decide }) {
     }
   }
 
+  // A view territory is {id, huts, village?: epoch, ruin?: true}; terrain and
+  // region are static board data (tb_board_json), kept in T.
   function paintTerritory(t, info) {
     const e = T.get(t.id);
     const huts = ORDER.filter((c) => t.huts[c]).map((c) => [c, t.huts[c]]);
-    const empty = t.size === 0;
-    e.cell.classList.toggle('empty', empty && !t.village);
-    const parts = [`Territory ${t.id} · ${TERRAIN[t.terrain].name}`];
-    if (t.village) parts.push(t.ruin ? `ruined village (epoch ${ROMAN[t.epoch]})` : `village of epoch ${ROMAN[t.epoch]}`);
+    const size = huts.reduce((n, [, k]) => n + k, 0);
+    const epoch = t.village || null;
+    e.cell.classList.toggle('empty', size === 0 && !t.village);
+    const parts = [`Territory ${t.id} · ${TERRAIN[e.terrain].name}`];
+    if (t.village) parts.push(t.ruin ? `ruined village (epoch ${ROMAN[epoch]})` : `village of epoch ${ROMAN[epoch]}`);
     parts.push(huts.length ? huts.map(([c, n]) => `${n} ${c}`).join(', ') : 'no huts');
-    if (t.size >= 7) parts.push(`${t.size} huts: moves only onto a group at least as large`);
+    if (size >= 7) parts.push(`${size} huts: moves only onto a group at least as large`);
     e.title.textContent = parts.join(' · ');
     const g = clear(e.pieces);
     const [cx, cy] = e.centre;
@@ -229,7 +232,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
     if (t.village && !t.ruin) {
       g.append(svg('g', { class: 'badge', transform: `translate(${cx + w / 2 + 12} ${ly})` },
         svg('circle', { r: 10, fill: '#e4bb3c' }),
-        svg('text', { x: 0, y: 4, 'text-anchor': 'middle' }, ROMAN[t.epoch])));
+        svg('text', { x: 0, y: 4, 'text-anchor': 'middle' }, ROMAN[epoch])));
     }
     e.hl.setAttribute('class', 'hl');
     if (t.village && !t.ruin) e.hl.classList.add('village');
