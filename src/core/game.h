@@ -65,6 +65,7 @@ struct tb_game {
 
 /* registry.c */
 extern const struct tb_game tb__clans_game;
+extern const struct tb_game tb__khronos_game;
 
 /* util.c: small helpers shared by games and core. */
 int tb__errf(char *err, size_t errlen, const char *fmt, ...)
