@@ -22,6 +22,7 @@ static const struct {
     sim_check_fn check;
 } sim_checks[] = {
     {"clans", sim_clans_check},
+    {"khronos", sim_khronos_check},
 };
 
 static int sim_failures;

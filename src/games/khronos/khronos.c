@@ -513,6 +513,15 @@ static void kh_downsize(khronos_state *k, int b, int i, int place)
     }
 }
 
+/* No decision pending: the pending fields take their canonical values. */
+static void kh_clear_pend(khronos_state *k)
+{
+    k->pend = KH_P_NONE;
+    k->pend_board = k->pend_type = k->pend_extra = 0;
+    k->pend_target = KH_NONE;
+    k->pend_place = 0;
+}
+
 /* Starts downsizing building i of board b: asks its owner for the squares
  * the smaller tile keeps when there is a choice. */
 static void kh_downsize_start(khronos_state *k, int b, int i)
@@ -686,7 +695,7 @@ static int kh_setup(tb_state *s, char *err, size_t errlen)
     k->first = (uint8_t)tb_rng_below(&s->rng, (uint32_t)s->players);
     k->cur = k->first;
     k->turn = 1;
-    k->rip.place = 0;
+    kh_clear_pend(k);
     kh_start_turn(k);
     return 0;
 }
@@ -979,8 +988,7 @@ static void kh_execute(khronos_state *k, int place, tb_move extra)
         k->rip.owner = (uint8_t)owner;
         k->rip.place = (uint16_t)place;
     }
-    k->pend = KH_P_NONE;
-    k->pend_target = KH_NONE;
+    kh_clear_pend(k);
     kh_run(k);
 }
 
@@ -1061,8 +1069,7 @@ static void kh_apply(tb_state *s, tb_move m)
         if (k->pend == KH_P_KEEP) {
             int b = k->pend_board;
             int i = kh_board_find(&k->board[b], k->pend_target);
-            k->pend = KH_P_NONE;
-            k->pend_target = KH_NONE;
+            kh_clear_pend(k);
             kh_downsize(k, b, i, (int)pay);
             kh_run(k);
         } else {
@@ -1071,12 +1078,10 @@ static void kh_apply(tb_state *s, tb_move m)
         break;
     case KH_M_PAY:
         kh_execute(k, k->pend_place, pay);
-        k->pend_place = 0;
-        k->pend_extra = 0;
         break;
     case KH_M_DOWNSIZE: {
         int b = (int)(pay >> 8);
-        k->pend = KH_P_NONE;
+        kh_clear_pend(k);
         kh_downsize_start(k, b, kh_board_find(&k->board[b], (int)pay & 0xff));
         kh_run(k);
         break;

@@ -459,8 +459,8 @@ static json_t *text_boards_json(const khronos_state *k, bool full)
         json_t *a = json_array();
         for (int i = 0; i < bd->nb; i++) {
             const kh_bld *x = &bd->b[i];
-            if (full && (x->flags & KH_PRINTED) && !x->ncubes)
-                continue; /* printed Hamlets are implied */
+            if ((x->flags & KH_PRINTED) && !x->ncubes)
+                continue; /* printed Hamlets are implied (board_json lists them) */
             json_array_append_new(a, text_building_json(bd, i, full));
         }
         json_object_set_new(boards, kh_board_name[b], a);
@@ -565,43 +565,6 @@ json_t *khronos__state_json(const tb_state *s)
     return j;
 }
 
-static json_t *text_domains_json(const khronos_state *k, int b)
-{
-    const kh_board *bd = &k->board[b];
-    kh_domstat st[KH_MAXB];
-    kh_board_domains(bd, st);
-    json_t *a = json_array();
-    for (int i = 0; i < bd->nb; i++) {
-        if (bd->b[i].dom != i)
-            continue;
-        json_t *members = json_array();
-        int top_owner[2] = {-1, -1};
-        for (int j = i; j < bd->nb; j++) {
-            const kh_bld *x = &bd->b[j];
-            if (x->dom != i)
-                continue;
-            json_array_append_new(members, text_square_json(kh_anchor(x)));
-            int f = KH_FAMILY(x->type);
-            if (f != KH_CIVIL && !(x->flags & KH_RUIN) && KH_SIZE(x->type) == st[i].top[f] &&
-                st[i].ntop[f] == 1)
-                top_owner[f] = x->owner == KH_NOBODY ? -1 : x->owner;
-        }
-        json_t *o = json_object();
-        json_object_set_new(o, "id", text_square_json(kh_anchor(&bd->b[i])));
-        json_object_set_new(o, "buildings", members);
-        json_object_set_new(o, "power", json_pack("{s:i,s:i,s:i}", "military", st[i].power[0],
-                                                  "religious", st[i].power[1], "civil",
-                                                  st[i].power[2]));
-        if (b < KH_REASON) {
-            int f = b == KH_MIGHT ? KH_MILITARY : KH_RELIGIOUS;
-            json_object_set_new(o, "controller",
-                                top_owner[f] >= 0 ? json_integer(top_owner[f]) : json_null());
-        }
-        json_array_append_new(a, o);
-    }
-    return a;
-}
-
 json_t *khronos__view_json(const tb_state *s, int seat)
 {
     const khronos_state *k = (const khronos_state *)s;
@@ -643,10 +606,6 @@ json_t *khronos__view_json(const tb_state *s, int seat)
         json_object_set_new(stock, D.tile[t].name, json_integer(k->stock[t]));
     json_object_set_new(j, "stock", stock);
     json_object_set_new(j, "boards", text_boards_json(k, false));
-    json_t *domains = json_object();
-    for (int b = 0; b < KH_BOARDS; b++)
-        json_object_set_new(domains, kh_board_name[b], text_domains_json(k, b));
-    json_object_set_new(j, "domains", domains);
     json_object_set_new(j, "ripple", text_ripple_json(k));
     json_object_set_new(j, "last_earnings", text_ints(k->last_earn, s->players));
     json_object_set_new(j, "notice", json_string(s->game->notice));
