@@ -1251,14 +1251,14 @@ static const char *const text_ansi_terrain[KH_TERRAINS] = {"", "\033[32m", "\033
                                                            "\033[92m", "\033[37m"};
 
 /* Which neighbour of square sq belongs to the same building and comes earlier
- * in the walk from its first square: '<' left, '^' above, '>' right. */
+ * in the walk from its first square: '<' left, '|' above, '>' right. */
 static char text_link(const kh_board *bd, int sq)
 {
     int i = bd->at[sq], c = sq % D.width;
     if (c > 0 && bd->at[sq - 1] == i)
         return '<';
     if (sq >= D.width && bd->at[sq - D.width] == i)
-        return '^';
+        return '|';
     return '>';
 }
 
@@ -1284,24 +1284,18 @@ static void text_cell(tb_buf *out, const khronos_state *k, int b, int sq, bool c
     while (p->sq[part] != sq)
         part++;
     char c1, c2;
-    int who[2] = {-1, -1};
+    int who[1] = {-1};
     if (part == 0) {
         if (x->flags & KH_PRINTED) {
-            c1 = 'H';
-            c2 = ' ';
-            who[0] = x->ncubes ? x->cube[0] : -1;
-            if (who[0] < 0) {
-                if (colour)
-                    tb__buf_printf(out, "%sH  %s", text_ansi_family[KH_CIVIL], ANSI_RESET);
-                else
-                    tb__buf_printf(out, "H  ");
-                return;
-            }
-            if (colour)
-                tb__buf_printf(out, "%sH%s%c%s ", text_ansi_family[KH_CIVIL], text_ansi_seat[who[0]],
-                               text_colour_letter[who[0]], ANSI_RESET);
+            /* a printed hamlet: " H ", or " Hr" with a populate cube */
+            int c = x->ncubes ? x->cube[0] : -1;
+            tb__buf_printf(out, " %sH%s", colour ? text_ansi_family[KH_CIVIL] : "",
+                           colour ? ANSI_RESET : "");
+            if (c < 0)
+                tb__buf_printf(out, " ");
             else
-                tb__buf_printf(out, "H%c ", text_colour_letter[who[0]]);
+                tb__buf_printf(out, "%s%c%s", colour ? text_ansi_seat[c] : "", text_colour_letter[c],
+                               colour ? ANSI_RESET : "");
             return;
         }
         c1 = (x->flags & KH_RUIN) ? (char)tolower(kh_family_letter[f]) : (char)toupper(kh_family_letter[f]);
@@ -1321,9 +1315,18 @@ static void text_cell(tb_buf *out, const khronos_state *k, int b, int sq, bool c
             tb__buf_printf(out, "%c", text_colour_letter[who[0]]);
         return;
     }
-    /* a further square of the building: a link, then more populate cubes */
+    /* a further square of the building: a link towards the rest of it (" < "),
+     * or the link and more populate cubes ("<gb") */
     char link = text_link(bd, sq);
     int first_cube = part == 1 ? 1 : 3;
+    bool cubes = first_cube < x->ncubes;
+    if (!cubes) {
+        if (colour)
+            tb__buf_printf(out, " %s%c%s ", text_ansi_family[f], link, ANSI_RESET);
+        else
+            tb__buf_printf(out, " %c ", link);
+        return;
+    }
     if (colour)
         tb__buf_printf(out, "%s%c%s", text_ansi_family[f], link, ANSI_RESET);
     else
@@ -1394,7 +1397,7 @@ char *khronos__render_text(const tb_state *s, int seat, bool colour)
     }
     tb__buf_printf(&out, "   M military, R religious, C civil + size (1-3) + owner; H printed hamlet;"
                          " m2 ruin (+ renovation cube);\n"
-                         "   < ^ > more squares of the building (+ populate cubes);"
+                         "   < | > more squares of the building (+ populate cubes);"
                          " terrain . plain f forest m mountain ~ river / ^ mixed\n");
     /* domains that pay */
     for (int b = 0; b < KH_BOARDS; b++) {
@@ -1408,9 +1411,9 @@ char *khronos__render_text(const tb_state *s, int seat, bool colour)
                 continue;
             char id[8];
             kh_square_name(kh_anchor(&bd->b[i]), id, sizeof id);
-            if (shown && shown % 4 == 0)
+            if (shown && shown % 3 == 0)
                 tb__buf_printf(&out, "\n       ");
-            tb__buf_printf(&out, " [%s: %d bldg, power m%d r%d c%d]", id, st[i].members,
+            tb__buf_printf(&out, " [%s: %d buildings, power m%d r%d c%d]", id, st[i].members,
                            st[i].power[0], st[i].power[1], st[i].power[2]);
             shown++;
         }
