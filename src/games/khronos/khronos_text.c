@@ -81,8 +81,8 @@ static int text_find_place(const int *sq, int n)
     return -1;
 }
 
-/* Parses "c4+c5+d5"; advances; returns the placement, -1 (not squares) or -2
- * (squares that no tile covers). */
+/* Parses "c4+c5+d5"; advances; returns the placement, -1 (not squares), -2
+ * (squares that no tile covers) or -3 (a tile's squares out of board order). */
 static int text_parse_place(const char **p)
 {
     int sq[3], n = 0;
@@ -101,7 +101,29 @@ static int text_parse_place(const char **p)
     }
     *p = q;
     int place = text_find_place(sq, n);
-    return place < 0 ? -2 : place;
+    if (place < 0)
+        return -2;
+    for (int i = 1; i < n; i++)
+        if (sq[i] < sq[i - 1])
+            return -3;
+    return place;
+}
+
+/* The placement named by squares in any order ("c5+c4"), or -1. */
+static int text_find_place_text(const char *text)
+{
+    int sq[3], n = 0;
+    const char *q = text;
+    while (n < 3) {
+        int s = kh_parse_square(&q);
+        if (s < 0)
+            return -1;
+        sq[n++] = s;
+        if (*q != '+')
+            break;
+        q++;
+    }
+    return *q ? -1 : text_find_place(sq, n);
 }
 
 static int text_cards(tb_move set, char *buf, size_t buflen)
@@ -120,19 +142,45 @@ static int text_hand(const uint8_t h[KH_FAMILIES], char *buf, size_t buflen)
                       buflen);
 }
 
-/* Parses a word of card letters (any order) into a multiset; -1 if bad. */
+/* Parses a word of card letters, m before r before c, into a multiset:
+ * 0, -1 when malformed, -2 when out of order. */
 static int text_parse_cards(const char *w, size_t len, tb_move *out)
 {
-    int c[KH_FAMILIES] = {0};
+    int c[KH_FAMILIES] = {0}, last = 0;
     if (!len)
         return -1;
     for (size_t i = 0; i < len; i++) {
         const char *f = memchr(kh_family_letter, w[i], KH_FAMILIES);
         if (!f || ++c[f - kh_family_letter] > 7)
             return -1;
+        if (f - kh_family_letter < last)
+            return -2;
+        last = (int)(f - kh_family_letter);
     }
     *out = KH_CARDS(c[0], c[1], c[2]);
     return 0;
+}
+
+/* The error for a word of cards that text_parse_cards refused. */
+static int text_cards_error(const char *verb, const char *w, size_t len, char *err, size_t errlen)
+{
+    tb_move set;
+    char sorted[16];
+    int c[KH_FAMILIES] = {0};
+    bool letters = len > 0 && len < 8;
+    for (size_t i = 0; i < len && letters; i++) {
+        const char *f = memchr(kh_family_letter, w[i], KH_FAMILIES);
+        letters = f != NULL;
+        if (f)
+            c[f - kh_family_letter]++;
+    }
+    if (letters && c[0] <= 7 && c[1] <= 7 && c[2] <= 7) {
+        set = KH_CARDS(c[0], c[1], c[2]);
+        text_cards(set, sorted, sizeof sorted);
+        return tb__errf(err, errlen, "write the cards in the order m, r, c: '%s %s'", verb, sorted);
+    }
+    return tb__errf(err, errlen, "write '%s CARDS' with card letters m (military), r (religious), "
+                    "c (civil) in that order, e.g. '%s mr'", verb, verb);
 }
 
 static int text_board_index(const char *w, size_t len)
@@ -293,6 +341,11 @@ int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, cha
         snprintf(buf, sizeof buf, "%.*s", (int)(tw.len[0] < 31 ? tw.len[0] : 31), tw.w[0]);
         const char *p = buf;
         int place = text_parse_place(&p);
+        if (place == -3 && !*p) {
+            char canon[32];
+            text_place_name(text_find_place_text(buf), canon, sizeof canon);
+            return tb__errf(err, errlen, "write the squares in board order: %s", canon);
+        }
         if (place == -2)
             return tb__errf(err, errlen, "%s: no tile covers exactly these squares (tiles are "
                             "1, 2 or 3 joined squares)", buf);
@@ -307,7 +360,9 @@ int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, cha
             *out = KH_MOVE(KH_M_END, 0);
             return 0;
         }
-        if (tw.n == 3 && text_is(&tw, 1, "discard") && text_parse_cards(tw.w[2], tw.len[2], &set) == 0) {
+        if (tw.n == 3 && text_is(&tw, 1, "discard")) {
+            if (text_parse_cards(tw.w[2], tw.len[2], &set) != 0)
+                return text_cards_error("end discard", tw.w[2], tw.len[2], err, errlen);
             *out = KH_MOVE(KH_M_END, set);
             return 0;
         }
@@ -317,9 +372,8 @@ int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, cha
     if (text_is(&tw, 0, "exchange") || text_is(&tw, 0, "pay")) {
         bool ex = text_is(&tw, 0, "exchange");
         if (tw.n != 2 || text_parse_cards(tw.w[1], tw.len[1], &set) != 0)
-            return tb__errf(err, errlen, "write '%s CARDS' with card letters m (military), r "
-                            "(religious), c (civil), e.g. '%s mr'", ex ? "exchange" : "pay",
-                            ex ? "exchange" : "pay");
+            return text_cards_error(ex ? "exchange" : "pay", tw.n == 2 ? tw.w[1] : "",
+                                    tw.n == 2 ? tw.len[1] : 0, err, errlen);
         *out = KH_MOVE(ex ? KH_M_EXCHANGE : KH_M_PAY, set);
         return 0;
     }
