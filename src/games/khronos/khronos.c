@@ -318,30 +318,60 @@ static bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old
     return n == 0 || st[roots[0]].top[f] != v;
 }
 
-/* What the current player could pay on board b for a building of family f
- * costing `base` cards of its colour plus the placement's surcharge. */
-static bool kh_affordable(const khronos_state *k, int b, int f, int base, const kh_place *p)
+/* What legal-move generation needs again and again about the current
+ * player, worked out once per call: cards each board can take, the hand,
+ * the surcharge for each terrain mix, and the domains of each board (made
+ * on first use). */
+typedef struct kh_ctx {
+    const khronos_state *k;
+    int cap[KH_BOARDS];
+    int total;
+    const uint8_t *hand;
+    uint8_t extra[8]; /* surcharge by the covers bits of a placement */
+    bool have_st[KH_BOARDS];
+    kh_domstat st[KH_BOARDS][KH_MAXB];
+} kh_ctx;
+
+static void kh_ctx_init(kh_ctx *c, const khronos_state *k)
 {
-    const uint8_t *h = k->hand[k->cur];
-    int need = base + kh_surcharge(k, p);
-    return h[f] >= base && kh_total(h) >= need && kh_capacity(k, b) >= need;
+    c->k = k;
+    for (int b = 0; b < KH_BOARDS; b++) {
+        c->cap[b] = kh_capacity(k, b);
+        c->have_st[b] = false;
+    }
+    c->hand = k->hand[k->cur];
+    c->total = kh_total(c->hand);
+    int n = k->base.players;
+    for (int covers = 0; covers < 8; covers++)
+        c->extra[covers] = (uint8_t)(((covers & KH_COVERS_FOREST) ? D.surcharge_forest[n] : 0) +
+                                     ((covers & KH_COVERS_MOUNTAIN) ? D.surcharge_mountain[n] : 0));
+}
+
+static const kh_domstat *kh_ctx_domains(kh_ctx *c, int b)
+{
+    if (!c->have_st[b]) {
+        kh_board_domains(&c->k->board[b], c->st[b]);
+        c->have_st[b] = true;
+    }
+    return c->st[b];
 }
 
 /* Lists (out != NULL) or counts up to `limit` the placements for the pending
  * or prospective building: type on board b, new (target < 0) or upgrading
- * building index target. */
-static int kh_placements(const khronos_state *k, int b, int type, int target, tb_move *out,
-                         int limit)
+ * building index target; each affordable with its surcharge and legal. */
+static int kh_placements(kh_ctx *c, int b, int type, int target, tb_move *out, int limit)
 {
-    const kh_board *bd = &k->board[b];
+    const kh_board *bd = &c->k->board[b];
     int f = KH_FAMILY(type), v = KH_SIZE(type), n = 0;
-    kh_domstat st[KH_MAXB];
+    int base = target < 0 ? v : v - KH_SIZE(bd->b[target].type);
+    int budget = c->cap[b] < c->total ? c->cap[b] : c->total; /* cards that can go in */
+    if (c->hand[f] < base || budget < base)
+        return 0;
     if (target < 0) {
-        if (f != KH_CIVIL)
-            kh_board_domains(bd, st);
+        const kh_domstat *st = f != KH_CIVIL ? kh_ctx_domains(c, b) : NULL;
         for (int i = D.place_first[v]; i < D.place_end[v] && n < limit; i++) {
             const kh_place *p = &khronos__place[i];
-            if (kh_affordable(k, b, f, v, p) && kh_place_ok(bd, type, p, -1, 0, st)) {
+            if (base + c->extra[p->covers] <= budget && kh_place_ok(bd, type, p, -1, 0, st)) {
                 if (out)
                     out[n] = KH_MOVE(KH_M_SQUARES, i);
                 n++;
@@ -350,14 +380,13 @@ static int kh_placements(const khronos_state *k, int b, int type, int target, tb
         return n;
     }
     const kh_bld *x = &bd->b[target];
-    int base = v - KH_SIZE(x->type);
     int old_top = f == KH_CIVIL ? 0 : kh_top_without(bd, target, f);
     for (int s = khronos__super_first[x->place]; s < khronos__super_first[x->place + 1] && n < limit; s++) {
         int i = khronos__super[s];
         const kh_place *p = &khronos__place[i];
         if (p->size != v)
             continue;
-        if (kh_affordable(k, b, f, base, p) && kh_place_ok(bd, type, p, target, old_top, NULL)) {
+        if (base + c->extra[p->covers] <= budget && kh_place_ok(bd, type, p, target, old_top, NULL)) {
             if (out)
                 out[n] = KH_MOVE(KH_M_SQUARES, i);
             n++;
@@ -802,8 +831,9 @@ static int kh_card_sets(const uint8_t h[KH_FAMILIES], int kind, int lo, int hi, 
     return n;
 }
 
-static bool kh_can_upgrade(const khronos_state *k, int b, int i, int type)
+static bool kh_can_upgrade(kh_ctx *c, int b, int i, int type)
 {
+    const khronos_state *k = c->k;
     const kh_board *bd = &k->board[b];
     const kh_bld *x = &bd->b[i];
     int f = KH_FAMILY(x->type), base = KH_SIZE(type) - KH_SIZE(x->type);
@@ -811,19 +841,15 @@ static bool kh_can_upgrade(const khronos_state *k, int b, int i, int type)
         return false;
     if (f != KH_CIVIL && x->owner != k->cur)
         return false;
-    if (k->hand[k->cur][f] < base || kh_capacity(k, b) < base)
-        return false;
-    return kh_placements(k, b, type, i, NULL, 1) > 0;
+    return kh_placements(c, b, type, i, NULL, 1) > 0;
 }
 
-static bool kh_can_build(const khronos_state *k, int b, int type)
+static bool kh_can_build(kh_ctx *c, int b, int type)
 {
-    int f = KH_FAMILY(type), v = KH_SIZE(type);
-    if (!k->stock[type] || k->hand[k->cur][f] < v || kh_capacity(k, b) < v)
+    const khronos_state *k = c->k;
+    if (!k->stock[type] || (KH_FAMILY(type) != KH_CIVIL && !k->cubes[k->cur]))
         return false;
-    if (f != KH_CIVIL && !k->cubes[k->cur])
-        return false;
-    return kh_placements(k, b, type, -1, NULL, 1) > 0;
+    return kh_placements(c, b, type, -1, NULL, 1) > 0;
 }
 
 static int kh_legal(const tb_state *s, tb_move *out)
@@ -833,11 +859,13 @@ static int kh_legal(const tb_state *s, tb_move *out)
         return 0;
     int n = 0, p = k->cur;
     const uint8_t *h = k->hand[p];
+    kh_ctx ctx;
+    kh_ctx_init(&ctx, k);
     switch (k->pend) {
     case KH_P_SQUARES: {
         const kh_board *bd = &k->board[k->pend_board];
         int target = k->pend_target == KH_NONE ? -1 : kh_board_find(bd, k->pend_target);
-        return kh_placements(k, k->pend_board, k->pend_type, target, out, TB_MAX_MOVES);
+        return kh_placements(&ctx, k->pend_board, k->pend_type, target, out, TB_MAX_MOVES);
     }
     case KH_P_PAY: {
         uint8_t rest[KH_FAMILIES];
@@ -897,12 +925,12 @@ static int kh_legal(const tb_state *s, tb_move *out)
             }
         }
     for (int b = KH_MIGHT; b <= KH_FAITH; b++)
-        if (kh_capacity(k, b) > 0)
+        if (ctx.cap[b] > 0)
             for (int t = 0; t < KH_TYPES; t++)
-                if (kh_can_build(k, b, t))
+                if (kh_can_build(&ctx, b, t))
                     out[n++] = KH_MOVE(KH_M_BUILD, b << 4 | t);
     for (int b = KH_MIGHT; b <= KH_FAITH; b++) {
-        if (kh_capacity(k, b) <= 0)
+        if (ctx.cap[b] <= 0)
             continue;
         const kh_board *bd = &k->board[b];
         for (int i = 0; i < bd->nb; i++) {
@@ -910,13 +938,13 @@ static int kh_legal(const tb_state *s, tb_move *out)
             if (KH_SIZE(x->type) == 3)
                 continue;
             for (int t = x->type + 1; t < KH_FAMILY(x->type) * 3 + 3; t++)
-                if (kh_can_upgrade(k, b, i, t))
+                if (kh_can_upgrade(&ctx, b, i, t))
                     out[n++] = KH_MOVE(KH_M_UPGRADE, b << 12 | kh_anchor(x) << 4 | t);
         }
     }
     if (k->ecus[p] >= KH_DEMOLISH_COST)
         for (int b = KH_MIGHT; b <= KH_FAITH; b++) {
-            if (kh_capacity(k, b) <= 0)
+            if (ctx.cap[b] <= 0)
                 continue;
             const kh_board *bd = &k->board[b];
             for (int i = 0; i < bd->nb; i++) {
@@ -925,7 +953,7 @@ static int kh_legal(const tb_state *s, tb_move *out)
                     out[n++] = KH_MOVE(KH_M_DEMOLISH, b << 8 | kh_anchor(x));
             }
         }
-    if (kh_capacity(k, KH_REASON) > 0) {
+    if (ctx.cap[KH_REASON] > 0) {
         const kh_board *bd = &k->board[KH_REASON];
         if (h[KH_CIVIL] && k->cubes[p])
             for (int i = 0; i < bd->nb; i++) {
