@@ -54,9 +54,11 @@ int kh_board_add(kh_board *bd, int place, int type, int owner, int flags)
     for (int i = 0; i < bd->nb; i++)
         if (i != pos && bd->b[i].dom >= pos)
             bd->b[i].dom++;
-    for (int sq = 0; sq < KH_MAXSQ; sq++)
-        if (bd->at[sq] != KH_NONE && bd->at[sq] >= pos)
-            bd->at[sq]++;
+    for (int i = pos + 1; i < bd->nb; i++) {
+        const kh_place *q = kh_place_of(&bd->b[i]);
+        for (int k = 0; k < q->size; k++)
+            bd->at[q->sq[k]] = (uint8_t)i;
+    }
     kh_bld *b = &bd->b[pos];
     memset(b, 0, sizeof *b);
     b->place = (uint16_t)place;
@@ -135,12 +137,15 @@ void kh_board_remove(kh_board *bd, int i)
     memmove(&bd->b[i], &bd->b[i + 1], (size_t)(bd->nb - i - 1) * sizeof bd->b[0]);
     bd->nb--;
     memset(&bd->b[bd->nb], 0, sizeof bd->b[0]);
-    for (int j = 0; j < bd->nb; j++)
+    for (int j = 0; j < bd->nb; j++) {
         if (bd->b[j].dom > i)
             bd->b[j].dom--;
-    for (int sq = 0; sq < KH_MAXSQ; sq++)
-        if (bd->at[sq] != KH_NONE && bd->at[sq] > i)
-            bd->at[sq]--;
+        if (j >= i) {
+            const kh_place *q = kh_place_of(&bd->b[j]);
+            for (int k = 0; k < q->size; k++)
+                bd->at[q->sq[k]] = (uint8_t)j;
+        }
+    }
     board_walk(bd, members);
 }
 
