@@ -1185,6 +1185,16 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
     }
     if (over && (k->pend || k->rip.active || k->board[0].dirty || k->board[1].dirty))
         return tb__errf(err, errlen, "a game that is over has nothing pending");
+    if (!over) {
+        tb_move *moves = malloc(TB_MAX_MOVES * sizeof *moves);
+        if (!moves)
+            abort();
+        int n_legal = s->game->legal(s, moves);
+        free(moves);
+        if (n_legal == 0)
+            return tb__errf(err, errlen, "no decision is possible in this state (e.g. a pending "
+                            "building with no squares it could take)");
+    }
     if (!k->pend && !k->rip.active && !k->board[0].dirty && !k->board[1].dirty) {
         for (int b = KH_MIGHT; b <= KH_FAITH; b++) {
             kh_conflict c;
