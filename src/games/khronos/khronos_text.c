@@ -972,11 +972,6 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
                 return -1;
             k->pawn[p][a] = (uint8_t)b;
         }
-        if (k->pawn[p][0] > k->pawn[p][1]) {
-            uint8_t t = k->pawn[p][0];
-            k->pawn[p][0] = k->pawn[p][1];
-            k->pawn[p][1] = t;
-        }
     }
     const char *deck = json_string_value(json_object_get(j, "deck"));
     if (!deck || strlen(deck) > KH_MAXCARDS)
@@ -1019,12 +1014,20 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
     if (k->pool && (k->pawn[k->cur][0] != k->pawn[k->cur][1] || k->pool > k->left[0] + k->left[1]))
         return tb__errf(err, errlen, "'pool' counts cards played together by two adventurers on "
                         "one board, at most what they had left");
-    {
-        uint8_t *pw = k->pawn[k->cur];
-        if (pw[0] == pw[1] && k->left[0] > k->left[1]) {
-            uint8_t t = k->left[0];
-            k->left[0] = k->left[1];
-            k->left[1] = t;
+    /* canonical order: adventurers by board, the current player's by (board,
+     * cards left), each keeping its own allowance */
+    for (int p = 0; p < n; p++) {
+        uint8_t *pw = k->pawn[p];
+        bool cur = p == k->cur;
+        if (pw[0] > pw[1] || (cur && pw[0] == pw[1] && k->left[0] > k->left[1])) {
+            uint8_t t = pw[0];
+            pw[0] = pw[1];
+            pw[1] = t;
+            if (cur) {
+                t = k->left[0];
+                k->left[0] = k->left[1];
+                k->left[1] = t;
+            }
         }
     }
     if (text_get_bool(j, "exchanged", &k->exchanged, err, errlen) ||
