@@ -28,13 +28,13 @@ test-fast: build
 
 test-asan: deps
 	@[ -f build-asan/build.ninja ] || CC=gcc meson setup build-asan -Db_sanitize=address,undefined \
-	    -Db_lundef=false -Dbuildtype=debug -Dsim_games=1000 >/dev/null
+	    -Db_lundef=false -Dbuildtype=debug -Dsim_games=500 -Dsim_full_games=50 >/dev/null
 	@ninja -C build-asan >/dev/null || ninja -C build-asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	    meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 4
 
 test-clang: deps
-	@[ -f build-clang/build.ninja ] || CC=clang meson setup build-clang -Dfuzz=true -Dsim_games=200 >/dev/null
+	@[ -f build-clang/build.ninja ] || CC=clang meson setup build-clang -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false -Dsim_games=200 >/dev/null
 	@ninja -C build-clang >/dev/null || ninja -C build-clang
 	meson test -C build-clang --print-errorlogs --num-processes 2 --suite fuzz
 

@@ -34,10 +34,7 @@ static void bench_playouts(const tb_game *g, int players, double seconds, bench_
                 fprintf(stderr, "tabula bench: %s\n", err);
                 exit(1);
             }
-            while (!tb_is_over(s)) {
-                tb_apply(s, tb_random_move(s, &rng));
-                decisions++;
-            }
+            decisions += tb_playout(s, &rng, 0);
             games++;
         }
         now = cli_now_us();

@@ -51,9 +51,11 @@ static int play_help(void)
            "alone ('easy', 'normal', 'hard').  The default is you in seat 0 against the\n"
            "computer in the other seats.  KEY=VALUE sets a game option.\n\n"
            "At your turn type a decision in notation (docs/notation.md), or:\n"
-           "  legal   list every legal decision      board  show the board again\n"
-           "  undo    take back your last decision   help   this list\n"
-           "  quit    stop (the record is saved)\n\n"
+           "  legal [PREFIX]  list the legal decisions (those starting with PREFIX)\n"
+           "  board           show the board again\n"
+           "  undo            take back your last decision (and the computer's replies)\n"
+           "  help            this list\n"
+           "  quit            stop (the record is saved)\n\n"
            "The record is saved to FILE (default tabula-GAME-SEED.json); replay it with\n"
            "'tabula replay FILE'.\n");
     return 0;
@@ -181,6 +183,25 @@ static void play_show_result(play_game *pg)
                        r == 1 ? "  — winner" : "");
 }
 
+/* Prints the legal decisions whose text starts with `prefix` ("" for all). */
+static void play_list_legal(const play_game *pg, const char *prefix)
+{
+    tb_move moves[TB_MAX_MOVES];
+    int n = tb_legal(pg->state, moves), shown = 0;
+    size_t plen = strlen(prefix);
+    for (int i = 0; i < n; i++) {
+        char text[TB_MOVE_TEXT];
+        tb_move_to_text(pg->state, moves[i], text, sizeof text);
+        if (strncmp(text, prefix, plen) != 0)
+            continue;
+        printf("%s%s", shown++ ? " " : "", text);
+    }
+    if (shown)
+        printf("\n");
+    else
+        printf("No legal decision starts with '%s'.\n", prefix);
+}
+
 static char *play_read_line(void)
 {
     char *line = NULL;
@@ -225,12 +246,13 @@ static int play_human_turn(play_game *pg, int seat)
             rc = 0;
         } else if (strcmp(line, "help") == 0 || strcmp(line, "?") == 0) {
             printf("Type a decision in notation (see docs/notation.md), or one of:\n"
-                   "  legal  every legal decision now    board  show the board again\n"
-                   "  undo   take back your last decision  quit   stop and save the record\n");
-        } else if (strcmp(line, "legal") == 0) {
-            char *all = tb_legal_text(pg->state);
-            printf("%s\n", all);
-            free(all);
+                   "  legal         every legal decision now\n"
+                   "  legal PREFIX  the legal decisions starting with PREFIX (e.g. 'legal 12-')\n"
+                   "  board         show the board again\n"
+                   "  undo          take back your last decision\n"
+                   "  quit          stop and save the record\n");
+        } else if (strcmp(line, "legal") == 0 || strncmp(line, "legal ", 6) == 0) {
+            play_list_legal(pg, line[5] ? line + 6 : "");
         } else if (strcmp(line, "board") == 0) {
             play_show(pg, seat);
         } else if (strcmp(line, "undo") == 0) {
@@ -370,11 +392,7 @@ int cmd_play(int argc, char **argv)
     tb_record_set_times(pg.record, when, NULL);
     for (int i = 0; i < players; i++) {
         pg.humans += pg.seat[i].human;
-        char name[64];
-        if (pg.seat[i].human)
-            snprintf(name, sizeof name, "%s", pg.humans == 1 ? "you" : "player");
-        else
-            snprintf(name, sizeof name, "%s", pg.seat[i].label);
+        const char *name = pg.seat[i].human ? (pg.humans == 1 ? "you" : "player") : pg.seat[i].label;
         tb_record_set_player(pg.record, i, name, pg.seat[i].human ? "human" : pg.seat[i].label);
     }
     pg.colour = !no_colour && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");

@@ -30,7 +30,9 @@ struct tb_state {
     tb_rng rng;
     int32_t players;
     int32_t decisions; /* decisions applied since setup */
-    tb_options options; /* normalized at setup */
+    /* Option values as indexes into each option's '|'-separated list, in the
+     * order of the game's option table (tb__option_index reads them). */
+    uint8_t option[TB_MAX_OPTIONS];
 };
 
 struct tb_game {
@@ -48,6 +50,10 @@ struct tb_game {
     void (*apply)(tb_state *s, tb_move m);
     /* Optional: a uniformly random legal move, faster than listing all. */
     tb_move (*random_move)(const tb_state *s, tb_rng *rng);
+    /* Optional: random decisions to the end (or `limit` when > 0) with the
+     * same draws as random_move + apply; returns the decisions played
+     * (the core counts them into base.decisions). */
+    int (*playout)(tb_state *s, tb_rng *rng, int limit);
     void (*scores)(const tb_state *s, int *out);
     int (*move_to_text)(const tb_state *s, tb_move m, char *buf, size_t buflen);
     int (*text_to_move)(const tb_state *s, const char *text, tb_move *out, char *err,
@@ -63,6 +69,42 @@ struct tb_game {
     int (*prompt_text)(const tb_state *s, char *buf, size_t buflen);
 };
 
+/* The generator's step and bounded draw, inline for the hot paths of games;
+ * rng.c's public functions are these same functions, so both give one stream. */
+static inline uint64_t tb__rng_rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static inline uint64_t tb__rng_next(tb_rng *rng)
+{
+    uint64_t *s = rng->s;
+    const uint64_t result = tb__rng_rotl(s[1] * 5, 7) * 9;
+    const uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = tb__rng_rotl(s[3], 45);
+    return result;
+}
+
+/* Uniform in [0, bound) by Lemire's multiply-shift with rejection. */
+static inline uint32_t tb__rng_below(tb_rng *rng, uint32_t bound)
+{
+    uint64_t m = (uint64_t)(uint32_t)(tb__rng_next(rng) >> 32) * bound;
+    uint32_t low = (uint32_t)m;
+    if (low < bound) {
+        uint32_t threshold = (uint32_t)(-bound) % bound;
+        while (low < threshold) {
+            m = (uint64_t)(uint32_t)(tb__rng_next(rng) >> 32) * bound;
+            low = (uint32_t)m;
+        }
+    }
+    return (uint32_t)(m >> 32);
+}
+
 /* registry.c */
 extern const struct tb_game tb__clans_game;
 extern const struct tb_game tb__khronos_game;
@@ -70,7 +112,7 @@ extern const struct tb_game tb__khronos_game;
 /* util.c: small helpers shared by games and core. */
 int tb__errf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-char *tb__json_dump(const json_t *j); /* compact, sorted keys, malloc'd */
+char *tb__json_dump(const json_t *j); /* compact, members in insertion order, malloc'd */
 
 /* A growable text buffer for renderers. */
 typedef struct tb_buf {
@@ -82,6 +124,14 @@ char *tb__buf_take(tb_buf *b); /* returns data ("" if empty); the buffer is rese
 
 /* Shuffles n items of `size` bytes with Fisher-Yates from rng. */
 void tb__shuffle(void *items, size_t n, size_t size, tb_rng *rng);
+
+/* The index of the state's value for option `key` in the option's list of
+ * allowed values (e.g. "off|on": 0 or 1); -1 if the game has no such option. */
+int tb__option_index(const tb_state *s, const char *key);
+/* Normalized options ↔ value indexes (options.c). */
+int tb__options_encode(const tb_game *game, const tb_options *normalized, uint8_t *out);
+void tb__options_defaults(const tb_game *game, uint8_t *out);
+void tb__options_decode(const tb_game *game, const uint8_t *in, tb_options *out);
 
 /* Reads an integer member of an object within [lo, hi]; 0 on success. */
 int tb__json_int(const json_t *obj, const char *key, long long lo, long long hi,

@@ -57,21 +57,74 @@ const char *tb_options_get(const tb_options *opts, const char *key)
     return NULL;
 }
 
-/* Is `value` one of the '|'-separated words in `allowed`? */
-static bool options_value_allowed(const char *allowed, const char *value)
+/* The position of `value` among the '|'-separated words of `allowed`, or -1. */
+static int options_value_index(const char *allowed, const char *value)
 {
     size_t vlen = strlen(value);
     const char *p = allowed;
-    while (*p) {
+    for (int i = 0; *p; i++) {
         const char *bar = strchr(p, '|');
         size_t len = bar ? (size_t)(bar - p) : strlen(p);
         if (len == vlen && strncmp(p, value, len) == 0)
-            return true;
+            return i;
         if (!bar)
             break;
         p = bar + 1;
     }
-    return false;
+    return -1;
+}
+
+static bool options_value_allowed(const char *allowed, const char *value)
+{
+    return options_value_index(allowed, value) >= 0;
+}
+
+int tb__options_encode(const tb_game *game, const tb_options *normalized, uint8_t *out)
+{
+    memset(out, 0, TB_MAX_OPTIONS);
+    int i = 0;
+    for (const tb_option_spec *o = game->options; o && o->key && i < TB_MAX_OPTIONS; o++, i++) {
+        const char *v = tb_options_get(normalized, o->key);
+        int k = v ? options_value_index(o->values, v) : -1;
+        if (k < 0)
+            return -1;
+        out[i] = (uint8_t)k;
+    }
+    return 0;
+}
+
+void tb__options_defaults(const tb_game *game, uint8_t *out)
+{
+    memset(out, 0, TB_MAX_OPTIONS);
+    int i = 0;
+    for (const tb_option_spec *o = game->options; o && o->key && i < TB_MAX_OPTIONS; o++, i++) {
+        int k = options_value_index(o->values, o->fallback);
+        out[i] = (uint8_t)(k < 0 ? 0 : k);
+    }
+}
+
+void tb__options_decode(const tb_game *game, const uint8_t *in, tb_options *out)
+{
+    tb_options_clear(out);
+    int i = 0;
+    for (const tb_option_spec *o = game->options; o && o->key && i < TB_MAX_OPTIONS; o++, i++) {
+        const char *p = o->values;
+        for (int k = 0; k < in[i] && strchr(p, '|'); k++)
+            p = strchr(p, '|') + 1;
+        size_t len = strchr(p, '|') ? (size_t)(strchr(p, '|') - p) : strlen(p);
+        char value[TB_OPTION_LEN];
+        snprintf(value, sizeof value, "%.*s", (int)len, p);
+        tb_options_set(out, o->key, value, NULL, 0);
+    }
+}
+
+int tb__option_index(const tb_state *s, const char *key)
+{
+    int i = 0;
+    for (const tb_option_spec *o = s->game->options; o && o->key; o++, i++)
+        if (strcmp(o->key, key) == 0)
+            return s->option[i];
+    return -1;
 }
 
 int tb_options_normalize(const tb_game *game, tb_options *opts, char *err, size_t errlen)

@@ -3,9 +3,10 @@
  *
  * xoshiro256** (Blackman & Vigna) seeded through splitmix64, so any 64-bit
  * seed gives a well-mixed non-zero state.  The generator is a plain struct
- * held by its owner (a state, an agent call); nothing here is global.
+ * held by its owner (a state, an agent call); nothing here is global.  The
+ * step itself is inline in game.h so the games' hot paths can use it.
  */
-#include "tabula.h"
+#include "game.h"
 
 static uint64_t rng_splitmix(uint64_t *x)
 {
@@ -13,11 +14,6 @@ static uint64_t rng_splitmix(uint64_t *x)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
-}
-
-static inline uint64_t rng_rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
 }
 
 void tb_rng_seed(tb_rng *rng, uint64_t seed)
@@ -29,31 +25,12 @@ void tb_rng_seed(tb_rng *rng, uint64_t seed)
 
 uint64_t tb_rng_next(tb_rng *rng)
 {
-    uint64_t *s = rng->s;
-    const uint64_t result = rng_rotl(s[1] * 5, 7) * 9;
-    const uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rng_rotl(s[3], 45);
-    return result;
+    return tb__rng_next(rng);
 }
 
 uint32_t tb_rng_below(tb_rng *rng, uint32_t bound)
 {
-    /* Lemire's multiply-shift with rejection: unbiased. */
-    uint64_t m = (uint64_t)(uint32_t)(tb_rng_next(rng) >> 32) * bound;
-    uint32_t low = (uint32_t)m;
-    if (low < bound) {
-        uint32_t threshold = (uint32_t)(-bound) % bound;
-        while (low < threshold) {
-            m = (uint64_t)(uint32_t)(tb_rng_next(rng) >> 32) * bound;
-            low = (uint32_t)m;
-        }
-    }
-    return (uint32_t)(m >> 32);
+    return tb__rng_below(rng, bound);
 }
 
 double tb_rng_unit(tb_rng *rng)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run_cli_tests.sh TABULA DIR — the command line as a user meets it: help on
 # every command, one-line errors with exit 2 on wrong usage, a whole game of
-# Clans typed by a "person" (a script that reads the prompts), a game between
+# Clans typed by a "person" (play_person.py reads the prompts), a game between
 # agents, the saved record replayed, and no colour codes when not on a terminal.
 set -u
 tabula=$1
@@ -58,31 +58,9 @@ echo 'not json' >"$tmp/garbage.json"
 "$tabula" replay "$tmp/garbage.json" >/dev/null 2>"$tmp/garbage.err"; rc=$?
 check "replay refuses garbage" test $rc -eq 1 -a -s "$tmp/garbage.err"
 
-# a person plays a whole game: read each prompt, ask for the legal moves,
-# play the first; also try a typo, help and undo on the way
-coproc GAME { "$tabula" play clans --players 2 --seats human,random --seed 9 --record "$tmp/human.json" 2>&1; }
-typo_seen=0 undo_done=0 over=0 saved=0 turns=0
-while IFS= read -r -t 20 line <&"${GAME[0]}"; do
-  case "$line" in
-    *"moves all huts"*|*"chooses the next village"*)
-      turns=$((turns + 1))
-      if [ $turns -eq 1 ]; then echo "12x17" >&"${GAME[1]}"; continue; fi
-      if [ $turns -eq 3 ] && [ $undo_done -eq 0 ]; then undo_done=1; echo "undo" >&"${GAME[1]}"; continue; fi
-      echo "legal" >&"${GAME[1]}"
-      IFS= read -r -t 20 list <&"${GAME[0]}"
-      list=${list#> }
-      set -- $list
-      if [ "$1" = village ]; then move="$1 $2"; else move=$1; fi
-      echo "$move" >&"${GAME[1]}" ;;
-    *"is not a Clans move"*) typo_seen=1 ;;
-    *"Game over."*) over=1 ;;
-    *"Record saved to"*) saved=1 ;;
-  esac
-done
-wait "$GAME_PID" 2>/dev/null
-check "a typo gets a clear message" test $typo_seen -eq 1
-check "a person's game reaches the end" test $over -eq 1
-check "a person's game saves its record" test $saved -eq 1 -a -s "$tmp/human.json"
+# a person plays a whole game through the prompts (typo, help, undo on the way)
+python3 "$(dirname "$0")/play_person.py" "$tabula" "$tmp/human.json" | sed 's/^/  /'
+check "a person plays a whole game" test "${PIPESTATUS[0]}" -eq 0
 "$tabula" replay "$tmp/human.json" --to 0 >/dev/null 2>&1
 check "the person's record replays" test $? -eq 0
 check "the record names the human" grep -q '"kind":"human"' "$tmp/human.json"

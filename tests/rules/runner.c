@@ -16,6 +16,8 @@
  *   expect to_move = N | over
  *   expect scores = [..]
  *
+ * JSON may be the word `absent`: the PATH must not exist.  An empty legal
+ * list (`expect legal =`) means the game offers no decision.
  * PATH is dot-separated; a number indexes an array, anything else names an
  * object key; an empty PATH ('.') is the whole document.  Each failure
  * prints the file, line, and both sides.  The last line of output is
@@ -140,16 +142,24 @@ static void runner_set(runner *r, const char *path, const char *value)
 static void runner_compare(runner *r, json_t *doc, const char *path, const char *value,
                            const char *what)
 {
+    json_t *parent;
+    char key[256];
+    size_t index;
+    json_t *got = runner_walk(doc, path, &parent, key, &index);
+    if (strcmp(value, "absent") == 0) {
+        if (got) {
+            char *g = json_dumps(got, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
+            runner_fail(r, "%s %s: expected absent, got %s", what, path, g);
+            free(g);
+        }
+        return;
+    }
     json_error_t jerr;
     json_t *want = json_loads(value, JSON_DECODE_ANY, &jerr);
     if (!want) {
         runner_fail(r, "bad JSON '%s': %s", value, jerr.text);
         return;
     }
-    json_t *parent;
-    char key[256];
-    size_t index;
-    json_t *got = runner_walk(doc, path, &parent, key, &index);
     if (!got || !json_equal(got, want)) {
         char *g = got ? json_dumps(got, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS) : NULL;
         char *w = json_dumps(want, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
@@ -294,11 +304,15 @@ static void runner_line(runner *r, char *line)
         *sub++ = '\0';
         if (strcmp(what, "legal") == 0) {
             char *mode = sub, *list = strchr(sub, ' ');
+            char empty[1] = "";
+            if (!list && strcmp(sub, "=") == 0)
+                list = empty;
+            else if (list)
+                *list++ = '\0';
             if (!list) {
                 runner_fail(r, "usage: expect legal =|has|lacks MOVE|MOVE");
                 return;
             }
-            *list++ = '\0';
             runner_legal(r, mode, list);
         } else if (strcmp(what, "to_move") == 0) {
             int tm = tb_to_move(r->state);

@@ -10,6 +10,7 @@
 #include "games/clans/clans.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int sim_clans_check(const tb_state *before, const tb_state *after, char *err, size_t n)
 {
@@ -34,6 +35,10 @@ int sim_clans_check(const tb_state *before, const tb_state *after, char *err, si
             return snprintf(err, n, "pending village %d is not an isolated group", t + 1), -1;
         total += size;
     }
+    clans_state fresh = *c;
+    clans__compute_live(&fresh);
+    if (memcmp(fresh.live, c->live, sizeof c->live) != 0)
+        return snprintf(err, n, "the live-edge mask is out of date"), -1;
     if (total + c->removed != 60)
         return snprintf(err, n, "huts: %d on the board + %d removed != 60", total, c->removed), -1;
     for (int k = 0; k < CLANS_COLOURS; k++)

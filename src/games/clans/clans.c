@@ -22,22 +22,48 @@ static const tb_option_spec clans_options[] = {{NULL, NULL, NULL, NULL}};
 
 int clans__chip_epoch(int chip_index)
 {
-    int k = chip_index;
-    for (int e = 0; e < CLANS_EPOCHS; e++) {
-        if (k < clans__epoch[e].chips)
-            return e + 1;
-        k -= clans__epoch[e].chips;
-    }
-    return 0;
+    return chip_index >= 0 && chip_index < CLANS_CHIPS ? clans__chip_epoch_table[chip_index] : 0;
 }
 
 static bool clans_has_move(const clans_state *c)
 {
-    uint64_t occ = c->occupied;
-    for (uint64_t rest = occ; rest; rest &= rest - 1)
-        if (clans__adjacent[__builtin_ctzll(rest)] & occ)
-            return true;
-    return false;
+    return (c->live[0] | c->live[1] | c->live[2]) != 0;
+}
+
+void clans__compute_live(clans_state *c)
+{
+    memset(c->live, 0, sizeof c->live);
+    for (int e = 0; e < clans__edge_count; e++)
+        if ((c->occupied >> clans__edge[e][0] & 1) && (c->occupied >> clans__edge[e][1] & 1))
+            c->live[e / 64] |= 1ULL << (e % 64);
+}
+
+/* Territory t has become empty: no edge at it is live any more. */
+static inline void clans_vacate(clans_state *c, int t)
+{
+    c->occupied &= ~BIT(t);
+    for (int w = 0; w < CLANS_EDGE_WORDS; w++)
+        c->live[w] &= ~clans__edges_of[t][w];
+}
+
+/* The position of the k-th (0-based) set bit of x; x has more than k bits. */
+static inline int clans_select(uint64_t x, uint32_t k)
+{
+    int base = 0;
+    for (int width = 32; width >= 8; width /= 2) {
+        uint64_t low = x & ((1ULL << width) - 1);
+        uint32_t n = (uint32_t)__builtin_popcountll(low);
+        if (k >= n) {
+            k -= n;
+            x >>= width;
+            base += width;
+        } else {
+            x = low;
+        }
+    }
+    while (k--)
+        x &= x - 1;
+    return base + __builtin_ctzll(x);
 }
 
 bool clans__game_over(const clans_state *c)
@@ -56,18 +82,16 @@ static int clans_setup(tb_state *s, char *err, size_t errlen)
     (void)err;
     (void)errlen;
     clans_state *c = (clans_state *)s;
-    for (int r = 1; r <= CLANS_REGIONS; r++) {
-        uint8_t colours[CLANS_COLOURS] = {0, 1, 2, 3, 4};
-        tb__shuffle(colours, CLANS_COLOURS, 1, &s->rng);
-        int k = 0;
-        for (int t = 0; t < CLANS_TERRITORIES; t++) {
-            if (clans__territory[t].region != r)
-                continue;
-            c->huts[t][colours[k++]] = 1;
+    for (int r = 0; r < CLANS_REGIONS; r++) {
+        const uint8_t *colours = clans__colour_orders[tb__rng_below(&s->rng, 120)];
+        for (int k = 0; k < 5; k++) {
+            int t = clans__region_member[r][k];
+            c->huts[t][colours[k]] = 1;
             c->size[t] = 1;
-            c->occupied |= BIT(t);
         }
     }
+    c->occupied = (1ULL << CLANS_TERRITORIES) - 1;
+    memcpy(c->live, clans__all_edges, sizeof c->live);
     uint8_t deal[CLANS_COLOURS] = {0, 1, 2, 3, 4};
     tb__shuffle(deal, CLANS_COLOURS, 1, &s->rng);
     for (int p = 0; p < s->players; p++)
@@ -98,6 +122,8 @@ static void clans_found(clans_state *c, int t)
                 c->removed++;
             }
         }
+        if (!c->size[t])
+            clans_vacate(c, t); /* five single huts: strife empties it (5A.5) */
     }
     const clans_epoch *ep = &clans__epoch[e - 1];
     int terrain = clans__territory[t].terrain;
@@ -105,7 +131,7 @@ static void clans_found(clans_state *c, int t)
         c->removed = (uint8_t)(c->removed + c->size[t]);
         memset(h, 0, CLANS_COLOURS);
         c->size[t] = 0;
-        c->occupied &= ~BIT(t);
+        clans_vacate(c, t);
         c->ruins |= BIT(t);
     } else if (c->size[t] > 0) {
         int value = c->size[t];
@@ -175,7 +201,7 @@ static bool clans_order_matters(const clans_state *c)
 static void clans_settle(clans_state *c)
 {
     while (c->pending && !c->over) {
-        if (clans_order_matters(c))
+        if ((c->pending & (c->pending - 1)) && clans_order_matters(c))
             return; /* the mover decides with `village T` */
         int t = __builtin_ctzll(c->pending);
         c->pending &= ~BIT(t);
@@ -185,7 +211,7 @@ static void clans_settle(clans_state *c)
     if (!c->over && !clans_has_move(c))
         c->over = 1;
     if (!c->over)
-        c->turn = (uint8_t)((c->turn + 1) % c->base.players);
+        c->turn = (uint8_t)(c->turn + 1 == c->base.players ? 0 : c->turn + 1);
 }
 
 /* Destinations a source may move onto: occupied neighbours, and under the
@@ -223,38 +249,64 @@ static int clans_legal(const tb_state *s, tb_move *out)
     return n;
 }
 
+static inline tb_move clans_draw(const clans_state *c, tb_rng *rng);
+static void clans_apply(tb_state *s, tb_move m);
+
 static tb_move clans_random_move(const tb_state *s, tb_rng *rng)
 {
     const clans_state *c = (const clans_state *)s;
-    if (c->over)
-        return 0;
+    return c->over ? 0 : clans_draw(c, rng);
+}
+
+static int clans_playout(tb_state *s, tb_rng *rng, int limit)
+{
+    clans_state *c = (clans_state *)s;
+    int n = 0;
+    while (!c->over && (limit <= 0 || n < limit)) {
+        clans_apply(s, clans_draw(c, rng));
+        n++;
+    }
+    return n;
+}
+
+/* A uniformly random legal move of a game that is not over. */
+static inline tb_move clans_draw(const clans_state *c, tb_rng *rng)
+{
     if (c->pending) {
         uint64_t rest = c->pending;
-        uint32_t k = tb_rng_below(rng, (uint32_t)__builtin_popcountll(rest));
+        uint32_t k = tb__rng_below(rng, (uint32_t)__builtin_popcountll(rest));
         while (k--)
             rest &= rest - 1;
         return CLANS_VILLAGE_FLAG | (tb_move)(__builtin_ctzll(rest) + 1);
     }
-    uint64_t targets[CLANS_TERRITORIES];
-    int total = 0;
-    for (uint64_t src = c->occupied; src; src &= src - 1) {
-        int from = __builtin_ctzll(src);
-        targets[from] = clans_targets(c, from);
-        total += __builtin_popcountll(targets[from]);
-    }
-    uint32_t k = tb_rng_below(rng, (uint32_t)total);
-    for (uint64_t src = c->occupied; src; src &= src - 1) {
-        int from = __builtin_ctzll(src);
-        uint32_t here = (uint32_t)__builtin_popcountll(targets[from]);
-        if (k < here) {
-            uint64_t rest = targets[from];
-            while (k--)
-                rest &= rest - 1;
-            return (tb_move)((from + 1) << 8 | (__builtin_ctzll(rest) + 1));
+    /* A uniform live edge and direction; every live edge has at least one
+     * legal direction (the smaller group onto the larger), so at least half
+     * of the draws are accepted and each legal move is equally likely.
+     * While most edges are live, drawing any edge and rejecting dead ones is
+     * cheaper than finding the k-th live one. */
+    uint32_t n0 = (uint32_t)__builtin_popcountll(c->live[0]);
+    uint32_t n1 = (uint32_t)__builtin_popcountll(c->live[1]);
+    uint32_t total = n0 + n1 + (uint32_t)__builtin_popcountll(c->live[2]);
+    bool sparse = total * 3 < (uint32_t)clans__edge_count;
+    for (;;) {
+        int e;
+        uint32_t r;
+        if (!sparse) {
+            r = tb__rng_below(rng, 2 * (uint32_t)clans__edge_count);
+            e = (int)(r >> 1);
+            if (!(c->live[e >> 6] >> (e & 63) & 1))
+                continue;
+        } else {
+            r = tb__rng_below(rng, 2 * total);
+            uint32_t k = r >> 1;
+            e = k < n0 ? clans_select(c->live[0], k)
+                : k < n0 + n1 ? 64 + clans_select(c->live[1], k - n0)
+                              : 128 + clans_select(c->live[2], k - n0 - n1);
         }
-        k -= here;
+        int from = clans__edge[e][r & 1], to = clans__edge[e][!(r & 1)];
+        if (c->size[from] <= 6 || c->size[to] >= c->size[from])
+            return (tb_move)((from + 1) << 8 | (to + 1));
     }
-    return 0; /* unreachable: the game would be over */
 }
 
 static void clans_apply(tb_state *s, tb_move m)
@@ -268,13 +320,16 @@ static void clans_apply(tb_state *s, tb_move m)
         return;
     }
     int from = (int)(m >> 8) - 1, to = (int)(m & 0xff) - 1;
-    for (int k = 0; k < CLANS_COLOURS; k++) {
-        c->huts[to][k] = (uint8_t)(c->huts[to][k] + c->huts[from][k]);
-        c->huts[from][k] = 0;
-    }
+    uint8_t *dst = c->huts[to], *src = c->huts[from];
+    dst[0] = (uint8_t)(dst[0] + src[0]);
+    dst[1] = (uint8_t)(dst[1] + src[1]);
+    dst[2] = (uint8_t)(dst[2] + src[2]);
+    dst[3] = (uint8_t)(dst[3] + src[3]);
+    dst[4] = (uint8_t)(dst[4] + src[4]);
+    memset(src, 0, CLANS_COLOURS);
     c->size[to] = (uint8_t)(c->size[to] + c->size[from]);
     c->size[from] = 0;
-    c->occupied &= ~BIT(from);
+    clans_vacate(c, from);
     c->last_from = (uint8_t)(from + 1);
     c->last_to = (uint8_t)(to + 1);
     uint64_t fresh = 0;
@@ -341,6 +396,7 @@ const struct tb_game tb__clans_game = {
     .legal = clans_legal,
     .apply = clans_apply,
     .random_move = clans_random_move,
+    .playout = clans_playout,
     .scores = clans_scores,
     .move_to_text = clans__move_to_text,
     .text_to_move = clans__text_to_move,

@@ -38,6 +38,15 @@ typedef struct clans_epoch {
 extern const clans_territory clans__territory[CLANS_TERRITORIES];
 extern const uint64_t clans__adjacent[CLANS_TERRITORIES]; /* bit t: borders territory t */
 extern const clans_epoch clans__epoch[CLANS_EPOCHS];
+#define CLANS_MAX_EDGES 192
+#define CLANS_EDGE_WORDS 3
+extern const int clans__edge_count;
+extern const uint8_t clans__edge[CLANS_MAX_EDGES][2]; /* endpoints, lower first */
+extern const uint64_t clans__edges_of[CLANS_TERRITORIES][CLANS_EDGE_WORDS]; /* edges at t */
+extern const uint64_t clans__all_edges[CLANS_EDGE_WORDS];
+extern const uint8_t clans__chip_epoch_table[CLANS_CHIPS + 1]; /* epoch of chip k; 0 past 12 */
+extern const uint8_t clans__colour_orders[120][CLANS_COLOURS]; /* every order of 5 colours */
+extern const uint8_t clans__region_member[CLANS_REGIONS][5]; /* territories of each region */
 
 /* Move encoding: a hut move is ((from+1) << 8) | (to+1); choosing the next
  * village of a multi-village move is CLANS_VILLAGE_FLAG | (territory+1). */
@@ -53,6 +62,8 @@ extern const clans_epoch clans__epoch[CLANS_EPOCHS];
  *   - pending (villages waiting for the mover to order them) are occupied,
  *     isolated and not yet villages; it is non-empty only while the order of
  *     the remaining ones can change the outcome;
+ *   - live has bit e set exactly when both ends of edge e are occupied (a
+ *     move exists iff live is not empty: clans.md 7.4);
  *   - colour[seat] are distinct colours; they are the only secret.
  */
 typedef struct clans_state {
@@ -64,6 +75,7 @@ typedef struct clans_state {
     uint64_t villages;
     uint64_t ruins;
     uint64_t pending;
+    uint64_t live[CLANS_EDGE_WORDS];
     int16_t track[CLANS_COLOURS];
     uint8_t colour[TB_MAX_SEATS];
     uint8_t chips[TB_MAX_SEATS];
@@ -80,6 +92,7 @@ extern const char *const clans__terrain_name[CLANS_TERRAINS];
 int clans__chip_epoch(int chip_index); /* 1..5, or 0 past the 12th chip */
 int clans__to_move(const tb_state *s);
 bool clans__game_over(const clans_state *c);
+void clans__compute_live(clans_state *c); /* live edges from occupied */
 
 /* clans_text.c: notation, JSON, text rendering. */
 int clans__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen);

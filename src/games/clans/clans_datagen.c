@@ -134,7 +134,70 @@ int main(int argc, char **argv)
     fprintf(out, "};\n\nconst uint64_t clans__adjacent[CLANS_TERRITORIES] = {\n");
     for (int t = 0; t < 60; t++)
         fprintf(out, "    0x%016llxULL,\n", (unsigned long long)adj[t]);
-    fprintf(out, "};\n\nconst clans_epoch clans__epoch[CLANS_EPOCHS] = {\n");
+    fprintf(out, "};\n\nconst uint8_t clans__region_member[CLANS_REGIONS][5] = {\n");
+    for (int r = 1; r <= 12; r++) {
+        int n = 0;
+        fprintf(out, "    {");
+        for (int t = 0; t < 60; t++)
+            if (region[t] == r)
+                fprintf(out, "%s%d", n++ ? ", " : "", t);
+        if (n != 5)
+            gen_fail("region %d has %d territories, not 5", r, n);
+        fprintf(out, "},\n");
+    }
+    fprintf(out, "};\n\n/* Edges in order of (lower id, higher id). */\n");
+    int ea[200], eb[200], ne = 0;
+    for (int t = 0; t < 60; t++)
+        for (int u = t + 1; u < 60; u++)
+            if (adj[t] >> u & 1) {
+                if (ne == 192)
+                    gen_fail("more than 192 edges");
+                ea[ne] = t;
+                eb[ne] = u;
+                ne++;
+            }
+    fprintf(out, "const int clans__edge_count = %d;\n", ne);
+    fprintf(out, "const uint8_t clans__edge[CLANS_MAX_EDGES][2] = {\n");
+    for (int e = 0; e < ne; e++)
+        fprintf(out, "    {%d, %d},\n", ea[e], eb[e]);
+    fprintf(out, "};\n\nconst uint64_t clans__edges_of[CLANS_TERRITORIES][CLANS_EDGE_WORDS] = {\n");
+    for (int t = 0; t < 60; t++) {
+        uint64_t w[3] = {0, 0, 0};
+        for (int e = 0; e < ne; e++)
+            if (ea[e] == t || eb[e] == t)
+                w[e / 64] |= 1ULL << (e % 64);
+        fprintf(out, "    {0x%016llxULL, 0x%016llxULL, 0x%016llxULL},\n", (unsigned long long)w[0],
+                (unsigned long long)w[1], (unsigned long long)w[2]);
+    }
+    fprintf(out, "};\n\nconst uint64_t clans__all_edges[CLANS_EDGE_WORDS] = {");
+    for (int w = 0; w < 3; w++) {
+        uint64_t m = 0;
+        for (int e = w * 64; e < ne && e < (w + 1) * 64; e++)
+            m |= 1ULL << (e % 64);
+        fprintf(out, "%s0x%016llxULL", w ? ", " : "", (unsigned long long)m);
+    }
+    fprintf(out, "};\n\n/* Every order of the five colours (setup deals a region's huts in one draw). */\n");
+    fprintf(out, "const uint8_t clans__colour_orders[120][CLANS_COLOURS] = {\n");
+    int norders = 0;
+    for (int p = 0; p < 3125; p++) {
+        int d[5] = {p % 5, p / 5 % 5, p / 25 % 5, p / 125 % 5, p / 625 % 5}, used = 0;
+        for (int i = 0; i < 5; i++)
+            used |= 1 << d[i];
+        if (used != 31)
+            continue;
+        fprintf(out, "    {%d, %d, %d, %d, %d},\n", d[0], d[1], d[2], d[3], d[4]);
+        norders++;
+    }
+    if (norders != 120)
+        gen_fail("internal: %d colour orders", norders);
+    fprintf(out, "};\n\nconst uint8_t clans__chip_epoch_table[CLANS_CHIPS + 1] = {");
+    int chip = 0;
+    for (int e = 0; e < 5; e++)
+        for (int i = 0; i < chips[e]; i++)
+            fprintf(out, "%s%d", chip++ ? ", " : "", e + 1);
+    if (chip != 12)
+        gen_fail("the epochs hold %d chips, not 12", chip);
+    fprintf(out, ", 0};\n\nconst clans_epoch clans__epoch[CLANS_EPOCHS] = {\n");
     for (int e = 0; e < 5; e++)
         fprintf(out, "    {%d, %d, %d, %d},\n", chips[e], fav[e], host[e], bonus[e]);
     fprintf(out, "};\n");

@@ -173,13 +173,12 @@ json_t *clans__view_json(const tb_state *s, int seat)
     for (int t = 0; t < CLANS_TERRITORIES; t++) {
         json_t *o = json_object();
         json_object_set_new(o, "id", json_integer(t + 1));
-        json_object_set_new(o, "terrain", json_string(clans__terrain_name[clans__territory[t].terrain]));
-        json_object_set_new(o, "region", json_integer(clans__territory[t].region));
         json_object_set_new(o, "huts", text_huts_json(c->huts[t]));
-        json_object_set_new(o, "size", json_integer(c->size[t]));
-        json_object_set_new(o, "village", json_boolean(c->villages & BIT(t)));
-        json_object_set_new(o, "ruin", json_boolean(c->ruins & BIT(t)));
-        json_object_set_new(o, "epoch", c->village_epoch[t] ? json_integer(c->village_epoch[t]) : json_null());
+        if (c->villages & BIT(t)) {
+            json_object_set_new(o, "village", json_integer(c->village_epoch[t]));
+            if (c->ruins & BIT(t))
+                json_object_set_new(o, "ruin", json_true());
+        }
         json_array_append_new(terr, o);
     }
     json_object_set_new(j, "territories", terr);
@@ -416,6 +415,7 @@ int clans__state_from_json(tb_state *s, const json_t *j, char *err, size_t errle
             c->chips_taken < CLANS_CHIPS)
             return tb__errf(err, errlen, "territory %d is isolated but is not a village", t + 1);
     }
+    clans__compute_live(c);
     if (c->chips_taken == CLANS_CHIPS) {
         c->pending = 0;
         c->over = 1;
