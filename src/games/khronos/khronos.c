@@ -699,8 +699,7 @@ static int kh_setup(tb_state *s, char *err, size_t errlen)
     (void)err;
     (void)errlen;
     khronos_state *k = (khronos_state *)s;
-    const char *h = tb_options_get(&s->options, "holdem");
-    k->holdem = h && strcmp(h, "on") == 0;
+    k->holdem = tb__option_index(s, "holdem") == 1;
     for (int b = 0; b < KH_BOARDS; b++) {
         kh_board_init(&k->board[b]);
         kh_restore_printed(&k->board[b]);

@@ -915,8 +915,7 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
     size_t base = sizeof(tb_state);
     memset((char *)k + base, 0, sizeof *k - base);
     int n = s->players;
-    const char *hold = tb_options_get(&s->options, "holdem");
-    k->holdem = hold && strcmp(hold, "on") == 0;
+    k->holdem = tb__option_index(s, "holdem") == 1;
     long long v;
     uint8_t over = 0;
     if (text_get_bool(j, "over", &over, err, errlen))
