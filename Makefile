@@ -2,7 +2,7 @@
 #   make build   install missing packages, build build/tabula
 #   make run     build and start the main job
 #   make test    build and run every suite (normal, ASan+UBSan, clang, fuzz smoke)
-#   make bench   the benchmarks of bench/RESULTS.md
+#   make bench   the benchmarks of bench/RESULTS.md (an -O3 release build)
 SHELL := /bin/bash
 BUILD ?= build
 SIM_GAMES ?= 10000
@@ -41,8 +41,10 @@ test-clang: deps
 test: test-fast test-asan test-clang
 	@echo "make test: every suite passed"
 
-bench: build
-	./$(BUILD)/tabula bench --seconds 5
+bench: deps
+	@[ -f build-release/build.ninja ] || meson setup build-release --buildtype=release -Dtests=false >/dev/null
+	@ninja -C build-release >/dev/null || ninja -C build-release
+	./build-release/tabula bench --seconds 5
 
 clean:
-	rm -rf $(BUILD) build-asan build-clang
+	rm -rf $(BUILD) build-asan build-clang build-release

@@ -9,6 +9,7 @@
 #include <string.h>
 
 static const struct tb_game *const registry_games[] = {
+    &tb__arkadia_game,
     &tb__clans_game,
     &tb__khronos_game,
 };

@@ -24,6 +24,7 @@ static const struct {
     const char *game;
     sim_check_fn check;
 } sim_checks[] = {
+    {"arkadia", sim_arkadia_check},
     {"clans", sim_clans_check},
     {"khronos", sim_khronos_check},
 };
