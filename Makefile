@@ -1,6 +1,6 @@
 # Tabula — the thin front door.  The real build is Meson + Ninja (meson.build).
 #   make build   install missing packages, build build/tabula
-#   make run     build and start the main job
+#   make run     build and start the game server (tabula serve on tabula.db; prints the URL)
 #   make test    build and run every suite (normal, ASan+UBSan, clang, fuzz smoke)
 #   make bench   the benchmarks of bench/RESULTS.md (an -O3 release build)
 SHELL := /bin/bash
@@ -21,7 +21,7 @@ build: deps $(BUILD)/build.ninja
 	@ninja -C $(BUILD) >/dev/null || ninja -C $(BUILD)
 
 run: build
-	./$(BUILD)/tabula play clans --players 4 --seats human,random,random,random
+	./$(BUILD)/tabula serve --db tabula.db
 
 test-fast: build
 	meson test -C $(BUILD) --print-errorlogs --num-processes 2

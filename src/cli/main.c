@@ -17,6 +17,7 @@ static const struct {
     {"engine", cmd_engine, "speak the engine line protocol on stdin/stdout (docs/protocol.md)"},
     {"replay", cmd_replay, "step through a saved game record"},
     {"bench", cmd_bench, "measure random playouts per second"},
+    {"serve", cmd_serve, "serve the browser UI and live games over HTTP (docs/http-api.md)"},
 };
 
 #define MAIN_COMMAND_COUNT (sizeof main_commands / sizeof main_commands[0])
