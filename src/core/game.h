@@ -108,6 +108,7 @@ static inline uint32_t tb__rng_below(tb_rng *rng, uint32_t bound)
 /* registry.c */
 extern const struct tb_game tb__arkadia_game;
 extern const struct tb_game tb__clans_game;
+extern const struct tb_game tb__khronos_game;
 
 /* util.c: small helpers shared by games and core. */
 int tb__errf(char *err, size_t errlen, const char *fmt, ...)

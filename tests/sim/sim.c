@@ -26,6 +26,7 @@ static const struct {
 } sim_checks[] = {
     {"arkadia", sim_arkadia_check},
     {"clans", sim_clans_check},
+    {"khronos", sim_khronos_check},
 };
 
 static int sim_failures;
