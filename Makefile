@@ -2,7 +2,7 @@
 #   make build   install missing packages, build build/tabula
 #   make run     build and start the game server (tabula serve on tabula.db; prints the URL)
 #   make test    build and run every suite (normal, ASan+UBSan, clang, fuzz smoke)
-#   make bench   the benchmarks of bench/RESULTS.md (an -O3 release build)
+#   make bench   the benchmarks of bench/RESULTS.md (-O3, built for this machine's CPU)
 SHELL := /bin/bash
 BUILD ?= build
 SIM_GAMES ?= 10000
@@ -42,9 +42,10 @@ test: test-fast test-asan test-clang
 	@echo "make test: every suite passed"
 
 bench: deps
-	@[ -f build-release/build.ninja ] || meson setup build-release --buildtype=release -Dtests=false >/dev/null
-	@ninja -C build-release >/dev/null || ninja -C build-release
-	./build-release/tabula bench --seconds 5
+	@[ -f build-bench/build.ninja ] || meson setup build-bench --buildtype=release -Dtests=false \
+	    -Dc_args=-march=native >/dev/null
+	@ninja -C build-bench >/dev/null || ninja -C build-bench
+	./build-bench/tabula bench --seconds 5
 
 clean:
-	rm -rf $(BUILD) build-asan build-clang build-release
+	rm -rf $(BUILD) build-asan build-clang build-release build-bench

@@ -46,9 +46,16 @@ static inline void clans_vacate(clans_state *c, int t)
         c->live[w] &= ~clans__edges_of[t][w];
 }
 
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
+
 /* The position of the k-th (0-based) set bit of x; x has more than k bits. */
 static inline int clans_select(uint64_t x, uint32_t k)
 {
+#ifdef __BMI2__
+    return __builtin_ctzll(_pdep_u64(1ULL << k, x));
+#endif
     int base = 0;
     for (int width = 32; width >= 8; width /= 2) {
         uint64_t low = x & ((1ULL << width) - 1);
@@ -287,7 +294,11 @@ static inline tb_move clans_draw(const clans_state *c, tb_rng *rng)
     uint32_t n0 = (uint32_t)__builtin_popcountll(c->live[0]);
     uint32_t n1 = (uint32_t)__builtin_popcountll(c->live[1]);
     uint32_t total = n0 + n1 + (uint32_t)__builtin_popcountll(c->live[2]);
+#ifdef __BMI2__
+    bool sparse = true; /* selecting the k-th live edge is branch-free */
+#else
     bool sparse = total * 3 < (uint32_t)clans__edge_count;
+#endif
     for (;;) {
         int e;
         uint32_t r;
