@@ -288,32 +288,17 @@ static inline tb_move clans_draw(const clans_state *c, tb_rng *rng)
     }
     /* A uniform live edge and direction; every live edge has at least one
      * legal direction (the smaller group onto the larger), so at least half
-     * of the draws are accepted and each legal move is equally likely.
-     * While most edges are live, drawing any edge and rejecting dead ones is
-     * cheaper than finding the k-th live one. */
+     * of the draws are accepted and each legal move is equally likely.  The
+     * draw is the same on every machine (clans_select only finds the k-th
+     * set bit faster where the CPU can), so a seed gives the same game. */
     uint32_t n0 = (uint32_t)__builtin_popcountll(c->live[0]);
     uint32_t n1 = (uint32_t)__builtin_popcountll(c->live[1]);
     uint32_t total = n0 + n1 + (uint32_t)__builtin_popcountll(c->live[2]);
-#ifdef __BMI2__
-    bool sparse = true; /* selecting the k-th live edge is branch-free */
-#else
-    bool sparse = total * 3 < (uint32_t)clans__edge_count;
-#endif
     for (;;) {
-        int e;
-        uint32_t r;
-        if (!sparse) {
-            r = tb__rng_below(rng, 2 * (uint32_t)clans__edge_count);
-            e = (int)(r >> 1);
-            if (!(c->live[e >> 6] >> (e & 63) & 1))
-                continue;
-        } else {
-            r = tb__rng_below(rng, 2 * total);
-            uint32_t k = r >> 1;
-            e = k < n0 ? clans_select(c->live[0], k)
+        uint32_t r = tb__rng_below(rng, 2 * total), k = r >> 1;
+        int e = k < n0 ? clans_select(c->live[0], k)
                 : k < n0 + n1 ? 64 + clans_select(c->live[1], k - n0)
                               : 128 + clans_select(c->live[2], k - n0 - n1);
-        }
         int from = clans__edge[e][r & 1], to = clans__edge[e][!(r & 1)];
         if (c->size[from] <= 6 || c->size[to] >= c->size[from])
             return (tb_move)((from + 1) << 8 | (to + 1));
