@@ -1,8 +1,8 @@
 # Tabula — the thin front door.  The real build is Meson + Ninja (meson.build).
 #   make build   install missing packages, build build/tabula
-#   make run     build and start the main job
+#   make run     build and start the game server (tabula serve on tabula.db; prints the URL)
 #   make test    build and run every suite (normal, ASan+UBSan, clang, fuzz smoke)
-#   make bench   the benchmarks of bench/RESULTS.md
+#   make bench   the benchmarks of bench/RESULTS.md (-O3, built for this machine's CPU)
 SHELL := /bin/bash
 BUILD ?= build
 SIM_GAMES ?= 10000
@@ -21,14 +21,14 @@ build: deps $(BUILD)/build.ninja
 	@ninja -C $(BUILD) >/dev/null || ninja -C $(BUILD)
 
 run: build
-	./$(BUILD)/tabula play clans --players 4 --seats human,random,random,random
+	./$(BUILD)/tabula serve --db tabula.db
 
 test-fast: build
 	meson test -C $(BUILD) --print-errorlogs --num-processes 2
 
 test-asan: deps
 	@[ -f build-asan/build.ninja ] || CC=gcc meson setup build-asan -Db_sanitize=address,undefined \
-	    -Db_lundef=false -Dbuildtype=debug -Dsim_games=1000 -Dsim_full_games=100 >/dev/null
+	    -Db_lundef=false -Dbuildtype=debug -Dsim_games=500 -Dsim_full_games=50 >/dev/null
 	@ninja -C build-asan >/dev/null || ninja -C build-asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	    meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 4
@@ -41,8 +41,11 @@ test-clang: deps
 test: test-fast test-asan test-clang
 	@echo "make test: every suite passed"
 
-bench: build
-	./$(BUILD)/tabula bench --seconds 5
+bench: deps
+	@[ -f build-bench/build.ninja ] || meson setup build-bench --buildtype=release -Dtests=false \
+	    -Dc_args=-march=native >/dev/null
+	@ninja -C build-bench >/dev/null || ninja -C build-bench
+	./build-bench/tabula bench --seconds 5
 
 clean:
-	rm -rf $(BUILD) build-asan build-clang
+	rm -rf $(BUILD) build-asan build-clang build-release build-bench

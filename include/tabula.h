@@ -143,6 +143,11 @@ int tb_apply_checked(tb_state *state, tb_move move, char *err, size_t errlen);
 /* A uniformly random legal decision (the game may have a fast path). */
 tb_move tb_random_move(const tb_state *state, tb_rng *rng);
 
+/* Plays uniformly random decisions until the game is over (or `limit`
+ * decisions, when limit > 0); returns how many were played.  Exactly the
+ * same as repeating tb_apply(state, tb_random_move(state, rng)), only faster. */
+int tb_playout(tb_state *state, tb_rng *rng, int limit);
+
 /* Notation (docs/notation.md).  move_to_text returns the text length. */
 int tb_move_to_text(const tb_state *state, tb_move move, char *buf, size_t buflen);
 /* Parses the text of a decision legal in this state; 0 on success, else err

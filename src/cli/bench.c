@@ -14,6 +14,7 @@ typedef struct bench_result {
     const char *game;
     int players;
     double seconds;
+    double cpu_seconds; /* this thread's CPU time: robust on a shared machine */
     long games;
     long decisions;
     double clone_ns;
@@ -27,6 +28,7 @@ static void bench_playouts(const tb_game *g, int players, double seconds, bench_
     tb_rng_seed(&rng, 12345);
     char err[TB_ERR_LEN];
     uint64_t start = cli_now_us(), limit = (uint64_t)(seconds * 1e6), now = start;
+    uint64_t cpu_start = cli_cpu_us();
     long games = 0, decisions = 0;
     while (now - start < limit) {
         for (int batch = 0; batch < 64; batch++) {
@@ -34,15 +36,13 @@ static void bench_playouts(const tb_game *g, int players, double seconds, bench_
                 fprintf(stderr, "tabula bench: %s\n", err);
                 exit(1);
             }
-            while (!tb_is_over(s)) {
-                tb_apply(s, tb_random_move(s, &rng));
-                decisions++;
-            }
+            decisions += tb_playout(s, &rng, 0);
             games++;
         }
         now = cli_now_us();
     }
     r->seconds = (double)(now - start) / 1e6;
+    r->cpu_seconds = (double)(cli_cpu_us() - cpu_start) / 1e6;
     r->games = games;
     r->decisions = decisions;
     /* Copy cost: a state copied back and forth, enough times to time. */
@@ -114,8 +114,9 @@ static int bench_help(void)
            "and reports games/s, decisions/s, ns per decision and ns per state copy.\n"
            "With no GAME every game is measured; --players defaults to 4 (or the game's\n"
            "maximum).  --json prints one JSON object per game with the fields game,\n"
-           "players, seconds, games, decisions, games_per_s, decisions_per_s,\n"
-           "ns_per_decision, clone_ns and state_bytes.\n\n"
+           "players, seconds, cpu_seconds, games, decisions, games_per_s,\n"
+           "games_per_cpu_s, decisions_per_s, ns_per_decision, clone_ns and state_bytes\n"
+           "(per CPU second: the thread's CPU time, steadier on a shared machine).\n\n"
            "With --agent, asks the agent for decisions in positions of random games with\n"
            "a budget of N iterations each (default 1000) and reports iterations/s.\n");
     return 0;
@@ -191,17 +192,20 @@ int cmd_bench(int argc, char **argv)
         bench_result r;
         bench_playouts(g, p, seconds, &r);
         double gps = (double)r.games / r.seconds, dps = (double)r.decisions / r.seconds;
+        double cpu_gps = r.cpu_seconds > 0 ? (double)r.games / r.cpu_seconds : 0;
         if (json)
-            printf("{\"game\":\"%s\",\"players\":%d,\"seconds\":%.3f,\"games\":%ld,\"decisions\":%ld,"
-                   "\"games_per_s\":%.0f,\"decisions_per_s\":%.0f,\"ns_per_decision\":%.1f,"
-                   "\"clone_ns\":%.1f,\"state_bytes\":%zu}\n",
-                   r.game, r.players, r.seconds, r.games, r.decisions, gps, dps, 1e9 / dps,
-                   r.clone_ns, r.state_bytes);
+            printf("{\"game\":\"%s\",\"players\":%d,\"seconds\":%.3f,\"cpu_seconds\":%.3f,"
+                   "\"games\":%ld,\"decisions\":%ld,\"games_per_s\":%.0f,\"games_per_cpu_s\":%.0f,"
+                   "\"decisions_per_s\":%.0f,\"ns_per_decision\":%.1f,\"clone_ns\":%.1f,"
+                   "\"state_bytes\":%zu}\n",
+                   r.game, r.players, r.seconds, r.cpu_seconds, r.games, r.decisions, gps, cpu_gps,
+                   dps, 1e9 / dps, r.clone_ns, r.state_bytes);
         else
-            printf("%-8s %d players: %ld random games in %.2f s on one thread\n"
-                   "         %.0f games/s, %.0f decisions/s, %.1f ns per decision, %.1f ns per state copy (%zu bytes)\n",
-                   r.game, r.players, r.games, r.seconds, gps, dps, 1e9 / dps, r.clone_ns,
-                   r.state_bytes);
+            printf("%-8s %d players: %ld random games in %.2f s on one thread (%.2f s of CPU)\n"
+                   "         %.0f games/s (%.0f per CPU second), %.0f decisions/s, %.1f ns per decision,\n"
+                   "         %.1f ns per state copy (%zu bytes)\n",
+                   r.game, r.players, r.games, r.seconds, r.cpu_seconds, gps, cpu_gps, dps, 1e9 / dps,
+                   r.clone_ns, r.state_bytes);
     }
     return 0;
 }

@@ -18,10 +18,12 @@ int cmd_engine(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 
 /* util.c */
 uint64_t cli_now_us(void);           /* monotonic microseconds */
+uint64_t cli_cpu_us(void);           /* this thread's CPU time in microseconds */
 void cli_iso_time(char *buf, size_t n); /* now, UTC, ISO 8601 */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool cli_is_help(const char *arg);

@@ -17,6 +17,7 @@ static const struct {
     {"engine", cmd_engine, "speak the engine line protocol on stdin/stdout (docs/protocol.md)"},
     {"replay", cmd_replay, "step through a saved game record"},
     {"bench", cmd_bench, "measure random playouts per second"},
+    {"serve", cmd_serve, "serve the browser UI and live games over HTTP (docs/http-api.md)"},
     {"match", cmd_match, "play a seeded tournament between agents: win rates, intervals, Elo"},
 };
 

@@ -185,18 +185,26 @@ static void play_show_result(play_game *pg)
                        r == 1 ? "  — winner" : "");
 }
 
-/* Prints the legal decisions whose text starts with `prefix` ("" for all). */
+/* Prints the legal decisions whose text starts with `prefix` ("" for all),
+ * separated by spaces, or by commas when a decision's text has a space. */
 static void play_list_legal(const play_game *pg, const char *prefix)
 {
     tb_move moves[TB_MAX_MOVES];
     int n = tb_legal(pg->state, moves), shown = 0;
     size_t plen = strlen(prefix);
+    const char *sep = " ";
+    for (int i = 0; i < n; i++) {
+        char text[TB_MOVE_TEXT];
+        tb_move_to_text(pg->state, moves[i], text, sizeof text);
+        if (strchr(text, ' '))
+            sep = ", ";
+    }
     for (int i = 0; i < n; i++) {
         char text[TB_MOVE_TEXT];
         tb_move_to_text(pg->state, moves[i], text, sizeof text);
         if (strncmp(text, prefix, plen) != 0)
             continue;
-        printf("%s%s", shown++ ? " " : "", text);
+        printf("%s%s", shown++ ? sep : "", text);
     }
     if (shown)
         printf("\n");

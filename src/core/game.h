@@ -50,6 +50,10 @@ struct tb_game {
     void (*apply)(tb_state *s, tb_move m);
     /* Optional: a uniformly random legal move, faster than listing all. */
     tb_move (*random_move)(const tb_state *s, tb_rng *rng);
+    /* Optional: random decisions to the end (or `limit` when > 0) with the
+     * same draws as random_move + apply; returns the decisions played
+     * (the core counts them into base.decisions). */
+    int (*playout)(tb_state *s, tb_rng *rng, int limit);
     void (*scores)(const tb_state *s, int *out);
     int (*move_to_text)(const tb_state *s, tb_move m, char *buf, size_t buflen);
     int (*text_to_move)(const tb_state *s, const char *text, tb_move *out, char *err,
@@ -102,12 +106,14 @@ static inline uint32_t tb__rng_below(tb_rng *rng, uint32_t bound)
 }
 
 /* registry.c */
+extern const struct tb_game tb__arkadia_game;
 extern const struct tb_game tb__clans_game;
+extern const struct tb_game tb__khronos_game;
 
 /* util.c: small helpers shared by games and core. */
 int tb__errf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-char *tb__json_dump(const json_t *j); /* compact, sorted keys, malloc'd */
+char *tb__json_dump(const json_t *j); /* compact, members in insertion order, malloc'd */
 
 /* A growable text buffer for renderers. */
 typedef struct tb_buf {

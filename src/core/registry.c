@@ -9,7 +9,9 @@
 #include <string.h>
 
 static const struct tb_game *const registry_games[] = {
+    &tb__arkadia_game,
     &tb__clans_game,
+    &tb__khronos_game,
 };
 
 #define REGISTRY_COUNT ((int)(sizeof registry_games / sizeof registry_games[0]))

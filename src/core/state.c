@@ -124,6 +124,21 @@ tb_move tb_random_move(const tb_state *state, tb_rng *rng)
     return n ? moves[tb_rng_below(rng, (uint32_t)n)] : 0;
 }
 
+int tb_playout(tb_state *state, tb_rng *rng, int limit)
+{
+    if (state->game->playout) {
+        int n = state->game->playout(state, rng, limit);
+        state->decisions += n;
+        return n;
+    }
+    int n = 0;
+    while ((limit <= 0 || n < limit) && !tb_is_over(state)) {
+        tb_apply(state, tb_random_move(state, rng));
+        n++;
+    }
+    return n;
+}
+
 int tb_move_to_text(const tb_state *state, tb_move move, char *buf, size_t buflen)
 {
     return state->game->move_to_text(state, move, buf, buflen);
@@ -160,13 +175,31 @@ char *tb_legal_text(const tb_state *state)
 {
     tb_move moves[TB_MAX_MOVES];
     int n = tb_legal(state, moves);
-    tb_buf b = {0};
+    size_t cap = (size_t)n * 16 + 1, len = 0;
+    char *out = malloc(cap);
+    if (!out)
+        abort();
     for (int i = 0; i < n; i++) {
         char t[TB_MOVE_TEXT];
-        tb_move_to_text(state, moves[i], t, sizeof t);
-        tb__buf_printf(&b, "%s%s", i ? " " : "", t);
+        int tlen = tb_move_to_text(state, moves[i], t, sizeof t);
+        if (tlen < 0)
+            tlen = 0;
+        if (tlen >= (int)sizeof t)
+            tlen = (int)sizeof t - 1;
+        if (len + (size_t)tlen + 2 > cap) {
+            cap = (len + (size_t)tlen + 2) * 2;
+            char *p = realloc(out, cap);
+            if (!p)
+                abort();
+            out = p;
+        }
+        if (i)
+            out[len++] = ' ';
+        memcpy(out + len, t, (size_t)tlen);
+        len += (size_t)tlen;
     }
-    return tb__buf_take(&b);
+    out[len] = '\0';
+    return out;
 }
 
 void tb_scores(const tb_state *state, int out[TB_MAX_SEATS])
@@ -221,7 +254,7 @@ static json_t *state_options_json(const tb_options *o)
 
 char *tb_state_json(const tb_state *state)
 {
-    json_t *j = state->game->state_json(state);
+    json_t *j = json_object();
     char buf[32];
     json_object_set_new(j, "game", json_string(state->game->name));
     json_object_set_new(j, "players", json_integer(state->players));
@@ -237,6 +270,9 @@ char *tb_state_json(const tb_state *state)
     tb_options o;
     tb_state_options(state, &o);
     json_object_set_new(j, "options", state_options_json(&o));
+    json_t *own = state->game->state_json(state);
+    json_object_update(j, own);
+    json_decref(own);
     char *s = tb__json_dump(j);
     json_decref(j);
     return s;

@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 int tb__errf(char *err, size_t errlen, const char *fmt, ...)
@@ -20,12 +21,138 @@ int tb__errf(char *err, size_t errlen, const char *fmt, ...)
     return -1;
 }
 
+/* A compact serializer for jansson trees.  jansson's own json_dumps spends
+ * hundreds of instructions per byte; views are printed at every decision of
+ * the tests and at every push of the server, so this one writes straight
+ * into a growing buffer.  Object members keep their insertion order (the
+ * order the code adds them, so output is stable); strings are valid UTF-8
+ * (jansson guarantees it) and only '"', '\\' and control characters are
+ * escaped. */
+typedef struct util_out {
+    char *data;
+    size_t len, cap;
+} util_out;
+
+static void util_reserve(util_out *o, size_t more)
+{
+    if (o->len + more <= o->cap)
+        return;
+    size_t cap = o->cap ? o->cap : 1024;
+    while (cap < o->len + more)
+        cap *= 2;
+    char *p = realloc(o->data, cap);
+    if (!p)
+        abort();
+    o->data = p;
+    o->cap = cap;
+}
+
+static void util_put(util_out *o, const char *text, size_t n)
+{
+    util_reserve(o, n);
+    memcpy(o->data + o->len, text, n);
+    o->len += n;
+}
+
+static void util_string(util_out *o, const char *str, size_t n)
+{
+    util_reserve(o, n + 2);
+    o->data[o->len++] = '"';
+    size_t start = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)str[i];
+        if (ch >= 0x20 && ch != '"' && ch != '\\')
+            continue;
+        util_put(o, str + start, i - start);
+        char esc[8];
+        int len;
+        switch (ch) {
+        case '"': len = snprintf(esc, sizeof esc, "\\\""); break;
+        case '\\': len = snprintf(esc, sizeof esc, "\\\\"); break;
+        case '\n': len = snprintf(esc, sizeof esc, "\\n"); break;
+        case '\t': len = snprintf(esc, sizeof esc, "\\t"); break;
+        case '\r': len = snprintf(esc, sizeof esc, "\\r"); break;
+        default: len = snprintf(esc, sizeof esc, "\\u%04x", ch); break;
+        }
+        util_put(o, esc, (size_t)len);
+        start = i + 1;
+    }
+    util_put(o, str + start, n - start);
+    util_put(o, "\"", 1);
+}
+
+static void util_value(util_out *o, const json_t *j)
+{
+    char num[40];
+    switch (json_typeof(j)) {
+    case JSON_OBJECT: {
+        util_put(o, "{", 1);
+        bool first = true;
+        for (void *it = json_object_iter((json_t *)j); it;
+             it = json_object_iter_next((json_t *)j, it)) {
+            if (!first)
+                util_put(o, ",", 1);
+            first = false;
+            const char *key = json_object_iter_key(it);
+            util_string(o, key, strlen(key));
+            util_put(o, ":", 1);
+            util_value(o, json_object_iter_value(it));
+        }
+        util_put(o, "}", 1);
+        break;
+    }
+    case JSON_ARRAY: {
+        util_put(o, "[", 1);
+        size_t n = json_array_size(j);
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                util_put(o, ",", 1);
+            util_value(o, json_array_get(j, i));
+        }
+        util_put(o, "]", 1);
+        break;
+    }
+    case JSON_STRING:
+        util_string(o, json_string_value(j), json_string_length(j));
+        break;
+    case JSON_INTEGER: {
+        json_int_t v = json_integer_value(j);
+        unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+        char *p = num + sizeof num;
+        do {
+            *--p = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (v < 0)
+            *--p = '-';
+        util_put(o, p, (size_t)(num + sizeof num - p));
+        break;
+    }
+    case JSON_REAL: {
+        int len = snprintf(num, sizeof num, "%.17g", json_real_value(j));
+        if (!strpbrk(num, ".eEn")) /* keep it a real: 2 -> 2.0 */
+            len += snprintf(num + len, sizeof num - (size_t)len, ".0");
+        util_put(o, num, (size_t)len);
+        break;
+    }
+    case JSON_TRUE:
+        util_put(o, "true", 4);
+        break;
+    case JSON_FALSE:
+        util_put(o, "false", 5);
+        break;
+    case JSON_NULL:
+        util_put(o, "null", 4);
+        break;
+    }
+}
+
 char *tb__json_dump(const json_t *j)
 {
-    char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-    if (!s)
-        abort(); /* only on allocation failure */
-    return s;
+    util_out o = {0};
+    util_value(&o, j);
+    util_put(&o, "", 1);
+    return o.data;
 }
 
 void tb__buf_printf(tb_buf *b, const char *fmt, ...)

@@ -58,12 +58,20 @@ echo 'not json' >"$tmp/garbage.json"
 "$tabula" replay "$tmp/garbage.json" >/dev/null 2>"$tmp/garbage.err"; rc=$?
 check "replay refuses garbage" test $rc -eq 1 -a -s "$tmp/garbage.err"
 
-# a person plays a whole game through the prompts (typo, help, undo on the way)
-python3 "$(dirname "$0")/play_person.py" "$tabula" "$tmp/human.json" | sed 's/^/  /'
-check "a person plays a whole game" test "${PIPESTATUS[0]}" -eq 0
-"$tabula" replay "$tmp/human.json" --to 0 >/dev/null 2>&1
-check "the person's record replays" test $? -eq 0
-check "the record names the human" grep -q '"kind":"human"' "$tmp/human.json"
+# every game: a person plays a whole game through the prompts (typo, help,
+# undo on the way), and a game between agents plays through and replays
+games=$(printf 'list_games\n' | "$tabula" engine | sed -n 's/^= //p')
+for game in $games; do
+  python3 "$(dirname "$0")/play_person.py" "$tabula" "$game" 2 "$tmp/human-$game.json" | sed 's/^/  /'
+  check "$game: a person plays a whole game" test "${PIPESTATUS[0]}" -eq 0
+  "$tabula" replay "$tmp/human-$game.json" --to 0 >/dev/null 2>&1
+  check "$game: the person's record replays" test $? -eq 0
+  check "$game: the record names the human" grep -q '"kind":"human"' "$tmp/human-$game.json"
+  "$tabula" play "$game" --seats random,random,random --seed 5 --record "$tmp/ai-$game.json" </dev/null >"$tmp/ai-$game.out" 2>&1
+  check "$game: an agents' game ends" grep -q "Game over." "$tmp/ai-$game.out"
+  printf 'e\nq\n' | "$tabula" replay "$tmp/ai-$game.json" >"$tmp/replay-$game.out" 2>&1
+  check "$game: its record replays to the result" grep -q "Result:" "$tmp/replay-$game.out"
+done
 
 # input ending mid-game saves the record and exits cleanly
 printf 'help\nlegal\n' | "$tabula" play clans --seats human,random --seed 4 --record "$tmp/cut.json" >"$tmp/cut.out" 2>&1; rc=$?

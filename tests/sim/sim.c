@@ -24,7 +24,9 @@ static const struct {
     const char *game;
     sim_check_fn check;
 } sim_checks[] = {
+    {"arkadia", sim_arkadia_check},
     {"clans", sim_clans_check},
+    {"khronos", sim_khronos_check},
 };
 
 static int sim_failures;

@@ -10,6 +10,8 @@
 
 typedef int (*sim_check_fn)(const tb_state *before, const tb_state *after, char *err, size_t n);
 
+int sim_arkadia_check(const tb_state *before, const tb_state *after, char *err, size_t n);
 int sim_clans_check(const tb_state *before, const tb_state *after, char *err, size_t n);
+int sim_khronos_check(const tb_state *before, const tb_state *after, char *err, size_t n);
 
 #endif

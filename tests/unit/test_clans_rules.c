@@ -191,6 +191,35 @@ static void random_move_reaches_every_legal_move(void **unused)
     tb_state_free(s);
 }
 
+/* A territory key must be written canonically: "07" next to "7" would name
+ * one territory twice (found by fuzzing). */
+static void state_keys_must_be_canonical(void **unused)
+{
+    (void)unused;
+    const tb_game *g = tb_game_find("clans");
+    tb_state *s = tb_state_new(g);
+    tb_setup(s, 2, NULL, 1, NULL, 0);
+    char *json = tb_state_json(s);
+    const char *bad[] = {"\"07\":", "\"+7\":", "\" 7\":", "\"7.0\":"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char *edited = malloc(strlen(json) + 8);
+        char *at = strstr(json, "\"7\":");
+        assert_non_null(at);
+        size_t head = (size_t)(at - json);
+        memcpy(edited, json, head);
+        strcpy(edited + head, bad[i]);
+        strcat(edited, at + 4);
+        char err[TB_ERR_LEN];
+        tb_state *t = tb_state_load(edited, err, sizeof err);
+        if (t)
+            fail_msg("key %s was accepted", bad[i]);
+        assert_non_null(strstr(err, "not a territory"));
+        free(edited);
+    }
+    free(json);
+    tb_state_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -199,6 +228,7 @@ int main(void)
         cmocka_unit_test(views_do_not_leak_opponent_colours),
         cmocka_unit_test(colours_are_revealed_at_the_end),
         cmocka_unit_test(random_move_reaches_every_legal_move),
+        cmocka_unit_test(state_keys_must_be_canonical),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,6 +3,7 @@
  * options, the registry, states' checked paths and JSON, and records.
  */
 #include "tabula.h"
+#include "game.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -251,6 +252,79 @@ static void agents_are_listed_and_decide_legally(void **unused)
     tb_state_free(s);
 }
 
+/* tb_playout is the same as repeated random_move + apply, for every game. */
+static void playout_matches_random_moves(void **unused)
+{
+    (void)unused;
+    for (int g = 0; g < tb_game_count(); g++) {
+        const tb_game *game = tb_game_at(g);
+        for (int seed = 0; seed < 50; seed++) {
+            int players = tb_game_min_players(game) + seed % (tb_game_max_players(game) - tb_game_min_players(game) + 1);
+            tb_state *a = tb_state_new(game), *b = tb_state_new(game);
+            tb_setup(a, players, NULL, (uint64_t)seed, NULL, 0);
+            tb_setup(b, players, NULL, (uint64_t)seed, NULL, 0);
+            tb_rng ra, rb;
+            tb_rng_seed(&ra, (uint64_t)seed + 100);
+            tb_rng_seed(&rb, (uint64_t)seed + 100);
+            int first = tb_playout(a, &ra, 7), played = 0;
+            while (played < 7 && !tb_is_over(b)) {
+                tb_apply(b, tb_random_move(b, &rb));
+                played++;
+            }
+            assert_int_equal(first, played);
+            assert_true(tb_state_equal(a, b));
+            int rest = tb_playout(a, &ra, 0);
+            while (!tb_is_over(b)) {
+                tb_apply(b, tb_random_move(b, &rb));
+                played++;
+            }
+            assert_int_equal(first + rest, played);
+            assert_true(tb_is_over(a));
+            assert_true(tb_state_equal(a, b));
+            assert_memory_equal(&ra, &rb, sizeof ra);
+            assert_int_equal(tb_decisions_made(a), played);
+            tb_state_free(a);
+            tb_state_free(b);
+        }
+    }
+}
+
+static void json_dump_round_trips(void **unused)
+{
+    (void)unused;
+    const char *cases[] = {
+        "{\"a\":1,\"b\":[true,false,null],\"c\":{\"d\":\"e\"}}",
+        "[\"quote \\\" backslash \\\\ slash / tab \\t nl \\n cr \\r ctl \\u0001 \\u001f\"]",
+        "[\"caf\\u00e9 \\u65e5\\u672c \\ud83c\\udfb2\"]",
+        "[-9223372036854775807,-1,0,7,9223372036854775807]",
+        "[0.5,-2.0,1e-300,3.141592653589793,100.0]",
+        "{\"\":{\"\":[]},\"k\":\"a\\u0000b\"}",
+        "[]", "{}", "\"just a string\"", "42", "null",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        json_error_t jerr;
+        json_t *v = json_loads(cases[i], JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+        if (!v)
+            fail_msg("case %zu does not parse: %s", i, jerr.text);
+        char *text = tb__json_dump(v);
+        json_t *back = json_loads(text, JSON_DECODE_ANY | JSON_ALLOW_NUL, &jerr);
+        if (!back || !json_equal(v, back))
+            fail_msg("case %zu: %s does not round-trip (%s)", i, text, back ? "differs" : jerr.text);
+        assert_null(strchr(text, '\n'));
+        free(text);
+        json_decref(back);
+        json_decref(v);
+    }
+    /* members stay in insertion order */
+    json_t *o = json_object();
+    json_object_set_new(o, "zebra", json_integer(1));
+    json_object_set_new(o, "apple", json_integer(2));
+    char *text = tb__json_dump(o);
+    assert_string_equal(text, "{\"zebra\":1,\"apple\":2}");
+    free(text);
+    json_decref(o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -265,6 +339,8 @@ int main(void)
         cmocka_unit_test(sealed_record_hides_seed_until_the_end),
         cmocka_unit_test(bad_records_get_clear_errors),
         cmocka_unit_test(agents_are_listed_and_decide_legally),
+        cmocka_unit_test(json_dump_round_trips),
+        cmocka_unit_test(playout_matches_random_moves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,9 +46,16 @@ static inline void clans_vacate(clans_state *c, int t)
         c->live[w] &= ~clans__edges_of[t][w];
 }
 
+#ifdef __BMI2__
+#include <immintrin.h>
+#endif
+
 /* The position of the k-th (0-based) set bit of x; x has more than k bits. */
 static inline int clans_select(uint64_t x, uint32_t k)
 {
+#ifdef __BMI2__
+    return __builtin_ctzll(_pdep_u64(1ULL << k, x));
+#endif
     int base = 0;
     for (int width = 32; width >= 8; width /= 2) {
         uint64_t low = x & ((1ULL << width) - 1);
@@ -249,11 +256,29 @@ static int clans_legal(const tb_state *s, tb_move *out)
     return n;
 }
 
+static inline tb_move clans_draw(const clans_state *c, tb_rng *rng);
+static void clans_apply(tb_state *s, tb_move m);
+
 static tb_move clans_random_move(const tb_state *s, tb_rng *rng)
 {
     const clans_state *c = (const clans_state *)s;
-    if (c->over)
-        return 0;
+    return c->over ? 0 : clans_draw(c, rng);
+}
+
+static int clans_playout(tb_state *s, tb_rng *rng, int limit)
+{
+    clans_state *c = (clans_state *)s;
+    int n = 0;
+    while (!c->over && (limit <= 0 || n < limit)) {
+        clans_apply(s, clans_draw(c, rng));
+        n++;
+    }
+    return n;
+}
+
+/* A uniformly random legal move of a game that is not over. */
+static inline tb_move clans_draw(const clans_state *c, tb_rng *rng)
+{
     if (c->pending) {
         uint64_t rest = c->pending;
         uint32_t k = tb__rng_below(rng, (uint32_t)__builtin_popcountll(rest));
@@ -263,28 +288,17 @@ static tb_move clans_random_move(const tb_state *s, tb_rng *rng)
     }
     /* A uniform live edge and direction; every live edge has at least one
      * legal direction (the smaller group onto the larger), so at least half
-     * of the draws are accepted and each legal move is equally likely.
-     * While most edges are live, drawing any edge and rejecting dead ones is
-     * cheaper than finding the k-th live one. */
+     * of the draws are accepted and each legal move is equally likely.  The
+     * draw is the same on every machine (clans_select only finds the k-th
+     * set bit faster where the CPU can), so a seed gives the same game. */
     uint32_t n0 = (uint32_t)__builtin_popcountll(c->live[0]);
     uint32_t n1 = (uint32_t)__builtin_popcountll(c->live[1]);
     uint32_t total = n0 + n1 + (uint32_t)__builtin_popcountll(c->live[2]);
-    bool sparse = total * 3 < (uint32_t)clans__edge_count;
     for (;;) {
-        int e;
-        uint32_t r;
-        if (!sparse) {
-            r = tb__rng_below(rng, 2 * (uint32_t)clans__edge_count);
-            e = (int)(r >> 1);
-            if (!(c->live[e >> 6] >> (e & 63) & 1))
-                continue;
-        } else {
-            r = tb__rng_below(rng, 2 * total);
-            uint32_t k = r >> 1;
-            e = k < n0 ? clans_select(c->live[0], k)
+        uint32_t r = tb__rng_below(rng, 2 * total), k = r >> 1;
+        int e = k < n0 ? clans_select(c->live[0], k)
                 : k < n0 + n1 ? 64 + clans_select(c->live[1], k - n0)
                               : 128 + clans_select(c->live[2], k - n0 - n1);
-        }
         int from = clans__edge[e][r & 1], to = clans__edge[e][!(r & 1)];
         if (c->size[from] <= 6 || c->size[to] >= c->size[from])
             return (tb_move)((from + 1) << 8 | (to + 1));
@@ -415,6 +429,7 @@ const struct tb_game tb__clans_game = {
     .legal = clans_legal,
     .apply = clans_apply,
     .random_move = clans_random_move,
+    .playout = clans_playout,
     .scores = clans_scores,
     .move_to_text = clans__move_to_text,
     .text_to_move = clans__text_to_move,

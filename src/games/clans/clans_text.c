@@ -265,12 +265,15 @@ static int text_colour_index(const char *name)
     return -1;
 }
 
-/* Reads a territory-number key or array element; 1..60 → 0..59. */
+/* Reads a territory-number key, written canonically ("7", never "07" or
+ * "+7", so two keys never name one territory); 1..60 → 0..59. */
 static int text_id_key(const char *key)
 {
+    if (key[0] < '1' || key[0] > '9')
+        return -1;
     char *end;
     long v = strtol(key, &end, 10);
-    if (!*key || *end || v < 1 || v > CLANS_TERRITORIES)
+    if (*end || v > CLANS_TERRITORIES)
         return -1;
     return (int)v - 1;
 }

@@ -1,0 +1,112 @@
+/*
+ * serve.c — `tabula serve`: runs the game server (src/server) until SIGINT
+ * or SIGTERM, then stops it cleanly.
+ *
+ * Invariants: the signals are blocked before any server thread starts, so
+ * only this thread receives them (sigwait); the URL line is printed and
+ * flushed only once the server listens and every unfinished game resumed,
+ * so a script may wait for it.
+ */
+#include "cli.h"
+#include "server/server.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int serve_help(void)
+{
+    printf("usage: tabula serve [--host ADDR] [--port N] [--db FILE] [--web DIR]\n"
+           "                    [--ai-delay-ms MS] [--workers N] [--sync full|normal]\n"
+           "                    [--max-games N] [--quiet]\n\n"
+           "Serves the browser UI and the game API (docs/http-api.md) until interrupted.\n"
+           "  --host ADDR       address to listen on (default 127.0.0.1; :: or 0.0.0.0 for all)\n"
+           "  --port N          port (default 8080; 0 picks a free one)\n"
+           "  --db FILE         SQLite database (default tabula.db); unfinished games resume\n"
+           "  --web DIR         the static UI (default: the web/ folder of the source tree)\n"
+           "  --ai-delay-ms MS  least time before a computer player moves (default 700)\n"
+           "  --workers N       AI worker threads (default: one per CPU, at least 2)\n"
+           "  --sync full       fsync every decision (default normal: survives a crash of\n"
+           "                    the server process; full also survives power loss)\n"
+           "  --max-games N     running games before new ones are refused (default 50000)\n"
+           "  --quiet           no log lines\n");
+    return 0;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    srv_config cfg = {
+        .host = "127.0.0.1", .port = 8080, .db_path = "tabula.db", .ai_delay_ms = 700,
+    };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (cli_is_help(a))
+            return serve_help();
+        if (strcmp(a, "--quiet") == 0) {
+            cfg.quiet = true;
+            continue;
+        }
+        if (strncmp(a, "--", 2) != 0)
+            return cli_usage("serve", "unexpected argument '%s'", a);
+        if (i + 1 >= argc)
+            return cli_usage("serve", "'%s' needs a value or is unknown", a);
+        const char *v = argv[++i];
+        long n;
+        if (strcmp(a, "--host") == 0) {
+            cfg.host = v;
+        } else if (strcmp(a, "--port") == 0) {
+            if (cli_parse_int(v, 0, 65535, &n))
+                return cli_usage("serve", "--port must be 0 to 65535, got '%s'", v);
+            cfg.port = (int)n;
+        } else if (strcmp(a, "--db") == 0) {
+            cfg.db_path = v;
+        } else if (strcmp(a, "--web") == 0) {
+            cfg.web_dir = v;
+        } else if (strcmp(a, "--ai-delay-ms") == 0) {
+            if (cli_parse_int(v, 0, 60000, &n))
+                return cli_usage("serve", "--ai-delay-ms must be 0 to 60000, got '%s'", v);
+            cfg.ai_delay_ms = (int)n;
+        } else if (strcmp(a, "--workers") == 0) {
+            if (cli_parse_int(v, 1, 256, &n))
+                return cli_usage("serve", "--workers must be 1 to 256, got '%s'", v);
+            cfg.workers = (int)n;
+        } else if (strcmp(a, "--max-games") == 0) {
+            if (cli_parse_int(v, 1, 10000000, &n))
+                return cli_usage("serve", "--max-games must be 1 to 10000000, got '%s'", v);
+            cfg.max_games = (int)n;
+        } else if (strcmp(a, "--sync") == 0) {
+            if (strcmp(v, "full") != 0 && strcmp(v, "normal") != 0)
+                return cli_usage("serve", "--sync must be full or normal, got '%s'", v);
+            cfg.full_sync = strcmp(v, "full") == 0;
+        } else {
+            return cli_usage("serve", "unknown option '%s'", a);
+        }
+    }
+    sigset_t stop;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    char err[512];
+    srv_server *server = srv_start(&cfg, err, sizeof err);
+    if (!server) {
+        fprintf(stderr, "tabula serve: %s\n", err);
+        return 1;
+    }
+    const char *shown = strcmp(cfg.host, "0.0.0.0") == 0 || strcmp(cfg.host, "::") == 0
+                            ? "localhost"
+                            : cfg.host;
+    bool v6 = strchr(shown, ':') != NULL;
+    printf("Tabula is serving at http://%s%s%s:%d/  (database %s, %d unfinished game%s resumed; "
+           "Ctrl-C stops)\n",
+           v6 ? "[" : "", shown, v6 ? "]" : "", srv_port(server), cfg.db_path,
+           srv_resumed(server), srv_resumed(server) == 1 ? "" : "s");
+    fflush(stdout);
+    int sig = 0;
+    sigwait(&stop, &sig);
+    fprintf(stderr, "tabula serve: %s, stopping\n", sig == SIGINT ? "interrupted" : "terminated");
+    srv_stop(server);
+    return 0;
+}

@@ -1,0 +1,306 @@
+/*
+ * arkadia.h — private to src/games/arkadia: the component tables (generated
+ * at build time from data/arkadia.txt by arkadia_datagen.c), the 192-square
+ * bit boards, the move encoding and the state struct.
+ *
+ * Squares are indexed y*16 + x (x = column a..p, y = row 1..12 from the top);
+ * a bit board keeps square i in bit i%64 of word i/64, so each word holds four
+ * whole rows and a shape moves to another anchor by a plain shift.  Families
+ * (seal colours) are indexed red, olive, black, silver; ARK_NO_FAMILY marks a
+ * blank castle square.  A card is form*4 + family.
+ */
+#ifndef TB_ARKADIA_H
+#define TB_ARKADIA_H
+
+#include "game.h"
+
+#include <stdint.h>
+
+#define ARK_W 16
+#define ARK_H 12
+#define ARK_SQUARES 192
+#define ARK_FAMILIES 4
+#define ARK_NO_FAMILY 4
+#define ARK_FORMS 7
+#define ARK_CARD_TYPES (ARK_FORMS * ARK_FAMILIES)
+#define ARK_CARDS 40
+#define ARK_MAX_ORIENT 8
+#define ARK_MAX_CELLS 4
+#define ARK_CASTLE 10
+#define ARK_FLOORS 3
+#define ARK_SEATS 4
+#define ARK_NEUTRAL 4      /* index of the neutral workers' board */
+#define ARK_HAND 4         /* most cards a hand holds (checked against the data) */
+#define ARK_DISPLAY 3      /* most face-up cards (checked against the data) */
+#define ARK_MAX_FIRST 12   /* most buildings of the first-game layout */
+#define ARK_NO_SQUARE 255
+
+/* ---- bit boards ---- */
+typedef struct ark_bb {
+    uint64_t w[3];
+} ark_bb;
+
+/* ---- component data (arkadia_datagen.c → arkadia_data.c) ---- */
+typedef struct ark_orient {
+    uint8_t w, h;                  /* bounding box */
+    uint8_t dx[ARK_MAX_CELLS], dy[ARK_MAX_CELLS]; /* cells, sorted by (dy, dx) */
+    ark_bb base;                   /* the shape with its box's corner on a1 */
+    ark_bb anchors;                /* corners where the shape stays on the board */
+} ark_orient;
+
+typedef struct ark_form {
+    const char *name;
+    uint8_t number, tiles, cells;
+    uint8_t rotations; /* distinct quarter turns: orient[0 .. rotations-1] */
+    uint8_t orients;   /* plus distinct mirror images: orient[0 .. orients-1] */
+    ark_orient orient[ARK_MAX_ORIENT];
+} ark_form;
+
+typedef struct ark_first_building {
+    uint8_t form, family, orient, anchor;
+} ark_first_building;
+
+typedef struct ark_data {
+    const char *family[ARK_FAMILIES];       /* "red" */
+    const char *family_title[ARK_FAMILIES]; /* "cloth merchants" */
+    const char *seat_colour[ARK_SEATS];     /* "yellow" */
+    ark_bb tents;
+    uint8_t lot_w, lot_h;
+    ark_bb lot_base;    /* the lot with its corner on a1 */
+    ark_bb lot_anchors; /* corners where the lot covers no tent */
+    uint8_t castle_x[ARK_CASTLE], castle_y[ARK_CASTLE]; /* offsets in the lot */
+    uint8_t castle_seal[ARK_CASTLE];                     /* family or ARK_NO_FAMILY */
+    ark_form form[ARK_FORMS];
+    uint8_t cards[ARK_FORMS][ARK_FAMILIES];
+    uint8_t hand, display;
+    uint8_t pieces[ARK_FLOORS][ARK_FAMILIES];
+    uint8_t own_workers, start_workers, banners, per_banner, neutral;
+    uint8_t first_neutral[ARK_SEATS + 1]; /* by player count */
+    uint8_t first_lot;                    /* corner square */
+    uint8_t first_count;
+    ark_first_building first[ARK_MAX_FIRST];
+} ark_data;
+
+extern const ark_data ark__data;
+
+/* ---- moves: kind << 16 | payload ---- */
+enum ark_kind {
+    ARK_K_LOT = 1,     /* corner square */
+    ARK_K_BUILD,       /* card */
+    ARK_K_WORKERS,     /* a building's first square, or ARK_LOT_TARGET */
+    ARK_K_PLACE,       /* form << 12 | orient << 8 | corner square */
+    ARK_K_OWN,         /* square */
+    ARK_K_NEUTRAL,     /* square */
+    ARK_K_STOP,
+    ARK_K_CASTLE,      /* family << 4 | castle square 0..9 */
+    ARK_K_DRAW,        /* card, or ARK_DRAW_STACK */
+    ARK_K_BANNER,      /* 0 no, 1 yes */
+    ARK_K_SELL,        /* family << 8 | count */
+};
+#define ARK_MOVE(kind, payload) ((tb_move)(((uint32_t)(kind) << 16) | (uint32_t)(payload)))
+#define ARK_KIND(m) ((int)((m) >> 16))
+#define ARK_PAYLOAD(m) ((int)((m) & 0xffffu))
+#define ARK_LOT_TARGET 0x100
+#define ARK_DRAW_STACK 0xff
+
+enum ark_phase {
+    ARK_PH_LOT,     /* the start player places the castle lot */
+    ARK_PH_ACTION,  /* build FORM FAMILY, or workers BUILDING */
+    ARK_PH_PLACE,   /* where the chosen card's building goes */
+    ARK_PH_WORKER,  /* own SQ / neutral SQ / stop */
+    ARK_PH_CASTLE,  /* castle FAMILY N, once per completed building */
+    ARK_PH_DRAW,    /* draw CARD / draw stack, after a building */
+    ARK_PH_BANNER,  /* banner yes / banner no */
+    ARK_PH_SALE,    /* sell FAMILY N, one family at a time */
+    ARK_PH_OVER,
+    ARK_PHASES
+};
+
+enum ark_action { ARK_ACT_NONE, ARK_ACT_BUILD, ARK_ACT_WORKERS, ARK_ACT_SKIP, ARK_ACTIONS };
+
+typedef struct ark_building {
+    uint8_t form, orient, anchor, family;
+    uint8_t done; /* completed (enclosed and paid) */
+} ark_building;
+
+/*
+ * The state.  Invariants (checked by state_from_json and tests/sim):
+ *   - occ is the union of the buildings' squares, the lot's and every worker
+ *     board; those parts are disjoint; nb[i] is the on-board neighbourhood of
+ *     building i minus its own squares (lot_nb likewise for the lot);
+ *   - the 40 cards are in the hands, the display, the stack, the card being
+ *     laid out (PLACE phase) and under the buildings (one card per building);
+ *     a hand entry is card*2 + 1 when every player saw it taken face up;
+ *     hands are sorted; display is sorted; stack[stack_n-1] is the top;
+ *   - a player's own workers: behind the screen + on the board = start + 2 per
+ *     banner used (<= 11); neutral: on screens + on the board <= 24;
+ *   - castle stacks grow floor by floor; the pools are what the stacks left
+ *     (floor 1 and 2 leftovers move to pool 3 when their floor fills);
+ *   - a building is done exactly when it is enclosed, except during the
+ *     workers phase (completion is resolved when the action ends);
+ *   - trigger_turn >= 0 exactly when floor 2 is full; the game ends after
+ *     turn trigger_turn + players, or earlier after a whole round of idle turns.
+ */
+typedef struct arkadia_state {
+    tb_state base;
+    ark_bb occ;
+    ark_bb workers[ARK_SEATS + 1];  /* by seat; [ARK_NEUTRAL] neutral */
+    ark_bb nb[ARK_CARDS];
+    ark_bb lot_nb;
+    ark_building bld[ARK_CARDS];
+    uint8_t nbld;
+    uint8_t lot; /* corner square, ARK_NO_SQUARE before the lot is placed */
+    uint8_t castle[ARK_CASTLE][ARK_FLOORS]; /* families, bottom first */
+    uint8_t height[ARK_CASTLE];
+    uint8_t pool[ARK_FLOORS][ARK_FAMILIES];
+    uint8_t hand[ARK_SEATS][ARK_HAND];
+    uint8_t hand_n[ARK_SEATS];
+    uint8_t display[ARK_DISPLAY];
+    uint8_t display_n;
+    uint8_t stack[ARK_CARDS];
+    uint8_t stack_n;
+    uint16_t seals[ARK_SEATS][ARK_FAMILIES];
+    int32_t gold[ARK_SEATS];
+    uint8_t screen[ARK_SEATS];         /* own workers behind the screen */
+    uint8_t screen_neutral[ARK_SEATS]; /* neutral workers behind the screen */
+    uint8_t banners[ARK_SEATS];        /* banners still hanging */
+    uint8_t phase, action;
+    uint8_t start;            /* the start player */
+    uint16_t turn_no;         /* turns begun before this one */
+    uint8_t seat;             /* the mover: (start + turn_no) % players, kept for speed */
+    int16_t trigger_turn;     /* the turn that filled floor 2, or -1 */
+    uint8_t idle;             /* consecutive turns with no action and no banner */
+    uint8_t banner_used;      /* this turn */
+    uint8_t card;             /* PLACE: the card being laid out */
+    uint8_t target;           /* WORKER: building index (0 when target_lot) */
+    uint8_t target_lot;       /* WORKER: the target is the castle lot */
+    uint8_t placed;           /* WORKER: workers introduced in this action */
+    uint8_t castle_left;      /* CASTLE: pieces still to place */
+    uint8_t family;           /* SALE: the family being sold */
+    uint8_t mirror, lot_workers, first_game; /* options */
+} arkadia_state;
+
+/* ---- bit-board helpers (inline: the hot path) ---- */
+static inline ark_bb ark_bb_or(ark_bb a, ark_bb b)
+{
+    return (ark_bb){{a.w[0] | b.w[0], a.w[1] | b.w[1], a.w[2] | b.w[2]}};
+}
+static inline ark_bb ark_bb_and(ark_bb a, ark_bb b)
+{
+    return (ark_bb){{a.w[0] & b.w[0], a.w[1] & b.w[1], a.w[2] & b.w[2]}};
+}
+static inline ark_bb ark_bb_andnot(ark_bb a, ark_bb b)
+{
+    return (ark_bb){{a.w[0] & ~b.w[0], a.w[1] & ~b.w[1], a.w[2] & ~b.w[2]}};
+}
+static inline bool ark_bb_any(ark_bb a)
+{
+    return (a.w[0] | a.w[1] | a.w[2]) != 0;
+}
+static inline int ark_pop64(uint64_t x)
+{
+    return __builtin_popcountll(x); /* one instruction with -mpopcnt (meson.build) */
+}
+static inline int ark_bb_count(ark_bb a)
+{
+    return ark_pop64(a.w[0]) + ark_pop64(a.w[1]) + ark_pop64(a.w[2]);
+}
+static inline bool ark_bb_has(ark_bb a, int sq)
+{
+    return (a.w[sq >> 6] >> (sq & 63)) & 1;
+}
+static inline void ark_bb_set(ark_bb *a, int sq)
+{
+    a->w[sq >> 6] |= 1ULL << (sq & 63);
+}
+/* The lowest square of a non-empty board. */
+static inline int ark_bb_first(ark_bb a)
+{
+    if (a.w[0])
+        return __builtin_ctzll(a.w[0]);
+    if (a.w[1])
+        return 64 + __builtin_ctzll(a.w[1]);
+    return 128 + __builtin_ctzll(a.w[2]);
+}
+/* Squares moved n places up the index order (0 <= n < 192). */
+static inline ark_bb ark_bb_shl(ark_bb a, int n)
+{
+    ark_bb r = {{0, 0, 0}};
+    int words = n >> 6, bits = n & 63;
+    for (int i = 2; i >= words; i--) {
+        uint64_t v = a.w[i - words] << bits;
+        if (bits && i - words - 1 >= 0)
+            v |= a.w[i - words - 1] >> (64 - bits);
+        r.w[i] = v;
+    }
+    return r;
+}
+/* Squares moved n places down the index order (0 <= n < 64). */
+static inline ark_bb ark_bb_shr_small(ark_bb a, int n)
+{
+    if (!n)
+        return a;
+    return (ark_bb){{(a.w[0] >> n) | (a.w[1] << (64 - n)), (a.w[1] >> n) | (a.w[2] << (64 - n)),
+                     a.w[2] >> n}};
+}
+#define ARK_COL_A 0x0001000100010001ULL
+#define ARK_COL_P 0x8000800080008000ULL
+/* The orthogonal neighbours of a set of squares (on the board), minus the set. */
+static inline ark_bb ark_bb_around(ark_bb a)
+{
+    ark_bb r;
+    for (int i = 0; i < 3; i++) {
+        uint64_t east = (a.w[i] << 1) & ~ARK_COL_A;
+        uint64_t west = (a.w[i] >> 1) & ~ARK_COL_P;
+        uint64_t south = a.w[i] << 16 | (i ? a.w[i - 1] >> 48 : 0);
+        uint64_t north = a.w[i] >> 16 | (i < 2 ? a.w[i + 1] << 48 : 0);
+        r.w[i] = (east | west | south | north) & ~a.w[i];
+    }
+    return r;
+}
+
+/* ---- arkadia.c: rules ---- */
+extern const struct tb_game tb__arkadia_game;
+int ark__to_move(const tb_state *s);
+static inline int ark__mover(const arkadia_state *a)
+{
+    return a->seat;
+}
+ark_bb ark__building_cells(const ark_building *b);
+ark_bb ark__lot_cells(const arkadia_state *a);
+int ark__value(const arkadia_state *a, int family); /* visible seals of a family */
+int ark__floor(const arkadia_state *a);             /* floor under construction, 0..2 */
+int ark__own_pool(const arkadia_state *a, int seat);
+int ark__neutral_pool(const arkadia_state *a);
+/* Corners (by orientation) where a form may be laid now; returns the total. */
+int ark__placements(const arkadia_state *a, int form, ark_bb out[ARK_MAX_ORIENT]);
+int ark__orients(const arkadia_state *a, int form); /* orientations allowed by `mirror` */
+ark_bb ark__worker_squares(const arkadia_state *a); /* WORKER phase: where workers may go */
+bool ark__phase_has_moves(const arkadia_state *a);
+bool ark__can_build(const arkadia_state *a, int seat); /* a card of the hand fits somewhere */
+void ark__derive(arkadia_state *a); /* recomputes occ, nb, lot_nb and pools from the rest */
+int ark__legal(const tb_state *s, tb_move *out);
+
+/* ---- arkadia_text.c: notation, prompt, terminal board ---- */
+extern const char *const ark__phase_name[ARK_PHASES];
+extern const char *const ark__action_name[ARK_ACTIONS];
+int ark__square_text(int sq, char *buf, size_t buflen);
+int ark__parse_square(const char *p, int *sq); /* length read, or 0 */
+int ark__card_text(int card, char *buf, size_t buflen);
+int ark__parse_card(const char *text, int *card); /* "house red" → card; 0 on success */
+int ark__family_index(const char *name);
+int ark__form_index(const char *name);
+int ark__cells_text(ark_bb cells, char *buf, size_t buflen);
+int ark__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen);
+int ark__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
+                      size_t errlen);
+char *ark__render_text(const tb_state *s, int seat, bool colour);
+int ark__prompt_text(const tb_state *s, char *buf, size_t buflen);
+
+/* ---- arkadia_json.c: views, state JSON, board JSON ---- */
+json_t *ark__view_json(const tb_state *s, int seat);
+json_t *ark__state_json(const tb_state *s);
+int ark__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen);
+json_t *ark__board_json(void);
+
+#endif

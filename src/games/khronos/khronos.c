@@ -1,0 +1,1264 @@
+/*
+ * khronos.c — the rules of Khronos (shared/rules/khronos.md as encoded here;
+ * every ASSUMPTION is listed in docs/rules-khronos.md): setup, the turn as
+ * atomic decisions (hold'em swap, exchange, travel, build, upgrade,
+ * demolish, populate, renovate, the squares and surcharge cards of a
+ * building, the choices inside a junction, a division or a downsizing, and
+ * the end of the turn with its refill and earnings), rippling through time,
+ * scores, resampling of hidden cards and a heuristic.
+ *
+ * One action is resolved in the spec's order (§1.13): pay, lay the tile on
+ * the acting board, resolve hierarchy conflicts there, lay the shadow on the
+ * next board (blocked shadows, overwrite), resolve there, and so on.  The
+ * work left is kept in the state (a dirty flag per board, one pending
+ * shadow, one pending decision), so a decision in the middle of it (which
+ * building is downsized, which squares it keeps) simply returns to the
+ * caller and the next decision resumes the work (kh_run).  The state
+ * invariants are listed beside khronos_state in khronos.h.
+ */
+#include "khronos.h"
+
+#include <string.h>
+
+const char *const kh_board_name[KH_BOARDS] = {"might", "faith", "reason"};
+const char *const kh_family_name[KH_FAMILIES] = {"military", "religious", "civil"};
+const char kh_family_letter[KH_FAMILIES] = {'m', 'r', 'c'};
+const char *const kh_colour_name[TB_MAX_SEATS] = {"red", "green", "blue", "white", "yellow"};
+
+#define D khronos__data
+#define EARNING_TURN(t) ((t) == 4 || (t) == KH_TURNS)
+#define BONUS(board) ((board) == KH_MIGHT ? 1 : (board) == KH_FAITH ? 2 : 0)
+
+static const tb_option_spec kh_options[] = {
+    {"holdem", "off|on", "off",
+     "Hold'em: three face-up cards, one per colour, to swap with at the start of a turn"},
+    {NULL, NULL, NULL, NULL},
+};
+
+/* ---- cards ---- */
+
+static int kh_total(const uint8_t h[KH_FAMILIES])
+{
+    return h[0] + h[1] + h[2];
+}
+
+static void kh_reshuffle(khronos_state *k)
+{
+    int n = 0;
+    for (int f = 0; f < KH_FAMILIES; f++)
+        for (int i = 0; i < k->discard[f]; i++)
+            k->deck[n++] = (uint8_t)f;
+    memset(k->discard, 0, sizeof k->discard);
+    tb__shuffle(k->deck, (size_t)n, 1, &k->base.rng);
+    k->deck_n = (uint8_t)n;
+}
+
+/* Draws until the seat holds `upto` cards or no card is left anywhere. */
+static void kh_draw(khronos_state *k, int p, int upto)
+{
+    while (kh_total(k->hand[p]) < upto) {
+        if (!k->deck_n)
+            kh_reshuffle(k);
+        if (!k->deck_n)
+            return;
+        int f = k->deck[--k->deck_n];
+        k->deck[k->deck_n] = 0;
+        k->hand[p][f]++;
+    }
+}
+
+/* Hold'em: the display keeps one card of each colour, taken from the deck
+ * (the topmost card of that colour), else from the discards (ASSUMPTION). */
+static void kh_refill_display(khronos_state *k)
+{
+    for (int f = 0; f < KH_FAMILIES; f++) {
+        if (k->display[f])
+            continue;
+        for (int i = k->deck_n - 1; i >= 0; i--)
+            if (k->deck[i] == f) {
+                memmove(&k->deck[i], &k->deck[i + 1], (size_t)(k->deck_n - i - 1));
+                k->deck[--k->deck_n] = 0;
+                k->display[f] = 1;
+                break;
+            }
+        if (!k->display[f] && k->discard[f]) {
+            k->discard[f]--;
+            k->display[f] = 1;
+        }
+    }
+}
+
+static void kh_pay_cards(khronos_state *k, int f, int n, tb_move extra)
+{
+    uint8_t *h = k->hand[k->cur];
+    h[f] = (uint8_t)(h[f] - n);
+    k->discard[f] = (uint8_t)(k->discard[f] + n);
+    for (int g = 0; g < KH_FAMILIES; g++) {
+        int x = (int)(extra >> (3 * g)) & 7;
+        h[g] = (uint8_t)(h[g] - x);
+        k->discard[g] = (uint8_t)(k->discard[g] + x);
+    }
+}
+
+/* ---- adventurers and the two-cards-per-adventurer limit ---- */
+
+static int kh_pawns_on(const khronos_state *k, int p, int board)
+{
+    return (k->pawn[p][0] == board) + (k->pawn[p][1] == board);
+}
+
+int kh_capacity(const khronos_state *k, int board)
+{
+    const uint8_t *pw = k->pawn[k->cur];
+    if (pw[0] == board && pw[1] == board)
+        return k->left[0] + k->left[1] - k->pool;
+    if (pw[0] == board)
+        return k->left[0];
+    if (pw[1] == board)
+        return k->left[1];
+    return 0;
+}
+
+static void kh_spend(khronos_state *k, int board, int n)
+{
+    uint8_t *pw = k->pawn[k->cur];
+    if (pw[0] == board && pw[1] == board)
+        k->pool = (uint8_t)(k->pool + n);
+    else
+        k->left[pw[0] == board ? 0 : 1] = (uint8_t)(k->left[pw[0] == board ? 0 : 1] - n);
+}
+
+/* Keeps the current player's adventurers sorted by (board, cards left), so
+ * equivalent positions are the same bytes. */
+static void kh_sort_pawns(khronos_state *k)
+{
+    uint8_t *pw = k->pawn[k->cur];
+    if (pw[0] > pw[1] || (pw[0] == pw[1] && k->left[0] > k->left[1])) {
+        uint8_t t = pw[0];
+        pw[0] = pw[1];
+        pw[1] = t;
+        t = k->left[0];
+        k->left[0] = k->left[1];
+        k->left[1] = t;
+    }
+}
+
+/* The allowances an adventurer leaving `from` may take with it when both
+ * stand there and have played cards together: bit r set when it may leave
+ * with r cards still to play. */
+static int kh_leave_options(const khronos_state *k, int from)
+{
+    const uint8_t *pw = k->pawn[k->cur];
+    if (pw[0] != from || pw[1] != from)
+        return 0;
+    int set = 0;
+    for (int d = 0; d < 2; d++) {
+        int o = 1 - d;
+        int lo = k->pool - k->left[o] > 0 ? k->pool - k->left[o] : 0;
+        int hi = k->pool < k->left[d] ? k->pool : k->left[d];
+        for (int x = lo; x <= hi; x++)
+            set |= 1 << (k->left[d] - x);
+    }
+    return set;
+}
+
+static void kh_travel(khronos_state *k, int from, int to, int r)
+{
+    uint8_t *pw = k->pawn[k->cur];
+    k->ecus[k->cur] = (int16_t)(k->ecus[k->cur] - KH_TRAVEL_COST);
+    if (pw[0] == from && pw[1] == from) {
+        int total = k->left[0] + k->left[1] - k->pool;
+        int set = kh_leave_options(k, from);
+        if (r == KH_AUTO)
+            r = __builtin_ctz((unsigned)set);
+        int d = 0;
+        for (int dd = 0; dd < 2; dd++) {
+            int o = 1 - dd;
+            int lo = k->pool - k->left[o] > 0 ? k->pool - k->left[o] : 0;
+            int hi = k->pool < k->left[dd] ? k->pool : k->left[dd];
+            if (k->left[dd] - r >= lo && k->left[dd] - r <= hi) {
+                d = dd;
+                break;
+            }
+        }
+        pw[d] = (uint8_t)to;
+        k->left[d] = (uint8_t)r;
+        k->left[1 - d] = (uint8_t)(total - r);
+        k->pool = 0;
+    } else {
+        pw[pw[0] == from ? 0 : 1] = (uint8_t)to;
+        k->pool = 0;
+    }
+    kh_sort_pawns(k);
+}
+
+/* ---- terrain, stock, cubes ---- */
+
+int kh_surcharge(const khronos_state *k, const kh_place *p)
+{
+    int n = k->base.players, s = 0;
+    if (p->covers & KH_COVERS_FOREST)
+        s += D.surcharge_forest[n];
+    if (p->covers & KH_COVERS_MOUNTAIN)
+        s += D.surcharge_mountain[n];
+    return s;
+}
+
+void kh_recount(khronos_state *k)
+{
+    int on[KH_TYPES] = {0}, cubes[TB_MAX_SEATS] = {0};
+    for (int b = 0; b < KH_BOARDS; b++) {
+        const kh_board *bd = &k->board[b];
+        for (int i = 0; i < bd->nb; i++) {
+            const kh_bld *x = &bd->b[i];
+            if (!(x->flags & KH_PRINTED))
+                on[x->type]++;
+            if (x->owner != KH_NOBODY)
+                cubes[x->owner]++;
+            if (x->reno != KH_NOBODY)
+                cubes[x->reno]++;
+            for (int c = 0; c < x->ncubes; c++)
+                cubes[x->cube[c]]++;
+        }
+    }
+    for (int t = 0; t < KH_TYPES; t++)
+        k->stock[t] = (uint8_t)(D.tile[t].count - on[t]);
+    for (int p = 0; p < k->base.players; p++)
+        k->cubes[p] = (uint8_t)(D.cubes - cubes[p]);
+}
+
+/* Returns every cube on building x to its owner. */
+static void kh_return_cubes(khronos_state *k, const kh_bld *x, bool owner_cube)
+{
+    if (owner_cube && x->owner != KH_NOBODY)
+        k->cubes[x->owner]++;
+    if (x->reno != KH_NOBODY)
+        k->cubes[x->reno]++;
+    for (int c = 0; c < x->ncubes; c++)
+        k->cubes[x->cube[c]]++;
+}
+
+static void kh_add_cube(kh_bld *x, int p)
+{
+    int i = x->ncubes++;
+    while (i > 0 && x->cube[i - 1] > p) {
+        x->cube[i] = x->cube[i - 1];
+        i--;
+    }
+    x->cube[i] = (uint8_t)p;
+}
+
+/* Any printed Hamlet square left bare shows its printed Hamlet again
+ * (ASSUMPTION: the printed Hamlet lies under any tile covering its square). */
+static void kh_restore_printed(kh_board *bd)
+{
+    for (int h = 0; h < D.hamlets; h++) {
+        int sq = D.hamlet[h];
+        if (bd->at[sq] == KH_NONE)
+            kh_board_add(bd, D.place_first[1] + sq, KH_TYPE(KH_CIVIL, 1), KH_NOBODY, KH_PRINTED);
+    }
+}
+
+/* Before a change to a board whose hierarchy must then be resolved: records
+ * the domains as they are (the "original domains" of a junction). */
+static void kh_touch(khronos_state *k, int b)
+{
+    kh_board *bd = &k->board[b];
+    if (b == KH_REASON || bd->dirty)
+        return;
+    kh_board_snapshot(bd, b == KH_MIGHT ? KH_MILITARY : KH_RELIGIOUS);
+    bd->dirty = 1;
+}
+
+/* ---- construction rules ---- */
+
+/* The highest value of family f among the other buildings of building i's domain. */
+static int kh_top_without(const kh_board *bd, int i, int f)
+{
+    int root = bd->b[i].dom, top = 0;
+    for (int j = root; j < bd->nb; j++) {
+        const kh_bld *x = &bd->b[j];
+        if (j != i && x->dom == root && KH_FAMILY(x->type) == f && !(x->flags & KH_RUIN) &&
+            KH_SIZE(x->type) > top)
+            top = KH_SIZE(x->type);
+    }
+    return top;
+}
+
+/* Geography, dominion and hierarchy (§1.6) for laying `type` on placement p
+ * of board b, new (old < 0) or as the upgrade of building old, whose domain
+ * would otherwise top family f at `old_top`.  Cards are checked elsewhere. */
+static bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int old_top,
+                        const kh_domstat *st)
+{
+    if (old >= 0) {
+        const kh_place *op = kh_place_of(&bd->b[old]);
+        if (!kh_bits_subset(op->mask, p->mask))
+            return false;
+        if (((p->mask.w[0] & ~op->mask.w[0]) & bd->occ.w[0]) ||
+            ((p->mask.w[1] & ~op->mask.w[1]) & bd->occ.w[1]))
+            return false;
+    } else if (kh_bits_any(kh_bits_and(p->mask, bd->occ))) {
+        return false;
+    }
+    int f = KH_FAMILY(type), v = KH_SIZE(type);
+    if ((p->covers & KH_COVERS_RIVER) && !(f == KH_CIVIL && v >= 2))
+        return false;
+    if (f == KH_CIVIL)
+        return true;
+    uint8_t roots[2];
+    if (old >= 0) {
+        if (kh_board_touching(bd, p->nbr, bd->b[old].dom, roots, 2) > 0)
+            return false;
+        return old_top != v;
+    }
+    int n = kh_board_touching(bd, p->nbr, -1, roots, 2);
+    if (n > 1)
+        return false;
+    return n == 0 || st[roots[0]].top[f] != v;
+}
+
+/* What legal-move generation needs again and again about the current
+ * player, worked out once per call: cards each board can take, the hand,
+ * the surcharge for each terrain mix, and the domains of each board (made
+ * on first use). */
+typedef struct kh_ctx {
+    const khronos_state *k;
+    int cap[KH_BOARDS];
+    int total;
+    const uint8_t *hand;
+    uint8_t extra[8]; /* surcharge by the covers bits of a placement */
+    bool have_st[KH_BOARDS];
+    kh_domstat st[KH_BOARDS][KH_MAXB];
+} kh_ctx;
+
+static void kh_ctx_init(kh_ctx *c, const khronos_state *k)
+{
+    c->k = k;
+    for (int b = 0; b < KH_BOARDS; b++) {
+        c->cap[b] = kh_capacity(k, b);
+        c->have_st[b] = false;
+    }
+    c->hand = k->hand[k->cur];
+    c->total = kh_total(c->hand);
+    int n = k->base.players;
+    for (int covers = 0; covers < 8; covers++)
+        c->extra[covers] = (uint8_t)(((covers & KH_COVERS_FOREST) ? D.surcharge_forest[n] : 0) +
+                                     ((covers & KH_COVERS_MOUNTAIN) ? D.surcharge_mountain[n] : 0));
+}
+
+static const kh_domstat *kh_ctx_domains(kh_ctx *c, int b)
+{
+    if (!c->have_st[b]) {
+        kh_board_domains(&c->k->board[b], c->st[b]);
+        c->have_st[b] = true;
+    }
+    return c->st[b];
+}
+
+/* Lists (out != NULL) or counts up to `limit` the placements for the pending
+ * or prospective building: type on board b, new (target < 0) or upgrading
+ * building index target; each affordable with its surcharge and legal. */
+static int kh_placements(kh_ctx *c, int b, int type, int target, tb_move *out, int limit)
+{
+    const kh_board *bd = &c->k->board[b];
+    int f = KH_FAMILY(type), v = KH_SIZE(type), n = 0;
+    int base = target < 0 ? v : v - KH_SIZE(bd->b[target].type);
+    int budget = c->cap[b] < c->total ? c->cap[b] : c->total; /* cards that can go in */
+    if (c->hand[f] < base || budget < base)
+        return 0;
+    if (target < 0) {
+        const kh_domstat *st = f != KH_CIVIL ? kh_ctx_domains(c, b) : NULL;
+        for (int i = D.place_first[v]; i < D.place_end[v] && n < limit; i++) {
+            const kh_place *p = &khronos__place[i];
+            if (base + c->extra[p->covers] <= budget && kh_place_ok(bd, type, p, -1, 0, st)) {
+                if (out)
+                    out[n] = KH_MOVE(KH_M_SQUARES, i);
+                n++;
+            }
+        }
+        return n;
+    }
+    const kh_bld *x = &bd->b[target];
+    int old_top = f == KH_CIVIL ? 0 : kh_top_without(bd, target, f);
+    for (int s = khronos__super_first[x->place]; s < khronos__super_first[x->place + 1] && n < limit; s++) {
+        int i = khronos__super[s];
+        const kh_place *p = &khronos__place[i];
+        if (p->size != v)
+            continue;
+        if (base + c->extra[p->covers] <= budget && kh_place_ok(bd, type, p, target, old_top, NULL)) {
+            if (out)
+                out[n] = KH_MOVE(KH_M_SQUARES, i);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* The placements of the tile one size smaller within building i's squares. */
+static int kh_smaller_places(const kh_board *bd, int i, uint16_t *out)
+{
+    const kh_place *p = kh_place_of(&bd->b[i]);
+    int v = p->size - 1, n = 0;
+    for (int a = 0; a < p->size; a++)
+        for (int j = khronos__anchor[v][p->sq[a]]; j < khronos__anchor[v][p->sq[a] + 1]; j++)
+            if (kh_bits_subset(khronos__place[j].mask, p->mask))
+                out[n++] = (uint16_t)j;
+    return n;
+}
+
+/* The number of distinct multisets of `n` cards in a hand h. */
+static int kh_subsets_of_size(const uint8_t h[KH_FAMILIES], int n)
+{
+    int count = 0;
+    for (int a = 0; a <= h[0] && a <= n; a++)
+        for (int b = 0; b <= h[1] && a + b <= n; b++)
+            count += n - a - b <= h[2];
+    return count;
+}
+
+/* ---- conflicts (§1.8) ---- */
+
+void kh_find_conflict(const khronos_state *k, int board, kh_conflict *c)
+{
+    const kh_board *bd = &k->board[board];
+    kh_domstat st[KH_MAXB];
+    kh_board_domains(bd, st);
+    memset(c, 0, sizeof *c);
+    int root = -1, fam = 0;
+    for (int i = 0; i < bd->nb && root < 0; i++) {
+        if (bd->b[i].dom != i)
+            continue;
+        for (int f = KH_MILITARY; f <= KH_RELIGIOUS; f++)
+            if (st[i].ntop[f] >= 2) {
+                root = i;
+                fam = f;
+                break;
+            }
+    }
+    if (root < 0)
+        return;
+    c->found = 1;
+    int v = st[root].top[fam];
+    uint8_t conf[KH_MAXB];
+    int nc = 0, labels = 0, maxp = 0;
+    uint8_t label[KH_MAXB];
+    for (int j = root; j < bd->nb; j++) {
+        const kh_bld *x = &bd->b[j];
+        if (x->dom != root || KH_FAMILY(x->type) != fam || KH_SIZE(x->type) != v ||
+            (x->flags & KH_RUIN))
+            continue;
+        conf[nc++] = (uint8_t)j;
+        bool seen = false;
+        for (int l = 0; l < labels && !seen; l++)
+            seen = label[l] == x->orig;
+        if (!seen)
+            label[labels++] = x->orig;
+        if (x->opower > maxp)
+            maxp = x->opower;
+    }
+    if (labels >= 2) {
+        /* a junction: the conflicting buildings of weaker original domains go first */
+        for (int a = 0; a < nc; a++)
+            if (bd->b[conf[a]].opower < maxp) {
+                c->forced = 1;
+                c->n = 1;
+                c->cand[0] = conf[a];
+                return;
+            }
+    }
+    /* a tie in power, or a division: the acting player's own buildings first,
+     * and he chooses among several */
+    for (int a = 0; a < nc; a++)
+        if (bd->b[conf[a]].owner == k->cur)
+            c->cand[c->n++] = conf[a];
+    if (!c->n)
+        for (int a = 0; a < nc; a++)
+            c->cand[c->n++] = conf[a];
+    c->forced = c->n == 1;
+}
+
+/* Finds the shadow of building x (as it was before a downsize) on board t:
+ * the same squares and type, and on Faith the same owner and no ruin. */
+static int kh_find_shadow(const kh_board *bd, int t, const kh_bld *x)
+{
+    int i = kh_board_find(bd, kh_anchor(x));
+    if (i < 0)
+        return -1;
+    const kh_bld *y = &bd->b[i];
+    if (y->place != x->place || y->type != x->type)
+        return -1;
+    if (t == KH_FAITH && (y->owner != x->owner || (y->flags & KH_RUIN)))
+        return -1;
+    return i;
+}
+
+/* Downsizes building i of board b to the tile one size smaller on placement
+ * `place` (KH_NONE-ish 0xffff: destroyed), with the effects on later boards
+ * of §1.8.2. */
+static void kh_downsize(khronos_state *k, int b, int i, int place)
+{
+    kh_board *bd = &k->board[b];
+    kh_bld old = bd->b[i];
+    int t0 = old.type, v = KH_SIZE(t0);
+    bool destroyed = place == 0xffff;
+    kh_board_remove(bd, i);
+    k->stock[t0]++;
+    if (destroyed) {
+        kh_return_cubes(k, &old, true);
+    } else {
+        kh_bld *y = &bd->b[kh_board_add(bd, place, t0 - 1, old.owner, 0)];
+        y->orig = old.orig; /* still the same building for the junction rule */
+        y->opower = old.opower;
+        k->stock[t0 - 1]--;
+    }
+    if (v < 2)
+        return;
+    bool go_on = !destroyed && v == 3;
+    for (int t = b + 1; t < KH_BOARDS; t++) {
+        kh_board *tb = &k->board[t];
+        int j = kh_find_shadow(tb, t, &old);
+        if (j < 0)
+            break;
+        kh_touch(k, t);
+        kh_bld sh = tb->b[j];
+        kh_board_remove(tb, j);
+        k->stock[t0]++;
+        kh_return_cubes(k, &sh, true);
+        if (go_on && k->stock[t0 - 1] &&
+            (t == KH_REASON || k->cubes[old.owner])) {
+            if (t == KH_REASON) {
+                kh_board_add(tb, place, t0 - 1, KH_NOBODY, KH_RUIN);
+            } else {
+                kh_bld *y = &tb->b[kh_board_add(tb, place, t0 - 1, old.owner, 0)];
+                y->orig = sh.orig;
+                y->opower = sh.opower;
+                k->cubes[old.owner]--;
+            }
+            k->stock[t0 - 1]--;
+        } else {
+            go_on = false;
+        }
+    }
+}
+
+/* No decision pending: the pending fields take their canonical values. */
+static void kh_clear_pend(khronos_state *k)
+{
+    k->pend = KH_P_NONE;
+    k->pend_board = k->pend_type = k->pend_extra = 0;
+    k->pend_target = KH_NONE;
+    k->pend_place = 0;
+}
+
+/* Starts downsizing building i of board b: asks its owner for the squares
+ * the smaller tile keeps when there is a choice. */
+static void kh_downsize_start(khronos_state *k, int b, int i)
+{
+    kh_board *bd = &k->board[b];
+    const kh_bld *x = &bd->b[i];
+    uint16_t opts[8];
+    int n = 0;
+    if (KH_SIZE(x->type) > 1 && k->stock[x->type - 1])
+        n = kh_smaller_places(bd, i, opts);
+    if (n > 1) {
+        k->pend = KH_P_KEEP;
+        k->pend_board = (uint8_t)b;
+        k->pend_target = (uint8_t)kh_anchor(x);
+        return;
+    }
+    kh_downsize(k, b, i, n ? opts[0] : 0xffff);
+}
+
+/* Lays a pending shadow (§1.7). */
+static void kh_lay_shadow(khronos_state *k)
+{
+    kh_ripple r = k->rip;
+    memset(&k->rip, 0, sizeof k->rip);
+    int t = r.board, type = r.type, f = KH_FAMILY(type);
+    kh_board *bd = &k->board[t];
+    const kh_place *p = &khronos__place[r.place];
+    int owner = f != KH_CIVIL && t == KH_FAITH ? r.owner : KH_NOBODY;
+    int flags = f != KH_CIVIL && t == KH_REASON ? KH_RUIN : 0;
+    /* what lies beneath, by index, highest first */
+    uint8_t under[3];
+    int nu = 0, same_type = 0, own_cubes = 0;
+    for (int a = p->size - 1; a >= 0; a--) {
+        int j = bd->at[p->sq[a]];
+        bool seen = j == KH_NONE;
+        for (int u = 0; u < nu && !seen; u++)
+            seen = under[u] == j;
+        if (seen)
+            continue;
+        under[nu++] = (uint8_t)j;
+    }
+    for (int a = 0; a < nu; a++)
+        for (int c = a + 1; c < nu; c++)
+            if (under[c] > under[a]) {
+                uint8_t tmp = under[a];
+                under[a] = under[c];
+                under[c] = tmp;
+            }
+    for (int u = 0; u < nu; u++) {
+        const kh_bld *x = &bd->b[under[u]];
+        same_type += x->type == type && !(x->flags & KH_PRINTED);
+        own_cubes += owner != KH_NOBODY && x->owner == owner;
+    }
+    if (k->stock[type] + same_type == 0)
+        return; /* no tile: the chain ends (ASSUMPTION 1.7.2) */
+    if (owner != KH_NOBODY && k->cubes[owner] + own_cubes == 0)
+        return; /* no cube for the owner's copy: treated like no tile (ASSUMPTION) */
+    if (owner != KH_NOBODY) {
+        /* blocked shadow (§1.7.4): would the copy break dominion or hierarchy? */
+        kh_board scratch = *bd;
+        for (int u = 0; u < nu; u++)
+            kh_board_remove(&scratch, under[u]);
+        uint8_t roots[2];
+        int n = kh_board_touching(&scratch, p->nbr, -1, roots, 2);
+        if (n > 1)
+            return;
+        if (n == 1) {
+            kh_domstat st[KH_MAXB];
+            kh_board_domains(&scratch, st);
+            if (st[roots[0]].top[f] == KH_SIZE(type))
+                return;
+        }
+    }
+    kh_touch(k, t);
+    /* overwrite: populate cubes of civil buildings wholly covered by a civil
+     * shadow stay on it (ASSUMPTION 1.9.1); everything else goes home */
+    uint8_t kept[3];
+    int nk = 0;
+    for (int u = 0; u < nu; u++) {
+        kh_bld x = bd->b[under[u]];
+        bool covered = kh_bits_subset(kh_place_of(&x)->mask, p->mask);
+        if (f == KH_CIVIL && KH_FAMILY(x.type) == KH_CIVIL && covered) {
+            for (int c = 0; c < x.ncubes && nk < 3; c++)
+                kept[nk++] = x.cube[c];
+            x.ncubes = 0;
+        }
+        kh_return_cubes(k, &x, true);
+        if (!(x.flags & KH_PRINTED))
+            k->stock[x.type]++;
+        kh_board_remove(bd, under[u]);
+    }
+    int i = kh_board_add(bd, r.place, type, owner, flags);
+    k->stock[type]--;
+    if (owner != KH_NOBODY)
+        k->cubes[owner]--;
+    for (int c = 0; c < nk; c++)
+        kh_add_cube(&bd->b[i], kept[c]);
+    kh_restore_printed(bd);
+    if (t + 1 < KH_BOARDS) {
+        k->rip.active = 1;
+        k->rip.board = (uint8_t)(t + 1);
+        k->rip.type = (uint8_t)type;
+        k->rip.owner = r.owner;
+        k->rip.place = r.place;
+    }
+}
+
+/* Carries on with the work of the current action until a decision is
+ * needed or nothing is left. */
+static void kh_run(khronos_state *k)
+{
+    while (k->pend == KH_P_NONE) {
+        int b = k->board[KH_MIGHT].dirty ? KH_MIGHT : k->board[KH_FAITH].dirty ? KH_FAITH : -1;
+        if (b >= 0) {
+            kh_conflict c;
+            kh_find_conflict(k, b, &c);
+            if (!c.found) {
+                k->board[b].dirty = 0;
+                kh_board_clear_snapshot(&k->board[b]);
+            } else if (c.forced) {
+                kh_downsize_start(k, b, c.cand[0]);
+            } else {
+                k->pend = KH_P_PICK;
+                k->pend_board = (uint8_t)b;
+            }
+            continue;
+        }
+        if (!k->rip.active)
+            return;
+        kh_lay_shadow(k);
+    }
+}
+
+/* ---- setup, turns, earnings ---- */
+
+static void kh_start_turn(khronos_state *k)
+{
+    k->left[0] = k->left[1] = KH_CARDS_PER_PAWN;
+    k->pool = 0;
+    k->exchanged = k->acted = k->swapped = 0;
+    kh_sort_pawns(k);
+}
+
+static int kh_setup(tb_state *s, char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    khronos_state *k = (khronos_state *)s;
+    k->holdem = tb__option_index(s, "holdem") == 1;
+    for (int b = 0; b < KH_BOARDS; b++) {
+        kh_board_init(&k->board[b]);
+        kh_restore_printed(&k->board[b]);
+    }
+    for (int t = 0; t < KH_TYPES; t++)
+        k->stock[t] = D.tile[t].count;
+    int n = 0;
+    for (int f = 0; f < KH_FAMILIES; f++)
+        for (int i = 0; i < D.cards[f]; i++)
+            k->deck[n++] = (uint8_t)f;
+    tb__shuffle(k->deck, (size_t)n, 1, &s->rng);
+    k->deck_n = (uint8_t)n;
+    for (int p = 0; p < s->players; p++) {
+        k->ecus[p] = D.ecus;
+        k->cubes[p] = D.cubes;
+        k->pawn[p][0] = k->pawn[p][1] = (uint8_t)D.start_board;
+        kh_draw(k, p, D.hand);
+    }
+    if (k->holdem)
+        kh_refill_display(k);
+    k->first = (uint8_t)tb_rng_below(&s->rng, (uint32_t)s->players);
+    k->cur = k->first;
+    k->turn = 1;
+    kh_clear_pend(k);
+    kh_start_turn(k);
+    return 0;
+}
+
+int khronos__to_move(const tb_state *s)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    if (k->over)
+        return TB_OVER;
+    if (k->pend == KH_P_KEEP) {
+        const kh_board *bd = &k->board[k->pend_board];
+        int i = kh_board_find(bd, k->pend_target);
+        if (i >= 0 && bd->b[i].owner != KH_NOBODY)
+            return bd->b[i].owner;
+    }
+    return k->cur;
+}
+
+/* The Ecus `seat` would earn now on each board (§1.10), whether or not an
+ * adventurer stands there. */
+void kh_earnings(const khronos_state *k, int seat, int out[KH_BOARDS])
+{
+    for (int b = 0; b < KH_BOARDS; b++) {
+        const kh_board *bd = &k->board[b];
+        kh_domstat st[KH_MAXB];
+        kh_board_domains(bd, st);
+        out[b] = 0;
+        if (b < KH_REASON) {
+            int f = b == KH_MIGHT ? KH_MILITARY : KH_RELIGIOUS;
+            for (int i = 0; i < bd->nb; i++) {
+                const kh_bld *x = &bd->b[i];
+                if (KH_FAMILY(x->type) == f && x->owner == seat && st[x->dom].ntop[f] == 1 &&
+                    KH_SIZE(x->type) == st[x->dom].top[f])
+                    out[b] += st[x->dom].power[KH_CIVIL];
+            }
+            continue;
+        }
+        /* Reason: most cubes on the domain's civil buildings (ties all collect) */
+        uint8_t cubes[KH_MAXB][TB_MAX_SEATS];
+        for (int i = 0; i < bd->nb; i++)
+            if (bd->b[i].dom == i)
+                memset(cubes[i], 0, sizeof cubes[i]);
+        for (int i = 0; i < bd->nb; i++) {
+            const kh_bld *x = &bd->b[i];
+            if (KH_FAMILY(x->type) == KH_CIVIL)
+                for (int c = 0; c < x->ncubes; c++)
+                    cubes[x->dom][x->cube[c]]++;
+        }
+        for (int i = 0; i < bd->nb; i++) {
+            if (bd->b[i].dom != i || !cubes[i][seat])
+                continue;
+            bool most = true;
+            for (int p = 0; p < k->base.players; p++)
+                most &= cubes[i][p] <= cubes[i][seat];
+            if (most)
+                out[b] += st[i].power[KH_MILITARY] + st[i].power[KH_RELIGIOUS];
+        }
+    }
+}
+
+static void kh_end_turn(khronos_state *k, tb_move discard)
+{
+    int p = k->cur;
+    for (int f = 0; f < KH_FAMILIES; f++) {
+        int x = (int)(discard >> (3 * f)) & 7;
+        k->hand[p][f] = (uint8_t)(k->hand[p][f] - x);
+        k->discard[f] = (uint8_t)(k->discard[f] + x);
+    }
+    kh_draw(k, p, D.hand);
+    if (EARNING_TURN(k->turn)) {
+        int e[KH_BOARDS], total = 0;
+        kh_earnings(k, p, e);
+        for (int b = 0; b < KH_BOARDS; b++)
+            if (kh_pawns_on(k, p, b))
+                total += e[b];
+        k->ecus[p] = (int16_t)(k->ecus[p] + total);
+        k->last_earn[p] = (int16_t)total;
+    }
+    k->cur = (uint8_t)((p + 1) % k->base.players);
+    if (k->cur == k->first && ++k->turn > KH_TURNS) {
+        k->over = 1;
+        k->left[0] = k->left[1] = 0;
+        k->pool = 0;
+        k->exchanged = k->acted = k->swapped = 0;
+        return;
+    }
+    kh_start_turn(k);
+}
+
+/* ---- legal decisions ---- */
+
+/* Appends every multiset of cards from hand h (sizes lo..hi) as moves of
+ * `kind`, in increasing move order. */
+static int kh_card_sets(const uint8_t h[KH_FAMILIES], int kind, int lo, int hi, tb_move *out)
+{
+    int n = 0;
+    for (int c = 0; c <= h[2]; c++)
+        for (int r = 0; r <= h[1]; r++)
+            for (int m = 0; m <= h[0]; m++) {
+                int size = m + r + c;
+                if (size >= lo && size <= hi)
+                    out[n++] = KH_MOVE(kind, KH_CARDS(m, r, c));
+            }
+    return n;
+}
+
+static bool kh_can_upgrade(kh_ctx *c, int b, int i, int type)
+{
+    const khronos_state *k = c->k;
+    const kh_board *bd = &k->board[b];
+    const kh_bld *x = &bd->b[i];
+    int f = KH_FAMILY(x->type), base = KH_SIZE(type) - KH_SIZE(x->type);
+    if (KH_FAMILY(type) != f || base <= 0 || !k->stock[type])
+        return false;
+    if (f != KH_CIVIL && x->owner != k->cur)
+        return false;
+    return kh_placements(c, b, type, i, NULL, 1) > 0;
+}
+
+static bool kh_can_build(kh_ctx *c, int b, int type)
+{
+    const khronos_state *k = c->k;
+    if (!k->stock[type] || (KH_FAMILY(type) != KH_CIVIL && !k->cubes[k->cur]))
+        return false;
+    return kh_placements(c, b, type, -1, NULL, 1) > 0;
+}
+
+static int kh_legal(const tb_state *s, tb_move *out)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    if (k->over)
+        return 0;
+    int n = 0, p = k->cur;
+    const uint8_t *h = k->hand[p];
+    kh_ctx ctx;
+    kh_ctx_init(&ctx, k);
+    switch (k->pend) {
+    case KH_P_SQUARES: {
+        const kh_board *bd = &k->board[k->pend_board];
+        int target = k->pend_target == KH_NONE ? -1 : kh_board_find(bd, k->pend_target);
+        return kh_placements(&ctx, k->pend_board, k->pend_type, target, out, TB_MAX_MOVES);
+    }
+    case KH_P_PAY: {
+        uint8_t rest[KH_FAMILIES];
+        memcpy(rest, h, sizeof rest);
+        const kh_bld *x = NULL;
+        int base = KH_SIZE(k->pend_type);
+        if (k->pend_target != KH_NONE) {
+            const kh_board *bd = &k->board[k->pend_board];
+            x = &bd->b[kh_board_find(bd, k->pend_target)];
+            base -= KH_SIZE(x->type);
+        }
+        rest[KH_FAMILY(k->pend_type)] = (uint8_t)(rest[KH_FAMILY(k->pend_type)] - base);
+        return kh_card_sets(rest, KH_M_PAY, k->pend_extra, k->pend_extra, out);
+    }
+    case KH_P_PICK: {
+        kh_conflict c;
+        kh_find_conflict(k, k->pend_board, &c);
+        for (int i = 0; i < c.n; i++)
+            out[n++] = KH_MOVE(KH_M_DOWNSIZE,
+                               k->pend_board << 8 | kh_anchor(&k->board[k->pend_board].b[c.cand[i]]));
+        return n;
+    }
+    case KH_P_KEEP: {
+        const kh_board *bd = &k->board[k->pend_board];
+        uint16_t opts[8];
+        int m = kh_smaller_places(bd, kh_board_find(bd, k->pend_target), opts);
+        for (int i = 0; i < m; i++)
+            out[n++] = KH_MOVE(KH_M_SQUARES, opts[i]);
+        return n;
+    }
+    default:
+        break;
+    }
+    /* hold'em swaps and the exchange come before any action */
+    if (k->holdem && !k->exchanged && !k->acted)
+        for (int g = 0; g < KH_FAMILIES; g++)
+            for (int t = 0; t < KH_FAMILIES; t++)
+                if (h[g] && t != g && k->display[t] && !(k->swapped >> t & 1))
+                    out[n++] = KH_MOVE(KH_M_SWAP, g << 2 | t);
+    if (!k->exchanged && !k->acted && k->ecus[p] >= KH_EXCHANGE_COST)
+        n += kh_card_sets(h, KH_M_EXCHANGE, 1, 7, out + n);
+    if (k->ecus[p] >= KH_TRAVEL_COST)
+        for (int from = 0; from < KH_BOARDS; from++) {
+            if (!kh_pawns_on(k, p, from))
+                continue;
+            int set = kh_leave_options(k, from);
+            for (int to = 0; to < KH_BOARDS; to++) {
+                if (to == from)
+                    continue;
+                if (__builtin_popcount((unsigned)set) > 1) {
+                    for (int r = 0; r <= KH_CARDS_PER_PAWN; r++)
+                        if (set >> r & 1)
+                            out[n++] = KH_MOVE(KH_M_TRAVEL, from << 5 | to << 3 | r);
+                } else {
+                    out[n++] = KH_MOVE(KH_M_TRAVEL, from << 5 | to << 3 | KH_AUTO);
+                }
+            }
+        }
+    for (int b = KH_MIGHT; b <= KH_FAITH; b++)
+        if (ctx.cap[b] > 0)
+            for (int t = 0; t < KH_TYPES; t++)
+                if (kh_can_build(&ctx, b, t))
+                    out[n++] = KH_MOVE(KH_M_BUILD, b << 4 | t);
+    for (int b = KH_MIGHT; b <= KH_FAITH; b++) {
+        if (ctx.cap[b] <= 0)
+            continue;
+        const kh_board *bd = &k->board[b];
+        for (int i = 0; i < bd->nb; i++) {
+            const kh_bld *x = &bd->b[i];
+            if (KH_SIZE(x->type) == 3)
+                continue;
+            for (int t = x->type + 1; t < KH_FAMILY(x->type) * 3 + 3; t++)
+                if (kh_can_upgrade(&ctx, b, i, t))
+                    out[n++] = KH_MOVE(KH_M_UPGRADE, b << 12 | kh_anchor(x) << 4 | t);
+        }
+    }
+    if (k->ecus[p] >= KH_DEMOLISH_COST)
+        for (int b = KH_MIGHT; b <= KH_FAITH; b++) {
+            if (ctx.cap[b] <= 0)
+                continue;
+            const kh_board *bd = &k->board[b];
+            for (int i = 0; i < bd->nb; i++) {
+                const kh_bld *x = &bd->b[i];
+                if (KH_SIZE(x->type) == 1 && !(x->flags & KH_PRINTED) && h[KH_FAMILY(x->type)])
+                    out[n++] = KH_MOVE(KH_M_DEMOLISH, b << 8 | kh_anchor(x));
+            }
+        }
+    if (ctx.cap[KH_REASON] > 0) {
+        const kh_board *bd = &k->board[KH_REASON];
+        if (h[KH_CIVIL] && k->cubes[p])
+            for (int i = 0; i < bd->nb; i++) {
+                const kh_bld *x = &bd->b[i];
+                if (KH_FAMILY(x->type) == KH_CIVIL && x->ncubes < KH_SIZE(x->type))
+                    out[n++] = KH_MOVE(KH_M_POPULATE, kh_anchor(x));
+            }
+        for (int i = 0; i < bd->nb; i++) {
+            const kh_bld *x = &bd->b[i];
+            if (!(x->flags & KH_RUIN) || !h[KH_FAMILY(x->type)])
+                continue;
+            bool marker = D.tile[x->type].renovation >= 2 && x->reno == KH_NOBODY;
+            if (!marker || k->cubes[p])
+                out[n++] = KH_MOVE(KH_M_RENOVATE, kh_anchor(x));
+        }
+    }
+    n += kh_card_sets(h, KH_M_END, 0, 7, out + n);
+    return n;
+}
+
+/* ---- applying decisions ---- */
+
+/* Builds or upgrades with everything decided: the cards (the building's
+ * colour plus the `extra` surcharge cards) are paid, the tile laid, and the
+ * rest of the action (resolution, ripples) runs. */
+static void kh_execute(khronos_state *k, int place, tb_move extra)
+{
+    int b = k->pend_board, type = k->pend_type, f = KH_FAMILY(type), v = KH_SIZE(type);
+    kh_board *bd = &k->board[b];
+    int target = k->pend_target == KH_NONE ? -1 : kh_board_find(bd, k->pend_target);
+    int base = v - (target >= 0 ? KH_SIZE(bd->b[target].type) : 0);
+    int s = kh_surcharge(k, &khronos__place[place]);
+    kh_pay_cards(k, f, base, extra);
+    kh_spend(k, b, base + s);
+    kh_touch(k, b);
+    int owner = f == KH_CIVIL ? KH_NOBODY : k->cur;
+    uint8_t orig = KH_NONE, opower = 0;
+    if (target >= 0) {
+        const kh_bld *x = &bd->b[target];
+        if (!(x->flags & KH_PRINTED))
+            k->stock[x->type]++;
+        orig = x->orig;
+        opower = x->opower;
+        kh_board_remove(bd, target);
+        k->ecus[k->cur] = (int16_t)(k->ecus[k->cur] + BONUS(b));
+    } else {
+        if (owner != KH_NOBODY)
+            k->cubes[owner]--;
+        if (v >= 2)
+            k->ecus[k->cur] = (int16_t)(k->ecus[k->cur] + BONUS(b));
+    }
+    kh_bld *y = &bd->b[kh_board_add(bd, place, type, owner, 0)];
+    y->orig = orig;
+    y->opower = opower;
+    k->stock[type]--;
+    if (v >= 2) {
+        k->rip.active = 1;
+        k->rip.board = (uint8_t)(b + 1);
+        k->rip.type = (uint8_t)type;
+        k->rip.owner = (uint8_t)owner;
+        k->rip.place = (uint16_t)place;
+    }
+    kh_clear_pend(k);
+    kh_run(k);
+}
+
+/* The squares of the pending building are chosen: pay the surcharge at once
+ * when the choice of its cards cannot matter, else ask. */
+static void kh_squares_chosen(khronos_state *k, int place)
+{
+    int type = k->pend_type, f = KH_FAMILY(type);
+    const kh_board *bd = &k->board[k->pend_board];
+    int base = KH_SIZE(type);
+    if (k->pend_target != KH_NONE)
+        base -= KH_SIZE(bd->b[kh_board_find(bd, k->pend_target)].type);
+    int s = kh_surcharge(k, &khronos__place[place]);
+    uint8_t rest[KH_FAMILIES];
+    memcpy(rest, k->hand[k->cur], sizeof rest);
+    rest[f] = (uint8_t)(rest[f] - base);
+    if (s > 0 && kh_subsets_of_size(rest, s) > 1) {
+        k->pend = KH_P_PAY;
+        k->pend_place = (uint16_t)place;
+        k->pend_extra = (uint8_t)s;
+        return;
+    }
+    tb_move extra = 0;
+    for (int g = 0, left = s; g < KH_FAMILIES && left; g++) {
+        int x = rest[g] < left ? rest[g] : left;
+        extra |= (tb_move)x << (3 * g);
+        left -= x;
+    }
+    kh_execute(k, place, extra);
+}
+
+static void kh_apply(tb_state *s, tb_move m)
+{
+    khronos_state *k = (khronos_state *)s;
+    int p = k->cur, kind = KH_KIND(m);
+    tb_move pay = m & 0xffffff;
+    switch (kind) {
+    case KH_M_SWAP: {
+        int g = (int)(pay >> 2) & 3, t = (int)pay & 3;
+        k->hand[p][g]--;
+        k->discard[g]++;
+        k->hand[p][t]++;
+        k->display[t] = 0;
+        k->swapped |= (uint8_t)(1 << t);
+        kh_refill_display(k);
+        break;
+    }
+    case KH_M_EXCHANGE: {
+        k->ecus[p] = (int16_t)(k->ecus[p] - KH_EXCHANGE_COST);
+        for (int f = 0; f < KH_FAMILIES; f++) {
+            int x = (int)(pay >> (3 * f)) & 7;
+            k->hand[p][f] = (uint8_t)(k->hand[p][f] - x);
+            k->discard[f] = (uint8_t)(k->discard[f] + x);
+        }
+        kh_draw(k, p, D.hand);
+        k->exchanged = 1;
+        break;
+    }
+    case KH_M_TRAVEL:
+        kh_travel(k, (int)(pay >> 5) & 3, (int)(pay >> 3) & 3, (int)pay & 7);
+        k->acted = 1;
+        break;
+    case KH_M_BUILD:
+    case KH_M_UPGRADE:
+        k->pend = KH_P_SQUARES;
+        if (kind == KH_M_BUILD) {
+            k->pend_board = (uint8_t)(pay >> 4);
+            k->pend_type = (uint8_t)(pay & 15);
+            k->pend_target = KH_NONE;
+        } else {
+            k->pend_board = (uint8_t)(pay >> 12);
+            k->pend_type = (uint8_t)(pay & 15);
+            k->pend_target = (uint8_t)((pay >> 4) & 0xff);
+        }
+        k->acted = 1;
+        break;
+    case KH_M_SQUARES:
+        if (k->pend == KH_P_KEEP) {
+            int b = k->pend_board;
+            int i = kh_board_find(&k->board[b], k->pend_target);
+            kh_clear_pend(k);
+            kh_downsize(k, b, i, (int)pay);
+            kh_run(k);
+        } else {
+            kh_squares_chosen(k, (int)pay);
+        }
+        break;
+    case KH_M_PAY:
+        kh_execute(k, k->pend_place, pay);
+        break;
+    case KH_M_DOWNSIZE: {
+        int b = (int)(pay >> 8);
+        kh_clear_pend(k);
+        kh_downsize_start(k, b, kh_board_find(&k->board[b], (int)pay & 0xff));
+        kh_run(k);
+        break;
+    }
+    case KH_M_DEMOLISH: {
+        int b = (int)(pay >> 8);
+        kh_board *bd = &k->board[b];
+        int i = kh_board_find(bd, (int)pay & 0xff);
+        kh_bld x = bd->b[i];
+        k->ecus[p] = (int16_t)(k->ecus[p] - KH_DEMOLISH_COST);
+        kh_pay_cards(k, KH_FAMILY(x.type), 1, 0);
+        kh_spend(k, b, 1);
+        kh_touch(k, b);
+        kh_board_remove(bd, i);
+        kh_return_cubes(k, &x, true);
+        k->stock[x.type]++;
+        k->acted = 1;
+        kh_run(k);
+        break;
+    }
+    case KH_M_POPULATE: {
+        kh_board *bd = &k->board[KH_REASON];
+        kh_bld *x = &bd->b[kh_board_find(bd, (int)pay)];
+        kh_pay_cards(k, KH_CIVIL, 1, 0);
+        kh_spend(k, KH_REASON, 1);
+        k->cubes[p]--;
+        kh_add_cube(x, p);
+        k->acted = 1;
+        break;
+    }
+    case KH_M_RENOVATE: {
+        kh_board *bd = &k->board[KH_REASON];
+        int i = kh_board_find(bd, (int)pay);
+        kh_bld *x = &bd->b[i];
+        kh_pay_cards(k, KH_FAMILY(x->type), 1, 0);
+        kh_spend(k, KH_REASON, 1);
+        if (D.tile[x->type].renovation >= 2 && x->reno == KH_NOBODY) {
+            x->reno = (uint8_t)p;
+            k->cubes[p]--;
+        } else {
+            if (x->reno != KH_NOBODY)
+                k->cubes[x->reno]++;
+            x->reno = KH_NOBODY;
+            x->flags &= (uint8_t)~KH_RUIN;
+        }
+        k->acted = 1;
+        break;
+    }
+    case KH_M_END:
+        kh_end_turn(k, pay);
+        break;
+    default:
+        break;
+    }
+}
+
+static void kh_scores(const tb_state *s, int *out)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    for (int p = 0; p < s->players; p++)
+        out[p] = k->ecus[p];
+}
+
+/* Re-deals every card `seat` cannot see: the unseen cards, in a canonical
+ * order, shuffled with rng, go to the other hands (same sizes) and the deck.
+ * The state's own generator (future reshuffles) is re-seeded from rng too,
+ * so the result depends only on the seat's view and rng. */
+static void kh_resample(tb_state *s, int seat, tb_rng *rng)
+{
+    khronos_state *k = (khronos_state *)s;
+    uint8_t pool[KH_MAXCARDS];
+    int n = 0;
+    for (int f = 0; f < KH_FAMILIES; f++) {
+        int unseen = D.cards[f] - k->discard[f] - k->display[f] - (seat >= 0 ? k->hand[seat][f] : 0);
+        for (int i = 0; i < unseen; i++)
+            pool[n++] = (uint8_t)f;
+    }
+    tb__shuffle(pool, (size_t)n, 1, rng);
+    int at = 0;
+    for (int p = 0; p < s->players; p++) {
+        if (p == seat)
+            continue;
+        int size = kh_total(k->hand[p]);
+        memset(k->hand[p], 0, sizeof k->hand[p]);
+        for (int i = 0; i < size; i++)
+            k->hand[p][pool[at++]]++;
+    }
+    memset(k->deck, 0, sizeof k->deck);
+    for (int i = 0; at < n; i++)
+        k->deck[i] = pool[at++];
+    s->rng = tb_rng_split(rng);
+}
+
+/* Ecus now plus the earnings still to come for a seat, as things stand. */
+static double kh_estimate(const khronos_state *k, int p)
+{
+    int e[KH_BOARDS];
+    kh_earnings(k, p, e);
+    double per = 0;
+    for (int b = 0; b < KH_BOARDS; b++)
+        per += e[b] * (kh_pawns_on(k, p, b) ? 1.0 : 0.4);
+    int n = k->base.players;
+    int pos = (p - k->first + n) % n, now = (k->cur - k->first + n) % n;
+    int events = 0;
+    for (int t = 4; t <= KH_TURNS; t += KH_TURNS - 4)
+        events += t > k->turn || (t == k->turn && pos >= now);
+    double v = k->ecus[p] + 0.8 * events * per;
+    if (p == k->cur && (k->pend == KH_P_SQUARES || k->pend == KH_P_PAY) &&
+        (k->pend_target != KH_NONE || KH_SIZE(k->pend_type) >= 2))
+        v += BONUS(k->pend_board);
+    return v + 0.1 * kh_total(k->hand[p]);
+}
+
+static double kh_heuristic(const tb_state *s, int seat)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    double mine = kh_estimate(k, seat), best = -1e9;
+    for (int p = 0; p < s->players; p++)
+        if (p != seat) {
+            double v = kh_estimate(k, p);
+            best = v > best ? v : best;
+        }
+    double lead = mine - best;
+    return 0.5 + 0.5 * lead / (8.0 + (lead < 0 ? -lead : lead));
+}
+
+const struct tb_game tb__khronos_game = {
+    .name = "khronos",
+    .title = "Khronos",
+    .min_players = 2,
+    .max_players = 5,
+    .default_players = 4,
+    .state_size = sizeof(khronos_state),
+    .options = kh_options,
+    .notice = "the Khronos board is a placeholder invented for Tabula, not the published board "
+              "(see docs/rules-khronos.md)",
+    .setup = kh_setup,
+    .to_move = khronos__to_move,
+    .legal = kh_legal,
+    .apply = kh_apply,
+    .random_move = NULL,
+    .scores = kh_scores,
+    .move_to_text = khronos__move_to_text,
+    .text_to_move = khronos__text_to_move,
+    .view_json = khronos__view_json,
+    .state_json = khronos__state_json,
+    .state_from_json = khronos__state_from_json,
+    .resample = kh_resample,
+    .heuristic = kh_heuristic,
+    .board_json = khronos__board_json,
+    .render_text = khronos__render_text,
+    .prompt_text = khronos__prompt_text,
+};

@@ -1,0 +1,505 @@
+/*
+ * khronos_datagen.c — build-time tool: reads data/khronos.txt (the board's
+ * terrain, the printed Hamlets, tiles, shapes, cards, surcharges and the
+ * per-player supplies) and writes the C tables of khronos.h, including every
+ * placement of every tile shape on the grid.
+ *
+ * Invariants: a malformed file (unknown word, row of the wrong length,
+ * missing or repeated item, a Hamlet on the river, a shape whose cell count
+ * is not its size or that is not connected) fails the build with a line
+ * number instead of producing a wrong board.  Limits of the engine (squares,
+ * buildings per board, cards) become static assertions in the output.  The
+ * deeper invariants are checked by tests/unit/test_khronos_data.c.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GEN_MAXSQ 676 /* 26 x 26; the engine's own limit is asserted in the output */
+#define GEN_MAXPLACE 8192
+
+static const char gen_terrain_chars[] = ".fm~/^"; /* plain forest mountain river p+f f+m */
+static const char *const gen_families[] = {"military", "religious", "civil"};
+static const char *const gen_boards[] = {"might", "faith", "reason"};
+
+static int gen_line;
+
+static void gen_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void gen_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "khronos.txt:%d: ", gen_line);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(1);
+}
+
+static int gen_number(const char *w, int lo, int hi)
+{
+    char *end;
+    long v = strtol(w ? w : "", &end, 10);
+    if (!w || !*w || *end || v < lo || v > hi)
+        gen_fail("expected a number %d..%d, got '%s'", lo, hi, w ? w : "");
+    return (int)v;
+}
+
+static char *gen_word(char **save)
+{
+    return strtok_r(NULL, " \t\r\n", save);
+}
+
+static int gen_index(const char *w, const char *const *names, int n, const char *what)
+{
+    for (int i = 0; w && i < n; i++)
+        if (strcmp(w, names[i]) == 0)
+            return i;
+    gen_fail("unknown %s '%s'", what, w ? w : "");
+}
+
+typedef struct gen_shape {
+    int n;
+    int r[3], c[3];
+} gen_shape;
+
+typedef struct gen_place {
+    int size, n;
+    int sq[3];
+} gen_place;
+
+static int width, height;
+
+static int gen_square(const char *w)
+{
+    if (!w || w[0] < 'a' || w[0] >= 'a' + width)
+        gen_fail("'%s' is not a square (columns a-%c)", w ? w : "", 'a' + width - 1);
+    int row = gen_number(w + 1, 1, height);
+    return (row - 1) * width + (w[0] - 'a');
+}
+
+/* Puts a shape in a canonical position: shifted to row/column 0, cells sorted. */
+static void gen_normalise(gen_shape *s)
+{
+    int mr = 99, mc = 99;
+    for (int i = 0; i < s->n; i++) {
+        mr = s->r[i] < mr ? s->r[i] : mr;
+        mc = s->c[i] < mc ? s->c[i] : mc;
+    }
+    for (int i = 0; i < s->n; i++) {
+        s->r[i] -= mr;
+        s->c[i] -= mc;
+    }
+    for (int i = 0; i < s->n; i++)
+        for (int j = i + 1; j < s->n; j++)
+            if (s->r[j] * 10 + s->c[j] < s->r[i] * 10 + s->c[i]) {
+                int t = s->r[i];
+                s->r[i] = s->r[j];
+                s->r[j] = t;
+                t = s->c[i];
+                s->c[i] = s->c[j];
+                s->c[j] = t;
+            }
+}
+
+static int gen_same_shape(const gen_shape *a, const gen_shape *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (int i = 0; i < a->n; i++)
+        if (a->r[i] != b->r[i] || a->c[i] != b->c[i])
+            return 0;
+    return 1;
+}
+
+static int gen_connected(const gen_shape *s)
+{
+    int reached = 1, grown = 1;
+    while (grown) {
+        grown = 0;
+        for (int i = 0; i < s->n; i++) {
+            if (reached >> i & 1)
+                continue;
+            for (int j = 0; j < s->n; j++)
+                if ((reached >> j & 1) && abs(s->r[i] - s->r[j]) + abs(s->c[i] - s->c[j]) == 1) {
+                    reached |= 1 << i;
+                    grown = 1;
+                    break;
+                }
+        }
+    }
+    return reached == (1 << s->n) - 1;
+}
+
+static int gen_place_cmp(const void *a, const void *b)
+{
+    const gen_place *x = a, *y = b;
+    if (x->size != y->size)
+        return x->size - y->size;
+    for (int i = 0; i < x->n; i++)
+        if (x->sq[i] != y->sq[i])
+            return x->sq[i] - y->sq[i];
+    return 0;
+}
+
+static void gen_bits(FILE *out, const int *sq, int n)
+{
+    unsigned long long w[2] = {0, 0};
+    for (int i = 0; i < n; i++)
+        w[sq[i] >> 6] |= 1ULL << (sq[i] & 63);
+    fprintf(out, "{{0x%llxULL, 0x%llxULL}}", w[0], w[1]);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: khronos_datagen DATA.txt OUT.c\n");
+        return 2;
+    }
+    FILE *in = fopen(argv[1], "r");
+    if (!in) {
+        perror(argv[1]);
+        return 1;
+    }
+    static int terrain[GEN_MAXSQ];
+    int row_seen[27] = {0};
+    int hamlet[32], hamlets = -1, start = -1;
+    char tile_name[9][32];
+    int tile_count[9], tile_reno[9], tile_seen[9] = {0};
+    static gen_shape shapes[4][64];
+    int nshapes[4] = {0};
+    int cards[3] = {-1, -1, -1};
+    int forest[4] = {-1}, mountain[4] = {-1}, forest_seen = 0, mountain_seen = 0;
+    int cubes = -1, ecus = -1, hand = -1;
+    char line[1024];
+    while (fgets(line, sizeof line, in)) {
+        gen_line++;
+        char *save = NULL;
+        char *w = strtok_r(line, " \t\r\n", &save);
+        if (!w || w[0] == '#')
+            continue;
+        if (strcmp(w, "size") == 0) {
+            if (width)
+                gen_fail("size given twice");
+            width = gen_number(gen_word(&save), 2, 26);
+            height = gen_number(gen_word(&save), 2, 26);
+        } else if (strcmp(w, "row") == 0) {
+            if (!width)
+                gen_fail("'size' must come before the rows");
+            int r = gen_number(gen_word(&save), 1, height);
+            if (row_seen[r]++)
+                gen_fail("row %d given twice", r);
+            char *cells = gen_word(&save);
+            if (!cells || (int)strlen(cells) != width)
+                gen_fail("row %d must have %d terrain letters", r, width);
+            for (int c = 0; c < width; c++) {
+                const char *k = strchr(gen_terrain_chars, cells[c]);
+                if (!k || !cells[c])
+                    gen_fail("row %d: unknown terrain letter '%c'", r, cells[c]);
+                terrain[(r - 1) * width + c] = (int)(k - gen_terrain_chars);
+            }
+        } else if (strcmp(w, "hamlets") == 0) {
+            if (hamlets >= 0)
+                gen_fail("hamlets given twice");
+            hamlets = 0;
+            char *h;
+            while ((h = gen_word(&save)) != NULL) {
+                if (hamlets >= 16)
+                    gen_fail("at most 16 printed hamlets");
+                int sq = gen_square(h);
+                for (int i = 0; i < hamlets; i++)
+                    if (hamlet[i] == sq)
+                        gen_fail("hamlet %s given twice", h);
+                hamlet[hamlets++] = sq;
+            }
+        } else if (strcmp(w, "start") == 0) {
+            start = gen_index(gen_word(&save), gen_boards, 3, "board");
+        } else if (strcmp(w, "tile") == 0) {
+            char *name = gen_word(&save);
+            if (!name || strlen(name) >= sizeof tile_name[0])
+                gen_fail("a tile needs a short name");
+            for (const char *p = name; *p; p++)
+                if (*p < 'a' || *p > 'z')
+                    gen_fail("tile names are lower-case letters");
+            int f = gen_index(gen_word(&save), gen_families, 3, "family");
+            int size = gen_number(gen_word(&save), 1, 3);
+            int t = f * 3 + size - 1;
+            if (tile_seen[t]++)
+                gen_fail("a %s tile of size %d is given twice", gen_families[f], size);
+            snprintf(tile_name[t], sizeof tile_name[t], "%s", name);
+            tile_count[t] = gen_number(gen_word(&save), 1, 255);
+            tile_reno[t] = 0;
+            char *r = gen_word(&save);
+            if (r) {
+                if (strcmp(r, "ruin") != 0)
+                    gen_fail("expected 'ruin CARDS' or the end of the line");
+                if (f == 2 || size == 1)
+                    gen_fail("only military and religious tiles of size 2 and 3 have ruin sides");
+                tile_reno[t] = gen_number(gen_word(&save), 1, 2);
+            } else if (f != 2 && size > 1) {
+                gen_fail("%s has a ruin side: write 'ruin CARDS'", name);
+            }
+        } else if (strcmp(w, "shape") == 0) {
+            int size = gen_number(gen_word(&save), 1, 3);
+            char *cells = gen_word(&save);
+            gen_shape s = {0};
+            int r = 0, c = 0;
+            for (const char *p = cells ? cells : ""; *p; p++) {
+                if (*p == '/') {
+                    r++;
+                    c = 0;
+                } else if (*p == '#' || *p == '.') {
+                    if (*p == '#') {
+                        if (s.n >= 3)
+                            gen_fail("a shape of size %d has more cells", size);
+                        s.r[s.n] = r;
+                        s.c[s.n] = c;
+                        s.n++;
+                    }
+                    c++;
+                } else {
+                    gen_fail("shapes are written with '#', '.' and '/'");
+                }
+            }
+            if (s.n != size)
+                gen_fail("a shape of size %d must have %d cells, not %d", size, size, s.n);
+            if (!gen_connected(&s))
+                gen_fail("the cells of a shape must be connected");
+            /* every rotation and reflection */
+            for (int k = 0; k < 8; k++) {
+                gen_shape t = s;
+                for (int i = 0; i < t.n; i++) {
+                    int rr = s.r[i], cc = s.c[i];
+                    if (k & 4) {
+                        int tmp = rr;
+                        rr = cc;
+                        cc = tmp;
+                    }
+                    if (k & 1)
+                        rr = -rr;
+                    if (k & 2)
+                        cc = -cc;
+                    t.r[i] = rr;
+                    t.c[i] = cc;
+                }
+                gen_normalise(&t);
+                int dup = 0;
+                for (int i = 0; i < nshapes[size] && !dup; i++)
+                    dup = gen_same_shape(&shapes[size][i], &t);
+                if (!dup)
+                    shapes[size][nshapes[size]++] = t;
+            }
+        } else if (strcmp(w, "cards") == 0) {
+            int f = gen_index(gen_word(&save), gen_families, 3, "family");
+            if (cards[f] >= 0)
+                gen_fail("cards of %s given twice", gen_families[f]);
+            cards[f] = gen_number(gen_word(&save), 1, 60);
+        } else if (strcmp(w, "surcharge") == 0) {
+            char *t = gen_word(&save);
+            int *dst;
+            if (t && strcmp(t, "forest") == 0 && !forest_seen++)
+                dst = forest;
+            else if (t && strcmp(t, "mountain") == 0 && !mountain_seen++)
+                dst = mountain;
+            else
+                gen_fail("expected 'surcharge forest|mountain' once each");
+            for (int i = 0; i < 4; i++)
+                dst[i] = gen_number(gen_word(&save), 0, 3);
+        } else if (strcmp(w, "cubes") == 0) {
+            cubes = gen_number(gen_word(&save), 1, 250);
+        } else if (strcmp(w, "ecus") == 0) {
+            ecus = gen_number(gen_word(&save), 0, 250);
+        } else if (strcmp(w, "hand") == 0) {
+            hand = gen_number(gen_word(&save), 1, 7);
+        } else {
+            gen_fail("unknown line '%s'", w);
+        }
+        if (strcmp(w, "shape") != 0 && strcmp(w, "hamlets") != 0 && gen_word(&save))
+            gen_fail("unexpected text at the end of the line");
+    }
+    fclose(in);
+    gen_line = 0;
+    if (!width)
+        gen_fail("'size' is missing");
+    for (int r = 1; r <= height; r++)
+        if (!row_seen[r])
+            gen_fail("row %d is missing", r);
+    if (hamlets < 1)
+        gen_fail("'hamlets' is missing");
+    for (int i = 0; i < hamlets; i++)
+        if (terrain[hamlet[i]] == 3)
+            gen_fail("a printed hamlet stands on a river square");
+    if (start < 0)
+        gen_fail("'start' is missing");
+    for (int t = 0; t < 9; t++)
+        if (!tile_seen[t])
+            gen_fail("the %s tile of size %d is missing", gen_families[t / 3], t % 3 + 1);
+    for (int s = 1; s <= 3; s++)
+        if (!nshapes[s])
+            gen_fail("no shape of size %d", s);
+    for (int f = 0; f < 3; f++)
+        if (cards[f] < 0)
+            gen_fail("cards of %s are missing", gen_families[f]);
+    if (!forest_seen || !mountain_seen)
+        gen_fail("both surcharges must be given");
+    if (cubes < 0 || ecus < 0 || hand < 0)
+        gen_fail("cubes, ecus and hand must be given");
+
+    int squares = width * height;
+    static gen_place place[GEN_MAXPLACE];
+    int np = 0;
+    for (int s = 1; s <= 3; s++)
+        for (int k = 0; k < nshapes[s]; k++)
+            for (int r0 = 0; r0 < height; r0++)
+                for (int c0 = 0; c0 < width; c0++) {
+                    gen_place p = {.size = s, .n = s};
+                    int ok = 1;
+                    for (int i = 0; i < s; i++) {
+                        int r = r0 + shapes[s][k].r[i], c = c0 + shapes[s][k].c[i];
+                        ok &= r < height && c < width;
+                        p.sq[i] = r * width + c;
+                    }
+                    if (!ok)
+                        continue;
+                    for (int i = 0; i < s; i++)
+                        for (int j = i + 1; j < s; j++)
+                            if (p.sq[j] < p.sq[i]) {
+                                int t = p.sq[i];
+                                p.sq[i] = p.sq[j];
+                                p.sq[j] = t;
+                            }
+                    if (np >= GEN_MAXPLACE)
+                        gen_fail("too many placements");
+                    place[np++] = p;
+                }
+    qsort(place, (size_t)np, sizeof *place, gen_place_cmp);
+    int first[4] = {0}, end[4] = {0};
+    for (int i = 0; i < np; i++) {
+        if (!end[place[i].size])
+            first[place[i].size] = i;
+        end[place[i].size] = i + 1;
+    }
+    /* the most buildings one board can hold: every size-1 piece, then pairs */
+    int singles = hamlets + tile_count[0] + tile_count[3] + tile_count[6];
+    int most = singles >= squares ? squares : singles + (squares - singles) / 2;
+    int total_cards = cards[0] + cards[1] + cards[2];
+
+    FILE *out = fopen(argv[2], "w");
+    if (!out) {
+        perror(argv[2]);
+        return 1;
+    }
+    fprintf(out, "/* Generated by khronos_datagen.c from data/khronos.txt; do not edit. */\n");
+    fprintf(out, "#include \"games/khronos/khronos.h\"\n\n");
+    fprintf(out, "_Static_assert(%d <= KH_MAXSQ, \"the board has more squares than KH_MAXSQ\");\n", squares);
+    fprintf(out, "_Static_assert(%d <= KH_MAXB, \"a board may hold more buildings than KH_MAXB\");\n", most);
+    fprintf(out, "_Static_assert(%d <= KH_MAXCARDS, \"more cards than KH_MAXCARDS\");\n", total_cards);
+    fprintf(out, "_Static_assert(%d <= KH_MAXSHAPES, \"too many placements of one shape size\");\n\n",
+            nshapes[1] > nshapes[2] ? (nshapes[1] > nshapes[3] ? nshapes[1] : nshapes[3])
+                                    : (nshapes[2] > nshapes[3] ? nshapes[2] : nshapes[3]));
+    fprintf(out, "const kh_data khronos__data = {\n");
+    fprintf(out, "    .width = %d, .height = %d, .squares = %d,\n", width, height, squares);
+    fprintf(out, "    .start_board = %d,\n    .hamlets = %d,\n    .hamlet = {", start, hamlets);
+    for (int i = 0; i < hamlets; i++)
+        fprintf(out, "%s%d", i ? ", " : "", hamlet[i]);
+    fprintf(out, "},\n    .printed = ");
+    gen_bits(out, hamlet, hamlets);
+    fprintf(out, ",\n    .terrain = {");
+    for (int i = 0; i < squares; i++)
+        fprintf(out, "%s%d", i ? (i % width ? ", " : ",\n                ") : "", terrain[i]);
+    fprintf(out, "},\n    .tile = {\n");
+    for (int t = 0; t < 9; t++)
+        fprintf(out, "        {\"%s\", %d, %d, %d, %d},\n", tile_name[t], t / 3, t % 3 + 1,
+                tile_count[t], tile_reno[t]);
+    fprintf(out, "    },\n    .cards = {%d, %d, %d},\n", cards[0], cards[1], cards[2]);
+    fprintf(out, "    .surcharge_forest = {0, 0, %d, %d, %d, %d},\n", forest[0], forest[1], forest[2],
+            forest[3]);
+    fprintf(out, "    .surcharge_mountain = {0, 0, %d, %d, %d, %d},\n", mountain[0], mountain[1],
+            mountain[2], mountain[3]);
+    fprintf(out, "    .cubes = %d, .ecus = %d, .hand = %d,\n", cubes, ecus, hand);
+    fprintf(out, "    .places = %d,\n", np);
+    fprintf(out, "    .place_first = {0, %d, %d, %d},\n", first[1], first[2], first[3]);
+    fprintf(out, "    .place_end = {0, %d, %d, %d},\n};\n\n", end[1], end[2], end[3]);
+    fprintf(out, "const kh_place khronos__place[%d] = {\n", np);
+    for (int i = 0; i < np; i++) {
+        const gen_place *p = &place[i];
+        int nbr[16], nn = 0, covers = 0;
+        for (int k = 0; k < p->n; k++) {
+            int sq = p->sq[k], r = sq / width, c = sq % width;
+            int t = terrain[sq];
+            covers |= t == 3 ? 1 : (t == 1 || t == 4) ? 2 : (t == 2 || t == 5) ? 4 : 0;
+            int cand[4] = {r > 0 ? sq - width : -1, r + 1 < height ? sq + width : -1,
+                           c > 0 ? sq - 1 : -1, c + 1 < width ? sq + 1 : -1};
+            for (int d = 0; d < 4; d++) {
+                int q = cand[d], dup = q < 0;
+                for (int j = 0; j < p->n && !dup; j++)
+                    dup = p->sq[j] == q;
+                for (int j = 0; j < nn && !dup; j++)
+                    dup = nbr[j] == q;
+                if (!dup)
+                    nbr[nn++] = q;
+            }
+        }
+        fprintf(out, "    {");
+        gen_bits(out, p->sq, p->n);
+        fprintf(out, ", ");
+        gen_bits(out, nbr, nn);
+        fprintf(out, ", {%d, %d, %d}, %d, %d, {0, 0, 0}},\n", p->sq[0], p->n > 1 ? p->sq[1] : 0,
+                p->n > 2 ? p->sq[2] : 0, p->size, covers);
+    }
+    fprintf(out, "};\n\n");
+    /* placements of size s whose first square is at least q start at anchor[s][q] */
+    fprintf(out, "const uint16_t khronos__anchor[4][KH_MAXSQ + 1] = {\n    {0},\n");
+    for (int s = 1; s <= 3; s++) {
+        fprintf(out, "    {");
+        int i = first[s];
+        for (int q = 0; q <= squares; q++) {
+            while (i < end[s] && place[i].sq[0] < q)
+                i++;
+            fprintf(out, "%s%d", q ? (q % 16 ? ", " : ",\n     ") : "", i);
+        }
+        fprintf(out, "},\n");
+    }
+    fprintf(out, "};\n\n");
+    /* for every placement, the larger placements that contain all its squares */
+    fprintf(out, "const uint16_t khronos__super_first[%d] = {", np + 1);
+    int total = 0;
+    static int super_count[GEN_MAXPLACE];
+    for (int i = 0; i < np; i++) {
+        for (int j = first[place[i].size + 1 > 3 ? 3 : place[i].size + 1]; place[i].size < 3 && j < np; j++) {
+            int inside = 1;
+            for (int a = 0; a < place[i].n && inside; a++) {
+                int found = 0;
+                for (int b = 0; b < place[j].n; b++)
+                    found |= place[j].sq[b] == place[i].sq[a];
+                inside = found;
+            }
+            super_count[i] += inside;
+        }
+        fprintf(out, "%s%d", i ? (i % 16 ? ", " : ",\n    ") : "", total);
+        total += super_count[i];
+    }
+    fprintf(out, ", %d};\n\nconst uint16_t khronos__super[%d] = {", total, total ? total : 1);
+    int written = 0;
+    for (int i = 0; i < np; i++)
+        for (int j = first[place[i].size + 1 > 3 ? 3 : place[i].size + 1]; place[i].size < 3 && j < np; j++) {
+            int inside = 1;
+            for (int a = 0; a < place[i].n && inside; a++) {
+                int found = 0;
+                for (int b = 0; b < place[j].n; b++)
+                    found |= place[j].sq[b] == place[i].sq[a];
+                inside = found;
+            }
+            if (inside)
+                fprintf(out, "%s%d", written ? (written % 16 ? ", " : ",\n    ") : "", j), written++;
+        }
+    fprintf(out, "%s};\n", written ? "" : "0");
+    if (fclose(out) != 0) {
+        perror(argv[2]);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,1575 @@
+/*
+ * khronos_text.c — everything of Khronos that is text: the notation
+ * (docs/notation.md: `build might keep`, `c4+c5`, `travel might faith`, ...),
+ * the view and state JSON (docs/state.md), the static board JSON, the three
+ * boards side by side for the terminal, and the one-line prompt.
+ *
+ * Invariants: a view shows a seat its own hand only (other hands by size,
+ * the deck by size); state_from_json accepts only a state that satisfies
+ * every invariant listed in khronos.h and otherwise names the first one
+ * broken; the JSON of a state loads back into the same bytes.
+ */
+#include "khronos.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define D khronos__data
+
+static const char *const text_pend_name[] = {"action", "squares", "pay", "pick", "keep"};
+static const char text_colour_letter[TB_MAX_SEATS] = {'r', 'g', 'b', 'w', 'y'};
+
+/* ---- squares, placements, cards ---- */
+
+int kh_square_name(int sq, char *buf, size_t buflen)
+{
+    return snprintf(buf, buflen, "%c%d", 'a' + sq % D.width, sq / D.width + 1);
+}
+
+int kh_parse_square(const char **p)
+{
+    const char *q = *p;
+    if (*q < 'a' || *q >= 'a' + D.width)
+        return -1;
+    int col = *q++ - 'a';
+    if (!isdigit((unsigned char)*q) || *q == '0')
+        return -1;
+    int row = 0;
+    while (isdigit((unsigned char)*q) && row < 1000)
+        row = row * 10 + (*q++ - '0');
+    if (isdigit((unsigned char)*q) || row < 1 || row > D.height)
+        return -1;
+    *p = q;
+    return (row - 1) * D.width + col;
+}
+
+static int text_place_name(int place, char *buf, size_t buflen)
+{
+    const kh_place *p = &khronos__place[place];
+    int len = 0;
+    for (int i = 0; i < p->size; i++) {
+        char sq[8];
+        kh_square_name(p->sq[i], sq, sizeof sq);
+        len += snprintf(buf + len, len < (int)buflen ? buflen - (size_t)len : 0, "%s%s",
+                        i ? "+" : "", sq);
+    }
+    return len;
+}
+
+/* The placement covering exactly these squares, or -1. */
+static int text_find_place(const int *sq, int n)
+{
+    int s[3];
+    memcpy(s, sq, (size_t)n * sizeof *s);
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (s[j] < s[i]) {
+                int t = s[i];
+                s[i] = s[j];
+                s[j] = t;
+            }
+    for (int i = khronos__anchor[n][s[0]]; i < khronos__anchor[n][s[0] + 1]; i++) {
+        const kh_place *p = &khronos__place[i];
+        bool same = true;
+        for (int a = 0; a < n; a++)
+            same &= p->sq[a] == s[a];
+        if (same)
+            return i;
+    }
+    return -1;
+}
+
+/* Parses "c4+c5+d5"; advances; returns the placement, -1 (not squares), -2
+ * (squares that no tile covers) or -3 (a tile's squares out of board order). */
+static int text_parse_place(const char **p)
+{
+    int sq[3], n = 0;
+    const char *q = *p;
+    for (;;) {
+        int s = kh_parse_square(&q);
+        if (s < 0 || n == 3)
+            return -1;
+        for (int i = 0; i < n; i++)
+            if (sq[i] == s)
+                return -2;
+        sq[n++] = s;
+        if (*q != '+')
+            break;
+        q++;
+    }
+    *p = q;
+    int place = text_find_place(sq, n);
+    if (place < 0)
+        return -2;
+    for (int i = 1; i < n; i++)
+        if (sq[i] < sq[i - 1])
+            return -3;
+    return place;
+}
+
+/* The placement named by squares in any order ("c5+c4"), or -1. */
+static int text_find_place_text(const char *text)
+{
+    int sq[3], n = 0;
+    const char *q = text;
+    while (n < 3) {
+        int s = kh_parse_square(&q);
+        if (s < 0)
+            return -1;
+        sq[n++] = s;
+        if (*q != '+')
+            break;
+        q++;
+    }
+    return *q ? -1 : text_find_place(sq, n);
+}
+
+static int text_cards(tb_move set, char *buf, size_t buflen)
+{
+    int len = 0;
+    for (int f = 0; f < KH_FAMILIES; f++)
+        for (int i = 0; i < (int)((set >> (3 * f)) & 7) && len + 1 < (int)buflen; i++)
+            buf[len++] = kh_family_letter[f];
+    buf[len] = '\0';
+    return len;
+}
+
+static int text_hand(const uint8_t h[KH_FAMILIES], char *buf, size_t buflen)
+{
+    return text_cards(KH_CARDS(h[0] < 7 ? h[0] : 7, h[1] < 7 ? h[1] : 7, h[2] < 7 ? h[2] : 7), buf,
+                      buflen);
+}
+
+/* Parses a word of card letters, m before r before c, into a multiset:
+ * 0, -1 when malformed, -2 when out of order. */
+static int text_parse_cards(const char *w, size_t len, tb_move *out)
+{
+    int c[KH_FAMILIES] = {0}, last = 0;
+    if (!len)
+        return -1;
+    for (size_t i = 0; i < len; i++) {
+        const char *f = memchr(kh_family_letter, w[i], KH_FAMILIES);
+        if (!f || ++c[f - kh_family_letter] > 7)
+            return -1;
+        if (f - kh_family_letter < last)
+            return -2;
+        last = (int)(f - kh_family_letter);
+    }
+    *out = KH_CARDS(c[0], c[1], c[2]);
+    return 0;
+}
+
+/* The error for a word of cards that text_parse_cards refused. */
+static int text_cards_error(const char *verb, const char *w, size_t len, char *err, size_t errlen)
+{
+    tb_move set;
+    char sorted[16];
+    int c[KH_FAMILIES] = {0};
+    bool letters = len > 0 && len < 8;
+    for (size_t i = 0; i < len && letters; i++) {
+        const char *f = memchr(kh_family_letter, w[i], KH_FAMILIES);
+        letters = f != NULL;
+        if (f)
+            c[f - kh_family_letter]++;
+    }
+    if (letters && c[0] <= 7 && c[1] <= 7 && c[2] <= 7) {
+        set = KH_CARDS(c[0], c[1], c[2]);
+        text_cards(set, sorted, sizeof sorted);
+        return tb__errf(err, errlen, "write the cards in the order m, r, c: '%s %s'", verb, sorted);
+    }
+    return tb__errf(err, errlen, "write '%s CARDS' with card letters m (military), r (religious), "
+                    "c (civil) in that order, e.g. '%s mr'", verb, verb);
+}
+
+static int text_board_index(const char *w, size_t len)
+{
+    for (int b = 0; b < KH_BOARDS; b++)
+        if (strlen(kh_board_name[b]) == len && strncmp(w, kh_board_name[b], len) == 0)
+            return b;
+    return -1;
+}
+
+static int text_type_index(const char *w, size_t len)
+{
+    for (int t = 0; t < KH_TYPES; t++)
+        if (strlen(D.tile[t].name) == len && strncmp(w, D.tile[t].name, len) == 0)
+            return t;
+    return -1;
+}
+
+/* ---- notation ---- */
+
+int khronos__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen)
+{
+    (void)s;
+    tb_move pay = m & 0xffffff;
+    char a[16], b[32];
+    switch (KH_KIND(m)) {
+    case KH_M_SWAP:
+        return snprintf(buf, buflen, "swap %c for %c", kh_family_letter[(pay >> 2) & 3],
+                        kh_family_letter[pay & 3]);
+    case KH_M_EXCHANGE:
+        text_cards(pay, b, sizeof b);
+        return snprintf(buf, buflen, "exchange %s", b);
+    case KH_M_TRAVEL:
+        if ((pay & 7) == KH_AUTO)
+            return snprintf(buf, buflen, "travel %s %s", kh_board_name[(pay >> 5) & 3],
+                            kh_board_name[(pay >> 3) & 3]);
+        return snprintf(buf, buflen, "travel %s %s %u", kh_board_name[(pay >> 5) & 3],
+                        kh_board_name[(pay >> 3) & 3], pay & 7);
+    case KH_M_BUILD:
+        return snprintf(buf, buflen, "build %s %s", kh_board_name[(pay >> 4) & 3],
+                        D.tile[pay & 15].name);
+    case KH_M_UPGRADE:
+        kh_square_name((int)(pay >> 4) & 0xff, a, sizeof a);
+        return snprintf(buf, buflen, "upgrade %s %s %s", kh_board_name[(pay >> 12) & 3], a,
+                        D.tile[pay & 15].name);
+    case KH_M_DEMOLISH:
+        kh_square_name((int)pay & 0xff, a, sizeof a);
+        return snprintf(buf, buflen, "demolish %s %s", kh_board_name[(pay >> 8) & 3], a);
+    case KH_M_POPULATE:
+        kh_square_name((int)pay & 0xff, a, sizeof a);
+        return snprintf(buf, buflen, "populate %s", a);
+    case KH_M_RENOVATE:
+        kh_square_name((int)pay & 0xff, a, sizeof a);
+        return snprintf(buf, buflen, "renovate %s", a);
+    case KH_M_SQUARES:
+        text_place_name((int)pay, b, sizeof b);
+        return snprintf(buf, buflen, "%s", b);
+    case KH_M_PAY:
+        text_cards(pay, b, sizeof b);
+        return snprintf(buf, buflen, "pay %s", b);
+    case KH_M_DOWNSIZE:
+        kh_square_name((int)pay & 0xff, a, sizeof a);
+        return snprintf(buf, buflen, "downsize %s %s", kh_board_name[(pay >> 8) & 3], a);
+    case KH_M_END:
+        if (!pay)
+            return snprintf(buf, buflen, "end");
+        text_cards(pay, b, sizeof b);
+        return snprintf(buf, buflen, "end discard %s", b);
+    default:
+        return snprintf(buf, buflen, "?");
+    }
+}
+
+typedef struct text_words {
+    int n;
+    const char *w[6];
+    size_t len[6];
+} text_words;
+
+static int text_split(const char *text, text_words *tw)
+{
+    tw->n = 0;
+    const char *p = text;
+    for (;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p)
+            return 0;
+        if (tw->n == 6)
+            return -1;
+        tw->w[tw->n] = p;
+        while (*p && *p != ' ' && *p != '\t')
+            p++;
+        tw->len[tw->n] = (size_t)(p - tw->w[tw->n]);
+        tw->n++;
+    }
+}
+
+static bool text_is(const text_words *tw, int i, const char *word)
+{
+    return i < tw->n && tw->len[i] == strlen(word) && strncmp(tw->w[i], word, tw->len[i]) == 0;
+}
+
+/* Reads word i as one square; -1 when it is not one. */
+static int text_word_square(const text_words *tw, int i)
+{
+    if (i >= tw->n)
+        return -1;
+    char buf[16];
+    snprintf(buf, sizeof buf, "%.*s", (int)(tw->len[i] < 15 ? tw->len[i] : 15), tw->w[i]);
+    const char *p = buf;
+    int sq = kh_parse_square(&p);
+    return sq >= 0 && !*p ? sq : -1;
+}
+
+/* A building named by a square must be named by its first square. */
+static int text_building(const khronos_state *k, int b, int sq, const char *verb, char *err,
+                         size_t errlen)
+{
+    const kh_board *bd = &k->board[b];
+    int i = bd->at[sq];
+    char name[8];
+    kh_square_name(sq, name, sizeof name);
+    if (i == KH_NONE)
+        return tb__errf(err, errlen, "illegal move: there is no building on %s of %s", name,
+                        kh_board_name[b]);
+    int anchor = kh_anchor(&bd->b[i]);
+    if (anchor != sq) {
+        char first[8];
+        kh_square_name(anchor, first, sizeof first);
+        return tb__errf(err, errlen,
+                        "the building on %s of %s is named by its first square: %s %s%s%s", name,
+                        kh_board_name[b], verb, b == KH_REASON ? "" : kh_board_name[b],
+                        b == KH_REASON ? "" : " ", first);
+    }
+    return 0;
+}
+
+static int text_usage(const char *text, char *err, size_t errlen)
+{
+    return tb__errf(err, errlen,
+                    "'%.40s' is not a Khronos move: try 'build might keep', 'c4+c5', 'travel might "
+                    "faith', 'upgrade faith c4 abbey', 'populate d5', 'end' (see 'legal')",
+                    text);
+}
+
+int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
+                          size_t errlen)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    text_words tw;
+    if (text_split(text, &tw) != 0 || tw.n == 0)
+        return text_usage(text, err, errlen);
+    tb_move set;
+    int b, t, sq;
+    if (tw.n == 1 && tw.w[0][0] >= 'a' && tw.w[0][0] <= 'z' && isdigit((unsigned char)tw.w[0][1])) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "%.*s", (int)(tw.len[0] < 31 ? tw.len[0] : 31), tw.w[0]);
+        const char *p = buf;
+        int place = text_parse_place(&p);
+        if (place == -3 && !*p) {
+            char canon[32];
+            text_place_name(text_find_place_text(buf), canon, sizeof canon);
+            return tb__errf(err, errlen, "write the squares in board order: %s", canon);
+        }
+        if (place == -2)
+            return tb__errf(err, errlen, "%s: no tile covers exactly these squares (tiles are "
+                            "1, 2 or 3 joined squares)", buf);
+        if (place < 0 || *p)
+            return tb__errf(err, errlen, "'%s' is not a list of squares like c4+c5 (columns "
+                            "a-%c, rows 1-%d)", buf, 'a' + D.width - 1, D.height);
+        *out = KH_MOVE(KH_M_SQUARES, place);
+        return 0;
+    }
+    if (text_is(&tw, 0, "end")) {
+        if (tw.n == 1) {
+            *out = KH_MOVE(KH_M_END, 0);
+            return 0;
+        }
+        if (tw.n == 3 && text_is(&tw, 1, "discard")) {
+            if (text_parse_cards(tw.w[2], tw.len[2], &set) != 0)
+                return text_cards_error("end discard", tw.w[2], tw.len[2], err, errlen);
+            *out = KH_MOVE(KH_M_END, set);
+            return 0;
+        }
+        return tb__errf(err, errlen, "write 'end' or 'end discard CARDS' (CARDS: letters m r c, "
+                        "e.g. 'end discard mr')");
+    }
+    if (text_is(&tw, 0, "exchange") || text_is(&tw, 0, "pay")) {
+        bool ex = text_is(&tw, 0, "exchange");
+        if (tw.n != 2 || text_parse_cards(tw.w[1], tw.len[1], &set) != 0)
+            return text_cards_error(ex ? "exchange" : "pay", tw.n == 2 ? tw.w[1] : "",
+                                    tw.n == 2 ? tw.len[1] : 0, err, errlen);
+        *out = KH_MOVE(ex ? KH_M_EXCHANGE : KH_M_PAY, set);
+        return 0;
+    }
+    if (text_is(&tw, 0, "swap")) {
+        const char *g = tw.n == 4 && tw.len[1] == 1 ? memchr(kh_family_letter, tw.w[1][0], 3) : NULL;
+        const char *h = tw.n == 4 && tw.len[3] == 1 ? memchr(kh_family_letter, tw.w[3][0], 3) : NULL;
+        if (!g || !h || !text_is(&tw, 2, "for"))
+            return tb__errf(err, errlen, "write 'swap GIVE for TAKE' with card letters, e.g. "
+                            "'swap m for r'");
+        *out = KH_MOVE(KH_M_SWAP, (g - kh_family_letter) << 2 | (h - kh_family_letter));
+        return 0;
+    }
+    if (text_is(&tw, 0, "travel")) {
+        int from = tw.n >= 3 ? text_board_index(tw.w[1], tw.len[1]) : -1;
+        int to = tw.n >= 3 ? text_board_index(tw.w[2], tw.len[2]) : -1;
+        int r = KH_AUTO;
+        if (tw.n == 4) {
+            r = tw.len[3] == 1 && tw.w[3][0] >= '0' && tw.w[3][0] <= '2' ? tw.w[3][0] - '0' : -1;
+        }
+        if (from < 0 || to < 0 || r < 0 || tw.n > 4)
+            return tb__errf(err, errlen, "write 'travel FROM TO' with boards might, faith, "
+                            "reason (and the cards the adventurer keeps, 0-2, when asked)");
+        if (from == to)
+            return tb__errf(err, errlen, "illegal move: an adventurer travels to another board");
+        *out = KH_MOVE(KH_M_TRAVEL, from << 5 | to << 3 | r);
+        return 0;
+    }
+    if (text_is(&tw, 0, "build")) {
+        b = tw.n == 3 ? text_board_index(tw.w[1], tw.len[1]) : -1;
+        t = tw.n == 3 ? text_type_index(tw.w[2], tw.len[2]) : -1;
+        if (b < 0 || t < 0)
+            return tb__errf(err, errlen, "write 'build BOARD BUILDING', e.g. 'build might keep' "
+                            "(buildings: watchtower keep castle chapel monastery abbey hamlet "
+                            "town city)");
+        if (b == KH_REASON)
+            return tb__errf(err, errlen, "illegal move: nothing is built on the Reason board");
+        *out = KH_MOVE(KH_M_BUILD, b << 4 | t);
+        return 0;
+    }
+    if (text_is(&tw, 0, "upgrade")) {
+        b = tw.n == 4 ? text_board_index(tw.w[1], tw.len[1]) : -1;
+        sq = text_word_square(&tw, 2);
+        t = tw.n == 4 ? text_type_index(tw.w[3], tw.len[3]) : -1;
+        if (b < 0 || sq < 0 || t < 0)
+            return tb__errf(err, errlen, "write 'upgrade BOARD SQUARE BUILDING', e.g. 'upgrade "
+                            "might c4 castle'");
+        if (b == KH_REASON)
+            return tb__errf(err, errlen, "illegal move: nothing is upgraded on the Reason board");
+        if (text_building(k, b, sq, "upgrade", err, errlen))
+            return -1;
+        *out = KH_MOVE(KH_M_UPGRADE, b << 12 | sq << 4 | t);
+        return 0;
+    }
+    if (text_is(&tw, 0, "demolish") || text_is(&tw, 0, "downsize")) {
+        bool dem = text_is(&tw, 0, "demolish");
+        b = tw.n == 3 ? text_board_index(tw.w[1], tw.len[1]) : -1;
+        sq = text_word_square(&tw, 2);
+        if (b < 0 || sq < 0)
+            return tb__errf(err, errlen, "write '%s BOARD SQUARE', e.g. '%s might c4'",
+                            dem ? "demolish" : "downsize", dem ? "demolish" : "downsize");
+        if (text_building(k, b, sq, dem ? "demolish" : "downsize", err, errlen))
+            return -1;
+        *out = KH_MOVE(dem ? KH_M_DEMOLISH : KH_M_DOWNSIZE, b << 8 | sq);
+        return 0;
+    }
+    if (text_is(&tw, 0, "populate") || text_is(&tw, 0, "renovate")) {
+        bool pop = text_is(&tw, 0, "populate");
+        sq = tw.n == 2 ? text_word_square(&tw, 1) : -1;
+        if (sq < 0)
+            return tb__errf(err, errlen, "write '%s SQUARE' for a building on the Reason board, "
+                            "e.g. '%s d5'", pop ? "populate" : "renovate",
+                            pop ? "populate" : "renovate");
+        if (text_building(k, KH_REASON, sq, pop ? "populate" : "renovate", err, errlen))
+            return -1;
+        *out = KH_MOVE(pop ? KH_M_POPULATE : KH_M_RENOVATE, sq);
+        return 0;
+    }
+    return text_usage(text, err, errlen);
+}
+
+/* ---- JSON ---- */
+
+static json_t *text_square_json(int sq)
+{
+    char name[8];
+    kh_square_name(sq, name, sizeof name);
+    return json_string(name);
+}
+
+static json_t *text_cards_json(const uint8_t h[KH_FAMILIES])
+{
+    char buf[80];
+    int len = 0;
+    for (int f = 0; f < KH_FAMILIES; f++)
+        for (int i = 0; i < h[f] && len + 1 < (int)sizeof buf; i++)
+            buf[len++] = kh_family_letter[f];
+    buf[len] = '\0';
+    return json_string(buf);
+}
+
+/* One building as JSON; `full` adds what only the saved state needs. */
+static json_t *text_building_json(const kh_board *bd, int i, bool full)
+{
+    const kh_bld *x = &bd->b[i];
+    json_t *o = json_object();
+    char at[32];
+    text_place_name(x->place, at, sizeof at);
+    json_object_set_new(o, "type", json_string(D.tile[x->type].name));
+    json_object_set_new(o, "at", json_string(at));
+    if (x->owner != KH_NOBODY)
+        json_object_set_new(o, "owner", json_integer(x->owner));
+    if (x->flags & KH_PRINTED)
+        json_object_set_new(o, "printed", json_true());
+    if (x->flags & KH_RUIN)
+        json_object_set_new(o, "ruin", json_true());
+    if (x->reno != KH_NOBODY)
+        json_object_set_new(o, "renovation", json_integer(x->reno));
+    if (x->ncubes) {
+        json_t *c = json_array();
+        for (int k = 0; k < x->ncubes; k++)
+            json_array_append_new(c, json_integer(x->cube[k]));
+        json_object_set_new(o, "cubes", c);
+    }
+    if (full && x->orig != KH_NONE)
+        json_object_set_new(o, "was", json_pack("{s:o,s:i}", "domain", text_square_json(x->orig),
+                                                "power", x->opower));
+    if (!full)
+        json_object_set_new(o, "domain", text_square_json(kh_anchor(&bd->b[x->dom])));
+    return o;
+}
+
+static json_t *text_boards_json(const khronos_state *k, bool full)
+{
+    json_t *boards = json_object();
+    for (int b = 0; b < KH_BOARDS; b++) {
+        const kh_board *bd = &k->board[b];
+        json_t *a = json_array();
+        for (int i = 0; i < bd->nb; i++) {
+            const kh_bld *x = &bd->b[i];
+            if ((x->flags & KH_PRINTED) && !x->ncubes)
+                continue; /* printed Hamlets are implied (board_json lists them) */
+            json_array_append_new(a, text_building_json(bd, i, full));
+        }
+        json_object_set_new(boards, kh_board_name[b], a);
+    }
+    return boards;
+}
+
+static json_t *text_pawns_json(const khronos_state *k)
+{
+    json_t *a = json_array();
+    for (int p = 0; p < k->base.players; p++)
+        json_array_append_new(a, json_pack("[s,s]", kh_board_name[k->pawn[p][0]],
+                                           kh_board_name[k->pawn[p][1]]));
+    return a;
+}
+
+static json_t *text_pending_json(const khronos_state *k)
+{
+    if (k->pend == KH_P_NONE)
+        return json_null();
+    json_t *o = json_object();
+    json_object_set_new(o, "kind", json_string(text_pend_name[k->pend]));
+    json_object_set_new(o, "board", json_string(kh_board_name[k->pend_board]));
+    if (k->pend == KH_P_SQUARES || k->pend == KH_P_PAY)
+        json_object_set_new(o, "type", json_string(D.tile[k->pend_type].name));
+    if (k->pend != KH_P_PICK)
+        json_object_set_new(o, "target", k->pend_target == KH_NONE ? json_null()
+                                                                     : text_square_json(k->pend_target));
+    if (k->pend == KH_P_PAY) {
+        char at[32];
+        text_place_name(k->pend_place, at, sizeof at);
+        json_object_set_new(o, "at", json_string(at));
+        json_object_set_new(o, "extra", json_integer(k->pend_extra));
+    }
+    return o;
+}
+
+static json_t *text_ripple_json(const khronos_state *k)
+{
+    if (!k->rip.active)
+        return json_null();
+    char at[32];
+    text_place_name(k->rip.place, at, sizeof at);
+    json_t *o = json_pack("{s:s,s:s,s:s}", "board", kh_board_name[k->rip.board], "type",
+                          D.tile[k->rip.type].name, "at", at);
+    if (k->rip.owner != KH_NOBODY)
+        json_object_set_new(o, "owner", json_integer(k->rip.owner));
+    return o;
+}
+
+static json_t *text_ints(const int16_t *v, int n)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(a, json_integer(v[i]));
+    return a;
+}
+
+static json_t *text_swapped_json(const khronos_state *k)
+{
+    uint8_t h[KH_FAMILIES];
+    for (int f = 0; f < KH_FAMILIES; f++)
+        h[f] = (uint8_t)((k->swapped >> f) & 1);
+    return text_cards_json(h);
+}
+
+json_t *khronos__state_json(const tb_state *s)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    json_t *j = json_object();
+    json_object_set_new(j, "turn", json_integer(k->over ? KH_TURNS : k->turn));
+    json_object_set_new(j, "over", json_boolean(k->over));
+    json_object_set_new(j, "first", json_integer(k->first));
+    json_object_set_new(j, "current", json_integer(k->cur));
+    json_object_set_new(j, "ecus", text_ints(k->ecus, s->players));
+    json_t *hands = json_array();
+    for (int p = 0; p < s->players; p++)
+        json_array_append_new(hands, text_cards_json(k->hand[p]));
+    json_object_set_new(j, "hands", hands);
+    char deck[KH_MAXCARDS + 1];
+    for (int i = 0; i < k->deck_n; i++)
+        deck[i] = kh_family_letter[k->deck[k->deck_n - 1 - i]];
+    deck[k->deck_n] = '\0';
+    json_object_set_new(j, "deck", json_string(deck));
+    json_object_set_new(j, "discard", text_cards_json(k->discard));
+    json_object_set_new(j, "display", text_cards_json(k->display));
+    json_object_set_new(j, "pawns", text_pawns_json(k));
+    json_object_set_new(j, "left", json_pack("[i,i]", k->left[0], k->left[1]));
+    json_object_set_new(j, "pool", json_integer(k->pool));
+    json_object_set_new(j, "exchanged", json_boolean(k->exchanged));
+    json_object_set_new(j, "acted", json_boolean(k->acted));
+    json_object_set_new(j, "swapped", text_swapped_json(k));
+    json_object_set_new(j, "boards", text_boards_json(k, true));
+    json_object_set_new(j, "pending", text_pending_json(k));
+    json_object_set_new(j, "ripple", text_ripple_json(k));
+    json_t *res = json_array();
+    for (int b = KH_MIGHT; b <= KH_FAITH; b++)
+        if (k->board[b].dirty)
+            json_array_append_new(res, json_string(kh_board_name[b]));
+    json_object_set_new(j, "resolving", res);
+    json_object_set_new(j, "last_earnings", text_ints(k->last_earn, s->players));
+    return j;
+}
+
+json_t *khronos__view_json(const tb_state *s, int seat)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    json_t *j = json_object();
+    json_object_set_new(j, "game", json_string("khronos"));
+    json_object_set_new(j, "players", json_integer(s->players));
+    json_object_set_new(j, "seat", seat >= 0 ? json_integer(seat) : json_null());
+    json_object_set_new(j, "decisions", json_integer(s->decisions));
+    int tm = khronos__to_move(s);
+    json_object_set_new(j, "to_move", tm == TB_OVER ? json_null() : json_integer(tm));
+    json_object_set_new(j, "phase", json_string(k->over ? "over" : text_pend_name[k->pend]));
+    json_object_set_new(j, "pending", text_pending_json(k));
+    json_object_set_new(j, "turn", json_integer(k->over ? KH_TURNS : k->turn));
+    json_object_set_new(j, "first", json_integer(k->first));
+    json_object_set_new(j, "current", json_integer(k->cur));
+    json_object_set_new(j, "ecus", text_ints(k->ecus, s->players));
+    json_t *cubes = json_array(), *sizes = json_array(), *colours = json_array();
+    for (int p = 0; p < s->players; p++) {
+        json_array_append_new(cubes, json_integer(k->cubes[p]));
+        json_array_append_new(sizes, json_integer(k->hand[p][0] + k->hand[p][1] + k->hand[p][2]));
+        json_array_append_new(colours, json_string(kh_colour_name[p]));
+    }
+    json_object_set_new(j, "colours", colours);
+    json_object_set_new(j, "cubes", cubes);
+    json_object_set_new(j, "hand_sizes", sizes);
+    json_object_set_new(j, "hand", seat >= 0 ? text_cards_json(k->hand[seat]) : json_null());
+    json_object_set_new(j, "deck_size", json_integer(k->deck_n));
+    json_object_set_new(j, "discard", text_cards_json(k->discard));
+    json_object_set_new(j, "holdem", json_boolean(k->holdem));
+    json_object_set_new(j, "display", text_cards_json(k->display));
+    json_object_set_new(j, "pawns", text_pawns_json(k));
+    json_object_set_new(j, "left", json_pack("[i,i]", k->left[0], k->left[1]));
+    json_object_set_new(j, "pool", json_integer(k->pool));
+    json_object_set_new(j, "exchanged", json_boolean(k->exchanged));
+    json_object_set_new(j, "acted", json_boolean(k->acted));
+    json_object_set_new(j, "swapped", text_swapped_json(k));
+    json_t *stock = json_object();
+    for (int t = 0; t < KH_TYPES; t++)
+        json_object_set_new(stock, D.tile[t].name, json_integer(k->stock[t]));
+    json_object_set_new(j, "stock", stock);
+    json_object_set_new(j, "boards", text_boards_json(k, false));
+    json_object_set_new(j, "ripple", text_ripple_json(k));
+    json_object_set_new(j, "last_earnings", text_ints(k->last_earn, s->players));
+    json_object_set_new(j, "notice", json_string(s->game->notice));
+    if (k->over) {
+        json_t *scores = json_array();
+        for (int p = 0; p < s->players; p++)
+            json_array_append_new(scores, json_integer(k->ecus[p]));
+        json_object_set_new(j, "scores", scores);
+    }
+    return j;
+}
+
+/* ---- loading a state ---- */
+
+static int text_get_bool(const json_t *j, const char *key, uint8_t *out, char *err, size_t errlen)
+{
+    const json_t *v = json_object_get(j, key);
+    if (!json_is_boolean(v))
+        return tb__errf(err, errlen, "'%s' must be true or false", key);
+    *out = json_is_true(v);
+    return 0;
+}
+
+static int text_get_cards(const json_t *v, const char *what, uint8_t h[KH_FAMILIES], char *err,
+                          size_t errlen)
+{
+    const char *s = json_string_value(v);
+    if (!s)
+        return tb__errf(err, errlen, "%s must be a string of card letters m, r, c", what);
+    memset(h, 0, KH_FAMILIES);
+    for (const char *p = s; *p; p++) {
+        const char *f = memchr(kh_family_letter, *p, KH_FAMILIES);
+        if (!f || !*p)
+            return tb__errf(err, errlen, "%s: '%c' is not a card letter (m, r, c)", what, *p);
+        if (++h[f - kh_family_letter] > 99)
+            return tb__errf(err, errlen, "%s holds too many cards", what);
+    }
+    return 0;
+}
+
+static int text_get_board(const json_t *v, const char *what, int lo, int hi, char *err,
+                          size_t errlen)
+{
+    const char *s = json_string_value(v);
+    int b = s ? text_board_index(s, strlen(s)) : -1;
+    if (b < lo || b > hi) {
+        tb__errf(err, errlen, "%s must be %s%s%s", what, lo == 0 ? "might, " : "",
+                 hi >= 1 ? "faith" : "", hi == 2 ? " or reason" : "");
+        return -1;
+    }
+    return b;
+}
+
+static int text_get_place(const json_t *v, const char *what, char *err, size_t errlen)
+{
+    const char *s = json_string_value(v);
+    if (!s)
+        return tb__errf(err, errlen, "%s must be squares like \"c4+c5\"", what);
+    const char *p = s;
+    int place = text_parse_place(&p);
+    if (place < 0 || *p)
+        return tb__errf(err, errlen, "%s: '%s' is not the squares of one tile (like \"c4+c5\")",
+                        what, s);
+    return place;
+}
+
+static int text_get_type(const json_t *v, const char *what, char *err, size_t errlen)
+{
+    const char *s = json_string_value(v);
+    int t = s ? text_type_index(s, strlen(s)) : -1;
+    if (t < 0)
+        return tb__errf(err, errlen, "%s must name a building (watchtower, keep, ..., city)", what);
+    return t;
+}
+
+static int text_get_seat(const json_t *v, int players, const char *what, char *err, size_t errlen)
+{
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) >= players)
+        return tb__errf(err, errlen, "%s must be a seat number 0-%d", what, players - 1);
+    return (int)json_integer_value(v);
+}
+
+static const char *const text_building_keys[] = {"type", "at", "owner", "printed", "ruin",
+                                                  "renovation", "cubes", "was", NULL};
+
+/* Reads one board's buildings; checks each on its own (the board-wide checks
+ * come after). */
+static int text_read_board(khronos_state *k, int b, const json_t *a, char *err, size_t errlen)
+{
+    kh_board *bd = &k->board[b];
+    const char *bn = kh_board_name[b];
+    if (!json_is_array(a))
+        return tb__errf(err, errlen, "boards.%s must be an array of buildings", bn);
+    kh_bits used = {{0, 0}};
+    size_t idx;
+    const json_t *o;
+    json_array_foreach(a, idx, o) {
+        char what[64];
+        snprintf(what, sizeof what, "boards.%s[%zu]", bn, idx);
+        if (!json_is_object(o))
+            return tb__errf(err, errlen, "%s must be an object", what);
+        const char *key;
+        const json_t *val;
+        json_object_foreach((json_t *)o, key, val) {
+            bool known = false;
+            for (int i = 0; text_building_keys[i] && !known; i++)
+                known = strcmp(key, text_building_keys[i]) == 0;
+            if (!known)
+                return tb__errf(err, errlen, "%s: unknown key '%s'", what, key);
+        }
+        int t = text_get_type(json_object_get(o, "type"), what, err, errlen);
+        if (t < 0)
+            return -1;
+        int place = text_get_place(json_object_get(o, "at"), what, err, errlen);
+        if (place < 0)
+            return -1;
+        const kh_place *p = &khronos__place[place];
+        int f = KH_FAMILY(t), v = KH_SIZE(t);
+        if (p->size != v)
+            return tb__errf(err, errlen, "%s: a %s covers %d square%s", what, D.tile[t].name, v,
+                            v > 1 ? "s" : "");
+        if (kh_bits_any(kh_bits_and(used, p->mask)))
+            return tb__errf(err, errlen, "%s overlaps another building", what);
+        used.w[0] |= p->mask.w[0];
+        used.w[1] |= p->mask.w[1];
+        if ((p->covers & KH_COVERS_RIVER) && !(f == KH_CIVIL && v >= 2))
+            return tb__errf(err, errlen, "%s: only towns and cities may cover river squares", what);
+        const json_t *printed = json_object_get(o, "printed");
+        bool is_printed = json_is_true(printed);
+        if (printed && !json_is_boolean(printed))
+            return tb__errf(err, errlen, "%s: 'printed' must be true or false", what);
+        if (is_printed && (t != KH_TYPE(KH_CIVIL, 1) || !kh_bits_has(D.printed, p->sq[0])))
+            return tb__errf(err, errlen, "%s: only a hamlet on a printed hamlet square is printed",
+                            what);
+        int owner = KH_NOBODY;
+        const json_t *ow = json_object_get(o, "owner");
+        if (ow) {
+            owner = text_get_seat(ow, k->base.players, what, err, errlen);
+            if (owner < 0)
+                return -1;
+        }
+        bool ruin = json_is_true(json_object_get(o, "ruin"));
+        if (json_object_get(o, "ruin") && !json_is_boolean(json_object_get(o, "ruin")))
+            return tb__errf(err, errlen, "%s: 'ruin' must be true or false", what);
+        if (b < KH_REASON) {
+            if (ruin)
+                return tb__errf(err, errlen, "%s: ruins lie only on the Reason board", what);
+            if (f != KH_CIVIL && owner == KH_NOBODY)
+                return tb__errf(err, errlen, "%s: a %s on %s needs an owner", what,
+                                D.tile[t].name, bn);
+        } else {
+            if (f != KH_CIVIL && owner != KH_NOBODY)
+                return tb__errf(err, errlen, "%s: buildings on the Reason board have no owner",
+                                what);
+            if (v == 1 && !is_printed)
+                return tb__errf(err, errlen, "%s: size-1 tiles never reach the Reason board", what);
+        }
+        if (f == KH_CIVIL && owner != KH_NOBODY)
+            return tb__errf(err, errlen, "%s: civil buildings belong to no one", what);
+        if (bd->nb >= KH_MAXB)
+            return tb__errf(err, errlen, "boards.%s holds too many buildings", bn);
+        kh_bld *x = &bd->b[bd->nb++];
+        memset(x, 0, sizeof *x);
+        x->place = (uint16_t)place;
+        x->type = (uint8_t)t;
+        x->owner = (uint8_t)owner;
+        x->flags = (uint8_t)((is_printed ? KH_PRINTED : 0) | (ruin ? KH_RUIN : 0));
+        x->reno = KH_NOBODY;
+        memset(x->cube, KH_NOBODY, sizeof x->cube);
+        x->orig = KH_NONE;
+        const json_t *reno = json_object_get(o, "renovation");
+        if (reno) {
+            int r = text_get_seat(reno, k->base.players, what, err, errlen);
+            if (r < 0)
+                return -1;
+            if (!ruin || D.tile[t].renovation < 2)
+                return tb__errf(err, errlen, "%s: only a ruin that costs 2 cards carries a "
+                                "renovation cube", what);
+            x->reno = (uint8_t)r;
+        }
+        const json_t *cubes = json_object_get(o, "cubes");
+        if (cubes) {
+            if (b != KH_REASON || f != KH_CIVIL)
+                return tb__errf(err, errlen, "%s: cubes are put only on civil buildings of the "
+                                "Reason board", what);
+            if (!json_is_array(cubes) || (int)json_array_size(cubes) > v)
+                return tb__errf(err, errlen, "%s: 'cubes' must list at most %d seat%s", what, v,
+                                v > 1 ? "s" : "");
+            size_t ci;
+            const json_t *cv;
+            json_array_foreach(cubes, ci, cv) {
+                int c = text_get_seat(cv, k->base.players, what, err, errlen);
+                if (c < 0)
+                    return -1;
+                int at = x->ncubes++;
+                while (at > 0 && x->cube[at - 1] > c) {
+                    x->cube[at] = x->cube[at - 1];
+                    at--;
+                }
+                x->cube[at] = (uint8_t)c;
+            }
+        }
+        const json_t *was = json_object_get(o, "was");
+        if (was) {
+            long long pw;
+            const char *dom = json_string_value(json_object_get(was, "domain"));
+            const char *dp = dom ? dom : "";
+            int dsq = kh_parse_square(&dp);
+            if (!json_is_object(was) || dsq < 0 || *dp || f == KH_CIVIL || b == KH_REASON ||
+                tb__json_int(was, "power", 0, 255, &pw, err, errlen))
+                return tb__errf(err, errlen, "%s: 'was' must be {\"domain\": SQUARE, \"power\": N} "
+                                "on a military or religious building of Might or Faith", what);
+            x->orig = (uint8_t)dsq;
+            x->opower = (uint8_t)pw;
+        }
+    }
+    /* sorted by first square */
+    for (int i = 1; i < bd->nb; i++) {
+        kh_bld x = bd->b[i];
+        int j = i;
+        while (j > 0 && kh_anchor(&bd->b[j - 1]) > kh_anchor(&x)) {
+            bd->b[j] = bd->b[j - 1];
+            j--;
+        }
+        bd->b[j] = x;
+    }
+    kh_board_rebuild(bd);
+    for (int h = 0; h < D.hamlets; h++) {
+        int sq = D.hamlet[h];
+        int i = bd->at[sq];
+        if (i == KH_NONE) {
+            if (bd->nb >= KH_MAXB)
+                return tb__errf(err, errlen, "boards.%s holds too many buildings", bn);
+            kh_board_add(bd, D.place_first[1] + sq, KH_TYPE(KH_CIVIL, 1), KH_NOBODY, KH_PRINTED);
+        } else if (KH_FAMILY(bd->b[i].type) != KH_CIVIL) {
+            char name[8];
+            kh_square_name(sq, name, sizeof name);
+            return tb__errf(err, errlen, "boards.%s: the printed hamlet square %s must hold a "
+                            "civil building", bn, name);
+        } else if (KH_SIZE(bd->b[i].type) == 1 && !(bd->b[i].flags & KH_PRINTED)) {
+            char name[8];
+            kh_square_name(sq, name, sizeof name);
+            return tb__errf(err, errlen, "boards.%s: %s is a printed hamlet (write \"printed\": "
+                            "true)", bn, name);
+        }
+    }
+    return 0;
+}
+
+int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen)
+{
+    khronos_state *k = (khronos_state *)s;
+    size_t base = sizeof(tb_state);
+    memset((char *)k + base, 0, sizeof *k - base);
+    int n = s->players;
+    k->holdem = tb__option_index(s, "holdem") == 1;
+    long long v;
+    uint8_t over = 0;
+    if (text_get_bool(j, "over", &over, err, errlen))
+        return -1;
+    k->over = over;
+    if (tb__json_int(j, "turn", 1, KH_TURNS, &v, err, errlen))
+        return -1;
+    k->turn = (uint8_t)(over ? KH_TURNS + 1 : v);
+    if (over && v != KH_TURNS)
+        return tb__errf(err, errlen, "a game that is over ends in turn %d", KH_TURNS);
+    if (tb__json_int(j, "first", 0, n - 1, &v, err, errlen))
+        return -1;
+    k->first = (uint8_t)v;
+    if (tb__json_int(j, "current", 0, n - 1, &v, err, errlen))
+        return -1;
+    k->cur = (uint8_t)v;
+    if (over && k->cur != k->first)
+        return tb__errf(err, errlen, "a game that is over has 'current' equal to 'first'");
+    const json_t *ecus = json_object_get(j, "ecus"), *hands = json_object_get(j, "hands");
+    const json_t *pawns = json_object_get(j, "pawns"), *le = json_object_get(j, "last_earnings");
+    if (!json_is_array(ecus) || (int)json_array_size(ecus) != n)
+        return tb__errf(err, errlen, "'ecus' must give one number per player");
+    if (!json_is_array(hands) || (int)json_array_size(hands) != n)
+        return tb__errf(err, errlen, "'hands' must give one string of cards per player");
+    if (!json_is_array(pawns) || (int)json_array_size(pawns) != n)
+        return tb__errf(err, errlen, "'pawns' must give two boards per player");
+    if (!json_is_array(le) || (int)json_array_size(le) != n)
+        return tb__errf(err, errlen, "'last_earnings' must give one number per player");
+    int cards[KH_FAMILIES] = {0};
+    for (int p = 0; p < n; p++) {
+        const json_t *e = json_array_get(ecus, (size_t)p), *l = json_array_get(le, (size_t)p);
+        if (!json_is_integer(e) || json_integer_value(e) < 0 || json_integer_value(e) > 30000)
+            return tb__errf(err, errlen, "ecus[%d] must be a number 0-30000 (Ecus never go below 0)", p);
+        k->ecus[p] = (int16_t)json_integer_value(e);
+        if (!json_is_integer(l) || json_integer_value(l) < 0 || json_integer_value(l) > 30000)
+            return tb__errf(err, errlen, "last_earnings[%d] must be a number 0-30000", p);
+        k->last_earn[p] = (int16_t)json_integer_value(l);
+        char what[32];
+        snprintf(what, sizeof what, "hands[%d]", p);
+        if (text_get_cards(json_array_get(hands, (size_t)p), what, k->hand[p], err, errlen))
+            return -1;
+        if (k->hand[p][0] + k->hand[p][1] + k->hand[p][2] > D.hand)
+            return tb__errf(err, errlen, "hands[%d] holds more than %d cards", p, D.hand);
+        for (int f = 0; f < KH_FAMILIES; f++)
+            cards[f] += k->hand[p][f];
+        const json_t *pw = json_array_get(pawns, (size_t)p);
+        if (!json_is_array(pw) || json_array_size(pw) != 2)
+            return tb__errf(err, errlen, "pawns[%d] must name two boards", p);
+        for (int a = 0; a < 2; a++) {
+            snprintf(what, sizeof what, "pawns[%d][%d]", p, a);
+            int b = text_get_board(json_array_get(pw, (size_t)a), what, 0, 2, err, errlen);
+            if (b < 0)
+                return -1;
+            k->pawn[p][a] = (uint8_t)b;
+        }
+    }
+    const char *deck = json_string_value(json_object_get(j, "deck"));
+    if (!deck || strlen(deck) > KH_MAXCARDS)
+        return tb__errf(err, errlen, "'deck' must be a string of card letters, the top first");
+    k->deck_n = (uint8_t)strlen(deck);
+    for (int i = 0; i < k->deck_n; i++) {
+        const char *f = memchr(kh_family_letter, deck[i], KH_FAMILIES);
+        if (!f || !deck[i])
+            return tb__errf(err, errlen, "deck: '%c' is not a card letter (m, r, c)", deck[i]);
+        k->deck[k->deck_n - 1 - i] = (uint8_t)(f - kh_family_letter);
+        cards[f - kh_family_letter]++;
+    }
+    if (text_get_cards(json_object_get(j, "discard"), "'discard'", k->discard, err, errlen) ||
+        text_get_cards(json_object_get(j, "display"), "'display'", k->display, err, errlen))
+        return -1;
+    for (int f = 0; f < KH_FAMILIES; f++) {
+        if (k->display[f] > 1 || (k->display[f] && !k->holdem))
+            return tb__errf(err, errlen, "'display' holds at most one card of each colour, and "
+                            "only with holdem=on");
+        cards[f] += k->discard[f] + k->display[f];
+        if (cards[f] != D.cards[f])
+            return tb__errf(err, errlen, "%d %s cards in hands, deck, discards and display; there "
+                            "are %d", cards[f], kh_family_name[f], D.cards[f]);
+    }
+    /* the current player's turn */
+    const json_t *left = json_object_get(j, "left");
+    if (!json_is_array(left) || json_array_size(left) != 2)
+        return tb__errf(err, errlen, "'left' must give the cards each adventurer of the current "
+                        "player may still play");
+    for (int a = 0; a < 2; a++) {
+        const json_t *x = json_array_get(left, (size_t)a);
+        if (!json_is_integer(x) || json_integer_value(x) < 0 ||
+            json_integer_value(x) > KH_CARDS_PER_PAWN)
+            return tb__errf(err, errlen, "left[%d] must be 0-%d", a, KH_CARDS_PER_PAWN);
+        k->left[a] = (uint8_t)json_integer_value(x);
+    }
+    if (tb__json_int(j, "pool", 0, 2 * KH_CARDS_PER_PAWN, &v, err, errlen))
+        return -1;
+    k->pool = (uint8_t)v;
+    if (k->pool && (k->pawn[k->cur][0] != k->pawn[k->cur][1] || k->pool > k->left[0] + k->left[1]))
+        return tb__errf(err, errlen, "'pool' counts cards played together by two adventurers on "
+                        "one board, at most what they had left");
+    /* canonical order: adventurers by board, the current player's by (board,
+     * cards left), each keeping its own allowance */
+    for (int p = 0; p < n; p++) {
+        uint8_t *pw = k->pawn[p];
+        bool cur = p == k->cur;
+        if (pw[0] > pw[1] || (cur && pw[0] == pw[1] && k->left[0] > k->left[1])) {
+            uint8_t t = pw[0];
+            pw[0] = pw[1];
+            pw[1] = t;
+            if (cur) {
+                t = k->left[0];
+                k->left[0] = k->left[1];
+                k->left[1] = t;
+            }
+        }
+    }
+    if (text_get_bool(j, "exchanged", &k->exchanged, err, errlen) ||
+        text_get_bool(j, "acted", &k->acted, err, errlen))
+        return -1;
+    uint8_t sw[KH_FAMILIES];
+    if (text_get_cards(json_object_get(j, "swapped"), "'swapped'", sw, err, errlen))
+        return -1;
+    for (int f = 0; f < KH_FAMILIES; f++) {
+        if (sw[f] > 1 || (sw[f] && !k->holdem))
+            return tb__errf(err, errlen, "'swapped' names each colour taken from the display at "
+                            "most once, and only with holdem=on");
+        k->swapped |= (uint8_t)(sw[f] << f);
+    }
+    if (over && (k->left[0] || k->left[1] || k->pool || k->exchanged || k->acted || k->swapped))
+        return tb__errf(err, errlen, "a game that is over has no turn in progress (left [0,0], "
+                        "pool 0, nothing exchanged, acted or swapped)");
+    /* boards */
+    const json_t *boards = json_object_get(j, "boards");
+    if (!json_is_object(boards))
+        return tb__errf(err, errlen, "'boards' must be an object with might, faith and reason");
+    const char *key;
+    const json_t *val;
+    json_object_foreach((json_t *)boards, key, val) {
+        if (text_board_index(key, strlen(key)) < 0)
+            return tb__errf(err, errlen, "boards: unknown board '%s'", key);
+    }
+    for (int b = 0; b < KH_BOARDS; b++)
+        if (text_read_board(k, b, json_object_get(boards, kh_board_name[b]), err, errlen))
+            return -1;
+    const json_t *res = json_object_get(j, "resolving");
+    if (!json_is_array(res))
+        return tb__errf(err, errlen, "'resolving' must list the boards still being resolved");
+    size_t ri;
+    json_array_foreach(res, ri, val) {
+        int b = text_get_board(val, "resolving", 0, 1, err, errlen);
+        if (b < 0)
+            return -1;
+        k->board[b].dirty = 1;
+    }
+    for (int b = 0; b < KH_BOARDS; b++)
+        for (int i = 0; i < k->board[b].nb; i++)
+            if (k->board[b].b[i].orig != KH_NONE && !k->board[b].dirty)
+                return tb__errf(err, errlen, "boards.%s: 'was' is only kept while the board is "
+                                "being resolved", kh_board_name[b]);
+    kh_recount(k);
+    for (int t = 0; t < KH_TYPES; t++)
+        if (k->stock[t] > D.tile[t].count)
+            return tb__errf(err, errlen, "more %s tiles on the boards than the %d there are",
+                            D.tile[t].name, D.tile[t].count);
+    for (int p = 0; p < n; p++)
+        if (k->cubes[p] > D.cubes)
+            return tb__errf(err, errlen, "seat %d has more than %d cubes on the boards", p, D.cubes);
+    /* pending decision and shadow */
+    const json_t *pend = json_object_get(j, "pending");
+    k->pend_target = KH_NONE;
+    if (pend && !json_is_null(pend)) {
+        const char *kind = json_string_value(json_object_get(pend, "kind"));
+        int pk = -1;
+        for (int i = 1; i <= KH_P_KEEP && kind; i++)
+            if (strcmp(kind, text_pend_name[i]) == 0)
+                pk = i;
+        if (!json_is_object(pend) || pk < 0)
+            return tb__errf(err, errlen, "'pending' must be null or an object whose kind is "
+                            "squares, pay, pick or keep");
+        k->pend = (uint8_t)pk;
+        int b = text_get_board(json_object_get(pend, "board"), "pending.board", 0, 1, err, errlen);
+        if (b < 0)
+            return -1;
+        k->pend_board = (uint8_t)b;
+        const kh_board *bd = &k->board[b];
+        if (pk == KH_P_SQUARES || pk == KH_P_PAY) {
+            int t = text_get_type(json_object_get(pend, "type"), "pending.type", err, errlen);
+            if (t < 0)
+                return -1;
+            k->pend_type = (uint8_t)t;
+        }
+        if (pk != KH_P_PICK) {
+            const json_t *tg = json_object_get(pend, "target");
+            if (tg && !json_is_null(tg)) {
+                const char *ts = json_string_value(tg);
+                const char *tp = ts ? ts : "";
+                int sq = kh_parse_square(&tp);
+                if (sq < 0 || *tp || kh_board_find(bd, sq) < 0)
+                    return tb__errf(err, errlen, "pending.target must be the first square of a "
+                                    "building on %s", kh_board_name[b]);
+                k->pend_target = (uint8_t)sq;
+            } else if (pk == KH_P_KEEP) {
+                return tb__errf(err, errlen, "pending.target must name the building being "
+                                "downsized");
+            }
+        }
+        if (pk == KH_P_KEEP) {
+            const kh_bld *x = &bd->b[kh_board_find(bd, k->pend_target)];
+            if (KH_SIZE(x->type) < 2 || KH_FAMILY(x->type) == KH_CIVIL || !k->stock[x->type - 1])
+                return tb__errf(err, errlen, "pending.target must be a military or religious "
+                                "building of size 2 or 3 whose smaller tile is in stock");
+        }
+        if (pk == KH_P_SQUARES || pk == KH_P_PAY) {
+            if (k->pend_target != KH_NONE) {
+                const kh_bld *x = &bd->b[kh_board_find(bd, k->pend_target)];
+                if (KH_FAMILY(x->type) != KH_FAMILY(k->pend_type) ||
+                    KH_SIZE(x->type) >= KH_SIZE(k->pend_type))
+                    return tb__errf(err, errlen, "pending: a %s cannot be upgraded to a %s",
+                                    D.tile[x->type].name, D.tile[k->pend_type].name);
+            }
+        }
+        if (pk == KH_P_PAY) {
+            int place = text_get_place(json_object_get(pend, "at"), "pending.at", err, errlen);
+            if (place < 0)
+                return -1;
+            if (khronos__place[place].size != KH_SIZE(k->pend_type))
+                return tb__errf(err, errlen, "pending.at does not fit a %s",
+                                D.tile[k->pend_type].name);
+            k->pend_place = (uint16_t)place;
+            if (tb__json_int(pend, "extra", 1, 6, &v, err, errlen))
+                return -1;
+            k->pend_extra = (uint8_t)v;
+        }
+        if (pk == KH_P_PICK || pk == KH_P_KEEP) {
+            if (!k->board[b].dirty)
+                return tb__errf(err, errlen, "pending %s: the board %s must be in 'resolving'",
+                                kind, kh_board_name[b]);
+        }
+        if (pk == KH_P_PICK) {
+            kh_conflict c;
+            kh_find_conflict(k, b, &c);
+            if (!c.found || c.forced)
+                return tb__errf(err, errlen, "pending pick: %s has no conflict to choose in",
+                                kh_board_name[b]);
+        }
+    }
+    const json_t *rip = json_object_get(j, "ripple");
+    if (rip && !json_is_null(rip)) {
+        if (!json_is_object(rip))
+            return tb__errf(err, errlen, "'ripple' must be null or a shadow to lay");
+        int b = text_get_board(json_object_get(rip, "board"), "ripple.board", 1, 2, err, errlen);
+        int t = b < 0 ? -1 : text_get_type(json_object_get(rip, "type"), "ripple.type", err, errlen);
+        int place = t < 0 ? -1 : text_get_place(json_object_get(rip, "at"), "ripple.at", err, errlen);
+        if (place < 0)
+            return -1;
+        if (KH_SIZE(t) < 2 || khronos__place[place].size != KH_SIZE(t))
+            return tb__errf(err, errlen, "ripple: only buildings of size 2 and 3 ripple, on "
+                            "their own squares");
+        int owner = KH_NOBODY;
+        if (KH_FAMILY(t) != KH_CIVIL) {
+            owner = text_get_seat(json_object_get(rip, "owner"), n, "ripple.owner", err, errlen);
+            if (owner < 0)
+                return -1;
+        } else if (json_object_get(rip, "owner")) {
+            return tb__errf(err, errlen, "ripple: civil buildings have no owner");
+        }
+        k->rip.active = 1;
+        k->rip.board = (uint8_t)b;
+        k->rip.type = (uint8_t)t;
+        k->rip.owner = (uint8_t)owner;
+        k->rip.place = (uint16_t)place;
+    }
+    if (over && (k->pend || k->rip.active || k->board[0].dirty || k->board[1].dirty))
+        return tb__errf(err, errlen, "a game that is over has nothing pending");
+    if (!over) {
+        tb_move *moves = malloc(TB_MAX_MOVES * sizeof *moves);
+        if (!moves)
+            abort();
+        int n_legal = s->game->legal(s, moves);
+        free(moves);
+        if (n_legal == 0)
+            return tb__errf(err, errlen, "no decision is possible in this state (e.g. a pending "
+                            "building with no squares it could take)");
+    }
+    if (!k->pend && !k->rip.active && !k->board[0].dirty && !k->board[1].dirty) {
+        for (int b = KH_MIGHT; b <= KH_FAITH; b++) {
+            kh_conflict c;
+            kh_find_conflict(k, b, &c);
+            if (c.found) {
+                char name[8];
+                kh_square_name(kh_anchor(&k->board[b].b[k->board[b].b[c.cand[0]].dom]), name,
+                               sizeof name);
+                return tb__errf(err, errlen, "boards.%s: the domain of %s has two highest %s "
+                                "buildings (rule of hierarchy)", kh_board_name[b], name,
+                                kh_family_name[KH_FAMILY(k->board[b].b[c.cand[0]].type)]);
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- the static board ---- */
+
+static const char *const text_terrain_name[KH_TERRAINS] = {
+    "plain", "forest", "mountain", "river", "plain+forest", "forest+mountain"};
+static const char text_terrain_char[KH_TERRAINS] = {'.', 'f', 'm', '~', '/', '^'};
+
+json_t *khronos__board_json(void)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "game", json_string("khronos"));
+    json_object_set_new(j, "placeholder", json_true());
+    json_object_set_new(j, "notice", json_string(tb__khronos_game.notice));
+    json_object_set_new(j, "width", json_integer(D.width));
+    json_object_set_new(j, "height", json_integer(D.height));
+    json_t *rows = json_array();
+    for (int r = 0; r < D.height; r++) {
+        char row[40];
+        for (int c = 0; c < D.width; c++)
+            row[c] = text_terrain_char[D.terrain[r * D.width + c]];
+        row[D.width] = '\0';
+        json_array_append_new(rows, json_string(row));
+    }
+    json_object_set_new(j, "terrain", rows);
+    json_t *legend = json_object();
+    for (int t = 0; t < KH_TERRAINS; t++) {
+        char c[2] = {text_terrain_char[t], 0};
+        json_object_set_new(legend, c, json_string(text_terrain_name[t]));
+    }
+    json_object_set_new(j, "terrain_legend", legend);
+    json_t *ham = json_array();
+    for (int h = 0; h < D.hamlets; h++)
+        json_array_append_new(ham, text_square_json(D.hamlet[h]));
+    json_object_set_new(j, "printed_hamlets", ham);
+    json_object_set_new(j, "start_board", json_string(kh_board_name[D.start_board]));
+    json_object_set_new(j, "boards", json_pack("[s,s,s]", kh_board_name[0], kh_board_name[1],
+                                               kh_board_name[2]));
+    json_t *tiles = json_array();
+    for (int t = 0; t < KH_TYPES; t++)
+        json_array_append_new(tiles, json_pack("{s:s,s:s,s:i,s:i,s:i}", "name", D.tile[t].name,
+                                               "family", kh_family_name[KH_FAMILY(t)], "size",
+                                               KH_SIZE(t), "count", D.tile[t].count,
+                                               "renovation", D.tile[t].renovation));
+    json_object_set_new(j, "tiles", tiles);
+    json_t *shapes = json_object();
+    for (int s = 1; s <= 3; s++) {
+        /* the distinct shapes as offsets from the first square, from the placements at a1 */
+        json_t *a = json_array();
+        for (int i = D.place_first[s]; i < D.place_end[s]; i++) {
+            const kh_place *p = &khronos__place[i];
+            int r0 = p->sq[0] / D.width, c0 = p->sq[0] % D.width;
+            bool left_col = true;
+            int minc = c0;
+            for (int k = 0; k < p->size; k++)
+                if (p->sq[k] % D.width < minc)
+                    minc = p->sq[k] % D.width;
+            left_col = minc == 0 && r0 == 0;
+            if (!left_col)
+                continue;
+            json_t *cells = json_array();
+            for (int k = 0; k < p->size; k++)
+                json_array_append_new(cells, json_pack("[i,i]", p->sq[k] / D.width - r0,
+                                                       p->sq[k] % D.width));
+            json_array_append_new(a, cells);
+        }
+        char key[4];
+        snprintf(key, sizeof key, "%d", s);
+        json_object_set_new(shapes, key, a);
+    }
+    json_object_set_new(j, "shapes", shapes);
+    json_object_set_new(j, "cards", json_pack("{s:i,s:i,s:i}", "military", D.cards[0],
+                                              "religious", D.cards[1], "civil", D.cards[2]));
+    json_t *sur = json_object();
+    json_t *fo = json_object(), *mo = json_object();
+    for (int n = 2; n <= TB_MAX_SEATS; n++) {
+        char key[4];
+        snprintf(key, sizeof key, "%d", n);
+        json_object_set_new(fo, key, json_integer(D.surcharge_forest[n]));
+        json_object_set_new(mo, key, json_integer(D.surcharge_mountain[n]));
+    }
+    json_object_set_new(sur, "forest", fo);
+    json_object_set_new(sur, "mountain", mo);
+    json_object_set_new(j, "surcharge", sur);
+    json_object_set_new(j, "per_player", json_pack("{s:i,s:i,s:i,s:i}", "cubes", D.cubes, "ecus",
+                                                   D.ecus, "hand", D.hand, "adventurers", 2));
+    json_t *colours = json_array();
+    for (int p = 0; p < TB_MAX_SEATS; p++)
+        json_array_append_new(colours, json_string(kh_colour_name[p]));
+    json_object_set_new(j, "colours", colours);
+    return j;
+}
+
+/* ---- the terminal ---- */
+
+#define ANSI_RESET "\033[0m"
+#define ANSI_BOLD "\033[1m"
+#define ANSI_DIM "\033[2m"
+static const char *const text_ansi_seat[TB_MAX_SEATS] = {"\033[1;31m", "\033[1;32m", "\033[1;34m",
+                                                         "\033[1;97m", "\033[1;33m"};
+static const char *const text_ansi_family[KH_FAMILIES] = {"\033[38;5;208m", "\033[35m", "\033[36m"};
+static const char *const text_ansi_terrain[KH_TERRAINS] = {"", "\033[32m", "\033[90m", "\033[34m",
+                                                           "\033[92m", "\033[37m"};
+
+/* Which neighbour of square sq belongs to the same building and comes earlier
+ * in the walk from its first square: '<' left, '|' above, '>' right. */
+static char text_link(const kh_board *bd, int sq)
+{
+    int i = bd->at[sq], c = sq % D.width;
+    if (c > 0 && bd->at[sq - 1] == i)
+        return '<';
+    if (sq >= D.width && bd->at[sq - D.width] == i)
+        return '|';
+    return '>';
+}
+
+/* One square, three characters wide. */
+static void text_cell(tb_buf *out, const khronos_state *k, int b, int sq, bool colour)
+{
+    const kh_board *bd = &k->board[b];
+    int i = bd->at[sq];
+    if (i == KH_NONE) {
+        int t = D.terrain[sq];
+        char c = text_terrain_char[t];
+        if (colour && t)
+            tb__buf_printf(out, "%s %c %s", text_ansi_terrain[t], c, ANSI_RESET);
+        else if (colour)
+            tb__buf_printf(out, ANSI_DIM " %c " ANSI_RESET, c);
+        else
+            tb__buf_printf(out, " %c ", c);
+        return;
+    }
+    const kh_bld *x = &bd->b[i];
+    const kh_place *p = kh_place_of(x);
+    int f = KH_FAMILY(x->type), v = KH_SIZE(x->type), part = 0;
+    while (p->sq[part] != sq)
+        part++;
+    char c1, c2;
+    int who[1] = {-1};
+    if (part == 0) {
+        if (x->flags & KH_PRINTED) {
+            /* a printed hamlet: " H ", or " Hr" with a populate cube */
+            int c = x->ncubes ? x->cube[0] : -1;
+            tb__buf_printf(out, " %sH%s", colour ? text_ansi_family[KH_CIVIL] : "",
+                           colour ? ANSI_RESET : "");
+            if (c < 0)
+                tb__buf_printf(out, " ");
+            else
+                tb__buf_printf(out, "%s%c%s", colour ? text_ansi_seat[c] : "", text_colour_letter[c],
+                               colour ? ANSI_RESET : "");
+            return;
+        }
+        c1 = (x->flags & KH_RUIN) ? (char)tolower(kh_family_letter[f]) : (char)toupper(kh_family_letter[f]);
+        c2 = (char)('0' + v);
+        who[0] = x->owner != KH_NOBODY ? x->owner : x->reno != KH_NOBODY ? x->reno
+                 : x->ncubes ? x->cube[0] : -1;
+        if (colour)
+            tb__buf_printf(out, "%s%c%c", text_ansi_family[f], c1, c2);
+        else
+            tb__buf_printf(out, "%c%c", c1, c2);
+        if (who[0] < 0)
+            tb__buf_printf(out, "%s ", colour ? ANSI_RESET : "");
+        else if (colour)
+            tb__buf_printf(out, "%s%c%s", text_ansi_seat[who[0]], text_colour_letter[who[0]],
+                           ANSI_RESET);
+        else
+            tb__buf_printf(out, "%c", text_colour_letter[who[0]]);
+        return;
+    }
+    /* a further square of the building: a link towards the rest of it (" < "),
+     * or the link and more populate cubes ("<gb") */
+    char link = text_link(bd, sq);
+    int first_cube = part == 1 ? 1 : 3;
+    bool cubes = first_cube < x->ncubes;
+    if (!cubes) {
+        if (colour)
+            tb__buf_printf(out, " %s%c%s ", text_ansi_family[f], link, ANSI_RESET);
+        else
+            tb__buf_printf(out, " %c ", link);
+        return;
+    }
+    if (colour)
+        tb__buf_printf(out, "%s%c%s", text_ansi_family[f], link, ANSI_RESET);
+    else
+        tb__buf_printf(out, "%c", link);
+    for (int c = first_cube; c < first_cube + 2; c++) {
+        if (c < x->ncubes && colour)
+            tb__buf_printf(out, "%s%c%s", text_ansi_seat[x->cube[c]], text_colour_letter[x->cube[c]],
+                           ANSI_RESET);
+        else if (c < x->ncubes)
+            tb__buf_printf(out, "%c", text_colour_letter[x->cube[c]]);
+        else
+            tb__buf_printf(out, " ");
+    }
+}
+
+static void text_hr(tb_buf *out, const char *bold, const char *reset, const char *title)
+{
+    tb__buf_printf(out, "%s%s%s\n", bold, title, reset);
+}
+
+char *khronos__render_text(const tb_state *s, int seat, bool colour)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    tb_buf out = {0};
+    const char *bold = colour ? ANSI_BOLD : "", *reset = colour ? ANSI_RESET : "";
+    int n = s->players;
+    tb__buf_printf(&out, "%sKhronos%s  %d players  ·  ", bold, reset, n);
+    if (k->over)
+        tb__buf_printf(&out, "game over after turn %d", KH_TURNS);
+    else
+        tb__buf_printf(&out, "turn %d of %d%s  ·  seat %d (%s) is playing", k->turn, KH_TURNS,
+                       k->turn == 4 || k->turn == KH_TURNS ? " (earnings)" : "", k->cur,
+                       kh_colour_name[k->cur]);
+    if (seat >= 0)
+        tb__buf_printf(&out, "  ·  you are seat %d (%s%s%s)", seat,
+                       colour ? text_ansi_seat[seat] : "", kh_colour_name[seat], reset);
+    tb__buf_printf(&out, "\n   ");
+    static const char *const title[KH_BOARDS] = {"MIGHT (1st age)", "FAITH (2nd age)",
+                                                 "REASON (3rd age)"};
+    int w = D.width * 3;
+    for (int b = 0; b < KH_BOARDS; b++) {
+        char pawns[32] = "";
+        int len = 0;
+        for (int p = 0; p < n; p++)
+            for (int a = 0; a < 2; a++)
+                if (k->pawn[p][a] == b && len + 2 < (int)sizeof pawns)
+                    pawns[len++] = text_colour_letter[p];
+        pawns[len] = '\0';
+        char head[96];
+        int hl = snprintf(head, sizeof head, "%s %s%s", title[b], len ? "@" : "", pawns);
+        tb__buf_printf(&out, "%s%s%s%*s", bold, head, reset, w + 2 - hl > 0 ? w + 2 - hl : 1, "");
+    }
+    tb__buf_printf(&out, "\n   ");
+    for (int b = 0; b < KH_BOARDS; b++) {
+        for (int c = 0; c < D.width; c++)
+            tb__buf_printf(&out, " %c ", 'a' + c);
+        tb__buf_printf(&out, "  ");
+    }
+    tb__buf_printf(&out, "\n");
+    for (int r = 0; r < D.height; r++) {
+        tb__buf_printf(&out, "%2d ", r + 1);
+        for (int b = 0; b < KH_BOARDS; b++) {
+            for (int c = 0; c < D.width; c++)
+                text_cell(&out, k, b, r * D.width + c, colour);
+            tb__buf_printf(&out, "  ");
+        }
+        tb__buf_printf(&out, "\n");
+    }
+    tb__buf_printf(&out, "   M military, R religious, C civil + size (1-3) + owner; H printed hamlet;"
+                         " m2 ruin (+ renovation cube);\n"
+                         "   < | > more squares of the building (+ populate cubes);"
+                         " terrain . plain f forest m mountain ~ river / ^ mixed\n");
+    /* domains that pay */
+    for (int b = 0; b < KH_BOARDS; b++) {
+        const kh_board *bd = &k->board[b];
+        kh_domstat st[KH_MAXB];
+        kh_board_domains(bd, st);
+        tb__buf_printf(&out, "%s%-7s%s", bold, kh_board_name[b], reset);
+        int shown = 0;
+        for (int i = 0; i < bd->nb; i++) {
+            if (bd->b[i].dom != i || st[i].members < 2)
+                continue;
+            char id[8];
+            kh_square_name(kh_anchor(&bd->b[i]), id, sizeof id);
+            if (shown && shown % 3 == 0)
+                tb__buf_printf(&out, "\n       ");
+            tb__buf_printf(&out, " [%s: %d buildings, power m%d r%d c%d]", id, st[i].members,
+                           st[i].power[0], st[i].power[1], st[i].power[2]);
+            shown++;
+        }
+        if (!shown)
+            tb__buf_printf(&out, " (no domain of two or more buildings)");
+        tb__buf_printf(&out, "\n");
+    }
+    /* players */
+    tb__buf_printf(&out, "%sseat colour  ecus cubes hand  adventurers      earnings now (m/f/r)%s\n",
+                   bold, reset);
+    for (int p = 0; p < n; p++) {
+        char hand[16];
+        if (p == seat)
+            text_hand(k->hand[p], hand, sizeof hand);
+        else
+            snprintf(hand, sizeof hand, "%d cards", k->hand[p][0] + k->hand[p][1] + k->hand[p][2]);
+        int e[KH_BOARDS];
+        kh_earnings(k, p, e);
+        char adv[40];
+        snprintf(adv, sizeof adv, "%s, %s", kh_board_name[k->pawn[p][0]], kh_board_name[k->pawn[p][1]]);
+        char last[32] = "";
+        if (k->turn > 4)
+            snprintf(last, sizeof last, "  (earned %d last time)", k->last_earn[p]);
+        tb__buf_printf(&out, "%s%d %s%-6s%s %5d %5d %-7s %-16s %d/%d/%d%s%s\n",
+                       p == k->cur && !k->over ? ">" : " ", p, colour ? text_ansi_seat[p] : "",
+                       kh_colour_name[p], reset, k->ecus[p], k->cubes[p], hand, adv, e[0], e[1],
+                       e[2], last, p == seat ? "  (you)" : "");
+    }
+    if (!k->over) {
+        const uint8_t *pw = k->pawn[k->cur];
+        if (pw[0] == pw[1])
+            tb__buf_printf(&out, "Cards the adventurers may still play this turn: %d together on %s",
+                           k->left[0] + k->left[1] - k->pool, kh_board_name[pw[0]]);
+        else
+            tb__buf_printf(&out, "Cards the adventurers may still play this turn: %d on %s, %d on %s",
+                           k->left[0], kh_board_name[pw[0]], k->left[1], kh_board_name[pw[1]]);
+        tb__buf_printf(&out, "%s%s\n", k->exchanged ? "  ·  hand exchanged" : "",
+                       k->acted ? "" : "  ·  exchange still possible");
+    }
+    char disc[80];
+    text_hand(k->discard, disc, sizeof disc);
+    tb__buf_printf(&out, "Deck %d cards  ·  discards %s", k->deck_n, *disc ? disc : "none");
+    if (k->holdem) {
+        char disp[8];
+        text_hand(k->display, disp, sizeof disp);
+        tb__buf_printf(&out, "  ·  hold'em display %s", *disp ? disp : "empty");
+    }
+    tb__buf_printf(&out, "\nStock:");
+    for (int t = 0; t < KH_TYPES; t++)
+        tb__buf_printf(&out, " %s %d%s", D.tile[t].name, k->stock[t], t + 1 < KH_TYPES ? "," : "");
+    tb__buf_printf(&out, "\n");
+    if (k->over) {
+        text_hr(&out, bold, reset, "Final Ecus:");
+        for (int p = 0; p < n; p++)
+            tb__buf_printf(&out, "  seat %d (%s) %d\n", p, kh_colour_name[p], k->ecus[p]);
+    }
+    return tb__buf_take(&out);
+}
+
+int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    if (k->over)
+        return snprintf(buf, buflen, "the game is over");
+    int p = k->cur;
+    char a[8];
+    switch (k->pend) {
+    case KH_P_SQUARES:
+        return snprintf(buf, buflen, "seat %d (%s) chooses the squares of the %s on %s, e.g. %s",
+                        p, kh_colour_name[p], D.tile[k->pend_type].name,
+                        kh_board_name[k->pend_board],
+                        KH_SIZE(k->pend_type) == 1 ? "c4" : KH_SIZE(k->pend_type) == 2 ? "c4+c5"
+                                                                                    : "c4+c5+c6");
+    case KH_P_PAY:
+        return snprintf(buf, buflen, "seat %d (%s) chooses %d surcharge card%s: pay CARDS (m r c)",
+                        p, kh_colour_name[p], k->pend_extra, k->pend_extra > 1 ? "s" : "");
+    case KH_P_PICK:
+        return snprintf(buf, buflen, "seat %d (%s) chooses the building of %s to downsize: "
+                        "downsize %s SQUARE", p, kh_colour_name[p], kh_board_name[k->pend_board],
+                        kh_board_name[k->pend_board]);
+    case KH_P_KEEP: {
+        int o = khronos__to_move(s);
+        kh_square_name(k->pend_target, a, sizeof a);
+        return snprintf(buf, buflen, "seat %d (%s) chooses the squares its downsized building "
+                        "on %s %s keeps", o, kh_colour_name[o], kh_board_name[k->pend_board], a);
+    }
+    default:
+        break;
+    }
+    return snprintf(buf, buflen, "seat %d (%s), turn %d: %stravel, build, upgrade, demolish, "
+                    "populate, renovate, or end [discard CARDS]", p, kh_colour_name[p], k->turn,
+                    !k->acted && !k->exchanged ? "exchange CARDS, " : "");
+}

@@ -1,0 +1,1040 @@
+/*
+ * room.c — one live game: the referee.  A room holds the true state, the
+ * record and the seats; it validates every decision, writes it to the store,
+ * and only then applies it, acknowledges it and pushes each connection the
+ * position as its own seat may see it.  It also turns requests into rooms
+ * (POST /api/games) and stored games back into rooms (restart, replays).
+ *
+ * Invariants (with serverInt.h's locking rules):
+ *   - state, record and log always agree: decision k of the record was made
+ *     by log[k-1].seat and is row k of the store's decisions; the state is
+ *     the record replayed from its seed;
+ *   - a decision that fails any check, or whose store write fails, changes
+ *     nothing and is answered with an error message;
+ *   - a connection receives only tb_view_json of its own seat, the legal
+ *     decisions and the prompt only when it is that seat's turn, decisions
+ *     in canonical text (which by the tabula.h contract encode no secret),
+ *     and results; the seed leaves only in records of finished games;
+ *   - an AI seat to move has exactly one job queued or running (ai_queued).
+ */
+#include "serverInt.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const room_levels[] = {"easy", "normal", "hard"};
+#define ROOM_LEVEL_COUNT ((int)(sizeof room_levels / sizeof room_levels[0]))
+
+/* ---- small helpers ---- */
+
+static json_t *room_parse_view(char *text)
+{
+    json_t *j = json_loads(text, 0, NULL);
+    free(text);
+    return j ? j : json_null();
+}
+
+static const char *room_status(const srv_room *r)
+{
+    if (r->broken[0] || !r->state)
+        return "broken";
+    if (tb_is_over(r->state))
+        return "over";
+    for (int i = 0; i < r->players; i++)
+        if (r->seat[i].kind == SRV_HUMAN && !r->seat[i].joined)
+            return "open";
+    return "running";
+}
+
+bool srv_room_running(srv_room *r)
+{
+    pthread_mutex_lock(&r->lock);
+    bool running = r->state && !r->broken[0] && !tb_is_over(r->state);
+    pthread_mutex_unlock(&r->lock);
+    return running;
+}
+
+static void room_log_push(srv_room *r, int seat, bool by_ai)
+{
+    int n = tb_record_length(r->record);
+    if (n > r->log_cap) {
+        int cap = r->log_cap ? r->log_cap * 2 : 64;
+        while (cap < n)
+            cap *= 2;
+        srv_log_entry *l = realloc(r->log, (size_t)cap * sizeof *l);
+        if (!l)
+            abort();
+        r->log = l;
+        r->log_cap = cap;
+    }
+    r->log[n - 1].seat = (int8_t)seat;
+    r->log[n - 1].by_ai = by_ai;
+}
+
+static json_t *room_log_entry(const srv_room *r, int k) /* k: 0-based */
+{
+    return json_pack("{s:i,s:i,s:s,s:s}", "n", k + 1, "seat", r->log[k].seat, "move",
+                     tb_record_move(r->record, k), "by", r->log[k].by_ai ? "ai" : "human");
+}
+
+static json_t *room_log_json(const srv_room *r)
+{
+    json_t *a = json_array();
+    for (int k = 0; r->record && k < tb_record_length(r->record); k++)
+        json_array_append_new(a, room_log_entry(r, k));
+    return a;
+}
+
+/* Resolves an AI seat's level to an agent and budget.  A level whose agent
+ * is not built in falls back to the random agent, with a note saying so. */
+static int room_resolve_ai(srv_seat *seat, const char *level, char *err, size_t errlen)
+{
+    const tb_agent *agent = NULL;
+    tb_budget budget = {0};
+    seat->note[0] = '\0';
+    if (tb_level_lookup(level, &agent, &budget) == 0) {
+        seat->agent = agent;
+        seat->budget = budget;
+        return 0;
+    }
+    for (int i = 0; i < ROOM_LEVEL_COUNT; i++) {
+        if (strcmp(level, room_levels[i]) == 0) {
+            seat->agent = tb_agent_find("random");
+            memset(&seat->budget, 0, sizeof seat->budget);
+            snprintf(seat->note, sizeof seat->note,
+                     "level '%s' needs a search agent this build does not have yet: "
+                     "this seat plays random legal moves",
+                     level);
+            return seat->agent ? 0 : -1;
+        }
+    }
+    agent = tb_agent_find(level);
+    if (agent) {
+        seat->agent = agent;
+        if (tb_level_lookup("normal", &agent, &seat->budget) != 0)
+            memset(&seat->budget, 0, sizeof seat->budget);
+        return 0;
+    }
+    char known[256] = "easy, normal, hard";
+    for (int i = 0; i < tb_agent_count(); i++) {
+        size_t used = strlen(known);
+        snprintf(known + used, sizeof known - used, ", %s", tb_agent_at(i)->name);
+    }
+    snprintf(err, errlen, "unknown level '%s' (levels: %s)", level, known);
+    return -1;
+}
+
+static json_t *room_seat_json(const srv_room *r, int i)
+{
+    const srv_seat *st = &r->seat[i];
+    json_t *o = json_pack("{s:i,s:s,s:s,s:b,s:b}", "seat", i, "kind",
+                          st->kind == SRV_AI ? "ai" : "human", "name", st->name, "joined",
+                          st->joined, "connected", st->connected > 0);
+    if (st->kind == SRV_AI) {
+        json_object_set_new(o, "level", json_string(st->level));
+        json_object_set_new(o, "agent", json_string(st->agent ? st->agent->name : "none"));
+        json_object_set_new(o, "connected", json_true());
+        if (st->note[0])
+            json_object_set_new(o, "note", json_string(st->note));
+    }
+    return o;
+}
+
+static json_t *room_summary_locked(const srv_room *r)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "id", json_string(r->id));
+    const char *gname = r->game ? tb_game_name(r->game) : "unknown";
+    json_object_set_new(j, "game", json_string(gname));
+    json_object_set_new(j, "title", json_string(r->game ? tb_game_title(r->game) : gname));
+    json_object_set_new(j, "players", json_integer(r->players));
+    json_object_set_new(j, "status", json_string(room_status(r)));
+    json_object_set_new(j, "created", json_string(r->created));
+    json_object_set_new(j, "finished", r->finished[0] ? json_string(r->finished) : json_null());
+    json_object_set_new(j, "decisions",
+                        json_integer(r->record ? tb_record_length(r->record) : 0));
+    int to = r->state && !r->broken[0] ? tb_to_move(r->state) : TB_OVER;
+    json_object_set_new(j, "to_move", to >= 0 ? json_integer(to) : json_null());
+    json_t *opts = json_object();
+    for (int i = 0; i < r->options.count; i++)
+        json_object_set_new(opts, r->options.item[i].key, json_string(r->options.item[i].value));
+    json_object_set_new(j, "options", opts);
+    json_t *seats = json_array();
+    for (int i = 0; i < r->players; i++)
+        json_array_append_new(seats, room_seat_json(r, i));
+    json_object_set_new(j, "seats", seats);
+    json_t *winners = json_null();
+    if (to == TB_OVER && r->state && !r->broken[0]) {
+        int ranks[TB_MAX_SEATS];
+        tb_ranks(r->state, ranks);
+        winners = json_array();
+        for (int i = 0; i < r->players; i++)
+            if (ranks[i] == 1)
+                json_array_append_new(winners, json_integer(i));
+    }
+    json_object_set_new(j, "winners", winners);
+    const char *notice = r->game ? tb_game_notice(r->game) : NULL;
+    json_object_set_new(j, "notice", notice ? json_string(notice) : json_null());
+    if (r->broken[0])
+        json_object_set_new(j, "error", json_string(r->broken));
+    return j;
+}
+
+json_t *srv_room_summary(srv_room *r)
+{
+    pthread_mutex_lock(&r->lock);
+    json_t *j = room_summary_locked(r);
+    pthread_mutex_unlock(&r->lock);
+    return j;
+}
+
+json_t *srv_row_summary(const srv_game_row *row)
+{
+    const tb_game *g = tb_game_find(row->game);
+    json_t *j = json_object();
+    json_object_set_new(j, "id", json_string(row->id));
+    json_object_set_new(j, "game", json_string(row->game));
+    json_object_set_new(j, "title", json_string(g ? tb_game_title(g) : row->game));
+    json_object_set_new(j, "players", json_integer(row->players));
+    json_object_set_new(j, "status", json_string(row->status));
+    json_object_set_new(j, "created", json_string(row->created));
+    json_object_set_new(j, "finished", row->finished[0] ? json_string(row->finished) : json_null());
+    json_object_set_new(j, "decisions", json_integer(row->decisions));
+    json_object_set_new(j, "to_move", json_null());
+    json_t *seats = json_array();
+    for (int i = 0; i < row->players && i < TB_MAX_SEATS; i++) {
+        const srv_seat_row *s = &row->seat[i];
+        json_t *o = json_pack("{s:i,s:s,s:s,s:b,s:b}", "seat", i, "kind", s->kind, "name",
+                              s->name, "joined", s->joined, "connected", false);
+        if (strcmp(s->kind, "ai") == 0)
+            json_object_set_new(o, "level", json_string(s->level));
+        json_array_append_new(seats, o);
+    }
+    json_object_set_new(j, "seats", seats);
+    json_t *res = row->result ? json_loads(row->result, 0, NULL) : NULL;
+    json_object_set_new(j, "winners", json_is_object(res) ? json_incref(json_object_get(res, "winners"))
+                                                          : json_null());
+    json_decref(res);
+    return j;
+}
+
+static char *room_dump(json_t *j)
+{
+    char *s = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    if (!s)
+        abort();
+    return s;
+}
+
+/* The state message for one seat (-1: spectator) as text.  `last` is
+ * borrowed.  The view (the bulk of the message) is spliced in as the
+ * library wrote it, never parsed and printed again. */
+static char *room_state_text(const srv_room *r, int seat, json_t *last)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "type", json_string("state"));
+    json_object_set_new(j, "game", json_string(r->id));
+    json_object_set_new(j, "status", json_string(room_status(r)));
+    if (!r->state || r->broken[0]) {
+        json_object_set_new(j, "error", json_string(r->broken));
+        return room_dump(j);
+    }
+    int n = tb_decisions_made(r->state);
+    int to = tb_to_move(r->state);
+    bool mine = seat >= 0 && to == seat;
+    json_object_set_new(j, "n", json_integer(n));
+    json_object_set_new(j, "to_move", to >= 0 ? json_integer(to) : json_null());
+    json_object_set_new(j, "your_turn", json_boolean(mine));
+    json_object_set_new(j, "thinking",
+                        to >= 0 && r->seat[to].kind == SRV_AI ? json_integer(to) : json_null());
+    if (last)
+        json_object_set(j, "last", last);
+    else if (n > 0 && r->log)
+        json_object_set_new(j, "last", room_log_entry(r, n - 1));
+    else
+        json_object_set_new(j, "last", json_null());
+    if (mine) {
+        tb_move moves[TB_MAX_MOVES];
+        int count = tb_legal(r->state, moves);
+        json_t *legal = json_array();
+        char text[TB_MOVE_TEXT];
+        for (int i = 0; i < count; i++) {
+            tb_move_to_text(r->state, moves[i], text, sizeof text);
+            json_array_append_new(legal, json_string(text));
+        }
+        json_object_set_new(j, "legal", legal);
+        char prompt[512];
+        tb_prompt_text(r->state, prompt, sizeof prompt);
+        json_object_set_new(j, "prompt", json_string(prompt));
+    }
+    if (tb_is_over(r->state))
+        json_object_set_new(j, "result", room_parse_view(tb_result_json(r->state)));
+    char *head = room_dump(j); /* "{...}" */
+    char *view = tb_view_json(r->state, seat);
+    size_t hl = strlen(head), vl = strlen(view);
+    char *out = malloc(hl + vl + 16);
+    if (!out)
+        abort();
+    memcpy(out, head, hl - 1); /* without the closing brace */
+    memcpy(out + hl - 1, ",\"view\":", 8);
+    memcpy(out + hl + 7, view, vl);
+    memcpy(out + hl + 7 + vl, "}", 2);
+    free(head);
+    free(view);
+    return out;
+}
+
+/* Sends every connection its seat's state; `last` (borrowed) may be NULL. */
+static void room_broadcast_state(srv_room *r, json_t *last)
+{
+    char *msg[TB_MAX_SEATS + 1] = {0}; /* index seat + 1 */
+    for (int i = 0; i < r->nconns; i++) {
+        srv_conn *c = r->conns[i];
+        int seat = srv_conn_seat(c);
+        if (!msg[seat + 1])
+            msg[seat + 1] = room_state_text(r, seat, last);
+        srv_conn_send(c, strdup(msg[seat + 1]));
+    }
+    for (int i = 0; i <= TB_MAX_SEATS; i++)
+        free(msg[i]);
+}
+
+static void room_broadcast(srv_room *r, json_t *msg) /* steals msg */
+{
+    char *text = room_dump(msg);
+    for (int i = 0; i < r->nconns; i++)
+        srv_conn_send(r->conns[i], strdup(text));
+    free(text);
+}
+
+static json_t *room_presence(const srv_room *r)
+{
+    json_t *seats = json_array();
+    for (int i = 0; i < r->players; i++)
+        json_array_append_new(seats, json_pack("{s:i,s:b,s:b}", "seat", i, "connected",
+                                               r->seat[i].kind == SRV_AI || r->seat[i].connected > 0,
+                                               "joined", r->seat[i].joined));
+    int spectators = 0;
+    for (int i = 0; i < r->nconns; i++)
+        spectators += srv_conn_seat(r->conns[i]) < 0;
+    return json_pack("{s:s,s:o,s:i}", "type", "presence", "seats", seats, "spectators", spectators);
+}
+
+/* Queues the AI seat to move, if any (room locked). */
+static void room_queue_ai(srv_room *r)
+{
+    if (!r->state || r->broken[0] || tb_is_over(r->state) || r->ai_queued)
+        return;
+    int to = tb_to_move(r->state);
+    if (to < 0 || r->seat[to].kind != SRV_AI)
+        return;
+    r->ai_queued = true;
+    uint64_t delay = (uint64_t)(r->server->cfg.ai_delay_ms > 0 ? r->server->cfg.ai_delay_ms : 0);
+    srv_ai_schedule(r->server->ai, r, tb_decisions_made(r->state), srv_now_us() + delay * 1000u);
+}
+
+/* Records the end of a game in the record and the store (room locked). */
+static void room_finish(srv_room *r)
+{
+    if (!r->finished[0])
+        srv_iso_now(r->finished);
+    tb_record_set_times(r->record, r->created, r->finished);
+    char *result = tb_result_json(r->state);
+    char err[TB_ERR_LEN];
+    if (r->server->store->m->game_finish(r->server->store, r->id, r->finished, result, err,
+                                          sizeof err))
+        srv_log(r->server, "game %s: %s (the game is finished again at restart)", r->id, err);
+    free(result);
+}
+
+/* The one way a decision enters a game (room locked): store, apply,
+ * acknowledge, broadcast, queue the next AI seat.  0 on success; on a store
+ * failure nothing changes and the sender (if any) gets an error. */
+static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_conn *ack_to,
+                       json_t *ack_id)
+{
+    char text[TB_MOVE_TEXT];
+    tb_move_to_text(r->state, m, text, sizeof text);
+    int n = tb_decisions_made(r->state) + 1;
+    char at[SRV_TIME_LEN], err[TB_ERR_LEN];
+    srv_iso_now(at);
+    srv_store *st = r->server->store;
+    if (st->m->decision_add(st, r->id, n, seat, text, by_ai ? "ai" : "human", at, err,
+                            sizeof err)) {
+        srv_log(r->server, "game %s: %s", r->id, err);
+        if (ack_to)
+            srv_conn_error(ack_to, ack_id, "store_failed",
+                           "the decision could not be saved, so nothing changed: %s", err);
+        return -1;
+    }
+    tb_apply(r->state, m);
+    if (tb_record_push(r->record, text))
+        abort();
+    room_log_push(r, seat, by_ai);
+    if (tb_is_over(r->state)) {
+        room_finish(r);
+        atomic_fetch_sub(&r->server->running, 1);
+    }
+    if (ack_to) {
+        json_t *ack = json_pack("{s:s,s:i,s:s}", "type", "ack", "n", n, "move", text);
+        json_object_set(ack, "id", ack_id ? ack_id : json_null());
+        srv_conn_send_json(ack_to, ack);
+    }
+    json_t *last = room_log_entry(r, n - 1);
+    room_broadcast_state(r, last);
+    json_decref(last);
+    room_queue_ai(r);
+    return 0;
+}
+
+/* ---- creating games ---- */
+
+static bool room_valid_name(const char *name)
+{
+    size_t len = strlen(name);
+    if (len == 0 || len >= SRV_NAME_LEN)
+        return false;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return false;
+    return true;
+}
+
+static int room_error_reply(char **reply, int status, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int room_error_reply(char **reply, int status, const char *code, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    *reply = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", code, "message", msg));
+    return status;
+}
+
+static char *room_options_text(const tb_options *o)
+{
+    json_t *j = json_object();
+    for (int i = 0; i < o->count; i++)
+        json_object_set_new(j, o->item[i].key, json_string(o->item[i].value));
+    char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(j);
+    if (!s)
+        abort();
+    return s;
+}
+
+static srv_room *room_new(srv_server *s)
+{
+    srv_room *r = calloc(1, sizeof *r);
+    if (!r)
+        abort();
+    r->server = s;
+    pthread_mutex_init(&r->lock, NULL);
+    return r;
+}
+
+int srv_room_create(srv_server *s, const char *body, size_t len, char **reply)
+{
+    json_error_t jerr;
+    json_t *req = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!req)
+        return room_error_reply(reply, 400, "bad_json", "the body is not JSON: %s (line %d, column %d)",
+                                jerr.text, jerr.line, jerr.column);
+    int status = 400;
+    srv_room *r = NULL;
+    char tokens[TB_MAX_SEATS][64] = {{0}};
+    if (!json_is_object(req)) {
+        status = room_error_reply(reply, 400, "bad_request", "the body must be a JSON object");
+        goto done;
+    }
+    const char *key;
+    json_t *val;
+    json_object_foreach(req, key, val) {
+        if (strcmp(key, "game") && strcmp(key, "players") && strcmp(key, "options") &&
+            strcmp(key, "seats")) {
+            status = room_error_reply(reply, 400, "bad_request",
+                                      "unknown field '%.40s' (fields: game, players, options, seats)",
+                                      key);
+            goto done;
+        }
+    }
+    pthread_mutex_lock(&s->registry_lock);
+    int limit = s->cfg.max_games > 0 ? s->cfg.max_games : SRV_MAX_ROOMS;
+    bool full = atomic_load(&s->running) >= limit;
+    pthread_mutex_unlock(&s->registry_lock);
+    if (full) {
+        status = room_error_reply(reply, 503, "server_full",
+                                  "this server runs %d games, its limit; try again later", limit);
+        goto done;
+    }
+    const char *gname = json_string_value(json_object_get(req, "game"));
+    if (!gname) {
+        status = room_error_reply(reply, 400, "bad_request", "'game' must name a game, e.g. \"clans\"");
+        goto done;
+    }
+    const tb_game *game = tb_game_find(gname);
+    if (!game) {
+        status = room_error_reply(reply, 400, "unknown_game", "there is no game '%.40s' (see GET /api/catalog)",
+                                  gname);
+        goto done;
+    }
+    const json_t *jseats = json_object_get(req, "seats");
+    const json_t *jplayers = json_object_get(req, "players");
+    if (jseats && !json_is_array(jseats)) {
+        status = room_error_reply(reply, 400, "bad_request", "'seats' must be an array");
+        goto done;
+    }
+    if (jplayers && !json_is_integer(jplayers)) {
+        status = room_error_reply(reply, 400, "bad_request", "'players' must be a whole number");
+        goto done;
+    }
+    json_int_t players = jplayers ? json_integer_value(jplayers)
+                         : jseats ? (json_int_t)json_array_size(jseats)
+                                  : tb_game_default_players(game);
+    if (players < tb_game_min_players(game) || players > tb_game_max_players(game)) {
+        status = room_error_reply(reply, 400, "bad_players", "%s is for %d to %d players, not %lld",
+                                  tb_game_title(game), tb_game_min_players(game),
+                                  tb_game_max_players(game), (long long)players);
+        goto done;
+    }
+    if (jseats && (json_int_t)json_array_size(jseats) != players) {
+        status = room_error_reply(reply, 400, "bad_seats", "'seats' lists %zu seats for %lld players",
+                                  json_array_size(jseats), (long long)players);
+        goto done;
+    }
+    r = room_new(s);
+    r->game = game;
+    r->players = (int)players;
+    char err[TB_ERR_LEN];
+    /* options */
+    tb_options_clear(&r->options);
+    const json_t *jopts = json_object_get(req, "options");
+    if (jopts && !json_is_object(jopts)) {
+        status = room_error_reply(reply, 400, "bad_options", "'options' must be an object of KEY: VALUE");
+        goto done;
+    }
+    json_object_foreach((json_t *)jopts, key, val) {
+        char value[TB_OPTION_LEN * 2];
+        if (json_is_string(val))
+            snprintf(value, sizeof value, "%s", json_string_value(val));
+        else if (json_is_integer(val))
+            snprintf(value, sizeof value, "%lld", (long long)json_integer_value(val));
+        else if (json_is_boolean(val))
+            snprintf(value, sizeof value, "%s", json_is_true(val) ? "true" : "false");
+        else {
+            status = room_error_reply(reply, 400, "bad_options", "option '%.40s' must be a string", key);
+            goto done;
+        }
+        if (tb_options_set(&r->options, key, value, err, sizeof err)) {
+            status = room_error_reply(reply, 400, "bad_options", "%s", err);
+            goto done;
+        }
+    }
+    if (tb_options_normalize(game, &r->options, err, sizeof err)) {
+        status = room_error_reply(reply, 400, "bad_options", "%s", err);
+        goto done;
+    }
+    /* seats */
+    for (int i = 0; i < r->players; i++) {
+        srv_seat *st = &r->seat[i];
+        const json_t *js = jseats ? json_array_get(jseats, (size_t)i) : NULL;
+        if (js && !json_is_object(js)) {
+            status = room_error_reply(reply, 400, "bad_seats", "seat %d must be an object like {\"kind\":\"human\"}", i);
+            goto done;
+        }
+        const char *kind = js ? json_string_value(json_object_get(js, "kind")) : (i ? "ai" : "human");
+        const char *name = js ? json_string_value(json_object_get(js, "name")) : NULL;
+        const char *level = js ? json_string_value(json_object_get(js, "level")) : NULL;
+        if (js && json_object_get(js, "name") && !name) {
+            status = room_error_reply(reply, 400, "bad_seats", "seat %d: 'name' must be a string", i);
+            goto done;
+        }
+        if (js && json_object_get(js, "level") && !level) {
+            status = room_error_reply(reply, 400, "bad_seats", "seat %d: 'level' must be a string", i);
+            goto done;
+        }
+        if (!kind || (strcmp(kind, "human") && strcmp(kind, "ai"))) {
+            status = room_error_reply(reply, 400, "bad_seats", "seat %d: 'kind' must be \"human\" or \"ai\"", i);
+            goto done;
+        }
+        if (name && !room_valid_name(name)) {
+            status = room_error_reply(reply, 400, "bad_seats",
+                                      "seat %d: a name has 1 to %d bytes and no control characters",
+                                      i, SRV_NAME_LEN - 1);
+            goto done;
+        }
+        if (strcmp(kind, "ai") == 0) {
+            st->kind = SRV_AI;
+            if (!level)
+                level = "normal";
+            if (strlen(level) >= SRV_LEVEL_LEN || room_resolve_ai(st, level, err, sizeof err)) {
+                status = room_error_reply(reply, 400, "bad_level", "seat %d: %s", i,
+                                          strlen(level) >= SRV_LEVEL_LEN ? "level name too long" : err);
+                goto done;
+            }
+            snprintf(st->level, sizeof st->level, "%s", level);
+            if (name)
+                snprintf(st->name, sizeof st->name, "%s", name);
+            else
+                snprintf(st->name, sizeof st->name, "Computer %d", i + 1);
+        } else {
+            st->kind = SRV_HUMAN;
+            if (level) {
+                status = room_error_reply(reply, 400, "bad_seats", "seat %d: a human seat has no level", i);
+                goto done;
+            }
+            snprintf(st->name, sizeof st->name, "%s", name ? name : "");
+            if (!name)
+                snprintf(st->name, sizeof st->name, "Player %d", i + 1);
+            srv_secret_token(tokens[i], sizeof tokens[i], st->token_hash);
+        }
+    }
+    /* the game itself */
+    srv_secret_id(r->id);
+    uint64_t seed = srv_secret_u64();
+    r->state = tb_state_new(game);
+    if (tb_setup(r->state, r->players, &r->options, seed, err, sizeof err)) {
+        status = room_error_reply(reply, 400, "bad_options", "%s", err);
+        goto done;
+    }
+    srv_iso_now(r->created);
+    r->record = tb_record_new(game, r->players, &r->options, seed);
+    for (int i = 0; i < r->players; i++) {
+        char kind[64];
+        if (r->seat[i].kind == SRV_AI)
+            snprintf(kind, sizeof kind, "ai:%s", r->seat[i].level);
+        else
+            snprintf(kind, sizeof kind, "human");
+        tb_record_set_player(r->record, i, r->seat[i].name, kind);
+    }
+    tb_record_set_times(r->record, r->created, NULL);
+    /* store, then register */
+    srv_game_row row;
+    memset(&row, 0, sizeof row);
+    snprintf(row.id, sizeof row.id, "%s", r->id);
+    snprintf(row.game, sizeof row.game, "%s", tb_game_name(game));
+    row.players = r->players;
+    row.options = room_options_text(&r->options);
+    row.seed = seed;
+    snprintf(row.created, sizeof row.created, "%s", r->created);
+    for (int i = 0; i < r->players; i++) {
+        srv_seat_row *sr = &row.seat[i];
+        snprintf(sr->kind, sizeof sr->kind, "%s", r->seat[i].kind == SRV_AI ? "ai" : "human");
+        snprintf(sr->name, sizeof sr->name, "%s", r->seat[i].name);
+        snprintf(sr->level, sizeof sr->level, "%s", r->seat[i].level);
+        memcpy(sr->token_hash, r->seat[i].token_hash, SRV_HASH_LEN);
+    }
+    int rc = s->store->m->game_create(s->store, &row, err, sizeof err);
+    free(row.options);
+    if (rc) {
+        srv_log(s, "creating a game: %s", err);
+        status = room_error_reply(reply, 500, "store_failed", "the game could not be saved: %s", err);
+        goto done;
+    }
+    /* the reply: one secret link per human seat */
+    json_t *out = json_object();
+    json_object_set_new(out, "id", json_string(r->id));
+    json_object_set_new(out, "game", json_string(tb_game_name(game)));
+    char path[200];
+    snprintf(path, sizeof path, "/game.html?game=%s", r->id);
+    json_object_set_new(out, "watch", json_string(path));
+    json_t *seats = json_array();
+    for (int i = 0; i < r->players; i++) {
+        json_t *o = room_seat_json(r, i);
+        if (r->seat[i].kind == SRV_HUMAN) {
+            json_object_set_new(o, "token", json_string(tokens[i]));
+            snprintf(path, sizeof path, "/game.html?game=%.12s&token=%.63s", r->id, tokens[i]);
+            json_object_set_new(o, "link", json_string(path));
+        }
+        json_array_append_new(seats, o);
+    }
+    json_object_set_new(out, "seats", seats);
+    *reply = room_dump(out);
+    srv_room_register(s, r);
+    srv_log(s, "game %s: new %s for %d players", r->id, tb_game_name(game), r->players);
+    pthread_mutex_lock(&r->lock);
+    room_queue_ai(r);
+    pthread_mutex_unlock(&r->lock);
+    r = NULL;
+    status = 201;
+done:
+    for (int i = 0; i < TB_MAX_SEATS; i++)
+        memset(tokens[i], 0, sizeof tokens[i]);
+    srv_room_free(r);
+    json_decref(req);
+    return status;
+}
+
+/* ---- loading stored games ---- */
+
+srv_room *srv_room_load(srv_server *s, const char *id, char *err, size_t errlen)
+{
+    srv_game_row row;
+    srv_decision_row *moves = NULL;
+    int count = 0;
+    int rc = s->store->m->game_load(s->store, id, &row, &moves, &count, err, errlen);
+    if (rc == 1)
+        snprintf(err, errlen, "there is no game %s", id);
+    if (rc != 0)
+        return NULL;
+    srv_room *r = room_new(s);
+    snprintf(r->id, sizeof r->id, "%s", row.id);
+    snprintf(r->created, sizeof r->created, "%s", row.created);
+    snprintf(r->finished, sizeof r->finished, "%s", row.finished);
+    r->players = row.players;
+    r->game = tb_game_find(row.game);
+    char why[TB_ERR_LEN] = "";
+    if (!r->game)
+        snprintf(r->broken, sizeof r->broken, "this build has no game '%s'", row.game);
+    else if (r->players < 1 || r->players > TB_MAX_SEATS)
+        snprintf(r->broken, sizeof r->broken, "bad player count %d", r->players);
+    if (!r->broken[0]) {
+        tb_options_clear(&r->options);
+        json_t *jo = json_loads(row.options ? row.options : "{}", 0, NULL);
+        const char *key;
+        json_t *val;
+        json_object_foreach(jo, key, val) {
+            if (tb_options_set(&r->options, key, json_string_value(val) ? json_string_value(val) : "",
+                               why, sizeof why))
+                snprintf(r->broken, sizeof r->broken, "stored options: %.200s", why);
+        }
+        json_decref(jo);
+        if (!r->broken[0] && tb_options_normalize(r->game, &r->options, why, sizeof why))
+            snprintf(r->broken, sizeof r->broken, "stored options: %.200s", why);
+    }
+    if (!r->broken[0]) {
+        r->record = tb_record_new(r->game, r->players, &r->options, row.seed);
+        for (int i = 0; i < r->players; i++) {
+            char kind[64];
+            if (strcmp(row.seat[i].kind, "ai") == 0)
+                snprintf(kind, sizeof kind, "ai:%s", row.seat[i].level);
+            else
+                snprintf(kind, sizeof kind, "human");
+            tb_record_set_player(r->record, i, row.seat[i].name, kind);
+        }
+        tb_record_set_times(r->record, r->created, r->finished[0] ? r->finished : NULL);
+        for (int k = 0; k < count; k++) {
+            tb_record_push(r->record, moves[k].move);
+            room_log_push(r, moves[k].seat, strcmp(moves[k].by, "ai") == 0);
+        }
+        r->state = tb_record_replay(r->record, -1, why, sizeof why);
+        if (!r->state)
+            snprintf(r->broken, sizeof r->broken, "%s", why);
+    }
+    for (int i = 0; i < r->players && i < TB_MAX_SEATS; i++) {
+        srv_seat *st = &r->seat[i];
+        const srv_seat_row *sr = &row.seat[i];
+        snprintf(st->name, sizeof st->name, "%s", sr->name);
+        snprintf(st->level, sizeof st->level, "%s", sr->level);
+        memcpy(st->token_hash, sr->token_hash, SRV_HASH_LEN);
+        st->joined = sr->joined;
+        if (strcmp(sr->kind, "ai") == 0) {
+            st->kind = SRV_AI;
+            if (room_resolve_ai(st, sr->level, why, sizeof why)) {
+                /* A level this build does not know: play random rather than stall. */
+                st->agent = tb_agent_find("random");
+                snprintf(st->note, sizeof st->note,
+                         "level '%s' is unknown to this build: this seat plays random legal moves",
+                         sr->level);
+            }
+        } else {
+            st->kind = SRV_HUMAN;
+        }
+    }
+    /* A game whose last decision was stored but whose end was not. */
+    if (r->state && !r->broken[0] && tb_is_over(r->state) && strcmp(row.status, "over") != 0)
+        room_finish(r);
+    srv_decisions_free(moves, count);
+    srv_game_row_clear(&row);
+    return r;
+}
+
+void srv_room_resume(srv_room *r)
+{
+    pthread_mutex_lock(&r->lock);
+    room_queue_ai(r);
+    pthread_mutex_unlock(&r->lock);
+}
+
+void srv_room_free(srv_room *r)
+{
+    if (!r)
+        return;
+    for (int i = 0; i < r->nconns; i++)
+        srv_conn_unref(r->conns[i]);
+    free(r->conns);
+    tb_state_free(r->state);
+    tb_record_free(r->record);
+    free(r->log);
+    pthread_mutex_destroy(&r->lock);
+    free(r);
+}
+
+/* ---- HTTP reads ---- */
+
+char *srv_room_spectator_json(srv_room *r)
+{
+    pthread_mutex_lock(&r->lock);
+    json_t *j = room_summary_locked(r);
+    if (r->state && !r->broken[0]) {
+        json_object_set_new(j, "view", room_parse_view(tb_view_json(r->state, TB_SPECTATOR)));
+        json_object_set_new(j, "log", room_log_json(r));
+        json_object_set_new(j, "result", tb_is_over(r->state)
+                                             ? room_parse_view(tb_result_json(r->state))
+                                             : json_null());
+    }
+    pthread_mutex_unlock(&r->lock);
+    return room_dump(j);
+}
+
+char *srv_room_record_json(srv_room *r, int *status)
+{
+    pthread_mutex_lock(&r->lock);
+    char *out;
+    if (!r->state || r->broken[0]) {
+        *status = 409;
+        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "broken", "message", r->broken));
+    } else {
+        *status = 200;
+        out = tb_record_json_sealed(r->record, r->state, TB_SPECTATOR);
+    }
+    pthread_mutex_unlock(&r->lock);
+    return out;
+}
+
+char *srv_room_replay_json(srv_room *r, long step, int *status)
+{
+    pthread_mutex_lock(&r->lock);
+    char *out = NULL;
+    if (!r->state || r->broken[0]) {
+        *status = 409;
+        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "broken", "message", r->broken));
+        goto done;
+    }
+    if (!tb_is_over(r->state)) {
+        *status = 409;
+        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "not_over", "message",
+                                  "the replay opens when the game is over"));
+        goto done;
+    }
+    int total = tb_record_length(r->record);
+    if (step < 0 || step > total) {
+        *status = 404;
+        char msg[96];
+        snprintf(msg, sizeof msg, "steps of this game run from 0 to %d", total);
+        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "bad_step", "message", msg));
+        goto done;
+    }
+    char why[TB_ERR_LEN];
+    tb_state *s = tb_record_replay(r->record, (int)step, why, sizeof why);
+    if (!s) {
+        *status = 500;
+        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "replay_failed", "message", why));
+        goto done;
+    }
+    json_t *j = json_pack("{s:s,s:i,s:i}", "game", r->id, "step", (int)step, "total", total);
+    int to = tb_to_move(s);
+    json_object_set_new(j, "to_move", to >= 0 ? json_integer(to) : json_null());
+    json_object_set_new(j, "last", step > 0 ? room_log_entry(r, (int)step - 1) : json_null());
+    json_object_set_new(j, "view", room_parse_view(tb_view_json(s, TB_SPECTATOR)));
+    char prompt[512];
+    tb_prompt_text(s, prompt, sizeof prompt);
+    json_object_set_new(j, "prompt", json_string(prompt));
+    json_object_set_new(j, "result", room_parse_view(tb_result_json(r->state)));
+    tb_state_free(s);
+    *status = 200;
+    out = room_dump(j);
+done:
+    pthread_mutex_unlock(&r->lock);
+    return out;
+}
+
+/* ---- connections ---- */
+
+int srv_room_seat_of_token(srv_room *r, const char *token)
+{
+    if (!token || !*token)
+        return -1;
+    if (strlen(token) > 128)
+        return -2;
+    uint8_t h[SRV_HASH_LEN];
+    srv_secret_hash(token, h);
+    int found = -2;
+    pthread_mutex_lock(&r->lock);
+    for (int i = 0; i < r->players; i++)
+        if (r->seat[i].kind == SRV_HUMAN && srv_secret_equal(h, r->seat[i].token_hash))
+            found = i;
+    pthread_mutex_unlock(&r->lock);
+    return found;
+}
+
+void srv_room_attach(srv_room *r, srv_conn *c, int seat)
+{
+    pthread_mutex_lock(&r->lock);
+    if (r->nconns == r->conn_cap) {
+        r->conn_cap = r->conn_cap ? r->conn_cap * 2 : 8;
+        srv_conn **a = realloc(r->conns, (size_t)r->conn_cap * sizeof *a);
+        if (!a)
+            abort();
+        r->conns = a;
+    }
+    srv_conn_ref(c);
+    r->conns[r->nconns++] = c;
+    if (seat >= 0) {
+        r->seat[seat].connected++;
+        if (!r->seat[seat].joined) {
+            char err[TB_ERR_LEN];
+            r->seat[seat].joined = true;
+            if (r->server->store->m->seat_joined(r->server->store, r->id, seat, err, sizeof err))
+                srv_log(r->server, "game %s: %s", r->id, err);
+        }
+    }
+    json_t *welcome = json_object();
+    json_object_set_new(welcome, "type", json_string("welcome"));
+    json_object_set_new(welcome, "game", room_summary_locked(r));
+    json_object_set_new(welcome, "seat", seat >= 0 ? json_integer(seat) : json_null());
+    json_object_set_new(welcome, "role", json_string(seat >= 0 ? "player" : "spectator"));
+    json_object_set_new(welcome, "log", room_log_json(r));
+    json_object_set_new(welcome, "limits",
+                        json_pack("{s:i,s:f,s:f}", "message_bytes", SRV_MAX_MESSAGE,
+                                  "messages_per_second", SRV_RATE_PER_SEC, "burst", SRV_RATE_BURST));
+    srv_conn_send_json(c, welcome);
+    srv_conn_send(c, room_state_text(r, seat, NULL));
+    room_broadcast(r, room_presence(r));
+    pthread_mutex_unlock(&r->lock);
+}
+
+void srv_room_detach(srv_room *r, srv_conn *c)
+{
+    pthread_mutex_lock(&r->lock);
+    bool found = false;
+    for (int i = 0; i < r->nconns; i++) {
+        if (r->conns[i] == c) {
+            r->conns[i] = r->conns[--r->nconns];
+            found = true;
+            break;
+        }
+    }
+    int seat = srv_conn_seat(c);
+    if (found && seat >= 0 && r->seat[seat].connected > 0)
+        r->seat[seat].connected--;
+    if (found)
+        room_broadcast(r, room_presence(r));
+    pthread_mutex_unlock(&r->lock);
+    if (found)
+        srv_conn_unref(c);
+}
+
+static void room_decide(srv_room *r, srv_conn *c, int seat, json_t *msg, json_t *id)
+{
+    const json_t *jmove = json_object_get(msg, "move");
+    const char *move = json_string_value(jmove);
+    if (!move) {
+        srv_conn_error(c, id, "bad_message",
+                       "a decide message needs \"move\": the decision in notation, e.g. "
+                       "{\"type\":\"decide\",\"move\":\"12-17\"}");
+        return;
+    }
+    const json_t *jn = json_object_get(msg, "n");
+    if (jn && !json_is_integer(jn)) {
+        srv_conn_error(c, id, "bad_message", "\"n\" must be the number of decisions you saw");
+        return;
+    }
+    if (strlen(move) > 200) {
+        srv_conn_error(c, id, "bad_message", "that decision text is too long");
+        return;
+    }
+    pthread_mutex_lock(&r->lock);
+    if (seat < 0) {
+        srv_conn_error(c, id, "spectator", "spectators watch; only a seat's link can decide");
+    } else if (!r->state || r->broken[0]) {
+        srv_conn_error(c, id, "broken", "this game cannot continue: %s", r->broken);
+    } else if (tb_is_over(r->state)) {
+        srv_conn_error(c, id, "game_over", "the game is over");
+    } else if (tb_to_move(r->state) != seat) {
+        int to = tb_to_move(r->state);
+        srv_conn_error(c, id, "not_your_turn", "it is %s's turn (seat %d), not yours",
+                       r->seat[to].name, to);
+    } else if (jn && json_integer_value(jn) != tb_decisions_made(r->state)) {
+        srv_conn_error(c, id, "stale",
+                       "the game moved on: you saw %lld decisions, there are %d now",
+                       (long long)json_integer_value(jn), tb_decisions_made(r->state));
+    } else {
+        tb_move m;
+        char why[TB_ERR_LEN];
+        if (tb_text_to_move(r->state, move, &m, why, sizeof why))
+            srv_conn_error(c, id, "illegal", "%s", why);
+        else
+            room_commit(r, seat, m, false, c, id);
+    }
+    pthread_mutex_unlock(&r->lock);
+}
+
+void srv_room_client_message(srv_room *r, srv_conn *c, int seat, json_t *msg)
+{
+    json_t *id = json_object_get(msg, "id");
+    if (id && !json_is_integer(id) && !(json_is_string(id) && json_string_length(id) <= 64))
+        id = NULL;
+    const char *type = json_string_value(json_object_get(msg, "type"));
+    if (!type) {
+        srv_conn_error(c, id, "bad_message", "a message is a JSON object with a \"type\" "
+                                             "(decide, sync or ping)");
+    } else if (strcmp(type, "decide") == 0) {
+        room_decide(r, c, seat, msg, id);
+    } else if (strcmp(type, "sync") == 0) {
+        pthread_mutex_lock(&r->lock);
+        srv_conn_send(c, room_state_text(r, seat, NULL));
+        pthread_mutex_unlock(&r->lock);
+    } else {
+        srv_conn_error(c, id, "unknown_type",
+                       "unknown message type '%.32s' (decide, sync or ping)", type);
+    }
+}
+
+/* ---- AI seats ---- */
+
+void srv_room_ai_step(srv_room *r, int expect)
+{
+    pthread_mutex_lock(&r->lock);
+    r->ai_queued = false;
+    if (!r->state || r->broken[0] || tb_is_over(r->state) ||
+        tb_decisions_made(r->state) != expect) {
+        room_queue_ai(r);
+        pthread_mutex_unlock(&r->lock);
+        return;
+    }
+    int seat = tb_to_move(r->state);
+    if (r->seat[seat].kind != SRV_AI || !r->seat[seat].agent) {
+        pthread_mutex_unlock(&r->lock);
+        return;
+    }
+    const tb_agent *agent = r->seat[seat].agent;
+    tb_budget budget = r->seat[seat].budget;
+    tb_state *copy = tb_state_dup(r->state);
+    r->ai_queued = true; /* thinking: no second job for this position */
+    pthread_mutex_unlock(&r->lock);
+
+    budget.now_us = srv_now_us;
+    tb_move m = tb_agent_decide(agent, copy, &budget, srv_secret_u64(), NULL);
+    tb_state_free(copy);
+
+    pthread_mutex_lock(&r->lock);
+    r->ai_queued = false;
+    if (tb_decisions_made(r->state) == expect && tb_to_move(r->state) == seat &&
+        tb_is_legal(r->state, m)) {
+        if (room_commit(r, seat, m, true, NULL, NULL) != 0) {
+            /* The store failed; try again in a second. */
+            r->ai_queued = true;
+            srv_ai_schedule(r->server->ai, r, expect, srv_now_us() + 1000000u);
+        }
+    } else {
+        room_queue_ai(r);
+    }
+    pthread_mutex_unlock(&r->lock);
+}

@@ -1,0 +1,36 @@
+/*
+ * server.h — the game server behind `tabula serve` (DESIGN.md §9), as the
+ * command line sees it: start it, ask its port, stop it.
+ *
+ * srv_start returns only when the server listens and every unfinished game
+ * in the database has been resumed; srv_stop closes every connection, lets
+ * the AI workers finish their current decision, and closes the database.
+ * Both are called from one thread (the command's main thread).
+ */
+#ifndef TB_SERVER_H
+#define TB_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct srv_config {
+    const char *host;    /* address to bind, e.g. "127.0.0.1" or "::" */
+    int port;            /* 0: any free port (see srv_port) */
+    const char *db_path; /* SQLite database file */
+    const char *web_dir; /* the static UI; NULL: the built-in default */
+    int ai_delay_ms;     /* least time between a position and an AI's decision */
+    int workers;         /* AI worker threads; 0: one per CPU, at least 2 */
+    bool full_sync;      /* fsync every decision (survives power loss too) */
+    int max_games;       /* games in memory before creation is refused; 0: 50,000 */
+    bool quiet;          /* no log lines on stderr */
+} srv_config;
+
+typedef struct srv_server srv_server;
+
+srv_server *srv_start(const srv_config *cfg, char *err, size_t errlen);
+int srv_port(const srv_server *server);
+int srv_resumed(const srv_server *server); /* unfinished games picked up at start */
+const char *srv_web_dir(const srv_server *server);
+void srv_stop(srv_server *server);
+
+#endif

@@ -1,0 +1,98 @@
+/*
+ * store.h — the server's persistence interface (src/server only).
+ *
+ * A store keeps games, their seats and every decision.  It is a small table
+ * of functions (SQLite io_methods style): a backend embeds `srv_store` as the
+ * first member of its own struct and points `m` at its methods.  SQLite
+ * (store_sqlite.c) is the default; a PostgreSQL backend (DESIGN.md §9) fills
+ * in the same table.
+ *
+ * Invariants every backend keeps:
+ *   - a call returns only after its write is durable against a crash of the
+ *     server process (the server acknowledges a decision only after
+ *     srv_store_methods.decision_add returned 0);
+ *   - decisions of one game are numbered 1, 2, 3... without gaps, and a
+ *     second write of the same number fails, changing nothing;
+ *   - seat tokens are never stored, only their 32-byte hashes;
+ *   - every method is safe to call from any thread (backends serialise).
+ */
+#ifndef TB_SERVER_STORE_H
+#define TB_SERVER_STORE_H
+
+#include "tabula.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SRV_ID_LEN 12    /* characters of a game id */
+#define SRV_NAME_LEN 48  /* bytes of a seat name, NUL included */
+#define SRV_LEVEL_LEN 24
+#define SRV_HASH_LEN 32
+#define SRV_TIME_LEN 32
+
+typedef struct srv_seat_row {
+    char kind[8]; /* "human" or "ai" */
+    char name[SRV_NAME_LEN];
+    char level[SRV_LEVEL_LEN]; /* AI seats: the level asked for */
+    uint8_t token_hash[SRV_HASH_LEN]; /* human seats; zero for AI */
+    bool joined; /* a person has connected with the seat's token */
+} srv_seat_row;
+
+typedef struct srv_game_row {
+    char id[SRV_ID_LEN + 1];
+    char game[32];
+    int players;
+    char *options; /* JSON object text (malloc'd) */
+    uint64_t seed;
+    char status[12]; /* "running" or "over" */
+    char created[SRV_TIME_LEN];
+    char finished[SRV_TIME_LEN]; /* "" while running */
+    char *result; /* JSON text when over (malloc'd), else NULL */
+    int decisions;
+    srv_seat_row seat[TB_MAX_SEATS];
+} srv_game_row;
+
+typedef struct srv_decision_row {
+    int seat;
+    char by[8]; /* "human" or "ai" */
+    char *move; /* canonical text (malloc'd) */
+} srv_decision_row;
+
+typedef struct srv_store srv_store;
+
+typedef struct srv_store_methods {
+    const char *name;
+    /* Creates a game and its seats in one transaction. */
+    int (*game_create)(srv_store *st, const srv_game_row *g, char *err, size_t errlen);
+    /* Appends decision number n (1-based; must be the next one). */
+    int (*decision_add)(srv_store *st, const char *id, int n, int seat, const char *move,
+                        const char *by, const char *at, char *err, size_t errlen);
+    int (*game_finish)(srv_store *st, const char *id, const char *finished, const char *result,
+                       char *err, size_t errlen);
+    int (*seat_joined)(srv_store *st, const char *id, int seat, char *err, size_t errlen);
+    /* Reads one game with its seats and decisions; 1 when there is no such
+     * game, -1 on an error. */
+    int (*game_load)(srv_store *st, const char *id, srv_game_row *g, srv_decision_row **moves,
+                     int *count, char *err, size_t errlen);
+    /* Lists games, newest first: status "running", "over" or NULL for all.
+     * Rows come with their result but without options and decisions; the
+     * caller clears each row (srv_game_row_clear) and frees the array. */
+    int (*games_list)(srv_store *st, const char *status, int limit, srv_game_row **rows,
+                      int *count, char *err, size_t errlen);
+    void (*close)(srv_store *st);
+} srv_store_methods;
+
+struct srv_store {
+    const srv_store_methods *m;
+};
+
+/* store_sqlite.c: opens (creating and migrating) a SQLite database. */
+srv_store *srv_store_sqlite_open(const char *path, bool full_sync, char *err, size_t errlen);
+/* The schema version this build writes (docs/server.md). */
+int srv_store_sqlite_version(void);
+
+void srv_game_row_clear(srv_game_row *g); /* frees options and result */
+void srv_decisions_free(srv_decision_row *moves, int count);
+
+#endif

@@ -1,0 +1,376 @@
+// api.test.mjs TABULA — integration tests of `tabula serve` over real sockets
+// on 127.0.0.1: the HTTP API and its errors, whole games over WebSockets
+// between scripted clients, every WebSocket error case, reconnecting, limits,
+// tokens never stored, and that no client ever receives another seat's
+// secrets (checked on the wire and against the engine's own views).
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  api, assert, assertEq, engine, playSeat, runner, sleep, startServer, tempDir, WsClient,
+} from './lib.mjs';
+
+const tabula = path.resolve(process.argv[2] || 'build/tabula');
+const dir = tempDir();
+const db = path.join(dir, 'api.db');
+const server = await startServer(tabula, { db, aiDelay: 0 });
+const t = runner('server API and WebSocket tests');
+
+const create = (body) => api(server, 'POST', '/api/games', body);
+const humans = (n) => Array.from({ length: n }, (_, i) => ({ kind: 'human', name: `P${i}` }));
+const connect = (game, token) =>
+  WsClient.connect(server.port, `?game=${game}${token ? `&token=${token}` : ''}`);
+
+async function expectError(res, status, code) {
+  assertEq(res.status, status, `HTTP status for ${code}`);
+  assert(res.json && res.json.error && res.json.error.code === code,
+    `error code ${code}, got ${res.text.slice(0, 200)}`);
+  assert(typeof res.json.error.message === 'string' && res.json.error.message.length > 5,
+    'the error explains itself');
+}
+
+// ---- HTTP API ----
+
+t.test('catalog lists every game with options and the levels', async () => {
+  const r = await api(server, 'GET', '/api/catalog');
+  assertEq(r.status, 200, 'status');
+  const clans = r.json.games.find((g) => g.name === 'clans');
+  assert(clans, 'clans in the catalog');
+  assertEq([clans.min_players, clans.max_players], [2, 4], 'clans players');
+  assert(Array.isArray(clans.options), 'options array');
+  assertEq(r.json.levels.map((l) => l.name), ['easy', 'normal', 'hard'], 'levels');
+  const board = await api(server, 'GET', '/api/catalog/clans/board');
+  assertEq(board.json.territories.length, 60, 'board territories');
+  await expectError(await api(server, 'GET', '/api/catalog/chess/board'), 404, 'unknown_game');
+});
+
+t.test('POST /api/games refuses every malformed request', async () => {
+  await expectError(await create('{"game": "clans"'), 400, 'bad_json');
+  await expectError(await create('[1,2]'), 400, 'bad_request');
+  await expectError(await create({ game: 'clans', colour: 'red' }), 400, 'bad_request');
+  await expectError(await create({}), 400, 'bad_request');
+  await expectError(await create({ game: 'chess' }), 400, 'unknown_game');
+  await expectError(await create({ game: 'clans', players: 1 }), 400, 'bad_players');
+  await expectError(await create({ game: 'clans', players: 5 }), 400, 'bad_players');
+  await expectError(await create({ game: 'clans', players: '2' }), 400, 'bad_request');
+  await expectError(await create({ game: 'clans', players: 3, seats: humans(2) }), 400, 'bad_seats');
+  await expectError(await create({ game: 'clans', seats: [{ kind: 'robot' }, { kind: 'human' }] }), 400, 'bad_seats');
+  await expectError(await create({ game: 'clans', seats: [{ kind: 'ai', level: 'godlike' }, { kind: 'human' }] }), 400, 'bad_level');
+  await expectError(await create({ game: 'clans', seats: [{ kind: 'human', level: 'easy' }, { kind: 'human' }] }), 400, 'bad_seats');
+  await expectError(await create({ game: 'clans', seats: [{ kind: 'human', name: 'a\nb' }, { kind: 'human' }] }), 400, 'bad_seats');
+  await expectError(await create({ game: 'clans', seats: [{ kind: 'human', name: 'x'.repeat(80) }, { kind: 'human' }] }), 400, 'bad_seats');
+  await expectError(await create({ game: 'clans', seats: [5, { kind: 'human' }] }), 400, 'bad_seats');
+  await expectError(await create({ game: 'clans', options: { nonsense: 'yes' } }), 400, 'bad_options');
+  await expectError(await create({ game: 'clans', options: 'x' }), 400, 'bad_options');
+  await expectError(await create(JSON.stringify({ game: 'clans', pad: 'x'.repeat(20000) })), 413, 'too_large');
+  const list = await api(server, 'GET', '/api/games?status=all');
+  assertEq(list.json.games.length, 0, 'no game was created by bad requests');
+});
+
+t.test('unknown addresses, ids and methods get JSON errors', async () => {
+  await expectError(await api(server, 'GET', '/api/nothing'), 404, 'not_found');
+  await expectError(await api(server, 'GET', '/api/games/abcdefghijkm'), 404, 'unknown_game');
+  await expectError(await api(server, 'GET', '/api/games/a/b/c/d/e'), 404, 'not_found');
+  await expectError(await api(server, 'GET', '/api/games//record'), 404, 'not_found');
+  await expectError(await api(server, 'GET', '/api/games/x%27%3B--'), 404, 'unknown_game');
+  await expectError(await api(server, 'DELETE', '/api/games'), 405, 'method_not_allowed');
+  await expectError(await api(server, 'POST', '/api/catalog', {}), 405, 'method_not_allowed');
+  await expectError(await api(server, 'GET', '/api/games?status=weird'), 400, 'bad_request');
+  await expectError(await api(server, 'GET', '/api/games?limit=0'), 400, 'bad_request');
+  const ws = await api(server, 'GET', '/ws');
+  assertEq(ws.status, 400, 'plain GET /ws');
+  const traversal = await api(server, 'GET', '/..%2f..%2fetc/passwd');
+  assertEq(traversal.status, 404, 'no path traversal');
+  const hidden = await api(server, 'GET', '/.git/config');
+  assertEq(hidden.status, 404, 'no hidden files');
+  const index = await api(server, 'GET', '/');
+  assertEq(index.status, 200, 'the UI is served');
+  assert(/text\/html/.test(index.headers.get('content-type')), 'as HTML');
+});
+
+t.test('a created game: one secret link per human seat, only hashes stored', async () => {
+  const r = await create({ game: 'clans', seats: [{ kind: 'human', name: 'Ann' }, { kind: 'ai', level: 'easy' }, { kind: 'human' }] });
+  assertEq(r.status, 201, 'created');
+  assert(/^[a-z0-9]{12}$/.test(r.json.id), 'game id');
+  const [s0, s1, s2] = r.json.seats;
+  assert(s0.token && s2.token && !s1.token, 'tokens for human seats only');
+  assert(s0.token.length >= 22 && /^[A-Za-z0-9_-]+$/.test(s0.token), 'token has >= 128 bits in base64url');
+  assert(s0.token !== s2.token, 'tokens differ');
+  assertEq(s0.link, `/game.html?game=${r.json.id}&token=${s0.token}`, 'join link');
+  assertEq(s2.name, 'Player 3', 'default name');
+  assertEq(s1.kind, 'ai', 'AI seat');
+  // The database (and its WAL) must not contain any token.
+  await sleep(50);
+  for (const f of fs.readdirSync(dir).filter((n) => n.startsWith('api.db'))) {
+    const bytes = fs.readFileSync(path.join(dir, f));
+    assert(!bytes.includes(s0.token) && !bytes.includes(s2.token), `no token in ${f}`);
+  }
+  // Listed as open; spectator view hides every colour; record sealed.
+  const list = await api(server, 'GET', '/api/games');
+  const g = list.json.games.find((x) => x.id === r.json.id);
+  assertEq(g.status, 'open', 'open until every person joined');
+  const spec = await api(server, 'GET', `/api/games/${r.json.id}`);
+  assertEq(spec.json.view.your_colour, null, 'spectator has no colour');
+  assertEq(spec.json.view.colours, [null, null, null], 'spectator sees no colour');
+  assert(!('legal' in spec.json) && !('prompt' in spec.json), 'no decisions for spectators');
+  const rec = await api(server, 'GET', `/api/games/${r.json.id}/record`);
+  assert(rec.json.sealed === true && !('seed' in rec.json), 'record sealed, no seed');
+  await expectError(await api(server, 'GET', `/api/games/${r.json.id}/replay/0`), 409, 'not_over');
+  // A token of this game is no key to another game.
+  const other = await create({ game: 'clans', players: 2, seats: humans(2) });
+  const c = await connect(other.json.id, s0.token);
+  const e = await c.next((m) => m.type === 'error');
+  assertEq(e.code, 'bad_token', 'foreign token refused');
+  await c.close();
+});
+
+t.test('an all-computer game plays through on its own', async () => {
+  const r = await create({ game: 'clans', seats: [{ kind: 'ai', level: 'random' }, { kind: 'ai', level: 'easy' }, { kind: 'ai' }] });
+  assertEq(r.status, 201, 'created');
+  let g;
+  for (let i = 0; i < 200; i++) {
+    g = (await api(server, 'GET', `/api/games/${r.json.id}`)).json;
+    if (g.status === 'over') break;
+    await sleep(25);
+  }
+  assertEq(g.status, 'over', 'finished');
+  assert(g.result && g.result.winners.length >= 1, 'result with winners');
+  assertEq(g.log.length, g.decisions, 'log has every decision');
+  assert(g.log.every((e) => e.by === 'ai'), 'made by the computer');
+  const rec = (await api(server, 'GET', `/api/games/${r.json.id}/record`)).json;
+  assert(typeof rec.seed === 'string' && !rec.sealed, 'record unsealed at the end');
+  assertEq(rec.moves.length, g.decisions, 'record moves');
+  const rp = (await api(server, 'GET', `/api/games/${r.json.id}/replay/5`)).json;
+  assertEq([rp.step, rp.total, rp.last.n], [5, g.decisions, 5], 'replay step');
+  await expectError(await api(server, 'GET', `/api/games/${r.json.id}/replay/9999`), 404, 'bad_step');
+  const over = await api(server, 'GET', '/api/games?status=over');
+  const listed = over.json.games.find((x) => x.id === r.json.id);
+  assertEq(listed && listed.winners, g.result.winners, 'listed among finished games, with its winners');
+  assertEq(g.winners, g.result.winners, 'the summary names the winners');
+});
+
+// ---- a whole game over WebSockets ----
+
+t.test('a full 4-seat game between scripted clients; no client ever sees another seat\'s secrets', async () => {
+  const seats = [...humans(3), { kind: 'ai', level: 'random' }];
+  const r = await create({ game: 'clans', seats });
+  const clients = [];
+  for (let i = 0; i < 3; i++) clients.push(await connect(r.json.id, r.json.seats[i].token));
+  const spectator = await connect(r.json.id);
+  const welcome = await clients[1].next((m) => m.type === 'welcome');
+  assertEq([welcome.seat, welcome.role], [1, 'player'], 'welcome names the seat');
+  assertEq((await spectator.next((m) => m.type === 'welcome')).role, 'spectator', 'spectator welcome');
+  const acks = [];
+  const finals = await Promise.all(clients.map((c) => playSeat(c, { onAck: (a) => acks.push(a) })));
+  const final = await spectator.next((m) => m.type === 'state' && m.result);
+  assertEq(finals.map((f) => f.n), [final.n, final.n, final.n], 'everyone saw the end');
+  const rec = (await api(server, 'GET', `/api/games/${r.json.id}/record`)).json;
+  assertEq(rec.moves.length, final.n, 'record length');
+  assertEq(new Set(acks.map((a) => a.n)).size, acks.length, 'acks are distinct decisions');
+
+  // The engine replays the record; every state message each seat received
+  // must carry exactly the engine's view for that seat at that point.
+  const cmds = [`new clans players=4 seed=${rec.seed}`];
+  for (const m of rec.moves) cmds.push('view 0', 'view 1', 'view 2', 'view', `play ${m}`);
+  cmds.push('view 0', 'view 1', 'view 2', 'view');
+  const replies = await engine(tabula, cmds);
+  const viewAt = (n, seat) => JSON.parse(replies[1 + n * 5 + (seat < 0 ? 3 : seat)]);
+  const watchers = [...clients.map((c, i) => [c, i]), [spectator, -1]];
+  for (const [c, seat] of watchers) {
+    const states = c.messages.filter((m) => m.type === 'state');
+    assert(states.length > 10, 'many states');
+    for (const st of states) {
+      assertEq(st.view, viewAt(st.n, seat), `seat ${seat} view at decision ${st.n}`);
+      assert(!!st.legal === !!st.your_turn && !!st.prompt === !!st.your_turn,
+        `seat ${seat} gets decisions only on its turn`);
+      if (st.your_turn) assertEq(st.to_move, seat, 'your_turn means to_move');
+    }
+    // On the wire: the seed never appears before the result, nor the full state.
+    const bytes = c.rawBytes().toString('latin1');
+    const beforeEnd = bytes.slice(0, bytes.indexOf('"result":{'));
+    assert(!beforeEnd.includes(rec.seed), `seat ${seat}: no seed on the wire before the end`);
+    for (const key of ['"removed":', '"turn":', '"board":{']) {
+      assert(!bytes.includes(key), `seat ${seat}: no state_json field ${key} on the wire`);
+    }
+    // Clans: the only secret is each seat's colour.
+    const colours = final.view.colours;
+    for (const st of states.filter((s) => !s.result)) {
+      assertEq(st.view.your_colour, seat >= 0 ? colours[seat] : null, `seat ${seat} own colour`);
+      st.view.colours.forEach((col, k) => assertEq(col, k === seat ? colours[k] : null,
+        `seat ${seat} sees colour of seat ${k}`));
+    }
+  }
+  for (const c of [...clients, spectator]) await c.close();
+});
+
+// ---- WebSocket errors ----
+
+t.test('every WebSocket error is a message, changes nothing and keeps the connection', async () => {
+  const r = await create({ game: 'clans', players: 2, seats: humans(2) });
+  const [a, b] = [await connect(r.json.id, r.json.seats[0].token), await connect(r.json.id, r.json.seats[1].token)];
+  const spec = await connect(r.json.id);
+  const st = await a.next((m) => m.type === 'state');
+  const mover = st.to_move === 0 ? a : b, other = st.to_move === 0 ? b : a;
+  const legal = (st.to_move === 0 ? st : await b.next((m) => m.type === 'state')).legal;
+  const expectErr = async (c, send, code) => {
+    const from = c.messages.length;
+    send();
+    const e = await c.next((m) => m.type === 'error', { from, what: `error ${code}` });
+    assertEq(e.code, code, 'error code');
+    assert(e.message.length > 5, 'error explained');
+  };
+  await expectErr(mover, () => mover.send('{"type":"decide",'), 'bad_json');
+  await expectErr(mover, () => mover.send('[1,2,3]'), 'bad_message');
+  await expectErr(mover, () => mover.send({ move: legal[0] }), 'bad_message');
+  await expectErr(mover, () => mover.send({ type: 'dance' }), 'unknown_type');
+  await expectErr(mover, () => mover.send({ type: 'decide' }), 'bad_message');
+  await expectErr(mover, () => mover.send({ type: 'decide', move: 42 }), 'bad_message');
+  await expectErr(mover, () => mover.send({ type: 'decide', move: '1-60' }), 'illegal');
+  await expectErr(mover, () => mover.send({ type: 'decide', move: 'hello' }), 'illegal');
+  await expectErr(mover, () => mover.send({ type: 'decide', move: legal[0], n: 7 }), 'stale');
+  await expectErr(mover, () => mover.send({ type: 'decide', move: legal[0], n: 'x' }), 'bad_message');
+  await expectErr(other, () => other.send({ type: 'decide', move: legal[0] }), 'not_your_turn');
+  await expectErr(spec, () => spec.send({ type: 'decide', move: legal[0] }), 'spectator');
+  await expectErr(mover, () => mover.sendBinary(Buffer.from('{"type":"ping"}')), 'bad_frame');
+  await expectErr(mover, () => mover.send(JSON.stringify({ type: 'ping', pad: 'x'.repeat(40000) })), 'too_large');
+  const echo = await mover.request({ type: 'ping', id: 'after-errors' });
+  assertEq(echo.type, 'pong', 'still connected after every error');
+  const e = await mover.request({ type: 'decide', move: 'nonsense', id: 77 });
+  assertEq([e.type, e.id], ['error', 77], 'errors echo the id');
+  // A message in three fragments is one message.
+  const from = mover.messages.length;
+  mover.sendFragments(['{"type":', '"ping",', '"id":"frag"}']);
+  assertEq((await mover.next((m) => m.id === 'frag', { from })).type, 'pong', 'fragmented message');
+  // Nothing changed.
+  const spectatorView = (await api(server, 'GET', `/api/games/${r.json.id}`)).json;
+  assertEq(spectatorView.decisions, 0, 'no decision was made by any error');
+  // And a good decision still works, acknowledged before the new state.
+  const ack = await mover.request({ type: 'decide', move: legal[0], id: 1, n: 0 });
+  assertEq([ack.type, ack.n, ack.move], ['ack', 1, legal[0]], 'ack');
+  const ackAt = mover.messages.indexOf(ack);
+  const next = await mover.next((m) => m.type === 'state' && m.n === 1);
+  assert(mover.messages.indexOf(next) > ackAt, 'ack before the new state');
+  assertEq(next.last, { n: 1, seat: st.to_move, move: legal[0], by: 'human' }, 'last decision');
+  await expectErr(mover, () => mover.send({ type: 'decide', move: legal[1] || legal[0], n: 1 }), 'not_your_turn');
+  for (const c of [a, b, spec]) await c.close();
+});
+
+t.test('connecting to an unknown game, with a bad token or no game gets an error message', async () => {
+  const r = await create({ game: 'clans', players: 2, seats: humans(2) });
+  const cases = [[`?game=abcdefghijkm`, 'unknown_game'], [`?game=${r.json.id}&token=forged`, 'bad_token'],
+    ['', 'bad_request'], [`?game=${'z'.repeat(300)}`, 'unknown_game']];
+  for (const [q, code] of cases) {
+    const c = await WsClient.connect(server.port, q);
+    const e = await c.next((m) => m.type === 'error');
+    assertEq(e.code, code, `connect ${q.slice(0, 30)}`);
+    const again = await c.request({ type: 'decide', move: '1-2', id: 5 });
+    assertEq(again.code, code, 'every later message gets the same error');
+    assertEq((await c.request({ type: 'ping', id: 6 })).type, 'pong', 'connection stays open');
+    await c.close();
+  }
+});
+
+t.test('messages over the rate limit are refused with a message, then the connection recovers', async () => {
+  const r = await create({ game: 'clans', players: 2, seats: humans(2) });
+  const c = await connect(r.json.id);
+  await c.next((m) => m.type === 'state');
+  for (let i = 0; i < 120; i++) c.send({ type: 'ping', id: i });
+  const e = await c.next((m) => m.type === 'error' && m.code === 'rate_limited');
+  assert(/per second/.test(e.message), 'explains the limit');
+  await sleep(400);
+  const pongs = c.messages.filter((m) => m.type === 'pong').length;
+  assert(pongs >= 35 && pongs < 120, `some pings answered, the rest refused (${pongs})`);
+  await sleep(1500);
+  assertEq((await c.request({ type: 'ping', id: 'later' })).type, 'pong', 'recovered');
+  await c.close();
+});
+
+t.test('a reconnecting seat gets the current state at once, with its decisions', async () => {
+  const r = await create({ game: 'clans', players: 2, seats: humans(2) });
+  const toks = r.json.seats.map((s) => s.token);
+  let cs = [await connect(r.json.id, toks[0]), await connect(r.json.id, toks[1])];
+  // play 6 decisions, then drop both connections abruptly
+  let n = 0;
+  while (n < 6) {
+    const sts = await Promise.all(cs.map((c) => c.next((m) => m.type === 'state' && m.n === n)));
+    const k = sts[0].to_move;
+    await cs[k].request({ type: 'decide', move: sts[k].legal[0], id: n, n });
+    n++;
+  }
+  const before = await cs[0].next((m) => m.type === 'state' && m.n === 6);
+  cs.forEach((c) => c.destroy());
+  await sleep(100);
+  const presence = (await api(server, 'GET', `/api/games/${r.json.id}`)).json.seats;
+  assertEq(presence.map((s) => s.connected), [false, false], 'both gone');
+  const again = await connect(r.json.id, toks[0]);
+  const w = await again.next((m) => m.type === 'welcome');
+  assertEq(w.log.length, 6, 'welcome carries the log');
+  const st = await again.next((m) => m.type === 'state');
+  assertEq(st.n, 6, 'current position');
+  assertEq(st.view, before.view, 'same view as before');
+  assertEq(!!st.legal, st.to_move === 0, 'decisions when it is this seat\'s turn');
+  await again.close();
+});
+
+t.test('a second server on the same database refuses to start', async () => {
+  let refused = null;
+  try {
+    const s2 = await startServer(tabula, { db });
+    await s2.stop();
+  } catch (e) {
+    refused = e.message;
+  }
+  assert(refused && /another server uses/.test(refused), `refused: ${refused}`);
+  assertEq((await api(server, 'GET', '/api/health')).json.ok, true, 'the first one still serves');
+});
+
+t.test('a full server refuses new games with 503 and keeps the others', async () => {
+  const d2 = tempDir();
+  const s2 = await startServer(tabula, { db: path.join(d2, 'full.db'), args: ['--max-games', '2'] });
+  const ai = await api(s2, 'POST', '/api/games', { game: 'clans', players: 2, seats: [{ kind: 'ai', level: 'random' }, { kind: 'ai', level: 'random' }] });
+  assertEq(ai.status, 201, 'a computer-only game');
+  for (let i = 0; i < 100 && (await api(s2, 'GET', `/api/games/${ai.json.id}`)).json.status !== 'over'; i++) await sleep(20);
+  for (let i = 0; i < 2; i++)
+    assertEq((await api(s2, 'POST', '/api/games', { game: 'clans', players: 2, seats: humans(2) })).status, 201, 'created');
+  await expectError(await api(s2, 'POST', '/api/games', { game: 'clans' }), 503, 'server_full');
+  assertEq((await api(s2, 'GET', '/api/games')).json.games.length, 2, 'the two running games are there');
+  assertEq((await api(s2, 'GET', '/api/games?status=all')).json.games.length, 3, 'and the finished one');
+  const before = (await api(s2, 'GET', `/api/games/${ai.json.id}/replay/7`)).json;
+  assertEq((await s2.stop()).code, 0, 'clean stop');
+  // After a restart the finished game is read from the database on demand.
+  const s3 = await startServer(tabula, { db: path.join(d2, 'full.db'), args: ['--max-games', '2'] });
+  assert(/2 unfinished games resumed/.test(s3.stdout()), 'the two running games resumed');
+  const g = (await api(s3, 'GET', `/api/games/${ai.json.id}`)).json;
+  assertEq(g.status, 'over', 'the finished game is still there');
+  assertEq((await api(s3, 'GET', `/api/games/${ai.json.id}/replay/7`)).json, before, 'its replay is the same');
+  assert((await api(s3, 'GET', `/api/games/${ai.json.id}/record`)).json.seed, 'its record is unsealed');
+  assertEq((await api(s3, 'GET', '/api/health')).json.games_in_memory, 2, 'looking at it did not load it for good');
+  const w = await WsClient.connect(s3.port, `?game=${ai.json.id}`);
+  assert((await w.next((m) => m.type === 'state')).result, 'a spectator of a finished game gets the result');
+  await w.close();
+  assertEq((await s3.stop()).code, 0, 'clean stop');
+  fs.rmSync(d2, { recursive: true, force: true });
+});
+
+t.test('SIGTERM stops the server cleanly and closes WebSockets with 1001', async () => {
+  const d2 = tempDir();
+  const s2 = await startServer(tabula, { db: path.join(d2, 'x.db') });
+  const r = await api(s2, 'POST', '/api/games', { game: 'clans', players: 2, seats: humans(2) });
+  const c = await WsClient.connect(s2.port, `?game=${r.json.id}&token=${r.json.seats[0].token}`);
+  await c.next((m) => m.type === 'state');
+  const t0 = Date.now();
+  const { code } = await s2.stop();
+  assertEq(code, 0, 'exit status 0');
+  assert(Date.now() - t0 < 5000, 'stops quickly');
+  await sleep(100);
+  assertEq(c.closeCode, 1001, 'close frame "going away"');
+  fs.rmSync(d2, { recursive: true, force: true });
+});
+
+t.test('the server stops cleanly at the end (no leak under ASan)', async () => {
+  const exit = await server.stop();
+  assertEq(exit.code, 0, `exit status (stderr: ${server.stderr().slice(0, 3000)})`);
+});
+
+const failed = await t.run();
+fs.rmSync(dir, { recursive: true, force: true });
+process.exit(failed ? 1 : 0);

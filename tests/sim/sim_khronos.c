@@ -1,0 +1,129 @@
+/*
+ * sim_khronos.c — the invariants of a Khronos state (khronos.h) checked after
+ * every random decision: tiles on the boards + stock = 155 by type (and the
+ * incremental stock agrees), cubes on the boards + supply = 25 per player,
+ * cards = 55 by colour, Ecus >= 0, every board's building list sorted with
+ * its square map, occupancy and domains equal to a rebuild from scratch,
+ * printed Hamlet squares covered by civil buildings, ruins and owners where
+ * they belong, populate cubes within capacity, and — whenever no action is
+ * half done — a unique highest military and religious building in every
+ * domain of Might and Faith.
+ */
+#include "sim.h"
+
+#include "games/khronos/khronos.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define D khronos__data
+
+static int sim_board(const khronos_state *k, int b, char *err, size_t n)
+{
+    const kh_board *bd = &k->board[b];
+    kh_board copy = *bd;
+    kh_board_rebuild(&copy);
+    if (memcmp(copy.at, bd->at, sizeof bd->at) != 0 || memcmp(&copy.occ, &bd->occ, sizeof bd->occ))
+        return snprintf(err, n, "%s: the square map disagrees with the buildings", kh_board_name[b]), -1;
+    for (int i = 0; i < bd->nb; i++) {
+        const kh_bld *x = &bd->b[i];
+        if (i && kh_anchor(&bd->b[i - 1]) >= kh_anchor(x))
+            return snprintf(err, n, "%s: buildings out of order", kh_board_name[b]), -1;
+        if (copy.b[i].dom != x->dom)
+            return snprintf(err, n, "%s: building %d is in domain %d, a rebuild says %d",
+                            kh_board_name[b], i, x->dom, copy.b[i].dom), -1;
+        int f = KH_FAMILY(x->type);
+        if (kh_place_of(x)->size != KH_SIZE(x->type))
+            return snprintf(err, n, "%s: a tile of the wrong size", kh_board_name[b]), -1;
+        if ((kh_place_of(x)->covers & KH_COVERS_RIVER) && !(f == KH_CIVIL && KH_SIZE(x->type) > 1))
+            return snprintf(err, n, "%s: %s on a river", kh_board_name[b], D.tile[x->type].name), -1;
+        bool owned = x->owner != KH_NOBODY;
+        if (b < KH_REASON && (x->flags & KH_RUIN))
+            return snprintf(err, n, "%s: a ruin", kh_board_name[b]), -1;
+        if (b < KH_REASON && owned != (f != KH_CIVIL))
+            return snprintf(err, n, "%s: ownership of a %s", kh_board_name[b], D.tile[x->type].name), -1;
+        if (b == KH_REASON && owned)
+            return snprintf(err, n, "reason: an owned building"), -1;
+        if (x->ncubes > KH_SIZE(x->type) || (x->ncubes && (b != KH_REASON || f != KH_CIVIL)))
+            return snprintf(err, n, "%s: populate cubes out of place", kh_board_name[b]), -1;
+        if (x->reno != KH_NOBODY && (!(x->flags & KH_RUIN) || D.tile[x->type].renovation < 2))
+            return snprintf(err, n, "%s: a renovation cube out of place", kh_board_name[b]), -1;
+        if (b == KH_REASON && KH_SIZE(x->type) == 1 && !(x->flags & KH_PRINTED))
+            return snprintf(err, n, "reason: a size-1 tile"), -1;
+        if (!bd->dirty && x->orig != KH_NONE)
+            return snprintf(err, n, "%s: a stale snapshot", kh_board_name[b]), -1;
+    }
+    for (int h = 0; h < D.hamlets; h++) {
+        int i = bd->at[D.hamlet[h]];
+        if (i == KH_NONE || KH_FAMILY(bd->b[i].type) != KH_CIVIL)
+            return snprintf(err, n, "%s: printed hamlet square %d not civil", kh_board_name[b],
+                            D.hamlet[h]), -1;
+    }
+    return 0;
+}
+
+int sim_khronos_check(const tb_state *before, const tb_state *after, char *err, size_t n)
+{
+    (void)before;
+    const khronos_state *k = (const khronos_state *)after;
+    int players = after->players;
+    int tiles[KH_TYPES] = {0}, cubes[TB_MAX_SEATS] = {0};
+    for (int b = 0; b < KH_BOARDS; b++) {
+        if (sim_board(k, b, err, n))
+            return -1;
+        const kh_board *bd = &k->board[b];
+        for (int i = 0; i < bd->nb; i++) {
+            const kh_bld *x = &bd->b[i];
+            if (!(x->flags & KH_PRINTED))
+                tiles[x->type]++;
+            if (x->owner != KH_NOBODY)
+                cubes[x->owner]++;
+            if (x->reno != KH_NOBODY)
+                cubes[x->reno]++;
+            for (int c = 0; c < x->ncubes; c++)
+                cubes[x->cube[c]]++;
+        }
+    }
+    int all = 0;
+    for (int t = 0; t < KH_TYPES; t++) {
+        if (tiles[t] + k->stock[t] != D.tile[t].count)
+            return snprintf(err, n, "%s: %d on the boards + %d in stock != %d", D.tile[t].name,
+                            tiles[t], k->stock[t], D.tile[t].count), -1;
+        all += D.tile[t].count;
+    }
+    if (all != 155)
+        return snprintf(err, n, "%d tiles in the game, not 155", all), -1;
+    int cards[KH_FAMILIES] = {0};
+    for (int p = 0; p < players; p++) {
+        if (cubes[p] + k->cubes[p] != D.cubes || cubes[p] > 25)
+            return snprintf(err, n, "seat %d: %d cubes on the boards + %d in supply", p, cubes[p],
+                            k->cubes[p]), -1;
+        if (k->ecus[p] < 0)
+            return snprintf(err, n, "seat %d has %d Ecus", p, k->ecus[p]), -1;
+        for (int f = 0; f < KH_FAMILIES; f++)
+            cards[f] += k->hand[p][f];
+        if (k->hand[p][0] + k->hand[p][1] + k->hand[p][2] > D.hand)
+            return snprintf(err, n, "seat %d holds too many cards", p), -1;
+    }
+    for (int i = 0; i < k->deck_n; i++)
+        cards[k->deck[i]]++;
+    for (int i = k->deck_n; i < KH_MAXCARDS; i++)
+        if (k->deck[i])
+            return snprintf(err, n, "stale bytes past the deck"), -1;
+    for (int f = 0; f < KH_FAMILIES; f++)
+        if (cards[f] + k->discard[f] + k->display[f] != D.cards[f])
+            return snprintf(err, n, "%s cards do not add up", kh_family_name[f]), -1;
+    if (k->pend == KH_P_NONE && !k->rip.active && !k->board[0].dirty && !k->board[1].dirty) {
+        for (int b = KH_MIGHT; b <= KH_FAITH; b++) {
+            kh_domstat st[KH_MAXB];
+            kh_board_domains(&k->board[b], st);
+            for (int i = 0; i < k->board[b].nb; i++)
+                if (k->board[b].b[i].dom == i && (st[i].ntop[0] > 1 || st[i].ntop[1] > 1))
+                    return snprintf(err, n, "%s: a domain breaks the rule of hierarchy after a "
+                                    "completed action", kh_board_name[b]), -1;
+        }
+    }
+    if (k->pend != KH_P_NONE && k->over)
+        return snprintf(err, n, "a decision pending after the end"), -1;
+    return 0;
+}

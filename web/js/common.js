@@ -1,0 +1,107 @@
+// common.js — small helpers shared by the lobby and the game page: the API,
+// DOM building without innerHTML (every text from the server is set as text,
+// never parsed as HTML), toasts, time formatting and this browser's own list
+// of games it created (so a creator can find their seat links again).
+
+export async function apiGet(path) {
+  const res = await fetch(path, { headers: { Accept: 'application/json' } });
+  const body = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(body && body.error ? body.error.message : `HTTP ${res.status}`);
+  return body;
+}
+
+export async function apiPost(path, data) {
+  const res = await fetch(path, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(data),
+  });
+  const body = await res.json().catch(() => null);
+  if (!res.ok) throw new Error(body && body.error ? body.error.message : `HTTP ${res.status}`);
+  return body;
+}
+
+// el('div.card#x', {attrs}, children...) — children are nodes or strings.
+export function el(spec, attrs, ...children) {
+  const m = spec.match(/^([a-z0-9]+)?((?:[.#][\w-]+)*)$/i);
+  const node = document.createElement((m && m[1]) || 'div');
+  if (m && m[2]) {
+    for (const part of m[2].match(/[.#][\w-]+/g)) {
+      if (part[0] === '.') node.classList.add(part.slice(1)); else node.id = part.slice(1);
+    }
+  }
+  if (attrs && (typeof attrs !== 'object' || attrs instanceof Node || Array.isArray(attrs))) {
+    children.unshift(attrs);
+    attrs = null;
+  }
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else if (k === 'text') node.textContent = v;
+    else node.setAttribute(k, v === true ? '' : v);
+  }
+  append(node, children);
+  return node;
+}
+
+function append(node, children) {
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+export function svg(tag, attrs, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    else if (k === 'text') node.textContent = v;
+    else node.setAttribute(k, v);
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
+
+export function toast(message, kind = 'info', ms = 4200) {
+  let box = document.querySelector('.toast-box');
+  if (!box) { box = el('div.toast-box'); document.body.append(box); }
+  const t = el(`div.toast${kind === 'error' ? '.error' : ''}`, { role: 'status' }, message);
+  box.append(t);
+  setTimeout(() => t.remove(), ms);
+}
+
+export function ago(iso) {
+  if (!iso) return '';
+  const s = (Date.now() - Date.parse(iso)) / 1000;
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return new Date(iso).toLocaleDateString();
+}
+
+export const brandSvg = () => {
+  const g = svg('svg', { viewBox: '0 0 32 32', 'aria-hidden': 'true' },
+    svg('rect', { x: 2, y: 2, width: 28, height: 28, rx: 7, fill: '#2c7d77' }),
+    svg('path', { d: 'M9 10h14M16 10v13', stroke: '#f4efe6', 'stroke-width': 3.2, 'stroke-linecap': 'round' }),
+    svg('circle', { cx: 23.5, cy: 22.5, r: 3, fill: '#f2c12e' }));
+  return g;
+};
+
+// Games this browser created: {id, game, title, created, seats:[{seat,name,link}]}
+const MINE = 'tabula.mygames';
+export function myGames() {
+  try { return JSON.parse(localStorage.getItem(MINE) || '[]'); } catch { return []; }
+}
+export function rememberGame(entry) {
+  const list = myGames().filter((g) => g.id !== entry.id);
+  list.unshift(entry);
+  localStorage.setItem(MINE, JSON.stringify(list.slice(0, 50)));
+}

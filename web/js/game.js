@@ -1,0 +1,369 @@
+// game.js — the game page: plays a seat (?game=ID&token=T), watches as a
+// spectator (?game=ID) or replays a finished game (?game=ID&replay=1).
+//
+// Live play speaks the WebSocket protocol of docs/http-api.md: it shows every
+// `state` the server pushes (this seat's view only), sends `decide` messages
+// with the decision count it saw, shows `error` messages, and reconnects with
+// back-off (the server sends the current state at once).  The board itself is
+// drawn by the game's renderer (js/renderers/NAME.js); a game without one gets
+// the generic renderer, which shows the view as text and the legal decisions
+// as buttons.  The page never learns more than its seat's view.
+import { apiGet, brandSvg, clear, el, toast } from './common.js';
+
+const params = new URLSearchParams(location.search);
+const gameId = params.get('game');
+const token = params.get('token');
+const wantReplay = params.has('replay');
+const $ = (id) => document.getElementById(id);
+
+const RENDERERS = { clans: './renderers/clans.js' };
+
+const S = {
+  summary: null, board: null, renderer: null, seats: [], seat: null, role: 'spectator',
+  log: [], current: null, ws: null, retry: 0, seq: 0, fatal: null,
+  replay: null, spectators: 0,
+};
+
+function seatName(k) {
+  const s = S.seats[k];
+  return s ? s.name : `Seat ${k + 1}`;
+}
+
+function setConn(kind, text) {
+  $('conn').className = `conn ${kind}`;
+  $('conn-text').textContent = text;
+}
+
+function banner(text, kind = 'down') {
+  const b = $('banner');
+  b.hidden = !text;
+  b.className = `banner ${kind}`;
+  b.textContent = text || '';
+}
+
+// ---- what every renderer gets ----
+
+function context() {
+  if (S.replay) {
+    const r = S.replay.current;
+    return {
+      view: r ? r.view : null, legal: null, yourTurn: false, seat: null, toMove: r ? r.to_move : null,
+      last: r ? r.last : null, result: r && r.step === S.replay.total ? r.result : null,
+      thinking: null, seats: S.seats, replay: true, n: r ? r.step : 0,
+    };
+  }
+  const st = S.current;
+  return {
+    view: st ? st.view : null, legal: st && st.legal ? st.legal : null, yourTurn: !!(st && st.your_turn),
+    seat: S.seat, toMove: st ? st.to_move : null, last: st ? st.last : null,
+    result: st ? st.result || null : null, thinking: st ? st.thinking : null,
+    prompt: st ? st.prompt : null, seats: S.seats, replay: false, n: st ? st.n : 0,
+  };
+}
+
+function renderAll() {
+  const ctx = context();
+  if (ctx.view && S.renderer) S.renderer.update(ctx);
+  renderTurn(ctx);
+  renderYou(ctx);
+  renderPlayers(ctx);
+  renderLog(ctx);
+  renderResult(ctx);
+}
+
+function renderTurn(ctx) {
+  const box = clear($('turn'));
+  box.className = 'card turn-card';
+  if (S.fatal) {
+    box.append(el('h3', 'Cannot play'), el('div.headline', S.fatal));
+    return;
+  }
+  if (!ctx.view) { box.append(el('div.headline', 'Loading…')); return; }
+  if (ctx.result) {
+    box.classList.add('over');
+    const w = ctx.result.winners.map(seatName);
+    box.append(el('h3', 'Game over'), el('div.headline', w.length > 1 ? `Shared win: ${w.join(' and ')}` : `${w[0]} wins`));
+    return;
+  }
+  if (ctx.replay) {
+    box.append(el('h3', 'Replay'), el('div.headline', ctx.toMove === null ? 'Final position' : `${seatName(ctx.toMove)} to move`),
+      el('div.detail', 'Step through the game with the controls under the board, or the arrow keys.'));
+    return;
+  }
+  if (ctx.yourTurn) {
+    box.classList.add('mine');
+    const help = S.renderer && S.renderer.instruction ? S.renderer.instruction(ctx) : null;
+    box.append(el('h3', 'Your turn'), el('div.headline', help ? help.headline : 'Choose a decision'),
+      help && help.detail ? el('div.detail', help.detail) : null,
+      ctx.prompt ? el('div.engine-prompt', `Rules: ${ctx.prompt}`) : null);
+    return;
+  }
+  const who = ctx.toMove === null ? '' : seatName(ctx.toMove);
+  if (ctx.thinking !== null && ctx.thinking !== undefined) {
+    box.append(el('h3', ctx.seat === null ? 'Watching' : 'Their turn'),
+      el('div.headline', `${who} is thinking`, el('span.thinking#thinking', { 'aria-label': 'thinking' }, el('i'), el('i'), el('i'))));
+  } else {
+    box.append(el('h3', ctx.seat === null ? 'Watching' : 'Their turn'), el('div.headline', `Waiting for ${who}`),
+      el('div.detail', S.seats[ctx.toMove] && !S.seats[ctx.toMove].connected ? 'That player is not connected right now.' : ''));
+  }
+}
+
+function renderYou(ctx) {
+  const box = $('you');
+  const node = ctx.view && S.renderer && S.renderer.youPanel ? S.renderer.youPanel(ctx) : null;
+  if (!node && ctx.seat === null && !ctx.replay) {
+    box.hidden = false;
+    clear(box).append(el('div', el('div.label', 'You are'), el('div.value', 'a spectator'),
+      el('div.small.muted', 'You see what everybody sees; secrets stay hidden.')));
+    return;
+  }
+  if (!node && ctx.seat !== null && !ctx.replay) {
+    box.hidden = false;
+    clear(box).append(el('div', el('div.label', 'You play'), el('div.value', `${seatName(ctx.seat)} · seat ${ctx.seat + 1}`)));
+    return;
+  }
+  box.hidden = !node;
+  if (node) clear(box).append(node);
+}
+
+function renderPlayers(ctx) {
+  const box = clear($('players'));
+  S.seats.forEach((s, k) => {
+    const sub = s.kind === 'ai'
+      ? `Computer · ${s.level}${s.agent && s.agent !== s.level ? ` (${s.agent})` : ''}`
+      : (k === ctx.seat ? 'You' : 'Person');
+    const extra = S.renderer && S.renderer.seatExtras && ctx.view ? S.renderer.seatExtras(ctx, k) : null;
+    box.append(el(`div.player${ctx.toMove === k && !ctx.result ? '.to-move' : ''}`, { 'data-seat': k },
+      ctx.replay ? el('span') : el(`span.online${s.connected || s.kind === 'ai' ? '.on' : ''}`, { title: s.connected ? 'connected' : 'not connected' }),
+      el('div', el('div.name', s.name), el('div.sub', sub)),
+      el('div.right', extra)));
+  });
+  const notes = [...new Set(S.seats.filter((s) => s.note).map((s) => s.note.replace(/^level '\w+' /, 'this level ')))];
+  if (notes.length) box.append(el('div.seat-note.small', { style: 'color:var(--warn);margin-top:4px' },
+    `Computer seats: ${notes.join('; ')}.`));
+  $('spectators').textContent = S.spectators ? `${S.spectators} watching` : '';
+}
+
+function formatMove(m) {
+  return S.renderer && S.renderer.formatMove ? S.renderer.formatMove(m) : m;
+}
+
+function renderLog(ctx) {
+  const box = clear($('log'));
+  const upto = ctx.replay ? ctx.n : S.log.length;
+  S.log.forEach((e, i) => {
+    const row = el(`div.entry${ctx.replay && i + 1 === upto ? '.current' : ''}`, { 'data-n': e.n },
+      el('span.n', `${e.n}.`), el('span', seatName(e.seat), ' ', el('span.mv', formatMove(e.move))),
+      e.by === 'ai' ? el('span.ai-tag', { title: 'decided by the computer' }, 'AI') : el('span'));
+    if (ctx.replay && i >= upto) row.style.opacity = '.35';
+    if (ctx.replay) row.addEventListener('click', () => replayGo(e.n));
+    box.append(row);
+  });
+  $('move-count').textContent = `${S.log.length}`;
+  const cur = box.querySelector('.current');
+  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  else if (!ctx.replay) box.scrollTop = box.scrollHeight;
+}
+
+function renderResult(ctx) {
+  const box = $('result');
+  const res = S.replay ? S.replay.result : ctx.result;
+  if (!res) { box.hidden = true; return; }
+  box.hidden = false;
+  clear(box);
+  const order = res.ranks.map((r, k) => [r, k]).sort((a, b) => a[0] - b[0]);
+  box.append(el('h2', 'Final result'), el('table', el('tbody', order.map(([rank, k]) => {
+    const extra = S.renderer && S.renderer.resultExtras ? S.renderer.resultExtras(ctx, k, S.replay ? S.replay.finalView : ctx.view) : null;
+    return el(`tr${rank === 1 ? '.winner' : ''}`, { 'data-seat': k },
+      el('td', rank === 1 ? el('span.trophy', '★ 1') : String(rank)),
+      el('td', seatName(k), k === S.seat ? ' (you)' : ''), el('td', extra),
+      el('td', { style: 'text-align:right' }, `${res.scores[k]} pts`));
+  }))));
+  if (!S.replay) {
+    box.append(el('div.row', { style: 'margin-top:12px' },
+      el('a.button.small.primary#open-replay', { href: `/game.html?game=${gameId}&replay=1` }, 'Watch the replay'),
+      el('a.button.small', { href: '/' }, 'Back to the lobby')));
+  }
+}
+
+// ---- live play ----
+
+function decide(move) {
+  if (!S.ws || S.ws.readyState !== WebSocket.OPEN || !S.current) {
+    toast('Not connected: the decision was not sent.', 'error');
+    return false;
+  }
+  S.ws.send(JSON.stringify({ type: 'decide', move, id: ++S.seq, n: S.current.n }));
+  return true;
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case 'welcome':
+      S.seat = msg.seat;
+      S.role = msg.role;
+      S.seats = msg.game.seats;
+      S.log = msg.log;
+      break;
+    case 'state':
+      S.current = msg;
+      if (msg.last && !S.log.some((e) => e.n === msg.last.n)) S.log.push(msg.last);
+      S.log.sort((a, b) => a.n - b.n);
+      break;
+    case 'presence':
+      for (const p of msg.seats) if (S.seats[p.seat]) { S.seats[p.seat].connected = p.connected; S.seats[p.seat].joined = p.joined; }
+      S.spectators = msg.spectators;
+      break;
+    case 'error':
+      if (['bad_token', 'unknown_game', 'bad_request'].includes(msg.code)) {
+        S.fatal = msg.message;
+        banner(msg.message);
+      } else {
+        toast(msg.message, 'error');
+      }
+      if (S.renderer && S.renderer.reset) S.renderer.reset();
+      break;
+    default:
+      return;
+  }
+  renderAll();
+}
+
+function connect() {
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const q = `game=${encodeURIComponent(gameId)}${token ? `&token=${encodeURIComponent(token)}` : ''}`;
+  const ws = new WebSocket(`${proto}//${location.host}/ws?${q}`);
+  S.ws = ws;
+  setConn('', 'connecting');
+  ws.onopen = () => {
+    S.retry = 0;
+    setConn('live', token ? 'connected' : 'watching live');
+    if (!S.fatal) banner(null);
+  };
+  ws.onmessage = (ev) => {
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch { return; }
+    onMessage(msg);
+  };
+  ws.onclose = () => {
+    if (S.ws !== ws) return;
+    setConn('down', 'disconnected');
+    if (S.current && S.current.result) return; // nothing more will happen
+    const wait = Math.min(10000, 500 * 2 ** S.retry++);
+    banner(`Connection lost. Reconnecting in ${Math.round(wait / 1000)} s…`);
+    setTimeout(connect, wait);
+  };
+}
+
+// ---- replay ----
+
+async function replayLoad(k) {
+  const R = S.replay;
+  if (!R.cache.has(k)) R.cache.set(k, apiGet(`/api/games/${gameId}/replay/${k}`));
+  return R.cache.get(k);
+}
+
+async function replayGo(k) {
+  const R = S.replay;
+  k = Math.max(0, Math.min(R.total, k));
+  R.want = k;
+  let r;
+  try { r = await replayLoad(k); } catch (e) { toast(`Replay: ${e.message}`, 'error'); return; }
+  if (R.want !== k) return; // a later click won
+  R.current = r;
+  $('replay-slider').value = String(k);
+  const last = r.last ? `${seatName(r.last.seat)}: ${formatMove(r.last.move)}` : 'the start';
+  $('replay-step').textContent = `Decision ${k} of ${R.total} · ${last}`;
+  renderAll();
+  replayLoad(Math.min(R.total, k + 1)); // prefetch
+}
+
+async function startReplay() {
+  const total = S.summary.decisions;
+  const final = await apiGet(`/api/games/${gameId}/replay/${total}`);
+  S.replay = { total, cache: new Map([[total, Promise.resolve(final)]]), current: null, result: final.result, finalView: final.view, timer: null };
+  S.log = S.summary.log;
+  setConn('live', 'replay');
+  $('replay-bar').hidden = false;
+  const slider = $('replay-slider');
+  slider.max = String(total);
+  slider.addEventListener('input', () => replayGo(Number(slider.value)));
+  $('replay-first').onclick = () => replayGo(0);
+  $('replay-prev').onclick = () => replayGo(S.replay.current.step - 1);
+  $('replay-next').onclick = () => replayGo(S.replay.current.step + 1);
+  $('replay-last').onclick = () => replayGo(total);
+  const play = $('replay-play');
+  play.onclick = () => {
+    const R = S.replay;
+    if (R.timer) { clearInterval(R.timer); R.timer = null; play.textContent = '▶ Play'; return; }
+    play.textContent = '⏸ Pause';
+    R.timer = setInterval(() => {
+      if (R.current.step >= R.total) { clearInterval(R.timer); R.timer = null; play.textContent = '▶ Play'; return; }
+      replayGo(R.current.step + 1);
+    }, 700);
+  };
+  document.addEventListener('keydown', (ev) => {
+    if (ev.target.tagName === 'INPUT' && ev.target.type !== 'range') return;
+    const map = { ArrowLeft: -1, ArrowRight: 1 };
+    if (ev.key in map) { ev.preventDefault(); replayGo(S.replay.current.step + map[ev.key]); }
+    if (ev.key === 'Home') replayGo(0);
+    if (ev.key === 'End') replayGo(total);
+  });
+  await replayGo(0);
+}
+
+// ---- start ----
+
+async function loadRenderer(name) {
+  const path = RENDERERS[name];
+  let mod;
+  try {
+    mod = await import(path || './renderers/generic.js');
+  } catch (e) {
+    console.error(e);
+    mod = await import('./renderers/generic.js');
+  }
+  return mod.create({
+    boardEl: $('board'), panelsEl: $('game-panels'), board: S.board, decide, seatName,
+  });
+}
+
+async function main() {
+  $('brand-logo').append(brandSvg());
+  if (!gameId) {
+    S.fatal = 'This page needs a game: open it from the lobby.';
+    renderTurn(context());
+    return;
+  }
+  try {
+    S.summary = await apiGet(`/api/games/${encodeURIComponent(gameId)}`);
+  } catch (e) {
+    S.fatal = e.message;
+    setConn('down', 'no game');
+    banner(`${e.message}.`);
+    renderTurn(context());
+    return;
+  }
+  const sum = S.summary;
+  S.seats = sum.seats;
+  document.title = `Tabula — ${sum.title} ${sum.id}`;
+  $('crumb').append(el('b', sum.title), ` · game ${sum.id}`, token ? ' · your seat' : wantReplay ? ' · replay' : ' · watching');
+  if (sum.notice) { $('notice').hidden = false; $('notice').textContent = sum.notice; }
+  try { S.board = await apiGet(`/api/catalog/${sum.game}/board`); } catch { S.board = null; }
+  // ?renderer=generic shows any game with the generic renderer (what a game
+  // without its own renderer gets); tests use it to keep that path working.
+  S.renderer = await loadRenderer(params.get('renderer') === 'generic' ? '' : sum.game);
+  if (sum.status === 'broken') {
+    S.fatal = `This game cannot be shown: ${sum.error}`;
+    renderTurn(context());
+    return;
+  }
+  if (wantReplay && sum.status === 'over') {
+    await startReplay();
+    return;
+  }
+  if (wantReplay) banner('The replay opens when the game is over; here is the game live.', 'info');
+  connect();
+}
+
+main();
