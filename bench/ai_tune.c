@@ -9,7 +9,9 @@
  *      bench/ai_tune.c build/libtabula.a -ljansson -lm -lpthread -o ai_tune
  *   ./ai_tune clans 2 ism:2000:8:0.3:0 greedy 200 [SEED]
  *
- * An agent is random, greedy, or ism:ITERATIONS:PLAYOUT_DEPTH:EXPLORATION[:ROOT_PRIOR].
+ * An agent is random, greedy, or
+ * ism:ITERATIONS:PLAYOUT_DEPTH:EXPLORATION[:ROOT_PRIOR[:PLAYOUT_PICK]]
+ * (PLAYOUT_DEPTH -1: play out to the end).
  * The first agent sits in seat g mod N of game g and the second in every
  * other seat; game g deals SEED + g / N, so every deal is played from every
  * seat.  Decisions go through tb_resample exactly as tb_agent_decide does.
@@ -47,10 +49,11 @@ static int tune_parse(const char *spec, tune_agent *a)
         return 0;
     }
     long long iterations;
-    int depth, prior = 0;
+    int depth, prior = 0, pick = 1;
     double c;
-    if (sscanf(spec, "ism:%lld:%d:%lf:%d", &iterations, &depth, &c, &prior) < 3)
+    if (sscanf(spec, "ism:%lld:%d:%lf:%d:%d", &iterations, &depth, &c, &prior, &pick) < 3)
         return -1;
+    a->cfg.playout_pick = pick;
     a->kind = 2;
     a->iterations = iterations;
     a->cfg.playout_depth = depth;

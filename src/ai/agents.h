@@ -16,9 +16,13 @@ extern const tb_agent tb__ismcts_agent;
  * uses tb__ismcts_defaults(); tests and experiments pass their own. */
 typedef struct tb__ismcts_config {
     double exploration;       /* UCB constant for returns in [0,1] */
-    int playout_depth;        /* decisions played out before the heuristic judges;
-                                 0: to the end of the game (also when the game
-                                 has no heuristic) */
+    int playout_depth;        /* random decisions played out before the heuristic
+                                 judges every seat (0: it judges the new leaf at
+                                 once); -1: to the end of the game, as always
+                                 when the game has no heuristic */
+    int playout_pick;         /* each playout decision is the heuristic's favourite
+                                 (for the mover) of this many random draws; 1:
+                                 uniformly random */
     int root_prior;           /* virtual visits at the heuristic's value given to
                                  each decision at the root; 0: none */
     int64_t node_cap;         /* most tree nodes per search, over all threads */

@@ -8,9 +8,11 @@
  * decisions (tb_move values, which never encode a secret), choosing among
  * the children that are legal in this guess by UCB with availability counts
  * (a child's exploration term uses how often it was available, not how often
- * its parent was visited); add one new child; play out with uniformly random
- * decisions, either to the end or for a fixed number of decisions after
- * which the game's heuristic judges every seat; back up one return per seat,
+ * its parent was visited); add one new child; play out a few decisions,
+ * each the heuristic's favourite (for the seat making it) of two random
+ * draws, and let the game's heuristic judge every seat (a game without a
+ * heuristic is played out uniformly at random to the end); back up one
+ * return per seat,
  * each node crediting the seat that made its decision (max^n).
  *
  * Invariants:
@@ -43,7 +45,8 @@ tb__ismcts_config tb__ismcts_defaults(void)
 {
     tb__ismcts_config c = {
         .exploration = 0.3,
-        .playout_depth = 8,
+        .playout_depth = 4,
+        .playout_pick = 2,
         .root_prior = 0,
         .node_cap = (int64_t)1 << 21,
         .default_iterations = 5000, /* the `normal` level */
@@ -76,6 +79,7 @@ typedef struct ism_tree {
     int64_t used, alloc;
     int64_t done;             /* iterations run */
     tb_state *det;            /* this iteration's guess of the hidden state */
+    tb_state *scratch;        /* for judging playout decisions */
     /* sqrt(log a) and 1/sqrt(v) for the small counts UCB meets most: entries
      * [0, filled) are computed, one more per iteration, so a table never
      * lags the counts (a count never exceeds iterations + 1). */
@@ -163,6 +167,14 @@ static void ism_fill_tables(ism_tree *t)
     }
 }
 
+/* The exact return of a finished game for one seat. */
+static double ism_final(const tb_state *s, int seat)
+{
+    double r[TB_MAX_SEATS];
+    tb_returns(s, r);
+    return r[seat];
+}
+
 static void ism_iterate(ism_tree *t)
 {
     ism_fill_tables(t);
@@ -217,12 +229,32 @@ static void ism_iterate(ism_tree *t)
         t->path[depth++] = best;
         cur = best;
     }
-    /* Play out. */
-    int limit = t->judge ? t->cfg->playout_depth : 0;
-    for (int steps = 0; !tb_is_over(s); steps++) {
-        if (limit && steps >= limit)
-            break;
-        tb_apply(s, tb_random_move(s, &t->rng));
+    /* Play out: to the end without a heuristic; else `limit` decisions,
+     * each uniformly random or the heuristic's favourite of `pick` draws,
+     * and then the heuristic judges. */
+    int limit = t->judge ? t->cfg->playout_depth : -1;
+    int pick = t->judge ? t->cfg->playout_pick : 1;
+    if (pick <= 1) {
+        if (limit != 0)
+            tb_playout(s, &t->rng, limit < 0 ? 0 : limit);
+    } else {
+        for (int steps = 0; steps < limit && !tb_is_over(s); steps++) {
+            int who = tb_to_move(s);
+            tb_move m = 0;
+            double best_v = -1.0;
+            for (int k = 0; k < pick; k++) {
+                tb_move cand = tb_random_move(s, &t->rng);
+                tb_state_copy(t->scratch, s);
+                tb_apply(t->scratch, cand);
+                double v = tb_is_over(t->scratch) ? ism_final(t->scratch, who)
+                                                  : tb_heuristic(t->scratch, who);
+                if (v > best_v) {
+                    best_v = v;
+                    m = cand;
+                }
+            }
+            tb_apply(s, m);
+        }
     }
     double r[TB_MAX_SEATS];
     if (tb_is_over(s)) {
@@ -369,7 +401,7 @@ tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_
 
     ism_tree *tree[ISM_MAX_THREADS];
     int made = 0;
-    bool judge = cfg.playout_depth > 0 && tb_game_has_heuristic(tb_state_game(view));
+    bool judge = cfg.playout_depth >= 0 && tb_game_has_heuristic(tb_state_game(view));
     int prior = tb_game_has_heuristic(tb_state_game(view)) && cfg.root_prior > 0 ? cfg.root_prior : 0;
     if (prior > 10000)
         prior = 10000;
@@ -401,6 +433,7 @@ tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_
         if (!t->sqrt_log || !t->inv_sqrt)
             t->tab_n = 0; /* slower, not wrong: every lookup computes */
         t->det = tb_state_dup(view);
+        t->scratch = tb_state_dup(view);
         ism_new_node(t, 0, -1);
         if (prior)
             ism_seed_root(t, prior);
@@ -477,6 +510,7 @@ tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_
         free(tree[i]->sqrt_log);
         free(tree[i]->inv_sqrt);
         tb_state_free(tree[i]->det);
+        tb_state_free(tree[i]->scratch);
         free(tree[i]);
     }
     return choice;

@@ -370,24 +370,6 @@ static double clans_squash(int lead)
     return 0.5 + 0.5 * lead / (10.0 + (lead < 0 ? -lead : lead));
 }
 
-/* Sums the squashed lead of `own` points over every way the seats in
- * others[i..] could hold the colours not yet in `used`. */
-static void clans_expect(const clans_state *c, const int *others, int no, int i, unsigned used,
-                         int own, int best, double *sum, int *count)
-{
-    if (i == no) {
-        *sum += clans_squash(own - best);
-        (*count)++;
-        return;
-    }
-    for (int k = 0; k < CLANS_COLOURS; k++) {
-        if (used & (1u << k))
-            continue;
-        int v = c->track[k] + c->chips[others[i]];
-        clans_expect(c, others, no, i + 1, used | 1u << k, own, v > best ? v : best, sum, count);
-    }
-}
-
 /* A seat's standing: its points against the best other seat's, squashed to
  * [0,1].  It uses only what the seat knows: its own colour, the tracks and
  * the chips.  Until the end the others' colours are secret, so the standing
@@ -405,13 +387,43 @@ static double clans_heuristic(const tb_state *s, int seat)
                 best_other = sc[p];
         return clans_squash(sc[seat] - best_other);
     }
-    int others[TB_MAX_SEATS], no = 0;
+    /* The other seats' chips, and the tracks of the colours they may hold. */
+    int chips[TB_MAX_SEATS], no = 0, track[CLANS_COLOURS], nt = 0;
     for (int p = 0; p < s->players; p++)
         if (p != seat)
-            others[no++] = p;
+            chips[no++] = c->chips[p];
+    for (int k = 0; k < CLANS_COLOURS; k++)
+        if (k != c->colour[seat])
+            track[nt++] = c->track[k];
+    /* Every injective assignment of those colours to the (at most three)
+     * other seats, written out as loops: this runs in every playout. */
     double sum = 0.0;
-    int count = 0;
-    clans_expect(c, others, no, 0, 1u << c->colour[seat], sc[seat], -1000, &sum, &count);
+    int count = 0, own = sc[seat];
+    for (int x = 0; x < nt; x++) {
+        int bx = track[x] + chips[0];
+        if (no == 1) {
+            sum += clans_squash(own - bx);
+            count++;
+            continue;
+        }
+        for (int y = 0; y < nt; y++) {
+            if (y == x)
+                continue;
+            int by = track[y] + chips[1] > bx ? track[y] + chips[1] : bx;
+            if (no == 2) {
+                sum += clans_squash(own - by);
+                count++;
+                continue;
+            }
+            for (int z = 0; z < nt; z++) {
+                if (z == x || z == y)
+                    continue;
+                int bz = track[z] + chips[2] > by ? track[z] + chips[2] : by;
+                sum += clans_squash(own - bz);
+                count++;
+            }
+        }
+    }
     return count ? sum / count : 0.5;
 }
 
