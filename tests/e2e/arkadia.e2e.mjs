@@ -196,9 +196,10 @@ t.test('30+ decisions by clicking the board; the board follows each; a spectator
       const lot = await page.getAttribute('.arkadia-board .lot', 'data-lot');
       const offsets = { 1: [0, 0], 2: [1, 0], 3: [2, 0], 4: [3, 0], 5: [3, 1], 6: [3, 2], 7: [2, 2], 8: [1, 2], 9: [0, 2], 10: [0, 1] };
       const [lx, ly] = sqXY(lot);
+      await pointAt(page, sqName(lx + offsets[q][0], ly + offsets[q][1]));
+      if (count.castle === 0) await shot(page, '05-castle');
       await clickSquare(page, sqName(lx + offsets[q][0], ly + offsets[q][1]));
       what = `castle ${fam} ${q}`; did('castle'); gestures++;
-      if (count.castle === 1) await shot(page, '05-castle');
       check = async () => {
         const h = Number(await page.getAttribute(`.castle-sq[data-castle="${q}"]`, 'data-height'));
         assert(h === height + 1, `castle square ${q} is ${height + 1} high (${h})`);

@@ -411,9 +411,16 @@ export function create({ boardEl, panelsEl, board, decide }) {
     const v = ctx.view;
     const target = (name) => { const c = cellEl.get(name); if (c) c.rect.classList.add('target'); };
     if (L.lots.length) {
+      const seen = new Set();
       for (const l of L.lots) {
         const [x, y] = sqXY(l.sq);
-        for (let dy = 0; dy < lotH; dy++) for (let dx = 0; dx < lotW; dx++) target(sqName(x + dx, y + dy));
+        for (let dy = 0; dy < lotH; dy++) {
+          for (let dx = 0; dx < lotW; dx++) {
+            const s = sqName(x + dx, y + dy);
+            target(s);
+            if (!seen.has(s)) { seen.add(s); reachLayer.append(cellRect(x + dx, y + dy, 'reach lot-reach')); }
+          }
+        }
         reachLayer.append(svg('circle', { class: 'lot-anchor', cx: px(x) + C / 2, cy: px(y) + C / 2, r: 6, 'data-lot-anchor': l.sq }));
       }
     }
@@ -869,7 +876,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
         case 'workers': return { headline: 'Place workers next to the building', detail: `Click a highlighted square for each worker (own or neutral, as chosen under the board). ${v.placed ? 'Stop when you are done.' : 'At least one.'}` };
         case 'castle': return { headline: `Build the castle${v.castle_left > 1 ? `: ${v.castle_left} pieces` : ''}`, detail: `Your action completed ${v.castle_left > 1 ? 'buildings' : 'a building'}. Choose a colour from the floor ${v.floor} pool under the board, then click a highlighted castle square.` };
         case 'draw': return { headline: 'Refill your hand', detail: 'Click one of the face-up cards or the draw stack beside the board.' };
-        case 'banner': return { headline: 'Use an architect banner?', detail: 'A banner brings 2 of your workers, and then you may sell seals at the current family values. At most one per turn.' };
+        case 'banner': return { headline: 'Use an architect banner?', detail: `${v.action === 'skip' ? 'No card fits and no worker can be placed this turn. ' : ''}A banner brings 2 of your workers, and then you may sell seals at the current family values. At most one per turn.` };
         case 'sale': return { headline: `Sell ${v.family} seals?`, detail: `Each ${v.family} seal is worth ${v.values[v.family]} gold now. Choose how many under the board.` };
         default: return { headline: 'Choose a decision', detail: c.prompt || '' };
       }
@@ -891,7 +898,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
           return cardNode(card, { onclick: b ? () => send(b.move) : null, cls: `.ark-hand-card${b ? '.target' : ''}` });
         }), v.card && c.seat === v.to_move && v.phase === 'place' ? cardNode(v.card, { cls: '.ark-hand-card.laying', tag: 'laying out' }) : null),
         el('div.ark-you-grid',
-          el('div', el('div.label', 'Workers'), el('div.value.small', miniMeeple(me.colour), ` ${me.workers} own · `, miniMeeple('neutral'), ` ${me.neutral} neutral`)),
+          el('div', el('div.label', { title: 'behind your screen' }, 'Workers'), el('div.value.small.nowrap', miniMeeple(me.colour), ` ${me.workers} own  `, miniMeeple('neutral'), ` ${me.neutral} neutral`)),
           el('div', el('div.label', 'Banners'), el('div.value.small#ark-my-banners', `${me.banners} left`)),
           el('div', { style: 'grid-column: 1 / -1' }, el('div.label', 'Seals'), sealCounts(me.seals, '.big'))));
     },
