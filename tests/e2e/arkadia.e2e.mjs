@@ -47,8 +47,10 @@ const t = runner('browser tests (Arkadia)');
 const errors = [];
 const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `arkadia-${name}.png`), fullPage: true });
 
+// Reduced motion: the highlights do not animate, so the software-rendered
+// page does not repaint the board every frame (the test runs on shared CPUs).
 async function newPage() {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 960 } });
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 960 }, reducedMotion: 'reduce' });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`${page.url()}: console: ${m.text()}`); });
@@ -130,6 +132,7 @@ t.test('30+ decisions by clicking the board; the board follows each; a spectator
     await page.waitForFunction(() => document.querySelector('#result:not([hidden])') ||
       document.querySelector('#ark-bar:not([hidden])'), null, { timeout: 30000 });
     if (await page.$('#result:not([hidden])')) break;
+    const t0 = Date.now();
     const n = await logLength(page);
     if (gestures === 0 && buttons === 0) await shot(page, '02-first-turn');
     let what = null, check = null;
@@ -263,6 +266,7 @@ t.test('30+ decisions by clicking the board; the board follows each; a spectator
       const other = await page.$$eval('.ark-other .legal-move', (b) => b.map((x) => x.dataset.move));
       throw new Error(`a decision without a gesture: ${other.join(', ') || '(nothing offered)'}`);
     }
+    if (process.env.E2E_DEBUG) console.log(`# ${what} ${Date.now() - t0} ms`);
     await waitLog(page, n, what);
     const logged = await ourEntry(page, n);
     assert(logged && logged.includes('Tester'), `the log shows ${what} by Tester (${logged})`);

@@ -171,8 +171,9 @@ export function create({ boardEl, panelsEl, board, decide }) {
   const cellLayer = svg('g', { class: 'cells' });
   const tentLayer = svg('g', { class: 'tents' });
   const lotLayer = svg('g', { class: 'lot' });
-  const bldLayer = svg('g', { class: 'buildings' });
-  const wkLayer = svg('g', { class: 'workers' });
+  // one shadow filter per layer, not per piece (much cheaper to paint)
+  const bldLayer = svg('g', { class: 'buildings', filter: 'url(#ark-lift)' });
+  const wkLayer = svg('g', { class: 'workers', filter: 'url(#ark-lift)' });
   const reachLayer = svg('g', { class: 'reach-layer' });
   const lastLayer = svg('g', { class: 'last-layer' });
   const hlLayer = svg('g', { class: 'hl-layer' });
@@ -352,7 +353,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
       const f = FAMILY[b.family];
       const g = svg('g', { class: `building${b.done ? ' done' : ''}`, 'data-squares': b.squares, 'data-family': b.family, 'data-form': b.form, 'data-first': buildingFirst(b) });
       const d = polyPath(outline(cells, 0.04));
-      g.append(svg('path', { class: 'tile', d, fill: b.done ? f.fill : f.soft, stroke: f.dark, 'stroke-width': 2, 'stroke-linejoin': 'round', filter: 'url(#ark-lift)' }));
+      g.append(svg('path', { class: 'tile', d, fill: b.done ? f.fill : f.soft, stroke: f.dark, 'stroke-width': 2, 'stroke-linejoin': 'round' }));
       if (b.done) g.append(svg('path', { d, fill: 'url(#ark-roof)', 'pointer-events': 'none' }));
       else g.append(svg('path', { d: polyPath(outline(cells, 0.12)), fill: 'none', stroke: f.fill, 'stroke-width': 1.5, 'stroke-dasharray': '4 3', opacity: 0.8 }));
       const spot = labelSpot(cells);
@@ -371,7 +372,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
     for (const [colour, list] of Object.entries(v.workers)) {
       for (const s of list) {
         const [x, y] = sqXY(s);
-        wkLayer.append(meeple(px(x) + C / 2, px(y) + C / 2, colour, 32, { class: `worker worker-${colour}`, 'data-sq': s, 'data-colour': colour, filter: 'url(#ark-lift)' }));
+        wkLayer.append(meeple(px(x) + C / 2, px(y) + C / 2, colour, 32, { class: `worker worker-${colour}`, 'data-sq': s, 'data-colour': colour }));
       }
     }
     // the last decision
