@@ -612,6 +612,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
       let pl = shown && L.placements.includes(shown) && shown.squares.includes(s) ? shown : null;
       if (!pl) { pointer = p; pl = previewPlacement(); }
       if (pl) send(pl.move);
+      else flashBar('It does not fit there this way round: point at a highlighted square, or rotate (R).');
       return;
     }
     pointer = p;
