@@ -190,8 +190,12 @@ void tb_resample(tb_state *state, int seat, tb_rng *rng);
  * region, centre and neighbours, and the epoch chart). */
 char *tb_board_json(const tb_game *game);
 
-/* A readable text board as `seat` sees it (malloc'd); ANSI colours when asked. */
-char *tb_render_text(const tb_state *state, int seat, bool colour);
+/* A readable text board as `seat` sees it (malloc'd).  Flags: ANSI colours;
+ * hide the other seats' totals (a player's choice where the rules make them
+ * public but the table keeps them behind screens, e.g. Arkadia's gold). */
+#define TB_RENDER_COLOUR 1u
+#define TB_RENDER_HIDE_TOTALS 2u
+char *tb_render_text(const tb_state *state, int seat, unsigned flags);
 /* A one-line description of what the seat to move must decide now. */
 int tb_prompt_text(const tb_state *state, char *buf, size_t buflen);
 

@@ -37,6 +37,7 @@ typedef struct play_game {
     play_step *steps;
     int depth, cap;
     bool colour;
+    bool hide_totals; /* --hide-totals, or the `totals` command */
     uint64_t agent_seed;
     const char *record_path;
     char default_path[128];
@@ -45,7 +46,7 @@ typedef struct play_game {
 static int play_help(void)
 {
     printf("usage: tabula play GAME [--players N] [--seats SEAT,SEAT,...] [--seed S]\n"
-           "                   [--record FILE] [--no-colour] [KEY=VALUE ...]\n\n"
+           "                   [--record FILE] [--no-colour] [--hide-totals] [KEY=VALUE ...]\n\n"
            "Plays GAME in the terminal.  SEAT is 'human', an agent ('random', or with the AI\n"
            "built in 'greedy', 'ismcts') optionally with a level ('ismcts:hard'), or a level\n"
            "alone ('easy', 'normal', 'hard').  The default is you in seat 0 against the\n"
@@ -53,6 +54,9 @@ static int play_help(void)
            "At your turn type a decision in notation (docs/notation.md), or:\n"
            "  legal [PREFIX]  list the legal decisions (those starting with PREFIX)\n"
            "  board           show the board again\n"
+           "  totals          hide or show the other players' totals (also --hide-totals:\n"
+           "                  Arkadia's gold and seals, public by the rules but kept behind\n"
+           "                  screens at the table)\n"
            "  undo            take back your last decision (and the computer's replies)\n"
            "  hint            the computer's best few decisions for you, with estimated\n"
            "                  win rates\n"
@@ -162,7 +166,8 @@ static void play_save(play_game *pg)
 
 static void play_show(play_game *pg, int seat)
 {
-    char *board = tb_render_text(pg->state, seat, pg->colour);
+    unsigned flags = (pg->colour ? TB_RENDER_COLOUR : 0) | (pg->hide_totals ? TB_RENDER_HIDE_TOTALS : 0);
+    char *board = tb_render_text(pg->state, seat, flags);
     printf("\n%s", board);
     free(board);
     const char *notice = tb_game_notice(tb_state_game(pg->state));
@@ -290,6 +295,7 @@ static int play_human_turn(play_game *pg, int seat)
                    "  legal         every legal decision now\n"
                    "  legal PREFIX  the legal decisions starting with PREFIX (e.g. 'legal 12-')\n"
                    "  board         show the board again\n"
+                   "  totals        hide or show the other players' totals (Arkadia's gold)\n"
                    "  undo          take back your last decision\n"
                    "  hint          the computer's best few decisions for you, with estimated\n"
                    "                win rates\n"
@@ -300,6 +306,10 @@ static int play_human_turn(play_game *pg, int seat)
             play_show(pg, seat);
         } else if (strcmp(line, "hint") == 0) {
             play_hint(pg);
+        } else if (strcmp(line, "totals") == 0) {
+            pg->hide_totals = !pg->hide_totals;
+            printf("Other players' totals are now %s.\n", pg->hide_totals ? "hidden" : "shown");
+            play_show(pg, seat);
         } else if (strcmp(line, "undo") == 0) {
             if (play_undo(pg)) {
                 free(line);
@@ -377,6 +387,8 @@ int cmd_play(int argc, char **argv)
             }
         } else if (strcmp(a, "--no-colour") == 0 || strcmp(a, "--no-color") == 0) {
             no_colour = true;
+        } else if (strcmp(a, "--hide-totals") == 0) {
+            pg.hide_totals = true;
         } else if (a[0] == '-') {
             return cli_usage("play", "unknown option '%s'", a);
         } else if (strchr(a, '=')) {

@@ -24,12 +24,13 @@ static int replay_help(void)
 }
 
 static void replay_show(const tb_record *rec, int at, int seat, bool colour)
+
 {
     char err[TB_ERR_LEN];
     tb_state *s = tb_record_replay(rec, at, err, sizeof err);
     if (!s)
         return;
-    char *board = tb_render_text(s, seat, colour);
+    char *board = tb_render_text(s, seat, colour ? TB_RENDER_COLOUR : 0);
     printf("\n%s", board);
     free(board);
     int n = tb_record_length(rec);

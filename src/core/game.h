@@ -65,7 +65,7 @@ struct tb_game {
     void (*resample)(tb_state *s, int seat, tb_rng *rng);
     double (*heuristic)(const tb_state *s, int seat); /* optional */
     json_t *(*board_json)(void);
-    char *(*render_text)(const tb_state *s, int seat, bool colour);
+    char *(*render_text)(const tb_state *s, int seat, unsigned flags); /* TB_RENDER_* */
     int (*prompt_text)(const tb_state *s, char *buf, size_t buflen);
 };
 

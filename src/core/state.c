@@ -424,9 +424,9 @@ char *tb_board_json(const tb_game *game)
     return s;
 }
 
-char *tb_render_text(const tb_state *state, int seat, bool colour)
+char *tb_render_text(const tb_state *state, int seat, unsigned flags)
 {
-    return state->game->render_text(state, seat, colour);
+    return state->game->render_text(state, seat, flags);
 }
 
 int tb_prompt_text(const tb_state *state, char *buf, size_t buflen)

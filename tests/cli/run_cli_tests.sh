@@ -73,6 +73,15 @@ for game in $games; do
   check "$game: its record replays to the result" grep -q "Result:" "$tmp/replay-$game.out"
 done
 
+# Arkadia: the other players' gold can be hidden (issue 3: "the UIs offer to
+# hide opponents' totals"), by the switch or the `totals` command
+"$tabula" play arkadia --seats human,random --seed 2 --hide-totals --record "$tmp/hide.json" </dev/null >"$tmp/hide.out" 2>&1
+check "arkadia --hide-totals hides the other seat's gold" grep -q "gold   ?" "$tmp/hide.out"
+check "arkadia --hide-totals keeps your own gold" grep -q "(you)  gold   0" "$tmp/hide.out"
+printf 'totals\nquit\n' | "$tabula" play arkadia --seats human,random --seed 2 --record "$tmp/hide2.json" >"$tmp/hide2.out" 2>&1
+check "arkadia totals command hides them" grep -q "totals are now hidden" "$tmp/hide2.out"
+check "arkadia totals shown by default" bash -c "grep -m1 -A1 '(you)  gold' '$tmp/hide2.out' | grep -q 'gold   0'"
+
 # input ending mid-game saves the record and exits cleanly
 printf 'help\nlegal\n' | "$tabula" play clans --seats human,random --seed 4 --record "$tmp/cut.json" >"$tmp/cut.out" 2>&1; rc=$?
 check "input ending mid-game exits 0" test $rc -eq 0

@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tb_state *t = tb_state_load(json, err, sizeof err);
         if (!t || !tb_state_equal(s, t))
             abort();
-        char *board = tb_render_text(s, 0, true);
+        char *board = tb_render_text(s, 0, TB_RENDER_COLOUR | TB_RENDER_HIDE_TOTALS);
         char *view = tb_view_json(s, TB_SPECTATOR);
         if (!tb_is_over(s)) {
             tb_rng rng;

@@ -112,7 +112,7 @@ static void views_do_not_leak_opponent_colours(void **unused)
             assert_false(tb_state_equal(s, t));
             char *v1 = tb_view_json(s, seat), *v2 = tb_view_json(t, seat);
             assert_string_equal(v1, v2);
-            char *r1 = tb_render_text(s, seat, false), *r2 = tb_render_text(t, seat, false);
+            char *r1 = tb_render_text(s, seat, 0), *r2 = tb_render_text(t, seat, 0);
             assert_string_equal(r1, r2);
             /* the seat does see its own colour */
             char want[64];

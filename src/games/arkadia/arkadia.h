@@ -294,7 +294,7 @@ int ark__cells_text(ark_bb cells, char *buf, size_t buflen);
 int ark__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen);
 int ark__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
                       size_t errlen);
-char *ark__render_text(const tb_state *s, int seat, bool colour);
+char *ark__render_text(const tb_state *s, int seat, unsigned flags);
 int ark__prompt_text(const tb_state *s, char *buf, size_t buflen);
 
 /* ---- arkadia_json.c: views, state JSON, board JSON ---- */

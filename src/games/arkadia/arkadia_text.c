@@ -681,16 +681,22 @@ static void text_board_lines(tb_buf *b, const arkadia_state *a, const text_side 
     }
 }
 
-static void text_player_line(tb_buf *b, const arkadia_state *a, int p, int seat, bool colour)
+static void text_player_line(tb_buf *b, const arkadia_state *a, int p, int seat, bool colour,
+                             bool hide)
 {
     const char *reset = colour ? ANSI_RESET : "";
     int mover = ark__mover(a);
     tb__buf_printf(b, "%c %d %s%-6s%s%s", p == mover && a->phase != ARK_PH_OVER ? '>' : ' ', p,
                    colour ? text_seat_ansi[p] : "", D.seat_colour[p], reset, p == seat ? " (you)" : "      ");
-    tb__buf_printf(b, "  gold %3d  seals", a->gold[p]);
-    for (int k = 0; k < ARK_FAMILIES; k++)
-        tb__buf_printf(b, " %s%c%s%-2d", colour ? text_family_ansi[k] : "", text_family_letter[k], reset,
-                       a->seals[p][k]);
+    if (hide && p != seat && a->phase != ARK_PH_OVER) {
+        /* behind the screen: the player chose not to keep count of it */
+        tb__buf_printf(b, "  gold   ?  seals ?  ?  ?  ? ");
+    } else {
+        tb__buf_printf(b, "  gold %3d  seals", a->gold[p]);
+        for (int k = 0; k < ARK_FAMILIES; k++)
+            tb__buf_printf(b, " %s%c%s%-2d", colour ? text_family_ansi[k] : "", text_family_letter[k],
+                           reset, a->seals[p][k]);
+    }
     tb__buf_printf(b, " workers %d own %d neutral  banners %d  cards %d", a->screen[p], a->screen_neutral[p],
                    a->banners[p], a->hand_n[p]);
     int known = 0;
@@ -708,8 +714,9 @@ static void text_player_line(tb_buf *b, const arkadia_state *a, int p, int seat,
     tb__buf_printf(b, "\n");
 }
 
-char *ark__render_text(const tb_state *s, int seat, bool colour)
+char *ark__render_text(const tb_state *s, int seat, unsigned flags)
 {
+    bool colour = (flags & TB_RENDER_COLOUR) != 0;
     const arkadia_state *a = (const arkadia_state *)s;
     tb_buf b = {0};
     const char *bold = colour ? ANSI_BOLD : "", *reset = colour ? ANSI_RESET : "";
@@ -730,7 +737,7 @@ char *ark__render_text(const tb_state *s, int seat, bool colour)
     tb__buf_printf(&b, "    buildings: form number + seal (r red, o olive, k black, s silver; * completed):\n"
                        "    1 house  2 farm  3 tavern  4 mill  5 smithy  6 trade-centre  7 monastery\n");
     for (int p = 0; p < s->players; p++)
-        text_player_line(&b, a, p, seat, colour);
+        text_player_line(&b, a, p, seat, colour, (flags & TB_RENDER_HIDE_TOTALS) != 0);
     if (seat >= 0 && seat < s->players) {
         tb__buf_printf(&b, "Your hand:");
         for (int i = 0; i < a->hand_n[seat]; i++) {

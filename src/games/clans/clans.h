@@ -102,7 +102,7 @@ json_t *clans__view_json(const tb_state *s, int seat);
 json_t *clans__state_json(const tb_state *s);
 int clans__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen);
 json_t *clans__board_json(void);
-char *clans__render_text(const tb_state *s, int seat, bool colour);
+char *clans__render_text(const tb_state *s, int seat, unsigned flags);
 int clans__prompt_text(const tb_state *s, char *buf, size_t buflen);
 
 #endif

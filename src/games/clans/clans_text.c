@@ -502,8 +502,9 @@ static void text_cell(tb_buf *b, const clans_state *c, int t, bool colour)
         tb__buf_printf(b, " ");
 }
 
-char *clans__render_text(const tb_state *s, int seat, bool colour)
+char *clans__render_text(const tb_state *s, int seat, unsigned flags)
 {
+    bool colour = (flags & TB_RENDER_COLOUR) != 0;
     const clans_state *c = (const clans_state *)s;
     tb_buf b = {0};
     const char *bold = colour ? ANSI_BOLD : "", *reset = colour ? ANSI_RESET : "";

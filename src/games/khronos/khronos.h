@@ -277,7 +277,7 @@ json_t *khronos__view_json(const tb_state *s, int seat);
 json_t *khronos__state_json(const tb_state *s);
 int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen);
 json_t *khronos__board_json(void);
-char *khronos__render_text(const tb_state *s, int seat, bool colour);
+char *khronos__render_text(const tb_state *s, int seat, unsigned flags);
 int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen);
 int kh_square_name(int sq, char *buf, size_t buflen);
 int kh_parse_square(const char **p); /* advances; -1 when not a square */

@@ -1413,8 +1413,9 @@ static void text_hr(tb_buf *out, const char *bold, const char *reset, const char
     tb__buf_printf(out, "%s%s%s\n", bold, title, reset);
 }
 
-char *khronos__render_text(const tb_state *s, int seat, bool colour)
+char *khronos__render_text(const tb_state *s, int seat, unsigned flags)
 {
+    bool colour = (flags & TB_RENDER_COLOUR) != 0;
     const khronos_state *k = (const khronos_state *)s;
     tb_buf out = {0};
     const char *bold = colour ? ANSI_BOLD : "", *reset = colour ? ANSI_RESET : "";

@@ -1,0 +1,380 @@
+// arkadia.e2e.mjs TABULA — browser test of the Arkadia page with
+// playwright-core (pinned in package.json) driving Debian's /usr/bin/chromium:
+// create an Arkadia game against the computer in the lobby, then make at
+// least 30 decisions with board gestures (the castle lot and placements by
+// pointing, rotation with R and the ⟳ button, buildings, worker squares,
+// castle squares, hand cards, the face-up display and the stack), plus the
+// decisions that only have buttons (stop, banner, sale).  After each one the
+// board must show it.  A spectator never sees a hand, and the switch hides
+// the opponents' totals.  Screenshots go to tests/e2e/artifacts/arkadia-*.png.
+// A missing browser or package is a failure.
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assert, assertEq, runner, startServer, tempDir } from '../server/lib.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..', '..');
+const tabula = path.resolve(process.argv[2] || 'build/tabula');
+const artifacts = path.join(here, 'artifacts');
+fs.mkdirSync(artifacts, { recursive: true });
+const CHROMIUM = process.env.TABULA_CHROMIUM || '/usr/bin/chromium';
+const GESTURES = Number(process.env.ARKADIA_GESTURES || 30);
+
+let chromium;
+try {
+  ({ chromium } = createRequire(path.join(root, 'package.json'))('playwright-core'));
+} catch (e) {
+  console.log(`FAIL playwright-core is not installed (run 'npm ci' in ${root}): ${e.message}`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+if (!fs.existsSync(CHROMIUM)) {
+  console.log(`FAIL no browser at ${CHROMIUM} (install the Debian package chromium)`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+
+const dir = tempDir('tabula-e2e-ark-');
+const server = await startServer(tabula, { db: path.join(dir, 'e2e.db'), aiDelay: 40 });
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+    '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+});
+const t = runner('browser tests (Arkadia)');
+const errors = [];
+const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `arkadia-${name}.png`), fullPage: true });
+
+// Reduced motion: the highlights do not animate, so the software-rendered
+// page does not repaint the board every frame (the test runs on shared CPUs).
+async function newPage() {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 960 }, reducedMotion: 'reduce' });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${page.url()}: console: ${m.text()}`); });
+  return page;
+}
+
+// A point inside square `sq` of the board, (fx, fy) in 0…1 across it.
+async function squarePoint(page, sq, fx = 0.5, fy = 0.5) {
+  const box = await page.locator(`.arkadia-board rect.sq[data-sq="${sq}"]`).boundingBox();
+  return [box.x + box.width * fx, box.y + box.height * fy];
+}
+async function pointAt(page, sq, fx, fy) {
+  const [x, y] = await squarePoint(page, sq, fx, fy);
+  await page.mouse.move(x, y, { steps: 2 });
+  return [x, y];
+}
+async function clickSquare(page, sq, fx = 0.5, fy = 0.5, modifiers = []) {
+  const [x, y] = await pointAt(page, sq, fx, fy);
+  for (const m of modifiers) await page.keyboard.down(m);
+  await page.mouse.click(x, y);
+  for (const m of modifiers) await page.keyboard.up(m);
+}
+const sqXY = (s) => [s.charCodeAt(0) - 97, Number(s.slice(1)) - 1];
+const sqName = (x, y) => `${String.fromCharCode(97 + x)}${y + 1}`;
+const logLength = (page) => page.$$eval('.log .entry', (x) => x.length);
+async function waitLog(page, n, what) {
+  await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k, n, { timeout: 15000 })
+    .catch(async (e) => { await shot(page, 'failed'); throw new Error(`${what} did not reach the log: ${e.message}`); });
+}
+// The decision of ours that the log shows after entry n (the computer may
+// have moved after it).
+const ourEntry = (page, n) => page.$eval('.log', (log, k) => {
+  const e = log.querySelectorAll('.entry')[k];
+  return e ? e.textContent : null;
+}, n);
+
+let gameUrl = null, spectatorUrl = null;
+
+t.test('the lobby creates an Arkadia game against the computer', async () => {
+  const page = await newPage();
+  await page.goto(server.base + '/');
+  await page.waitForSelector('.game-choice[data-game="arkadia"]');
+  await page.click('.game-choice[data-game="arkadia"]');
+  await page.waitForSelector('#game-notice:not([hidden])');
+  assert(/provisional/.test(await page.textContent('#game-notice')), 'the lobby notes the provisional layout');
+  await page.selectOption('#players', '2');
+  assertEq(await page.$$eval('[data-seat-kind]', (s) => s.map((x) => x.value)), ['human', 'ai'], 'you against the computer');
+  await page.fill('input[aria-label="Seat 1 name"]', 'Tester');
+  await page.selectOption('[data-seat-level="1"]', 'easy');
+  await page.selectOption('[data-option="lot"]', 'choose');
+  await page.click('#create');
+  await page.waitForSelector('#created:not([hidden]) [data-play-seat="0"]');
+  await shot(page, '01-created');
+  spectatorUrl = server.base + (await page.getAttribute('#created a[href*="game.html"]:not([data-play-seat])', 'href'));
+  gameUrl = server.base + (await page.getAttribute('[data-play-seat="0"]', 'href'));
+  assert(/token=[A-Za-z0-9_-]{22,}/.test(gameUrl), 'the seat link carries a token');
+  await page.close();
+});
+
+t.test('30+ decisions by clicking the board; the board follows each; a spectator sees no hand', async () => {
+  const page = await newPage();
+  await page.goto(gameUrl);
+  await page.waitForSelector('.arkadia-board rect.sq');
+  assertEq(await page.$$eval('.arkadia-board rect.sq', (x) => x.length), 192, '16 × 12 squares');
+  assertEq(await page.$$eval('.arkadia-board .coords text', (x) => x.map((e) => e.textContent).filter((s) => s === 'a' || s === 'p' || s === '12').length), 6, 'coordinates labelled on both sides');
+  assertEq(await page.$$eval('.arkadia-board .tent', (x) => x.length), 24, '24 tent camps');
+  assert(/provisional/.test(await page.textContent('#notice:not([hidden])')), 'the provisional-layout notice is shown');
+  await page.waitForSelector('.ark-hand .ark-hand-card');
+  assertEq(await page.$$eval('.ark-hand .ark-hand-card', (x) => x.length), 4, 'a hand of 4 for its owner');
+  const myColour = (await page.textContent('#ark-your-colour')).toLowerCase();
+  const spec = await newPage();
+  await spec.goto(spectatorUrl);
+  await spec.waitForSelector('.arkadia-board rect.sq');
+
+  const count = { lot: 0, place: 0, worker: 0, stop: 0, castle: 0, draw: 0, banner: 0, sell: 0, action: 0 };
+  const did = (k) => { count[k]++; };
+  let gestures = 0, buttons = 0, rotations = 0, workersThisTurn = 0, shotPlace = false, checkedSpectator = false;
+  for (let loop = 0; loop < 400 && gestures < GESTURES + 4; loop++) {
+    await page.waitForFunction(() => document.querySelector('#result:not([hidden])') ||
+      document.querySelector('#ark-bar:not([hidden])'), null, { timeout: 30000 });
+    if (await page.$('#result:not([hidden])')) break;
+    const t0 = Date.now();
+    const n = await logLength(page);
+    if (gestures === 0 && buttons === 0) await shot(page, '02-first-turn');
+    let what = null, check = null;
+
+    if (await page.$('[data-lot-anchor]')) {
+      // --- the castle lot: point between its 2nd and 3rd column, click
+      const anchors = await page.$$eval('[data-lot-anchor]', (a) => a.map((x) => x.dataset.lotAnchor));
+      const a = anchors[loop % anchors.length];
+      const [x, y] = sqXY(a);
+      await pointAt(page, sqName(x + 1, y + 1), 0.97, 0.5);
+      assertEq(await page.getAttribute('.preview-layer', 'data-squares'), a, 'the lot preview follows the pointer');
+      await shot(page, '03-lot-preview');
+      await page.mouse.down(); await page.mouse.up();
+      what = `lot ${a}`; did('lot'); gestures++;
+      check = async () => assert(await page.$(`.arkadia-board .lot[data-lot="${a}"]`), `the lot is drawn at ${a}`);
+    } else if (await page.$('.arkadia-board .reach')) {
+      // --- placement: rotate (R or the button), point at a reachable square, click
+      const orients = await page.$$eval('.ark-orients .orient', (b) => b.map((x) => x.dataset.orient));
+      if (orients.length > 1) {
+        const before = await page.getAttribute('.ark-orients .orient.on', 'data-orient');
+        if (count.place % 2) await page.keyboard.press('r'); else await page.click('#ark-rotate');
+        const after = await page.getAttribute('.ark-orients .orient.on', 'data-orient');
+        assert(after !== before, 'rotating selects another legal orientation');
+        rotations++;
+      }
+      const reach = await page.$$eval('.arkadia-board .reach', (r) => r.map((x) => x.dataset.reach));
+      const target = reach[(loop * 7) % reach.length];
+      await pointAt(page, target, 0.5, 0.5);
+      const squares = await page.getAttribute('.preview-layer', 'data-squares');
+      assertEq(await page.getAttribute('.preview-layer', 'data-legal'), '1', 'a reachable square shows a legal placement');
+      assert(squares.split('-').includes(target), `the preview ${squares} covers the pointed square ${target}`);
+      if (!shotPlace) { await shot(page, '04-placement-preview'); shotPlace = true; }
+      await page.mouse.down(); await page.mouse.up();
+      what = squares; did('place'); gestures++;
+      check = async () => assert(await page.$(`.arkadia-board .building[data-squares="${squares}"]`), `the building on ${squares} is drawn`);
+    } else if (await page.$('.arkadia-board [data-worker-spot]')) {
+      // --- workers: own or neutral (the switch in the bar), or stop
+      const spots = await page.$$eval('.arkadia-board [data-worker-spot]', (s) => s.map((x) => x.dataset.workerSpot));
+      const canStop = !!(await page.$('#ark-stop:not([disabled])'));
+      if (canStop && (workersThisTurn >= 2 || spots.length === 0)) {
+        await page.click('#ark-stop');
+        what = 'stop'; did('stop'); buttons++;
+        check = async () => {};
+      } else {
+        const s = spots[loop % spots.length];
+        const neutralOk = !!(await page.$('#ark-kind-neutral:not([disabled])'));
+        if (neutralOk && count.worker % 3 === 2) await page.click('#ark-kind-neutral');
+        else if (await page.$('#ark-kind-own:not([disabled])')) await page.click('#ark-kind-own');
+        const kind = await page.$eval(`[data-worker-spot="${s}"]`, (e) => (e.classList.contains('own') ? 'own' : 'neutral'));
+        await clickSquare(page, s);
+        what = `${kind} ${s}`; did('worker'); gestures++; workersThisTurn++;
+        const colour = kind === 'own' ? myColour : 'neutral';
+        check = async () => assert(await page.$(`.arkadia-board .worker[data-sq="${s}"][data-colour="${colour}"]`), `a ${colour} worker on ${s}`);
+      }
+    } else if (await page.$('[data-castle-family]')) {
+      // --- a castle piece: colour, then a castle square
+      const fams = await page.$$eval('[data-castle-family]', (b) => b.map((x) => x.dataset.castleFamily));
+      const fam = fams[loop % fams.length];
+      if (!(await page.$(`[data-castle-family="${fam}"].on`))) await page.click(`[data-castle-family="${fam}"]`);
+      await page.waitForSelector('[data-castle-target]:not(.faint)');
+      const targets = await page.$$eval('[data-castle-target]', (b) => b.map((x) => Number(x.dataset.castleTarget)));
+      const q = targets[loop % targets.length];
+      const height = Number(await page.getAttribute(`.castle-sq[data-castle="${q}"]`, 'data-height'));
+      const lot = await page.getAttribute('.arkadia-board .lot', 'data-lot');
+      const offsets = { 1: [0, 0], 2: [1, 0], 3: [2, 0], 4: [3, 0], 5: [3, 1], 6: [3, 2], 7: [2, 2], 8: [1, 2], 9: [0, 2], 10: [0, 1] };
+      const [lx, ly] = sqXY(lot);
+      await pointAt(page, sqName(lx + offsets[q][0], ly + offsets[q][1]));
+      if (count.castle === 0) await shot(page, '05-castle');
+      await clickSquare(page, sqName(lx + offsets[q][0], ly + offsets[q][1]));
+      what = `castle ${fam} ${q}`; did('castle'); gestures++;
+      check = async () => {
+        const h = Number(await page.getAttribute(`.castle-sq[data-castle="${q}"]`, 'data-height'));
+        assert(h === height + 1, `castle square ${q} is ${height + 1} high (${h})`);
+        assertEq(await page.getAttribute(`.castle-sq[data-castle="${q}"]`, 'data-visible'), fam, `${fam} shows on square ${q}`);
+      };
+    } else if (await page.$('.ark-card.target[data-card]:not(.ark-hand-card), #ark-stack.target')) {
+      // --- the draw: a face-up card or the stack
+      const display = await page.$$eval('.ark-display .ark-card.target', (c) => c.map((x) => x.dataset.card));
+      const fromStack = count.draw % 2 === 1 || !display.length;
+      if (!(await page.$('#ark-stack.target')) && !display.length) throw new Error('nothing to draw');
+      let card = null;
+      if (fromStack && (await page.$('#ark-stack.target'))) await page.click('#ark-stack');
+      else { card = display[0]; await page.click(`.ark-display .ark-card[data-card="${card}"]`); }
+      what = card ? `draw ${card}` : 'draw stack'; did('draw'); gestures++;
+      check = async () => {
+        const hand = await page.$$eval('.ark-hand .ark-hand-card', (c) => c.map((x) => x.dataset.card));
+        assertEq(hand.length, 4, 'the hand is refilled to 4');
+        if (card) assert(hand.includes(card), `the face-up ${card} is in the hand`);
+      };
+    } else if (await page.$('#ark-banner-yes, #ark-banner-no')) {
+      // --- the banner (buttons)
+      const left = Number((await page.textContent('#ark-my-banners')).match(/\d+/)[0]);
+      const yes = count.banner % 3 === 1 && (await page.$('#ark-banner-yes:not([disabled])'));
+      await page.click(yes ? '#ark-banner-yes' : '#ark-banner-no');
+      what = yes ? 'banner yes' : 'banner no'; did('banner'); buttons++;
+      check = async () => {
+        const now = Number((await page.textContent('#ark-my-banners')).match(/\d+/)[0]);
+        assertEq(now, yes ? left - 1 : left, 'banners left');
+      };
+    } else if (await page.$('#ark-sell')) {
+      // --- a sale: all of one family, at its value
+      const gold = Number(await page.textContent('#ark-my-gold'));
+      await page.click('#ark-sale-all');
+      const [k] = (await page.textContent('.ark-sale-n')).match(/\d+/);
+      const worth = Number((await page.textContent('.ark-sale-gold')).match(/\d+/)[0]);
+      await page.click('#ark-sell');
+      what = 'sell'; did('sell'); buttons++;
+      check = async () => assertEq(Number(await page.textContent('#ark-my-gold')), gold + worth, `selling ${k} seals brings ${worth} gold`);
+    } else if (await page.$('.ark-hand-card.target') || await page.$('[data-workers-target]')) {
+      // --- the action: a card of the hand, or a building for workers
+      const cards = await page.$$eval('.ark-hand-card.target', (c) => c.map((x) => x.dataset.card));
+      const builds = await page.$$eval('[data-workers-target]', (b) => b.map((x) => x.dataset.workersTarget).filter((s) => s !== 'lot'));
+      workersThisTurn = 0;
+      if (cards.length && (!builds.length || count.action % 2 === 0)) {
+        const card = cards[loop % cards.length];
+        await page.click(`.ark-hand-card.target[data-card="${card}"]`);
+        what = `build ${card}`;
+        check = async () => {
+          assertEq(await page.$$eval('.ark-hand .ark-hand-card:not(.laying)', (c) => c.length), 3, 'the card left the hand');
+          assert(await page.$(`.ark-hand-card.laying[data-card="${card}"]`), 'the card being laid out is shown');
+        };
+      } else {
+        const first = builds[loop % builds.length];
+        const squares = (await page.getAttribute(`.building[data-first="${first}"]`, 'data-squares')).split('-');
+        await clickSquare(page, squares[squares.length - 1]);
+        what = `workers ${first}`;
+        check = async () => assert(await page.$('.arkadia-board .hl-selected'), 'the chosen building is marked');
+      }
+      did('action'); gestures++;
+    } else {
+      const other = await page.$$eval('.ark-other .legal-move', (b) => b.map((x) => x.dataset.move));
+      throw new Error(`a decision without a gesture: ${other.join(', ') || '(nothing offered)'}`);
+    }
+    if (process.env.E2E_DEBUG) console.log(`# ${what} ${Date.now() - t0} ms`);
+    await waitLog(page, n, what);
+    const logged = await ourEntry(page, n);
+    assert(logged && logged.includes('Tester'), `the log shows ${what} by Tester (${logged})`);
+    await check().catch(async (e) => {
+      await shot(page, 'failed');
+      const log = await page.$$eval('.log .entry', (x) => x.slice(-6).map((e) => e.textContent));
+      const blds = await page.$$eval('.arkadia-board .building', (b) => b.map((x) => x.dataset.squares));
+      throw new Error(`${e.message}\n  last log: ${log.join(' | ')}\n  buildings: ${blds.join(' ')}`);
+    });
+    if (gestures === 12 && !checkedSpectator) {
+      checkedSpectator = true;
+      await spec.waitForFunction((k) => document.querySelectorAll('.log .entry').length >= k, n + 1);
+      assertEq(await spec.$$eval('.ark-hand, .ark-hand-card', (x) => x.length), 0, 'a spectator sees no hand');
+      assert(/spectator/.test(await spec.textContent('#you')), 'the spectator is told so');
+      const mine = await page.$$eval('.arkadia-board .building', (b) => b.map((x) => x.dataset.squares).sort());
+      await spec.waitForFunction((k) => document.querySelectorAll('.arkadia-board .building').length >= k, mine.length);
+      const theirs = await spec.$$eval('.arkadia-board .building', (b) => b.map((x) => x.dataset.squares).sort());
+      assert(mine.every((s) => theirs.includes(s)), 'the spectator sees the same buildings');
+      await shot(spec, '06-spectator');
+    }
+    if (gestures === 20) await shot(page, '07-mid-game');
+  }
+  console.log(`# ${gestures} board gestures, ${buttons} button decisions, ${rotations} rotations: ${JSON.stringify(count)}`);
+  assert(gestures >= GESTURES, `at least ${GESTURES} decisions by board gestures (${gestures})`);
+  assert(count.place >= 3 && count.action >= 3 && count.draw >= 3, 'cards played, placed and drawn');
+  assert(count.worker >= 1, 'workers placed by clicking');
+  assert(rotations >= 1, 'a placement was rotated');
+  assert(checkedSpectator, 'the spectator was checked');
+  // the switch hides the opponents' totals, and brings them back
+  await page.check('#ark-hide-others');
+  assertEq(await page.isVisible('.ark-screens tr.ark-opp .gold .v'), false, 'opponents\' gold hidden');
+  assertEq(await page.isVisible('.ark-screens tr.ark-me .gold'), true, 'own gold still shown');
+  await shot(page, '08-hidden-totals');
+  await page.uncheck('#ark-hide-others');
+  assertEq(await page.isVisible('.ark-screens tr.ark-opp .gold .v'), true, 'opponents\' gold shown again');
+  assertEq(await spec.$$eval('.ark-hand, .ark-hand-card', (x) => x.length), 0, 'still no hand for the spectator');
+  await spec.context().close();
+  await page.context().close();
+});
+
+t.test('the renderer offers every decision kind by gesture (driven directly)', async () => {
+  // Rare decisions (a sale, a castle piece with a choice of colours) are
+  // checked here with the renderer fed a position, without the server.
+  const page = await newPage();
+  await page.goto(server.base + '/');
+  const r = await page.evaluate(async () => {
+    const { create } = await import('/js/renderers/arkadia.js');
+    const board = await (await fetch('/api/catalog/arkadia/board')).json();
+    const games = (await (await fetch('/api/games?status=all')).json()).games.filter((g) => g.game === 'arkadia');
+    const view = (await (await fetch(`/api/games/${games[0].id}`)).json()).view;
+    const boardEl = document.createElement('div'), panelsEl = document.createElement('div');
+    boardEl.className = 'board-wrap';
+    boardEl.style.width = '1000px';
+    document.body.append(boardEl, panelsEl);
+    const sent = [];
+    const R = create({ boardEl, panelsEl, board, decide: (m) => { sent.push(m); return true; } });
+    const seats = [{ name: 'A' }, { name: 'B' }];
+    const out = {};
+    const at = (sq, fx = 0.5, fy = 0.5) => {
+      const b = boardEl.querySelector(`rect.sq[data-sq="${sq}"]`).getBoundingClientRect();
+      return { clientX: b.left + b.width * fx, clientY: b.top + b.height * fy };
+    };
+    const svgEl = boardEl.querySelector('svg.arkadia-board');
+    const click = (sq, opts = {}) => svgEl.dispatchEvent(new MouseEvent('click', { ...at(sq), bubbles: true, ...opts }));
+    // a sale
+    const lotView = { ...view, phase: 'sale', family: 'red', to_move: 0 };
+    R.update({ view: lotView, legal: ['sell red 0', 'sell red 1', 'sell red 2', 'sell red 3'], yourTurn: true, seat: 0, toMove: 0, n: 900, seats });
+    const range = boardEl.querySelector('#ark-sale-range');
+    out.saleMax = range.max;
+    range.value = '2'; range.dispatchEvent(new Event('input'));
+    boardEl.querySelector('#ark-sell').click();
+    // a castle piece with two colours: nothing is sent before a colour is chosen
+    const cv = { ...view, phase: 'castle', castle_left: 2, to_move: 0 };
+    R.update({ view: cv, legal: ['castle red 1', 'castle red 2', 'castle black 1', 'castle black 2'], yourTurn: true, seat: 0, toMove: 0, n: 901, seats });
+    const [lx, ly] = [cv.lot.charCodeAt(0) - 97, Number(cv.lot.slice(1)) - 1];
+    const sq2 = `${String.fromCharCode(97 + lx + 1)}${ly + 1}`;
+    click(sq2);
+    out.beforeColour = sent.length;
+    boardEl.querySelector('[data-castle-family="black"]').click();
+    click(sq2);
+    // unknown decisions still get a button
+    R.update({ view: { ...view, phase: 'action' }, legal: ['mystery 1'], yourTurn: true, seat: 0, toMove: 0, n: 902, seats });
+    out.fallback = [...boardEl.querySelectorAll('.ark-other .legal-move')].map((b) => b.dataset.move);
+    out.help = R.instruction({ view: { ...view, phase: 'sale', family: 'red' } }).headline;
+    out.log = ['castle black 2', 'build trade-centre red', 'e7-f7-f8-g8', 'own c3', 'draw stack', 'sell red 7'].map((m) => R.formatMove(m));
+    out.sent = sent;
+    return out;
+  });
+  assertEq(r.saleMax, '3', 'the slider goes up to the seals held');
+  assertEq(r.beforeColour, 1, 'a castle square without a chosen colour sends nothing');
+  assertEq(r.sent, ['sell red 2', 'castle black 2'], 'the sale and the castle piece sent');
+  assertEq(r.fallback, ['mystery 1'], 'an unknown decision gets a button');
+  assertEq(r.help, 'Sell red seals?', 'the sale explained in words');
+  assertEq(r.log, ['castle 2 ← black', 'lays red trade centre', 'on e7 f7 f8 g8', 'own worker c3', 'draws from the stack', 'sells 7 red'], 'the log in words');
+  await page.context().close();
+});
+
+t.test('no script errors in any page', async () => {
+  assertEq(errors, [], 'page errors');
+});
+
+t.test('the server stops cleanly', async () => {
+  await browser.close();
+  const { code } = await server.stop();
+  assertEq(code, 0, `exit status (stderr: ${server.stderr().slice(0, 2000)})`);
+});
+
+console.log(`# screenshots go to ${artifacts}`);
+const failed = await t.run();
+fs.rmSync(dir, { recursive: true, force: true });
+process.exit(failed ? 1 : 0);
