@@ -408,15 +408,16 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
     const fill = x.ruin ? 'url(#kh-ruin)' : x.printed ? fam.light : fam.fill;
     const stroke = x.ruin ? fam.fill : fam.dark;
     g.append(svg('title', { text: describe(x) }),
+      svg('path', { d, fill: 'rgba(40, 28, 10, .28)', transform: 'translate(0.8 1.8)', class: 'kh-tile-shadow' }),
       svg('path', { d, fill: 'none', stroke, 'stroke-width': x.printed ? 3 : 3.4, class: 'kh-tile-edge', 'stroke-dasharray': x.ruin ? '5 3' : null }),
-      svg('path', { d, fill, class: 'kh-tile-body', filter: 'url(#kh-lift)' }));
+      svg('path', { d, fill, class: 'kh-tile-body' }));
     if (!x.ruin && !x.printed) g.append(svg('path', { d, fill: 'url(#kh-sheen)', 'pointer-events': 'none' }));
     const { main, others } = spots(x.cells);
     const mx = G.cx(main) + Q / 2, my = G.cy(main) + Q / 2;
     const iconFill = x.ruin ? fam.dark : x.printed ? fam.fill : '#fffdf7';
-    g.append(icon(t.family, mx, my + 1, 1.15, iconFill, x.ruin ? 0.55 : 1));
-    // the value (size, cost, Ecus) in the corner
-    g.append(svg('g', { class: 'kh-value', transform: `translate(${G.cx(main) + 9} ${G.cy(main) + 9.5})` },
+    g.append(icon(t.family, mx + 1.5, my - 1, 1.05, iconFill, x.ruin ? 0.55 : 1));
+    // the value (size, cost, Ecus) in the lower left corner
+    g.append(svg('g', { class: 'kh-value', transform: `translate(${G.cx(main) + 10} ${G.cy(main) + Q - 10})` },
       svg('circle', { r: 6.2, fill: x.ruin ? '#f1ece2' : '#fffdf7', stroke: fam.dark, 'stroke-width': 1 }),
       svg('text', { y: 3.3, 'text-anchor': 'middle', fill: fam.dark }, String(t.size))));
     // cubes: the owner's, a renovation marker, or populate slots
@@ -478,7 +479,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
 
   function paintPawns(b, v) {
     const g = clear(B[b].pawns);
-    let x = G.bw - PAD - 12;
+    let x = G.bw - PAD - 30;
     const y = 27;
     const cur = v.current;
     const items = [];
@@ -507,7 +508,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
       if (k === cur && v.phase !== 'over' && v.left) {
         const both = idx.length === 2;
         const n = both ? v.left[0] + v.left[1] - v.pool : v.left[idx[0]];
-        g.append(svg('g', { class: 'kh-left-badge', transform: `translate(${x + 24 * idx.length + 6} ${y - 11})`, 'data-board': b },
+        g.append(svg('g', { class: 'kh-left-badge', transform: `translate(${x + 24 * idx.length + 19} ${y - 8})`, 'data-board': b },
           svg('title', { text: `${nameOf(k)} may still play ${plural(n, 'card')} on ${cap(b)} this turn` }),
           svg('rect', { x: -7, y: -7, width: 14, height: 14, rx: 3 }),
           svg('text', { y: 4, 'text-anchor': 'middle' }, String(n))));
@@ -900,7 +901,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
       pal.append(el(`div.kh-pal-col.fam-${fam}`, el('span.kh-pal-fam', FAMILY[fam].name), types.map((t) => tileButton(t.name))));
     }
     controls.append(el('div.kh-section', el('div.kh-section-head', el('h3', 'Buildings'),
-      el('span.small.muted', mine && ph === 'action' ? 'pick one to build or upgrade · ×tiles in stock' : '×tiles in stock')), pal));
+      el('span.small.muted', mine && ph === 'action' ? 'pick one to build or upgrade' : 'cost · tiles in stock')), pal));
 
     // actions
     const acts = el('div.kh-actions#kh-actions');
