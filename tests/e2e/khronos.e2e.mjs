@@ -43,6 +43,10 @@ const browser = await chromium.launch({
     '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
 });
 const t = runner('browser tests (Khronos)');
+if (process.env.E2E_ONLY) { // E2E_ONLY=word runs only the tests whose name has it (for development)
+  const test = t.test;
+  t.test = (name, fn) => { if (name.includes(process.env.E2E_ONLY) || /no script errors|stops cleanly/.test(name)) test(name, fn); };
+}
 const errors = [];
 const shot = async (page, name) => {
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -352,14 +356,20 @@ async function scenario() {
     'play downsize might d4', `view ${b}`, 'legal']);
   const [, , , pickView, pickLegal, , keepView, keepLegal] = r;
   const p = await engine(tabula, ['new khronos players=2 seed=3', 'play build might hamlet', 'play c1', 'view 1', 'legal']);
+  // a Watchtower of the player to move: upgrade it from the building, or demolish it
+  const [, st2] = await engine(tabula, ['new khronos players=2 seed=3', 'state']);
+  const s2 = JSON.parse(st2);
+  s2.boards.might = [{ type: 'watchtower', at: 'a3', owner: s2.current }];
+  const w = await engine(tabula, [`load ${JSON.stringify(s2)}`, `view ${s2.current}`, 'legal']);
   return {
+    tower: { view: JSON.parse(w[1]), legal: w[2].split(/ (?=exchange|travel|build|upgrade|demolish|end)/), seat: s2.current },
     pick: { view: JSON.parse(pickView), legal: pickLegal.split(/ (?=downsize)/), seat: cur },
     keep: { view: JSON.parse(keepView), legal: keepLegal.split(' '), seat: b },
     pay: { view: JSON.parse(p[3]), legal: p[4].split(/ (?=pay)/), seat: 1 },
   };
 }
 
-t.test('downsizing, the squares a downsized tile keeps, surcharge cards: all by clicking', async () => {
+t.test('downsizing, the kept squares, surcharge cards, upgrade from a building, demolish: all by clicking', async () => {
   const sc = await scenario();
   assertEq(sc.pick.view.phase, 'pick', 'the engine gives a pick position');
   assertEq(sc.keep.view.phase, 'keep', 'and a keep position');
@@ -395,6 +405,19 @@ t.test('downsizing, the squares a downsized tile keeps, surcharge cards: all by 
     res.ghost = !!boardEl.querySelector('.kh-ghost-tile[data-at="c1"]');
     click('#kh-hand .kh-card.legal[data-card="r"]');
     res.afterPay = decided.slice();
+    // a building first, then the tile to upgrade it to; or the Demolish tool, then the building
+    r.update({ view: S.tower.view, legal: S.tower.legal, yourTurn: true, seat: S.tower.seat, n: 13, replay: false });
+    res.towerMarked = [...boardEl.querySelectorAll('.kh-sq.act-building[data-board="might"]')].map((x) => x.dataset.sq).includes('a3');
+    click('.kh-sq[data-board="might"][data-sq="a3"]');
+    res.upgradeTiles = [...boardEl.querySelectorAll('#kh-palette .kh-tile.legal')].map((x) => x.dataset.type);
+    res.demolishThis = !!boardEl.querySelector('#kh-demolish-this');
+    boardEl.querySelector('#kh-palette .kh-tile[data-type="keep"]').click();
+    res.afterUpgrade = decided.slice(-1);
+    r.update({ view: S.tower.view, legal: S.tower.legal, yourTurn: true, seat: S.tower.seat, n: 14, replay: false });
+    boardEl.querySelector('#kh-demolish').click();
+    res.demolishTargets = [...boardEl.querySelectorAll('.kh-sq.act-demolish')].map((x) => `${x.dataset.board} ${x.dataset.sq}`);
+    click('.kh-sq[data-board="might"][data-sq="a3"]');
+    res.afterDemolish = decided.slice(-1);
     return res;
   }, sc);
   assertEq(out.pickTargets.sort(), ['might a4', 'might b4', 'might d4', 'might e4'], 'the tied Keeps are highlighted');
@@ -406,6 +429,12 @@ t.test('downsizing, the squares a downsized tile keeps, surcharge cards: all by 
   assert(out.payable.includes('m') && out.payable.includes('r'), `payable cards highlighted (${out.payable})`);
   assert(out.ghost, 'the tile waiting for its surcharge is drawn as a ghost');
   assertEq(out.afterPay, ['downsize might d4', 'e4', 'pay r'], 'clicking a card pays it');
+  assert(out.towerMarked, 'the Watchtower is marked as having actions');
+  assert(out.upgradeTiles.includes('keep') && out.upgradeTiles.every((x) => ['keep', 'castle'].includes(x)), `only military upgrades offered (${out.upgradeTiles})`);
+  assert(out.demolishThis, 'demolishing the selected building is offered');
+  assertEq(out.afterUpgrade, ['upgrade might a3 keep'], 'building, then tile: the upgrade');
+  assertEq(out.demolishTargets, ['might a3'], 'the Demolish tool highlights the small building');
+  assertEq(out.afterDemolish, ['demolish might a3'], 'Demolish, then the building');
   await page.context().close();
 });
 

@@ -290,7 +290,6 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
   const scoreCard = el('div.card.kh-score-card');
   const legendCard = el('div.card.kh-legend-card');
   panelsEl.append(scoreCard, legendCard);
-  paintLegend();
 
   // ---- interaction state ----
   let ctx = null, L = parseLegal(null), sent = false;
@@ -436,7 +435,12 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
       if (x.renovation !== undefined && x.renovation !== null) {
         g.append(svg('circle', { cx: px, cy: py, r: 8.5, class: 'kh-socket' }), cube(px, py, v.colours[x.renovation], 6, 'renovation'));
       } else {
-        g.append(svg('text', { class: 'kh-ruin-cost', x: px, y: py + 4, 'text-anchor': 'middle' }, `${t.renovation}✦`));
+        // the renovation cost: N cards of the family
+        g.append(svg('g', { class: 'kh-ruin-cost', transform: `translate(${px} ${py})` },
+          Array.from({ length: t.renovation }, (_, k) => svg('rect', {
+            x: -6 + k * 5 - (t.renovation - 1) * 2.5, y: -7 + k * 1.5, width: 9, height: 12.5, rx: 1.6,
+            fill: fam.fill, stroke: '#fffdf7', 'stroke-width': 1.2,
+          }))));
       }
     }
     if (x.board === 'reason' && t.family === 'civil') {
@@ -1002,13 +1006,19 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
 
   function paintLegend() {
     clear(legendCard);
+    const v = ctx.view;
     const sw = (fill, half) => svg('svg', { viewBox: '0 0 40 40', class: 'kh-legend-sq' },
       svg('rect', { width: 40, height: 40, fill }), half ? svg('path', { d: 'M40 0L40 40L0 40Z', fill: half }) : null);
     const terr = el('div.kh-legend-grid', Object.values(TERRAIN).map((t) => el('span.kh-legend-item', sw(t.fill, t.half), t.name)));
     const fam = el('div.kh-legend-grid', Object.entries(FAMILY).map(([f, x]) => el('span.kh-legend-item',
       el('i.kh-fam-swatch', { style: `background:${x.fill}` }), `${x.name} (${x.letter})`)));
+    const sur = G.surcharge ? ['forest', 'mountain'].map((t) => {
+      const n = G.surcharge[t] ? G.surcharge[t][String(v.players)] : 0;
+      return n ? `${cap(t)} under a new tile costs ${plural(n, 'more card')} of any colour` : `${cap(t)} costs nothing extra`;
+    }).join('; ') : '';
     legendCard.append(el('div.card-head', el('h3', 'Legend'), el('span.small.muted', 'hover a square or tile for details')), terr, fam,
-      el('p.small.muted.kh-legend-note', 'A tile\'s number is its size, cost and value. Cubes mark owners (Might, Faith), populations (Reason civil tiles) and half-renovated ruins. Coloured outlines group buildings into domains. Rivers take only Towns and Cities; forest and mountain cost extra cards with 2–4 players.'));
+      el('p.small.muted.kh-legend-note', 'A tile\'s number is its size, its cost in cards and its value. Cubes mark owners (Might, Faith), populations (in the slots of civil tiles on Reason) and half-renovated ruins; the cards on a ruin are its renovation cost. Coloured outlines group buildings into domains. Only Towns and Cities may cover a river.'),
+      sur ? el('p.small.kh-legend-note#kh-surcharge', `With ${v.players} players: ${sur}.`) : null);
   }
 
   function paint() {
@@ -1020,6 +1030,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
     paintBoards();
     paintControls();
     paintScore();
+    if (!legendCard.firstChild) paintLegend();
   }
 
   document.addEventListener('keydown', (ev) => {
@@ -1128,12 +1139,19 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
       if (c.seat === null || c.seat === undefined || c.replay) return null;
       const k = c.seat;
       const colour = v.colours[k];
-      const where = v.pawns[k].map(cap).join(' and ');
+      const [p0, p1] = v.pawns[k];
+      const where = p0 === p1 ? `both adventurers on ${cap(p0)}` : `adventurers on ${cap(p0)} and ${cap(p1)}`;
+      let left = null;
+      if (v.current === k && v.phase !== 'over' && v.left) {
+        left = p0 === p1 ? `${v.left[0] + v.left[1] - v.pool} cards to play on ${cap(p0)} this turn`
+          : `cards to play this turn: ${cap(p0)} ${v.left[0]}, ${cap(p1)} ${v.left[1]}`;
+      }
       return el('div.kh-you', { style: 'display:flex;align-items:center;gap:14px' },
         el('span.swatch', { style: `background:${SEAT_COLOURS[colour]}` },
-          svg('svg', { viewBox: '-12 -12 24 24', width: 28, height: 28 }, svg('path', { d: MEEPLE, fill: '#fff', opacity: 0.9 }))),
+          svg('svg', { viewBox: '-12 -12 24 24', width: 28, height: 28 }, svg('path', { d: MEEPLE, fill: colour === 'white' || colour === 'yellow' ? '#3b3327' : '#fff', opacity: 0.9 }))),
         el('div', el('div.label', 'You play'), el('div.value#kh-you-colour', cap(colour)),
-          el('div.small.muted', `${v.ecus[k]} Ecus · ${v.cubes[k]} cubes · adventurers on ${where}`)));
+          el('div.small.muted', `${v.ecus[k]} Ecus · ${v.cubes[k]} cubes · ${where}`),
+          left ? el('div.small#kh-cards-left', left) : null));
     },
     seatExtras(c, k) {
       const v = c.view;
