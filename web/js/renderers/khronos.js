@@ -855,7 +855,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
         'data-turn': t, title: earn ? `Turn ${t}: earnings at the end of each player's turn` : `Turn ${t}`,
       }, el('b', String(t)), earn ? el('i.kh-coin', { title: 'earnings' }) : null));
     }
-    const turnText = v.phase === 'over' ? 'Game over' : `Turn ${v.turn} of 7`;
+    const turnText = v.phase === 'over' ? 'Game over' : `Turn ${v.turn} of 7 · ${ctx.seat === v.current ? 'your turn' : `${nameOf(v.current)} (${v.colours[v.current]}) plays`}`;
     controls.append(el('div.kh-section', el('div.kh-section-head', el('h3', 'Turn track'), el('span.small.muted#kh-turn-text', turnText)), track));
 
     // cards: hand, deck, discards, display
@@ -1051,7 +1051,8 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
       layout = buildLayout(next.view);
       // what changed since the previous position glows for a moment
       const keys = new Set(BOARDS.flatMap((b) => layout[b].list.filter((x) => !x.implied).map(buildingKey)));
-      if (newPosition && prevKeys && prevView) fresh = new Set([...keys].filter((k) => !prevKeys.has(k)));
+      // (only for a step or a turn, not for a jump through a replay)
+      if (newPosition && prevKeys && prevView && n > prevN && n - prevN <= 15) fresh = new Set([...keys].filter((k) => !prevKeys.has(k)));
       else if (newPosition) fresh = new Set();
       prevKeys = keys;
       prevN = n;
@@ -1157,6 +1158,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
       const v = c.view;
       const colour = v.colours[k];
       return [
+        el('i.kh-swatch.kh-seat-colour', { title: cap(colour), style: `background:${SEAT_COLOURS[colour]}` }),
         el('span.kh-stat', { title: `${v.ecus[k]} Ecus`, 'data-stat': 'ecus' }, el('i.kh-coin'), String(v.ecus[k])),
         el('span.kh-stat', { title: `${v.cubes[k]} cubes left`, 'data-stat': 'cubes' }, el('i.kh-cube-icon', { style: `background:${SEAT_COLOURS[colour]}` }), String(v.cubes[k])),
         el('span.kh-stat', { title: `${v.hand_sizes[k]} cards in hand`, 'data-stat': 'cards' }, el('i.kh-card-icon-s'), String(v.hand_sizes[k])),
