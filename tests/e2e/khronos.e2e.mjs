@@ -271,7 +271,8 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
         await decided(page, n, `upgrade to ${type}`);
         assert(/^upgrade /.test(await page.$eval(`.log .entry:nth-child(${n + 1}) .mv`, (x) => x.textContent)), 'the upgrade is logged');
         assertEq((await state(page)).phase, 'squares', 'an upgrade asks for the squares');
-        assert(await page.$(`.kh-sq.sel[data-board="${board}"][data-sq="${sq}"]`), 'the old footprint starts chosen');
+        assert(await page.$(`.kh-sq.sel[data-board="${board}"][data-sq="${sq}"], .kh-sq.cand[data-board="${board}"][data-sq="${sq}"]`),
+          'the old footprint is part of every placement offered');
         count('upgrade');
       } else {
         await page.keyboard.press('Escape');

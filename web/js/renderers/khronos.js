@@ -298,7 +298,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
   let handSel = []; // indices into the hand
   let hover = { board: null, sq: null };
   let prevKeys = null, prevN = -1, fresh = new Set();
-  let layout = null; // per board: {list, occ: Map sq -> building, domainOf: Map building -> key}
+  let layout = null; // per board: {list: buildings, occ: Map square -> building, domains}
 
   function send(move) {
     if (sent || !ctx || !ctx.yourTurn) return false;
@@ -530,10 +530,11 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
     const chosen = new Set(sel);
     return placements().filter((p) => [...chosen].every((c) => p.cells.includes(c)));
   }
-  // squares present in every placement (an upgrade's old footprint) start chosen
+  // squares present in every placement (an upgrade's old footprint) start
+  // chosen; with a single placement nothing is chosen: one click confirms it
   function baseSelection() {
     const ps = placements();
-    if (!ps.length) return [];
+    if (ps.length < 2) return [];
     return ps[0].cells.filter((c) => ps.every((p) => p.cells.includes(c)));
   }
 
@@ -579,6 +580,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
             if (a.demolish.length) cls = 'act-demolish';
           } else if (mode.kind === 'building') {
             if (x.cells.includes(G.index(mode.sq)) && mode.board === b) cls = 'act-selected';
+            else if (a.upgrade.length || a.demolish.length) cls = 'act-building';
           }
           if (cls) {
             for (const c of x.cells) bb.hit.get(c).classList.add('legal', cls);
@@ -613,7 +615,6 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
           if (!sel.includes(c)) bb.overlay.append(svg('rect', { x: G.cx(c) + 3, y: G.cy(c) + 3, width: Q - 6, height: Q - 6, rx: 6, class: 'kh-cand-mark' }));
         }
       }
-      // the pay phase: the tile waiting for its surcharge, as a ghost
       bb.wrap.className = ['kh-board', ...wrapCls].join(' ');
       bb.wrap.classList.toggle('has-pawn', v.seat !== undefined && ctx.seat !== null && v.pawns[ctx.seat] && v.pawns[ctx.seat].includes(b));
     }
@@ -752,11 +753,8 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
       if (!cands.length) return;
     }
     sel = next;
-    const exact = cands.find((p) => p.cells.length === sel.length);
-    if (exact) { send(exact.move); return; }
-    if (cands.length === 1 && cands[0].cells.length === sel.length + 1) {
-      // one square left and only one way: the preview shows it; one more click sends
-    }
+    // the chosen squares fit exactly one placement: lay it
+    if (cands.length === 1) { send(cands[0].move); return; }
     paint();
   }
 
@@ -1065,12 +1063,12 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
             const s = pendingSquare.sq;
             if (!sel.includes(s) && placements().some((p) => p.cells.includes(s))) sel = [...sel, s];
           }
-          // a one-square tile whose square was clicked already: send it
-          const exact = placements().find((p) => p.cells.length === sel.length && sel.every((c) => p.cells.includes(c)));
+          // the square clicked to build fits only one placement: lay it
+          const fit = placements().filter((p) => sel.every((c) => p.cells.includes(c)));
           pendingSquare = null;
-          if (exact && sel.length > baseSelection().length) {
+          if (fit.length === 1 && sel.length > baseSelection().length) {
             paint();
-            send(exact.move);
+            send(fit[0].move);
             return;
           }
         } else {
@@ -1089,7 +1087,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
         const up = p.target ? ` (upgrading ${p.target})` : '';
         return {
           headline: `Place the ${cap(p.type)} on ${cap(p.board)}`,
-          detail: `Click the highlighted squares it will cover: ${plural(t ? t.size : 1, 'square')}${up}. The tile is laid as soon as your squares make one legal placement; the dashed preview shows it.`,
+          detail: `Click the highlighted squares it will cover: ${plural(t ? t.size : 1, 'square')}${up}. The tile is laid as soon as only one legal placement fits the squares you chose; the dashed preview shows where.`,
         };
       }
       if (ph === 'pay') {
