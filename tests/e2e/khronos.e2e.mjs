@@ -377,11 +377,13 @@ t.test('downsizing, the kept squares, surcharge cards, upgrade from a building, 
   assertEq(sc.pay.view.phase, 'pay', 'and a pay position');
   const page = await newPage();
   await page.goto(server.base + '/');
-  const out = await page.evaluate(async (S) => {
+  await page.evaluate(async (S) => {
     const { create } = await import('/js/renderers/khronos.js');
     const board = await (await fetch('/api/catalog/khronos/board')).json();
     const boardEl = document.createElement('div'), panelsEl = document.createElement('div');
     boardEl.className = 'board-wrap';
+    boardEl.id = 'kh-test-board';
+    boardEl.style.width = '1000px';
     document.body.append(boardEl, panelsEl);
     const decided = [];
     const r = create({ boardEl, panelsEl, board, decide: (m) => { decided.push(m); return true; }, seatName: (k) => `P${k}` });
@@ -391,6 +393,12 @@ t.test('downsizing, the kept squares, surcharge cards, upgrade from a building, 
     r.update({ view: S.pick.view, legal: S.pick.legal, yourTurn: true, seat: S.pick.seat, n: 10, replay: false });
     res.pickTargets = [...boardEl.querySelectorAll('.kh-sq.act-pick')].map((x) => `${x.dataset.board} ${x.dataset.sq}`);
     res.pickHelp = r.instruction({ view: S.pick.view }).headline;
+    window.KH = { r, boardEl, decided, click, res };
+    return res;
+  }, sc);
+  await page.locator('#kh-test-board').screenshot({ path: path.join(artifacts, 'khronos-09-downsize-choice.png') });
+  const out = await page.evaluate(async (S) => {
+    const { r, boardEl, decided, click, res } = window.KH;
     click('.kh-sq[data-board="might"][data-sq="e4"]');
     res.afterPick = decided.slice();
     // keep: the owner picks the square the Watchtower keeps

@@ -548,6 +548,12 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
     };
   }
 
+  // an outline around a building: a dark halo under a bright dashed line
+  function highlight(cells, cls) {
+    const d = tilePath(G, cells, 1.5, 7);
+    return [svg('path', { d, class: `kh-hl-under ${cls}` }), svg('path', { d, class: `kh-hl ${cls}` })];
+  }
+
   function paintBoards() {
     const v = ctx.view;
     const ph = phase();
@@ -584,7 +590,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
           }
           if (cls) {
             for (const c of x.cells) bb.hit.get(c).classList.add('legal', cls);
-            bb.overlay.append(svg('path', { d: tilePath(G, x.cells, 1.5, 7), class: `kh-hl ${cls}` }));
+            bb.overlay.append(...highlight(x.cells, cls));
           }
         }
         if (wrapCls.includes('legal-build')) {
@@ -595,7 +601,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
         for (const x of list) {
           if (buildingActions(b, x).downsize.length) {
             for (const c of x.cells) bb.hit.get(c).classList.add('legal', 'act-pick');
-            bb.overlay.append(svg('path', { d: tilePath(G, x.cells, 1.5, 7), class: 'kh-hl act-pick' }));
+            bb.overlay.append(...highlight(x.cells, 'act-pick'));
           }
         }
       }
@@ -606,7 +612,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
         for (const c of open) if (!sel.includes(c)) bb.hit.get(c).classList.add('legal', 'cand');
         if (ph === 'keep') {
           const target = layout[b].occ.get(G.index(v.pending.target));
-          if (target) bb.overlay.append(svg('path', { d: tilePath(G, target.cells, 1.5, 7), class: 'kh-hl act-keep' }));
+          if (target) bb.overlay.append(...highlight(target.cells, 'act-keep'));
         }
         for (const c of sel) {
           bb.overlay.append(svg('rect', { x: G.cx(c) + 2, y: G.cy(c) + 2, width: Q - 4, height: Q - 4, rx: 6, class: 'kh-sel-mark' }));
@@ -983,7 +989,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
 
   function layoutName(m) {
     const x = layout[m.board].occ.get(G.index(m.sq));
-    return x ? `${x.type} on ${m.board} ${x.at}` : m.sq;
+    return x ? `${x.type} on ${cap(m.board)} ${x.at}` : m.sq;
   }
 
   // ---- panels ----
