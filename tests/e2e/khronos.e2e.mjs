@@ -127,7 +127,7 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
   let turnActions = 0, turnsPlayed = 0, didExchange = false, swapped = false, travels = 0, noBuild = false, lastTurnN = -1;
   const started = Date.now();
 
-  while (stats.decisions < 36 && Date.now() - started < 150000) {
+  while (stats.decisions < 33 && Date.now() - started < 150000) {
     await page.waitForFunction(() => document.querySelector('#result:not([hidden])') ||
       document.querySelector('.kh-root[data-mine="1"]'), null, { timeout: 30000 });
     if (await page.$('#result:not([hidden])')) break;
@@ -160,7 +160,7 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
     if (st.phase === 'pay') {
       let clicks = 0;
       while ((await logLength(page)) === n && clicks < 4) {
-        await page.click('#kh-hand .kh-card.legal');
+        await page.click('#kh-hand .kh-card.legal:not(.selected)');
         clicks++;
         await page.waitForTimeout(30);
       }
@@ -231,6 +231,11 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
       }, sq);
       await reasonAct.click();
       await decided(page, n, kind);
+      if (kind === 'renovate') {
+        const after = await page.$eval(`.kh-bld[data-board="reason"][data-at="${bld.at}"]`, (b) => ({ ruin: b.dataset.ruin, by: b.dataset.renovation }));
+        assert(after.ruin === '' || after.by === String(seat), `Reason ${bld.at} renovated, or half with our cube (${JSON.stringify(after)})`);
+        stats.checked++;
+      }
       if (kind === 'populate') {
         const cubes = await page.$eval(`.kh-bld[data-board="reason"][data-at="${bld.at}"]`, (b) => b.dataset.cubes);
         assertEq(cubes.split(',').filter(Boolean).length, bld.cubes.split(',').filter(Boolean).length + 1, `a cube more on Reason ${bld.at}`);
@@ -314,6 +319,10 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
     await page.click('#kh-end');
     await decided(page, n, 'end');
     assert(/^end/.test(await page.$eval(`.log .entry:nth-child(${n + 1}) .mv`, (x) => x.textContent)), 'the end of the turn is logged');
+    if (!(await page.$('#result:not([hidden])'))) {
+      assertEq(await page.$$eval('#kh-hand .kh-card', (x) => x.length), 4, 'the hand is refilled to four cards');
+      stats.checked++;
+    }
     count('end');
     if (stats.kinds.end === 1) {
       // the spectator: same boards, no hand anywhere

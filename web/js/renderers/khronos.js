@@ -402,6 +402,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
       class: `kh-bld fam-${t.family}${x.ruin ? ' ruin' : ''}${x.printed ? ' printed' : ''}${fresh.has(buildingKey(x)) ? ' fresh' : ''}`,
       'data-board': x.board, 'data-at': x.at, 'data-type': x.type,
       'data-owner': x.owner ?? '', 'data-cubes': (x.cubes || []).join(','), 'data-ruin': x.ruin ? '1' : '',
+      'data-renovation': x.renovation ?? '',
     });
     const d = tilePath(G, x.cells, 3.5, 6);
     const fill = x.ruin ? 'url(#kh-ruin)' : x.printed ? fam.light : fam.fill;
@@ -1134,9 +1135,10 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
       if (L.populate.length || L.renovate.length) can.push('on Reason click a civil tile to populate it or a ruin to renovate it');
       if (L.exchange.size && !v.acted) can.push('select cards and Exchange (2 Ecus)');
       const start = v.turn === 4 || v.turn === 7 ? ' Your earnings come when you end this turn.' : '';
+      const ripple = v.ripple ? ` A ${v.ripple.type} shadow still waits to be laid on ${cap(v.ripple.board)}.` : '';
       return {
         headline: 'Act on the boards where your adventurers stand',
-        detail: `${can.length ? `${cap(can.join('; '))}.` : 'Nothing more to do.'} End your turn when done (select cards first to discard them).${start}`,
+        detail: `${can.length ? `${cap(can.join('; '))}.` : 'Nothing more to do.'} End your turn when done (select cards first to discard them).${start}${ripple}`,
       };
     },
     youPanel(c) {
@@ -1162,6 +1164,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
       const v = c.view;
       const colour = v.colours[k];
       return [
+        v.first === k ? el('span.kh-first', { title: 'the first player of every game turn' }, '1st') : null,
         el('i.kh-swatch.kh-seat-colour', { title: cap(colour), style: `background:${SEAT_COLOURS[colour]}` }),
         el('span.kh-stat', { title: `${v.ecus[k]} Ecus`, 'data-stat': 'ecus' }, el('i.kh-coin'), String(v.ecus[k])),
         el('span.kh-stat', { title: `${v.cubes[k]} cubes left`, 'data-stat': 'cubes' }, el('i.kh-cube-icon', { style: `background:${SEAT_COLOURS[colour]}` }), String(v.cubes[k])),
