@@ -109,7 +109,13 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
   await page.waitForSelector('.kh-board[data-board="reason"] .kh-sq');
   assertEq(await page.$$eval('.kh-board', (b) => b.map((x) => x.dataset.board)), ['might', 'faith', 'reason'], 'three boards');
   assertEq(await page.$$eval('.kh-board[data-board="might"] .kh-sq', (x) => x.length), 120, '12 × 10 squares per board');
-  assertEq(await page.$$eval('.kh-bld[data-board="faith"].printed', (x) => x.length), 10, 'ten printed Hamlets on Faith');
+  // every printed Hamlet square holds a civil building (the Hamlet, or a Town or City grown from it) on every board
+  const printed = await page.evaluate(async () => {
+    const board = await (await fetch('/api/catalog/khronos/board')).json();
+    return ['might', 'faith', 'reason'].map((b) => board.printed_hamlets.filter((sq) => [...document.querySelectorAll(`.kh-bld[data-board="${b}"]`)]
+      .some((x) => x.dataset.at.split('+').includes(sq) && ['hamlet', 'town', 'city'].includes(x.dataset.type))).length);
+  });
+  assertEq(printed, [10, 10, 10], 'ten printed Hamlets on each board');
   assert(await page.isVisible('#notice'), 'the placeholder notice is shown');
   assert(/not the published board/.test(await page.textContent('#notice')), 'the notice says it is not the published board');
   assertEq(await page.$$eval('.kh-turn', (x) => x.length), 7, 'a turn track of 7 spaces');
