@@ -20,6 +20,9 @@
 //   pay              click the surcharge cards in your hand
 //   Hold'em swap     select one card of your hand, then a display card
 // Decisions without a gesture (none today) fall back to buttons.
+// For tests the root element carries data-phase, data-n, data-mine (this seat
+// may click now) and data-mode; squares, buildings and pawns carry their
+// board, squares, type, owner and cubes as data attributes.
 import { clear, el, svg } from '../common.js';
 
 export const SEAT_COLOURS = {
