@@ -27,6 +27,8 @@
 
 struct srv_lease {
     srv_server *server;
+    srv_game_id *absent; /* held last round but not in memory (sorted) */
+    int nabsent;
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake;
@@ -64,6 +66,7 @@ static void lease_round(srv_lease *l, bool *failing)
     srv_game_id *held = NULL;
     int nheld = 0;
     if (st->m->lease_renew(st, &held, &nheld, err, sizeof err)) {
+        free(held);
         if (!*failing)
             srv_log(s, "leases: %s (retrying)", err);
         *failing = true;
@@ -83,7 +86,21 @@ static void lease_round(srv_lease *l, bool *failing)
             srv_room_recheck(s, rooms[i]);
     }
     free(rooms);
-    free(held);
+    /* Held but not in memory (a load that failed after the lease was
+     * taken): loaded now, if it was so last round too — a game being
+     * created is held a moment before its room is registered. */
+    int nabsent = 0;
+    for (int i = 0; i < nheld; i++) {
+        if (srv_room_peek(s, held[i].id))
+            continue;
+        if (bsearch(&held[i], l->absent, (size_t)l->nabsent, sizeof *held, lease_cmp))
+            srv_room_claim(s, held[i].id, NULL, 0);
+        else
+            held[nabsent++] = held[i]; /* sorted still */
+    }
+    free(l->absent);
+    l->absent = held;
+    l->nabsent = nabsent;
     /* The games of instances that stopped. */
     int limit = s->cfg.max_games > 0 ? s->cfg.max_games : SRV_MAX_ROOMS;
     srv_game_id *free_ids = NULL;
@@ -173,5 +190,6 @@ void srv_lease_stop(srv_lease *l)
     pthread_join(l->thread, NULL);
     pthread_cond_destroy(&l->wake);
     pthread_mutex_destroy(&l->lock);
+    free(l->absent);
     free(l);
 }

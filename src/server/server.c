@@ -136,7 +136,10 @@ static void server_away_text(char *away, size_t awaylen, const char *id, const c
 {
     if (!away || !awaylen)
         return;
-    if (owner && *owner)
+    if (!owner)
+        snprintf(away, awaylen,
+                 "game %s cannot be opened: the database does not answer; try again soon", id);
+    else if (*owner)
         snprintf(away, awaylen, "game %s is played by another server instance, at %.120s", id,
                  owner);
     else

@@ -693,13 +693,14 @@ static int pgstore_game_load(srv_store *base, const char *id, srv_game_row *g,
     pgstore *s = (pgstore *)base;
     pthread_mutex_lock(&s->lock);
     int rc = -1;
+    memset(g, 0, sizeof *g);
     for (int attempt = 0; attempt < 2 && rc < 0; attempt++) {
         if (attempt && !pgstore_lost(s))
             break;
-        *moves = NULL;
-        *count = 0;
         srv_game_row_clear(g);
         memset(g, 0, sizeof *g);
+        *moves = NULL;
+        *count = 0;
         rc = pgstore_load_once(s, id, g, moves, count, err, errlen);
     }
     pthread_mutex_unlock(&s->lock);
