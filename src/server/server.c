@@ -3,7 +3,10 @@
  *
  * srv_start opens the store, resumes every unfinished game (replaying seed +
  * decisions), starts the AI workers, the WebSocket thread and the HTTP
- * daemon, in that order; srv_stop undoes it in reverse.  The registry is a
+ * daemon, in that order (and, with PostgreSQL, the lease thread); srv_stop
+ * undoes it in reverse.  With PostgreSQL several instances share the
+ * database and a running game is loaded only by the instance that holds
+ * its lease (srv_room_claim), taken before the game is read.  The registry is a
  * hash table of rooms by game id; a room enters it once and stays until
  * srv_stop.  Finished games are loaded from the store when a WebSocket asks
  * for them, and only borrowed (loaded, answered, freed) by HTTP reads.
