@@ -5,10 +5,12 @@
 // them over and they play to the end with every acknowledged decision kept
 // and none doubled; an instance paused past its lease (SIGSTOP) loses its
 // game to the other and, woken up, never writes into it again.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import {
-  api, assert, assertEq, pg, playSeat, runner, sleep, startServer, tempDir, testDb, WsClient,
+  api, assert, assertEq, pg, playSeat, psql, runner, sleep, startServer, tempDir, testDb, WsClient,
 } from './lib.mjs';
 
 const tabula = path.resolve(process.argv[2] || 'build/tabula');
@@ -23,6 +25,30 @@ const serve = (aiDelay, quiet = true) =>
   startServer(tabula, { db, aiDelay, quiet, args: ['--lease-seconds', String(LEASE)] });
 const t = runner('two server instances on one PostgreSQL database');
 const servers = [];
+
+t.test('a bad URL, an unreachable or unknown database, a newer schema: one line, exit 1', async () => {
+  const closed = await new Promise((resolve) => {
+    const srv = net.createServer().listen(0, '127.0.0.1', () => { const { port } = srv.address(); srv.close(() => resolve(port)); });
+  });
+  const newer = testDb(dir, 'newer');
+  await (await startServer(tabula, { db: newer })).stop();
+  psql(new URL(newer).pathname.slice(1), 'UPDATE tabula_schema SET version = 99');
+  const base = new URL(pg);
+  const cases = [
+    [`postgresql://tabula:s3cret@127.0.0.1:${base.port}/x?bogus=1`, /bad database URL/],
+    [`postgresql://tabula:s3cret@127.0.0.1:${closed}/x`, /cannot connect to the database postgresql:\/\/tabula@127\.0\.0\.1:\d+\/x: .*refused/],
+    [`postgres://tabula:s3cret@127.0.0.1:${base.port}/nosuchdb`, /database "nosuchdb" does not exist/],
+    [newer.replace('tabula@', 'tabula:s3cret@'), /schema version 99 is newer than this build knows/],
+  ];
+  for (const [url, want] of cases) {
+    const r = spawnSync(tabula, ['serve', '--port', '0', '--db', url], { encoding: 'utf8', timeout: 15000 });
+    assertEq(r.status, 1, `exit status for ${url}`);
+    const lines = r.stderr.split('\n').filter((l) => l.length);
+    assertEq(lines.length, 1, `one line for ${url}: ${r.stderr}`);
+    assert(want.test(lines[0]), `${lines[0]} matches ${want}`);
+    assert(!r.stderr.includes('s3cret') && !r.stdout.includes('s3cret'), 'the password is never shown');
+  }
+});
 
 // Connects to game `id` on `server`; with `retry`, waits while the game is
 // played elsewhere.  Resolves with the client and its first message.
