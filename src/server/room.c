@@ -1085,7 +1085,12 @@ void srv_room_client_message(srv_room *r, srv_conn *c, int seat, json_t *msg)
         room_decide(r, c, seat, msg, id);
     } else if (strcmp(type, "sync") == 0) {
         pthread_mutex_lock(&r->lock);
-        srv_conn_send(c, room_state_text(r, seat, NULL));
+        if (atomic_load(&r->away))
+            srv_conn_error(c, id, "elsewhere",
+                           "another server instance plays this game now; open the game again "
+                           "to follow it");
+        else
+            srv_conn_send(c, room_state_text(r, seat, NULL));
         pthread_mutex_unlock(&r->lock);
     } else {
         srv_conn_error(c, id, "unknown_type",
