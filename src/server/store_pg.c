@@ -9,8 +9,9 @@
  * race and a database from a newer build is refused rather than damaged.
  *
  * Invariants:
- *   - one connection, used under one mutex; every write is one statement or
- *     one transaction, acknowledged only after PostgreSQL committed it
+ *   - PGSTORE_SESSIONS connections, each used by one thread at a time; every
+ *     write is one statement or one transaction, acknowledged only after
+ *     PostgreSQL committed it
  *     (synchronous_commit = on for this session, whatever the server's
  *     default);
  *   - decisions are numbered 1, 2, 3... by the database itself: (game_id, n)
@@ -18,7 +19,8 @@
  *     table, so a number can be neither stored twice nor skipped;
  *   - leases: a running game is played by the instance whose id is in its
  *     lease row.  Each instance holds a session advisory lock while it runs
- *     (class PGSTORE_LOCK_CLASS, key instances.lock_key), so the database
+ *     on its main connection (class PGSTORE_LOCK_CLASS, key
+ *     instances.lock_key), so the database
  *     itself knows which instances are alive: a lease is free when it has
  *     expired or its holder's session is gone (a killed process).  A
  *     decision is inserted only while this instance's lease row exists,
@@ -42,17 +44,31 @@
 
 #define PGSTORE_LOCK_CLASS 1952539244 /* "tabl": advisory locks of Tabula instances */
 #define PGSTORE_ADDRESS_LEN 256
+/* Connections per instance: commits of different games overlap, so the
+ * database can flush them together (group commit). */
+#define PGSTORE_SESSIONS 4
 
-typedef struct pgstore {
-    srv_store base;
+typedef struct pgstore pgstore;
+
+/* One connection; used by one thread at a time (busy). */
+typedef struct pgsession {
+    pgstore *store;
     PGconn *db;
-    pthread_mutex_t lock;
+    bool busy;
+    bool main; /* holds the instance's advisory lock; runs the lease statements */
+} pgsession;
+
+struct pgstore {
+    srv_store base;
+    pthread_mutex_t lock; /* guards the busy flags */
+    pthread_cond_t freed;
+    pgsession session[PGSTORE_SESSIONS];
     char instance[33]; /* random id of this process: the owner in lease rows */
-    int lock_key;      /* the advisory lock this instance holds */
+    int lock_key;      /* the advisory lock session 0 holds */
     int lease_seconds;
     char address[PGSTORE_ADDRESS_LEN];
     char label[256]; /* the URL without its password */
-} pgstore;
+};
 
 /* Migration k (1-based) brings the schema from version k-1 to k. */
 static const char *const pgstore_migrations[] = {
@@ -167,7 +183,7 @@ void srv_store_pg_label(const char *url, char *out, size_t outlen)
     PQconninfoFree(opts);
 }
 
-static int pgstore_fail(pgstore *s, const PGresult *res, char *err, size_t errlen,
+static int pgstore_fail(pgsession *s, const PGresult *res, char *err, size_t errlen,
                         const char *what)
 {
     const char *m = res ? PQresultErrorMessage(res) : NULL;
@@ -190,13 +206,13 @@ static bool pgstore_sqlstate(const PGresult *res, const char *state)
     return c && strcmp(c, state) == 0;
 }
 
-static PGresult *pgstore_params(pgstore *s, const char *sql, int n, const char *const *values)
+static PGresult *pgstore_params(pgsession *s, const char *sql, int n, const char *const *values)
 {
     return PQexecParams(s->db, sql, n, NULL, values, NULL, NULL, 0);
 }
 
 /* Runs a statement without parameters and checks it succeeded. */
-static int pgstore_exec(pgstore *s, const char *sql, char *err, size_t errlen, const char *what)
+static int pgstore_exec(pgsession *s, const char *sql, char *err, size_t errlen, const char *what)
 {
     PGresult *r = PQexec(s->db, sql);
     int rc = pgstore_is(r, PGRES_COMMAND_OK) || pgstore_is(r, PGRES_TUPLES_OK)
@@ -214,14 +230,14 @@ static void pgstore_quiet(void *arg, const char *message)
 
 /* Takes this instance's advisory lock (a new key if another session holds
  * this one) and records it in the instances row. */
-static int pgstore_hold_lock(pgstore *s, bool fresh, char *err, size_t errlen)
+static int pgstore_hold_lock(pgsession *s, bool fresh, char *err, size_t errlen)
 {
     for (int attempt = 0; attempt < 8; attempt++) {
         if (fresh || attempt > 0)
-            s->lock_key = (int)(randombytes_uniform(0x7ffffffeu) + 1u);
+            s->store->lock_key = (int)(randombytes_uniform(0x7ffffffeu) + 1u);
         char cls[16], key[16];
         snprintf(cls, sizeof cls, "%d", PGSTORE_LOCK_CLASS);
-        snprintf(key, sizeof key, "%d", s->lock_key);
+        snprintf(key, sizeof key, "%d", s->store->lock_key);
         const char *p[] = {cls, key};
         PGresult *r = pgstore_params(s, "SELECT pg_try_advisory_lock($1::int, $2::int)", 2, p);
         if (!pgstore_is(r, PGRES_TUPLES_OK)) {
@@ -239,11 +255,11 @@ static int pgstore_hold_lock(pgstore *s, bool fresh, char *err, size_t errlen)
 }
 
 /* Writes this instance's row (after its lock is held). */
-static int pgstore_register(pgstore *s, char *err, size_t errlen)
+static int pgstore_register(pgsession *s, char *err, size_t errlen)
 {
     char key[16];
-    snprintf(key, sizeof key, "%d", s->lock_key);
-    const char *p[] = {s->instance, key, s->address};
+    snprintf(key, sizeof key, "%d", s->store->lock_key);
+    const char *p[] = {s->store->instance, key, s->store->address};
     PGresult *r = pgstore_params(s,
                                  "INSERT INTO instances (id, lock_key, address) VALUES ($1, $2, $3)"
                                  " ON CONFLICT (id) DO UPDATE SET lock_key = EXCLUDED.lock_key,"
@@ -254,32 +270,33 @@ static int pgstore_register(pgstore *s, char *err, size_t errlen)
     return rc;
 }
 
-static int pgstore_session(pgstore *s, char *err, size_t errlen)
+static int pgstore_session(pgsession *s, char *err, size_t errlen)
 {
     PQsetNoticeProcessor(s->db, pgstore_quiet, NULL);
     return pgstore_exec(s, "SET synchronous_commit = on", err, errlen, "setting up the session");
 }
 
 /* Re-opens a dropped connection (the lock and the instances row with it). */
-static int pgstore_ensure(pgstore *s, char *err, size_t errlen)
+static int pgstore_ensure(pgsession *s, char *err, size_t errlen)
 {
     if (PQstatus(s->db) == CONNECTION_OK)
         return 0;
     PQreset(s->db);
     if (PQstatus(s->db) != CONNECTION_OK)
         return pgstore_fail(s, NULL, err, errlen, "the connection is lost");
-    if (pgstore_session(s, err, errlen) || pgstore_hold_lock(s, false, err, errlen) ||
-        pgstore_register(s, err, errlen))
+    if (pgstore_session(s, err, errlen))
+        return -1;
+    if (s->main && (pgstore_hold_lock(s, false, err, errlen) || pgstore_register(s, err, errlen)))
         return -1;
     return 0;
 }
 
-static bool pgstore_lost(pgstore *s)
+static bool pgstore_lost(pgsession *s)
 {
     return PQstatus(s->db) != CONNECTION_OK;
 }
 
-static int pgstore_migrate(pgstore *s, char *err, size_t errlen)
+static int pgstore_migrate(pgsession *s, char *err, size_t errlen)
 {
     char cls[16];
     snprintf(cls, sizeof cls, "%d", PGSTORE_LOCK_CLASS);
@@ -325,9 +342,35 @@ fail:
     return -1;
 }
 
+/* A free connection for one call (the main one when asked): waits while
+ * every one is busy. */
+static pgsession *pgstore_take(pgstore *st, bool main)
+{
+    pthread_mutex_lock(&st->lock);
+    pgsession *s = NULL;
+    while (!s) {
+        for (int i = main ? 0 : PGSTORE_SESSIONS - 1; !s && i >= 0; i--)
+            if (!st->session[i].busy && (!main || i == 0))
+                s = &st->session[i];
+        if (!s)
+            pthread_cond_wait(&st->freed, &st->lock);
+    }
+    s->busy = true;
+    pthread_mutex_unlock(&st->lock);
+    return s;
+}
+
+static void pgstore_give(pgstore *st, pgsession *s)
+{
+    pthread_mutex_lock(&st->lock);
+    s->busy = false;
+    pthread_cond_broadcast(&st->freed);
+    pthread_mutex_unlock(&st->lock);
+}
+
 /* ---- games ---- */
 
-static int pgstore_create_once(pgstore *s, const srv_game_row *g, bool retry, char *err,
+static int pgstore_create_once(pgsession *s, const srv_game_row *g, bool retry, char *err,
                                size_t errlen)
 {
     if (pgstore_ensure(s, err, errlen))
@@ -349,7 +392,7 @@ static int pgstore_create_once(pgstore *s, const srv_game_row *g, bool retry, ch
     char players[16], seed[24], secs[16];
     snprintf(players, sizeof players, "%d", g->players);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)g->seed);
-    snprintf(secs, sizeof secs, "%d", s->lease_seconds);
+    snprintf(secs, sizeof secs, "%d", s->store->lease_seconds);
     const char *gp[] = {g->id, g->game, players, g->options ? g->options : "{}", seed, g->created};
     PGresult *r = pgstore_params(s,
                                  "INSERT INTO games (id, game, players, options, seed, status, created)"
@@ -378,7 +421,7 @@ static int pgstore_create_once(pgstore *s, const srv_game_row *g, bool retry, ch
         PQclear(r);
     }
     if (ok) {
-        const char *lp[] = {g->id, s->instance, secs};
+        const char *lp[] = {g->id, s->store->instance, secs};
         r = pgstore_params(s,
                            "INSERT INTO leases (game_id, owner, expires)"
                            " VALUES ($1, $2, now() + make_interval(secs => $3::int))",
@@ -396,18 +439,18 @@ static int pgstore_create_once(pgstore *s, const srv_game_row *g, bool retry, ch
 
 static int pgstore_game_create(srv_store *base, const srv_game_row *g, char *err, size_t errlen)
 {
-    pgstore *s = (pgstore *)base;
-    pthread_mutex_lock(&s->lock);
+    pgstore *st = (pgstore *)base;
+    pgsession *s = pgstore_take(st, false);
     int rc = pgstore_create_once(s, g, false, err, errlen);
     if (rc && pgstore_lost(s))
         rc = pgstore_create_once(s, g, true, err, errlen);
-    pthread_mutex_unlock(&s->lock);
+    pgstore_give(st, s);
     return rc;
 }
 
 /* 0: decision n of game id is stored with this seat and move; 1: another
  * decision has that number; -1: error. */
-static int pgstore_decision_is(pgstore *s, const char *id, const char *n, int seat,
+static int pgstore_decision_is(pgsession *s, const char *id, const char *n, int seat,
                                const char *move, char *err, size_t errlen)
 {
     const char *p[] = {id, n};
@@ -426,7 +469,7 @@ static int pgstore_decision_is(pgstore *s, const char *id, const char *n, int se
     return rc;
 }
 
-static int pgstore_decision_once(pgstore *s, const char *id, int n, int seat, const char *move,
+static int pgstore_decision_once(pgsession *s, const char *id, int n, int seat, const char *move,
                                  const char *by, const char *at, bool retry, char *err,
                                  size_t errlen)
 {
@@ -435,7 +478,7 @@ static int pgstore_decision_once(pgstore *s, const char *id, int n, int seat, co
     char nt[16], st[16];
     snprintf(nt, sizeof nt, "%d", n);
     snprintf(st, sizeof st, "%d", seat);
-    const char *p[] = {id, nt, st, move, by, at, s->instance};
+    const char *p[] = {id, nt, st, move, by, at, s->store->instance};
     PGresult *r = pgstore_params(
         s,
         "WITH fence AS (SELECT 1 FROM leases WHERE game_id = $1 AND owner = $7 FOR SHARE)"
@@ -450,7 +493,7 @@ static int pgstore_decision_once(pgstore *s, const char *id, int n, int seat, co
             return 0;
         /* Not inserted: this instance does not hold the lease, or the game
          * is over or unknown. */
-        const char *q[] = {id, s->instance};
+        const char *q[] = {id, s->store->instance};
         r = pgstore_params(s,
                            "SELECT g.status, l.owner = $2 FROM games g"
                            " LEFT JOIN leases l ON l.game_id = g.id WHERE g.id = $1",
@@ -500,17 +543,17 @@ static int pgstore_decision_add(srv_store *base, const char *id, int n, int seat
                                 const char *move, const char *by, const char *at, char *err,
                                 size_t errlen)
 {
-    pgstore *s = (pgstore *)base;
-    pthread_mutex_lock(&s->lock);
+    pgstore *st = (pgstore *)base;
+    pgsession *s = pgstore_take(st, false);
     int rc = pgstore_decision_once(s, id, n, seat, move, by, at, false, err, errlen);
     if (rc < 0 && pgstore_lost(s))
         rc = pgstore_decision_once(s, id, n, seat, move, by, at, true, err, errlen);
-    pthread_mutex_unlock(&s->lock);
+    pgstore_give(st, s);
     return rc;
 }
 
 /* Runs one idempotent statement, once more after a dropped connection. */
-static int pgstore_write(pgstore *s, const char *sql, int n, const char *const *p, char *err,
+static int pgstore_write(pgsession *s, const char *sql, int n, const char *const *p, char *err,
                          size_t errlen, const char *what)
 {
     int rc = -1;
@@ -531,11 +574,11 @@ static int pgstore_write(pgstore *s, const char *sql, int n, const char *const *
 static int pgstore_game_finish(srv_store *base, const char *id, const char *finished,
                                const char *result, char *err, size_t errlen)
 {
-    pgstore *s = (pgstore *)base;
-    pthread_mutex_lock(&s->lock);
+    pgstore *st = (pgstore *)base;
+    pgsession *s = pgstore_take(st, false);
     /* The first instance to see the end finishes the game, unless another
      * live instance holds it (that one finishes it); the lease goes. */
-    const char *p[] = {id, finished, result, s->instance};
+    const char *p[] = {id, finished, result, s->store->instance};
     int rc = pgstore_write(s,
                            "WITH fin AS (UPDATE games SET status = 'over', finished = $2, result = $3"
                            " WHERE id = $1 AND status = 'running' AND NOT EXISTS"
@@ -543,21 +586,21 @@ static int pgstore_game_finish(srv_store *base, const char *id, const char *fini
                            " AND NOT " PGSTORE_LEASE_FREE ") RETURNING id)"
                            " DELETE FROM leases WHERE game_id IN (SELECT id FROM fin)",
                            4, p, err, errlen, "finishing a game");
-    pthread_mutex_unlock(&s->lock);
+    pgstore_give(st, s);
     return rc;
 }
 
 static int pgstore_seat_joined(srv_store *base, const char *id, int seat, char *err,
                                size_t errlen)
 {
-    pgstore *s = (pgstore *)base;
-    char st[16];
-    snprintf(st, sizeof st, "%d", seat);
-    const char *p[] = {id, st};
-    pthread_mutex_lock(&s->lock);
+    pgstore *st = (pgstore *)base;
+    char seatno[16];
+    snprintf(seatno, sizeof seatno, "%d", seat);
+    const char *p[] = {id, seatno};
+    pgsession *s = pgstore_take(st, false);
     int rc = pgstore_write(s, "UPDATE seats SET joined = true WHERE game_id = $1 AND seat = $2", 2,
                            p, err, errlen, "marking a seat joined");
-    pthread_mutex_unlock(&s->lock);
+    pgstore_give(st, s);
     return rc;
 }
 
@@ -612,7 +655,7 @@ static int pgstore_hex(char c)
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
-static int pgstore_load_once(pgstore *s, const char *id, srv_game_row *g,
+static int pgstore_load_once(pgsession *s, const char *id, srv_game_row *g,
                              srv_decision_row **moves, int *count, char *err, size_t errlen)
 {
     if (pgstore_ensure(s, err, errlen))
@@ -690,8 +733,8 @@ done:
 static int pgstore_game_load(srv_store *base, const char *id, srv_game_row *g,
                              srv_decision_row **moves, int *count, char *err, size_t errlen)
 {
-    pgstore *s = (pgstore *)base;
-    pthread_mutex_lock(&s->lock);
+    pgstore *st = (pgstore *)base;
+    pgsession *s = pgstore_take(st, false);
     int rc = -1;
     memset(g, 0, sizeof *g);
     for (int attempt = 0; attempt < 2 && rc < 0; attempt++) {
@@ -703,13 +746,13 @@ static int pgstore_game_load(srv_store *base, const char *id, srv_game_row *g,
         *count = 0;
         rc = pgstore_load_once(s, id, g, moves, count, err, errlen);
     }
-    pthread_mutex_unlock(&s->lock);
+    pgstore_give(st, s);
     if (rc != 0)
         srv_game_row_clear(g);
     return rc;
 }
 
-static int pgstore_list_once(pgstore *s, const char *status, int limit, srv_game_row **rows,
+static int pgstore_list_once(pgsession *s, const char *status, int limit, srv_game_row **rows,
                              int *count, char *err, size_t errlen)
 {
     if (pgstore_ensure(s, err, errlen))
@@ -758,27 +801,27 @@ static int pgstore_list_once(pgstore *s, const char *status, int limit, srv_game
 static int pgstore_games_list(srv_store *base, const char *status, int limit,
                               srv_game_row **rows, int *count, char *err, size_t errlen)
 {
-    pgstore *s = (pgstore *)base;
+    pgstore *st = (pgstore *)base;
     *rows = NULL;
     *count = 0;
-    pthread_mutex_lock(&s->lock);
+    pgsession *s = pgstore_take(st, false);
     int rc = pgstore_list_once(s, status, limit, rows, count, err, errlen);
     if (rc && pgstore_lost(s))
         rc = pgstore_list_once(s, status, limit, rows, count, err, errlen);
-    pthread_mutex_unlock(&s->lock);
+    pgstore_give(st, s);
     return rc;
 }
 
 /* ---- leases ---- */
 
-static int pgstore_take_once(pgstore *s, const char *id, char *owner, size_t ownerlen,
+static int pgstore_take_once(pgsession *s, const char *id, char *owner, size_t ownerlen,
                              char *err, size_t errlen)
 {
     if (pgstore_ensure(s, err, errlen))
         return -1;
     char secs[16];
-    snprintf(secs, sizeof secs, "%d", s->lease_seconds);
-    const char *p[] = {id, s->instance, secs};
+    snprintf(secs, sizeof secs, "%d", s->store->lease_seconds);
+    const char *p[] = {id, s->store->instance, secs};
     PGresult *r = pgstore_params(
         s,
         "INSERT INTO leases AS l (game_id, owner, expires)"
@@ -822,18 +865,18 @@ static int pgstore_take_once(pgstore *s, const char *id, char *owner, size_t own
 static int pgstore_lease_take(srv_store *base, const char *id, char *owner, size_t ownerlen,
                               char *err, size_t errlen)
 {
-    pgstore *s = (pgstore *)base;
+    pgstore *st = (pgstore *)base;
     if (ownerlen)
         owner[0] = '\0';
-    pthread_mutex_lock(&s->lock);
+    pgsession *s = pgstore_take(st, true);
     int rc = pgstore_take_once(s, id, owner, ownerlen, err, errlen);
     if (rc < 0 && pgstore_lost(s))
         rc = pgstore_take_once(s, id, owner, ownerlen, err, errlen);
-    pthread_mutex_unlock(&s->lock);
+    pgstore_give(st, s);
     return rc;
 }
 
-static int pgstore_ids(pgstore *s, const char *sql, int n, const char *const *p,
+static int pgstore_ids(pgsession *s, const char *sql, int n, const char *const *p,
                        srv_game_id **ids, int *count, char *err, size_t errlen, const char *what)
 {
     *ids = NULL;
@@ -871,65 +914,68 @@ static int pgstore_ids(pgstore *s, const char *sql, int n, const char *const *p,
 static int pgstore_lease_renew(srv_store *base, srv_game_id **ids, int *count, char *err,
                                size_t errlen)
 {
-    pgstore *s = (pgstore *)base;
+    pgstore *st = (pgstore *)base;
     char secs[16];
-    snprintf(secs, sizeof secs, "%d", s->lease_seconds);
-    const char *p[] = {s->instance, secs};
-    pthread_mutex_lock(&s->lock);
+    snprintf(secs, sizeof secs, "%d", st->lease_seconds);
+    const char *p[] = {st->instance, secs};
+    pgsession *s = pgstore_take(st, true);
     int rc = pgstore_ids(s,
                          "WITH seen AS (UPDATE instances SET seen = now() WHERE id = $1)"
                          " UPDATE leases SET expires = now() + make_interval(secs => $2::int)"
                          " WHERE owner = $1 RETURNING game_id",
                          2, p, ids, count, err, errlen, "renewing leases");
-    pthread_mutex_unlock(&s->lock);
+    pgstore_give(st, s);
     return rc;
 }
 
 static int pgstore_lease_orphans(srv_store *base, int limit, srv_game_id **ids, int *count,
                                  char *err, size_t errlen)
 {
-    pgstore *s = (pgstore *)base;
+    pgstore *st = (pgstore *)base;
     char lim[16];
     snprintf(lim, sizeof lim, "%d", limit);
-    const char *p[] = {s->instance, lim};
-    pthread_mutex_lock(&s->lock);
+    const char *p[] = {st->instance, lim};
+    pgsession *s = pgstore_take(st, true);
     int rc = pgstore_ids(s,
                          "SELECT g.id FROM games g LEFT JOIN leases l ON l.game_id = g.id"
                          " WHERE g.status = 'running' AND (l.owner IS NULL OR"
                          " (l.owner <> $1 AND " PGSTORE_LEASE_FREE "))"
                          " ORDER BY g.created, g.seq LIMIT $2::int",
                          2, p, ids, count, err, errlen, "looking for free games");
-    pthread_mutex_unlock(&s->lock);
+    pgstore_give(st, s);
     return rc;
 }
 
 static int pgstore_instance_address(srv_store *base, const char *address, char *err,
                                     size_t errlen)
 {
-    pgstore *s = (pgstore *)base;
-    pthread_mutex_lock(&s->lock);
-    snprintf(s->address, sizeof s->address, "%s", address);
-    const char *p[] = {s->instance, s->address};
+    pgstore *st = (pgstore *)base;
+    pgsession *s = pgstore_take(st, true);
+    snprintf(s->store->address, sizeof s->store->address, "%s", address);
+    const char *p[] = {s->store->instance, s->store->address};
     int rc = pgstore_write(s, "UPDATE instances SET address = $2, seen = now() WHERE id = $1", 2,
                            p, err, errlen, "publishing this instance's address");
-    pthread_mutex_unlock(&s->lock);
+    pgstore_give(st, s);
     return rc;
 }
 
 static void pgstore_close(srv_store *base)
 {
-    pgstore *s = (pgstore *)base;
-    if (!s)
+    pgstore *st = (pgstore *)base;
+    if (!st)
         return;
-    if (s->db && PQstatus(s->db) == CONNECTION_OK && s->instance[0]) {
+    pgsession *s = &st->session[0];
+    if (s->db && PQstatus(s->db) == CONNECTION_OK && st->instance[0]) {
         /* Leaving cleanly: the games go to the other instances at once. */
-        const char *p[] = {s->instance};
+        const char *p[] = {st->instance};
         PQclear(pgstore_params(s, "DELETE FROM leases WHERE owner = $1", 1, p));
         PQclear(pgstore_params(s, "DELETE FROM instances WHERE id = $1", 1, p));
     }
-    PQfinish(s->db);
-    pthread_mutex_destroy(&s->lock);
-    free(s);
+    for (int i = 0; i < PGSTORE_SESSIONS; i++)
+        PQfinish(st->session[i].db);
+    pthread_cond_destroy(&st->freed);
+    pthread_mutex_destroy(&st->lock);
+    free(st);
 }
 
 static const srv_store_methods pgstore_methods = {
@@ -947,6 +993,15 @@ static const srv_store_methods pgstore_methods = {
     .instance_address = pgstore_instance_address,
 };
 
+/* Opens one connection; what the URL says overrides the defaults. */
+static PGconn *pgstore_connect(const char *url)
+{
+    const char *keys[] = {"connect_timeout", "keepalives_idle", "keepalives_interval",
+                          "keepalives_count", "application_name", "dbname", NULL};
+    const char *vals[] = {"5", "10", "5", "3", "tabula", url, NULL};
+    return PQconnectdbParams(keys, vals, 1);
+}
+
 srv_store *srv_store_pg_open(const char *url, int lease_seconds, char *err, size_t errlen)
 {
     char label[256], why[512];
@@ -960,38 +1015,44 @@ srv_store *srv_store_pg_open(const char *url, int lease_seconds, char *err, size
         return NULL;
     }
     PQconninfoFree(parsed);
-    pgstore *s = calloc(1, sizeof *s);
-    if (!s)
+    pgstore *st = calloc(1, sizeof *st);
+    if (!st)
         abort();
-    s->base.m = &pgstore_methods;
-    pthread_mutex_init(&s->lock, NULL);
-    s->lease_seconds = lease_seconds > 0 ? lease_seconds : 10;
-    snprintf(s->label, sizeof s->label, "%s", label);
-    /* Defaults first: what the URL says overrides them. */
-    const char *keys[] = {"connect_timeout", "keepalives_idle", "keepalives_interval",
-                          "keepalives_count", "application_name", "dbname", NULL};
-    const char *vals[] = {"5", "10", "5", "3", "tabula", url, NULL};
-    s->db = PQconnectdbParams(keys, vals, 1);
-    if (!s->db || PQstatus(s->db) != CONNECTION_OK) {
-        pgstore_oneline(why, sizeof why, s->db ? PQerrorMessage(s->db) : "out of memory");
-        snprintf(err, errlen, "cannot connect to the database %s: %s", label, why);
-        pgstore_close(&s->base);
-        return NULL;
-    }
+    st->base.m = &pgstore_methods;
+    pthread_mutex_init(&st->lock, NULL);
+    pthread_cond_init(&st->freed, NULL);
+    st->lease_seconds = lease_seconds > 0 ? lease_seconds : 10;
+    snprintf(st->label, sizeof st->label, "%s", label);
     uint8_t rnd[16];
     randombytes_buf(rnd, sizeof rnd);
     for (int i = 0; i < 16; i++)
-        snprintf(s->instance + 2 * i, 3, "%02x", rnd[i]);
+        snprintf(st->instance + 2 * i, 3, "%02x", rnd[i]);
     char local[512];
-    if (pgstore_session(s, local, sizeof local) || pgstore_hold_lock(s, true, local, sizeof local) ||
-        pgstore_migrate(s, local, sizeof local) || pgstore_register(s, local, sizeof local) ||
-        pgstore_exec(s,
-                     "DELETE FROM instances WHERE id NOT IN (SELECT id FROM live_instances)"
-                     " AND id NOT IN (SELECT owner FROM leases)",
-                     local, sizeof local, "forgetting stopped instances")) {
-        snprintf(err, errlen, "%s (%s)", local, label);
-        pgstore_close(&s->base);
-        return NULL;
+    for (int i = 0; i < PGSTORE_SESSIONS; i++) {
+        pgsession *s = &st->session[i];
+        s->store = st;
+        s->main = i == 0;
+        s->db = pgstore_connect(url);
+        if (!s->db || PQstatus(s->db) != CONNECTION_OK) {
+            pgstore_oneline(why, sizeof why, s->db ? PQerrorMessage(s->db) : "out of memory");
+            snprintf(err, errlen, "cannot connect to the database %s: %s", label, why);
+            pgstore_close(&st->base);
+            return NULL;
+        }
+        if (pgstore_session(s, local, sizeof local))
+            goto fail;
+        if (s->main &&
+            (pgstore_hold_lock(s, true, local, sizeof local) ||
+             pgstore_migrate(s, local, sizeof local) || pgstore_register(s, local, sizeof local) ||
+             pgstore_exec(s,
+                          "DELETE FROM instances WHERE id NOT IN (SELECT id FROM live_instances)"
+                          " AND id NOT IN (SELECT owner FROM leases)",
+                          local, sizeof local, "forgetting stopped instances")))
+            goto fail;
     }
-    return &s->base;
+    return &st->base;
+fail:
+    snprintf(err, errlen, "%s (%s)", local, label);
+    pgstore_close(&st->base);
+    return NULL;
 }
