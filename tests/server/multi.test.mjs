@@ -1,11 +1,12 @@
 // multi.test.mjs TABULA — two `tabula serve` instances on one PostgreSQL
-// database (run through pg_run.mjs).  Both list every game; a seat that
+// database (run through pg_run.mjs); bad URLs and unreachable databases; a
+// restart of PostgreSQL under running games.  Both list every game; a seat that
 // connects to the instance not playing its game is told where it is played;
 // when the instance playing games is killed (kill -9) the other one takes
 // them over and they play to the end with every acknowledged decision kept
 // and none doubled; an instance paused past its lease (SIGSTOP) loses its
 // game to the other and, woken up, never writes into it again.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -226,7 +227,42 @@ t.test('an instance paused past its lease loses its game and never writes into i
   console.log(`# B took the paused instance's game ${tookAfter} ms after the pause`);
 });
 
-t.test('both stop cleanly (no leak under ASan)', async () => {
+// Restarts the test cluster (pg_ctl restart -m fast: every connection drops).
+function restartDatabase() {
+  const data = process.env.TABULA_TEST_PG_DATA;
+  const pgCtl = path.join(process.env.TABULA_TEST_PG_BIN, 'pg_ctl');
+  const args = ['restart', '-D', data, '-m', 'fast', '-w', '-t', '30', '-l', path.join(path.dirname(data), 'log')];
+  const [cmd, argv] = process.getuid() === 0 ? ['runuser', ['-u', 'postgres', '--', pgCtl, ...args]] : [pgCtl, args];
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, argv, { stdio: 'ignore' });
+    p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`pg_ctl restart: ${code}`))));
+  });
+}
+
+t.test('the database restarts under running games: the server reconnects and they finish', async () => {
+  const s = await startServer(tabula, { db: testDb(dir, 'restart'), aiDelay: 40, quiet: false });
+  servers.push(s);
+  const ai = await api(s, 'POST', '/api/games', { game: 'clans', seats: [{ kind: 'ai', level: 'random' }, { kind: 'ai', level: 'random' }] });
+  const person = await api(s, 'POST', '/api/games', { game: 'clans', seats: [{ kind: 'human' }, { kind: 'ai', level: 'random' }] });
+  const g = { id: ai.json.id, seen: new Map(), log: new Map(), acked: new Map() };
+  const stop = watch(g, (await join(s, g.id)).c);
+  for (let i = 0; i < 400 && most(g) < 5; i++) await sleep(5);
+  await restartDatabase();
+  // The person's decisions go through the reconnected store.
+  const h = { id: person.json.id, seen: new Map(), log: new Map(), acked: new Map() };
+  const { c } = await join(s, h.id, person.json.seats[0].token);
+  await playSeat(c, { onAck: (x) => h.acked.set(x.n, x.move), timeout: 30000 });
+  await waitOver(s, [g.id, h.id], 30000);
+  await sleep(100);
+  stop();
+  await checkFinished(s, g);
+  await checkFinished(s, h);
+  assert(s.proc.exitCode === null, 'the server kept running');
+  assert(/connection is lost/.test(s.stderr()), `the server saw the database go: ${s.stderr().slice(-500)}`);
+  c.destroy();
+});
+
+t.test('every server stops cleanly (no leak under ASan)', async () => {
   for (const s of servers.slice(1)) {
     s.proc.kill('SIGCONT'); // in case the pause test failed half-way
     const exit = await s.stop();
