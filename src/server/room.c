@@ -392,6 +392,13 @@ static void room_finish(srv_room *r)
 static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_conn *ack_to,
                        json_t *ack_id)
 {
+    if (atomic_load(&r->away)) { /* another instance holds it, or it is being read again */
+        if (ack_to)
+            srv_conn_error(ack_to, ack_id, "elsewhere",
+                           "another server instance plays this game now, so nothing changed; "
+                           "open the game again to follow it");
+        return -1;
+    }
     char text[TB_MOVE_TEXT];
     tb_move_to_text(r->state, m, text, sizeof text);
     int n = tb_decisions_made(r->state) + 1;
@@ -804,11 +811,18 @@ srv_room *srv_room_load(srv_server *s, const char *id, char *err, size_t errlen)
 
 int srv_room_reload(srv_room *r, char *err, size_t errlen)
 {
-    srv_room *fresh = srv_room_load(r->server, r->id, err, errlen);
-    if (!fresh)
-        return -1;
+    /* Nothing is decided while the game is read again. */
     pthread_mutex_lock(&r->lock);
     bool counted = r->state && !r->broken[0] && !tb_is_over(r->state) && !atomic_load(&r->away);
+    atomic_store(&r->away, true);
+    pthread_mutex_unlock(&r->lock);
+    srv_room *fresh = srv_room_load(r->server, r->id, err, errlen);
+    if (!fresh) {
+        if (counted) /* stays away; the lease thread tries again */
+            atomic_fetch_sub(&r->server->running, 1);
+        return -1;
+    }
+    pthread_mutex_lock(&r->lock);
     /* The game moves from `fresh` into `r` and the old one out, to be freed
      * with `fresh`; the connections stay. */
     tb_state *state = r->state;
