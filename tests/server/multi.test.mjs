@@ -75,6 +75,7 @@ function watch(g, c) {
         if (g.seen.has(m.n)) assertEq(m.view, g.seen.get(m.n), `game ${g.id}: one view per position`);
         g.seen.set(m.n, m.view);
         if (m.last) g.log.set(m.last.n, m.last);
+        if (m.result) g.over = true;
       }
     }
   };
@@ -157,7 +158,8 @@ t.test('both list every game; kill -9 of one: the other resumes its games, nothi
   await a.kill9();
   await Promise.allSettled(plays);
   stops.forEach((s) => s());
-  const before = games.map(most);
+  const before = games.map(most), overAtKill = games.map((g) => !!g.over);
+  assert(overAtKill.filter((x) => !x).length >= 2, 'the kill came in the middle of games');
 
   // B takes them over: the seats reconnect there and play to the end.
   const stops2 = [], plays2 = [];
@@ -180,7 +182,7 @@ t.test('both list every game; kill -9 of one: the other resumes its games, nothi
   stops2.forEach((s) => s());
   for (const [k, g] of games.entries()) {
     const rec = await checkFinished(b, g);
-    assert(rec.moves.length > before[k], `game ${g.id} went on after the kill`);
+    if (!overAtKill[k]) assert(rec.moves.length > before[k], `game ${g.id} went on after the kill`);
   }
 });
 
@@ -205,7 +207,8 @@ t.test('an instance paused past its lease loses its game and never writes into i
   assert(atB, 'B took the game of the paused instance');
   const tookAfter = Date.now() - pausedAt;
   // Its last renewal came at most a third of the lease before the pause.
-  assert(tookAfter >= (LEASE * 1000 * 2) / 3 - 200, `not before the lease expired (${tookAfter} ms)`);
+  // (A live instance's game would go at B's next round, within a third of it.)
+  assert(tookAfter >= (LEASE * 1000) / 2, `not before the lease expired (${tookAfter} ms)`);
   const seenOnA = most(g);
   stop();
   const g2 = { id: g.id, seen: new Map(), log: new Map(), acked: new Map() };
