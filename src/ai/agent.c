@@ -57,11 +57,11 @@ tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, const tb_b
 /* Levels for people.  Each names an agent and a budget; a level whose agent
  * is not built in is reported as unknown.  Iteration budgets, not time, so a
  * level plays the same on every machine (and replays from a seed).  Measured
- * on two-player Clans with `tabula match` (docs/ai.md): easy is about as
- * strong as greedy (wins half its games against it) at under a millisecond
- * of CPU per decision; normal beats greedy in 85% of games at about 15 ms;
- * hard beats greedy in 95% at about a quarter of a second (0.35 s in the
- * opening, the slowest position). */
+ * on two-player Clans with `tabula match` (docs/ai.md): easy beats greedy in
+ * 60% of games at about a millisecond of CPU per decision; normal in 81% at
+ * about 20 ms; hard in 88% at about a quarter of a second (0.6 s in the
+ * opening, the slowest position).  Khronos is slower to search: its hard
+ * level takes about 2 s per decision in the opening. */
 static const struct {
     const char *level;
     const char *agent;
