@@ -7,7 +7,7 @@
 // on any error.  Results: bench/RESULTS.md.
 //
 //   node bench/server_load.mjs [--tabula build/tabula] [--games 200] [--ai-games 0]
-//                              [--players 2] [--sync normal|full]
+//                              [--players 2] [--sync normal|full] [--db postgresql://…]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +19,7 @@ const tabula = path.resolve(args.tabula || 'build/tabula');
 const GAMES = Number(args.games || 200), AI_GAMES = Number(args['ai-games'] || 0);
 const PLAYERS = Number(args.players || 2);
 const dir = tempDir('tabula-load-');
-const server = await startServer(tabula, { db: path.join(dir, 'load.db'), aiDelay: 0,
+const server = await startServer(tabula, { db: args.db || path.join(dir, 'load.db'), aiDelay: 0,
   args: args.sync ? ['--sync', args.sync] : [] });
 
 let errors = 0, decisions = 0, done = 0;

@@ -16,19 +16,25 @@
 
 static int serve_help(void)
 {
-    printf("usage: tabula serve [--host ADDR] [--port N] [--db FILE] [--web DIR]\n"
+    printf("usage: tabula serve [--host ADDR] [--port N] [--db FILE|URL] [--web DIR]\n"
            "                    [--ai-delay-ms MS] [--workers N] [--sync full|normal]\n"
-           "                    [--max-games N] [--quiet]\n\n"
+           "                    [--max-games N] [--lease-seconds N] [--advertise URL] [--quiet]\n\n"
            "Serves the browser UI and the game API (docs/http-api.md) until interrupted.\n"
            "  --host ADDR       address to listen on (default 127.0.0.1; :: or 0.0.0.0 for all)\n"
            "  --port N          port (default 8080; 0 picks a free one)\n"
            "  --db FILE         SQLite database (default tabula.db); unfinished games resume\n"
+           "  --db URL          PostgreSQL instead (postgresql://USER:PASSWORD@HOST:PORT/DB),\n"
+           "                    which several servers may share (docs/server.md)\n"
            "  --web DIR         the static UI (default: the web/ folder of the source tree)\n"
            "  --ai-delay-ms MS  least time before a computer player moves (default 700)\n"
            "  --workers N       AI worker threads (default: one per CPU, at least 2)\n"
            "  --sync full       fsync every decision (default normal: survives a crash of\n"
            "                    the server process; full also survives power loss)\n"
            "  --max-games N     running games before new ones are refused (default 50000)\n"
+           "  --lease-seconds N PostgreSQL: a game moves to another server when its server\n"
+           "                    is silent this long (default 10)\n"
+           "  --advertise URL   PostgreSQL: where the other servers send this one's players\n"
+           "                    (default http://HOST:PORT/)\n"
            "  --quiet           no log lines\n");
     return 0;
 }
@@ -74,6 +80,12 @@ int cmd_serve(int argc, char **argv)
             if (cli_parse_int(v, 1, 10000000, &n))
                 return cli_usage("serve", "--max-games must be 1 to 10000000, got '%s'", v);
             cfg.max_games = (int)n;
+        } else if (strcmp(a, "--lease-seconds") == 0) {
+            if (cli_parse_int(v, 1, 3600, &n))
+                return cli_usage("serve", "--lease-seconds must be 1 to 3600, got '%s'", v);
+            cfg.lease_seconds = (int)n;
+        } else if (strcmp(a, "--advertise") == 0) {
+            cfg.advertise = v;
         } else if (strcmp(a, "--sync") == 0) {
             if (strcmp(v, "full") != 0 && strcmp(v, "normal") != 0)
                 return cli_usage("serve", "--sync must be full or normal, got '%s'", v);
@@ -101,7 +113,7 @@ int cmd_serve(int argc, char **argv)
     bool v6 = strchr(shown, ':') != NULL;
     printf("Tabula is serving at http://%s%s%s:%d/  (database %s, %d unfinished game%s resumed; "
            "Ctrl-C stops)\n",
-           v6 ? "[" : "", shown, v6 ? "]" : "", srv_port(server), cfg.db_path,
+           v6 ? "[" : "", shown, v6 ? "]" : "", srv_port(server), srv_db_label(server),
            srv_resumed(server), srv_resumed(server) == 1 ? "" : "s");
     fflush(stdout);
     int sig = 0;

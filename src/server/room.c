@@ -199,7 +199,12 @@ json_t *srv_row_summary(const srv_game_row *row)
     json_object_set_new(j, "game", json_string(row->game));
     json_object_set_new(j, "title", json_string(g ? tb_game_title(g) : row->game));
     json_object_set_new(j, "players", json_integer(row->players));
-    json_object_set_new(j, "status", json_string(row->status));
+    /* As a room would say: "open" while some person has not joined yet. */
+    const char *status = row->status;
+    for (int i = 0; strcmp(status, "running") == 0 && i < row->players && i < TB_MAX_SEATS; i++)
+        if (strcmp(row->seat[i].kind, "human") == 0 && !row->seat[i].joined)
+            status = "open";
+    json_object_set_new(j, "status", json_string(status));
     json_object_set_new(j, "created", json_string(row->created));
     json_object_set_new(j, "finished", row->finished[0] ? json_string(row->finished) : json_null());
     json_object_set_new(j, "decisions", json_integer(row->decisions));
@@ -327,7 +332,8 @@ static json_t *room_presence(const srv_room *r)
 /* Queues the AI seat to move, if any (room locked). */
 static void room_queue_ai(srv_room *r)
 {
-    if (!r->state || r->broken[0] || tb_is_over(r->state) || r->ai_queued)
+    if (!r->state || r->broken[0] || tb_is_over(r->state) || r->ai_queued ||
+        atomic_load(&r->away))
         return;
     int to = tb_to_move(r->state);
     if (to < 0 || r->seat[to].kind != SRV_AI)
@@ -335,6 +341,35 @@ static void room_queue_ai(srv_room *r)
     r->ai_queued = true;
     uint64_t delay = (uint64_t)(r->server->cfg.ai_delay_ms > 0 ? r->server->cfg.ai_delay_ms : 0);
     srv_ai_schedule(r->server->ai, r, tb_decisions_made(r->state), srv_now_us() + delay * 1000u);
+}
+
+/* Another instance holds the game (room locked): the room stops deciding
+ * and every connection hears where the game went. */
+static void room_set_away_locked(srv_room *r, const char *owner)
+{
+    if (atomic_exchange(&r->away, true))
+        return;
+    if (r->state && !r->broken[0] && !tb_is_over(r->state))
+        atomic_fetch_sub(&r->server->running, 1);
+    char msg[400];
+    if (owner && *owner)
+        snprintf(msg, sizeof msg,
+                 "another server instance plays this game now, at %.200s: open the game there",
+                 owner);
+    else
+        snprintf(msg, sizeof msg,
+                 "another server instance plays this game now: open the game again to follow it");
+    json_t *e = json_pack("{s:s,s:s,s:s}", "type", "error", "code", "elsewhere", "message", msg);
+    if (owner && *owner)
+        json_object_set_new(e, "address", json_string(owner));
+    room_broadcast(r, e);
+}
+
+void srv_room_set_away(srv_room *r, const char *owner)
+{
+    pthread_mutex_lock(&r->lock);
+    room_set_away_locked(r, owner);
+    pthread_mutex_unlock(&r->lock);
 }
 
 /* Records the end of a game in the record and the store (room locked). */
@@ -357,14 +392,33 @@ static void room_finish(srv_room *r)
 static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_conn *ack_to,
                        json_t *ack_id)
 {
+    if (atomic_load(&r->away)) { /* another instance holds it, or it is being read again */
+        if (ack_to)
+            srv_conn_error(ack_to, ack_id, "elsewhere",
+                           "another server instance plays this game now, so nothing changed; "
+                           "open the game again to follow it");
+        return -1;
+    }
     char text[TB_MOVE_TEXT];
     tb_move_to_text(r->state, m, text, sizeof text);
     int n = tb_decisions_made(r->state) + 1;
     char at[SRV_TIME_LEN], err[TB_ERR_LEN];
     srv_iso_now(at);
     srv_store *st = r->server->store;
-    if (st->m->decision_add(st, r->id, n, seat, text, by_ai ? "ai" : "human", at, err,
-                            sizeof err)) {
+    int stored = st->m->decision_add(st, r->id, n, seat, text, by_ai ? "ai" : "human", at, err,
+                                     sizeof err);
+    if (stored == 1) {
+        /* Another instance holds the game now (PostgreSQL): this room is
+         * stale; the lease thread finds out where the game went. */
+        srv_log(r->server, "game %s: %s", r->id, err);
+        room_set_away_locked(r, "");
+        if (ack_to)
+            srv_conn_error(ack_to, ack_id, "elsewhere",
+                           "another server instance plays this game now, so nothing changed; "
+                           "open the game again to follow it");
+        return -1;
+    }
+    if (stored) {
         srv_log(r->server, "game %s: %s", r->id, err);
         if (ack_to)
             srv_conn_error(ack_to, ack_id, "store_failed",
@@ -755,6 +809,58 @@ srv_room *srv_room_load(srv_server *s, const char *id, char *err, size_t errlen)
     return r;
 }
 
+int srv_room_reload(srv_room *r, char *err, size_t errlen)
+{
+    /* Nothing is decided while the game is read again. */
+    pthread_mutex_lock(&r->lock);
+    bool counted = r->state && !r->broken[0] && !tb_is_over(r->state) && !atomic_load(&r->away);
+    atomic_store(&r->away, true);
+    pthread_mutex_unlock(&r->lock);
+    srv_room *fresh = srv_room_load(r->server, r->id, err, errlen);
+    if (!fresh) {
+        if (counted) /* stays away; the lease thread tries again */
+            atomic_fetch_sub(&r->server->running, 1);
+        return -1;
+    }
+    pthread_mutex_lock(&r->lock);
+    /* The game moves from `fresh` into `r` and the old one out, to be freed
+     * with `fresh`; the connections stay. */
+    tb_state *state = r->state;
+    tb_record *record = r->record;
+    srv_log_entry *log = r->log;
+    int log_cap = r->log_cap;
+    r->state = fresh->state;
+    r->record = fresh->record;
+    r->log = fresh->log;
+    r->log_cap = fresh->log_cap;
+    fresh->state = state;
+    fresh->record = record;
+    fresh->log = log;
+    fresh->log_cap = log_cap;
+    r->game = fresh->game;
+    r->players = fresh->players;
+    r->options = fresh->options;
+    memcpy(r->created, fresh->created, sizeof r->created);
+    memcpy(r->finished, fresh->finished, sizeof r->finished);
+    memcpy(r->broken, fresh->broken, sizeof r->broken);
+    for (int i = 0; i < TB_MAX_SEATS; i++) {
+        int connected = r->seat[i].connected;
+        r->seat[i] = fresh->seat[i];
+        r->seat[i].connected = connected;
+    }
+    atomic_store(&r->away, false);
+    bool running = r->state && !r->broken[0] && !tb_is_over(r->state);
+    if (running && !counted)
+        atomic_fetch_add(&r->server->running, 1);
+    else if (!running && counted)
+        atomic_fetch_sub(&r->server->running, 1);
+    room_broadcast_state(r, NULL);
+    room_queue_ai(r);
+    pthread_mutex_unlock(&r->lock);
+    srv_room_free(fresh);
+    return 0;
+}
+
 void srv_room_resume(srv_room *r)
 {
     pthread_mutex_lock(&r->lock);
@@ -953,6 +1059,10 @@ static void room_decide(srv_room *r, srv_conn *c, int seat, json_t *msg, json_t 
     pthread_mutex_lock(&r->lock);
     if (seat < 0) {
         srv_conn_error(c, id, "spectator", "spectators watch; only a seat's link can decide");
+    } else if (atomic_load(&r->away)) {
+        srv_conn_error(c, id, "elsewhere",
+                       "another server instance plays this game now, so nothing changed; "
+                       "open the game again to follow it");
     } else if (!r->state || r->broken[0]) {
         srv_conn_error(c, id, "broken", "this game cannot continue: %s", r->broken);
     } else if (tb_is_over(r->state)) {
@@ -989,7 +1099,12 @@ void srv_room_client_message(srv_room *r, srv_conn *c, int seat, json_t *msg)
         room_decide(r, c, seat, msg, id);
     } else if (strcmp(type, "sync") == 0) {
         pthread_mutex_lock(&r->lock);
-        srv_conn_send(c, room_state_text(r, seat, NULL));
+        if (atomic_load(&r->away))
+            srv_conn_error(c, id, "elsewhere",
+                           "another server instance plays this game now; open the game again "
+                           "to follow it");
+        else
+            srv_conn_send(c, room_state_text(r, seat, NULL));
         pthread_mutex_unlock(&r->lock);
     } else {
         srv_conn_error(c, id, "unknown_type",
@@ -1028,7 +1143,7 @@ void srv_room_ai_step(srv_room *r, int expect)
     r->ai_queued = false;
     if (tb_decisions_made(r->state) == expect && tb_to_move(r->state) == seat &&
         tb_is_legal(r->state, m)) {
-        if (room_commit(r, seat, m, true, NULL, NULL) != 0) {
+        if (room_commit(r, seat, m, true, NULL, NULL) != 0 && !atomic_load(&r->away)) {
             /* The store failed; try again in a second. */
             r->ai_queued = true;
             srv_ai_schedule(r->server->ai, r, expect, srv_now_us() + 1000000u);

@@ -3,7 +3,10 @@
  *
  * srv_start opens the store, resumes every unfinished game (replaying seed +
  * decisions), starts the AI workers, the WebSocket thread and the HTTP
- * daemon, in that order; srv_stop undoes it in reverse.  The registry is a
+ * daemon, in that order (and, with PostgreSQL, the lease thread); srv_stop
+ * undoes it in reverse.  With PostgreSQL several instances share the
+ * database and a running game is loaded only by the instance that holds
+ * its lease (srv_room_claim), taken before the game is read.  The registry is a
  * hash table of rooms by game id; a room enters it once and stays until
  * srv_stop.  Finished games are loaded from the store when a WebSocket asks
  * for them, and only borrowed (loaded, answered, freed) by HTTP reads.
@@ -100,6 +103,8 @@ srv_room *srv_room_peek(srv_server *s, const char *id)
 {
     pthread_mutex_lock(&s->registry_lock);
     srv_room *r = server_lookup(s, id);
+    if (r && atomic_load(&r->away))
+        r = NULL;
     pthread_mutex_unlock(&s->registry_lock);
     return r;
 }
@@ -114,9 +119,10 @@ srv_room *srv_room_borrow(srv_server *s, const char *id, bool *temporary)
         return r;
     char err[TB_ERR_LEN];
     r = srv_room_load(s, id, err, sizeof err);
-    if (r && srv_room_running(r)) {
+    if (r && srv_room_running(r) && !s->store->m->lease_take) {
         /* Not over: it belongs in the registry (another request may have
-         * registered it meanwhile). */
+         * registered it meanwhile).  With several instances it is played
+         * elsewhere, and this answer is the stored state. */
         srv_room_free(r);
         return srv_room_find(s, id);
     }
@@ -126,26 +132,100 @@ srv_room *srv_room_borrow(srv_server *s, const char *id, bool *temporary)
 
 srv_room *srv_room_find(srv_server *s, const char *id)
 {
+    return srv_room_claim(s, id, NULL, 0);
+}
+
+static void server_away_text(char *away, size_t awaylen, const char *id, const char *owner)
+{
+    if (!away || !awaylen)
+        return;
+    if (!owner)
+        snprintf(away, awaylen,
+                 "game %s cannot be opened: the database does not answer; try again soon", id);
+    else if (*owner)
+        snprintf(away, awaylen, "game %s is played by another server instance, at %.120s", id,
+                 owner);
+    else
+        snprintf(away, awaylen,
+                 "game %s is played by another server instance (its address is not known yet); "
+                 "try again in a few seconds",
+                 id);
+}
+
+srv_room *srv_room_claim(srv_server *s, const char *id, char *away, size_t awaylen)
+{
+    if (away && awaylen)
+        away[0] = '\0';
     if (!srv_valid_id(id))
         return NULL;
+    srv_store *st = s->store;
+    char err[TB_ERR_LEN], owner[256] = "";
     pthread_mutex_lock(&s->registry_lock);
     srv_room *r = server_lookup(s, id);
-    if (!r) {
-        /* Loading under the registry lock keeps two requests from loading
-         * the same finished game twice; it is a short replay. */
-        char err[TB_ERR_LEN];
-        r = srv_room_load(s, id, err, sizeof err);
-        if (r) {
-            if (srv_room_running(r))
-                atomic_fetch_add(&s->running, 1);
-            unsigned b = server_hash(r->id) % (unsigned)s->nbuckets;
-            r->next = s->buckets[b];
-            s->buckets[b] = r;
-            s->nrooms++;
+    if (r && !atomic_load(&r->away)) {
+        pthread_mutex_unlock(&s->registry_lock);
+        return r;
+    }
+    /* Several instances: a running game is loaded only with its lease in
+     * hand, so no decision of the previous holder can be missed. */
+    int lease = SRV_LEASE_NOT_RUNNING;
+    if (st->m->lease_take) {
+        lease = st->m->lease_take(st, id, owner, sizeof owner, err, sizeof err);
+        if (lease < 0 || lease == SRV_LEASE_ELSEWHERE) {
+            pthread_mutex_unlock(&s->registry_lock);
+            if (lease < 0)
+                srv_log(s, "game %s: %s", id, err);
+            server_away_text(away, awaylen, id, lease < 0 ? NULL : owner);
+            return NULL;
         }
     }
+    if (r) {
+        /* A room this instance had lost: it is back (or over). */
+        if (srv_room_reload(r, err, sizeof err))
+            srv_log(s, "game %s: cannot reload: %s", id, err);
+        else
+            srv_log(s, "game %s: taken back", id);
+        pthread_mutex_unlock(&s->registry_lock);
+        return r;
+    }
+    /* Loading under the registry lock keeps two requests from loading the
+     * same game twice; it is a short replay. */
+    r = srv_room_load(s, id, err, sizeof err);
+    bool running = false;
+    if (r) {
+        running = srv_room_running(r);
+        if (running)
+            atomic_fetch_add(&s->running, 1);
+        unsigned b = server_hash(r->id) % (unsigned)s->nbuckets;
+        r->next = s->buckets[b];
+        s->buckets[b] = r;
+        s->nrooms++;
+    }
     pthread_mutex_unlock(&s->registry_lock);
+    if (r && running && lease == SRV_LEASE_TAKEN) {
+        srv_log(s, "game %s: taken over (its previous server stopped)", id);
+        srv_room_resume(r);
+    }
     return r;
+}
+
+void srv_room_recheck(srv_server *s, srv_room *r)
+{
+    srv_store *st = s->store;
+    char err[TB_ERR_LEN], owner[256] = "";
+    int lease = st->m->lease_take(st, r->id, owner, sizeof owner, err, sizeof err);
+    if (lease < 0) {
+        srv_log(s, "game %s: %s", r->id, err);
+    } else if (lease == SRV_LEASE_ELSEWHERE) {
+        srv_log(s, "game %s: another server instance took it over", r->id);
+        srv_room_set_away(r, owner);
+    } else if (lease != SRV_LEASE_MINE) {
+        /* Taken back after someone else held it, or over: read it again. */
+        pthread_mutex_lock(&s->registry_lock);
+        if (srv_room_reload(r, err, sizeof err))
+            srv_log(s, "game %s: cannot reload: %s", r->id, err);
+        pthread_mutex_unlock(&s->registry_lock);
+    }
 }
 
 static int server_resume_all(srv_server *s, char *err, size_t errlen)
@@ -155,7 +235,16 @@ static int server_resume_all(srv_server *s, char *err, size_t errlen)
     if (s->store->m->games_list(s->store, "running", 1 << 30, &rows, &n, err, errlen))
         return -1;
     for (int i = 0; i < n; i++) {
-        char why[TB_ERR_LEN];
+        char why[TB_ERR_LEN], owner[256];
+        /* Several instances: only the games whose lease this one gets. */
+        if (s->store->m->lease_take) {
+            int lease = s->store->m->lease_take(s->store, rows[i].id, owner, sizeof owner, why,
+                                                sizeof why);
+            if (lease < 0)
+                srv_log(s, "game %s: %s", rows[i].id, why);
+            if (lease != SRV_LEASE_TAKEN && lease != SRV_LEASE_MINE)
+                continue;
+        }
         srv_room *r = srv_room_load(s, rows[i].id, why, sizeof why);
         if (!r) {
             srv_log(s, "game %s: cannot resume: %s", rows[i].id, why);
@@ -218,19 +307,29 @@ srv_server *srv_start(const srv_config *cfg, char *err, size_t errlen)
     s->buckets = calloc((size_t)s->nbuckets, sizeof *s->buckets);
     if (!s->buckets)
         abort();
-    /* One server per database: the rooms hold the games in memory. */
-    char lock_path[1100];
-    snprintf(lock_path, sizeof lock_path, "%s.lock", cfg->db_path);
-    s->lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0) {
-        snprintf(err, errlen, "%s %s: %s", s->lock_fd < 0 ? "cannot create" : "another server uses",
-                 s->lock_fd < 0 ? lock_path : cfg->db_path,
-                 s->lock_fd < 0 ? strerror(errno) : "stop it first, or give another --db");
-        goto fail;
+    if (srv_store_is_pg_url(cfg->db_path)) {
+        /* PostgreSQL: several instances share it, each game leased to one. */
+        srv_store_pg_label(cfg->db_path, s->db_label, sizeof s->db_label);
+        s->store = srv_store_pg_open(cfg->db_path, cfg->lease_seconds, err, errlen);
+        if (!s->store)
+            goto fail;
+    } else {
+        /* One server per SQLite file: the rooms hold the games in memory. */
+        snprintf(s->db_label, sizeof s->db_label, "%s", cfg->db_path);
+        char lock_path[1100];
+        snprintf(lock_path, sizeof lock_path, "%s.lock", cfg->db_path);
+        s->lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (s->lock_fd < 0 || flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+            snprintf(err, errlen, "%s %s: %s",
+                     s->lock_fd < 0 ? "cannot create" : "another server uses",
+                     s->lock_fd < 0 ? lock_path : cfg->db_path,
+                     s->lock_fd < 0 ? strerror(errno) : "stop it first, or give another --db");
+            goto fail;
+        }
+        s->store = srv_store_sqlite_open(cfg->db_path, cfg->full_sync, err, errlen);
+        if (!s->store)
+            goto fail;
     }
-    s->store = srv_store_sqlite_open(cfg->db_path, cfg->full_sync, err, errlen);
-    if (!s->store)
-        goto fail;
     int workers = cfg->workers;
     if (workers <= 0) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -247,6 +346,11 @@ srv_server *srv_start(const srv_config *cfg, char *err, size_t errlen)
     if (!s->http)
         goto fail;
     s->port = srv_http_port(s->http);
+    if (s->store->m->lease_take) {
+        s->lease = srv_lease_start(s, err, errlen);
+        if (!s->lease)
+            goto fail;
+    }
     /* Resumed games start thinking only once everything is up. */
     pthread_mutex_lock(&s->registry_lock);
     for (int b = 0; b < s->nbuckets; b++)
@@ -274,10 +378,16 @@ const char *srv_web_dir(const srv_server *server)
     return server->web_dir;
 }
 
+const char *srv_db_label(const srv_server *server)
+{
+    return server->db_label;
+}
+
 void srv_stop(srv_server *s)
 {
     if (!s)
         return;
+    srv_lease_stop(s->lease); /* no more takeovers */
     if (s->http)
         srv_http_quiesce(s->http); /* no new connections */
     if (s->ai)

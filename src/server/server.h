@@ -16,13 +16,16 @@
 typedef struct srv_config {
     const char *host;    /* address to bind, e.g. "127.0.0.1" or "::" */
     int port;            /* 0: any free port (see srv_port) */
-    const char *db_path; /* SQLite database file */
+    const char *db_path; /* SQLite database file, or a postgresql:// URL */
     const char *web_dir; /* the static UI; NULL: the built-in default */
     int ai_delay_ms;     /* least time between a position and an AI's decision */
     int workers;         /* AI worker threads; 0: one per CPU, at least 2 */
     bool full_sync;      /* fsync every decision (survives power loss too) */
     int max_games;       /* games in memory before creation is refused; 0: 50,000 */
     bool quiet;          /* no log lines on stderr */
+    int lease_seconds;   /* PostgreSQL: how long a game stays with a silent instance; 0: 10 */
+    const char *advertise; /* PostgreSQL: the URL other instances send players to;
+                            * NULL: http://HOST:PORT/ */
 } srv_config;
 
 typedef struct srv_server srv_server;
@@ -31,6 +34,7 @@ srv_server *srv_start(const srv_config *cfg, char *err, size_t errlen);
 int srv_port(const srv_server *server);
 int srv_resumed(const srv_server *server); /* unfinished games picked up at start */
 const char *srv_web_dir(const srv_server *server);
+const char *srv_db_label(const srv_server *server); /* the database, without a password */
 void srv_stop(srv_server *server);
 
 #endif

@@ -46,6 +46,7 @@ typedef struct srv_conn srv_conn;
 typedef struct srv_ws srv_ws;
 typedef struct srv_ai_pool srv_ai_pool;
 typedef struct srv_http srv_http;
+typedef struct srv_lease srv_lease;
 
 enum { SRV_HUMAN, SRV_AI };
 
@@ -83,6 +84,8 @@ typedef struct srv_room {
     srv_conn **conns;
     int nconns, conn_cap;
     bool ai_queued;      /* an AI job for the current position is pending */
+    atomic_bool away;    /* another instance holds the game's lease (PostgreSQL):
+                          * the room is stale and decides nothing until reloaded */
     struct srv_room *next; /* registry chain */
 } srv_room;
 
@@ -99,7 +102,9 @@ struct srv_server {
     atomic_int running; /* games in memory that are not over (the --max-games cap) */
     int resumed;
     int port;
-    int lock_fd; /* flock on DB.lock: one server per database */
+    int lock_fd; /* flock on DB.lock: one server per database (SQLite) */
+    srv_lease *lease; /* PostgreSQL: renews leases, takes over free games */
+    char db_label[256]; /* the database for messages (no password) */
 };
 
 /* server.c */
@@ -110,7 +115,13 @@ void srv_log(const srv_server *s, const char *fmt, ...) __attribute__((format(pr
  * use); NULL when there is no such game.  The pointer stays valid until
  * srv_stop. */
 srv_room *srv_room_find(srv_server *s, const char *id);
-/* The room if it is in memory, without loading it. */
+/* srv_room_find for a store shared by several instances: a running game
+ * this instance does not hold is taken if its lease is free, else NULL with
+ * `away` saying where it is played (away may be NULL). */
+srv_room *srv_room_claim(srv_server *s, const char *id, char *away, size_t awaylen);
+/* Rechecks a room whose lease this instance may have lost (lease.c). */
+void srv_room_recheck(srv_server *s, srv_room *room);
+/* The room if it is in memory and played here, without loading it. */
 srv_room *srv_room_peek(srv_server *s, const char *id);
 /* For one HTTP answer: the room in memory, else a finished game loaded from
  * the store just for this answer (*temporary set: free it with
@@ -139,6 +150,11 @@ int srv_room_create(srv_server *s, const char *body, size_t len, char **reply);
 /* Rebuilds a stored game; NULL and err when the store has no such game. */
 srv_room *srv_room_load(srv_server *s, const char *id, char *err, size_t errlen);
 void srv_room_free(srv_room *room);
+/* Replaces a room's game by the stored one (after a lease came back), and
+ * sends every connection the new state; 0 on success. */
+int srv_room_reload(srv_room *room, char *err, size_t errlen);
+/* Another instance holds the game now: stop deciding, tell the connections. */
+void srv_room_set_away(srv_room *room, const char *owner);
 /* Resumes a loaded game: queues its AI seat if one is to move. */
 void srv_room_resume(srv_room *room);
 bool srv_room_running(srv_room *room);
@@ -177,6 +193,10 @@ void srv_conn_error(srv_conn *conn, const json_t *id, const char *code, const ch
 int srv_conn_seat(const srv_conn *conn); /* -1: spectator */
 void srv_conn_ref(srv_conn *conn);
 void srv_conn_unref(srv_conn *conn);
+
+/* lease.c: several instances on one database (stores with lease methods) */
+srv_lease *srv_lease_start(srv_server *s, char *err, size_t errlen);
+void srv_lease_stop(srv_lease *lease); /* joins the thread and frees */
 
 /* http.c */
 srv_http *srv_http_start(srv_server *s, char *err, size_t errlen);

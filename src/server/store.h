@@ -4,8 +4,9 @@
  * A store keeps games, their seats and every decision.  It is a small table
  * of functions (SQLite io_methods style): a backend embeds `srv_store` as the
  * first member of its own struct and points `m` at its methods.  SQLite
- * (store_sqlite.c) is the default; a PostgreSQL backend (DESIGN.md §9) fills
- * in the same table.
+ * (store_sqlite.c) is the default; PostgreSQL (store_pg.c, DESIGN.md §9)
+ * fills in the same table plus the lease methods that let several server
+ * instances share one database.
  *
  * Invariants every backend keeps:
  *   - a call returns only after its write is durable against a crash of the
@@ -15,6 +16,12 @@
  *     second write of the same number fails, changing nothing;
  *   - seat tokens are never stored, only their 32-byte hashes;
  *   - every method is safe to call from any thread (backends serialise).
+ *
+ * Several instances on one database (backends with lease methods): a running
+ * game is played by the one instance holding its lease.  The backend fences
+ * by it: decision_add returns 1 and stores nothing when this instance does
+ * not hold the game's lease, so an instance that lost a game (paused past
+ * its lease, then resumed) can never write into it.
  */
 #ifndef TB_SERVER_STORE_H
 #define TB_SERVER_STORE_H
@@ -59,13 +66,26 @@ typedef struct srv_decision_row {
     char *move; /* canonical text (malloc'd) */
 } srv_decision_row;
 
+typedef struct srv_game_id {
+    char id[SRV_ID_LEN + 1];
+} srv_game_id;
+
+/* What lease_take found. */
+enum {
+    SRV_LEASE_TAKEN = 0,       /* this instance holds it now (load the game afresh) */
+    SRV_LEASE_ELSEWHERE = 1,   /* a live instance holds it; its address filled in */
+    SRV_LEASE_NOT_RUNNING = 2, /* no such game, or it is over: nothing to hold */
+    SRV_LEASE_MINE = 3,        /* this instance already held it */
+};
+
 typedef struct srv_store srv_store;
 
 typedef struct srv_store_methods {
     const char *name;
     /* Creates a game and its seats in one transaction. */
     int (*game_create)(srv_store *st, const srv_game_row *g, char *err, size_t errlen);
-    /* Appends decision number n (1-based; must be the next one). */
+    /* Appends decision number n (1-based; must be the next one).  1 (nothing
+     * stored) when another instance holds the game's lease. */
     int (*decision_add)(srv_store *st, const char *id, int n, int seat, const char *move,
                         const char *by, const char *at, char *err, size_t errlen);
     int (*game_finish)(srv_store *st, const char *id, const char *finished, const char *result,
@@ -80,7 +100,25 @@ typedef struct srv_store_methods {
      * caller clears each row (srv_game_row_clear) and frees the array. */
     int (*games_list)(srv_store *st, const char *status, int limit, srv_game_row **rows,
                       int *count, char *err, size_t errlen);
+    /* Closing also gives up every lease this instance holds. */
     void (*close)(srv_store *st);
+
+    /* ---- several server instances on one database; NULL in a backend that
+     * one server holds alone (SQLite: the lock file) ---- */
+    /* Takes the lease of running game `id` if it is free (never held, or its
+     * holder stopped or let it expire); returns SRV_LEASE_*, -1 on an error.
+     * `owner` gets the holder's address for SRV_LEASE_ELSEWHERE ("" unknown). */
+    int (*lease_take)(srv_store *st, const char *id, char *owner, size_t ownerlen, char *err,
+                      size_t errlen);
+    /* Extends every lease this instance holds; *ids lists the games still
+     * held (malloc'd).  A game missing from it was taken by another
+     * instance or is over. */
+    int (*lease_renew)(srv_store *st, srv_game_id **ids, int *count, char *err, size_t errlen);
+    /* Running games whose lease is free (oldest first, at most `limit`). */
+    int (*lease_orphans)(srv_store *st, int limit, srv_game_id **ids, int *count, char *err,
+                         size_t errlen);
+    /* The address other instances send this instance's players to. */
+    int (*instance_address)(srv_store *st, const char *address, char *err, size_t errlen);
 } srv_store_methods;
 
 struct srv_store {
@@ -91,6 +129,16 @@ struct srv_store {
 srv_store *srv_store_sqlite_open(const char *path, bool full_sync, char *err, size_t errlen);
 /* The schema version this build writes (docs/server.md). */
 int srv_store_sqlite_version(void);
+
+/* store_pg.c: connects to PostgreSQL (url: postgresql://… or postgres://…),
+ * creating and migrating the schema; a lease lasts lease_seconds unless
+ * renewed. */
+srv_store *srv_store_pg_open(const char *url, int lease_seconds, char *err, size_t errlen);
+int srv_store_pg_version(void);
+/* Whether a --db value names a PostgreSQL database rather than a file. */
+bool srv_store_is_pg_url(const char *db);
+/* The URL without its password (user@host:port/dbname), for messages. */
+void srv_store_pg_label(const char *url, char *out, size_t outlen);
 
 void srv_game_row_clear(srv_game_row *g); /* frees options and result */
 void srv_decisions_free(srv_decision_row *moves, int count);

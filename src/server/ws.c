@@ -669,10 +669,15 @@ int srv_ws_upgrade(srv_server *s, struct MHD_Connection *c, srv_ws_pending *p)
     const char *token = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
     memset(p, 0, sizeof *p);
     p->seat = -1;
-    p->room = game ? srv_room_find(s, game) : NULL;
+    char away[200] = "";
+    p->room = game ? srv_room_claim(s, game, away, sizeof away) : NULL;
     if (!game || !*game) {
         snprintf(p->code, sizeof p->code, "bad_request");
         snprintf(p->message, sizeof p->message, "connect to /ws?game=ID (and &token=T for a seat)");
+    } else if (!p->room && away[0]) {
+        /* Several instances: another one plays this game. */
+        snprintf(p->code, sizeof p->code, "elsewhere");
+        snprintf(p->message, sizeof p->message, "%s", away);
     } else if (!p->room) {
         snprintf(p->code, sizeof p->code, "unknown_game");
         snprintf(p->message, sizeof p->message, "there is no game '%.40s'", game);

@@ -9,40 +9,22 @@
 // the opponents' totals.  Screenshots go to tests/e2e/artifacts/arkadia-*.png.
 // A missing browser or package is a failure.
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assert, assertEq, runner, startServer, tempDir } from '../server/lib.mjs';
+import { launchBrowser } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..', '..');
 const tabula = path.resolve(process.argv[2] || 'build/tabula');
 const artifacts = path.join(here, 'artifacts');
 fs.mkdirSync(artifacts, { recursive: true });
-const CHROMIUM = process.env.TABULA_CHROMIUM || '/usr/bin/chromium';
 const GESTURES = Number(process.env.ARKADIA_GESTURES || 30);
 
-let chromium;
-try {
-  ({ chromium } = createRequire(path.join(root, 'package.json'))('playwright-core'));
-} catch (e) {
-  console.log(`FAIL playwright-core is not installed (run 'npm ci' in ${root}): ${e.message}`);
-  console.log('0 passed, 1 failed');
-  process.exit(1);
-}
-if (!fs.existsSync(CHROMIUM)) {
-  console.log(`FAIL no browser at ${CHROMIUM} (install the Debian package chromium)`);
-  console.log('0 passed, 1 failed');
-  process.exit(1);
-}
 
 const dir = tempDir('tabula-e2e-ark-');
 const server = await startServer(tabula, { db: path.join(dir, 'e2e.db'), aiDelay: 40 });
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
-    '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
-});
+const browser = await launchBrowser(root);
 const t = runner('browser tests (Arkadia)');
 const errors = [];
 const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `arkadia-${name}.png`), fullPage: true });

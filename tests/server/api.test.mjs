@@ -6,14 +6,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  api, assert, assertEq, engine, playSeat, runner, sleep, startServer, tempDir, WsClient,
+  api, assert, assertEq, dbFiles, engine, pg, playSeat, runner, sleep, startServer, tempDir, testDb,
+  WsClient,
 } from './lib.mjs';
 
 const tabula = path.resolve(process.argv[2] || 'build/tabula');
 const dir = tempDir();
-const db = path.join(dir, 'api.db');
+const db = testDb(dir, 'api');
 const server = await startServer(tabula, { db, aiDelay: 0 });
-const t = runner('server API and WebSocket tests');
+const t = runner(`server API and WebSocket tests${pg ? ' (PostgreSQL)' : ''}`);
 
 const create = (body) => api(server, 'POST', '/api/games', body);
 const humans = (n) => Array.from({ length: n }, (_, i) => ({ kind: 'human', name: `P${i}` }));
@@ -100,8 +101,10 @@ t.test('a created game: one secret link per human seat, only hashes stored', asy
   assertEq(s1.kind, 'ai', 'AI seat');
   // The database (and its WAL) must not contain any token.
   await sleep(50);
-  for (const f of fs.readdirSync(dir).filter((n) => n.startsWith('api.db'))) {
-    const bytes = fs.readFileSync(path.join(dir, f));
+  const files = dbFiles(db);
+  assert(files.length > 0, 'the database files are there');
+  for (const f of files) {
+    const bytes = fs.readFileSync(f);
     assert(!bytes.includes(s0.token) && !bytes.includes(s2.token), `no token in ${f}`);
   }
   // Listed as open; spectator view hides every colour; record sealed.
@@ -311,7 +314,17 @@ t.test('a reconnecting seat gets the current state at once, with its decisions',
   await again.close();
 });
 
-t.test('a second server on the same database refuses to start', async () => {
+if (pg) t.test('a second server on the same PostgreSQL database shares it', async () => {
+  const s2 = await startServer(tabula, { db });
+  const ids = async (s) => (await api(s, 'GET', '/api/games?status=all')).json.games.map((g) => g.id).sort();
+  const mine = await ids(server);
+  assert(mine.length > 0, 'there are games');
+  assertEq(await ids(s2), mine, 'both list every game');
+  assertEq((await s2.stop()).code, 0, 'clean stop');
+  assertEq((await api(server, 'GET', '/api/health')).json.ok, true, 'the first one still serves');
+});
+
+if (!pg) t.test('a second server on the same database refuses to start', async () => {
   let refused = null;
   try {
     const s2 = await startServer(tabula, { db });
@@ -325,7 +338,8 @@ t.test('a second server on the same database refuses to start', async () => {
 
 t.test('a full server refuses new games with 503 and keeps the others', async () => {
   const d2 = tempDir();
-  const s2 = await startServer(tabula, { db: path.join(d2, 'full.db'), args: ['--max-games', '2'] });
+  const full = testDb(d2, 'full');
+  const s2 = await startServer(tabula, { db: full, args: ['--max-games', '2'] });
   const ai = await api(s2, 'POST', '/api/games', { game: 'clans', players: 2, seats: [{ kind: 'ai', level: 'random' }, { kind: 'ai', level: 'random' }] });
   assertEq(ai.status, 201, 'a computer-only game');
   for (let i = 0; i < 100 && (await api(s2, 'GET', `/api/games/${ai.json.id}`)).json.status !== 'over'; i++) await sleep(20);
@@ -337,7 +351,7 @@ t.test('a full server refuses new games with 503 and keeps the others', async ()
   const before = (await api(s2, 'GET', `/api/games/${ai.json.id}/replay/7`)).json;
   assertEq((await s2.stop()).code, 0, 'clean stop');
   // After a restart the finished game is read from the database on demand.
-  const s3 = await startServer(tabula, { db: path.join(d2, 'full.db'), args: ['--max-games', '2'] });
+  const s3 = await startServer(tabula, { db: full, args: ['--max-games', '2'] });
   assert(/2 unfinished games resumed/.test(s3.stdout()), 'the two running games resumed');
   const g = (await api(s3, 'GET', `/api/games/${ai.json.id}`)).json;
   assertEq(g.status, 'over', 'the finished game is still there');
@@ -353,7 +367,7 @@ t.test('a full server refuses new games with 503 and keeps the others', async ()
 
 t.test('SIGTERM stops the server cleanly and closes WebSockets with 1001', async () => {
   const d2 = tempDir();
-  const s2 = await startServer(tabula, { db: path.join(d2, 'x.db') });
+  const s2 = await startServer(tabula, { db: testDb(d2, 'x') });
   const r = await api(s2, 'POST', '/api/games', { game: 'clans', players: 2, seats: humans(2) });
   const c = await WsClient.connect(s2.port, `?game=${r.json.id}&token=${r.json.seats[0].token}`);
   await c.next((m) => m.type === 'state');

@@ -7,12 +7,14 @@
 // computer seats resume thinking, and every game plays to its end.
 import fs from 'node:fs';
 import path from 'node:path';
-import { api, assert, assertEq, playSeat, runner, sleep, startServer, tempDir, WsClient } from './lib.mjs';
+import {
+  api, assert, assertEq, pg, playSeat, runner, sleep, startServer, tempDir, testDb, WsClient,
+} from './lib.mjs';
 
 const tabula = path.resolve(process.argv[2] || 'build/tabula');
 const dir = tempDir();
-const db = path.join(dir, 'crash.db');
-const t = runner('server crash test (kill -9 and restart)');
+const db = testDb(dir, 'crash');
+const t = runner(`server crash test (kill -9 and restart)${pg ? ' (PostgreSQL)' : ''}`);
 
 const specs = [
   { seats: [{ kind: 'ai', level: 'random' }, { kind: 'ai', level: 'easy' }] },

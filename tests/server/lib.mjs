@@ -5,7 +5,7 @@
 // Invariants: every server started here listens on 127.0.0.1 with a port the
 // kernel picked (--port 0), so parallel runs never collide; every client
 // keeps all raw bytes it received (`raw`) next to the parsed messages.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -17,6 +17,48 @@ export function tempDir(prefix = 'tabula-test-') {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// ---- the database under test ----
+// Under pg_run.mjs (TABULA_TEST_PG set) the servers use PostgreSQL, one fresh
+// database per testDb call; otherwise an SQLite file in the test's directory.
+export const pg = process.env.TABULA_TEST_PG || null;
+
+// Runs SQL with psql on the test cluster; returns its output (unaligned).
+export function psql(database, sql) {
+  const url = new URL(pg);
+  const r = spawnSync(path.join(process.env.TABULA_TEST_PG_BIN, 'psql'),
+    ['-h', url.hostname, '-p', url.port, '-U', 'tabula', '-d', database, '-qAtX', '-v', 'ON_ERROR_STOP=1', '-c', sql],
+    { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`psql: ${r.stderr || r.error}`);
+  return r.stdout;
+}
+
+export function testDb(dir, name) {
+  if (!pg) return path.join(dir, `${name}.db`);
+  const db = `${name}_${crypto.randomBytes(4).toString('hex')}`;
+  psql('postgres', `CREATE DATABASE ${db}`);
+  return pg + db;
+}
+
+// Every file in which the database keeps data (to check that no secret is
+// ever stored): the SQLite file and its WAL, or the whole PostgreSQL cluster
+// (its WAL holds every row written) after a checkpoint.
+export function dbFiles(db) {
+  if (!pg) {
+    const dir = path.dirname(db), base = path.basename(db);
+    return fs.readdirSync(dir).filter((n) => n.startsWith(base)).map((n) => path.join(dir, n));
+  }
+  psql('postgres', 'CHECKPOINT');
+  const out = [];
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p); else if (e.isFile()) out.push(p);
+    }
+  };
+  walk(process.env.TABULA_TEST_PG_DATA);
+  return out;
+}
 
 // Starts `tabula serve`; resolves when it printed its URL.
 export async function startServer(tabula, { db, aiDelay = 0, args = [], quiet = true } = {}) {

@@ -16,7 +16,7 @@ const token = params.get('token');
 const wantReplay = params.has('replay');
 const $ = (id) => document.getElementById(id);
 
-const RENDERERS = { clans: './renderers/clans.js', arkadia: './renderers/arkadia.js' };
+const RENDERERS = { arkadia: './renderers/arkadia.js', clans: './renderers/clans.js', khronos: './renderers/khronos.js' };
 
 const S = {
   summary: null, board: null, renderer: null, seats: [], seat: null, role: 'spectator',

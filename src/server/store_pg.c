@@ -1,0 +1,1058 @@
+/*
+ * store_pg.c — the PostgreSQL store (libpq), for several server instances
+ * sharing one database (DESIGN.md §9, docs/server.md "PostgreSQL").
+ *
+ * Schema (docs/server.md): the SQLite tables (games, seats, decisions) plus
+ * instances and leases, versioned by the one row of tabula_schema and
+ * brought up to date by the migrations below, all missing ones in one
+ * transaction under an advisory lock, so instances starting together never
+ * race and a database from a newer build is refused rather than damaged.
+ *
+ * Invariants:
+ *   - PGSTORE_SESSIONS connections, each used by one thread at a time; every
+ *     write is one statement or one transaction, acknowledged only after
+ *     PostgreSQL committed it
+ *     (synchronous_commit = on for this session, whatever the server's
+ *     default);
+ *   - decisions are numbered 1, 2, 3... by the database itself: (game_id, n)
+ *     is the primary key and (game_id, n - 1) a foreign key into the same
+ *     table, so a number can be neither stored twice nor skipped;
+ *   - leases: a running game is played by the instance whose id is in its
+ *     lease row.  Each instance holds a session advisory lock while it runs
+ *     on its main connection (class PGSTORE_LOCK_CLASS, key
+ *     instances.lock_key), so the database
+ *     itself knows which instances are alive: a lease is free when it has
+ *     expired or its holder's session is gone (a killed process).  A
+ *     decision is inserted only while this instance's lease row exists,
+ *     locked FOR SHARE in the same statement, so a takeover (which updates
+ *     the row) and a decision of the old holder are ordered by the database
+ *     and a game never has two writers;
+ *   - a lost connection is re-opened on the next call; a statement that may
+ *     have committed before the connection dropped is checked, never blindly
+ *     repeated (a decision already stored with the same content counts as
+ *     stored).
+ */
+#include "store.h"
+
+#include <ctype.h>
+#include <libpq-fe.h>
+#include <pthread.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PGSTORE_LOCK_CLASS 1952539244 /* "tabl": advisory locks of Tabula instances */
+#define PGSTORE_ADDRESS_LEN 256
+/* Connections per instance: commits of different games overlap, so the
+ * database can flush them together (group commit). */
+#define PGSTORE_SESSIONS 4
+
+typedef struct pgstore pgstore;
+
+/* One connection; used by one thread at a time (busy). */
+typedef struct pgsession {
+    pgstore *store;
+    PGconn *db;
+    bool busy;
+    bool main; /* holds the instance's advisory lock; runs the lease statements */
+} pgsession;
+
+struct pgstore {
+    srv_store base;
+    pthread_mutex_t lock; /* guards the busy flags */
+    pthread_cond_t freed;
+    pgsession session[PGSTORE_SESSIONS];
+    char instance[33]; /* random id of this process: the owner in lease rows */
+    int lock_key;      /* the advisory lock session 0 holds */
+    int lease_seconds;
+    char address[PGSTORE_ADDRESS_LEN];
+    char label[256]; /* the URL without its password */
+};
+
+/* Migration k (1-based) brings the schema from version k-1 to k. */
+static const char *const pgstore_migrations[] = {
+    /* 1: games, seats, decisions (as in SQLite), instances and leases */
+    "CREATE TABLE games ("
+    "  id TEXT PRIMARY KEY,"
+    "  seq BIGINT GENERATED ALWAYS AS IDENTITY,"
+    "  game TEXT NOT NULL,"
+    "  players INTEGER NOT NULL,"
+    "  options TEXT NOT NULL DEFAULT '{}',"
+    "  seed TEXT NOT NULL,"
+    "  status TEXT NOT NULL CHECK (status IN ('running','over')),"
+    "  created TEXT NOT NULL,"
+    "  finished TEXT,"
+    "  result TEXT"
+    ");"
+    "CREATE INDEX games_status ON games (status, created);"
+    "CREATE TABLE seats ("
+    "  game_id TEXT NOT NULL REFERENCES games (id),"
+    "  seat INTEGER NOT NULL,"
+    "  kind TEXT NOT NULL CHECK (kind IN ('human','ai')),"
+    "  name TEXT NOT NULL,"
+    "  level TEXT NOT NULL DEFAULT '',"
+    "  token_hash BYTEA CHECK (length(token_hash) = 32),"
+    "  joined BOOLEAN NOT NULL DEFAULT false,"
+    "  PRIMARY KEY (game_id, seat)"
+    ");"
+    "CREATE TABLE decisions ("
+    "  game_id TEXT NOT NULL REFERENCES games (id),"
+    "  n INTEGER NOT NULL CHECK (n >= 1),"
+    "  prev INTEGER GENERATED ALWAYS AS (NULLIF(n - 1, 0)) STORED,"
+    "  seat INTEGER NOT NULL,"
+    "  move TEXT NOT NULL,"
+    "  by TEXT NOT NULL CHECK (by IN ('human','ai')),"
+    "  at TEXT NOT NULL,"
+    "  PRIMARY KEY (game_id, n),"
+    "  FOREIGN KEY (game_id, prev) REFERENCES decisions (game_id, n)"
+    ");"
+    "CREATE TABLE instances ("
+    "  id TEXT PRIMARY KEY,"
+    "  lock_key INTEGER NOT NULL,"
+    "  address TEXT NOT NULL DEFAULT '',"
+    "  started TIMESTAMPTZ NOT NULL DEFAULT now(),"
+    "  seen TIMESTAMPTZ NOT NULL DEFAULT now()"
+    ");"
+    "CREATE TABLE leases ("
+    "  game_id TEXT PRIMARY KEY REFERENCES games (id),"
+    "  owner TEXT NOT NULL,"
+    "  expires TIMESTAMPTZ NOT NULL"
+    ");"
+    "CREATE INDEX leases_owner ON leases (owner);"
+    "CREATE VIEW live_instances AS"
+    "  SELECT i.id, i.address FROM instances i JOIN pg_locks p"
+    "    ON p.locktype = 'advisory' AND p.granted AND p.objsubid = 2"
+    "   AND p.classid = 1952539244 AND p.objid = i.lock_key::oid"
+    "   AND p.database = (SELECT oid FROM pg_database WHERE datname = current_database());",
+};
+
+#define PGSTORE_VERSION ((int)(sizeof pgstore_migrations / sizeof pgstore_migrations[0]))
+
+/* A lease row `l` that no live instance holds (SQL condition). */
+#define PGSTORE_LEASE_FREE "(l.expires < now() OR l.owner NOT IN (SELECT id FROM live_instances))"
+
+int srv_store_pg_version(void)
+{
+    return PGSTORE_VERSION;
+}
+
+bool srv_store_is_pg_url(const char *db)
+{
+    return db && (strncmp(db, "postgresql://", 13) == 0 || strncmp(db, "postgres://", 11) == 0);
+}
+
+/* Copies `src` as one line: runs of white space become one space. */
+static void pgstore_oneline(char *dst, size_t n, const char *src)
+{
+    size_t o = 0;
+    bool space = false;
+    for (; src && *src && o + 1 < n; src++) {
+        if (isspace((unsigned char)*src)) {
+            space = o > 0;
+            continue;
+        }
+        if (space && o + 2 < n)
+            dst[o++] = ' ';
+        space = false;
+        dst[o++] = *src;
+    }
+    if (n)
+        dst[o < n ? o : n - 1] = '\0';
+}
+
+void srv_store_pg_label(const char *url, char *out, size_t outlen)
+{
+    char *msg = NULL;
+    PQconninfoOption *opts = PQconninfoParse(url, &msg);
+    PQfreemem(msg);
+    const char *user = "", *host = "", *port = "", *dbname = "";
+    for (PQconninfoOption *o = opts; o && o->keyword; o++) {
+        const char *v = o->val ? o->val : "";
+        if (strcmp(o->keyword, "user") == 0)
+            user = v;
+        else if (strcmp(o->keyword, "host") == 0)
+            host = v;
+        else if (strcmp(o->keyword, "port") == 0)
+            port = v;
+        else if (strcmp(o->keyword, "dbname") == 0)
+            dbname = v;
+    }
+    snprintf(out, outlen, "postgresql://%s%s%s%s%s/%s", user, *user ? "@" : "", host,
+             *port ? ":" : "", port, dbname);
+    PQconninfoFree(opts);
+}
+
+static int pgstore_fail(pgsession *s, const PGresult *res, char *err, size_t errlen,
+                        const char *what)
+{
+    const char *m = res ? PQresultErrorMessage(res) : NULL;
+    if (!m || !*m)
+        m = PQerrorMessage(s->db);
+    char line[512];
+    pgstore_oneline(line, sizeof line, m && *m ? m : "unknown error");
+    snprintf(err, errlen, "database: %s: %s", what, line);
+    return -1;
+}
+
+static bool pgstore_is(const PGresult *res, ExecStatusType want)
+{
+    return res && PQresultStatus(res) == want;
+}
+
+static bool pgstore_sqlstate(const PGresult *res, const char *state)
+{
+    const char *c = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
+    return c && strcmp(c, state) == 0;
+}
+
+static PGresult *pgstore_params(pgsession *s, const char *sql, int n, const char *const *values)
+{
+    return PQexecParams(s->db, sql, n, NULL, values, NULL, NULL, 0);
+}
+
+/* Runs a statement without parameters and checks it succeeded. */
+static int pgstore_exec(pgsession *s, const char *sql, char *err, size_t errlen, const char *what)
+{
+    PGresult *r = PQexec(s->db, sql);
+    int rc = pgstore_is(r, PGRES_COMMAND_OK) || pgstore_is(r, PGRES_TUPLES_OK)
+                 ? 0
+                 : pgstore_fail(s, r, err, errlen, what);
+    PQclear(r);
+    return rc;
+}
+
+static void pgstore_quiet(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message; /* NOTICEs (e.g. "relation already exists") are not for the log */
+}
+
+/* Takes this instance's advisory lock (a new key if another session holds
+ * this one) and records it in the instances row. */
+static int pgstore_hold_lock(pgsession *s, bool fresh, char *err, size_t errlen)
+{
+    for (int attempt = 0; attempt < 8; attempt++) {
+        if (fresh || attempt > 0)
+            s->store->lock_key = (int)(randombytes_uniform(0x7ffffffeu) + 1u);
+        char cls[16], key[16];
+        snprintf(cls, sizeof cls, "%d", PGSTORE_LOCK_CLASS);
+        snprintf(key, sizeof key, "%d", s->store->lock_key);
+        const char *p[] = {cls, key};
+        PGresult *r = pgstore_params(s, "SELECT pg_try_advisory_lock($1::int, $2::int)", 2, p);
+        if (!pgstore_is(r, PGRES_TUPLES_OK)) {
+            pgstore_fail(s, r, err, errlen, "taking the instance lock");
+            PQclear(r);
+            return -1;
+        }
+        bool got = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+        PQclear(r);
+        if (got)
+            return 0;
+    }
+    snprintf(err, errlen, "database: cannot take an instance lock");
+    return -1;
+}
+
+/* Writes this instance's row (after its lock is held). */
+static int pgstore_register(pgsession *s, char *err, size_t errlen)
+{
+    char key[16];
+    snprintf(key, sizeof key, "%d", s->store->lock_key);
+    const char *p[] = {s->store->instance, key, s->store->address};
+    PGresult *r = pgstore_params(s,
+                                 "INSERT INTO instances (id, lock_key, address) VALUES ($1, $2, $3)"
+                                 " ON CONFLICT (id) DO UPDATE SET lock_key = EXCLUDED.lock_key,"
+                                 " address = EXCLUDED.address, seen = now()",
+                                 3, p);
+    int rc = pgstore_is(r, PGRES_COMMAND_OK) ? 0 : pgstore_fail(s, r, err, errlen, "registering");
+    PQclear(r);
+    return rc;
+}
+
+static int pgstore_session(pgsession *s, char *err, size_t errlen)
+{
+    PQsetNoticeProcessor(s->db, pgstore_quiet, NULL);
+    return pgstore_exec(s, "SET synchronous_commit = on", err, errlen, "setting up the session");
+}
+
+/* Re-opens a dropped connection (the lock and the instances row with it). */
+static int pgstore_ensure(pgsession *s, char *err, size_t errlen)
+{
+    if (PQstatus(s->db) == CONNECTION_OK)
+        return 0;
+    PQreset(s->db);
+    if (PQstatus(s->db) != CONNECTION_OK)
+        return pgstore_fail(s, NULL, err, errlen, "the connection is lost");
+    if (pgstore_session(s, err, errlen))
+        return -1;
+    if (s->main && (pgstore_hold_lock(s, false, err, errlen) || pgstore_register(s, err, errlen)))
+        return -1;
+    return 0;
+}
+
+static bool pgstore_lost(pgsession *s)
+{
+    return PQstatus(s->db) != CONNECTION_OK;
+}
+
+static int pgstore_migrate(pgsession *s, char *err, size_t errlen)
+{
+    char cls[16];
+    snprintf(cls, sizeof cls, "%d", PGSTORE_LOCK_CLASS);
+    const char *p[] = {cls};
+    if (pgstore_exec(s, "BEGIN", err, errlen, "migrating"))
+        return -1;
+    PGresult *r = pgstore_params(s, "SELECT pg_advisory_xact_lock($1::int, 0)", 1, p);
+    bool ok = pgstore_is(r, PGRES_TUPLES_OK);
+    if (!ok)
+        pgstore_fail(s, r, err, errlen, "locking the schema");
+    PQclear(r);
+    if (!ok || pgstore_exec(s, "CREATE TABLE IF NOT EXISTS tabula_schema (version INTEGER NOT NULL)",
+                            err, errlen, "creating the version table"))
+        goto fail;
+    r = PQexec(s->db, "SELECT version FROM tabula_schema");
+    if (!pgstore_is(r, PGRES_TUPLES_OK)) {
+        pgstore_fail(s, r, err, errlen, "reading the schema version");
+        PQclear(r);
+        goto fail;
+    }
+    int have = PQntuples(r) > 0 ? atoi(PQgetvalue(r, 0, 0)) : -1;
+    PQclear(r);
+    if (have > PGSTORE_VERSION) {
+        snprintf(err, errlen,
+                 "database: schema version %d is newer than this build knows (%d); "
+                 "use a newer tabula",
+                 have, PGSTORE_VERSION);
+        goto fail;
+    }
+    if (have < 0 && pgstore_exec(s, "INSERT INTO tabula_schema VALUES (0)", err, errlen,
+                                 "writing the schema version"))
+        goto fail;
+    for (int v = have < 0 ? 0 : have; v < PGSTORE_VERSION; v++) {
+        char bump[64];
+        snprintf(bump, sizeof bump, "UPDATE tabula_schema SET version = %d", v + 1);
+        if (pgstore_exec(s, pgstore_migrations[v], err, errlen, "migrating the schema") ||
+            pgstore_exec(s, bump, err, errlen, "writing the schema version"))
+            goto fail;
+    }
+    return pgstore_exec(s, "COMMIT", err, errlen, "migrating");
+fail:
+    pgstore_exec(s, "ROLLBACK", NULL, 0, "");
+    return -1;
+}
+
+/* A free connection for one call (the main one when asked): waits while
+ * every one is busy. */
+static pgsession *pgstore_take(pgstore *st, bool main)
+{
+    pthread_mutex_lock(&st->lock);
+    pgsession *s = NULL;
+    while (!s) {
+        for (int i = main ? 0 : PGSTORE_SESSIONS - 1; !s && i >= 0; i--)
+            if (!st->session[i].busy && (!main || i == 0))
+                s = &st->session[i];
+        if (!s)
+            pthread_cond_wait(&st->freed, &st->lock);
+    }
+    s->busy = true;
+    pthread_mutex_unlock(&st->lock);
+    return s;
+}
+
+static void pgstore_give(pgstore *st, pgsession *s)
+{
+    pthread_mutex_lock(&st->lock);
+    s->busy = false;
+    pthread_cond_broadcast(&st->freed);
+    pthread_mutex_unlock(&st->lock);
+}
+
+/* ---- games ---- */
+
+static int pgstore_create_once(pgsession *s, const srv_game_row *g, bool retry, char *err,
+                               size_t errlen)
+{
+    if (pgstore_ensure(s, err, errlen))
+        return -1;
+    if (retry) {
+        /* The first attempt may have committed before the connection
+         * dropped; a game id is 60 random bits, so finding it means ours. */
+        const char *p[] = {g->id};
+        PGresult *r = pgstore_params(s, "SELECT 1 FROM games WHERE id = $1", 1, p);
+        bool ok = pgstore_is(r, PGRES_TUPLES_OK), found = ok && PQntuples(r) == 1;
+        if (!ok)
+            pgstore_fail(s, r, err, errlen, "checking a new game");
+        PQclear(r);
+        if (!ok || found)
+            return ok ? 0 : -1;
+    }
+    if (pgstore_exec(s, "BEGIN", err, errlen, "adding the game"))
+        return -1;
+    char players[16], seed[24], secs[16];
+    snprintf(players, sizeof players, "%d", g->players);
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)g->seed);
+    snprintf(secs, sizeof secs, "%d", s->store->lease_seconds);
+    const char *gp[] = {g->id, g->game, players, g->options ? g->options : "{}", seed, g->created};
+    PGresult *r = pgstore_params(s,
+                                 "INSERT INTO games (id, game, players, options, seed, status, created)"
+                                 " VALUES ($1, $2, $3, $4, $5, 'running', $6)",
+                                 6, gp);
+    bool ok = pgstore_is(r, PGRES_COMMAND_OK);
+    if (!ok)
+        pgstore_fail(s, r, err, errlen, "adding the game");
+    PQclear(r);
+    for (int i = 0; ok && i < g->players; i++) {
+        const srv_seat_row *sr = &g->seat[i];
+        char seat[16];
+        snprintf(seat, sizeof seat, "%d", i);
+        bool human = strcmp(sr->kind, "human") == 0;
+        const char *sp[] = {g->id, seat, sr->kind, sr->name, sr->level,
+                            human ? (const char *)sr->token_hash : NULL};
+        int lens[] = {0, 0, 0, 0, 0, SRV_HASH_LEN};
+        int fmts[] = {0, 0, 0, 0, 0, 1};
+        r = PQexecParams(s->db,
+                         "INSERT INTO seats (game_id, seat, kind, name, level, token_hash)"
+                         " VALUES ($1, $2, $3, $4, $5, $6)",
+                         6, NULL, sp, lens, fmts, 0);
+        ok = pgstore_is(r, PGRES_COMMAND_OK);
+        if (!ok)
+            pgstore_fail(s, r, err, errlen, "adding a seat");
+        PQclear(r);
+    }
+    if (ok) {
+        const char *lp[] = {g->id, s->store->instance, secs};
+        r = pgstore_params(s,
+                           "INSERT INTO leases (game_id, owner, expires)"
+                           " VALUES ($1, $2, now() + make_interval(secs => $3::int))",
+                           3, lp);
+        ok = pgstore_is(r, PGRES_COMMAND_OK);
+        if (!ok)
+            pgstore_fail(s, r, err, errlen, "taking the new game's lease");
+        PQclear(r);
+    }
+    if (ok)
+        return pgstore_exec(s, "COMMIT", err, errlen, "adding the game");
+    pgstore_exec(s, "ROLLBACK", NULL, 0, "");
+    return -1;
+}
+
+static int pgstore_game_create(srv_store *base, const srv_game_row *g, char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    pgsession *s = pgstore_take(st, false);
+    int rc = pgstore_create_once(s, g, false, err, errlen);
+    if (rc && pgstore_lost(s))
+        rc = pgstore_create_once(s, g, true, err, errlen);
+    pgstore_give(st, s);
+    return rc;
+}
+
+/* 0: decision n of game id is stored with this seat and move; 1: another
+ * decision has that number; -1: error. */
+static int pgstore_decision_is(pgsession *s, const char *id, const char *n, int seat,
+                               const char *move, char *err, size_t errlen)
+{
+    const char *p[] = {id, n};
+    PGresult *r = pgstore_params(s, "SELECT seat, move FROM decisions WHERE game_id = $1 AND n = $2",
+                                 2, p);
+    if (!pgstore_is(r, PGRES_TUPLES_OK)) {
+        pgstore_fail(s, r, err, errlen, "checking a decision");
+        PQclear(r);
+        return -1;
+    }
+    int rc = PQntuples(r) == 1 && atoi(PQgetvalue(r, 0, 0)) == seat &&
+                     strcmp(PQgetvalue(r, 0, 1), move) == 0
+                 ? 0
+                 : 1;
+    PQclear(r);
+    return rc;
+}
+
+static int pgstore_decision_once(pgsession *s, const char *id, int n, int seat, const char *move,
+                                 const char *by, const char *at, bool retry, char *err,
+                                 size_t errlen)
+{
+    if (pgstore_ensure(s, err, errlen))
+        return -1;
+    char nt[16], st[16];
+    snprintf(nt, sizeof nt, "%d", n);
+    snprintf(st, sizeof st, "%d", seat);
+    const char *p[] = {id, nt, st, move, by, at, s->store->instance};
+    PGresult *r = pgstore_params(
+        s,
+        "WITH fence AS (SELECT 1 FROM leases WHERE game_id = $1 AND owner = $7 FOR SHARE)"
+        " INSERT INTO decisions (game_id, n, seat, move, by, at)"
+        " SELECT $1, $2, $3, $4, $5, $6 WHERE EXISTS (SELECT 1 FROM fence)"
+        " AND EXISTS (SELECT 1 FROM games WHERE id = $1 AND status = 'running')",
+        7, p);
+    if (pgstore_is(r, PGRES_COMMAND_OK)) {
+        bool stored = strcmp(PQcmdTuples(r), "1") == 0;
+        PQclear(r);
+        if (stored)
+            return 0;
+        /* Not inserted: this instance does not hold the lease, or the game
+         * is over or unknown. */
+        const char *q[] = {id, s->store->instance};
+        r = pgstore_params(s,
+                           "SELECT g.status, l.owner = $2 FROM games g"
+                           " LEFT JOIN leases l ON l.game_id = g.id WHERE g.id = $1",
+                           2, q);
+        if (!pgstore_is(r, PGRES_TUPLES_OK)) {
+            pgstore_fail(s, r, err, errlen, "checking a refused decision");
+            PQclear(r);
+            return -1;
+        }
+        int rc;
+        if (PQntuples(r) == 0) {
+            snprintf(err, errlen, "database: there is no game %s", id);
+            rc = -1;
+        } else if (strcmp(PQgetvalue(r, 0, 0), "running") != 0) {
+            snprintf(err, errlen, "database: game %s is over", id);
+            rc = -1;
+        } else if (strcmp(PQgetvalue(r, 0, 1), "t") != 0) {
+            snprintf(err, errlen, "database: another server instance plays game %s now", id);
+            rc = 1;
+        } else {
+            snprintf(err, errlen, "database: decision %d of game %s was not stored", n, id);
+            rc = -1;
+        }
+        PQclear(r);
+        return rc;
+    }
+    int rc = -1;
+    if (pgstore_sqlstate(r, "23505") || pgstore_sqlstate(r, "23503")) {
+        /* Number n is taken (unique key) or n - 1 is missing (foreign key).
+         * After a dropped connection the first attempt may be the one
+         * stored. */
+        int same = retry && pgstore_sqlstate(r, "23505")
+                       ? pgstore_decision_is(s, id, nt, seat, move, err, errlen)
+                       : 1;
+        if (same == 0)
+            rc = 0;
+        else if (same == 1)
+            snprintf(err, errlen, "database: decision %d of game %s is not the next one", n, id);
+    } else {
+        pgstore_fail(s, r, err, errlen, "storing a decision");
+    }
+    PQclear(r);
+    return rc;
+}
+
+static int pgstore_decision_add(srv_store *base, const char *id, int n, int seat,
+                                const char *move, const char *by, const char *at, char *err,
+                                size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    pgsession *s = pgstore_take(st, false);
+    int rc = pgstore_decision_once(s, id, n, seat, move, by, at, false, err, errlen);
+    if (rc < 0 && pgstore_lost(s))
+        rc = pgstore_decision_once(s, id, n, seat, move, by, at, true, err, errlen);
+    pgstore_give(st, s);
+    return rc;
+}
+
+/* Runs one idempotent statement, once more after a dropped connection. */
+static int pgstore_write(pgsession *s, const char *sql, int n, const char *const *p, char *err,
+                         size_t errlen, const char *what)
+{
+    int rc = -1;
+    for (int attempt = 0; attempt < 2 && rc; attempt++) {
+        if (attempt && !pgstore_lost(s))
+            break;
+        if (pgstore_ensure(s, err, errlen))
+            continue;
+        PGresult *r = pgstore_params(s, sql, n, p);
+        rc = pgstore_is(r, PGRES_COMMAND_OK) || pgstore_is(r, PGRES_TUPLES_OK)
+                 ? 0
+                 : pgstore_fail(s, r, err, errlen, what);
+        PQclear(r);
+    }
+    return rc;
+}
+
+static int pgstore_game_finish(srv_store *base, const char *id, const char *finished,
+                               const char *result, char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    pgsession *s = pgstore_take(st, false);
+    /* The first instance to see the end finishes the game, unless another
+     * live instance holds it (that one finishes it); the lease goes. */
+    const char *p[] = {id, finished, result, s->store->instance};
+    int rc = pgstore_write(s,
+                           "WITH fin AS (UPDATE games SET status = 'over', finished = $2, result = $3"
+                           " WHERE id = $1 AND status = 'running' AND NOT EXISTS"
+                           " (SELECT 1 FROM leases l WHERE l.game_id = $1 AND l.owner <> $4"
+                           " AND NOT " PGSTORE_LEASE_FREE ") RETURNING id)"
+                           " DELETE FROM leases WHERE game_id IN (SELECT id FROM fin)",
+                           4, p, err, errlen, "finishing a game");
+    pgstore_give(st, s);
+    return rc;
+}
+
+static int pgstore_seat_joined(srv_store *base, const char *id, int seat, char *err,
+                               size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    char seatno[16];
+    snprintf(seatno, sizeof seatno, "%d", seat);
+    const char *p[] = {id, seatno};
+    pgsession *s = pgstore_take(st, false);
+    int rc = pgstore_write(s, "UPDATE seats SET joined = true WHERE game_id = $1 AND seat = $2", 2,
+                           p, err, errlen, "marking a seat joined");
+    pgstore_give(st, s);
+    return rc;
+}
+
+static char *pgstore_dup(const PGresult *r, int row, int col)
+{
+    if (PQgetisnull(r, row, col))
+        return NULL;
+    char *d = strdup(PQgetvalue(r, row, col));
+    if (!d)
+        abort();
+    return d;
+}
+
+static void pgstore_copy(char *dst, size_t n, const PGresult *r, int row, int col)
+{
+    snprintf(dst, n, "%s", PQgetvalue(r, row, col)); /* "" for NULL */
+}
+
+/* Columns 0-7 of a row selecting PGSTORE_GAME_COLUMNS. */
+#define PGSTORE_GAME_COLUMNS                                                                     \
+    "g.id, g.game, g.players, g.seed, g.status, g.created, g.finished,"                         \
+    " (SELECT count(*) FROM decisions d WHERE d.game_id = g.id)"
+
+static void pgstore_read_game(const PGresult *r, int row, srv_game_row *g)
+{
+    memset(g, 0, sizeof *g);
+    pgstore_copy(g->id, sizeof g->id, r, row, 0);
+    pgstore_copy(g->game, sizeof g->game, r, row, 1);
+    g->players = atoi(PQgetvalue(r, row, 2));
+    g->seed = strtoull(PQgetvalue(r, row, 3), NULL, 10);
+    pgstore_copy(g->status, sizeof g->status, r, row, 4);
+    pgstore_copy(g->created, sizeof g->created, r, row, 5);
+    pgstore_copy(g->finished, sizeof g->finished, r, row, 6);
+    g->decisions = atoi(PQgetvalue(r, row, 7));
+}
+
+/* Seat columns from `col`: seat, kind, name, level, joined. */
+static void pgstore_read_seat(const PGresult *r, int row, int col, srv_game_row *g)
+{
+    int seat = atoi(PQgetvalue(r, row, col));
+    if (seat < 0 || seat >= TB_MAX_SEATS)
+        return;
+    srv_seat_row *sr = &g->seat[seat];
+    pgstore_copy(sr->kind, sizeof sr->kind, r, row, col + 1);
+    pgstore_copy(sr->name, sizeof sr->name, r, row, col + 2);
+    pgstore_copy(sr->level, sizeof sr->level, r, row, col + 3);
+    sr->joined = strcmp(PQgetvalue(r, row, col + 4), "t") == 0;
+}
+
+static int pgstore_hex(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+static int pgstore_load_once(pgsession *s, const char *id, srv_game_row *g,
+                             srv_decision_row **moves, int *count, char *err, size_t errlen)
+{
+    if (pgstore_ensure(s, err, errlen))
+        return -1;
+    /* One snapshot for the game, its seats and its decisions. */
+    if (pgstore_exec(s, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", err, errlen,
+                     "reading a game"))
+        return -1;
+    int rc = -1;
+    const char *p[] = {id};
+    PGresult *r = pgstore_params(s,
+                                 "SELECT " PGSTORE_GAME_COLUMNS ", g.options, g.result FROM games g"
+                                 " WHERE g.id = $1",
+                                 1, p);
+    if (!pgstore_is(r, PGRES_TUPLES_OK)) {
+        pgstore_fail(s, r, err, errlen, "reading a game");
+        goto done;
+    }
+    if (PQntuples(r) == 0) {
+        rc = 1;
+        goto done;
+    }
+    pgstore_read_game(r, 0, g);
+    g->options = pgstore_dup(r, 0, 8);
+    g->result = pgstore_dup(r, 0, 9);
+    PQclear(r);
+    r = pgstore_params(s,
+                       "SELECT seat, kind, name, level, joined, encode(token_hash, 'hex')"
+                       " FROM seats WHERE game_id = $1 ORDER BY seat",
+                       1, p);
+    if (!pgstore_is(r, PGRES_TUPLES_OK)) {
+        pgstore_fail(s, r, err, errlen, "reading seats");
+        goto done;
+    }
+    for (int i = 0; i < PQntuples(r); i++) {
+        pgstore_read_seat(r, i, 0, g);
+        int seat = atoi(PQgetvalue(r, i, 0));
+        const char *hex = PQgetvalue(r, i, 5);
+        if (seat < 0 || seat >= TB_MAX_SEATS || strlen(hex) != 2 * SRV_HASH_LEN)
+            continue;
+        for (int k = 0; k < SRV_HASH_LEN; k++)
+            g->seat[seat].token_hash[k] =
+                (uint8_t)(pgstore_hex(hex[2 * k]) << 4 | pgstore_hex(hex[2 * k + 1]));
+    }
+    PQclear(r);
+    r = pgstore_params(s, "SELECT n, seat, by, move FROM decisions WHERE game_id = $1 ORDER BY n",
+                       1, p);
+    if (!pgstore_is(r, PGRES_TUPLES_OK)) {
+        pgstore_fail(s, r, err, errlen, "reading decisions");
+        goto done;
+    }
+    int total = PQntuples(r);
+    srv_decision_row *m = calloc((size_t)(total > 0 ? total : 1), sizeof *m);
+    if (!m)
+        abort();
+    for (int k = 0; k < total; k++) {
+        if (atoi(PQgetvalue(r, k, 0)) != k + 1) {
+            snprintf(err, errlen, "database: the decisions of game %s are not numbered 1..n", id);
+            srv_decisions_free(m, k);
+            goto done;
+        }
+        m[k].seat = atoi(PQgetvalue(r, k, 1));
+        pgstore_copy(m[k].by, sizeof m[k].by, r, k, 2);
+        m[k].move = pgstore_dup(r, k, 3);
+    }
+    *moves = m;
+    *count = total;
+    rc = 0;
+done:
+    PQclear(r);
+    pgstore_exec(s, "COMMIT", NULL, 0, "");
+    return rc;
+}
+
+static int pgstore_game_load(srv_store *base, const char *id, srv_game_row *g,
+                             srv_decision_row **moves, int *count, char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    pgsession *s = pgstore_take(st, false);
+    int rc = -1;
+    memset(g, 0, sizeof *g);
+    for (int attempt = 0; attempt < 2 && rc < 0; attempt++) {
+        if (attempt && !pgstore_lost(s))
+            break;
+        srv_game_row_clear(g);
+        memset(g, 0, sizeof *g);
+        *moves = NULL;
+        *count = 0;
+        rc = pgstore_load_once(s, id, g, moves, count, err, errlen);
+    }
+    pgstore_give(st, s);
+    if (rc != 0)
+        srv_game_row_clear(g);
+    return rc;
+}
+
+static int pgstore_list_once(pgsession *s, const char *status, int limit, srv_game_row **rows,
+                             int *count, char *err, size_t errlen)
+{
+    if (pgstore_ensure(s, err, errlen))
+        return -1;
+    char lim[16];
+    snprintf(lim, sizeof lim, "%d", limit);
+    const char *p[] = {status, lim};
+    /* One row per seat, games newest first, seats in order. */
+    PGresult *r = pgstore_params(
+        s,
+        "SELECT g.*, s.seat, s.kind, s.name, s.level, s.joined FROM"
+        " (SELECT " PGSTORE_GAME_COLUMNS ", g.result, g.seq FROM games g"
+        "  WHERE $1::text IS NULL OR g.status = $1"
+        "  ORDER BY g.created DESC, g.seq DESC LIMIT $2::int) g"
+        " LEFT JOIN seats s ON s.game_id = g.id ORDER BY g.created DESC, g.seq DESC, s.seat",
+        2, p);
+    if (!pgstore_is(r, PGRES_TUPLES_OK)) {
+        pgstore_fail(s, r, err, errlen, "listing games");
+        PQclear(r);
+        return -1;
+    }
+    srv_game_row *out = NULL;
+    int n = 0, cap = 0;
+    for (int i = 0; i < PQntuples(r); i++) {
+        if (n == 0 || strcmp(out[n - 1].id, PQgetvalue(r, i, 0)) != 0) {
+            if (n == cap) {
+                cap = cap ? cap * 2 : 16;
+                srv_game_row *grown = realloc(out, (size_t)cap * sizeof *grown);
+                if (!grown)
+                    abort();
+                out = grown;
+            }
+            pgstore_read_game(r, i, &out[n]);
+            out[n].result = pgstore_dup(r, i, 8);
+            n++;
+        }
+        if (!PQgetisnull(r, i, 10))
+            pgstore_read_seat(r, i, 10, &out[n - 1]);
+    }
+    PQclear(r);
+    *rows = out;
+    *count = n;
+    return 0;
+}
+
+static int pgstore_games_list(srv_store *base, const char *status, int limit,
+                              srv_game_row **rows, int *count, char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    *rows = NULL;
+    *count = 0;
+    pgsession *s = pgstore_take(st, false);
+    int rc = pgstore_list_once(s, status, limit, rows, count, err, errlen);
+    if (rc && pgstore_lost(s))
+        rc = pgstore_list_once(s, status, limit, rows, count, err, errlen);
+    pgstore_give(st, s);
+    return rc;
+}
+
+/* ---- leases ---- */
+
+static int pgstore_take_once(pgsession *s, const char *id, char *owner, size_t ownerlen,
+                             char *err, size_t errlen)
+{
+    if (pgstore_ensure(s, err, errlen))
+        return -1;
+    char secs[16];
+    snprintf(secs, sizeof secs, "%d", s->store->lease_seconds);
+    const char *p[] = {id, s->store->instance, secs};
+    PGresult *r = pgstore_params(
+        s,
+        "INSERT INTO leases AS l (game_id, owner, expires)"
+        " SELECT g.id, $2, now() + make_interval(secs => $3::int) FROM games g"
+        " WHERE g.id = $1 AND g.status = 'running'"
+        " ON CONFLICT (game_id) DO UPDATE SET owner = EXCLUDED.owner, expires = EXCLUDED.expires"
+        " WHERE l.owner <> EXCLUDED.owner AND " PGSTORE_LEASE_FREE,
+        3, p);
+    if (!pgstore_is(r, PGRES_COMMAND_OK)) {
+        pgstore_fail(s, r, err, errlen, "taking a lease");
+        PQclear(r);
+        return -1;
+    }
+    bool taken = strcmp(PQcmdTuples(r), "1") == 0;
+    PQclear(r);
+    if (taken)
+        return SRV_LEASE_TAKEN;
+    r = pgstore_params(s,
+                       "SELECT g.status, l.owner = $2, COALESCE(i.address, '') FROM games g"
+                       " LEFT JOIN leases l ON l.game_id = g.id"
+                       " LEFT JOIN instances i ON i.id = l.owner WHERE g.id = $1",
+                       2, p);
+    if (!pgstore_is(r, PGRES_TUPLES_OK)) {
+        pgstore_fail(s, r, err, errlen, "reading a lease");
+        PQclear(r);
+        return -1;
+    }
+    int rc;
+    if (PQntuples(r) == 0 || strcmp(PQgetvalue(r, 0, 0), "running") != 0) {
+        rc = SRV_LEASE_NOT_RUNNING;
+    } else if (strcmp(PQgetvalue(r, 0, 1), "t") == 0) {
+        rc = SRV_LEASE_MINE;
+    } else {
+        rc = SRV_LEASE_ELSEWHERE;
+        snprintf(owner, ownerlen, "%s", PQgetvalue(r, 0, 2));
+    }
+    PQclear(r);
+    return rc;
+}
+
+static int pgstore_lease_take(srv_store *base, const char *id, char *owner, size_t ownerlen,
+                              char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    if (ownerlen)
+        owner[0] = '\0';
+    pgsession *s = pgstore_take(st, true);
+    int rc = pgstore_take_once(s, id, owner, ownerlen, err, errlen);
+    if (rc < 0 && pgstore_lost(s))
+        rc = pgstore_take_once(s, id, owner, ownerlen, err, errlen);
+    pgstore_give(st, s);
+    return rc;
+}
+
+static int pgstore_ids(pgsession *s, const char *sql, int n, const char *const *p,
+                       srv_game_id **ids, int *count, char *err, size_t errlen, const char *what)
+{
+    *ids = NULL;
+    *count = 0;
+    PGresult *r = NULL;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (attempt && !pgstore_lost(s))
+            break;
+        PQclear(r);
+        r = NULL;
+        if (pgstore_ensure(s, err, errlen))
+            continue;
+        r = pgstore_params(s, sql, n, p);
+        if (pgstore_is(r, PGRES_TUPLES_OK))
+            break;
+    }
+    if (!pgstore_is(r, PGRES_TUPLES_OK)) {
+        if (r)
+            pgstore_fail(s, r, err, errlen, what);
+        PQclear(r);
+        return -1;
+    }
+    int total = PQntuples(r);
+    srv_game_id *out = calloc((size_t)(total > 0 ? total : 1), sizeof *out);
+    if (!out)
+        abort();
+    for (int i = 0; i < total; i++)
+        pgstore_copy(out[i].id, sizeof out[i].id, r, i, 0);
+    PQclear(r);
+    *ids = out;
+    *count = total;
+    return 0;
+}
+
+static int pgstore_lease_renew(srv_store *base, srv_game_id **ids, int *count, char *err,
+                               size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    char secs[16];
+    snprintf(secs, sizeof secs, "%d", st->lease_seconds);
+    const char *p[] = {st->instance, secs};
+    pgsession *s = pgstore_take(st, true);
+    int rc = pgstore_ids(s,
+                         "WITH seen AS (UPDATE instances SET seen = now() WHERE id = $1)"
+                         " UPDATE leases SET expires = now() + make_interval(secs => $2::int)"
+                         " WHERE owner = $1 RETURNING game_id",
+                         2, p, ids, count, err, errlen, "renewing leases");
+    pgstore_give(st, s);
+    return rc;
+}
+
+static int pgstore_lease_orphans(srv_store *base, int limit, srv_game_id **ids, int *count,
+                                 char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    char lim[16];
+    snprintf(lim, sizeof lim, "%d", limit);
+    const char *p[] = {st->instance, lim};
+    pgsession *s = pgstore_take(st, true);
+    int rc = pgstore_ids(s,
+                         "SELECT g.id FROM games g LEFT JOIN leases l ON l.game_id = g.id"
+                         " WHERE g.status = 'running' AND (l.owner IS NULL OR"
+                         " (l.owner <> $1 AND " PGSTORE_LEASE_FREE "))"
+                         " ORDER BY g.created, g.seq LIMIT $2::int",
+                         2, p, ids, count, err, errlen, "looking for free games");
+    pgstore_give(st, s);
+    return rc;
+}
+
+static int pgstore_instance_address(srv_store *base, const char *address, char *err,
+                                    size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    pgsession *s = pgstore_take(st, true);
+    snprintf(s->store->address, sizeof s->store->address, "%s", address);
+    const char *p[] = {s->store->instance, s->store->address};
+    int rc = pgstore_write(s, "UPDATE instances SET address = $2, seen = now() WHERE id = $1", 2,
+                           p, err, errlen, "publishing this instance's address");
+    pgstore_give(st, s);
+    return rc;
+}
+
+static void pgstore_close(srv_store *base)
+{
+    pgstore *st = (pgstore *)base;
+    if (!st)
+        return;
+    pgsession *s = &st->session[0];
+    if (s->db && PQstatus(s->db) == CONNECTION_OK && st->instance[0]) {
+        /* Leaving cleanly: the games go to the other instances at once. */
+        const char *p[] = {st->instance};
+        PQclear(pgstore_params(s, "DELETE FROM leases WHERE owner = $1", 1, p));
+        PQclear(pgstore_params(s, "DELETE FROM instances WHERE id = $1", 1, p));
+    }
+    for (int i = 0; i < PGSTORE_SESSIONS; i++)
+        PQfinish(st->session[i].db);
+    pthread_cond_destroy(&st->freed);
+    pthread_mutex_destroy(&st->lock);
+    free(st);
+}
+
+static const srv_store_methods pgstore_methods = {
+    .name = "postgresql",
+    .game_create = pgstore_game_create,
+    .decision_add = pgstore_decision_add,
+    .game_finish = pgstore_game_finish,
+    .seat_joined = pgstore_seat_joined,
+    .game_load = pgstore_game_load,
+    .games_list = pgstore_games_list,
+    .close = pgstore_close,
+    .lease_take = pgstore_lease_take,
+    .lease_renew = pgstore_lease_renew,
+    .lease_orphans = pgstore_lease_orphans,
+    .instance_address = pgstore_instance_address,
+};
+
+/* Opens one connection; what the URL says overrides the defaults. */
+static PGconn *pgstore_connect(const char *url)
+{
+    const char *keys[] = {"connect_timeout", "keepalives_idle", "keepalives_interval",
+                          "keepalives_count", "application_name", "dbname", NULL};
+    const char *vals[] = {"5", "10", "5", "3", "tabula", url, NULL};
+    return PQconnectdbParams(keys, vals, 1);
+}
+
+srv_store *srv_store_pg_open(const char *url, int lease_seconds, char *err, size_t errlen)
+{
+    char label[256], why[512];
+    srv_store_pg_label(url, label, sizeof label);
+    char *msg = NULL;
+    PQconninfoOption *parsed = PQconninfoParse(url, &msg);
+    if (!parsed) {
+        pgstore_oneline(why, sizeof why, msg ? msg : "out of memory");
+        PQfreemem(msg);
+        snprintf(err, errlen, "bad database URL: %s", why);
+        return NULL;
+    }
+    PQconninfoFree(parsed);
+    pgstore *st = calloc(1, sizeof *st);
+    if (!st)
+        abort();
+    st->base.m = &pgstore_methods;
+    pthread_mutex_init(&st->lock, NULL);
+    pthread_cond_init(&st->freed, NULL);
+    st->lease_seconds = lease_seconds > 0 ? lease_seconds : 10;
+    snprintf(st->label, sizeof st->label, "%s", label);
+    uint8_t rnd[16];
+    randombytes_buf(rnd, sizeof rnd);
+    for (int i = 0; i < 16; i++)
+        snprintf(st->instance + 2 * i, 3, "%02x", rnd[i]);
+    char local[512];
+    for (int i = 0; i < PGSTORE_SESSIONS; i++) {
+        pgsession *s = &st->session[i];
+        s->store = st;
+        s->main = i == 0;
+        s->db = pgstore_connect(url);
+        if (!s->db || PQstatus(s->db) != CONNECTION_OK) {
+            pgstore_oneline(why, sizeof why, s->db ? PQerrorMessage(s->db) : "out of memory");
+            snprintf(err, errlen, "cannot connect to the database %s: %s", label, why);
+            pgstore_close(&st->base);
+            return NULL;
+        }
+        if (pgstore_session(s, local, sizeof local))
+            goto fail;
+        if (s->main &&
+            (pgstore_hold_lock(s, true, local, sizeof local) ||
+             pgstore_migrate(s, local, sizeof local) || pgstore_register(s, local, sizeof local) ||
+             pgstore_exec(s,
+                          "DELETE FROM instances WHERE id NOT IN (SELECT id FROM live_instances)"
+                          " AND id NOT IN (SELECT owner FROM leases)",
+                          local, sizeof local, "forgetting stopped instances")))
+            goto fail;
+    }
+    return &st->base;
+fail:
+    snprintf(err, errlen, "%s (%s)", local, label);
+    pgstore_close(&st->base);
+    return NULL;
+}

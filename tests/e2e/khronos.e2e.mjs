@@ -1,0 +1,460 @@
+// khronos.e2e.mjs TABULA — browser test of the Khronos renderer with
+// playwright-core (pinned in package.json) driving Debian's /usr/bin/chromium:
+// create a Khronos game (Hold'em on) against the computer in the lobby, make
+// at least 30 decisions by clicking the boards, the hand and the tile palette
+// (buttons only where no board gesture exists: exchange, end, how many cards a
+// traveller takes), check the board follows each decision, check a spectator
+// never sees a hand, and drive the rarer decisions (downsize, kept squares,
+// surcharge cards) through the renderer with positions from `tabula engine`.
+// Screenshots go to tests/e2e/artifacts/khronos-*.png.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assert, assertEq, engine, runner, startServer, tempDir } from '../server/lib.mjs';
+import { launchBrowser } from './browser.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..', '..');
+const tabula = path.resolve(process.argv[2] || 'build/tabula');
+const artifacts = path.join(here, 'artifacts');
+fs.mkdirSync(artifacts, { recursive: true });
+const DEBUG = !!process.env.E2E_DEBUG;
+
+
+const dir = tempDir('tabula-e2e-khronos-');
+const server = await startServer(tabula, { db: path.join(dir, 'e2e.db'), aiDelay: 60 });
+const browser = await launchBrowser(root);
+const t = runner('browser tests (Khronos)');
+if (process.env.E2E_ONLY) { // E2E_ONLY=word runs only the tests whose name has it (for development)
+  const test = t.test;
+  t.test = (name, fn) => { if (name.includes(process.env.E2E_ONLY) || /no script errors|stops cleanly/.test(name)) test(name, fn); };
+}
+const errors = [];
+const shot = async (page, name) => {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(artifacts, `khronos-${name}.png`), fullPage: true });
+};
+
+async function newPage() {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 960 } });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${page.url()}: console: ${m.text()}`); });
+  return page;
+}
+
+let gameUrl = null, spectatorUrl = null;
+
+t.test('the lobby creates a Khronos game against the computer', async () => {
+  const page = await newPage();
+  await page.goto(server.base + '/');
+  await page.waitForSelector('.game-choice[data-game="khronos"]');
+  await page.click('.game-choice[data-game="khronos"]');
+  await page.selectOption('#players', '2');
+  const kinds = await page.$$eval('[data-seat-kind]', (s) => s.map((x) => x.value));
+  assertEq(kinds, ['human', 'ai'], 'default seats: you against the computer');
+  await page.fill('input[aria-label="Seat 1 name"]', 'Tester');
+  await page.selectOption('[data-seat-level="1"]', 'easy');
+  await page.selectOption('[data-option="holdem"]', 'on');
+  assert(await page.isVisible('#game-notice'), 'the lobby shows the placeholder notice');
+  await page.click('#create');
+  await page.waitForSelector('#created:not([hidden]) [data-play-seat="0"]');
+  spectatorUrl = server.base + (await page.getAttribute('#created a[href*="game.html"]:not([data-play-seat])', 'href'));
+  gameUrl = server.base + (await page.getAttribute('[data-play-seat="0"]', 'href'));
+  assert(/token=[A-Za-z0-9_-]{22,}/.test(gameUrl), 'the seat link carries a token');
+  await shot(page, '01-lobby');
+  await page.context().close();
+});
+
+// ---- reading the page ----
+
+const logLength = (page) => page.$$eval('.log .entry', (x) => x.length);
+const lastLog = (page) => page.$eval('.log .entry:last-child .mv', (x) => x.textContent).catch(() => '');
+const state = (page) => page.$eval('.kh-root', (r) => ({ phase: r.dataset.phase, n: Number(r.dataset.n), mine: r.dataset.mine === '1', mode: r.dataset.mode }));
+const buildingAt = (page, board, at) => page.$(`.kh-bld[data-board="${board}"][data-at="${at}"]`);
+const pawnsOn = (page, board, seat) => page.$$eval(`.kh-pawn[data-board="${board}"][data-seat="${seat}"]`, (x) => x.length);
+const ecus = (page, seat) => page.$eval(`.player[data-seat="${seat}"] [data-stat="ecus"]`, (x) => Number(x.textContent));
+
+// Waits for the log to grow past `n` entries after a click that decides.
+async function decided(page, n, what) {
+  await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k, n, { timeout: 15000 }).catch(async (e) => {
+    await shot(page, 'failed');
+    throw new Error(`${what}: no decision showed up in the log: ${e.message}`);
+  });
+  // the state that follows the decision has been drawn
+  await page.waitForFunction((k) => Number(document.querySelector('.kh-root').dataset.n) > k, n, { timeout: 15000 });
+}
+
+t.test('30+ decisions by clicking the boards; the board follows each; a spectator sees no hand', async () => {
+  const page = await newPage();
+  await page.goto(gameUrl);
+  await page.waitForSelector('.kh-board[data-board="reason"] .kh-sq');
+  assertEq(await page.$$eval('.kh-board', (b) => b.map((x) => x.dataset.board)), ['might', 'faith', 'reason'], 'three boards');
+  assertEq(await page.$$eval('.kh-board[data-board="might"] .kh-sq', (x) => x.length), 120, '12 × 10 squares per board');
+  // every printed Hamlet square holds a civil building (the Hamlet, or a Town or City grown from it) on every board
+  const printed = await page.evaluate(async () => {
+    const board = await (await fetch('/api/catalog/khronos/board')).json();
+    return ['might', 'faith', 'reason'].map((b) => board.printed_hamlets.filter((sq) => [...document.querySelectorAll(`.kh-bld[data-board="${b}"]`)]
+      .some((x) => x.dataset.at.split('+').includes(sq) && ['hamlet', 'town', 'city'].includes(x.dataset.type))).length);
+  });
+  assertEq(printed, [10, 10, 10], 'ten printed Hamlets on each board');
+  assert(await page.isVisible('#notice'), 'the placeholder notice is shown');
+  assert(/not the published board/.test(await page.textContent('#notice')), 'the notice says it is not the published board');
+  assertEq(await page.$$eval('.kh-turn', (x) => x.length), 7, 'a turn track of 7 spaces');
+  assertEq(await page.$$eval('.kh-turn.earn', (x) => x.map((e) => Number(e.dataset.turn))), [4, 7], 'earnings on turns 4 and 7');
+  assertEq(await page.$$eval('#kh-display .kh-card', (x) => x.length), 3, 'the Hold\'em display shows three cards');
+  assert(/^(Red|Green)$/.test(await page.textContent('#kh-you-colour')), 'the seat sees its colour');
+
+  const spec = await newPage();
+  await spec.goto(spectatorUrl);
+  await spec.waitForSelector('.kh-board[data-board="reason"] .kh-sq');
+
+  const seat = 0;
+  const stats = { decisions: 0, kinds: {}, checked: 0 };
+  const count = (kind, k = 1) => { stats.decisions += k; stats.kinds[kind] = (stats.kinds[kind] || 0) + k; };
+  let turnActions = 0, turnsPlayed = 0, didExchange = false, swapped = false, travels = 0, noBuild = false, lastTurnN = -1;
+  const started = Date.now();
+
+  while (stats.decisions < 33 && Date.now() - started < 150000) {
+    await page.waitForFunction(() => document.querySelector('#result:not([hidden])') ||
+      document.querySelector('.kh-root[data-mine="1"]'), null, { timeout: 30000 });
+    if (await page.$('#result:not([hidden])')) break;
+    const st = await state(page);
+    const n = await logLength(page);
+    if (DEBUG) console.log('#', Date.now() - started, n, st, stats.decisions);
+
+    if (st.phase === 'squares' || st.phase === 'keep') {
+      // click highlighted squares until the tile is laid
+      const board = await page.$eval('.kh-sq.cand', (x) => x.dataset.board);
+      let clicks = 0;
+      while ((await logLength(page)) === n && clicks < 4) {
+        const cand = await page.$('.kh-sq.cand');
+        if (!cand) break;
+        if (!stats.kinds.squares && clicks === 0) { await cand.hover(); await shot(page, '03-choosing-squares'); }
+        await cand.click();
+        clicks++;
+        await page.waitForTimeout(30);
+      }
+      await decided(page, n, 'choosing squares');
+      const mv = await lastLog(page);
+      const at = mv.replace(/^on /, '');
+      if (st.phase === 'squares') {
+        assert(await buildingAt(page, board, at), `the new tile is drawn on ${board} ${at}`);
+        stats.checked++;
+      }
+      count('squares');
+      continue;
+    }
+    if (st.phase === 'pay') {
+      let clicks = 0;
+      while ((await logLength(page)) === n && clicks < 4) {
+        await page.click('#kh-hand .kh-card.legal:not(.selected)');
+        clicks++;
+        await page.waitForTimeout(30);
+      }
+      await decided(page, n, 'paying the surcharge');
+      assert(/^pay /.test(await lastLog(page)), 'the surcharge was paid');
+      count('pay');
+      continue;
+    }
+    if (st.phase === 'pick') {
+      await page.click('.kh-sq.act-pick');
+      await decided(page, n, 'downsize');
+      count('pick');
+      continue;
+    }
+    if (st.phase !== 'action') throw new Error(`unexpected phase ${st.phase}`);
+
+    const turnNow = await page.$eval('#kh-turn-text', (x) => x.textContent);
+    if (turnNow !== lastTurnN) { lastTurnN = turnNow; turnActions = 0; turnsPlayed++; swapped = false; travels = 0; noBuild = false; }
+
+    // Hold'em: swap one card with the display (a hand card, then a display card)
+    if (!swapped && turnActions === 0 && await page.$('#kh-hand .kh-card:not([disabled])')) {
+      const hand = await page.$$eval('#kh-hand .kh-card', (c) => c.map((x) => x.dataset.card));
+      const display = await page.$$eval('#kh-display .kh-card', (c) => c.map((x) => x.dataset.card));
+      const i = hand.findIndex((c) => display.some((d) => d !== c));
+      if (i >= 0) {
+        await page.click(`#kh-hand .kh-card[data-index="${i}"]`);
+        const target = await page.$('#kh-display .kh-card.legal');
+        if (target) {
+          const take = await target.getAttribute('data-card');
+          await target.click();
+          await decided(page, n, 'swap');
+          assertEq(await lastLog(page), `swap ${hand[i]} for ${take}`, 'the swap is logged');
+          const now = await page.$$eval('#kh-hand .kh-card', (c) => c.map((x) => x.dataset.card).sort().join(''));
+          const expect = [...hand.slice(0, i), ...hand.slice(i + 1), take].sort().join('');
+          assertEq(now, expect, 'the hand shows the card taken from the display');
+          swapped = true;
+          count('swap');
+          stats.checked++;
+          continue;
+        }
+        await page.click(`#kh-hand .kh-card[data-index="${i}"]`); // unselect
+      }
+      swapped = true;
+    }
+    // exchange once, on the second turn (before any action)
+    if (!didExchange && turnsPlayed >= 2 && turnActions === 0 && await page.$('#kh-exchange')) {
+      const before = await ecus(page, seat);
+      await page.click('#kh-hand .kh-card[data-index="0"]');
+      if (await page.$('#kh-exchange:not([disabled])')) {
+        await page.click('#kh-exchange');
+        await decided(page, n, 'exchange');
+        assertEq(await ecus(page, seat), before - 2, 'an exchange costs 2 Ecus');
+        didExchange = true;
+        count('exchange');
+        stats.checked++;
+        continue;
+      }
+      await page.click('#kh-hand .kh-card[data-index="0"]');
+    }
+    // on Reason: populate or renovate
+    const reasonAct = await page.$('.kh-sq.act-populate, .kh-sq.act-renovate');
+    if (reasonAct) {
+      const sq = await reasonAct.getAttribute('data-sq');
+      const kind = (await reasonAct.getAttribute('class')).includes('act-populate') ? 'populate' : 'renovate';
+      const bld = await page.$$eval('.kh-bld[data-board="reason"]', (bs, s) => {
+        const b = bs.find((x) => x.dataset.at.split('+').includes(s));
+        return b ? { at: b.dataset.at, cubes: b.dataset.cubes, ruin: b.dataset.ruin } : null;
+      }, sq);
+      await reasonAct.click();
+      await decided(page, n, kind);
+      if (kind === 'renovate') {
+        const after = await page.$eval(`.kh-bld[data-board="reason"][data-at="${bld.at}"]`, (b) => ({ ruin: b.dataset.ruin, by: b.dataset.renovation }));
+        assert(after.ruin === '' || after.by === String(seat), `Reason ${bld.at} renovated, or half with our cube (${JSON.stringify(after)})`);
+        stats.checked++;
+      }
+      if (kind === 'populate') {
+        const cubes = await page.$eval(`.kh-bld[data-board="reason"][data-at="${bld.at}"]`, (b) => b.dataset.cubes);
+        assertEq(cubes.split(',').filter(Boolean).length, bld.cubes.split(',').filter(Boolean).length + 1, `a cube more on Reason ${bld.at}`);
+        stats.checked++;
+      }
+      if (stats.kinds.populate === undefined && kind === 'populate') await shot(page, '05-populated');
+      count(kind);
+      turnActions++;
+      continue;
+    }
+    // build: a tile of the palette, then a square of a glowing board
+    const tiles = await page.$$eval('#kh-palette .kh-tile.legal', (x) => x.map((b) => b.dataset.type));
+    if (tiles.length && !noBuild) {
+      // mostly tiles of two or three squares, to choose their squares on the board
+      const big = tiles.filter((x) => !['watchtower', 'chapel', 'hamlet'].includes(x));
+      const pool = big.length && stats.decisions % 4 ? big : tiles;
+      const type = pool[(stats.decisions * 5 + turnsPlayed) % pool.length];
+      await page.click(`#kh-palette .kh-tile[data-type="${type}"]`);
+      await page.waitForSelector('.kh-root[data-mode="type"]');
+      if (stats.kinds.build === undefined) await shot(page, '02-tile-chosen');
+      const up = await page.$('.kh-sq.act-upgrade');
+      const buildSq = await page.$('.kh-board.legal-build .kh-sq.act-build');
+      if (buildSq && (!up || stats.decisions % 3)) {
+        // a square in the middle of the empty ones, to leave room for the tile
+        const all = await page.$$('.kh-board.legal-build .kh-sq.act-build');
+        await all[(stats.decisions * 7) % all.length].click();
+        await decided(page, n, `build ${type}`);
+        assert(/^build /.test(await page.$eval(`.log .entry:nth-child(${n + 1}) .mv`, (x) => x.textContent)), 'the build is logged');
+        const s2 = await state(page);
+        assert(['squares', 'action', 'pay', 'pick'].includes(s2.phase), `after build: ${s2.phase}`);
+        count('build');
+        const more = (await logLength(page)) - n - 1; // a one-square tile on the clicked square is laid at once
+        if (more > 0) count('squares', more);
+      } else if (up) {
+        const sq = await up.getAttribute('data-sq');
+        const board = await up.getAttribute('data-board');
+        await up.click();
+        await decided(page, n, `upgrade to ${type}`);
+        assert(/^upgrade /.test(await page.$eval(`.log .entry:nth-child(${n + 1}) .mv`, (x) => x.textContent)), 'the upgrade is logged');
+        assertEq((await state(page)).phase, 'squares', 'an upgrade asks for the squares');
+        assert(await page.$(`.kh-sq.sel[data-board="${board}"][data-sq="${sq}"], .kh-sq.cand[data-board="${board}"][data-sq="${sq}"]`),
+          'the old footprint is part of every placement offered');
+        count('upgrade');
+      } else {
+        await page.keyboard.press('Escape');
+        await page.waitForSelector('.kh-root[data-mode=""]');
+        noBuild = true;
+        continue;
+      }
+      turnActions++;
+      continue;
+    }
+    // travel: an adventurer, then a board; when the cards' split is a choice, a button
+    const pawn = await page.$('.kh-pawn.legal');
+    if (pawn && travels < 2 && (await ecus(page, seat)) >= 1) {
+      const from = await pawn.getAttribute('data-board');
+      const before = { from: await pawnsOn(page, from, seat) };
+      await pawn.click();
+      await page.waitForSelector('.kh-board.legal-dest');
+      const dests = await page.$$eval('.kh-board.legal-dest', (x) => x.map((b) => b.dataset.board));
+      const to = dests.includes('reason') && !(stats.kinds.travel > 2) ? 'reason' : dests[stats.decisions % dests.length];
+      before.to = await pawnsOn(page, to, seat);
+      await page.click(`.kh-board[data-board="${to}"] .kh-sq[data-sq="f5"]`);
+      if (await page.$('.kh-travel-n')) {
+        await shot(page, '06-travel-split');
+        await page.click('.kh-travel-n >> nth=0');
+        count('travel-split-button', 0);
+      }
+      await decided(page, n, 'travel');
+      assertEq(await pawnsOn(page, from, seat), before.from - 1, `an adventurer left ${from}`);
+      assertEq(await pawnsOn(page, to, seat), before.to + 1, `an adventurer arrived on ${to}`);
+      stats.checked++;
+      count('travel');
+      travels++;
+      turnActions++;
+      continue;
+    }
+    // end the turn (discarding one card now and then)
+    if (turnsPlayed % 2 === 1 && await page.$('#kh-hand .kh-card:not([disabled])')) await page.click('#kh-hand .kh-card[data-index="0"]');
+    if (await page.$('#kh-end[disabled]')) await page.click('#kh-hand .kh-card.selected'); // that discard is not offered
+    await page.click('#kh-end');
+    await decided(page, n, 'end');
+    assert(/^end/.test(await page.$eval(`.log .entry:nth-child(${n + 1}) .mv`, (x) => x.textContent)), 'the end of the turn is logged');
+    if (!(await page.$('#result:not([hidden])'))) {
+      assertEq(await page.$$eval('#kh-hand .kh-card', (x) => x.length), 4, 'the hand is refilled to four cards');
+      stats.checked++;
+    }
+    count('end');
+    if (stats.kinds.end === 1) {
+      // the spectator: same boards, no hand anywhere
+      await spec.waitForFunction((k) => document.querySelectorAll('.log .entry').length >= k, n + 1);
+      assertEq(await spec.$$eval('#kh-hand .kh-card', (x) => x.length), 0, 'a spectator sees no hand');
+      assert(await spec.$('.kh-hidden-hands'), 'a spectator is told the hands are secret');
+      assert(await spec.isVisible('#notice'), 'the spectator sees the placeholder notice');
+      const mine = await page.$$eval('.kh-bld:not(.printed)', (x) => x.map((b) => `${b.dataset.board} ${b.dataset.at}`).sort());
+      await spec.waitForFunction((k) => Number(document.querySelector('.kh-root').dataset.n) >= k, n + 1);
+      const theirs = await spec.$$eval('.kh-bld:not(.printed)', (x) => x.map((b) => `${b.dataset.board} ${b.dataset.at}`).sort());
+      assert(mine.every((b) => theirs.includes(b)), 'the spectator sees the same buildings');
+      await shot(spec, '07-spectator');
+    }
+    if (stats.kinds.end === 2) await shot(page, '04-after-two-turns');
+  }
+  if (DEBUG) console.log('#', stats, (await page.$$eval('.log .entry', (x) => x.map((e) => e.textContent))).join('\n'));
+  assert(stats.decisions >= 30, `at least 30 decisions by clicking (${stats.decisions}: ${JSON.stringify(stats.kinds)})`);
+  assert(stats.checked >= 8, `the board was checked after ${stats.checked} decisions`);
+  assert((stats.kinds.build || 0) + (stats.kinds.upgrade || 0) >= 3, 'tiles were built');
+  assert(stats.kinds.squares >= 3, 'squares were chosen on the board');
+  assert(stats.kinds.travel >= 1, 'an adventurer travelled');
+  await shot(page, '08-mid-game');
+  // a seat never sees another's hand: only its own cards are drawn
+  assertEq(await spec.$$eval('.kh-card[data-index]', (x) => x.length), 0, 'still no hand for the spectator');
+  await spec.context().close();
+  await page.context().close();
+});
+
+// ---- the rarer decisions, with real positions from the engine ----
+
+async function scenario() {
+  const [, st] = await engine(tabula, ['new khronos players=3 seed=3', 'state']);
+  const s = JSON.parse(st);
+  const cur = s.current;
+  const a = (cur + 1) % 3, b = (cur + 2) % 3;
+  s.boards.might = [{ type: 'keep', at: 'a4+b4', owner: a }, { type: 'keep', at: 'd4+e4', owner: b }];
+  s.boards.faith = [{ type: 'keep', at: 'a4+b4', owner: a }, { type: 'keep', at: 'd4+e4', owner: b }];
+  s.boards.reason = [{ type: 'keep', at: 'a4+b4', ruin: true }, { type: 'keep', at: 'd4+e4', ruin: true }];
+  const load = `load ${JSON.stringify(s)}`;
+  const r = await engine(tabula, [load, 'play build might hamlet', 'play c4', `view ${cur}`, 'legal',
+    'play downsize might d4', `view ${b}`, 'legal']);
+  const [, , , pickView, pickLegal, , keepView, keepLegal] = r;
+  const p = await engine(tabula, ['new khronos players=2 seed=3', 'play build might hamlet', 'play c1', 'view 1', 'legal']);
+  // a Watchtower of the player to move: upgrade it from the building, or demolish it
+  const [, st2] = await engine(tabula, ['new khronos players=2 seed=3', 'state']);
+  const s2 = JSON.parse(st2);
+  s2.boards.might = [{ type: 'watchtower', at: 'a3', owner: s2.current }];
+  const w = await engine(tabula, [`load ${JSON.stringify(s2)}`, `view ${s2.current}`, 'legal']);
+  return {
+    tower: { view: JSON.parse(w[1]), legal: w[2].split(/ (?=exchange|travel|build|upgrade|demolish|end)/), seat: s2.current },
+    pick: { view: JSON.parse(pickView), legal: pickLegal.split(/ (?=downsize)/), seat: cur },
+    keep: { view: JSON.parse(keepView), legal: keepLegal.split(' '), seat: b },
+    pay: { view: JSON.parse(p[3]), legal: p[4].split(/ (?=pay)/), seat: 1 },
+  };
+}
+
+t.test('downsizing, the kept squares, surcharge cards, upgrade from a building, demolish: all by clicking', async () => {
+  const sc = await scenario();
+  assertEq(sc.pick.view.phase, 'pick', 'the engine gives a pick position');
+  assertEq(sc.keep.view.phase, 'keep', 'and a keep position');
+  assertEq(sc.pay.view.phase, 'pay', 'and a pay position');
+  const page = await newPage();
+  await page.goto(server.base + '/');
+  await page.evaluate(async (S) => {
+    const { create } = await import('/js/renderers/khronos.js');
+    const board = await (await fetch('/api/catalog/khronos/board')).json();
+    const boardEl = document.createElement('div'), panelsEl = document.createElement('div');
+    boardEl.className = 'board-wrap';
+    boardEl.id = 'kh-test-board';
+    boardEl.style.width = '1000px';
+    document.body.append(boardEl, panelsEl);
+    const decided = [];
+    const r = create({ boardEl, panelsEl, board, decide: (m) => { decided.push(m); return true; }, seatName: (k) => `P${k}` });
+    const click = (sel) => { const e = boardEl.querySelector(sel); if (!e) return false; e.dispatchEvent(new MouseEvent('click', { bubbles: true })); return true; };
+    const res = {};
+    // pick: the two tied Keeps are the choices
+    r.update({ view: S.pick.view, legal: S.pick.legal, yourTurn: true, seat: S.pick.seat, n: 10, replay: false });
+    res.pickTargets = [...boardEl.querySelectorAll('.kh-sq.act-pick')].map((x) => `${x.dataset.board} ${x.dataset.sq}`);
+    res.pickHelp = r.instruction({ view: S.pick.view }).headline;
+    window.KH = { r, boardEl, decided, click, res };
+    return res;
+  }, sc);
+  await page.locator('#kh-test-board').screenshot({ path: path.join(artifacts, 'khronos-09-downsize-choice.png') });
+  const out = await page.evaluate(async (S) => {
+    const { r, boardEl, decided, click, res } = window.KH;
+    click('.kh-sq[data-board="might"][data-sq="e4"]');
+    res.afterPick = decided.slice();
+    // keep: the owner picks the square the Watchtower keeps
+    r.update({ view: S.keep.view, legal: S.keep.legal, yourTurn: true, seat: S.keep.seat, n: 11, replay: false });
+    res.keepCands = [...boardEl.querySelectorAll('.kh-sq.cand')].map((x) => x.dataset.sq);
+    res.keepHelp = r.instruction({ view: S.keep.view }).detail;
+    click('.kh-sq[data-board="might"][data-sq="a1"]'); // not a choice: ignored
+    click('.kh-sq[data-board="might"][data-sq="e4"]');
+    res.afterKeep = decided.slice();
+    // pay: the surcharge cards are clicked in the hand
+    r.update({ view: S.pay.view, legal: S.pay.legal, yourTurn: true, seat: S.pay.seat, n: 12, replay: false });
+    res.payable = [...boardEl.querySelectorAll('#kh-hand .kh-card.legal')].map((x) => x.dataset.card);
+    res.ghost = !!boardEl.querySelector('.kh-ghost-tile[data-at="c1"]');
+    click('#kh-hand .kh-card.legal[data-card="r"]');
+    res.afterPay = decided.slice();
+    // a building first, then the tile to upgrade it to; or the Demolish tool, then the building
+    r.update({ view: S.tower.view, legal: S.tower.legal, yourTurn: true, seat: S.tower.seat, n: 13, replay: false });
+    res.towerMarked = [...boardEl.querySelectorAll('.kh-sq.act-building[data-board="might"]')].map((x) => x.dataset.sq).includes('a3');
+    click('.kh-sq[data-board="might"][data-sq="a3"]');
+    res.upgradeTiles = [...boardEl.querySelectorAll('#kh-palette .kh-tile.legal')].map((x) => x.dataset.type);
+    res.demolishThis = !!boardEl.querySelector('#kh-demolish-this');
+    boardEl.querySelector('#kh-palette .kh-tile[data-type="keep"]').click();
+    res.afterUpgrade = decided.slice(-1);
+    r.update({ view: S.tower.view, legal: S.tower.legal, yourTurn: true, seat: S.tower.seat, n: 14, replay: false });
+    boardEl.querySelector('#kh-demolish').click();
+    res.demolishTargets = [...boardEl.querySelectorAll('.kh-sq.act-demolish')].map((x) => `${x.dataset.board} ${x.dataset.sq}`);
+    click('.kh-sq[data-board="might"][data-sq="a3"]');
+    res.afterDemolish = decided.slice(-1);
+    return res;
+  }, sc);
+  assertEq(out.pickTargets.sort(), ['might a4', 'might b4', 'might d4', 'might e4'], 'the tied Keeps are highlighted');
+  assert(/downsize/.test(out.pickHelp), 'the pick is explained');
+  assertEq(out.afterPick, ['downsize might d4'], 'clicking a square of a Keep downsizes it');
+  assertEq(out.keepCands.sort(), ['d4', 'e4'], 'the squares the Watchtower may keep');
+  assert(/Watchtower/.test(out.keepHelp), 'the keep step names the smaller tile');
+  assertEq(out.afterKeep, ['downsize might d4', 'e4'], 'one click keeps the square');
+  assert(out.payable.includes('m') && out.payable.includes('r'), `payable cards highlighted (${out.payable})`);
+  assert(out.ghost, 'the tile waiting for its surcharge is drawn as a ghost');
+  assertEq(out.afterPay, ['downsize might d4', 'e4', 'pay r'], 'clicking a card pays it');
+  assert(out.towerMarked, 'the Watchtower is marked as having actions');
+  assert(out.upgradeTiles.includes('keep') && out.upgradeTiles.every((x) => ['keep', 'castle'].includes(x)), `only military upgrades offered (${out.upgradeTiles})`);
+  assert(out.demolishThis, 'demolishing the selected building is offered');
+  assertEq(out.afterUpgrade, ['upgrade might a3 keep'], 'building, then tile: the upgrade');
+  assertEq(out.demolishTargets, ['might a3'], 'the Demolish tool highlights the small building');
+  assertEq(out.afterDemolish, ['demolish might a3'], 'Demolish, then the building');
+  await page.context().close();
+});
+
+t.test('no script errors in any page', async () => {
+  assertEq(errors, [], 'page errors');
+});
+
+t.test('the server stops cleanly', async () => {
+  await browser.close();
+  const { code } = await server.stop();
+  assertEq(code, 0, `exit status (stderr: ${server.stderr().slice(0, 2000)})`);
+});
+
+console.log(`# screenshots go to ${artifacts}`);
+const failed = await t.run();
+fs.rmSync(dir, { recursive: true, force: true });
+process.exit(failed ? 1 : 0);

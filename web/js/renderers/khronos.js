@@ -1,0 +1,1198 @@
+// khronos.js — the Khronos renderer: the three boards (Might, Faith, Reason)
+// in SVG, two over two with the controls in the fourth corner: terrain,
+// printed Hamlets, buildings as tiles of their family colour with their value
+// and their owner's cube, ruins and renovation cubes, populate cubes in the
+// slots of the civil tiles, domains as coloured outlines, the adventurers on
+// their boards; beside them the turn track, your hand, the deck, the Hold'em
+// display and the tiles in stock.
+//
+// Deciding by clicking.  Every gesture ends in a text of the server's legal
+// list (docs/notation.md); nothing is sent that is not in it, and every
+// highlight is derived from it:
+//   build / upgrade  pick a tile in the palette, then a highlighted board
+//                    (build: its squares are chosen next) or a highlighted
+//                    building (upgrade); or click a building first, then a tile
+//   squares, keep    click the highlighted squares; the tile is sent once the
+//                    chosen squares are exactly one legal placement
+//   travel           click one of your adventurers, then a highlighted board
+//   populate, renovate, downsize, demolish   click the highlighted building
+//   exchange, end    select cards in your hand, then the button
+//   pay              click the surcharge cards in your hand
+//   Hold'em swap     select one card of your hand, then a display card
+// Decisions without a gesture (none today) fall back to buttons.
+// For tests the root element carries data-phase, data-n, data-mine (this seat
+// may click now) and data-mode; squares, buildings and pawns carry their
+// board, squares, type, owner and cubes as data attributes.
+import { clear, el, svg } from '../common.js';
+
+export const SEAT_COLOURS = {
+  red: '#d8443c', green: '#2f9d5a', blue: '#2459c9', white: '#f4f1ea', yellow: '#f3c623',
+};
+const SEAT_INK = { red: '#7e1d18', green: '#16532f', blue: '#0f2d70', white: '#6b665c', yellow: '#7a6000' };
+export const FAMILY = {
+  military: { fill: '#e0852a', dark: '#8f4c0e', light: '#f7d3ad', name: 'Military', letter: 'm' },
+  religious: { fill: '#c13f8f', dark: '#6f1a4f', light: '#f0c3de', name: 'Religious', letter: 'r' },
+  civil: { fill: '#3f7fcc', dark: '#1c4680', light: '#c5daf3', name: 'Civil', letter: 'c' },
+};
+const CARD_FAMILY = { m: 'military', r: 'religious', c: 'civil' };
+const BOARDS = ['might', 'faith', 'reason'];
+const BOARD_INFO = {
+  might: { roman: 'I', title: 'Age of Might', acts: 'build · upgrade · demolish', earn: 'tax: top military building takes the civil power' },
+  faith: { roman: 'II', title: 'Age of Faith', acts: 'build · upgrade · demolish', earn: 'tithe: top religious building takes the civil power' },
+  reason: { roman: 'III', title: 'Age of Reason', acts: 'populate · renovate', earn: 'most cubes on civil tiles take military + religious power' },
+};
+const DOWN = { castle: 'keep', keep: 'watchtower', abbey: 'monastery', monastery: 'chapel' };
+const DOMAIN_COLOURS = ['#1b7f79', '#6d4bb3', '#8a6a12', '#2f5f9e', '#9a3d2f', '#3f7a2c', '#7a3f73', '#4d5a68'];
+const TERRAIN = {
+  '.': { name: 'Plain', fill: 'url(#kh-plain)' },
+  f: { name: 'Forest', fill: 'url(#kh-forest)' },
+  m: { name: 'Mountain', fill: 'url(#kh-mountain)' },
+  '~': { name: 'River', fill: 'url(#kh-river)' },
+  '/': { name: 'Plain + forest (counts as forest)', fill: 'url(#kh-plain)', half: 'url(#kh-forest)' },
+  '^': { name: 'Forest + mountain (counts as mountain)', fill: 'url(#kh-forest)', half: 'url(#kh-mountain)' },
+};
+
+const Q = 40; // one square
+const LM = 20; // row numbers
+const HB = 50; // header: title and adventurers
+const TM = 16; // column letters
+const PAD = 6;
+
+const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+const sortCards = (s) => [...s].sort((a, b) => 'mrc'.indexOf(a) - 'mrc'.indexOf(b)).join('');
+const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+function cardWords(s) {
+  const n = { m: 0, r: 0, c: 0 };
+  for (const ch of s) n[ch]++;
+  return ['m', 'r', 'c'].filter((f) => n[f]).map((f) => `${n[f]} ${FAMILY[CARD_FAMILY[f]].name.toLowerCase()}`).join(', ');
+}
+
+function loadCss() {
+  if (document.querySelector('link[data-khronos-css]')) return;
+  document.head.append(el('link', { rel: 'stylesheet', href: '/css/khronos.css', 'data-khronos-css': true }));
+}
+
+// ---- board geometry (tb_board_json) ----
+
+function geometry(board) {
+  const b = board && board.width ? board : {
+    width: 12, height: 10, terrain: Array.from({ length: 10 }, () => '.'.repeat(12)), printed_hamlets: [], tiles: [],
+  };
+  const W = b.width, H = b.height;
+  const name = (i) => `${String.fromCharCode(97 + (i % W))}${Math.floor(i / W) + 1}`;
+  const index = (s) => (Number(s.slice(1)) - 1) * W + (s.charCodeAt(0) - 97);
+  const tiles = {};
+  for (const t of b.tiles) tiles[t.name] = t;
+  const fallback = {
+    watchtower: ['military', 1, 0], keep: ['military', 2, 1], castle: ['military', 3, 2],
+    chapel: ['religious', 1, 0], monastery: ['religious', 2, 1], abbey: ['religious', 3, 2],
+    hamlet: ['civil', 1, 0], town: ['civil', 2, 0], city: ['civil', 3, 0],
+  };
+  for (const [n, [family, size, renovation]] of Object.entries(fallback)) {
+    if (!tiles[n]) tiles[n] = { name: n, family, size, renovation, count: 0 };
+  }
+  return {
+    W, H, name, index, tiles,
+    terrain: (i) => b.terrain[Math.floor(i / W)][i % W],
+    hamlets: (b.printed_hamlets || []).map(index),
+    surcharge: b.surcharge || null,
+    bw: LM + W * Q + PAD, bh: HB + TM + H * Q + PAD,
+    cx: (i) => LM + (i % W) * Q, cy: (i) => HB + TM + Math.floor(i / W) * Q,
+  };
+}
+
+// The union of a tile's squares as one path: each square inset by `m` on
+// the sides that face outside the tile, convex corners rounded, concave
+// corners notched, so that stroke-below + fill-above draws a clean outline.
+function tilePath(G, cells, m, r) {
+  const has = new Set(cells);
+  const at = (i, dc, dr) => {
+    const c = (i % G.W) + dc, rw = Math.floor(i / G.W) + dr;
+    return c >= 0 && c < G.W && rw >= 0 && rw < G.H && has.has(rw * G.W + c);
+  };
+  const f = (x) => Number(x.toFixed(2));
+  let d = '';
+  for (const i of cells) {
+    const X = G.cx(i), Y = G.cy(i);
+    const n = at(i, 0, -1), s = at(i, 0, 1), w = at(i, -1, 0), e = at(i, 1, 0);
+    const L = X + (w ? 0 : m), R = X + Q - (e ? 0 : m), T = Y + (n ? 0 : m), B = Y + Q - (s ? 0 : m);
+    const corners = [
+      { p: [L, T], a: [0, -1], b: [1, 0], s1: n, s2: w, diag: at(i, -1, -1) },
+      { p: [R, T], a: [1, 0], b: [0, 1], s1: n, s2: e, diag: at(i, 1, -1) },
+      { p: [R, B], a: [0, 1], b: [-1, 0], s1: s, s2: e, diag: at(i, 1, 1) },
+      { p: [L, B], a: [-1, 0], b: [0, -1], s1: s, s2: w, diag: at(i, -1, 1) },
+    ];
+    const parts = corners.map((c) => {
+      const [px, py] = c.p;
+      if (!c.s1 && !c.s2) {
+        return { entry: [px - c.a[0] * r, py - c.a[1] * r], exit: [px + c.b[0] * r, py + c.b[1] * r], arc: true };
+      }
+      if (c.s1 && c.s2 && !c.diag && m > 0) {
+        const en = [px - c.a[0] * m, py - c.a[1] * m];
+        return { entry: en, mid: [en[0] + c.b[0] * m, en[1] + c.b[1] * m], exit: [px + c.b[0] * m, py + c.b[1] * m] };
+      }
+      return { entry: [px, py], exit: [px, py] };
+    });
+    d += `M${f(parts[0].exit[0])} ${f(parts[0].exit[1])}`;
+    for (let k = 1; k <= 4; k++) {
+      const c = parts[k % 4];
+      d += `L${f(c.entry[0])} ${f(c.entry[1])}`;
+      if (c.arc) d += `A${r} ${r} 0 0 1 ${f(c.exit[0])} ${f(c.exit[1])}`;
+      else if (c.mid) d += `L${f(c.mid[0])} ${f(c.mid[1])}L${f(c.exit[0])} ${f(c.exit[1])}`;
+    }
+    d += 'Z';
+  }
+  return d;
+}
+
+// ---- pieces ----
+
+const ICONS = {
+  military: 'M-7 8V-3H-8V-9H-4.6V-6.2H-1.7V-9H1.7V-6.2H4.6V-9H8V-3H7V8H2V3.5A2 2 0 0 0 -2 3.5V8Z',
+  religious: 'M-7 8V-2L0 -7.5L7 -2V8H2.2V3A2.2 2.2 0 0 0 -2.2 3V8ZM-1 -7.5V-13H1V-7.5ZM-3 -11.2H3V-9.4H-3Z',
+  civil: 'M-8 8V-1.5L0 -8.5L5 -4.1V-8H7.5V-1.9L8 -1.5V8H2.3V2.5H-2.3V8Z',
+};
+
+function icon(family, x, y, scale, fill, opacity = 1) {
+  return svg('path', { d: ICONS[family], transform: `translate(${x} ${y}) scale(${scale})`, fill, opacity, class: 'kh-icon' });
+}
+
+// A player's cube, seen from above at an angle, centred on (x, y).
+function cube(x, y, colour, s = 6, extra = '') {
+  const fill = SEAT_COLOURS[colour] || '#999';
+  const ink = SEAT_INK[colour] || '#333';
+  return svg('g', { class: `kh-cube ${extra}`.trim(), transform: `translate(${x} ${y})`, 'data-colour': colour },
+    svg('path', { d: `M${-s} ${-s * 0.45}L0 ${-s}L${s} ${-s * 0.45}L${s} ${s * 0.55}L0 ${s}L${-s} ${s * 0.55}Z`, fill, stroke: ink, 'stroke-width': 1, 'stroke-linejoin': 'round' }),
+    svg('path', { d: `M${-s} ${-s * 0.45}L0 ${-s}L${s} ${-s * 0.45}L0 ${s * 0.1}Z`, fill: '#fff', opacity: 0.35 }),
+    svg('path', { d: `M0 ${s * 0.1}L${s} ${-s * 0.45}L${s} ${s * 0.55}L0 ${s}Z`, fill: '#000', opacity: 0.18 }),
+    svg('path', { d: `M0 ${s * 0.1}V${s}`, stroke: ink, 'stroke-width': 0.8, opacity: 0.6 }));
+}
+
+const MEEPLE = 'M0 -11C2.7 -11 4.2 -9.2 4.2 -7.1C4.2 -5.8 3.6 -4.8 2.8 -4.2L8.4 -2.3C10 -1.7 10.3 0.6 8.9 1.5L4.3 3.1L7.4 9.3C7.9 10.3 7.3 11 6.4 11H1.9L0 7.3L-1.9 11H-6.4C-7.3 11 -7.9 10.3 -7.4 9.3L-4.3 3.1L-8.9 1.5C-10.3 0.6 -10 -1.7 -8.4 -2.3L-2.8 -4.2C-3.6 -4.8 -4.2 -5.8 -4.2 -7.1C-4.2 -9.2 -2.7 -11 0 -11Z';
+
+function defs() {
+  const pattern = (id, size, ...kids) => svg('pattern', { id, width: size, height: size, patternUnits: 'userSpaceOnUse' }, ...kids);
+  return svg('svg', { width: 0, height: 0, style: 'position:absolute', 'aria-hidden': 'true' }, svg('defs', {},
+    pattern('kh-plain', 40, svg('rect', { width: 40, height: 40, fill: '#dfe3b3' }),
+      svg('path', { d: 'M7 11l1.2-3M9 11l-.6-2.8M27 30l1.2-3M29 30l-.6-2.8M30 9l1-2.5', stroke: '#b9bf85', 'stroke-width': 1.1, 'stroke-linecap': 'round' })),
+    pattern('kh-forest', 40, svg('rect', { width: 40, height: 40, fill: '#86ad6b' }),
+      svg('path', { d: 'M10 5l5 9h-10zM29 18l5 9h-10zM12 25l4 7.5h-8z', fill: '#4f7f3d' }),
+      svg('path', { d: 'M10 14v2.4M29 27v2.4M12 32.5v2', stroke: '#5b3f1f', 'stroke-width': 1.3 })),
+    pattern('kh-mountain', 40, svg('rect', { width: 40, height: 40, fill: '#c2b6a0' }),
+      svg('path', { d: 'M3 17l7-10 7 10M22 34l8-12 8 12', fill: 'none', stroke: '#857a66', 'stroke-width': 1.7, 'stroke-linejoin': 'round' }),
+      svg('path', { d: 'M8 10l2-3 2 3M28 25l2-3 2 3', fill: 'none', stroke: '#f7f3ea', 'stroke-width': 1.3 })),
+    svg('pattern', { id: 'kh-river', width: 40, height: 20, patternUnits: 'userSpaceOnUse' },
+      svg('rect', { width: 40, height: 20, fill: '#86bcd8' }),
+      svg('path', { d: 'M0 10q5-4 10 0t10 0t10 0t10 0', fill: 'none', stroke: '#a9d2e6', 'stroke-width': 1.4 })),
+    svg('pattern', { id: 'kh-ruin', width: 7, height: 7, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
+      svg('rect', { width: 7, height: 7, fill: '#a59d90' }),
+      svg('path', { d: 'M0 0V7', stroke: '#8d8578', 'stroke-width': 2.6 })),
+    svg('filter', { id: 'kh-lift', x: '-20%', y: '-20%', width: '140%', height: '140%' },
+      svg('feDropShadow', { dx: 0, dy: 1.3, stdDeviation: 1.1, 'flood-opacity': 0.35 })),
+    svg('linearGradient', { id: 'kh-sheen', x1: 0, y1: 0, x2: 0, y2: 1 },
+      svg('stop', { offset: '0%', 'stop-color': '#fff', 'stop-opacity': 0.28 }),
+      svg('stop', { offset: '55%', 'stop-color': '#fff', 'stop-opacity': 0 }),
+      svg('stop', { offset: '100%', 'stop-color': '#000', 'stop-opacity': 0.12 }))));
+}
+
+// ---- the legal decisions, parsed ----
+
+function parseLegal(legal) {
+  const L = {
+    any: !!(legal && legal.length), swap: [], exchange: new Set(), travel: [], build: [], upgrade: [], demolish: [],
+    populate: [], renovate: [], squares: [], pay: [], downsize: [], end: new Set(), other: [],
+  };
+  for (const m of legal || []) {
+    let r;
+    if ((r = /^swap ([mrc]) for ([mrc])$/.exec(m))) L.swap.push({ give: r[1], take: r[2], move: m });
+    else if ((r = /^exchange ([mrc]+)$/.exec(m))) L.exchange.add(r[1]);
+    else if ((r = /^travel (might|faith|reason) (might|faith|reason)(?: (\d+))?$/.exec(m))) {
+      L.travel.push({ from: r[1], to: r[2], n: r[3] === undefined ? null : Number(r[3]), move: m });
+    } else if ((r = /^build (might|faith|reason) ([a-z]+)$/.exec(m))) L.build.push({ board: r[1], type: r[2], move: m });
+    else if ((r = /^upgrade (might|faith|reason) ([a-z]\d+) ([a-z]+)$/.exec(m))) L.upgrade.push({ board: r[1], sq: r[2], type: r[3], move: m });
+    else if ((r = /^demolish (might|faith|reason) ([a-z]\d+)$/.exec(m))) L.demolish.push({ board: r[1], sq: r[2], move: m });
+    else if ((r = /^populate ([a-z]\d+)$/.exec(m))) L.populate.push({ board: 'reason', sq: r[1], move: m });
+    else if ((r = /^renovate ([a-z]\d+)$/.exec(m))) L.renovate.push({ board: 'reason', sq: r[1], move: m });
+    else if ((r = /^pay ([mrc]+)$/.exec(m))) L.pay.push({ cards: r[1], move: m });
+    else if ((r = /^downsize (might|faith|reason) ([a-z]\d+)$/.exec(m))) L.downsize.push({ board: r[1], sq: r[2], move: m });
+    else if (m === 'end') L.end.add('');
+    else if ((r = /^end discard ([mrc]+)$/.exec(m))) L.end.add(r[1]);
+    else if (/^[a-z]\d+(\+[a-z]\d+)*$/.test(m)) L.squares.push({ sqs: m.split('+'), move: m });
+    else L.other.push(m);
+  }
+  return L;
+}
+
+// ---- the renderer ----
+
+export function create({ boardEl, panelsEl, board, decide, seatName }) {
+  loadCss();
+  const G = geometry(board);
+  const nameOf = (k) => (seatName ? seatName(k) : `Seat ${k + 1}`);
+
+  // ---- static structure ----
+  const root = el('div.kh-root');
+  const grid = el('div.kh-grid');
+  root.append(defs(), grid);
+  boardEl.append(root);
+
+  const B = {}; // board -> {wrap, svg, layers..., hit: Map sq -> rect}
+  for (const b of BOARDS) {
+    const info = BOARD_INFO[b];
+    const s = svg('svg', { viewBox: `0 0 ${G.bw} ${G.bh}`, class: 'kh-svg', role: 'img', 'aria-label': `${info.title} board` });
+    const header = svg('g', { class: 'kh-header' });
+    header.append(
+      svg('rect', { class: 'kh-header-hit', x: 0, y: 0, width: G.bw, height: HB, fill: 'transparent' }),
+      svg('text', { class: 'kh-roman', x: LM + 28, y: 25, 'text-anchor': 'end' }, info.roman),
+      svg('text', { class: 'kh-title', x: LM + 36, y: 25 }, info.title),
+      svg('text', { class: 'kh-sub', x: LM + 36, y: 41 }, info.acts));
+    const coords = svg('g', { class: 'kh-coords' });
+    for (let c = 0; c < G.W; c++) coords.append(svg('text', { x: LM + c * Q + Q / 2, y: HB + TM - 4, 'text-anchor': 'middle' }, String.fromCharCode(97 + c)));
+    for (let r = 0; r < G.H; r++) coords.append(svg('text', { x: LM - 5, y: HB + TM + r * Q + Q / 2 + 4, 'text-anchor': 'end' }, String(r + 1)));
+    const terrain = svg('g', { class: 'kh-terrain' });
+    for (let i = 0; i < G.W * G.H; i++) {
+      const t = TERRAIN[G.terrain(i)] || TERRAIN['.'];
+      const x = G.cx(i), y = G.cy(i);
+      terrain.append(svg('rect', { x, y, width: Q, height: Q, fill: t.fill }));
+      if (t.half) terrain.append(svg('path', { d: `M${x + Q} ${y}L${x + Q} ${y + Q}L${x} ${y + Q}Z`, fill: t.half }));
+    }
+    terrain.append(svg('rect', { class: 'kh-grid-frame', x: LM, y: HB + TM, width: G.W * Q, height: G.H * Q }));
+    const lines = [];
+    for (let c = 1; c < G.W; c++) lines.push(`M${LM + c * Q} ${HB + TM}v${G.H * Q}`);
+    for (let r = 1; r < G.H; r++) lines.push(`M${LM} ${HB + TM + r * Q}h${G.W * Q}`);
+    terrain.append(svg('path', { class: 'kh-gridlines', d: lines.join('') }));
+    const domains = svg('g', { class: 'kh-domains' });
+    const buildings = svg('g', { class: 'kh-buildings' });
+    const overlay = svg('g', { class: 'kh-overlay' });
+    const ghost = svg('g', { class: 'kh-ghost' });
+    const hitLayer = svg('g', { class: 'kh-hits' });
+    const pawns = svg('g', { class: 'kh-pawns' });
+    const hit = new Map();
+    for (let i = 0; i < G.W * G.H; i++) {
+      const r = svg('rect', { class: 'kh-sq', x: G.cx(i), y: G.cy(i), width: Q, height: Q, 'data-board': b, 'data-sq': G.name(i) },
+        svg('title', { text: `${cap(b)} ${G.name(i)} · ${(TERRAIN[G.terrain(i)] || TERRAIN['.']).name}` }));
+      hit.set(i, r);
+      hitLayer.append(r);
+    }
+    s.append(terrain, coords, header, domains, buildings, overlay, ghost, hitLayer, pawns);
+    const wrap = el('div.kh-board', { 'data-board': b }, s);
+    s.addEventListener('click', (ev) => onBoardClick(b, ev));
+    s.addEventListener('mouseover', (ev) => {
+      const t = ev.target.closest && ev.target.closest('[data-sq]');
+      const sq = t ? G.index(t.getAttribute('data-sq')) : null;
+      if (hover.board !== b || hover.sq !== sq) { hover = { board: b, sq }; paintGhost(); }
+    });
+    s.addEventListener('mouseleave', () => { hover = { board: null, sq: null }; paintGhost(); });
+    B[b] = { wrap, svg: s, header, domains, buildings, overlay, ghost, hit, pawns };
+  }
+  const controls = el('div.kh-controls');
+  grid.append(B.might.wrap, B.faith.wrap, B.reason.wrap, controls);
+
+  // panels below the board: scoring and legend
+  const scoreCard = el('div.card.kh-score-card');
+  const legendCard = el('div.card.kh-legend-card');
+  panelsEl.append(scoreCard, legendCard);
+
+  // ---- interaction state ----
+  let ctx = null, L = parseLegal(null), sent = false;
+  let mode = null; // {kind:'type',type} | {kind:'building',board,sq} | {kind:'travel',from} | {kind:'travelN',from,to} | {kind:'demolish'}
+  let sel = []; // squares chosen (indices) in the squares / keep phases
+  let handSel = []; // indices into the hand
+  let hover = { board: null, sq: null };
+  let prevKeys = null, prevN = -1, fresh = new Set();
+  let layout = null; // per board: {list: buildings, occ: Map square -> building, domains}
+
+  function send(move) {
+    if (sent || !ctx || !ctx.yourTurn) return false;
+    if (!ctx.legal || !ctx.legal.includes(move)) return false;
+    if (decide(move)) {
+      sent = true;
+      mode = null; sel = []; handSel = [];
+      paint();
+      return true;
+    }
+    return false;
+  }
+
+  const myTurn = () => !!(ctx && ctx.yourTurn && !sent && !ctx.replay);
+  const phase = () => (ctx && ctx.view ? ctx.view.phase : null);
+  const hand = () => (ctx && ctx.view && typeof ctx.view.hand === 'string' ? ctx.view.hand : null);
+  const selectedCards = () => { const h = hand() || ''; return sortCards(handSel.map((i) => h[i]).join('')); };
+
+  // ---- the boards' contents ----
+
+  function buildLayout(v) {
+    const out = {};
+    for (const b of BOARDS) {
+      const list = (v.boards[b] || []).map((x) => ({ ...x, board: b, cells: x.at.split('+').map(G.index) }));
+      const covered = new Set(list.flatMap((x) => x.cells));
+      for (const h of G.hamlets) {
+        if (!covered.has(h)) list.push({ type: 'hamlet', at: G.name(h), printed: true, implied: true, board: b, cells: [h] });
+      }
+      const occ = new Map();
+      for (const x of list) for (const c of x.cells) occ.set(c, x);
+      // domains: connected groups of buildings (orthogonal adjacency)
+      const parent = new Map(list.map((x) => [x, x]));
+      const find = (x) => { while (parent.get(x) !== x) x = parent.get(x); return x; };
+      for (const x of list) {
+        for (const c of x.cells) {
+          const col = c % G.W;
+          for (const n of [c - G.W, c + G.W, col > 0 ? c - 1 : -1, col < G.W - 1 ? c + 1 : -1]) {
+            const y = n >= 0 ? occ.get(n) : null;
+            if (y && y !== x) parent.set(find(x), find(y));
+          }
+        }
+      }
+      const groups = new Map();
+      for (const x of list) {
+        const r = find(x);
+        if (!groups.has(r)) groups.set(r, []);
+        groups.get(r).push(x);
+      }
+      const domains = [];
+      for (const members of groups.values()) {
+        const cells = members.flatMap((x) => x.cells);
+        const key = Math.min(...cells);
+        const power = { military: 0, religious: 0, civil: 0 };
+        for (const x of members) {
+          const t = G.tiles[x.type];
+          if (!t) continue;
+          if (!(x.ruin)) power[t.family] += t.size;
+        }
+        const d = { key, name: G.name(key), members, cells, power };
+        domains.push(d);
+        for (const x of members) x.domain = d;
+      }
+      out[b] = { list, occ, domains };
+    }
+    return out;
+  }
+
+  function buildingKey(x) {
+    return [x.board, x.at, x.type, x.owner ?? '', x.ruin ? 'R' : '', x.renovation ?? '', (x.cubes || []).join('.')].join('|');
+  }
+
+  function describe(x) {
+    const t = G.tiles[x.type];
+    const parts = [`${cap(x.type)} · ${FAMILY[t.family].name.toLowerCase()}, value ${t.size}`];
+    if (x.printed) parts.push('printed Hamlet');
+    if (x.owner !== undefined && x.owner !== null) parts.push(`${nameOf(x.owner)}'s (${ctx.view.colours[x.owner]} cube)`);
+    if (x.ruin) parts.push(`ruin: renovate with ${plural(t.renovation, `${t.family} card`)}`);
+    if (x.renovation !== undefined && x.renovation !== null) parts.push(`half renovated by ${nameOf(x.renovation)}`);
+    if (x.board === 'reason' && t.family === 'civil') {
+      const cubes = x.cubes || [];
+      parts.push(`${cubes.length}/${t.size} cubes${cubes.length ? ` (${cubes.map((k) => ctx.view.colours[k]).join(', ')})` : ''}`);
+    }
+    const d = x.domain;
+    if (d && d.members.length > 1) parts.push(`domain ${d.name}: military ${d.power.military}, religious ${d.power.religious}, civil ${d.power.civil}`);
+    return `${cap(x.board)} ${x.at} · ${parts.join(' · ')}`;
+  }
+
+  // Where a tile's emblem and cubes go: the square with most neighbours in the tile.
+  function spots(cells) {
+    const has = new Set(cells);
+    const deg = (c) => [c - G.W, c + G.W, c - 1, c + 1].filter((n) => has.has(n) && (Math.abs((n % G.W) - (c % G.W)) <= 1)).length;
+    const main = cells.slice().sort((a, b) => deg(b) - deg(a) || a - b)[0];
+    const others = cells.filter((c) => c !== main);
+    return { main, others };
+  }
+
+  function drawBuilding(x, v) {
+    const t = G.tiles[x.type];
+    const fam = FAMILY[t.family];
+    const g = svg('g', {
+      class: `kh-bld fam-${t.family}${x.ruin ? ' ruin' : ''}${x.printed ? ' printed' : ''}${fresh.has(buildingKey(x)) ? ' fresh' : ''}`,
+      'data-board': x.board, 'data-at': x.at, 'data-type': x.type,
+      'data-owner': x.owner ?? '', 'data-cubes': (x.cubes || []).join(','), 'data-ruin': x.ruin ? '1' : '',
+      'data-renovation': x.renovation ?? '',
+    });
+    const d = tilePath(G, x.cells, 3.5, 6);
+    const fill = x.ruin ? 'url(#kh-ruin)' : x.printed ? fam.light : fam.fill;
+    const stroke = x.ruin ? fam.fill : fam.dark;
+    g.append(svg('title', { text: describe(x) }),
+      svg('path', { d, fill: 'rgba(40, 28, 10, .28)', transform: 'translate(0.8 1.8)', class: 'kh-tile-shadow' }),
+      svg('path', { d, fill: 'none', stroke, 'stroke-width': x.printed ? 3 : 3.4, class: 'kh-tile-edge', 'stroke-dasharray': x.ruin ? '5 3' : null }),
+      svg('path', { d, fill, class: 'kh-tile-body' }));
+    if (!x.ruin && !x.printed) g.append(svg('path', { d, fill: 'url(#kh-sheen)', 'pointer-events': 'none' }));
+    const { main, others } = spots(x.cells);
+    const mx = G.cx(main) + Q / 2, my = G.cy(main) + Q / 2;
+    const iconFill = x.ruin ? fam.dark : x.printed ? fam.fill : '#fffdf7';
+    g.append(icon(t.family, mx + 1.5, my - 1, 1.05, iconFill, x.ruin ? 0.55 : 1));
+    // the value (size, cost, Ecus) in the lower left corner
+    g.append(svg('g', { class: 'kh-value', transform: `translate(${G.cx(main) + 10} ${G.cy(main) + Q - 10})` },
+      svg('circle', { r: 6.2, fill: x.ruin ? '#f1ece2' : '#fffdf7', stroke: fam.dark, 'stroke-width': 1 }),
+      svg('text', { y: 3.3, 'text-anchor': 'middle', fill: fam.dark }, String(t.size))));
+    // cubes: the owner's, a renovation marker, or populate slots
+    const free = others.length ? others : [main];
+    const slotAt = (k) => {
+      const c = free[k % free.length];
+      const inMain = c === main;
+      return inMain ? [G.cx(c) + Q - 10, G.cy(c) + Q - 10] : [G.cx(c) + Q / 2, G.cy(c) + Q / 2];
+    };
+    if (x.owner !== undefined && x.owner !== null) {
+      const [px, py] = slotAt(0);
+      g.append(svg('circle', { cx: px, cy: py, r: 8.5, class: 'kh-socket' }), cube(px, py, v.colours[x.owner], 6, 'owner'));
+    }
+    if (x.ruin) {
+      const [px, py] = slotAt(0);
+      if (x.renovation !== undefined && x.renovation !== null) {
+        g.append(svg('circle', { cx: px, cy: py, r: 8.5, class: 'kh-socket' }), cube(px, py, v.colours[x.renovation], 6, 'renovation'));
+      } else {
+        // the renovation cost: N cards of the family
+        g.append(svg('g', { class: 'kh-ruin-cost', transform: `translate(${px} ${py})` },
+          Array.from({ length: t.renovation }, (_, k) => svg('rect', {
+            x: -6 + k * 5 - (t.renovation - 1) * 2.5, y: -7 + k * 1.5, width: 9, height: 12.5, rx: 1.6,
+            fill: fam.fill, stroke: '#fffdf7', 'stroke-width': 1.2,
+          }))));
+      }
+    }
+    if (x.board === 'reason' && t.family === 'civil') {
+      const cubes = x.cubes || [];
+      // the tile's capacity as sockets, filled by the cubes on it
+      const n = t.size;
+      const cells = free;
+      for (let k = 0; k < n; k++) {
+        let px, py;
+        if (n === 1) { px = G.cx(main) + Q - 10; py = G.cy(main) + Q - 10; } else {
+          const c = cells[Math.floor((k * cells.length) / n)];
+          const same = Array.from({ length: n }, (_, j) => j).filter((j) => cells[Math.floor((j * cells.length) / n)] === c);
+          const pos = same.indexOf(k);
+          px = G.cx(c) + Q / 2 + (same.length > 1 ? (pos - (same.length - 1) / 2) * 15 : 0);
+          py = G.cy(c) + Q / 2 + (c === main ? 10 : 0);
+        }
+        g.append(svg('circle', { cx: px, cy: py, r: 7.5, class: 'kh-socket' }));
+        if (k < cubes.length) g.append(cube(px, py, v.colours[cubes[k]], 5.6, 'populate'));
+      }
+    }
+    return g;
+  }
+
+  function domainOutline(b, d) {
+    const has = new Set(d.cells);
+    const segs = [];
+    for (const c of d.cells) {
+      const x = G.cx(c), y = G.cy(c), col = c % G.W;
+      if (!has.has(c - G.W)) segs.push(`M${x} ${y}h${Q}`);
+      if (!has.has(c + G.W)) segs.push(`M${x} ${y + Q}h${Q}`);
+      if (col === 0 || !has.has(c - 1)) segs.push(`M${x} ${y}v${Q}`);
+      if (col === G.W - 1 || !has.has(c + 1)) segs.push(`M${x + Q} ${y}v${Q}`);
+    }
+    const colour = DOMAIN_COLOURS[d.key % DOMAIN_COLOURS.length];
+    const g = svg('g', { class: 'kh-domain', 'data-board': b, 'data-domain': d.name, 'data-size': d.members.length });
+    for (const c of d.cells) g.append(svg('rect', { x: G.cx(c), y: G.cy(c), width: Q, height: Q, fill: colour, opacity: 0.16 }));
+    g.append(svg('path', { d: segs.join(''), stroke: colour, 'stroke-width': 3.2, 'stroke-linecap': 'square', fill: 'none' }));
+    return g;
+  }
+
+  function paintPawns(b, v) {
+    const g = clear(B[b].pawns);
+    let x = G.bw - PAD - 30;
+    const y = 27;
+    const cur = v.current;
+    const items = [];
+    v.pawns.forEach((pw, k) => {
+      const here = pw.map((bb, i) => [bb, i]).filter(([bb]) => bb === b);
+      if (here.length) items.push([k, here.map(([, i]) => i)]);
+    });
+    const travelFrom = new Set(myTurn() && phase() === 'action' ? L.travel.map((t) => t.from) : []);
+    for (let j = items.length - 1; j >= 0; j--) {
+      const [k, idx] = items[j];
+      const colour = v.colours[k];
+      const mine = ctx.seat === k;
+      for (let q = idx.length - 1; q >= 0; q--) {
+        const legal = mine && travelFrom.has(b);
+        const selected = mode && (mode.kind === 'travel' || mode.kind === 'travelN') && mode.from === b && mine;
+        const p = svg('g', {
+          class: `kh-pawn${legal ? ' legal' : ''}${selected ? ' selected' : ''}${k === cur && v.phase !== 'over' ? ' current' : ''}`,
+          'data-seat': k, 'data-board': b, transform: `translate(${x} ${y})`,
+        }, svg('title', { text: `${nameOf(k)}'s adventurer on ${cap(b)}${legal ? ' — click to travel (1 Ecu)' : ''}` }),
+        svg('circle', { r: 15, class: 'kh-pawn-ring' }),
+        svg('path', { d: MEEPLE, fill: SEAT_COLOURS[colour], stroke: SEAT_INK[colour], 'stroke-width': 1.3, 'stroke-linejoin': 'round' }));
+        g.append(p);
+        x -= 24;
+      }
+      // the current player's cards still to play from this board
+      if (k === cur && v.phase !== 'over' && v.left) {
+        const both = idx.length === 2;
+        const n = both ? v.left[0] + v.left[1] - v.pool : v.left[idx[0]];
+        g.append(svg('g', { class: 'kh-left-badge', transform: `translate(${x + 24 * idx.length + 19} ${y - 8})`, 'data-board': b },
+          svg('title', { text: `${nameOf(k)} may still play ${plural(n, 'card')} on ${cap(b)} this turn` }),
+          svg('rect', { x: -7, y: -7, width: 14, height: 14, rx: 3 }),
+          svg('text', { y: 4, 'text-anchor': 'middle' }, String(n))));
+      }
+      x -= 10;
+    }
+  }
+
+  // ---- highlights derived from the legal list ----
+
+  function placements() {
+    return L.squares.map((p) => ({ cells: p.sqs.map(G.index), move: p.move }));
+  }
+  function candidates() {
+    const chosen = new Set(sel);
+    return placements().filter((p) => [...chosen].every((c) => p.cells.includes(c)));
+  }
+  // squares present in every placement (an upgrade's old footprint) start
+  // chosen; with a single placement nothing is chosen: one click confirms it
+  function baseSelection() {
+    const ps = placements();
+    if (ps.length < 2) return [];
+    return ps[0].cells.filter((c) => ps.every((p) => p.cells.includes(c)));
+  }
+
+  function buildingActions(b, x) {
+    // every legal text naming this building (by any of its squares)
+    const names = new Set(x.cells.map(G.name));
+    const hitOn = (list) => list.filter((a) => a.board === b && names.has(a.sq));
+    return {
+      upgrade: hitOn(L.upgrade), demolish: hitOn(L.demolish), populate: hitOn(L.populate),
+      renovate: hitOn(L.renovate), downsize: hitOn(L.downsize),
+    };
+  }
+
+  // an outline around a building: a dark halo under a bright dashed line
+  function highlight(cells, cls) {
+    const d = tilePath(G, cells, 1.5, 7);
+    return [svg('path', { d, class: `kh-hl-under ${cls}` }), svg('path', { d, class: `kh-hl ${cls}` })];
+  }
+
+  function paintBoards() {
+    const v = ctx.view;
+    const ph = phase();
+    const mine = myTurn();
+    for (const b of BOARDS) {
+      const { list, domains } = layout[b];
+      const bb = B[b];
+      clear(bb.domains);
+      for (const d of domains) if (d.members.length > 1) bb.domains.append(domainOutline(b, d));
+      clear(bb.buildings);
+      for (const x of list) bb.buildings.append(drawBuilding(x, v));
+      paintPawns(b, v);
+      clear(bb.overlay);
+      // squares: reset
+      for (const [i, r] of bb.hit) r.setAttribute('class', 'kh-sq');
+      const wrapCls = [];
+      if (mine && ph === 'action') {
+        if (mode && mode.kind === 'travel' && L.travel.some((t) => t.from === mode.from && t.to === b)) wrapCls.push('legal-dest');
+        if (mode && mode.kind === 'type' && L.build.some((t) => t.board === b && t.type === mode.type)) wrapCls.push('legal-build');
+        for (const x of list) {
+          const a = buildingActions(b, x);
+          let cls = null;
+          if (!mode) {
+            if (a.populate.length) cls = 'act-populate';
+            else if (a.renovate.length) cls = 'act-renovate';
+            else if (a.upgrade.length || a.demolish.length) cls = 'act-building';
+          } else if (mode.kind === 'type') {
+            if (a.upgrade.some((u) => u.type === mode.type)) cls = 'act-upgrade';
+          } else if (mode.kind === 'demolish') {
+            if (a.demolish.length) cls = 'act-demolish';
+          } else if (mode.kind === 'building') {
+            if (x.cells.includes(G.index(mode.sq)) && mode.board === b) cls = 'act-selected';
+            else if (a.upgrade.length || a.demolish.length) cls = 'act-building';
+          }
+          if (cls) {
+            for (const c of x.cells) bb.hit.get(c).classList.add('legal', cls);
+            bb.overlay.append(...highlight(x.cells, cls));
+          }
+        }
+        if (wrapCls.includes('legal-build')) {
+          for (const [i, r] of bb.hit) if (!layout[b].occ.has(i)) r.classList.add('act-build');
+        }
+      }
+      if (mine && ph === 'pick') {
+        for (const x of list) {
+          if (buildingActions(b, x).downsize.length) {
+            for (const c of x.cells) bb.hit.get(c).classList.add('legal', 'act-pick');
+            bb.overlay.append(...highlight(x.cells, 'act-pick'));
+          }
+        }
+      }
+      if (mine && (ph === 'squares' || ph === 'keep') && v.pending && v.pending.board === b) {
+        const cands = candidates();
+        const open = new Set(cands.flatMap((p) => p.cells));
+        for (const c of sel) bb.hit.get(c).classList.add('sel');
+        for (const c of open) if (!sel.includes(c)) bb.hit.get(c).classList.add('legal', 'cand');
+        if (ph === 'keep') {
+          const target = layout[b].occ.get(G.index(v.pending.target));
+          if (target) bb.overlay.append(...highlight(target.cells, 'act-keep'));
+        }
+        for (const c of sel) {
+          bb.overlay.append(svg('rect', { x: G.cx(c) + 2, y: G.cy(c) + 2, width: Q - 4, height: Q - 4, rx: 6, class: 'kh-sel-mark' }));
+        }
+        for (const c of open) {
+          if (!sel.includes(c)) bb.overlay.append(svg('rect', { x: G.cx(c) + 3, y: G.cy(c) + 3, width: Q - 6, height: Q - 6, rx: 6, class: 'kh-cand-mark' }));
+        }
+      }
+      bb.wrap.className = ['kh-board', ...wrapCls].join(' ');
+      bb.wrap.classList.toggle('has-pawn', v.seat !== undefined && ctx.seat !== null && v.pawns[ctx.seat] && v.pawns[ctx.seat].includes(b));
+    }
+    paintGhost();
+  }
+
+  function paintGhost() {
+    if (!ctx || !layout) return;
+    const v = ctx.view;
+    for (const b of BOARDS) clear(B[b].ghost);
+    const ph = phase();
+    const pend = v.pending;
+    if (ph === 'pay' && pend && pend.at) {
+      const cells = pend.at.split('+').map(G.index);
+      B[pend.board].ghost.append(ghostTile(cells, pend.type, 'waiting'));
+      return;
+    }
+    if (!myTurn() || (ph !== 'squares' && ph !== 'keep') || !pend) return;
+    const b = pend.board;
+    let type = pend.type;
+    if (ph === 'keep') {
+      const target = layout[b].occ.get(G.index(pend.target));
+      type = target ? DOWN[target.type] : null;
+    }
+    if (!type) return;
+    let cands = candidates();
+    if (hover.board === b && hover.sq !== null && !sel.includes(hover.sq)) {
+      const more = cands.filter((p) => p.cells.includes(hover.sq));
+      if (more.length) cands = more;
+    }
+    if (cands.length === 1) B[b].ghost.append(ghostTile(cands[0].cells, type, 'preview'));
+  }
+
+  function ghostTile(cells, type, cls) {
+    const t = G.tiles[type];
+    const fam = FAMILY[t.family];
+    const d = tilePath(G, cells, 3.5, 6);
+    const { main } = spots(cells);
+    return svg('g', { class: `kh-ghost-tile ${cls}`, 'data-at': cells.map(G.name).join('+') },
+      svg('path', { d, fill: fam.fill, opacity: 0.55, stroke: fam.dark, 'stroke-width': 2.2, 'stroke-dasharray': '6 4' }),
+      icon(t.family, G.cx(main) + Q / 2, G.cy(main) + Q / 2 + 1, 1.15, '#fffdf7', 0.85));
+  }
+
+  // ---- clicks on the boards ----
+
+  function onBoardClick(b, ev) {
+    if (!myTurn()) return;
+    const v = ctx.view;
+    const ph = phase();
+    const pawnEl = ev.target.closest && ev.target.closest('.kh-pawn');
+    const sqEl = ev.target.closest && ev.target.closest('[data-sq]');
+    const sq = sqEl ? G.index(sqEl.getAttribute('data-sq')) : null;
+    const x = sq !== null ? layout[b].occ.get(sq) : null;
+
+    if (ph === 'squares' || ph === 'keep') {
+      if (!v.pending || v.pending.board !== b || sq === null) return;
+      chooseSquare(sq);
+      return;
+    }
+    if (ph === 'pick') {
+      if (!x) return;
+      const a = buildingActions(b, x).downsize;
+      if (a.length) send(a[0].move);
+      return;
+    }
+    if (ph !== 'action') return;
+
+    // travel: a pawn of mine, then a board
+    if (pawnEl && Number(pawnEl.getAttribute('data-seat')) === ctx.seat && L.travel.some((t) => t.from === b)) {
+      mode = mode && mode.kind === 'travel' && mode.from === b ? null : { kind: 'travel', from: b };
+      paint();
+      return;
+    }
+    if (mode && mode.kind === 'travel') {
+      const opts = L.travel.filter((t) => t.from === mode.from && t.to === b);
+      if (!opts.length) { mode = null; paint(); return; }
+      if (opts.length === 1) { send(opts[0].move); return; }
+      mode = { kind: 'travelN', from: mode.from, to: b };
+      paint();
+      return;
+    }
+    if (mode && mode.kind === 'type') {
+      if (x) {
+        const up = buildingActions(b, x).upgrade.find((u) => u.type === mode.type);
+        if (up) { send(up.move); return; }
+      }
+      const bl = L.build.find((t) => t.board === b && t.type === mode.type);
+      if (bl && !x) {
+        pendingSquare = { board: b, sq };
+        send(bl.move);
+        return;
+      }
+      if (x) { selectBuilding(b, x); return; }
+      mode = null;
+      paint();
+      return;
+    }
+    if (mode && mode.kind === 'demolish') {
+      const dm = x ? buildingActions(b, x).demolish : [];
+      if (dm.length) { send(dm[0].move); return; }
+      mode = null;
+      paint();
+      return;
+    }
+    if (x) {
+      const a = buildingActions(b, x);
+      if (a.populate.length) { send(a.populate[0].move); return; }
+      if (a.renovate.length) { send(a.renovate[0].move); return; }
+      if (mode && mode.kind === 'building' && mode.board === b && x.cells.includes(G.index(mode.sq))) { mode = null; paint(); return; }
+      if (a.upgrade.length || a.demolish.length) { selectBuilding(b, x); return; }
+    }
+    if (mode) { mode = null; paint(); }
+  }
+
+  function selectBuilding(b, x) {
+    const a = buildingActions(b, x);
+    if (!a.upgrade.length && !a.demolish.length) return;
+    mode = { kind: 'building', board: b, sq: G.name(x.cells[0]) };
+    paint();
+  }
+
+  let pendingSquare = null; // the square clicked to build: chosen first when its placements arrive
+
+  function chooseSquare(sq) {
+    if (sel.includes(sq)) {
+      if (!baseSelection().includes(sq)) sel = sel.filter((c) => c !== sq);
+      paint();
+      return;
+    }
+    let next = [...sel, sq];
+    let cands = placements().filter((p) => next.every((c) => p.cells.includes(c)));
+    if (!cands.length) {
+      // start again from the fixed squares with this one
+      next = [...baseSelection(), sq].filter((c, i, a) => a.indexOf(c) === i);
+      cands = placements().filter((p) => next.every((c) => p.cells.includes(c)));
+      if (!cands.length) return;
+    }
+    sel = next;
+    // the chosen squares fit exactly one placement: lay it
+    if (cands.length === 1) { send(cands[0].move); return; }
+    paint();
+  }
+
+  // ---- the controls beside the boards ----
+
+  function cardEl(letter, { selected = false, legal = false, onclick = null, cls = '', attrs = {} } = {}) {
+    const fam = CARD_FAMILY[letter];
+    return el(`button.kh-card.kh-card-${letter}${selected ? '.selected' : ''}${legal ? '.legal' : ''}${cls}`, {
+      type: 'button', 'data-card': letter, title: `${FAMILY[fam].name} card`, onclick, disabled: onclick ? null : true, ...attrs,
+    }, svg('svg', { viewBox: '-12 -14 24 26', class: 'kh-card-icon' }, svg('path', { d: ICONS[fam], fill: '#fffdf7' })),
+    el('span', FAMILY[fam].name));
+  }
+
+  function tileButton(type) {
+    const t = G.tiles[type];
+    const fam = FAMILY[t.family];
+    const v = ctx.view;
+    const mine = myTurn() && phase() === 'action';
+    let legal = false, title = `${cap(type)} — ${FAMILY[t.family].name.toLowerCase()}, size and value ${t.size}`;
+    if (mine) {
+      if (mode && mode.kind === 'building') {
+        legal = L.upgrade.some((u) => u.board === mode.board && u.type === type && sameBuilding(mode.board, mode.sq, u.sq));
+      } else {
+        legal = L.build.some((b) => b.type === type) || L.upgrade.some((u) => u.type === type);
+      }
+    }
+    const active = mode && mode.kind === 'type' && mode.type === type;
+    const mini = svg('svg', { viewBox: '0 0 36 36', class: 'kh-tile-mini' },
+      Array.from({ length: t.size }, (_, k) => svg('rect', {
+        x: (36 - t.size * 11) / 2 + k * 11, y: 11, width: 11, height: 14, rx: 2, fill: fam.fill, stroke: fam.dark, 'stroke-width': 1,
+      })), icon(t.family, 18, 18.5, 0.55, '#fffdf7'));
+    const stock = v.stock ? v.stock[type] : null;
+    return el(`button.kh-tile.fam-${t.family}${legal ? '.legal' : ''}${active ? '.active' : ''}`, {
+      type: 'button', 'data-type': type, title, disabled: legal || active ? null : true,
+      onclick: () => onTileClick(type),
+    }, mini, el('span.kh-tile-text', el('span.kh-tile-name', cap(type)),
+      el('span.kh-tile-stock', { title: 'tiles left in stock' }, stock === null ? '' : `${t.size} card${t.size > 1 ? 's' : ''} · ×${stock}`)));
+  }
+
+  function sameBuilding(b, sqA, sqB) {
+    const x = layout[b].occ.get(G.index(sqA));
+    return !!x && x.cells.includes(G.index(sqB));
+  }
+
+  function onTileClick(type) {
+    if (!myTurn() || phase() !== 'action') return;
+    if (mode && mode.kind === 'building') {
+      const up = L.upgrade.find((u) => u.board === mode.board && u.type === type && sameBuilding(mode.board, mode.sq, u.sq));
+      if (up) { send(up.move); return; }
+    }
+    if (mode && mode.kind === 'type' && mode.type === type) { mode = null; paint(); return; }
+    mode = { kind: 'type', type };
+    // only one place to put it and no upgrade: go straight on
+    paint();
+  }
+
+  function onCardClick(i) {
+    if (!myTurn()) return;
+    const ph = phase();
+    const h = hand();
+    if (ph === 'pay') {
+      handSel = handSel.includes(i) ? handSel.filter((k) => k !== i) : [...handSel, i];
+      const cards = selectedCards();
+      const opt = L.pay.find((p) => p.cards === cards);
+      if (opt) { send(opt.move); return; }
+      // keep only selections that can still grow into an option
+      const fits = (s) => L.pay.some((p) => { const rest = [...p.cards]; return [...s].every((c) => { const j = rest.indexOf(c); if (j < 0) return false; rest.splice(j, 1); return true; }); });
+      if (!fits(cards)) handSel = [i].filter(() => fits(h[i]));
+      paint();
+      return;
+    }
+    handSel = handSel.includes(i) ? handSel.filter((k) => k !== i) : [...handSel, i];
+    paint();
+  }
+
+  function onDisplayClick(letter) {
+    if (!myTurn()) return;
+    const h = hand();
+    if (handSel.length !== 1) return;
+    const give = h[handSel[0]];
+    const s = L.swap.find((x) => x.give === give && x.take === letter);
+    if (s) send(s.move);
+  }
+
+  function paintControls() {
+    const v = ctx.view;
+    const mine = myTurn();
+    const ph = phase();
+    clear(controls);
+
+    // turn track
+    const track = el('div.kh-track', { 'aria-label': 'turn track' });
+    for (let t = 1; t <= 7; t++) {
+      const earn = t === 4 || t === 7;
+      track.append(el(`div.kh-turn${t === v.turn ? '.now' : ''}${t < v.turn ? '.past' : ''}${earn ? '.earn' : ''}`, {
+        'data-turn': t, title: earn ? `Turn ${t}: earnings at the end of each player's turn` : `Turn ${t}`,
+      }, el('b', String(t)), earn ? el('i.kh-coin', { title: 'earnings' }) : null));
+    }
+    const turnText = v.phase === 'over' ? 'Game over' : `Turn ${v.turn} of 7 · ${ctx.seat === v.current ? 'your turn' : `${nameOf(v.current)} (${v.colours[v.current]}) plays`}`;
+    controls.append(el('div.kh-section', el('div.kh-section-head', el('h3', 'Turn track'), el('span.small.muted#kh-turn-text', turnText)), track));
+
+    // cards: hand, deck, discards, display
+    const cardsSec = el('div.kh-section.kh-cards-sec');
+    const h = hand();
+    const handBox = el('div.kh-hand#kh-hand');
+    if (h !== null) {
+      const payable = ph === 'pay' && mine ? new Set(L.pay.flatMap((p) => [...p.cards])) : null;
+      [...h].forEach((letter, i) => {
+        const clickable = mine && (ph === 'pay' ? payable.has(letter)
+          : ph === 'action' && (L.exchange.size > 0 || L.end.size > 1 || L.swap.length > 0));
+        handBox.append(cardEl(letter, {
+          selected: handSel.includes(i), legal: ph === 'pay' && clickable,
+          onclick: clickable ? () => onCardClick(i) : null, attrs: { 'data-index': i },
+        }));
+      });
+      if (!h.length) handBox.append(el('span.small.muted', 'no cards'));
+    } else {
+      handBox.append(el('span.small.muted.kh-hidden-hands', ctx.seat === null ? 'Hands are secret: each player sees only their own.' : ''));
+    }
+    const counts = { m: 0, r: 0, c: 0 };
+    for (const ch of v.discard || '') counts[ch]++;
+    const pile = el('div.kh-pile', { title: `${v.deck_size} cards in the deck` },
+      el('div.kh-deck#kh-deck', el('span', String(v.deck_size))), el('div.small.muted', 'deck'));
+    const disc = el('div.kh-discard', { title: 'the discards (face up)' },
+      ['m', 'r', 'c'].map((f) => el(`span.kh-disc.kh-card-${f}`, String(counts[f]))), el('div.small.muted', 'discards'));
+    cardsSec.append(el('div.kh-section-head', el('h3', h !== null ? 'Your cards' : 'Cards'),
+      el('span.small.muted', h !== null ? `${h.length} in hand` : '')),
+    el('div.kh-cards-row', handBox, el('div.kh-piles', pile, disc)));
+    if (v.holdem) {
+      const disp = el('div.kh-display#kh-display');
+      const give = handSel.length === 1 && h ? h[handSel[0]] : null;
+      for (const letter of v.display || '') {
+        const can = mine && give && L.swap.some((s) => s.give === give && s.take === letter);
+        disp.append(cardEl(letter, { legal: can, onclick: can ? () => onDisplayClick(letter) : null, cls: '.small' }));
+      }
+      if (!(v.display || '').length) disp.append(el('span.small.muted', 'empty'));
+      cardsSec.append(el('div.kh-holdem', el('span.kh-label', 'Hold\'em display'), disp,
+        mine && L.swap.length ? el('span.small.muted', 'Select one card of yours, then a display card to swap.') : null));
+    }
+    controls.append(cardsSec);
+
+    // tiles: one column per family, sizes 1-3 downwards
+    const pal = el('div.kh-palette#kh-palette');
+    for (const fam of ['military', 'religious', 'civil']) {
+      const types = Object.values(G.tiles).filter((t) => t.family === fam).sort((a, b) => a.size - b.size);
+      pal.append(el(`div.kh-pal-col.fam-${fam}`, el('span.kh-pal-fam', FAMILY[fam].name), types.map((t) => tileButton(t.name))));
+    }
+    controls.append(el('div.kh-section', el('div.kh-section-head', el('h3', 'Buildings'),
+      el('span.small.muted', mine && ph === 'action' ? 'pick one to build or upgrade' : 'cost · tiles in stock')), pal));
+
+    // actions
+    const acts = el('div.kh-actions#kh-actions');
+    if (mine && ph === 'action') {
+      const cards = selectedCards();
+      if (L.exchange.size) {
+        const ok = cards && L.exchange.has(cards);
+        acts.append(el('button.small#kh-exchange', {
+          type: 'button', disabled: ok ? null : true, title: 'Discard the selected cards and draw back to four (2 Ecus, before any action)',
+          onclick: () => send(`exchange ${cards}`),
+        }, cards ? `Exchange ${cards} · 2 Ecus` : 'Exchange · 2 Ecus'));
+      }
+      if (L.demolish.length) {
+        acts.append(el(`button.small#kh-demolish${mode && mode.kind === 'demolish' ? '.active' : ''}`, {
+          type: 'button', title: 'Demolish a size-1 building: 1 Ecu and 1 card of its colour',
+          onclick: () => { mode = mode && mode.kind === 'demolish' ? null : { kind: 'demolish' }; paint(); },
+        }, 'Demolish…'));
+      }
+      if (mode && mode.kind === 'building') {
+        const x = layout[mode.board].occ.get(G.index(mode.sq));
+        const dm = x ? buildingActions(mode.board, x).demolish : [];
+        if (dm.length) {
+          acts.append(el('button.small#kh-demolish-this', { type: 'button', onclick: () => send(dm[0].move) },
+            `Demolish this ${cap(x.type)} · 1 Ecu + 1 card`));
+        }
+      }
+      if (mode && mode.kind === 'travelN') {
+        const opts = L.travel.filter((t) => t.from === mode.from && t.to === mode.to);
+        acts.append(el('div.kh-choice', el('span.small', `Cards the adventurer takes to ${cap(mode.to)}:`),
+          opts.map((o) => el('button.small.kh-travel-n', { type: 'button', 'data-move': o.move, onclick: () => send(o.move) }, String(o.n)))));
+      }
+      if (L.end.size) {
+        const ok = L.end.has(cards);
+        acts.append(el('button.small.primary#kh-end', {
+          type: 'button', disabled: ok ? null : true,
+          title: cards ? 'End your turn, discard the selected cards and draw up to four' : 'End your turn and draw up to four',
+          onclick: () => send(cards ? `end discard ${cards}` : 'end'),
+        }, cards ? `End turn · discard ${cards}` : 'End turn'));
+      }
+      if (mode) acts.append(el('button.small.ghost#kh-cancel', { type: 'button', onclick: () => { mode = null; paint(); } }, 'Cancel (Esc)'));
+      if (handSel.length) acts.append(el('button.small.ghost', { type: 'button', onclick: () => { handSel = []; paint(); } }, 'Clear cards'));
+    }
+    if (mine && ph === 'pay') {
+      acts.append(el('div.kh-choice', el('span.small', 'Pay with:'), L.pay.map((p) => el('button.small.kh-pay', {
+        type: 'button', 'data-move': p.move, onclick: () => send(p.move),
+      }, [...p.cards].map((c) => el(`i.kh-chip.kh-card-${c}`, c))))));
+    }
+    if (mine && (ph === 'squares' || ph === 'keep') && sel.length > baseSelection().length) {
+      acts.append(el('button.small.ghost', { type: 'button', onclick: () => { sel = baseSelection(); paint(); } }, 'Clear squares'));
+    }
+    if (mine && L.other.length) {
+      acts.append(el('div.kh-choice', el('span.small', 'Other decisions:'),
+        L.other.map((m) => el('button.small.legal-move', { type: 'button', 'data-move': m, onclick: () => send(m) }, m))));
+    }
+    const hint = hintText();
+    if (acts.childNodes.length || hint) {
+      controls.append(el('div.kh-section.kh-act-sec', hint ? el('div.kh-hint#kh-hint', hint) : null, acts));
+    }
+  }
+
+  function hintText() {
+    if (!ctx || ctx.replay) return null;
+    const v = ctx.view;
+    if (!myTurn()) return null;
+    const ph = phase();
+    if (ph === 'action') {
+      if (!mode) return null;
+      if (mode.kind === 'type') return `${cap(mode.type)}: click a glowing board to build it, or an outlined building to upgrade it.`;
+      if (mode.kind === 'building') return `${cap(layoutName(mode))}: choose a tile below to upgrade it${L.demolish.length ? ', or demolish it' : ''}.`;
+      if (mode.kind === 'travel') return `Adventurer on ${cap(mode.from)}: click the board to travel to (1 Ecu).`;
+      if (mode.kind === 'travelN') return `Both adventurers played cards together: how many may the traveller still play?`;
+      if (mode.kind === 'demolish') return 'Click an outlined size-1 building to demolish it (1 Ecu + 1 card of its colour).';
+    }
+    if (ph === 'pay') return `Click ${plural(v.pending.extra, 'card')} of your hand to pay the terrain surcharge.`;
+    return null;
+  }
+
+  function layoutName(m) {
+    const x = layout[m.board].occ.get(G.index(m.sq));
+    return x ? `${x.type} on ${cap(m.board)} ${x.at}` : m.sq;
+  }
+
+  // ---- panels ----
+
+  function paintScore() {
+    const v = ctx.view;
+    clear(scoreCard);
+    scoreCard.append(el('div.card-head', el('h3', 'Earnings'), el('span.small.muted', 'turns 4 and 7, on every board where you have an adventurer')));
+    const rows = el('div.kh-earn-rows');
+    for (const b of BOARDS) {
+      rows.append(el('div.kh-earn', el('span.kh-earn-board', `${BOARD_INFO[b].roman} ${cap(b)}`), el('span.small', BOARD_INFO[b].earn)));
+    }
+    scoreCard.append(rows);
+    const last = v.last_earnings || [];
+    scoreCard.append(el('div.kh-last', el('span.small.muted', 'Last earnings:'),
+      v.colours.map((c, k) => el('span.kh-last-item', { 'data-seat': k }, el('i.kh-swatch', { style: `background:${SEAT_COLOURS[c]}` }), `${nameOf(k)} `, el('b', `+${last[k] || 0}`)))));
+  }
+
+  function paintLegend() {
+    clear(legendCard);
+    const v = ctx.view;
+    const sw = (fill, half) => svg('svg', { viewBox: '0 0 40 40', class: 'kh-legend-sq' },
+      svg('rect', { width: 40, height: 40, fill }), half ? svg('path', { d: 'M40 0L40 40L0 40Z', fill: half }) : null);
+    const terr = el('div.kh-legend-grid', Object.values(TERRAIN).map((t) => el('span.kh-legend-item', sw(t.fill, t.half), t.name)));
+    const fam = el('div.kh-legend-grid', Object.entries(FAMILY).map(([f, x]) => el('span.kh-legend-item',
+      el('i.kh-fam-swatch', { style: `background:${x.fill}` }), `${x.name} (${x.letter})`)));
+    const sur = G.surcharge ? ['forest', 'mountain'].map((t) => {
+      const n = G.surcharge[t] ? G.surcharge[t][String(v.players)] : 0;
+      return n ? `${cap(t)} under a new tile costs ${plural(n, 'more card')} of any colour` : `${cap(t)} costs nothing extra`;
+    }).join('; ') : '';
+    legendCard.append(el('div.card-head', el('h3', 'Legend'), el('span.small.muted', 'hover a square or tile for details')), terr, fam,
+      el('p.small.muted.kh-legend-note', 'A tile\'s number is its size, its cost in cards and its value. Cubes mark owners (Might, Faith), populations (in the slots of civil tiles on Reason) and half-renovated ruins; the cards on a ruin are its renovation cost. Coloured outlines group buildings into domains. Only Towns and Cities may cover a river.'),
+      sur ? el('p.small.kh-legend-note#kh-surcharge', `With ${v.players} players: ${sur}.`) : null);
+  }
+
+  function paint() {
+    if (!ctx || !ctx.view) return;
+    root.dataset.phase = ctx.view.phase;
+    root.dataset.n = String(ctx.n);
+    root.dataset.mine = myTurn() ? '1' : '0';
+    root.dataset.mode = mode ? mode.kind : '';
+    paintBoards();
+    paintControls();
+    paintScore();
+    if (!legendCard.firstChild) paintLegend();
+  }
+
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key !== 'Escape') return;
+    if (mode || handSel.length) { mode = null; handSel = []; paint(); }
+  });
+
+  return {
+    update(next) {
+      const n = next.n;
+      const newPosition = !ctx || n !== prevN || !!next.replay !== !!ctx.replay;
+      const prevView = ctx ? ctx.view : null;
+      ctx = next;
+      if (newPosition || !next.yourTurn) {
+        sent = false; mode = null; handSel = [];
+      }
+      L = parseLegal(next.yourTurn && !next.replay ? next.legal : null);
+      layout = buildLayout(next.view);
+      // what changed since the previous position glows for a moment
+      const keys = new Set(BOARDS.flatMap((b) => layout[b].list.filter((x) => !x.implied).map(buildingKey)));
+      // (only for a step or a turn, not for a jump through a replay)
+      if (newPosition && prevKeys && prevView && n > prevN && n - prevN <= 15) fresh = new Set([...keys].filter((k) => !prevKeys.has(k)));
+      else if (newPosition) fresh = new Set();
+      prevKeys = keys;
+      prevN = n;
+      const ph = next.view.phase;
+      if (newPosition) {
+        sel = [];
+        if (next.yourTurn && (ph === 'squares' || ph === 'keep')) {
+          sel = baseSelection();
+          if (pendingSquare && next.view.pending && pendingSquare.board === next.view.pending.board && pendingSquare.sq !== null) {
+            const s = pendingSquare.sq;
+            if (!sel.includes(s) && placements().some((p) => p.cells.includes(s))) sel = [...sel, s];
+          }
+          // the square clicked to build fits only one placement: lay it
+          const fit = placements().filter((p) => sel.every((c) => p.cells.includes(c)));
+          pendingSquare = null;
+          if (fit.length === 1 && sel.length > baseSelection().length) {
+            paint();
+            send(fit[0].move);
+            return;
+          }
+        } else {
+          pendingSquare = null;
+        }
+      }
+      paint();
+    },
+    reset() { sent = false; if (ctx) paint(); },
+    instruction(c) {
+      const v = c.view;
+      const ph = v.phase;
+      const p = v.pending || {};
+      if (ph === 'squares') {
+        const t = G.tiles[p.type];
+        const up = p.target ? ` (upgrading ${p.target})` : '';
+        return {
+          headline: `Place the ${cap(p.type)} on ${cap(p.board)}`,
+          detail: `Click the highlighted squares it will cover: ${plural(t ? t.size : 1, 'square')}${up}. The tile is laid as soon as only one legal placement fits the squares you chose; the dashed preview shows where.`,
+        };
+      }
+      if (ph === 'pay') {
+        return {
+          headline: 'Pay the terrain surcharge',
+          detail: `The ${p.type} covers forest or mountain: pay ${plural(p.extra, 'more card')} of any colour. Click them in your hand (or a choice under the boards).`,
+        };
+      }
+      if (ph === 'pick') {
+        return {
+          headline: `Choose the building to downsize on ${cap(p.board)}`,
+          detail: 'Your action joined or split a domain and two top buildings of one family tie. Click the outlined building that loses a size (a size-1 building is destroyed).',
+        };
+      }
+      if (ph === 'keep') {
+        const x = layout && layout[p.board] ? layout[p.board].occ.get(G.index(p.target)) : null;
+        const small = x ? DOWN[x.type] : 'smaller tile';
+        return {
+          headline: `Your ${x ? cap(x.type) : 'building'} on ${cap(p.board)} is downsized`,
+          detail: `It becomes a ${cap(small || 'smaller tile')}. Click the highlighted square${x && G.tiles[small] && G.tiles[small].size > 1 ? 's' : ''} it keeps.`,
+        };
+      }
+      if (mode && mode.kind === 'type') {
+        return { headline: `Build or upgrade to a ${cap(mode.type)}`, detail: 'Click a glowing board to build it there (its squares come next), or an outlined building to upgrade it. Esc cancels.' };
+      }
+      if (mode && mode.kind === 'building') {
+        return { headline: `The ${layoutName(mode)}`, detail: 'Choose a highlighted tile under the boards to upgrade it to, or demolish it when the button offers it. Click it again to cancel.' };
+      }
+      if (mode && (mode.kind === 'travel' || mode.kind === 'travelN')) {
+        return { headline: `Travel from ${cap(mode.from)}`, detail: 'Click the glowing board the adventurer travels to (1 Ecu). Esc cancels.' };
+      }
+      if (mode && mode.kind === 'demolish') {
+        return { headline: 'Demolish a small building', detail: 'Click an outlined Watchtower, Chapel or Hamlet (not a printed one): 1 Ecu and 1 card of its colour.' };
+      }
+      const can = [];
+      if (L.build.length || L.upgrade.length) can.push('pick a tile under the boards, then a board or a building');
+      if (L.travel.length) can.push('click one of your adventurers to travel (1 Ecu)');
+      if (L.populate.length || L.renovate.length) can.push('on Reason click a civil tile to populate it or a ruin to renovate it');
+      if (L.exchange.size && !v.acted) can.push('select cards and Exchange (2 Ecus)');
+      const start = v.turn === 4 || v.turn === 7 ? ' Your earnings come when you end this turn.' : '';
+      const ripple = v.ripple ? ` A ${v.ripple.type} shadow still waits to be laid on ${cap(v.ripple.board)}.` : '';
+      return {
+        headline: 'Act on the boards where your adventurers stand',
+        detail: `${can.length ? `${cap(can.join('; '))}.` : 'Nothing more to do.'} End your turn when done (select cards first to discard them).${start}${ripple}`,
+      };
+    },
+    youPanel(c) {
+      const v = c.view;
+      if (c.seat === null || c.seat === undefined || c.replay) return null;
+      const k = c.seat;
+      const colour = v.colours[k];
+      const [p0, p1] = v.pawns[k];
+      const where = p0 === p1 ? `both adventurers on ${cap(p0)}` : `adventurers on ${cap(p0)} and ${cap(p1)}`;
+      let left = null;
+      if (v.current === k && v.phase !== 'over' && v.left) {
+        left = p0 === p1 ? `${v.left[0] + v.left[1] - v.pool} cards to play on ${cap(p0)} this turn`
+          : `cards to play this turn: ${cap(p0)} ${v.left[0]}, ${cap(p1)} ${v.left[1]}`;
+      }
+      return el('div.kh-you', { style: 'display:flex;align-items:center;gap:14px' },
+        el('span.swatch', { style: `background:${SEAT_COLOURS[colour]}` },
+          svg('svg', { viewBox: '-12 -12 24 24', width: 28, height: 28 }, svg('path', { d: MEEPLE, fill: colour === 'white' || colour === 'yellow' ? '#3b3327' : '#fff', opacity: 0.9 }))),
+        el('div', el('div.label', 'You play'), el('div.value#kh-you-colour', cap(colour)),
+          el('div.small.muted', `${v.ecus[k]} Ecus · ${v.cubes[k]} cubes · ${where}`),
+          left ? el('div.small#kh-cards-left', left) : null));
+    },
+    seatExtras(c, k) {
+      const v = c.view;
+      const colour = v.colours[k];
+      return [
+        v.first === k ? el('span.kh-first', { title: 'the first player of every game turn' }, '1st') : null,
+        el('i.kh-swatch.kh-seat-colour', { title: cap(colour), style: `background:${SEAT_COLOURS[colour]}` }),
+        el('span.kh-stat', { title: `${v.ecus[k]} Ecus`, 'data-stat': 'ecus' }, el('i.kh-coin'), String(v.ecus[k])),
+        el('span.kh-stat', { title: `${v.cubes[k]} cubes left`, 'data-stat': 'cubes' }, el('i.kh-cube-icon', { style: `background:${SEAT_COLOURS[colour]}` }), String(v.cubes[k])),
+        el('span.kh-stat', { title: `${v.hand_sizes[k]} cards in hand`, 'data-stat': 'cards' }, el('i.kh-card-icon-s'), String(v.hand_sizes[k])),
+      ];
+    },
+    resultExtras(c, k, finalView) {
+      const v = finalView || c.view;
+      if (!v || !v.colours) return null;
+      return [el('i.kh-swatch', { style: `background:${SEAT_COLOURS[v.colours[k]]}` }), ` ${cap(v.colours[k])}`];
+    },
+    formatMove(m) {
+      let r;
+      if ((r = /^build (\w+) (\w+)$/.exec(m))) return `build ${cap(r[2])} · ${cap(r[1])}`;
+      if ((r = /^upgrade (\w+) (\w+) (\w+)$/.exec(m))) return `upgrade ${r[2]} → ${cap(r[3])} · ${cap(r[1])}`;
+      if ((r = /^travel (\w+) (\w+)(?: (\d+))?$/.exec(m))) return `travel ${cap(r[1])} → ${cap(r[2])}${r[3] ? ` (${r[3]})` : ''}`;
+      if ((r = /^demolish (\w+) (\w+)$/.exec(m))) return `demolish ${r[2]} · ${cap(r[1])}`;
+      if ((r = /^downsize (\w+) (\w+)$/.exec(m))) return `downsize ${r[2]} · ${cap(r[1])}`;
+      if ((r = /^(populate|renovate) (\w+)$/.exec(m))) return `${r[1]} ${r[2]} · Reason`;
+      if ((r = /^end discard (\w+)$/.exec(m))) return `end turn, discard ${r[1]}`;
+      if (m === 'end') return 'end turn';
+      if (/^[a-z]\d+(\+[a-z]\d+)*$/.test(m)) return `on ${m}`;
+      return m;
+    },
+  };
+}
+
+export { cardWords, tilePath, parseLegal };
