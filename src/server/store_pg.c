@@ -191,7 +191,9 @@ static int pgstore_fail(pgsession *s, const PGresult *res, char *err, size_t err
         m = PQerrorMessage(s->db);
     char line[512];
     pgstore_oneline(line, sizeof line, m && *m ? m : "unknown error");
-    snprintf(err, errlen, "database: %s: %s", what, line);
+    /* a long server message is cut to fit: the start says what went wrong */
+    if (snprintf(err, errlen, "database: %s: %s", what, line) >= (int)errlen && errlen > 4)
+        memcpy(err + errlen - 4, "...", 4);
     return -1;
 }
 

@@ -742,22 +742,27 @@ int khronos__to_move(const tb_state *s)
     return k->cur;
 }
 
-/* The Ecus `seat` would earn now on each board (§1.10), whether or not an
- * adventurer stands there. */
-void kh_earnings(const khronos_state *k, int seat, int out[KH_BOARDS])
+/* The Ecus every seat would earn now on each board (§1.10), whether or not an
+ * adventurer stands there: out[seat][board] for the seats in play.  One pass
+ * over each board's domains serves every seat (the heuristic asks for all). */
+void kh_earnings_all(const khronos_state *k, int out[TB_MAX_SEATS][KH_BOARDS])
 {
+    int players = k->base.players;
     for (int b = 0; b < KH_BOARDS; b++) {
         const kh_board *bd = &k->board[b];
         kh_domstat st[KH_MAXB];
         kh_board_domains(bd, st);
-        out[b] = 0;
+        for (int p = 0; p < players; p++)
+            out[p][b] = 0;
         if (b < KH_REASON) {
+            /* the single strongest building of the board's family in a
+             * domain collects the domain's civil power for its owner */
             int f = b == KH_MIGHT ? KH_MILITARY : KH_RELIGIOUS;
             for (int i = 0; i < bd->nb; i++) {
                 const kh_bld *x = &bd->b[i];
-                if (KH_FAMILY(x->type) == f && x->owner == seat && st[x->dom].ntop[f] == 1 &&
+                if (KH_FAMILY(x->type) == f && x->owner < players && st[x->dom].ntop[f] == 1 &&
                     KH_SIZE(x->type) == st[x->dom].top[f])
-                    out[b] += st[x->dom].power[KH_CIVIL];
+                    out[x->owner][b] += st[x->dom].power[KH_CIVIL];
             }
             continue;
         }
@@ -773,15 +778,26 @@ void kh_earnings(const khronos_state *k, int seat, int out[KH_BOARDS])
                     cubes[x->dom][x->cube[c]]++;
         }
         for (int i = 0; i < bd->nb; i++) {
-            if (bd->b[i].dom != i || !cubes[i][seat])
+            if (bd->b[i].dom != i)
                 continue;
-            bool most = true;
-            for (int p = 0; p < k->base.players; p++)
-                most &= cubes[i][p] <= cubes[i][seat];
-            if (most)
-                out[b] += st[i].power[KH_MILITARY] + st[i].power[KH_RELIGIOUS];
+            int most = 0;
+            for (int p = 0; p < players; p++)
+                most = cubes[i][p] > most ? cubes[i][p] : most;
+            if (most == 0)
+                continue;
+            for (int p = 0; p < players; p++)
+                if (cubes[i][p] == most)
+                    out[p][b] += st[i].power[KH_MILITARY] + st[i].power[KH_RELIGIOUS];
         }
     }
+}
+
+/* The Ecus `seat` would earn now on each board. */
+void kh_earnings(const khronos_state *k, int seat, int out[KH_BOARDS])
+{
+    int all[TB_MAX_SEATS][KH_BOARDS];
+    kh_earnings_all(k, all);
+    memcpy(out, all[seat], sizeof all[seat]);
 }
 
 static void kh_end_turn(khronos_state *k, tb_move discard)
@@ -1202,11 +1218,10 @@ static void kh_resample(tb_state *s, int seat, tb_rng *rng)
     s->rng = tb_rng_split(rng);
 }
 
-/* Ecus now plus the earnings still to come for a seat, as things stand. */
-static double kh_estimate(const khronos_state *k, int p)
+/* Ecus now plus the earnings still to come for a seat, as things stand;
+ * e[] is that seat's earnings now on each board. */
+static double kh_estimate(const khronos_state *k, int p, const int e[KH_BOARDS])
 {
-    int e[KH_BOARDS];
-    kh_earnings(k, p, e);
     double per = 0;
     for (int b = 0; b < KH_BOARDS; b++)
         per += e[b] * (kh_pawns_on(k, p, b) ? 1.0 : 0.4);
@@ -1225,10 +1240,12 @@ static double kh_estimate(const khronos_state *k, int p)
 static double kh_heuristic(const tb_state *s, int seat)
 {
     const khronos_state *k = (const khronos_state *)s;
-    double mine = kh_estimate(k, seat), best = -1e9;
+    int e[TB_MAX_SEATS][KH_BOARDS];
+    kh_earnings_all(k, e);
+    double mine = kh_estimate(k, seat, e[seat]), best = -1e9;
     for (int p = 0; p < s->players; p++)
         if (p != seat) {
-            double v = kh_estimate(k, p);
+            double v = kh_estimate(k, p, e[p]);
             best = v > best ? v : best;
         }
     double lead = mine - best;

@@ -248,6 +248,7 @@ typedef struct kh_conflict {
 void kh_find_conflict(const khronos_state *k, int board, kh_conflict *c);
 void kh_recount(khronos_state *k); /* stock and cube supply from the boards */
 void kh_earnings(const khronos_state *k, int seat, int out[KH_BOARDS]);
+void kh_earnings_all(const khronos_state *k, int out[TB_MAX_SEATS][KH_BOARDS]);
 
 /* ---- move encoding (notation in khronos_text.c) ---- */
 enum {
