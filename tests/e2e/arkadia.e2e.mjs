@@ -8,36 +8,11 @@
 // board must show it.  A spectator never sees a hand, and the switch hides
 // the opponents' totals.  Screenshots go to tests/e2e/artifacts/arkadia-*.png.
 // A missing browser or package is a failure.
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { assert, assertEq, runner, startServer, tempDir } from '../server/lib.mjs';
-import { launchBrowser } from './browser.mjs';
+import { assert, assertEq } from '../server/lib.mjs';
+import { browserSuite } from './browser.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..', '..');
-const tabula = path.resolve(process.argv[2] || 'build/tabula');
-const artifacts = path.join(here, 'artifacts');
-fs.mkdirSync(artifacts, { recursive: true });
+const { server, t, newPage, shot, finish } = await browserSuite({ title: 'browser tests (Arkadia)', prefix: 'arkadia-', aiDelay: 40, reducedMotion: true });
 const GESTURES = Number(process.env.ARKADIA_GESTURES || 30);
-
-
-const dir = tempDir('tabula-e2e-ark-');
-const server = await startServer(tabula, { db: path.join(dir, 'e2e.db'), aiDelay: 40 });
-const browser = await launchBrowser(root);
-const t = runner('browser tests (Arkadia)');
-const errors = [];
-const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `arkadia-${name}.png`), fullPage: true });
-
-// Reduced motion: the highlights do not animate, so the software-rendered
-// page does not repaint the board every frame (the test runs on shared CPUs).
-async function newPage() {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 960 }, reducedMotion: 'reduce' });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${page.url()}: console: ${m.text()}`); });
-  return page;
-}
 
 // A point inside square `sq` of the board, (fx, fy) in 0…1 across it.
 async function squarePoint(page, sq, fx = 0.5, fy = 0.5) {
@@ -350,17 +325,4 @@ t.test('the renderer offers every decision kind by gesture (driven directly)', a
   await page.context().close();
 });
 
-t.test('no script errors in any page', async () => {
-  assertEq(errors, [], 'page errors');
-});
-
-t.test('the server stops cleanly', async () => {
-  await browser.close();
-  const { code } = await server.stop();
-  assertEq(code, 0, `exit status (stderr: ${server.stderr().slice(0, 2000)})`);
-});
-
-console.log(`# screenshots go to ${artifacts}`);
-const failed = await t.run();
-fs.rmSync(dir, { recursive: true, force: true });
-process.exit(failed ? 1 : 0);
+await finish();

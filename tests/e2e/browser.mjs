@@ -5,6 +5,8 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assertEq, runner, startServer, tempDir } from '../server/lib.mjs';
 
 export const CHROMIUM = process.env.TABULA_CHROMIUM || '/usr/bin/chromium';
 
@@ -28,4 +30,49 @@ export async function launchBrowser(root) {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
       '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
   });
+}
+
+// The frame of one browser test file: a server on a fresh database, the
+// browser, the runner, pages that record every script error, screenshots
+// under tests/e2e/artifacts/<prefix>NAME.png, and finish(), which adds the
+// two closing checks (no script error in any page; the server stops with
+// status 0), runs every test and exits with the result.
+// E2E_ONLY=word runs only the tests whose name has it (for development).
+export async function browserSuite({ title, prefix = '', aiDelay = 0, reducedMotion = false, argv = process.argv }) {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const root = path.resolve(here, '..', '..');
+  const tabula = path.resolve(argv[2] || 'build/tabula');
+  const artifacts = path.join(here, 'artifacts');
+  fs.mkdirSync(artifacts, { recursive: true });
+  const dir = tempDir(`tabula-e2e-${prefix || 'clans-'}`);
+  const server = await startServer(tabula, { db: path.join(dir, 'e2e.db'), aiDelay });
+  const browser = await launchBrowser(root);
+  const t = runner(title);
+  const always = t.test; // the closing checks run whatever E2E_ONLY says
+  if (process.env.E2E_ONLY) t.test = (name, fn) => { if (name.includes(process.env.E2E_ONLY)) always(name, fn); };
+  const errors = [];
+  const newPage = async () => {
+    const ctx = await browser.newContext({ viewport: { width: 1440, height: 960 }, ...(reducedMotion ? { reducedMotion: 'reduce' } : {}) });
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(`${page.url()}: console: ${m.text()}`); });
+    return page;
+  };
+  const shot = async (page, name) => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(artifacts, `${prefix}${name}.png`), fullPage: true });
+  };
+  const finish = async () => {
+    always('no script errors in any page', async () => assertEq(errors, [], 'page errors'));
+    always('the server stops cleanly', async () => {
+      await browser.close();
+      const { code } = await server.stop();
+      assertEq(code, 0, `exit status (stderr: ${server.stderr().slice(0, 2000)})`);
+    });
+    console.log(`# screenshots go to ${artifacts}`);
+    const failed = await t.run();
+    fs.rmSync(dir, { recursive: true, force: true });
+    process.exit(failed ? 1 : 0);
+  };
+  return { root, tabula, artifacts, dir, server, browser, t, errors, newPage, shot, finish };
 }

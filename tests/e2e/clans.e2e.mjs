@@ -5,33 +5,10 @@
 // decision, check a spectator never sees a secret colour, then step the
 // replay viewer through the finished game.  Screenshots go to
 // tests/e2e/artifacts/.  A missing browser or package is a failure.
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { assert, assertEq, runner, startServer, tempDir } from '../server/lib.mjs';
-import { launchBrowser } from './browser.mjs';
+import { assert, assertEq } from '../server/lib.mjs';
+import { browserSuite } from './browser.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..', '..');
-const tabula = path.resolve(process.argv[2] || 'build/tabula');
-const artifacts = path.join(here, 'artifacts');
-fs.mkdirSync(artifacts, { recursive: true });
-
-
-const dir = tempDir('tabula-e2e-');
-const server = await startServer(tabula, { db: path.join(dir, 'e2e.db'), aiDelay: 250 });
-const browser = await launchBrowser(root);
-const t = runner('browser tests (Clans)');
-const errors = [];
-const shot = (page, name) => page.screenshot({ path: path.join(artifacts, `${name}.png`), fullPage: true });
-
-async function newPage() {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 960 } });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${page.url()}: console: ${m.text()}`); });
-  return page;
-}
+const { server, t, newPage, shot, finish } = await browserSuite({ title: 'browser tests (Clans)', prefix: '', aiDelay: 250 });
 
 // Huts on one territory of the board, as drawn: {colour: count}.
 async function hutsOn(page, id) {
@@ -242,17 +219,4 @@ t.test('the Clans renderer asks for the village order by clicking', async () => 
   await page.context().close();
 });
 
-t.test('no script errors in any page', async () => {
-  assertEq(errors, [], 'page errors');
-});
-
-t.test('the server stops cleanly', async () => {
-  await browser.close();
-  const { code } = await server.stop();
-  assertEq(code, 0, `exit status (stderr: ${server.stderr().slice(0, 2000)})`);
-});
-
-console.log(`# screenshots go to ${artifacts}`);
-const failed = await t.run();
-fs.rmSync(dir, { recursive: true, force: true });
-process.exit(failed ? 1 : 0);
+await finish();

@@ -7,41 +7,12 @@
 // never sees a hand, and drive the rarer decisions (downsize, kept squares,
 // surcharge cards) through the renderer with positions from `tabula engine`.
 // Screenshots go to tests/e2e/artifacts/khronos-*.png.
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { assert, assertEq, engine, runner, startServer, tempDir } from '../server/lib.mjs';
-import { launchBrowser } from './browser.mjs';
+import { assert, assertEq, engine } from '../server/lib.mjs';
+import { browserSuite } from './browser.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..', '..');
-const tabula = path.resolve(process.argv[2] || 'build/tabula');
-const artifacts = path.join(here, 'artifacts');
-fs.mkdirSync(artifacts, { recursive: true });
+const { tabula, artifacts, server, t, newPage, shot, finish } = await browserSuite({ title: 'browser tests (Khronos)', prefix: 'khronos-', aiDelay: 60 });
 const DEBUG = !!process.env.E2E_DEBUG;
-
-
-const dir = tempDir('tabula-e2e-khronos-');
-const server = await startServer(tabula, { db: path.join(dir, 'e2e.db'), aiDelay: 60 });
-const browser = await launchBrowser(root);
-const t = runner('browser tests (Khronos)');
-if (process.env.E2E_ONLY) { // E2E_ONLY=word runs only the tests whose name has it (for development)
-  const test = t.test;
-  t.test = (name, fn) => { if (name.includes(process.env.E2E_ONLY) || /no script errors|stops cleanly/.test(name)) test(name, fn); };
-}
-const errors = [];
-const shot = async (page, name) => {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(artifacts, `khronos-${name}.png`), fullPage: true });
-};
-
-async function newPage() {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 960 } });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${page.url()}: console: ${m.text()}`); });
-  return page;
-}
 
 let gameUrl = null, spectatorUrl = null;
 
@@ -453,17 +424,4 @@ t.test('downsizing, the kept squares, surcharge cards, upgrade from a building, 
   await page.context().close();
 });
 
-t.test('no script errors in any page', async () => {
-  assertEq(errors, [], 'page errors');
-});
-
-t.test('the server stops cleanly', async () => {
-  await browser.close();
-  const { code } = await server.stop();
-  assertEq(code, 0, `exit status (stderr: ${server.stderr().slice(0, 2000)})`);
-});
-
-console.log(`# screenshots go to ${artifacts}`);
-const failed = await t.run();
-fs.rmSync(dir, { recursive: true, force: true });
-process.exit(failed ? 1 : 0);
+await finish();
