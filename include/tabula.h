@@ -142,6 +142,10 @@ void tb_apply(tb_state *state, tb_move move);
 int tb_apply_checked(tb_state *state, tb_move move, char *err, size_t errlen);
 /* A uniformly random legal decision (the game may have a fast path). */
 tb_move tb_random_move(const tb_state *state, tb_rng *rng);
+/* `count` independent uniformly random legal decisions (repeats possible) in
+ * out[]: exactly what `count` calls of tb_random_move would draw, only faster
+ * for a game that must list its decisions to draw one (it lists them once). */
+void tb_random_moves(const tb_state *state, tb_rng *rng, tb_move *out, int count);
 
 /* Plays uniformly random decisions until the game is over (or `limit`
  * decisions, when limit > 0); returns how many were played.  Exactly the

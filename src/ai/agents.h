@@ -22,7 +22,7 @@ typedef struct tb__ismcts_config {
                                  when the game has no heuristic */
     int playout_pick;         /* each playout decision is the heuristic's favourite
                                  (for the mover) of this many random draws; 1:
-                                 uniformly random */
+                                 uniformly random; at most 16 */
     int root_prior;           /* virtual visits at the heuristic's value given to
                                  each decision at the root; 0: none */
     int64_t node_cap;         /* most tree nodes per search, over all threads */

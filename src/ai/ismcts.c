@@ -40,6 +40,7 @@
 #define ISM_MAX_DEPTH 512          /* deepest descent; beyond it, play out */
 #define ISM_CLOCK_EVERY 16         /* iterations between looks at the clock */
 #define ISM_MAX_VISITS 2000000000  /* stop before a node's int32 counts overflow */
+#define ISM_MAX_PICK 16            /* most random draws one playout decision compares */
 
 tb__ismcts_config tb__ismcts_defaults(void)
 {
@@ -234,16 +235,24 @@ static void ism_iterate(ism_tree *t)
      * and then the heuristic judges. */
     int limit = t->judge ? t->cfg->playout_depth : -1;
     int pick = t->judge ? t->cfg->playout_pick : 1;
+    if (pick > ISM_MAX_PICK)
+        pick = ISM_MAX_PICK;
     if (pick <= 1) {
         if (limit != 0)
             tb_playout(s, &t->rng, limit < 0 ? 0 : limit);
     } else {
         for (int steps = 0; steps < limit && !tb_is_over(s); steps++) {
             int who = tb_to_move(s);
-            tb_move m = 0;
+            tb_move m = 0, cands[ISM_MAX_PICK];
             double best_v = -1.0;
+            tb_random_moves(s, &t->rng, cands, pick);
             for (int k = 0; k < pick; k++) {
-                tb_move cand = tb_random_move(s, &t->rng);
+                tb_move cand = cands[k];
+                bool seen = false; /* a repeated draw is judged the same: skip it */
+                for (int j = 0; j < k && !seen; j++)
+                    seen = cands[j] == cand;
+                if (seen)
+                    continue;
                 tb_state_copy(t->scratch, s);
                 tb_apply(t->scratch, cand);
                 double v = tb_is_over(t->scratch) ? ism_final(t->scratch, who)

@@ -124,6 +124,19 @@ tb_move tb_random_move(const tb_state *state, tb_rng *rng)
     return n ? moves[tb_rng_below(rng, (uint32_t)n)] : 0;
 }
 
+void tb_random_moves(const tb_state *state, tb_rng *rng, tb_move *out, int count)
+{
+    if (state->game->random_move) {
+        for (int i = 0; i < count; i++)
+            out[i] = state->game->random_move(state, rng);
+        return;
+    }
+    tb_move moves[TB_MAX_MOVES];
+    int n = state->game->legal(state, moves);
+    for (int i = 0; i < count; i++)
+        out[i] = n ? moves[tb_rng_below(rng, (uint32_t)n)] : 0;
+}
+
 int tb_playout(tb_state *state, tb_rng *rng, int limit)
 {
     if (state->game->playout) {

@@ -289,6 +289,38 @@ static void playout_matches_random_moves(void **unused)
     }
 }
 
+/* tb_random_moves draws exactly what as many tb_random_move calls would, and
+ * only legal decisions, in every game, all along random games. */
+static void random_moves_match_random_move(void **unused)
+{
+    (void)unused;
+    for (int g = 0; g < tb_game_count(); g++) {
+        const tb_game *game = tb_game_at(g);
+        for (int seed = 0; seed < 10; seed++) {
+            tb_state *s = tb_state_new(game);
+            tb_setup(s, tb_game_min_players(game), NULL, (uint64_t)seed, NULL, 0);
+            tb_rng ra, rb, walk;
+            tb_rng_seed(&ra, (uint64_t)seed + 7);
+            tb_rng_seed(&rb, (uint64_t)seed + 7);
+            tb_rng_seed(&walk, (uint64_t)seed);
+            int distinct_draws = 0;
+            while (!tb_is_over(s)) {
+                tb_move many[5];
+                tb_random_moves(s, &ra, many, 5);
+                for (int i = 0; i < 5; i++) {
+                    assert_int_equal(many[i], tb_random_move(s, &rb));
+                    assert_true(tb_is_legal(s, many[i]));
+                    distinct_draws += i > 0 && many[i] != many[0];
+                }
+                assert_memory_equal(&ra, &rb, sizeof ra);
+                tb_apply(s, tb_random_move(s, &walk));
+            }
+            assert_true(distinct_draws > 0); /* the draws are not all one decision */
+            tb_state_free(s);
+        }
+    }
+}
+
 static void json_dump_round_trips(void **unused)
 {
     (void)unused;
@@ -341,6 +373,7 @@ int main(void)
         cmocka_unit_test(agents_are_listed_and_decide_legally),
         cmocka_unit_test(json_dump_round_trips),
         cmocka_unit_test(playout_matches_random_moves),
+        cmocka_unit_test(random_moves_match_random_move),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
