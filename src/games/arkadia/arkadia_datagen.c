@@ -12,59 +12,21 @@
  * invariants are checked again by tests/unit/test_arkadia_data.c.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/datagen.h"
 
 #define GEN_W 16
 #define GEN_H 12
 #define GEN_FAMILIES 4
 #define GEN_FORMS 7
 #define GEN_CASTLE 10
-#define GEN_MAX_CELLS 4
+#define GEN_MAX_CELLS GEN_SHAPE_CELLS
 #define GEN_MAX_ORIENT 8
 #define GEN_MAX_FIRST 12
-
-static int gen_line;
-
-static void gen_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-static void gen_fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "arkadia.txt:%d: ", gen_line);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(1);
-}
-
-static char *gen_word(char **save, const char *expect)
-{
-    char *w = strtok_r(NULL, " \t\r\n", save);
-    if (expect && (!w || strcmp(w, expect) != 0))
-        gen_fail("expected '%s'", expect);
-    return w;
-}
-
-static char *gen_need(char **save, const char *what)
-{
-    char *w = gen_word(save, NULL);
-    if (!w)
-        gen_fail("missing %s", what);
-    return w;
-}
-
-static int gen_number(const char *w, int lo, int hi)
-{
-    char *end;
-    long v = strtol(w ? w : "", &end, 10);
-    if (!w || !*w || *end || v < lo || v > hi)
-        gen_fail("expected a number %d..%d, got '%s'", lo, hi, w ? w : "");
-    return (int)v;
-}
 
 /* "c5" → 2 + 4*16 */
 static int gen_square(const char *w)
@@ -97,42 +59,6 @@ static int gen_has(const gen_mask *m, int sq)
     return (int)(m->w[sq / 64] >> (sq % 64) & 1);
 }
 
-typedef struct gen_shape {
-    int n, x[GEN_MAX_CELLS], y[GEN_MAX_CELLS];
-} gen_shape;
-
-/* Moves the shape's box to 0,0 and sorts the cells by (y, x). */
-static void gen_normalize(gen_shape *s)
-{
-    int mx = 99, my = 99;
-    for (int i = 0; i < s->n; i++) {
-        if (s->x[i] < mx)
-            mx = s->x[i];
-        if (s->y[i] < my)
-            my = s->y[i];
-    }
-    for (int i = 0; i < s->n; i++) {
-        s->x[i] -= mx;
-        s->y[i] -= my;
-    }
-    for (int i = 1; i < s->n; i++)
-        for (int j = i; j > 0 && (s->y[j] * 16 + s->x[j]) < (s->y[j - 1] * 16 + s->x[j - 1]); j--) {
-            int tx = s->x[j], ty = s->y[j];
-            s->x[j] = s->x[j - 1];
-            s->y[j] = s->y[j - 1];
-            s->x[j - 1] = tx;
-            s->y[j - 1] = ty;
-        }
-}
-
-static int gen_same(const gen_shape *a, const gen_shape *b)
-{
-    for (int i = 0; i < a->n; i++)
-        if (a->x[i] != b->x[i] || a->y[i] != b->y[i])
-            return 0;
-    return 1;
-}
-
 static gen_shape gen_turn(gen_shape s) /* a quarter turn */
 {
     for (int i = 0; i < s.n; i++) {
@@ -140,7 +66,7 @@ static gen_shape gen_turn(gen_shape s) /* a quarter turn */
         s.x[i] = -s.y[i];
         s.y[i] = x;
     }
-    gen_normalize(&s);
+    gen_normalise(&s);
     return s;
 }
 
@@ -148,27 +74,8 @@ static gen_shape gen_mirror(gen_shape s)
 {
     for (int i = 0; i < s.n; i++)
         s.x[i] = -s.x[i];
-    gen_normalize(&s);
+    gen_normalise(&s);
     return s;
-}
-
-static int gen_connected(const gen_shape *s)
-{
-    int reached = 1, grown = 1;
-    while (grown) {
-        grown = 0;
-        for (int i = 0; i < s->n; i++) {
-            if (reached >> i & 1)
-                continue;
-            for (int j = 0; j < s->n; j++)
-                if ((reached >> j & 1) && abs(s->x[i] - s->x[j]) + abs(s->y[i] - s->y[j]) == 1) {
-                    reached |= 1 << i;
-                    grown = 1;
-                    break;
-                }
-        }
-    }
-    return reached == (1 << s->n) - 1;
 }
 
 typedef struct gen_form {
@@ -178,14 +85,6 @@ typedef struct gen_form {
     int rotations, orients;
     gen_shape orient[GEN_MAX_ORIENT];
 } gen_form;
-
-static int gen_find(const char *const *names, int n, const char *w, const char *what)
-{
-    for (int i = 0; i < n; i++)
-        if (w && strcmp(names[i], w) == 0)
-            return i;
-    gen_fail("unknown %s '%s'", what, w ? w : "");
-}
 
 static void gen_print_mask(FILE *out, const gen_mask *m)
 {
@@ -206,15 +105,7 @@ static void gen_print_string(FILE *out, const char *s)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: arkadia_datagen DATA.txt OUT.c\n");
-        return 2;
-    }
-    FILE *in = fopen(argv[1], "r");
-    if (!in) {
-        perror(argv[1]);
-        return 1;
-    }
+    FILE *in = gen_open_input(argc, argv, "arkadia.txt");
     char families[GEN_FAMILIES][32], titles[GEN_FAMILIES][64], seats[4][32];
     const char *family_names[GEN_FAMILIES], *form_names[GEN_FORMS];
     int nfamilies = 0, have_board = 0, have_players = 0, ntents = 0, have_lot = 0;
@@ -283,7 +174,7 @@ int main(int argc, char **argv)
             const char *seal = gen_need(&save, "seal");
             castle_seal[n] = strcmp(seal, "none") == 0
                                  ? GEN_FAMILIES
-                                 : gen_find(family_names, nfamilies, seal, "family");
+                                 : gen_index(seal, family_names, nfamilies, "family");
         } else if (strcmp(w, "form") == 0) {
             if (nforms == GEN_FORMS)
                 gen_fail("there are exactly %d forms", GEN_FORMS);
@@ -308,7 +199,7 @@ int main(int argc, char **argv)
                 gen_fail("a building covers 2 to 4 squares");
             if (!gen_connected(&f->shape))
                 gen_fail("the squares of %s are not connected", f->name);
-            gen_normalize(&f->shape);
+            gen_normalise(&f->shape);
             /* quarter turns first, then the mirror images not already there */
             gen_shape s = f->shape;
             for (int pass = 0; pass < 2; pass++) {
@@ -319,7 +210,7 @@ int main(int argc, char **argv)
                 for (int r = 0; r < 4; r++, s = gen_turn(s)) {
                     int dup = 0;
                     for (int k = 0; k < f->orients; k++)
-                        dup |= gen_same(&f->orient[k], &s);
+                        dup |= gen_same_shape(&f->orient[k], &s);
                     if (!dup)
                         f->orient[f->orients++] = s;
                 }
@@ -327,12 +218,12 @@ int main(int argc, char **argv)
             form_names[nforms] = f->name;
             nforms++;
         } else if (strcmp(w, "cards") == 0) {
-            int f = gen_find(form_names, nforms, gen_need(&save, "form"), "form");
+            int f = gen_index(gen_need(&save, "form"), form_names, nforms, "form");
             if (cards_seen[f]++)
                 gen_fail("cards of %s given twice", form_names[f]);
             int seen[GEN_FAMILIES] = {0};
             for (int k = 0; k < GEN_FAMILIES; k++) {
-                int fam = gen_find(family_names, nfamilies, gen_need(&save, "family"), "family");
+                int fam = gen_index(gen_need(&save, "family"), family_names, nfamilies, "family");
                 if (seen[fam]++)
                     gen_fail("family %s given twice", family_names[fam]);
                 cards[f][fam] = gen_number(gen_need(&save, "count"), 0, 40);
@@ -349,7 +240,7 @@ int main(int argc, char **argv)
                 gen_fail("floor %d given twice", fl + 1);
             int seen[GEN_FAMILIES] = {0};
             for (int k = 0; k < GEN_FAMILIES; k++) {
-                int fam = gen_find(family_names, nfamilies, gen_need(&save, "family"), "family");
+                int fam = gen_index(gen_need(&save, "family"), family_names, nfamilies, "family");
                 if (seen[fam]++)
                     gen_fail("family %s given twice", family_names[fam]);
                 pieces[fl][fam] = gen_number(gen_need(&save, "count"), 0, 12);
@@ -384,8 +275,8 @@ int main(int argc, char **argv)
             } else if (strcmp(what, "building") == 0) {
                 if (nfirst == GEN_MAX_FIRST)
                     gen_fail("at most %d first-game buildings", GEN_MAX_FIRST);
-                first_form[nfirst] = gen_find(form_names, nforms, gen_need(&save, "form"), "form");
-                first_family[nfirst] = gen_find(family_names, nfamilies, gen_need(&save, "family"), "family");
+                first_form[nfirst] = gen_index(gen_need(&save, "form"), form_names, nforms, "form");
+                first_family[nfirst] = gen_index(gen_need(&save, "family"), family_names, nfamilies, "family");
                 memset(&first_cells[nfirst], 0, sizeof first_cells[0]);
                 for (char *t; (t = gen_word(&save, NULL)) != NULL;) {
                     int sq = gen_square(t);
@@ -492,11 +383,11 @@ int main(int argc, char **argv)
             mx = s.x[i] < mx ? s.x[i] : mx;
             my = s.y[i] < my ? s.y[i] : my;
         }
-        gen_normalize(&s);
+        gen_normalise(&s);
         const gen_form *f = &forms[first_form[b]];
         first_orient[b] = -1;
         for (int o = 0; o < f->rotations && s.n == f->shape.n; o++)
-            if (gen_same(&f->orient[o], &s))
+            if (gen_same_shape(&f->orient[o], &s))
                 first_orient[b] = o;
         if (first_orient[b] < 0)
             gen_fail("these squares are not a %s (quarter turns only)", f->name);
@@ -506,13 +397,7 @@ int main(int argc, char **argv)
     }
     gen_line = 0;
 
-    FILE *out = fopen(argv[2], "w");
-    if (!out) {
-        perror(argv[2]);
-        return 1;
-    }
-    fprintf(out, "/* Generated by arkadia_datagen.c from data/arkadia.txt; do not edit. */\n");
-    fprintf(out, "#include \"games/arkadia/arkadia.h\"\n\n");
+    FILE *out = gen_open_output(argv[2], "arkadia_datagen.c", "games/arkadia/arkadia.h");
     fprintf(out, "const ark_data ark__data = {\n    .family = {");
     for (int k = 0; k < GEN_FAMILIES; k++) {
         fprintf(out, "%s", k ? ", " : "");

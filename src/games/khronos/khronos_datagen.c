@@ -12,11 +12,12 @@
  * deeper invariants are checked by tests/unit/test_khronos_data.c.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/datagen.h"
 
 #define GEN_MAXSQ 676 /* 26 x 26; the engine's own limit is asserted in the output */
 #define GEN_MAXPLACE 8192
@@ -24,47 +25,6 @@
 static const char gen_terrain_chars[] = ".fm~/^"; /* plain forest mountain river p+f f+m */
 static const char *const gen_families[] = {"military", "religious", "civil"};
 static const char *const gen_boards[] = {"might", "faith", "reason"};
-
-static int gen_line;
-
-static void gen_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
-static void gen_fail(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "khronos.txt:%d: ", gen_line);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(1);
-}
-
-static int gen_number(const char *w, int lo, int hi)
-{
-    char *end;
-    long v = strtol(w ? w : "", &end, 10);
-    if (!w || !*w || *end || v < lo || v > hi)
-        gen_fail("expected a number %d..%d, got '%s'", lo, hi, w ? w : "");
-    return (int)v;
-}
-
-static char *gen_word(char **save)
-{
-    return strtok_r(NULL, " \t\r\n", save);
-}
-
-static int gen_index(const char *w, const char *const *names, int n, const char *what)
-{
-    for (int i = 0; w && i < n; i++)
-        if (strcmp(w, names[i]) == 0)
-            return i;
-    gen_fail("unknown %s '%s'", what, w ? w : "");
-}
-
-typedef struct gen_shape {
-    int n;
-    int r[3], c[3];
-} gen_shape;
 
 typedef struct gen_place {
     int size, n;
@@ -79,59 +39,6 @@ static int gen_square(const char *w)
         gen_fail("'%s' is not a square (columns a-%c)", w ? w : "", 'a' + width - 1);
     int row = gen_number(w + 1, 1, height);
     return (row - 1) * width + (w[0] - 'a');
-}
-
-/* Puts a shape in a canonical position: shifted to row/column 0, cells sorted. */
-static void gen_normalise(gen_shape *s)
-{
-    int mr = 99, mc = 99;
-    for (int i = 0; i < s->n; i++) {
-        mr = s->r[i] < mr ? s->r[i] : mr;
-        mc = s->c[i] < mc ? s->c[i] : mc;
-    }
-    for (int i = 0; i < s->n; i++) {
-        s->r[i] -= mr;
-        s->c[i] -= mc;
-    }
-    for (int i = 0; i < s->n; i++)
-        for (int j = i + 1; j < s->n; j++)
-            if (s->r[j] * 10 + s->c[j] < s->r[i] * 10 + s->c[i]) {
-                int t = s->r[i];
-                s->r[i] = s->r[j];
-                s->r[j] = t;
-                t = s->c[i];
-                s->c[i] = s->c[j];
-                s->c[j] = t;
-            }
-}
-
-static int gen_same_shape(const gen_shape *a, const gen_shape *b)
-{
-    if (a->n != b->n)
-        return 0;
-    for (int i = 0; i < a->n; i++)
-        if (a->r[i] != b->r[i] || a->c[i] != b->c[i])
-            return 0;
-    return 1;
-}
-
-static int gen_connected(const gen_shape *s)
-{
-    int reached = 1, grown = 1;
-    while (grown) {
-        grown = 0;
-        for (int i = 0; i < s->n; i++) {
-            if (reached >> i & 1)
-                continue;
-            for (int j = 0; j < s->n; j++)
-                if ((reached >> j & 1) && abs(s->r[i] - s->r[j]) + abs(s->c[i] - s->c[j]) == 1) {
-                    reached |= 1 << i;
-                    grown = 1;
-                    break;
-                }
-        }
-    }
-    return reached == (1 << s->n) - 1;
 }
 
 static int gen_place_cmp(const void *a, const void *b)
@@ -155,15 +62,7 @@ static void gen_bits(FILE *out, const int *sq, int n)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: khronos_datagen DATA.txt OUT.c\n");
-        return 2;
-    }
-    FILE *in = fopen(argv[1], "r");
-    if (!in) {
-        perror(argv[1]);
-        return 1;
-    }
+    FILE *in = gen_open_input(argc, argv, "khronos.txt");
     static int terrain[GEN_MAXSQ];
     int row_seen[27] = {0};
     int hamlet[32], hamlets = -1, start = -1;
@@ -184,15 +83,15 @@ int main(int argc, char **argv)
         if (strcmp(w, "size") == 0) {
             if (width)
                 gen_fail("size given twice");
-            width = gen_number(gen_word(&save), 2, 26);
-            height = gen_number(gen_word(&save), 2, 26);
+            width = gen_number(gen_word(&save, NULL), 2, 26);
+            height = gen_number(gen_word(&save, NULL), 2, 26);
         } else if (strcmp(w, "row") == 0) {
             if (!width)
                 gen_fail("'size' must come before the rows");
-            int r = gen_number(gen_word(&save), 1, height);
+            int r = gen_number(gen_word(&save, NULL), 1, height);
             if (row_seen[r]++)
                 gen_fail("row %d given twice", r);
-            char *cells = gen_word(&save);
+            char *cells = gen_word(&save, NULL);
             if (!cells || (int)strlen(cells) != width)
                 gen_fail("row %d must have %d terrain letters", r, width);
             for (int c = 0; c < width; c++) {
@@ -206,7 +105,7 @@ int main(int argc, char **argv)
                 gen_fail("hamlets given twice");
             hamlets = 0;
             char *h;
-            while ((h = gen_word(&save)) != NULL) {
+            while ((h = gen_word(&save, NULL)) != NULL) {
                 if (hamlets >= 16)
                     gen_fail("at most 16 printed hamlets");
                 int sq = gen_square(h);
@@ -216,35 +115,35 @@ int main(int argc, char **argv)
                 hamlet[hamlets++] = sq;
             }
         } else if (strcmp(w, "start") == 0) {
-            start = gen_index(gen_word(&save), gen_boards, 3, "board");
+            start = gen_index(gen_word(&save, NULL), gen_boards, 3, "board");
         } else if (strcmp(w, "tile") == 0) {
-            char *name = gen_word(&save);
+            char *name = gen_word(&save, NULL);
             if (!name || strlen(name) >= sizeof tile_name[0])
                 gen_fail("a tile needs a short name");
             for (const char *p = name; *p; p++)
                 if (*p < 'a' || *p > 'z')
                     gen_fail("tile names are lower-case letters");
-            int f = gen_index(gen_word(&save), gen_families, 3, "family");
-            int size = gen_number(gen_word(&save), 1, 3);
+            int f = gen_index(gen_word(&save, NULL), gen_families, 3, "family");
+            int size = gen_number(gen_word(&save, NULL), 1, 3);
             int t = f * 3 + size - 1;
             if (tile_seen[t]++)
                 gen_fail("a %s tile of size %d is given twice", gen_families[f], size);
             snprintf(tile_name[t], sizeof tile_name[t], "%s", name);
-            tile_count[t] = gen_number(gen_word(&save), 1, 255);
+            tile_count[t] = gen_number(gen_word(&save, NULL), 1, 255);
             tile_reno[t] = 0;
-            char *r = gen_word(&save);
+            char *r = gen_word(&save, NULL);
             if (r) {
                 if (strcmp(r, "ruin") != 0)
                     gen_fail("expected 'ruin CARDS' or the end of the line");
                 if (f == 2 || size == 1)
                     gen_fail("only military and religious tiles of size 2 and 3 have ruin sides");
-                tile_reno[t] = gen_number(gen_word(&save), 1, 2);
+                tile_reno[t] = gen_number(gen_word(&save, NULL), 1, 2);
             } else if (f != 2 && size > 1) {
                 gen_fail("%s has a ruin side: write 'ruin CARDS'", name);
             }
         } else if (strcmp(w, "shape") == 0) {
-            int size = gen_number(gen_word(&save), 1, 3);
-            char *cells = gen_word(&save);
+            int size = gen_number(gen_word(&save, NULL), 1, 3);
+            char *cells = gen_word(&save, NULL);
             gen_shape s = {0};
             int r = 0, c = 0;
             for (const char *p = cells ? cells : ""; *p; p++) {
@@ -255,8 +154,8 @@ int main(int argc, char **argv)
                     if (*p == '#') {
                         if (s.n >= 3)
                             gen_fail("a shape of size %d has more cells", size);
-                        s.r[s.n] = r;
-                        s.c[s.n] = c;
+                        s.y[s.n] = r;
+                        s.x[s.n] = c;
                         s.n++;
                     }
                     c++;
@@ -272,7 +171,7 @@ int main(int argc, char **argv)
             for (int k = 0; k < 8; k++) {
                 gen_shape t = s;
                 for (int i = 0; i < t.n; i++) {
-                    int rr = s.r[i], cc = s.c[i];
+                    int rr = s.y[i], cc = s.x[i];
                     if (k & 4) {
                         int tmp = rr;
                         rr = cc;
@@ -282,8 +181,8 @@ int main(int argc, char **argv)
                         rr = -rr;
                     if (k & 2)
                         cc = -cc;
-                    t.r[i] = rr;
-                    t.c[i] = cc;
+                    t.y[i] = rr;
+                    t.x[i] = cc;
                 }
                 gen_normalise(&t);
                 int dup = 0;
@@ -293,12 +192,12 @@ int main(int argc, char **argv)
                     shapes[size][nshapes[size]++] = t;
             }
         } else if (strcmp(w, "cards") == 0) {
-            int f = gen_index(gen_word(&save), gen_families, 3, "family");
+            int f = gen_index(gen_word(&save, NULL), gen_families, 3, "family");
             if (cards[f] >= 0)
                 gen_fail("cards of %s given twice", gen_families[f]);
-            cards[f] = gen_number(gen_word(&save), 1, 60);
+            cards[f] = gen_number(gen_word(&save, NULL), 1, 60);
         } else if (strcmp(w, "surcharge") == 0) {
-            char *t = gen_word(&save);
+            char *t = gen_word(&save, NULL);
             int *dst;
             if (t && strcmp(t, "forest") == 0 && !forest_seen++)
                 dst = forest;
@@ -307,17 +206,17 @@ int main(int argc, char **argv)
             else
                 gen_fail("expected 'surcharge forest|mountain' once each");
             for (int i = 0; i < 4; i++)
-                dst[i] = gen_number(gen_word(&save), 0, 3);
+                dst[i] = gen_number(gen_word(&save, NULL), 0, 3);
         } else if (strcmp(w, "cubes") == 0) {
-            cubes = gen_number(gen_word(&save), 1, 250);
+            cubes = gen_number(gen_word(&save, NULL), 1, 250);
         } else if (strcmp(w, "ecus") == 0) {
-            ecus = gen_number(gen_word(&save), 0, 250);
+            ecus = gen_number(gen_word(&save, NULL), 0, 250);
         } else if (strcmp(w, "hand") == 0) {
-            hand = gen_number(gen_word(&save), 1, 7);
+            hand = gen_number(gen_word(&save, NULL), 1, 7);
         } else {
             gen_fail("unknown line '%s'", w);
         }
-        if (strcmp(w, "shape") != 0 && strcmp(w, "hamlets") != 0 && gen_word(&save))
+        if (strcmp(w, "shape") != 0 && strcmp(w, "hamlets") != 0 && gen_word(&save, NULL))
             gen_fail("unexpected text at the end of the line");
     }
     fclose(in);
@@ -358,7 +257,7 @@ int main(int argc, char **argv)
                     gen_place p = {.size = s, .n = s};
                     int ok = 1;
                     for (int i = 0; i < s; i++) {
-                        int r = r0 + shapes[s][k].r[i], c = c0 + shapes[s][k].c[i];
+                        int r = r0 + shapes[s][k].y[i], c = c0 + shapes[s][k].x[i];
                         ok &= r < height && c < width;
                         p.sq[i] = r * width + c;
                     }
@@ -387,13 +286,7 @@ int main(int argc, char **argv)
     int most = singles >= squares ? squares : singles + (squares - singles) / 2;
     int total_cards = cards[0] + cards[1] + cards[2];
 
-    FILE *out = fopen(argv[2], "w");
-    if (!out) {
-        perror(argv[2]);
-        return 1;
-    }
-    fprintf(out, "/* Generated by khronos_datagen.c from data/khronos.txt; do not edit. */\n");
-    fprintf(out, "#include \"games/khronos/khronos.h\"\n\n");
+    FILE *out = gen_open_output(argv[2], "khronos_datagen.c", "games/khronos/khronos.h");
     fprintf(out, "_Static_assert(%d <= KH_MAXSQ, \"the board has more squares than KH_MAXSQ\");\n", squares);
     fprintf(out, "_Static_assert(%d <= KH_MAXB, \"a board may hold more buildings than KH_MAXB\");\n", most);
     fprintf(out, "_Static_assert(%d <= KH_MAXCARDS, \"more cards than KH_MAXCARDS\");\n", total_cards);
