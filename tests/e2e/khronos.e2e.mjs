@@ -187,8 +187,7 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
     // on Reason: populate or renovate
     // (a few of those are enough; after that the other actions come first)
     const reasonDone = (stats.kinds.populate || 0) + (stats.kinds.renovate || 0);
-    const tilesOffered = await page.$('#kh-palette .kh-tile.legal');
-    const reasonAct = reasonDone < 4 || !tilesOffered || noBuild || built() >= 3
+    const reasonAct = reasonDone < 3 || built() >= 3
       ? await page.$('.kh-sq.act-populate, .kh-sq.act-renovate') : null;
     if (reasonAct) {
       const sq = await reasonAct.getAttribute('data-sq');
@@ -264,7 +263,11 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
       await pawn.click();
       await page.waitForSelector('.kh-board.legal-dest');
       const dests = await page.$$eval('.kh-board.legal-dest', (x) => x.map((b) => b.dataset.board));
-      const to = dests.includes('reason') && !(stats.kinds.travel > 2) ? 'reason' : dests[stats.decisions % dests.length];
+      // Reason once early (populate, renovate); then where tiles are built,
+      // until three have been
+      const building = dests.filter((d) => d !== 'reason');
+      const to = dests.includes('reason') && !stats.kinds.travel ? 'reason'
+        : built() < 3 && building.length ? building[stats.decisions % building.length] : dests[stats.decisions % dests.length];
       before.to = await pawnsOn(page, to, seat);
       await page.click(`.kh-board[data-board="${to}"] .kh-sq[data-sq="f5"]`);
       if (await page.$('.kh-travel-n')) {
