@@ -66,7 +66,14 @@ typedef struct ism_node {
     double reward;   /* sum of the returns of `seat` over visits */
 } ism_node;
 
+/* Trees are allocated one after another by the thread that starts the
+ * search, each next to the previous tree's hot states; the guards keep a
+ * tree's own hot fields (generator, counters) off the cache lines another
+ * thread writes, whatever the allocator puts next to them. */
+#define ISM_GUARD 128
+
 typedef struct ism_tree {
+    char guard_head[ISM_GUARD];
     const tb_state *view;
     int seat, players;
     bool judge;               /* cut playouts short and ask the heuristic */
@@ -89,6 +96,7 @@ typedef struct ism_tree {
     int32_t path[ISM_MAX_DEPTH + 1];
     tb_move moves[TB_MAX_MOVES];
     tb_move untried[TB_MAX_MOVES];
+    char guard_tail[ISM_GUARD];
 } ism_tree;
 
 static int ism_cmp_move(const void *a, const void *b)

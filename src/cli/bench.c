@@ -66,8 +66,11 @@ static void bench_playouts(const tb_game *g, int players, double seconds, bench_
     tb_state_free(s);
 }
 
+/* Asks the agent for decisions in a fixed sequence of positions (seeded), for
+ * `seconds` or, when `count` > 0, for exactly `count` positions: the same
+ * positions whatever the thread count, so two runs compare like with like. */
 static void bench_agent(const tb_game *g, int players, const tb_agent *agent, long iterations,
-                        int threads, double seconds, bool json)
+                        int threads, double seconds, long count, bool json)
 {
     tb_state *s = tb_state_new(g);
     tb_rng rng;
@@ -78,7 +81,7 @@ static void bench_agent(const tb_game *g, int players, const tb_agent *agent, lo
     long decisions = 0;
     uint64_t start = cli_now_us(), used = 0;
     uint64_t seed = 1;
-    while (used < (uint64_t)(seconds * 1e6)) {
+    while (count > 0 ? decisions < count : used < (uint64_t)(seconds * 1e6)) {
         tb_setup(s, players, NULL, seed++, err, sizeof err);
         /* Search from a position some way into the game. */
         int skip = (int)tb_rng_below(&rng, 20);
@@ -109,7 +112,7 @@ static void bench_agent(const tb_game *g, int players, const tb_agent *agent, lo
 static int bench_help(void)
 {
     printf("usage: tabula bench [GAME ...] [--players N] [--seconds S] [--json]\n"
-           "       tabula bench --agent NAME [--iterations N] [--threads T] GAME\n\n"
+           "       tabula bench --agent NAME [--iterations N] [--threads T] [--decisions D] GAME\n\n"
            "Plays uniformly random games on one thread for S seconds per game (default 3)\n"
            "and reports games/s, decisions/s, ns per decision and ns per state copy.\n"
            "With no GAME every game is measured; --players defaults to 4 (or the game's\n"
@@ -118,7 +121,10 @@ static int bench_help(void)
            "games_per_cpu_s, decisions_per_s, ns_per_decision, clone_ns and state_bytes\n"
            "(per CPU second: the thread's CPU time, steadier on a shared machine).\n\n"
            "With --agent, asks the agent for decisions in positions of random games with\n"
-           "a budget of N iterations each (default 1000) and reports iterations/s.\n");
+           "a budget of N iterations each (default 1000) and reports iterations/s.\n"
+           "The positions are the same on every run; --decisions D stops after D of\n"
+           "them instead of after S seconds, so runs with different --threads search\n"
+           "exactly the same positions.\n");
     return 0;
 }
 
@@ -126,7 +132,7 @@ int cmd_bench(int argc, char **argv)
 {
     const tb_game *games[8];
     int ngames = 0;
-    long players = 0, iterations = 1000, threads = 1;
+    long players = 0, iterations = 1000, threads = 1, count = 0;
     double seconds = 3;
     bool json = false;
     const tb_agent *agent = NULL;
@@ -138,7 +144,7 @@ int cmd_bench(int argc, char **argv)
             json = true;
         } else if (strcmp(a, "--seconds") == 0 || strcmp(a, "--players") == 0 ||
                    strcmp(a, "--agent") == 0 || strcmp(a, "--iterations") == 0 ||
-                   strcmp(a, "--threads") == 0) {
+                   strcmp(a, "--threads") == 0 || strcmp(a, "--decisions") == 0) {
             if (i + 1 >= argc)
                 return cli_usage("bench", "%s needs a value", a);
             const char *v = argv[++i];
@@ -158,6 +164,8 @@ int cmd_bench(int argc, char **argv)
                 players = n;
             } else if (strcmp(a, "--iterations") == 0) {
                 iterations = n;
+            } else if (strcmp(a, "--decisions") == 0) {
+                count = n;
             } else {
                 threads = n;
             }
@@ -171,6 +179,8 @@ int cmd_bench(int argc, char **argv)
                 games[ngames++] = g;
         }
     }
+    if (count && !agent)
+        return cli_usage("bench", "--decisions goes with --agent");
     if (!ngames)
         for (int i = 0; i < tb_game_count() && i < 8; i++)
             games[ngames++] = tb_game_at(i);
@@ -186,7 +196,7 @@ int cmd_bench(int argc, char **argv)
             return cli_usage("bench", "%s allows at most %d players", tb_game_name(g),
                              tb_game_max_players(g));
         if (agent) {
-            bench_agent(g, p, agent, iterations, (int)threads, seconds, json);
+            bench_agent(g, p, agent, iterations, (int)threads, seconds, count, json);
             continue;
         }
         bench_result r;

@@ -113,6 +113,13 @@ check "help mentions hint" bash -c "'$tabula' play --help | grep -q '  hint '"
 "$tabula" bench --agent ismcts clans --seconds 0.3 --iterations 500 --threads 2 --json >"$tmp/b2.json"
 check "bench --agent reports iterations/s" grep -Eq '"iterations_per_s":[1-9][0-9]*' "$tmp/b1.json"
 check "bench --agent reports its threads" grep -q '"threads":2' "$tmp/b2.json"
+# --decisions: exactly that many positions, the same ones whatever the threads
+"$tabula" bench --agent ismcts khronos --decisions 3 --iterations 200 --json >"$tmp/b3.json"
+"$tabula" bench --agent ismcts khronos --decisions 3 --iterations 200 --threads 2 --json >"$tmp/b4.json"
+check "bench --decisions searches that many positions" grep -q '"decisions":3,"iterations":600,' "$tmp/b3.json"
+check "bench --decisions with two threads: the same work" grep -q '"threads":2,"decisions":3,"iterations":600,' "$tmp/b4.json"
+usage_case "bench --decisions without --agent" "$tabula" bench clans --decisions 3
+usage_case "bench --decisions 0" "$tabula" bench --agent ismcts clans --decisions 0
 
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
