@@ -266,8 +266,11 @@ const tb_agent *tb_agent_find(const char *name);
 tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, const tb_budget *budget,
                         uint64_t seed, tb_agent_report *report);
 
-/* Player levels for people: "easy", "normal", "hard" → an agent and a budget. */
-int tb_level_lookup(const char *level, const tb_agent **agent, tb_budget *budget);
+/* Player levels for people: "easy", "normal", "hard" → an agent and a budget
+ * for `game` (a game slow to search gets a smaller budget at a level, so
+ * every level answers within about a second; NULL: the usual budgets). */
+int tb_level_lookup(const tb_game *game, const char *level, const tb_agent **agent,
+                    tb_budget *budget);
 
 #ifdef __cplusplus
 }

@@ -56,34 +56,45 @@ tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, const tb_b
 
 /* Levels for people.  Each names an agent and a budget; a level whose agent
  * is not built in is reported as unknown.  Iteration budgets, not time, so a
- * level plays the same on every machine (and replays from a seed).  Measured
- * on two-player Clans with `tabula match` (docs/ai.md): easy beats greedy in
- * 60% of games at about a millisecond of CPU per decision; normal in 81% at
- * about 20 ms; hard in 88% at about a quarter of a second (0.6 s in the
- * opening, the slowest position).  Khronos is slower to search: its hard
- * level takes about 2 s per decision in the opening. */
+ * level plays the same on every machine (and replays from a seed).  A row
+ * naming a game overrides the general row for that game.  Measured with
+ * `tabula match` (docs/ai.md): in two-player Clans easy beats greedy in 60% of
+ * games at about a millisecond of CPU per decision, normal in 81% at about
+ * 20 ms, hard in 88% at about a quarter of a second (0.6 s in the opening,
+ * the slowest position).  Khronos is the slowest game to search: 50,000
+ * iterations take about 1.5 s in its opening, so its hard level searches
+ * 25,000, under a second everywhere. */
 static const struct {
     const char *level;
+    const char *game; /* NULL: every game without a row of its own */
     const char *agent;
     int64_t iterations;
 } level_table[] = {
-    {"easy", "ismcts", 300},
-    {"normal", "ismcts", 5000},
-    {"hard", "ismcts", 50000},
+    {"easy", NULL, "ismcts", 300},
+    {"normal", NULL, "ismcts", 5000},
+    {"hard", NULL, "ismcts", 50000},
+    {"hard", "khronos", "ismcts", 25000},
 };
 
-int tb_level_lookup(const char *level, const tb_agent **agent, tb_budget *budget)
+int tb_level_lookup(const tb_game *game, const char *level, const tb_agent **agent,
+                    tb_budget *budget)
 {
-    for (size_t i = 0; i < sizeof level_table / sizeof level_table[0]; i++) {
+    int found = -1;
+    for (int i = 0; i < (int)(sizeof level_table / sizeof level_table[0]); i++) {
         if (strcmp(level_table[i].level, level) != 0)
             continue;
-        const tb_agent *a = tb_agent_find(level_table[i].agent);
-        if (!a)
-            return -1;
-        *agent = a;
-        memset(budget, 0, sizeof *budget);
-        budget->iterations = level_table[i].iterations;
-        return 0;
+        if (!level_table[i].game && found < 0)
+            found = i;
+        if (level_table[i].game && game && strcmp(level_table[i].game, tb_game_name(game)) == 0)
+            found = i;
     }
-    return -1;
+    if (found < 0)
+        return -1;
+    const tb_agent *a = tb_agent_find(level_table[found].agent);
+    if (!a)
+        return -1;
+    *agent = a;
+    memset(budget, 0, sizeof *budget);
+    budget->iterations = level_table[found].iterations;
+    return 0;
 }

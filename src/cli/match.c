@@ -87,7 +87,8 @@ static int match_help(void)
 }
 
 /* Parses NAME[:LEVEL][:KEY=VALUE...]; 0 on success, else err says why. */
-static int match_parse_agent(const char *spec, match_agent *a, char *err, size_t errlen)
+static int match_parse_agent(const tb_game *game, const char *spec, match_agent *a, char *err,
+                             size_t errlen)
 {
     memset(a, 0, sizeof *a);
     if (!*spec || strlen(spec) >= sizeof a->label) {
@@ -113,7 +114,7 @@ static int match_parse_agent(const char *spec, match_agent *a, char *err, size_t
         return -1;
     }
     a->agent = tb_agent_find(name);
-    if (!a->agent && tb_level_lookup(name, &a->agent, &a->budget) != 0) {
+    if (!a->agent && tb_level_lookup(game, name, &a->agent, &a->budget) != 0) {
         char known[200] = "";
         for (int k = 0; k < tb_agent_count(); k++) {
             size_t used = strlen(known);
@@ -129,7 +130,7 @@ static int match_parse_agent(const char *spec, match_agent *a, char *err, size_t
         if (!eq) {
             const tb_agent *level_agent;
             tb_budget b;
-            if (tb_level_lookup(part, &level_agent, &b) != 0 || level_agent != a->agent) {
+            if (tb_level_lookup(game, part, &level_agent, &b) != 0 || level_agent != a->agent) {
                 snprintf(err, errlen, "'%s' in agent '%s' is not a level of %s (easy, normal, "
                          "hard) nor KEY=VALUE", part, spec, a->agent->name);
                 return -1;
@@ -607,7 +608,7 @@ int cmd_match(int argc, char **argv)
         for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
             if (n >= TB_MAX_SEATS)
                 return cli_usage("match", "--agents names more than %d agents", TB_MAX_SEATS);
-            if (match_parse_agent(w, &r.entry[n], err, sizeof err) != 0)
+            if (match_parse_agent(r.game, w, &r.entry[n], err, sizeof err) != 0)
                 return cli_usage("match", "%s", err);
             n++;
         }

@@ -67,7 +67,7 @@ static int play_help(void)
     return 0;
 }
 
-static int play_parse_seat(const char *spec, play_seat *seat)
+static int play_parse_seat(const tb_game *game, const char *spec, play_seat *seat)
 {
     memset(seat, 0, sizeof *seat);
     if (strcmp(spec, "human") == 0) {
@@ -84,7 +84,7 @@ static int play_parse_seat(const char *spec, play_seat *seat)
         level = colon + 1;
     }
     const tb_agent *level_agent = NULL;
-    if (!colon && tb_level_lookup(name, &level_agent, &seat->budget) == 0) {
+    if (!colon && tb_level_lookup(game, name, &level_agent, &seat->budget) == 0) {
         seat->agent = level_agent;
         snprintf(seat->label, sizeof seat->label, "%s (%s)", level_agent->name, name);
         return 0;
@@ -93,23 +93,23 @@ static int play_parse_seat(const char *spec, play_seat *seat)
     if (!seat->agent)
         return -1;
     if (level) {
-        if (tb_level_lookup(level, &level_agent, &seat->budget) != 0)
+        if (tb_level_lookup(game, level, &level_agent, &seat->budget) != 0)
             return -1;
         snprintf(seat->label, sizeof seat->label, "%s:%s", name, level);
     } else {
-        if (tb_level_lookup("normal", &level_agent, &seat->budget) != 0)
+        if (tb_level_lookup(game, "normal", &level_agent, &seat->budget) != 0)
             memset(&seat->budget, 0, sizeof seat->budget);
         snprintf(seat->label, sizeof seat->label, "%s", name);
     }
     return 0;
 }
 
-static void play_default_seats(play_game *pg, int players)
+static void play_default_seats(const tb_game *game, play_game *pg, int players)
 {
-    play_parse_seat("human", &pg->seat[0]);
+    play_parse_seat(game, "human", &pg->seat[0]);
     for (int i = 1; i < players; i++)
-        if (play_parse_seat("normal", &pg->seat[i]) != 0)
-            play_parse_seat("random", &pg->seat[i]);
+        if (play_parse_seat(game, "normal", &pg->seat[i]) != 0)
+            play_parse_seat(game, "random", &pg->seat[i]);
 }
 
 static void play_push(play_game *pg, bool by_human)
@@ -241,7 +241,7 @@ static void play_hint(play_game *pg)
 {
     const tb_agent *agent = NULL;
     tb_budget budget;
-    if (tb_level_lookup("normal", &agent, &budget) != 0) {
+    if (tb_level_lookup(tb_state_game(pg->state), "normal", &agent, &budget) != 0) {
         agent = tb_agent_find("greedy");
         memset(&budget, 0, sizeof budget);
     }
@@ -413,7 +413,7 @@ int cmd_play(int argc, char **argv)
         for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
             if (nseats >= TB_MAX_SEATS)
                 return cli_usage("play", "too many seats in --seats");
-            if (play_parse_seat(w, &pg.seat[nseats]) != 0) {
+            if (play_parse_seat(g, w, &pg.seat[nseats]) != 0) {
                 char known[200] = "human";
                 for (int k = 0; k < tb_agent_count(); k++) {
                     size_t used = strlen(known);
@@ -433,7 +433,7 @@ int cmd_play(int argc, char **argv)
         return cli_usage("play", "%s is for %d to %d players, not %ld", tb_game_name(g),
                          tb_game_min_players(g), tb_game_max_players(g), players);
     if (!seats_arg)
-        play_default_seats(&pg, (int)players);
+        play_default_seats(g, &pg, (int)players);
     if (!have_seed)
         seed = cli_random_seed();
     pg.state = tb_state_new(g);

@@ -117,7 +117,7 @@ static json_t *http_catalog(void)
     for (int i = 0; i < 3; i++) {
         const tb_agent *a = NULL;
         tb_budget b;
-        bool ok = tb_level_lookup(names[i], &a, &b) == 0;
+        bool ok = tb_level_lookup(NULL, names[i], &a, &b) == 0;
         json_t *o = json_pack("{s:s,s:b}", "name", names[i], "available", ok);
         if (ok)
             json_object_set_new(o, "agent", json_string(a->name));

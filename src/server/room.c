@@ -90,12 +90,13 @@ static json_t *room_log_json(const srv_room *r)
 
 /* Resolves an AI seat's level to an agent and budget.  A level whose agent
  * is not built in falls back to the random agent, with a note saying so. */
-static int room_resolve_ai(srv_seat *seat, const char *level, char *err, size_t errlen)
+static int room_resolve_ai(const tb_game *game, srv_seat *seat, const char *level, char *err,
+                           size_t errlen)
 {
     const tb_agent *agent = NULL;
     tb_budget budget = {0};
     seat->note[0] = '\0';
-    if (tb_level_lookup(level, &agent, &budget) == 0) {
+    if (tb_level_lookup(game, level, &agent, &budget) == 0) {
         seat->agent = agent;
         seat->budget = budget;
         return 0;
@@ -114,7 +115,7 @@ static int room_resolve_ai(srv_seat *seat, const char *level, char *err, size_t 
     agent = tb_agent_find(level);
     if (agent) {
         seat->agent = agent;
-        if (tb_level_lookup("normal", &agent, &seat->budget) != 0)
+        if (tb_level_lookup(game, "normal", &agent, &seat->budget) != 0)
             memset(&seat->budget, 0, sizeof seat->budget);
         return 0;
     }
@@ -627,7 +628,7 @@ int srv_room_create(srv_server *s, const char *body, size_t len, char **reply)
             st->kind = SRV_AI;
             if (!level)
                 level = "normal";
-            if (strlen(level) >= SRV_LEVEL_LEN || room_resolve_ai(st, level, err, sizeof err)) {
+            if (strlen(level) >= SRV_LEVEL_LEN || room_resolve_ai(game, st, level, err, sizeof err)) {
                 status = room_error_reply(reply, 400, "bad_level", "seat %d: %s", i,
                                           strlen(level) >= SRV_LEVEL_LEN ? "level name too long" : err);
                 goto done;
@@ -790,7 +791,7 @@ srv_room *srv_room_load(srv_server *s, const char *id, char *err, size_t errlen)
         st->joined = sr->joined;
         if (strcmp(sr->kind, "ai") == 0) {
             st->kind = SRV_AI;
-            if (room_resolve_ai(st, sr->level, why, sizeof why)) {
+            if (room_resolve_ai(r->game, st, sr->level, why, sizeof why)) {
                 /* A level this build does not know: play random rather than stall. */
                 st->agent = tb_agent_find("random");
                 snprintf(st->note, sizeof st->note,

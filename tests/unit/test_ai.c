@@ -455,6 +455,42 @@ static void agents_beat_chance(void **unused)
                  100 * m);
 }
 
+/* Levels map to the search with rising budgets; a game slow to search has
+ * its own, smaller budget at `hard`; an unknown level is refused. */
+static void levels_map_to_budgets_per_game(void **unused)
+{
+    (void)unused;
+    const char *levels[] = {"easy", "normal", "hard"};
+    for (int g = -1; g < tb_game_count(); g++) {
+        const tb_game *game = g < 0 ? NULL : tb_game_at(g);
+        int64_t last = 0;
+        for (int i = 0; i < 3; i++) {
+            const tb_agent *a = NULL;
+            tb_budget b;
+            memset(&b, 0xff, sizeof b);
+            assert_int_equal(tb_level_lookup(game, levels[i], &a, &b), 0);
+            assert_non_null(a);
+            assert_string_equal(a->name, "ismcts");
+            assert_int_equal(b.time_ms, 0); /* iterations only: the same on every machine */
+            assert_int_equal(b.threads, 0);
+            assert_true(b.iterations > last);
+            last = b.iterations;
+        }
+    }
+    const tb_agent *a;
+    tb_budget b;
+    assert_int_equal(tb_level_lookup(tb_game_find("clans"), "hard", &a, &b), 0);
+    assert_int_equal(b.iterations, 50000);
+    assert_int_equal(tb_level_lookup(NULL, "hard", &a, &b), 0);
+    assert_int_equal(b.iterations, 50000);
+    assert_int_equal(tb_level_lookup(tb_game_find("khronos"), "hard", &a, &b), 0);
+    assert_int_equal(b.iterations, 25000);
+    assert_int_equal(tb_level_lookup(tb_game_find("khronos"), "normal", &a, &b), 0);
+    assert_int_equal(b.iterations, 5000);
+    assert_int_equal(tb_level_lookup(NULL, "expert", &a, &b), -1);
+    assert_int_equal(tb_level_lookup(tb_game_find("khronos"), "Hard", &a, &b), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -469,6 +505,7 @@ int main(void)
         cmocka_unit_test(time_budgets_stop_on_the_callers_clock),
         cmocka_unit_test(greedy_takes_the_best_one_ply_decision),
         cmocka_unit_test(agents_beat_chance),
+        cmocka_unit_test(levels_map_to_budgets_per_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
