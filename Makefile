@@ -2,7 +2,8 @@
 #   make build   install missing packages, build build/tabula
 #   make run     build and start the game server (tabula serve on tabula.db; prints the URL)
 #   make test    build and run every suite (normal, ASan+UBSan, clang, fuzz smoke)
-#   make bench   the benchmarks of bench/RESULTS.md (-O3, built for this machine's CPU)
+#   make bench   the benchmarks of bench/RESULTS.md (-O3, built for this machine's CPU):
+#                random playouts, then the search's iterations per second on 1 and 2 threads
 SHELL := /bin/bash
 BUILD ?= build
 SIM_GAMES ?= 10000
@@ -46,6 +47,11 @@ bench: deps
 	    -Dc_args=-march=native >/dev/null
 	@ninja -C build-bench >/dev/null || ninja -C build-bench
 	./build-bench/tabula bench --seconds 5
+	@echo "# search iterations per second, one thread, 1000 iterations per decision"
+	@for g in clans arkadia khronos; do ./build-bench/tabula bench --agent ismcts $$g --seconds 3; done
+	@echo "# one thread and two on the same 40 positions, 10000 iterations per decision"
+	@for g in clans arkadia khronos; do for t in 1 2; do \
+	    ./build-bench/tabula bench --agent ismcts $$g --iterations 10000 --decisions 40 --threads $$t; done; done
 
 clean:
 	rm -rf $(BUILD) build-asan build-clang build-release build-bench
