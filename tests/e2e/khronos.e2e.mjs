@@ -60,6 +60,9 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
   const page = await newPage();
   await page.goto(gameUrl);
   await page.waitForSelector('.kh-board[data-board="reason"] .kh-sq');
+  // the boards are drawn before the game's state arrives: wait for its buildings and hand
+  await page.waitForSelector('.kh-bld[data-board="reason"]');
+  await page.waitForSelector('#kh-hand .kh-card');
   assertEq(await page.$$eval('.kh-board', (b) => b.map((x) => x.dataset.board)), ['might', 'faith', 'reason'], 'three boards');
   assertEq(await page.$$eval('.kh-board[data-board="might"] .kh-sq', (x) => x.length), 120, '12 × 10 squares per board');
   // every printed Hamlet square holds a civil building (the Hamlet, or a Town or City grown from it) on every board
