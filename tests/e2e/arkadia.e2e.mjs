@@ -30,6 +30,16 @@ async function clickSquare(page, sq, fx = 0.5, fy = 0.5, modifiers = []) {
   await page.mouse.click(x, y);
   for (const m of modifiers) await page.keyboard.up(m);
 }
+// What the preview showed when the board was clicked: recorded by a listener
+// that runs before the board's own, so a check compares the placed piece with
+// what the player saw under the pointer at that moment.
+async function recordPressedPreview(page) {
+  await page.evaluate(() => document.addEventListener('click', () => {
+    const layer = document.querySelector('.arkadia-board .preview-layer');
+    window.pressedPreview = layer ? layer.getAttribute('data-squares') : null;
+  }, true));
+}
+const pressedPreview = (page) => page.evaluate(() => window.pressedPreview);
 const sqXY = (s) => [s.charCodeAt(0) - 97, Number(s.slice(1)) - 1];
 const sqName = (x, y) => `${String.fromCharCode(97 + x)}${y + 1}`;
 const logLength = (page) => page.$$eval('.log .entry', (x) => x.length);
@@ -71,6 +81,7 @@ t.test('30+ decisions by clicking the board; the board follows each; a spectator
   const page = await newPage();
   await page.goto(gameUrl);
   await page.waitForSelector('.arkadia-board rect.sq');
+  await recordPressedPreview(page);
   assertEq(await page.$$eval('.arkadia-board rect.sq', (x) => x.length), 192, '16 × 12 squares');
   assertEq(await page.$$eval('.arkadia-board .coords text', (x) => x.map((e) => e.textContent).filter((s) => s === 'a' || s === 'p' || s === '12').length), 6, 'coordinates labelled on both sides');
   assertEq(await page.$$eval('.arkadia-board .tent', (x) => x.length), 24, '24 tent camps');
@@ -107,8 +118,10 @@ t.test('30+ decisions by clicking the board; the board follows each; a spectator
       assertEq(await page.getAttribute('.preview-layer', 'data-squares'), a, 'the lot preview follows the pointer');
       await shot(page, '03-lot-preview');
       await page.mouse.down(); await page.mouse.up();
-      what = `lot ${a}`; did('lot'); gestures++;
-      check = async () => assert(await page.$(`.arkadia-board .lot[data-lot="${a}"]`), `the lot is drawn at ${a}`);
+      const pressed = await pressedPreview(page);
+      assert(pressed, 'a lot place was shown when the board was clicked');
+      what = `lot ${pressed}`; did('lot'); gestures++;
+      check = async () => assert(await page.$(`.arkadia-board .lot[data-lot="${pressed}"]`), `the lot is drawn at ${pressed}, as shown when clicked`);
     } else if (await page.$('.arkadia-board .reach')) {
       // --- placement: rotate (R or the button), point at a reachable square, click
       const orients = await page.$$eval('.ark-orients .orient', (b) => b.map((x) => x.dataset.orient));
@@ -127,8 +140,12 @@ t.test('30+ decisions by clicking the board; the board follows each; a spectator
       assert(squares.split('-').includes(target), `the preview ${squares} covers the pointed square ${target}`);
       if (!shotPlace) { await shot(page, '04-placement-preview'); shotPlace = true; }
       await page.mouse.down(); await page.mouse.up();
-      what = squares; did('place'); gestures++;
-      check = async () => assert(await page.$(`.arkadia-board .building[data-squares="${squares}"]`), `the building on ${squares} is drawn`);
+      // Normally the same as `squares`; if the board moved under the still
+      // pointer in between, the preview caught up on the press.
+      const pressed = await pressedPreview(page);
+      assert(pressed, 'a legal placement was shown when the board was clicked');
+      what = pressed; did('place'); gestures++;
+      check = async () => assert(await page.$(`.arkadia-board .building[data-squares="${pressed}"]`), `the building on ${pressed} is drawn, as shown when clicked`);
     } else if (await page.$('.arkadia-board [data-worker-spot]')) {
       // --- workers: own or neutral (the switch in the bar), or stop
       const spots = await page.$$eval('.arkadia-board [data-worker-spot]', (s) => s.map((x) => x.dataset.workerSpot));
@@ -308,6 +325,20 @@ t.test('the renderer offers every decision kind by gesture (driven directly)', a
     out.beforeColour = sent.length;
     boardEl.querySelector('[data-castle-family="black"]').click();
     click(sq2);
+    // the board moves under a still pointer (a panel grows above it): the
+    // press brings the preview up to date, and the click places what it shows
+    const pv = { ...view, phase: 'place', card: 'house red', to_move: 0 };
+    R.update({ view: pv, legal: ['e4-e5', 'e5-e6', 'e6-e7'], yourTurn: true, seat: 0, toMove: 0, n: 903, seats });
+    const layer = () => boardEl.querySelector('.preview-layer').getAttribute('data-squares');
+    const e6 = at('e6', 0.5, 0.6);
+    const pointer = (type) => svgEl.dispatchEvent(new PointerEvent(type, { ...e6, bubbles: true }));
+    pointer('pointermove');
+    out.beforeShift = layer();
+    boardEl.style.marginTop = `${boardEl.querySelector('rect.sq[data-sq="e6"]').getBoundingClientRect().height}px`;
+    pointer('pointerdown');
+    out.atPress = layer();
+    svgEl.dispatchEvent(new MouseEvent('click', { ...e6, bubbles: true }));
+    boardEl.style.marginTop = '';
     // unknown decisions still get a button
     R.update({ view: { ...view, phase: 'action' }, legal: ['mystery 1'], yourTurn: true, seat: 0, toMove: 0, n: 902, seats });
     out.fallback = [...boardEl.querySelectorAll('.ark-other .legal-move')].map((b) => b.dataset.move);
@@ -318,7 +349,9 @@ t.test('the renderer offers every decision kind by gesture (driven directly)', a
   });
   assertEq(r.saleMax, '3', 'the slider goes up to the seals held');
   assertEq(r.beforeColour, 1, 'a castle square without a chosen colour sends nothing');
-  assertEq(r.sent, ['sell red 2', 'castle black 2'], 'the sale and the castle piece sent');
+  assertEq(r.beforeShift, 'e6-e7', 'the preview under the pointer');
+  assertEq(r.atPress, 'e5-e6', 'after the board moved down a square, the press shows the placement now under the pointer');
+  assertEq(r.sent, ['sell red 2', 'castle black 2', 'e5-e6'], 'the sale, the castle piece and the placement shown at the press sent');
   assertEq(r.fallback, ['mystery 1'], 'an unknown decision gets a button');
   assertEq(r.help, 'Sell red seals?', 'the sale explained in words');
   assertEq(r.log, ['castle 2 ← black', 'lays red trade centre', 'on e7 f7 f8 g8', 'own worker c3', 'draws from the stack', 'sells 7 red'], 'the log in words');

@@ -589,6 +589,15 @@ export function create({ boardEl, panelsEl, board, decide }) {
     pointer = toSquares(ev);
     paintPreview();
   });
+  // A press re-reads the pointer: if the board moved under a still mouse (a
+  // scroll, a panel growing), the preview catches up before the click, so
+  // what is placed is what is drawn under the pointer when it is pressed.
+  root.addEventListener('pointerdown', (ev) => {
+    const p = toSquares(ev);
+    if (!p || (pointer && p.fx === pointer.fx && p.fy === pointer.fy)) return;
+    pointer = p;
+    paintPreview();
+  });
   root.addEventListener('pointerleave', () => { pointer = null; paintPreview(); });
   root.addEventListener('contextmenu', (ev) => {
     if (mine() && L.placements.length) { ev.preventDefault(); rotate(1); }
