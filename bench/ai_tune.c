@@ -41,7 +41,7 @@ static uint64_t tune_now_us(void)
 static int tune_parse(const char *spec, tune_agent *a)
 {
     memset(a, 0, sizeof *a);
-    a->cfg = tb__ismcts_defaults();
+    a->cfg = tb__ismcts_defaults(NULL);
     if (strcmp(spec, "random") == 0)
         return 0;
     if (strcmp(spec, "greedy") == 0) {

@@ -13,7 +13,8 @@ extern const tb_agent tb__greedy_agent;
 extern const tb_agent tb__ismcts_agent;
 
 /* The knobs of the information-set search (ismcts.c).  tb__ismcts_agent
- * uses tb__ismcts_defaults(); tests and experiments pass their own. */
+ * uses tb__ismcts_defaults() for the game searched; tests and experiments
+ * pass their own. */
 typedef struct tb__ismcts_config {
     double exploration;       /* UCB constant for returns in [0,1] */
     int playout_depth;        /* random decisions played out before the heuristic
@@ -29,7 +30,8 @@ typedef struct tb__ismcts_config {
     int64_t default_iterations; /* used when the budget sets no limit */
 } tb__ismcts_config;
 
-tb__ismcts_config tb__ismcts_defaults(void);
+/* The settings the agent searches `game` with (NULL: the general ones). */
+tb__ismcts_config tb__ismcts_defaults(const tb_game *game);
 tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_rng *rng,
                           tb_agent_report *report, const tb__ismcts_config *config);
 

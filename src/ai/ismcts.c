@@ -9,8 +9,9 @@
  * the children that are legal in this guess by UCB with availability counts
  * (a child's exploration term uses how often it was available, not how often
  * its parent was visited); add one new child; play out a few decisions,
- * each the heuristic's favourite (for the seat making it) of two random
- * draws, and let the game's heuristic judge every seat (a game without a
+ * each the heuristic's favourite (for the seat making it) of a few random
+ * draws (how many of each: per game, ism_game_settings), and let the game's
+ * heuristic judge every seat (a game without a
  * heuristic is played out uniformly at random to the end); back up one
  * return per seat,
  * each node crediting the seat that made its decision (max^n).
@@ -42,7 +43,21 @@
 #define ISM_MAX_VISITS 2000000000  /* stop before a node's int32 counts overflow */
 #define ISM_MAX_PICK 16            /* most random draws one playout decision compares */
 
-tb__ismcts_config tb__ismcts_defaults(void)
+/* The playout settings a game searches best with, where they differ from
+ * the general ones.  Each row was measured against the general settings
+ * with bench/ai_tune.c over several hundred games (docs/ai.md, "Search
+ * settings per game"): Khronos's turns are long chains of decisions whose
+ * worth shows only once the turn's buildings stand, so shorter playouts
+ * with a sharper choice of each decision judge a leaf better. */
+static const struct {
+    const char *game;
+    int playout_depth;
+    int playout_pick;
+} ism_game_settings[] = {
+    {"khronos", 2, 4},
+};
+
+tb__ismcts_config tb__ismcts_defaults(const tb_game *game)
 {
     tb__ismcts_config c = {
         .exploration = 0.3,
@@ -52,6 +67,12 @@ tb__ismcts_config tb__ismcts_defaults(void)
         .node_cap = (int64_t)1 << 21,
         .default_iterations = 5000, /* the `normal` level */
     };
+    for (size_t i = 0; game && i < sizeof ism_game_settings / sizeof ism_game_settings[0]; i++) {
+        if (strcmp(ism_game_settings[i].game, tb_game_name(game)) == 0) {
+            c.playout_depth = ism_game_settings[i].playout_depth;
+            c.playout_pick = ism_game_settings[i].playout_pick;
+        }
+    }
     return c;
 }
 
@@ -379,7 +400,7 @@ static void ism_fill_single(tb_agent_report *report, tb_move m, double value)
 tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_rng *rng,
                           tb_agent_report *report, const tb__ismcts_config *config)
 {
-    tb__ismcts_config cfg = config ? *config : tb__ismcts_defaults();
+    tb__ismcts_config cfg = config ? *config : tb__ismcts_defaults(tb_state_game(view));
     tb_budget none = {0};
     if (!budget)
         budget = &none;
@@ -536,7 +557,7 @@ tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_
 static tb_move ismcts_choose(tb_state *view, int seat, const tb_budget *budget, tb_rng *rng,
                              tb_agent_report *report)
 {
-    tb__ismcts_config cfg = tb__ismcts_defaults();
+    tb__ismcts_config cfg = tb__ismcts_defaults(tb_state_game(view));
     return tb__ismcts_search(view, seat, budget, rng, report, &cfg);
 }
 

@@ -244,6 +244,48 @@ static void search_is_deterministic_for_a_seed_and_iterations(void **unused)
     assert_true(differs_with_seed > 0);
 }
 
+/* The agent searches each game with that game's settings: its report is
+ * the search's with tb__ismcts_defaults(game), and for Khronos, whose
+ * playouts are set apart, not the one with the general settings. */
+static void the_agent_searches_each_game_with_its_settings(void **unused)
+{
+    (void)unused;
+    tb__ismcts_config general = tb__ismcts_defaults(NULL);
+    for (int gi = 0; gi < tb_game_count(); gi++) {
+        const tb_game *g = tb_game_at(gi);
+        tb__ismcts_config own = tb__ismcts_defaults(g);
+        bool set_apart = strcmp(tb_game_name(g), "khronos") == 0;
+        assert_int_equal(own.playout_depth != general.playout_depth ||
+                             own.playout_pick != general.playout_pick,
+                         set_apart);
+        int differs_from_general = 0;
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            tb_state *s = test_position(g, 2, seed, 6);
+            int seat = tb_to_move(s);
+            tb_budget budget = {.iterations = 400};
+            tb_agent_report by_agent, by_own, by_general;
+            tb_state *view = tb_state_dup(s);
+            tb_rng rng;
+            tb_rng_seed(&rng, seed);
+            tb__ismcts_agent.choose(view, seat, &budget, &rng, &by_agent);
+            tb_state_copy(view, s);
+            tb_rng_seed(&rng, seed);
+            tb__ismcts_search(view, seat, &budget, &rng, &by_own, &own);
+            tb_state_copy(view, s);
+            tb_rng_seed(&rng, seed);
+            tb__ismcts_search(view, seat, &budget, &rng, &by_general, &general);
+            assert_memory_equal(&by_agent, &by_own, sizeof by_agent);
+            differs_from_general += memcmp(&by_own, &by_general, sizeof by_own) != 0;
+            tb_state_free(view);
+            tb_state_free(s);
+        }
+        if (set_apart)
+            assert_true(differs_from_general > 0);
+        else
+            assert_int_equal(differs_from_general, 0);
+    }
+}
+
 static void report_is_well_formed(void **unused)
 {
     (void)unused;
@@ -293,7 +335,7 @@ static void tiny_node_caps_still_give_legal_decisions(void **unused)
         for (uint64_t seed = 1; seed <= 4; seed++) {
             tb_state *s = test_position(g, 4, seed, (int)seed * 9);
             for (int threads = 1; threads <= 2; threads++) {
-                tb__ismcts_config cfg = tb__ismcts_defaults();
+                tb__ismcts_config cfg = tb__ismcts_defaults(g);
                 cfg.node_cap = caps[c];
                 tb_state *view = tb_state_dup(s);
                 tb_rng rng;
@@ -368,7 +410,7 @@ static void time_budgets_stop_on_the_callers_clock(void **unused)
      * iteration budget applies instead of searching for ever. */
     tb_budget no_clock = {.time_ms = 10};
     tb_agent_decide(ismcts, s, &no_clock, 1, &r);
-    assert_int_equal(r.iterations, tb__ismcts_defaults().default_iterations);
+    assert_int_equal(r.iterations, tb__ismcts_defaults(NULL).default_iterations);
     tb_state_free(s);
 }
 
@@ -499,6 +541,7 @@ int main(void)
         cmocka_unit_test(every_decision_is_legal),
         cmocka_unit_test(agents_play_whole_games_legally),
         cmocka_unit_test(search_is_deterministic_for_a_seed_and_iterations),
+        cmocka_unit_test(the_agent_searches_each_game_with_its_settings),
         cmocka_unit_test(report_is_well_formed),
         cmocka_unit_test(tiny_node_caps_still_give_legal_decisions),
         cmocka_unit_test(threads_share_the_iterations),
