@@ -267,8 +267,9 @@ tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, const tb_b
                         uint64_t seed, tb_agent_report *report);
 
 /* Player levels for people: "easy", "normal", "hard" → an agent and a budget
- * for `game` (a game slow to search gets a smaller budget at a level, so
- * every level answers within about a second; NULL: the usual budgets). */
+ * for `game` (a game may have its own budget at a level, where the usual one
+ * would be too slow or no stronger; budgets rise with the level; NULL: the
+ * usual budgets). */
 int tb_level_lookup(const tb_game *game, const char *level, const tb_agent **agent,
                     tb_budget *budget);
 
