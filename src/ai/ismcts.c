@@ -44,9 +44,9 @@
 #define ISM_MAX_PICK 16            /* most random draws one playout decision compares */
 
 /* The playout settings a game searches best with, where they differ from
- * the general ones.  Each row was measured against the general settings
- * with bench/ai_tune.c over several hundred games (docs/ai.md, "Search
- * settings per game"): Khronos's turns are long chains of decisions whose
+ * the general ones.  Each row was measured against the general settings on
+ * the same deals, over several hundred games (docs/ai.md, "Search settings
+ * per game"): Khronos's turns are long chains of decisions whose
  * worth shows only once the turn's buildings stand, so shorter playouts
  * with a sharper choice of each decision judge a leaf better. */
 static const struct {
