@@ -135,6 +135,11 @@ int tb_decisions_made(const tb_state *state); /* decisions applied since setup *
 
 /* Writes every legal decision in canonical order; returns how many. */
 int tb_legal(const tb_state *state, tb_move out[TB_MAX_MOVES]);
+/* The legal decisions worth searching, in canonical order: tb_legal less
+ * those the game knows another legal decision dominates (it reaches the same
+ * position for no more, e.g. a Khronos adventurer travelling twice without
+ * playing a card).  Never empty while the game is not over. */
+int tb_legal_undominated(const tb_state *state, tb_move out[TB_MAX_MOVES]);
 bool tb_is_legal(const tb_state *state, tb_move move);
 /* Applies a decision that must be legal (unchecked: fast path for search). */
 void tb_apply(tb_state *state, tb_move move);

@@ -8,7 +8,8 @@
  * decisions (tb_move values, which never encode a secret), choosing among
  * the children that are legal in this guess by UCB with availability counts
  * (a child's exploration term uses how often it was available, not how often
- * its parent was visited); add one new child; play out a few decisions,
+ * its parent was visited), leaving out the decisions the game knows to be
+ * dominated (tb_legal_undominated); add one new child; play out a few decisions,
  * each the heuristic's favourite (for the seat making it) of a few random
  * draws (how many of each: per game, ism_game_settings), and let the game's
  * heuristic judge every seat (a game without a
@@ -217,7 +218,7 @@ static void ism_iterate(ism_tree *t)
     t->path[depth++] = 0;
     int mover;
     while ((mover = tb_to_move(s)) != TB_OVER && depth <= ISM_MAX_DEPTH) {
-        int n = tb_legal(s, t->moves);
+        int n = tb_legal_undominated(s, t->moves);
         ism_sort(t->moves, n);
         /* Merge the legal decisions with the children: count availability,
          * find the best available child, and list the untried decisions. */
@@ -315,7 +316,7 @@ static void ism_iterate(ism_tree *t)
  * ends the game), so the search starts from the one-ply judgement. */
 static void ism_seed_root(ism_tree *t, int prior)
 {
-    int n = tb_legal(t->view, t->moves);
+    int n = tb_legal_undominated(t->view, t->moves);
     ism_sort(t->moves, n);
     int32_t last = -1;
     for (int i = 0; i < n; i++) {
@@ -411,7 +412,7 @@ tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_
     {
         tb_move only[2] = {0, 0};
         tb_move *all = malloc(TB_MAX_MOVES * sizeof *all);
-        int n = all ? tb_legal(view, all) : 0;
+        int n = all ? tb_legal_undominated(view, all) : 0;
         if (all && n == 1)
             only[0] = all[0];
         free(all);

@@ -47,6 +47,11 @@ struct tb_game {
     int (*setup)(tb_state *s, char *err, size_t errlen);
     int (*to_move)(const tb_state *s);
     int (*legal)(const tb_state *s, tb_move *out);
+    /* Optional: removes from moves[0..n) (legal, in canonical order) the
+     * decisions another legal decision dominates (reaches the same position
+     * for no more); keeps the order and at least one; returns how many are
+     * left.  Such decisions stay legal: only searches skip them. */
+    int (*undominated)(const tb_state *s, tb_move *moves, int n);
     void (*apply)(tb_state *s, tb_move m);
     /* Optional: a uniformly random legal move, faster than listing all. */
     tb_move (*random_move)(const tb_state *s, tb_rng *rng);

@@ -89,6 +89,17 @@ int tb_legal(const tb_state *state, tb_move out[TB_MAX_MOVES])
     return state->game->legal(state, out);
 }
 
+int tb_legal_undominated(const tb_state *state, tb_move out[TB_MAX_MOVES])
+{
+    int n = state->game->legal(state, out);
+    if (n > 1 && state->game->undominated) {
+        int kept = state->game->undominated(state, out, n);
+        if (kept >= 1 && kept <= n)
+            n = kept;
+    }
+    return n;
+}
+
 bool tb_is_legal(const tb_state *state, tb_move move)
 {
     tb_move moves[TB_MAX_MOVES];

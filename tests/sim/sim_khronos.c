@@ -7,7 +7,8 @@
  * printed Hamlet squares covered by civil buildings, ruins and owners where
  * they belong, populate cubes within capacity, and — whenever no action is
  * half done — a unique highest military and religious building in every
- * domain of Might and Faith.
+ * domain of Might and Faith; and the decisions searches leave out are only
+ * second travels of an adventurer that has not played a card since.
  */
 #include "sim.h"
 
@@ -59,6 +60,33 @@ static int sim_board(const khronos_state *k, int b, char *err, size_t n)
             return snprintf(err, n, "%s: printed hamlet square %d not civil", kh_board_name[b],
                             D.hamlet[h]), -1;
     }
+    return 0;
+}
+
+/* The decisions searches consider are the legal ones in the same order,
+ * never none while the game goes on, less only travels, and only travels of
+ * an adventurer that has travelled since it last played a card. */
+static int sim_khronos_searched(const tb_state *s, char *err, size_t n)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    tb_move all[TB_MAX_MOVES], kept[TB_MAX_MOVES];
+    int na = tb_legal(s, all), nk = tb_legal_undominated(s, kept), j = 0;
+    if (na > 0 && nk == 0)
+        return snprintf(err, n, "no decision left to search"), -1;
+    for (int i = 0; i < na; i++) {
+        if (j < nk && all[i] == kept[j]) {
+            j++;
+            continue;
+        }
+        int from = (int)(all[i] >> 5) & 3;
+        const uint8_t *pw = k->pawn[k->cur];
+        bool roamed = (pw[0] == from && k->travelled[0]) || (pw[1] == from && k->travelled[1]);
+        if (KH_KIND(all[i]) != KH_M_TRAVEL || !roamed)
+            return snprintf(err, n, "a decision left out of searches that is not a second "
+                            "travel"), -1;
+    }
+    if (j != nk)
+        return snprintf(err, n, "searched decisions that are not legal, or out of order"), -1;
     return 0;
 }
 
@@ -125,5 +153,10 @@ int sim_khronos_check(const tb_state *before, const tb_state *after, char *err, 
     }
     if (k->pend != KH_P_NONE && k->over)
         return snprintf(err, n, "a decision pending after the end"), -1;
-    return 0;
+    const uint8_t *pw = k->pawn[k->cur];
+    if ((k->travelled[0] || k->travelled[1]) && (!k->acted || k->over))
+        return snprintf(err, n, "an adventurer marked as travelled outside an acted turn"), -1;
+    if (pw[0] == pw[1] && k->left[0] == k->left[1] && k->travelled[0] > k->travelled[1])
+        return snprintf(err, n, "the current player's adventurers are not in canonical order"), -1;
+    return sim_khronos_searched(after, err, n);
 }

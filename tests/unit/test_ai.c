@@ -1,8 +1,9 @@
 /*
  * test_ai.c — unit tests of the agents (src/ai): no agent can peek at
  * secrets the mover cannot see, decisions are legal and deterministic, the
- * search honours its budgets, its node cap and its threads, the report is
- * well formed, and the agents are stronger than chance where they should be.
+ * search honours its budgets, its node cap and its threads, it leaves out the
+ * decisions a game knows to be dominated, the report is well formed, and the
+ * agents are stronger than chance where they should be.
  *
  * Positions come from seeded random games of every registered game at every
  * player count, so a game that joins the registry is tested here too.
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 /* A position `steps` random decisions into a seeded game (fewer if the game
  * ends first; then the last position before the end). */
@@ -286,6 +288,86 @@ static void the_agent_searches_each_game_with_its_settings(void **unused)
     }
 }
 
+/* A Khronos position where the player to move has sent both adventurers
+ * travelling (so travelling either again is dominated) and keeps only the
+ * first `keep` cards of the hand (the rest go to the discards). */
+static tb_state *test_khronos_after_travels(uint64_t seed, size_t keep)
+{
+    char err[TB_ERR_LEN];
+    tb_state *s = tb_state_new(tb_game_find("khronos"));
+    assert_int_equal(tb_setup(s, 2, NULL, seed, err, sizeof err), 0);
+    int p = tb_to_move(s);
+    assert_int_equal(tb_play_text(s, "travel might faith", err, sizeof err), 0);
+    assert_int_equal(tb_play_text(s, "travel might reason", err, sizeof err), 0);
+    char *text = tb_state_json(s);
+    json_t *j = json_loads(text, 0, NULL);
+    free(text);
+    assert_non_null(j);
+    json_t *hands = json_object_get(j, "hands");
+    const char *hand = json_string_value(json_array_get(hands, (size_t)p));
+    const char *discard = json_string_value(json_object_get(j, "discard"));
+    assert_non_null(hand);
+    assert_non_null(discard);
+    assert_true(strlen(hand) >= keep);
+    char kept[16], thrown[128];
+    snprintf(kept, sizeof kept, "%.*s", (int)keep, hand);
+    snprintf(thrown, sizeof thrown, "%s%s", discard, hand + keep);
+    json_array_set_new(hands, (size_t)p, json_string(kept));
+    json_object_set_new(j, "discard", json_string(thrown));
+    text = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    tb_state *t = tb_state_load(text, err, sizeof err);
+    free(text);
+    if (!t)
+        fail_msg("%s", err);
+    tb_state_free(s);
+    return t;
+}
+
+static void the_search_leaves_out_dominated_decisions(void **unused)
+{
+    (void)unused;
+    for (uint64_t seed = 1; seed <= 4; seed++) {
+        /* no cards: of the legal decisions (four travels and the end of the
+         * turn) only the end is worth searching, so it is chosen at once */
+        tb_state *s = test_khronos_after_travels(seed, 0);
+        tb_move all[TB_MAX_MOVES], kept[TB_MAX_MOVES];
+        assert_int_equal(tb_legal(s, all), 5);
+        assert_int_equal(tb_legal_undominated(s, kept), 1);
+        tb_budget budget = {.iterations = 300};
+        tb_agent_report r;
+        tb_move m = tb_agent_decide(&tb__ismcts_agent, s, &budget, seed, &r);
+        assert_int_equal(m, kept[0]);
+        assert_int_equal(r.count, 1);
+        tb_state_free(s);
+        /* one card: the search grows every undominated decision at the root
+         * (with and without virtual visits there), and nothing else */
+        s = test_khronos_after_travels(seed, 1);
+        int n = tb_legal_undominated(s, kept);
+        assert_true(n >= 2 && n <= TB_REPORT_MOVES);
+        assert_true(tb_legal(s, all) == n + 4);
+        for (int prior = 0; prior <= 5; prior += 5) {
+            tb__ismcts_config cfg = tb__ismcts_defaults(tb_state_game(s));
+            cfg.root_prior = prior;
+            tb_state *view = tb_state_dup(s);
+            tb_rng rng;
+            tb_rng_seed(&rng, seed);
+            budget.iterations = 2000;
+            tb__ismcts_search(view, tb_to_move(s), &budget, &rng, &r, &cfg);
+            assert_int_equal(r.count, n);
+            for (int i = 0; i < r.count; i++) {
+                bool listed = false;
+                for (int k = 0; k < n; k++)
+                    listed = listed || r.move[i] == kept[k];
+                assert_true(listed);
+                assert_true(r.visits[i] > 0);
+            }
+            tb_state_free(view);
+        }
+        tb_state_free(s);
+    }
+}
+
 static void report_is_well_formed(void **unused)
 {
     (void)unused;
@@ -542,6 +624,7 @@ int main(void)
         cmocka_unit_test(agents_play_whole_games_legally),
         cmocka_unit_test(search_is_deterministic_for_a_seed_and_iterations),
         cmocka_unit_test(the_agent_searches_each_game_with_its_settings),
+        cmocka_unit_test(the_search_leaves_out_dominated_decisions),
         cmocka_unit_test(report_is_well_formed),
         cmocka_unit_test(tiny_node_caps_still_give_legal_decisions),
         cmocka_unit_test(threads_share_the_iterations),

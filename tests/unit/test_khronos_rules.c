@@ -3,8 +3,10 @@
  * random games with the Hold'em option (which the simulation test does not
  * set) keep every invariant of sim_khronos.c, load back from their JSON and
  * resample soundly, and the display always offers one card of each colour
- * while cards of it remain; replays are deterministic; and the heuristic is
- * good enough that a one-ply player using it beats random players.
+ * while cards of it remain; replays are deterministic; the heuristic is
+ * good enough that a one-ply player using it beats random players; and the
+ * decisions left out of searches (an adventurer travelling again before it
+ * plays a card) are exactly those, and stay legal.
  */
 #include "tabula.h"
 #include "../sim/sim.h"
@@ -13,6 +15,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,12 +164,116 @@ static void one_ply_heuristic_beats_random(void **unused)
     assert_true(share / games > 0.8);
 }
 
+/* The decision `text` names in s (the test fails when it is not legal). */
+static tb_move move_named(const tb_state *s, const char *text)
+{
+    tb_move m;
+    char err[TB_ERR_LEN];
+    if (tb_text_to_move(s, text, &m, err, sizeof err) != 0)
+        fail_msg("%s: %s", text, err);
+    return m;
+}
+
+static bool searched(const tb_state *s, const char *text)
+{
+    tb_move want = move_named(s, text), moves[TB_MAX_MOVES];
+    int n = tb_legal_undominated(s, moves);
+    for (int i = 0; i < n; i++)
+        if (moves[i] == want)
+            return true;
+    return false;
+}
+
+/* Whether any travel is legal (so no choice inside an action is pending). */
+static bool travel_listed(const tb_state *s)
+{
+    char *legal = tb_legal_text(s);
+    bool any = strstr(legal, "travel ") != NULL;
+    free(legal);
+    return any;
+}
+
+/* The legal decisions that tb_legal_undominated leaves out. */
+static int left_out(const tb_state *s)
+{
+    tb_move all[TB_MAX_MOVES], kept[TB_MAX_MOVES];
+    int n = tb_legal(s, all), k = tb_legal_undominated(s, kept), j = 0;
+    for (int i = 0; i < n && j < k; i++)
+        j += all[i] == kept[j]; /* kept is a subsequence of all, in order */
+    assert_int_equal(j, k);
+    return n - k;
+}
+
+static void a_second_travel_before_a_card_is_left_out_of_searches(void **unused)
+{
+    (void)unused;
+    char err[TB_ERR_LEN];
+    int built = 0;
+    for (uint64_t seed = 1; seed <= 40 && built < 3; seed++) {
+        tb_state *s = new_game(2, seed, false);
+        int p = tb_to_move(s);
+        assert_int_equal(left_out(s), 0); /* nobody has travelled yet */
+        assert_int_equal(tb_play_text(s, "travel might faith", err, sizeof err), 0);
+        /* the adventurer now on Faith goes nowhere more in a search; the one
+         * still on Might may; ending the turn stays */
+        assert_false(searched(s, "travel faith might"));
+        assert_false(searched(s, "travel faith reason"));
+        assert_true(searched(s, "travel might faith"));
+        assert_true(searched(s, "travel might reason"));
+        assert_true(searched(s, "end"));
+        assert_int_equal(left_out(s), 2);
+        /* it is still legal: people may do it, and pay for it */
+        tb_state *wander = tb_state_dup(s);
+        int before[TB_MAX_SEATS], after[TB_MAX_SEATS];
+        tb_scores(wander, before);
+        assert_int_equal(tb_play_text(wander, "travel faith might", err, sizeof err), 0);
+        tb_scores(wander, after);
+        assert_int_equal(after[p], before[p] - 1);
+        /* both have travelled: no travel is searched (four stay legal) */
+        tb_state_copy(wander, s);
+        assert_int_equal(tb_play_text(wander, "travel might reason", err, sizeof err), 0);
+        assert_int_equal(left_out(wander), 4);
+        /* the state's JSON carries it */
+        char *json = tb_state_json(wander);
+        assert_non_null(strstr(json, "\"travelled\":[true,true]"));
+        tb_state *back = tb_state_load(json, err, sizeof err);
+        assert_non_null(back);
+        assert_true(tb_state_equal(back, wander));
+        assert_int_equal(left_out(back), 4);
+        tb_state_free(back);
+        free(json);
+        tb_state_free(wander);
+        /* a card played on Faith: the adventurer there may travel again */
+        char *legal = tb_legal_text(s);
+        char *build = strstr(legal, "build faith ");
+        char type[32], text[64];
+        if (build && sscanf(build, "build faith %31s", type) == 1) {
+            snprintf(text, sizeof text, "build faith %s", type);
+            assert_int_equal(tb_play_text(s, text, err, sizeof err), 0);
+            /* its squares (and any choice it leads to): the first listed */
+            for (int step = 0; step < 50 && !(tb_to_move(s) == p && travel_listed(s)); step++) {
+                tb_move m[TB_MAX_MOVES];
+                assert_true(tb_legal(s, m) > 0);
+                tb_apply(s, m[0]);
+            }
+            assert_true(tb_to_move(s) == p && travel_listed(s));
+            assert_true(searched(s, "travel faith reason"));
+            assert_int_equal(left_out(s), 0);
+            built++;
+        }
+        free(legal);
+        tb_state_free(s);
+    }
+    assert_int_equal(built, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(holdem_games_keep_every_invariant),
         cmocka_unit_test(replays_are_deterministic),
         cmocka_unit_test(one_ply_heuristic_beats_random),
+        cmocka_unit_test(a_second_travel_before_a_card_is_left_out_of_searches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

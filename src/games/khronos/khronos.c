@@ -119,27 +119,38 @@ int kh_capacity(const khronos_state *k, int board)
     return 0;
 }
 
+/* Plays n cards with the adventurers on `board`; an adventurer that plays
+ * (either, when both stand there and share the cards) has not merely
+ * travelled any more. */
 static void kh_spend(khronos_state *k, int board, int n)
 {
     uint8_t *pw = k->pawn[k->cur];
+    for (int d = 0; d < 2; d++)
+        if (pw[d] == board)
+            k->travelled[d] = 0;
     if (pw[0] == board && pw[1] == board)
         k->pool = (uint8_t)(k->pool + n);
     else
         k->left[pw[0] == board ? 0 : 1] = (uint8_t)(k->left[pw[0] == board ? 0 : 1] - n);
 }
 
-/* Keeps the current player's adventurers sorted by (board, cards left), so
- * equivalent positions are the same bytes. */
+/* Keeps the current player's adventurers sorted by (board, cards left,
+ * travelled), so equivalent positions are the same bytes. */
 static void kh_sort_pawns(khronos_state *k)
 {
     uint8_t *pw = k->pawn[k->cur];
-    if (pw[0] > pw[1] || (pw[0] == pw[1] && k->left[0] > k->left[1])) {
+    bool same_board = pw[0] == pw[1], same_left = k->left[0] == k->left[1];
+    if (pw[0] > pw[1] || (same_board && k->left[0] > k->left[1]) ||
+        (same_board && same_left && k->travelled[0] > k->travelled[1])) {
         uint8_t t = pw[0];
         pw[0] = pw[1];
         pw[1] = t;
         t = k->left[0];
         k->left[0] = k->left[1];
         k->left[1] = t;
+        t = k->travelled[0];
+        k->travelled[0] = k->travelled[1];
+        k->travelled[1] = t;
     }
 }
 
@@ -184,9 +195,12 @@ static void kh_travel(khronos_state *k, int from, int to, int r)
         pw[d] = (uint8_t)to;
         k->left[d] = (uint8_t)r;
         k->left[1 - d] = (uint8_t)(total - r);
+        k->travelled[d] = 1;
         k->pool = 0;
     } else {
-        pw[pw[0] == from ? 0 : 1] = (uint8_t)to;
+        int d = pw[0] == from ? 0 : 1;
+        pw[d] = (uint8_t)to;
+        k->travelled[d] = 1;
         k->pool = 0;
     }
     kh_sort_pawns(k);
@@ -690,6 +704,7 @@ static void kh_start_turn(khronos_state *k)
 {
     k->left[0] = k->left[1] = KH_CARDS_PER_PAWN;
     k->pool = 0;
+    k->travelled[0] = k->travelled[1] = 0;
     k->exchanged = k->acted = k->swapped = 0;
     kh_sort_pawns(k);
 }
@@ -823,6 +838,7 @@ static void kh_end_turn(khronos_state *k, tb_move discard)
         k->over = 1;
         k->left[0] = k->left[1] = 0;
         k->pool = 0;
+        k->travelled[0] = k->travelled[1] = 0;
         k->exchanged = k->acted = k->swapped = 0;
         return;
     }
@@ -987,6 +1003,50 @@ static int kh_legal(const tb_state *s, tb_move *out)
     }
     n += kh_card_sets(h, KH_M_END, 0, 7, out + n);
     return n;
+}
+
+/* ---- decisions a search need not consider ---- */
+
+/* Whether adventurer d, standing on `from`, may leave it taking r cards
+ * still to play (r = KH_AUTO: the only allowance any adventurer there may
+ * take). */
+static bool kh_may_leave_with(const khronos_state *k, int d, int from, int r)
+{
+    const uint8_t *pw = k->pawn[k->cur];
+    if (pw[d] != from)
+        return false;
+    if (pw[1 - d] != from || r == KH_AUTO)
+        return true;
+    int lo = k->pool - k->left[1 - d] > 0 ? k->pool - k->left[1 - d] : 0;
+    int hi = k->pool < k->left[d] ? k->pool : k->left[d];
+    return r >= k->left[d] - hi && r <= k->left[d] - lo;
+}
+
+/* Travelling an adventurer that has travelled since it last played a card
+ * is dominated: going straight from where it was reaches the same position
+ * for one Ecu less (or, when it returns, staying costs nothing).  Such
+ * travels are legal (people may make them) but the search skips them;
+ * otherwise a deep search, finding the opponent's answers later behind
+ * every decision that keeps the turn, wanders its adventurers back and
+ * forth (docs/ai.md).  Only travels are removed, so ending the turn stays. */
+static int kh_undominated(const tb_state *s, tb_move *moves, int n)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    if (!k->travelled[0] && !k->travelled[1])
+        return n;
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        tb_move m = moves[i];
+        bool futile = false;
+        if (KH_KIND(m) == KH_M_TRAVEL) {
+            int from = (int)(m >> 5) & 3, r = (int)m & 7;
+            for (int d = 0; d < 2 && !futile; d++)
+                futile = k->travelled[d] && kh_may_leave_with(k, d, from, r);
+        }
+        if (!futile)
+            moves[kept++] = m;
+    }
+    return kept ? kept : n;
 }
 
 /* ---- applying decisions ---- */
@@ -1265,6 +1325,7 @@ const struct tb_game tb__khronos_game = {
     .setup = kh_setup,
     .to_move = khronos__to_move,
     .legal = kh_legal,
+    .undominated = kh_undominated,
     .apply = kh_apply,
     .random_move = NULL,
     .scores = kh_scores,

@@ -198,6 +198,9 @@ typedef struct khronos_state {
     /* the current player's turn */
     uint8_t left[2];                      /* cards each adventurer may still play */
     uint8_t pool;                         /* cards played together while both stand on one board */
+    uint8_t travelled[2];                 /* each adventurer has travelled since it last played
+                                             a card this turn (so travelling it again is
+                                             dominated: kh_undominated) */
     uint8_t exchanged, acted, swapped;    /* swapped: families taken from the display */
     /* pending decision */
     uint8_t pend;

@@ -604,6 +604,8 @@ json_t *khronos__state_json(const tb_state *s)
     json_object_set_new(j, "pawns", text_pawns_json(k));
     json_object_set_new(j, "left", json_pack("[i,i]", k->left[0], k->left[1]));
     json_object_set_new(j, "pool", json_integer(k->pool));
+    json_object_set_new(j, "travelled",
+                        json_pack("[b,b]", k->travelled[0] != 0, k->travelled[1] != 0));
     json_object_set_new(j, "exchanged", json_boolean(k->exchanged));
     json_object_set_new(j, "acted", json_boolean(k->acted));
     json_object_set_new(j, "swapped", text_swapped_json(k));
@@ -652,6 +654,8 @@ json_t *khronos__view_json(const tb_state *s, int seat)
     json_object_set_new(j, "pawns", text_pawns_json(k));
     json_object_set_new(j, "left", json_pack("[i,i]", k->left[0], k->left[1]));
     json_object_set_new(j, "pool", json_integer(k->pool));
+    json_object_set_new(j, "travelled",
+                        json_pack("[b,b]", k->travelled[0] != 0, k->travelled[1] != 0));
     json_object_set_new(j, "exchanged", json_boolean(k->exchanged));
     json_object_set_new(j, "acted", json_boolean(k->acted));
     json_object_set_new(j, "swapped", text_swapped_json(k));
@@ -1013,12 +1017,27 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
     if (k->pool && (k->pawn[k->cur][0] != k->pawn[k->cur][1] || k->pool > k->left[0] + k->left[1]))
         return tb__errf(err, errlen, "'pool' counts cards played together by two adventurers on "
                         "one board, at most what they had left");
+    /* optional (states written before it existed read as "no adventurer
+     * has travelled without playing since") */
+    const json_t *travelled = json_object_get(j, "travelled");
+    if (travelled) {
+        if (!json_is_array(travelled) || json_array_size(travelled) != 2 ||
+            !json_is_boolean(json_array_get(travelled, 0)) ||
+            !json_is_boolean(json_array_get(travelled, 1)))
+            return tb__errf(err, errlen, "'travelled' must say for each adventurer of the "
+                            "current player (true or false) whether it has travelled since it "
+                            "last played a card this turn");
+        for (int a = 0; a < 2; a++)
+            k->travelled[a] = json_is_true(json_array_get(travelled, (size_t)a));
+    }
     /* canonical order: adventurers by board, the current player's by (board,
      * cards left), each keeping its own allowance */
     for (int p = 0; p < n; p++) {
         uint8_t *pw = k->pawn[p];
         bool cur = p == k->cur;
-        if (pw[0] > pw[1] || (cur && pw[0] == pw[1] && k->left[0] > k->left[1])) {
+        bool same = pw[0] == pw[1];
+        if (pw[0] > pw[1] || (cur && same && k->left[0] > k->left[1]) ||
+            (cur && same && k->left[0] == k->left[1] && k->travelled[0] > k->travelled[1])) {
             uint8_t t = pw[0];
             pw[0] = pw[1];
             pw[1] = t;
@@ -1026,6 +1045,9 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
                 t = k->left[0];
                 k->left[0] = k->left[1];
                 k->left[1] = t;
+                t = k->travelled[0];
+                k->travelled[0] = k->travelled[1];
+                k->travelled[1] = t;
             }
         }
     }
@@ -1041,9 +1063,13 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
                             "most once, and only with holdem=on");
         k->swapped |= (uint8_t)(sw[f] << f);
     }
-    if (over && (k->left[0] || k->left[1] || k->pool || k->exchanged || k->acted || k->swapped))
+    if (over && (k->left[0] || k->left[1] || k->pool || k->travelled[0] || k->travelled[1] ||
+                 k->exchanged || k->acted || k->swapped))
         return tb__errf(err, errlen, "a game that is over has no turn in progress (left [0,0], "
-                        "pool 0, nothing exchanged, acted or swapped)");
+                        "pool 0, nobody travelled, nothing exchanged, acted or swapped)");
+    if ((k->travelled[0] || k->travelled[1]) && !k->acted)
+        return tb__errf(err, errlen, "an adventurer that travelled this turn means the current "
+                        "player has acted ('acted' true)");
     /* boards */
     const json_t *boards = json_object_get(j, "boards");
     if (!json_is_object(boards))
