@@ -258,7 +258,8 @@ static void the_agent_searches_each_game_with_its_settings(void **unused)
         tb__ismcts_config own = tb__ismcts_defaults(g);
         bool set_apart = strcmp(tb_game_name(g), "khronos") == 0;
         assert_int_equal(own.playout_depth != general.playout_depth ||
-                             own.playout_pick != general.playout_pick,
+                             own.playout_pick != general.playout_pick ||
+                             own.exploration != general.exploration,
                          set_apart);
         int differs_from_general = 0;
         for (uint64_t seed = 1; seed <= 3; seed++) {
