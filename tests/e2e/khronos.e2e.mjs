@@ -87,6 +87,9 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
   const stats = { decisions: 0, kinds: {}, checked: 0 };
   const count = (kind, k = 1) => { stats.decisions += k; stats.kinds[kind] = (stats.kinds[kind] || 0) + k; };
   let turnActions = 0, turnsPlayed = 0, didExchange = false, swapped = false, travels = 0, noBuild = false, lastTurnN = -1;
+  // squares on a forest or mountain whose surcharge cards are a choice: the
+  // tile is laid once they are paid
+  let unpaidTile = null;
   const started = Date.now();
 
   // The computer's answers differ from game to game (the server deals a fresh
@@ -117,7 +120,9 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
       await decided(page, n, 'choosing squares');
       const mv = await lastLog(page);
       const at = mv.replace(/^on /, '');
-      if (st.phase === 'squares') {
+      if (st.phase === 'squares' && (await state(page)).phase === 'pay') {
+        unpaidTile = { board, at };
+      } else if (st.phase === 'squares') {
         assert(await buildingAt(page, board, at), `the new tile is drawn on ${board} ${at}`);
         stats.checked++;
       }
@@ -133,6 +138,12 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
       }
       await decided(page, n, 'paying the surcharge');
       assert(/^pay /.test(await lastLog(page)), 'the surcharge was paid');
+      if (unpaidTile) {
+        const { board, at } = unpaidTile;
+        assert(await buildingAt(page, board, at), `the new tile is drawn on ${board} ${at} once its surcharge is paid`);
+        unpaidTile = null;
+        stats.checked++;
+      }
       count('pay');
       continue;
     }
