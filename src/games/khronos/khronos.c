@@ -154,23 +154,29 @@ static void kh_sort_pawns(khronos_state *k)
     }
 }
 
+/* The allowances adventurer d may take with it when it leaves the board it
+ * shares with the other, after they played `pool` cards together: bit r set
+ * when it may leave with r cards still to play (it takes x of the shared
+ * cards, as many as it and the other can have played). */
+static int kh_leave_allowances(const khronos_state *k, int d)
+{
+    int lo = k->pool - k->left[1 - d] > 0 ? k->pool - k->left[1 - d] : 0;
+    int hi = k->pool < k->left[d] ? k->pool : k->left[d];
+    int set = 0;
+    for (int x = lo; x <= hi; x++)
+        set |= 1 << (k->left[d] - x);
+    return set;
+}
+
 /* The allowances an adventurer leaving `from` may take with it when both
- * stand there and have played cards together: bit r set when it may leave
- * with r cards still to play. */
+ * stand there: bit r set when one of them may leave with r cards still to
+ * play; 0 when they do not share `from`. */
 static int kh_leave_options(const khronos_state *k, int from)
 {
     const uint8_t *pw = k->pawn[k->cur];
     if (pw[0] != from || pw[1] != from)
         return 0;
-    int set = 0;
-    for (int d = 0; d < 2; d++) {
-        int o = 1 - d;
-        int lo = k->pool - k->left[o] > 0 ? k->pool - k->left[o] : 0;
-        int hi = k->pool < k->left[d] ? k->pool : k->left[d];
-        for (int x = lo; x <= hi; x++)
-            set |= 1 << (k->left[d] - x);
-    }
-    return set;
+    return kh_leave_allowances(k, 0) | kh_leave_allowances(k, 1);
 }
 
 static void kh_travel(khronos_state *k, int from, int to, int r)
@@ -182,16 +188,7 @@ static void kh_travel(khronos_state *k, int from, int to, int r)
         int set = kh_leave_options(k, from);
         if (r == KH_AUTO)
             r = __builtin_ctz((unsigned)set);
-        int d = 0;
-        for (int dd = 0; dd < 2; dd++) {
-            int o = 1 - dd;
-            int lo = k->pool - k->left[o] > 0 ? k->pool - k->left[o] : 0;
-            int hi = k->pool < k->left[dd] ? k->pool : k->left[dd];
-            if (k->left[dd] - r >= lo && k->left[dd] - r <= hi) {
-                d = dd;
-                break;
-            }
-        }
+        int d = kh_leave_allowances(k, 0) >> r & 1 ? 0 : 1;
         pw[d] = (uint8_t)to;
         k->left[d] = (uint8_t)r;
         k->left[1 - d] = (uint8_t)(total - r);
@@ -1017,9 +1014,7 @@ static bool kh_may_leave_with(const khronos_state *k, int d, int from, int r)
         return false;
     if (pw[1 - d] != from || r == KH_AUTO)
         return true;
-    int lo = k->pool - k->left[1 - d] > 0 ? k->pool - k->left[1 - d] : 0;
-    int hi = k->pool < k->left[d] ? k->pool : k->left[d];
-    return r >= k->left[d] - hi && r <= k->left[d] - lo;
+    return kh_leave_allowances(k, d) >> r & 1;
 }
 
 /* Travelling an adventurer that has travelled since it last played a card
