@@ -6,7 +6,8 @@
  * while cards of it remain; replays are deterministic; the heuristic is
  * good enough that a one-ply player using it beats random players; and the
  * decisions left out of searches (an adventurer travelling again before it
- * plays a card) are exactly those, and stay legal.
+ * plays a card) are exactly those, and stay legal; a state written with
+ * each player's adventurers in either order reads as the same state.
  */
 #include "tabula.h"
 #include "../sim/sim.h"
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 static tb_state *new_game(int players, uint64_t seed, bool holdem)
 {
@@ -267,6 +269,61 @@ static void a_second_travel_before_a_card_is_left_out_of_searches(void **unused)
     assert_int_equal(built, 3);
 }
 
+/* Reverses the two-element array at `key` (or at `key`[index] when index >= 0). */
+static void reverse_pair(json_t *j, const char *key, int index)
+{
+    json_t *a = json_object_get(j, key);
+    if (index >= 0)
+        a = json_array_get(a, (size_t)index);
+    assert_true(json_is_array(a) && json_array_size(a) == 2);
+    json_t *first = json_incref(json_array_get(a, 0));
+    assert_int_equal(json_array_remove(a, 0), 0);
+    assert_int_equal(json_array_append_new(a, first), 0);
+}
+
+/* The order a state lists a player's two adventurers in is not part of the
+ * position: every seat's listed the other way round (the current player's
+ * with their cards left and travels) reads back as the same state. */
+static void adventurers_in_either_order_read_as_one_state(void **unused)
+{
+    (void)unused;
+    char err[TB_ERR_LEN];
+    tb_rng rng;
+    tb_rng_seed(&rng, 11);
+    int apart = 0, differing_allowances = 0;
+    for (int k = 0; k < 6; k++) {
+        tb_state *s = new_game(2 + k % 3, (uint64_t)(500 + k), false);
+        while (!tb_is_over(s)) {
+            char *text = tb_state_json(s);
+            json_t *j = json_loads(text, 0, NULL);
+            assert_non_null(j);
+            json_t *pawns = json_object_get(j, "pawns"), *left = json_object_get(j, "left");
+            for (int p = 0; p < tb_players(s); p++) {
+                json_t *pw = json_array_get(pawns, (size_t)p);
+                apart += !json_equal(json_array_get(pw, 0), json_array_get(pw, 1));
+                reverse_pair(j, "pawns", p);
+            }
+            differing_allowances += !json_equal(json_array_get(left, 0), json_array_get(left, 1));
+            reverse_pair(j, "left", -1);
+            reverse_pair(j, "travelled", -1);
+            char *reversed = json_dumps(j, JSON_COMPACT);
+            tb_state *back = tb_state_load(reversed, err, sizeof err);
+            if (!back)
+                fail_msg("%s: %s", reversed, err);
+            assert_true(tb_state_equal(back, s));
+            tb_state_free(back);
+            free(reversed);
+            json_decref(j);
+            free(text);
+            tb_apply(s, tb_random_move(s, &rng));
+        }
+        tb_state_free(s);
+    }
+    /* the reversal really changed the text often */
+    assert_true(apart > 300);
+    assert_true(differing_allowances > 50);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +331,7 @@ int main(void)
         cmocka_unit_test(replays_are_deterministic),
         cmocka_unit_test(one_ply_heuristic_beats_random),
         cmocka_unit_test(a_second_travel_before_a_card_is_left_out_of_searches),
+        cmocka_unit_test(adventurers_in_either_order_read_as_one_state),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

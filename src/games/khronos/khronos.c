@@ -134,17 +134,20 @@ static void kh_spend(khronos_state *k, int board, int n)
         k->left[pw[0] == board ? 0 : 1] = (uint8_t)(k->left[pw[0] == board ? 0 : 1] - n);
 }
 
-/* Keeps the current player's adventurers sorted by (board, cards left,
- * travelled), so equivalent positions are the same bytes. */
-static void kh_sort_pawns(khronos_state *k)
+/* Keeps player p's adventurers in the canonical order, so equivalent
+ * positions are the same bytes: by board, and the current player's (who alone
+ * has cards left and travels this turn) by (board, cards left, travelled). */
+void kh_sort_pawns(khronos_state *k, int p)
 {
-    uint8_t *pw = k->pawn[k->cur];
-    bool same_board = pw[0] == pw[1], same_left = k->left[0] == k->left[1];
-    if (pw[0] > pw[1] || (same_board && k->left[0] > k->left[1]) ||
-        (same_board && same_left && k->travelled[0] > k->travelled[1])) {
+    uint8_t *pw = k->pawn[p];
+    bool cur = p == k->cur, same_board = pw[0] == pw[1], same_left = k->left[0] == k->left[1];
+    if (pw[0] > pw[1] || (cur && same_board && k->left[0] > k->left[1]) ||
+        (cur && same_board && same_left && k->travelled[0] > k->travelled[1])) {
         uint8_t t = pw[0];
         pw[0] = pw[1];
         pw[1] = t;
+        if (!cur)
+            return;
         t = k->left[0];
         k->left[0] = k->left[1];
         k->left[1] = t;
@@ -200,7 +203,7 @@ static void kh_travel(khronos_state *k, int from, int to, int r)
         k->travelled[d] = 1;
         k->pool = 0;
     }
-    kh_sort_pawns(k);
+    kh_sort_pawns(k, k->cur);
 }
 
 /* ---- terrain, stock, cubes ---- */
@@ -703,7 +706,7 @@ static void kh_start_turn(khronos_state *k)
     k->pool = 0;
     k->travelled[0] = k->travelled[1] = 0;
     k->exchanged = k->acted = k->swapped = 0;
-    kh_sort_pawns(k);
+    kh_sort_pawns(k, k->cur);
 }
 
 static int kh_setup(tb_state *s, char *err, size_t errlen)

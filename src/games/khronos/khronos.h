@@ -240,6 +240,7 @@ extern const char kh_family_letter[KH_FAMILIES];
 extern const char *const kh_colour_name[TB_MAX_SEATS];
 int khronos__to_move(const tb_state *s);
 int kh_capacity(const khronos_state *k, int board);
+void kh_sort_pawns(khronos_state *k, int p); /* player p's adventurers in canonical order */
 int kh_surcharge(const khronos_state *k, const kh_place *p);
 /* A conflict on a board: the buildings to choose from (or the one forced). */
 typedef struct kh_conflict {

@@ -1030,27 +1030,8 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
         for (int a = 0; a < 2; a++)
             k->travelled[a] = json_is_true(json_array_get(travelled, (size_t)a));
     }
-    /* canonical order: adventurers by board, the current player's by (board,
-     * cards left), each keeping its own allowance */
-    for (int p = 0; p < n; p++) {
-        uint8_t *pw = k->pawn[p];
-        bool cur = p == k->cur;
-        bool same = pw[0] == pw[1];
-        if (pw[0] > pw[1] || (cur && same && k->left[0] > k->left[1]) ||
-            (cur && same && k->left[0] == k->left[1] && k->travelled[0] > k->travelled[1])) {
-            uint8_t t = pw[0];
-            pw[0] = pw[1];
-            pw[1] = t;
-            if (cur) {
-                t = k->left[0];
-                k->left[0] = k->left[1];
-                k->left[1] = t;
-                t = k->travelled[0];
-                k->travelled[0] = k->travelled[1];
-                k->travelled[1] = t;
-            }
-        }
-    }
+    for (int p = 0; p < n; p++)
+        kh_sort_pawns(k, p);
     if (text_get_bool(j, "exchanged", &k->exchanged, err, errlen) ||
         text_get_bool(j, "acted", &k->acted, err, errlen))
         return -1;
