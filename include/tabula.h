@@ -273,8 +273,8 @@ tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, const tb_b
 
 /* Player levels for people: "easy", "normal", "hard" → an agent and a budget
  * for `game` (a game may have its own budget at a level, where the usual one
- * would be too slow or no stronger; budgets rise with the level; NULL: the
- * usual budgets). */
+ * would take more than a second a decision; budgets rise with the level;
+ * NULL: the usual budgets). */
 int tb_level_lookup(const tb_game *game, const char *level, const tb_agent **agent,
                     tb_budget *budget);
 

@@ -61,10 +61,10 @@ tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, const tb_b
  * `tabula match` (docs/ai.md): in two-player Clans easy beats greedy in 60% of
  * games at about a millisecond of CPU per decision, normal in 81% at about
  * 20 ms, hard in 88% at about a quarter of a second (0.6 s in the opening,
- * the slowest position).  Khronos's search stops gaining at about 5000
- * iterations (10,000 against 5000: 52.5% over 40 games; 25,000 against
- * 5000: 36.2%, docs/ai.md says why), so its hard level searches 10,000,
- * the most that is not weaker than normal. */
+ * the slowest position).  Khronos's hard level searches 25,000 iterations:
+ * an iteration costs about five times one of Clans's, so 50,000 would pass a
+ * second per decision, and 25,000 (about 0.7 s) beats normal in 62% of
+ * games where 10,000 managed only 55% (docs/ai.md, "Ladders"). */
 static const struct {
     const char *level;
     const char *game; /* NULL: every game without a row of its own */
@@ -74,7 +74,7 @@ static const struct {
     {"easy", NULL, "ismcts", 300},
     {"normal", NULL, "ismcts", 5000},
     {"hard", NULL, "ismcts", 50000},
-    {"hard", "khronos", "ismcts", 10000},
+    {"hard", "khronos", "ismcts", 25000},
 };
 
 int tb_level_lookup(const tb_game *game, const char *level, const tb_agent **agent,

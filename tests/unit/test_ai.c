@@ -609,7 +609,7 @@ static void levels_map_to_budgets_per_game(void **unused)
     assert_int_equal(tb_level_lookup(NULL, "hard", &a, &b), 0);
     assert_int_equal(b.iterations, 50000);
     assert_int_equal(tb_level_lookup(tb_game_find("khronos"), "hard", &a, &b), 0);
-    assert_int_equal(b.iterations, 10000);
+    assert_int_equal(b.iterations, 25000);
     assert_int_equal(tb_level_lookup(tb_game_find("khronos"), "normal", &a, &b), 0);
     assert_int_equal(b.iterations, 5000);
     assert_int_equal(tb_level_lookup(NULL, "expert", &a, &b), -1);
