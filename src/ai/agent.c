@@ -63,8 +63,8 @@ tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, const tb_b
  * 20 ms, hard in 88% at about a quarter of a second (0.6 s in the opening,
  * the slowest position).  Khronos's hard level searches 25,000 iterations:
  * an iteration costs about five times one of Clans's, so 50,000 would pass a
- * second per decision, and 25,000 (about 0.7 s) beats normal in 62% of
- * games where 10,000 managed only 55% (docs/ai.md, "Ladders"). */
+ * second per decision, and 25,000 (about 0.7 s) beats normal in 66% of
+ * 200 games where 10,000 managed only 55% of 160 (docs/ai.md, "Ladders"). */
 static const struct {
     const char *level;
     const char *game; /* NULL: every game without a row of its own */
