@@ -52,7 +52,8 @@
  * stand, so shorter playouts with a sharper choice of each decision judge a
  * leaf better; and its decisions differ in value by little, so a smaller
  * exploration constant lets a longer search settle on the best of them
- * (the same at 5000 iterations, far stronger at 10,000). */
+ * (level head to head at 5000 iterations; with it 10,000 iterations beat
+ * 5000, which at 0.3 they did not, and 25,000 beat 5000 clearly). */
 static const struct {
     const char *game;
     int playout_depth;
