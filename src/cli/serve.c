@@ -18,7 +18,9 @@ static int serve_help(void)
 {
     printf("usage: tabula serve [--host ADDR] [--port N] [--db FILE|URL] [--web DIR]\n"
            "                    [--ai-delay-ms MS] [--workers N] [--sync full|normal]\n"
-           "                    [--max-games N] [--lease-seconds N] [--advertise URL] [--quiet]\n\n"
+           "                    [--max-games N] [--lease-seconds N] [--advertise URL]\n"
+           "                    [--request-timeout S] [--idle-timeout S] [--max-per-address N]\n"
+           "                    [--quiet]\n\n"
            "Serves the browser UI and the game API (docs/http-api.md) until interrupted.\n"
            "  --host ADDR       address to listen on (default 127.0.0.1; :: or 0.0.0.0 for all)\n"
            "  --port N          port (default 8080; 0 picks a free one)\n"
@@ -35,6 +37,12 @@ static int serve_help(void)
            "                    is silent this long (default 10)\n"
            "  --advertise URL   PostgreSQL: where the other servers send this one's players\n"
            "                    (default http://HOST:PORT/)\n"
+           "  --request-timeout S  a client must send a whole request (headers and body)\n"
+           "                    within S seconds, or it is disconnected (default 10)\n"
+           "  --idle-timeout S  an HTTP connection idle this long is closed (default 60;\n"
+           "                    game WebSockets are not affected)\n"
+           "  --max-per-address N  open connections from one client address, WebSockets\n"
+           "                    included (default 256; 0: no limit)\n"
            "  --quiet           no log lines\n");
     return 0;
 }
@@ -84,6 +92,18 @@ int cmd_serve(int argc, char **argv)
             if (cli_parse_int(v, 1, 3600, &n))
                 return cli_usage("serve", "--lease-seconds must be 1 to 3600, got '%s'", v);
             cfg.lease_seconds = (int)n;
+        } else if (strcmp(a, "--request-timeout") == 0) {
+            if (cli_parse_int(v, 1, 3600, &n))
+                return cli_usage("serve", "--request-timeout must be 1 to 3600 seconds, got '%s'", v);
+            cfg.request_seconds = (int)n;
+        } else if (strcmp(a, "--idle-timeout") == 0) {
+            if (cli_parse_int(v, 1, 86400, &n))
+                return cli_usage("serve", "--idle-timeout must be 1 to 86400 seconds, got '%s'", v);
+            cfg.idle_seconds = (int)n;
+        } else if (strcmp(a, "--max-per-address") == 0) {
+            if (cli_parse_int(v, 0, 1000000, &n))
+                return cli_usage("serve", "--max-per-address must be 0 (no limit) to 1000000, got '%s'", v);
+            cfg.per_address = n == 0 ? -1 : (int)n;
         } else if (strcmp(a, "--advertise") == 0) {
             cfg.advertise = v;
         } else if (strcmp(a, "--sync") == 0) {

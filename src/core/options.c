@@ -6,6 +6,7 @@
  * states and records keep, so two equal games always print equal options.
  */
 #include "game.h"
+#include "core/text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +21,7 @@ int tb_options_set(tb_options *opts, const char *key, const char *value, char *e
     if (!key[0])
         return tb__errf(err, errlen, "an option needs a name before '='");
     if (strlen(key) >= TB_OPTION_LEN || strlen(value) >= TB_OPTION_LEN)
-        return tb__errf(err, errlen, "option '%.40s' is too long", key);
+        return tb__errf(err, errlen, "option '%.*s' is too long", TB__CLIP(key, 40));
     for (int i = 0; i < opts->count; i++) {
         if (strcmp(opts->item[i].key, key) == 0) {
             snprintf(opts->item[i].value, TB_OPTION_LEN, "%s", value);
@@ -39,11 +40,11 @@ int tb_options_set_pair(tb_options *opts, const char *pair, char *err, size_t er
 {
     const char *eq = strchr(pair, '=');
     if (!eq)
-        return tb__errf(err, errlen, "expected KEY=VALUE, got '%.60s'", pair);
+        return tb__errf(err, errlen, "expected KEY=VALUE, got '%.*s'", TB__CLIP(pair, 60));
     char key[TB_OPTION_LEN];
     size_t klen = (size_t)(eq - pair);
     if (klen >= sizeof key)
-        return tb__errf(err, errlen, "option name '%.40s' is too long", pair);
+        return tb__errf(err, errlen, "option name '%.*s' is too long", TB__CLIP(pair, 40));
     memcpy(key, pair, klen);
     key[klen] = '\0';
     return tb_options_set(opts, key, eq + 1, err, errlen);

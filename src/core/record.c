@@ -10,6 +10,7 @@
  * A sealed record carries a seat's view instead of the seed.
  */
 #include "game.h"
+#include "text.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -190,7 +191,7 @@ tb_record *tb_record_from_json(const char *json, char *err, size_t errlen)
     json_t *j = json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
     if (!j) {
         tb__errf(err, errlen, "bad JSON at line %d column %d: %s", jerr.line, jerr.column,
-                 jerr.text);
+                 tb__json_error_words(&jerr));
         return NULL;
     }
     tb_record *rec = NULL;

@@ -8,6 +8,7 @@
  * Functions that can fail leave the state unchanged on failure.
  */
 #include "game.h"
+#include "text.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -344,7 +345,7 @@ int tb_state_from_json(tb_state *state, const tb_game *game, const char *json, c
     json_t *j = json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
     if (!j)
         return tb__errf(err, errlen, "bad JSON at line %d column %d: %s", jerr.line,
-                        jerr.column, jerr.text);
+                        jerr.column, tb__json_error_words(&jerr));
     int rc = -1;
     tb_state *tmp = NULL;
     if (!json_is_object(j)) {
@@ -417,7 +418,7 @@ tb_state *tb_state_load(const char *json, char *err, size_t errlen)
     json_t *j = json_loads(json, 0, &jerr);
     if (!j) {
         tb__errf(err, errlen, "bad JSON at line %d column %d: %s", jerr.line, jerr.column,
-                 jerr.text);
+                 tb__json_error_words(&jerr));
         return NULL;
     }
     const char *name = json_is_object(j) ? json_string_value(json_object_get(j, "game")) : NULL;

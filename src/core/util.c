@@ -4,6 +4,7 @@
  * JSON integer reads.  No state is kept between calls.
  */
 #include "game.h"
+#include "text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +18,104 @@ int tb__errf(char *err, size_t errlen, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err, errlen, fmt, ap);
         va_end(ap);
+        tb__utf8_repair(err); /* a message cut at errlen, or quoting bad bytes */
     }
     return -1;
+}
+
+/* Length of the valid UTF-8 sequence at s (1-4), 0 when s starts none,
+ * -1 when it is a valid beginning cut off by the end of the text. */
+static int util_utf8_seq(const unsigned char *s)
+{
+    unsigned char c = s[0];
+    if (c < 0x80)
+        return 1;
+    int n;
+    unsigned char lo = 0x80, hi = 0xBF; /* the range of the second byte */
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0)
+            lo = 0xA0; /* no overlong forms */
+        else if (c == 0xED)
+            hi = 0x9F; /* no surrogates */
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F; /* nothing above U+10FFFF */
+    } else
+        return 0;
+    for (int i = 1; i < n; i++) {
+        unsigned char b = s[i];
+        if (b == 0)
+            return -1;
+        if (i == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xBF))
+            return 0;
+    }
+    return n;
+}
+
+size_t tb__utf8_fit(const char *s, size_t max)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t at = 0;
+    while (u[at]) {
+        int n = util_utf8_seq(u + at);
+        size_t step = n > 0 ? (size_t)n : 1;
+        if (n < 0) /* a cut-off character at the very end: never quoted */
+            break;
+        if (at + step > max)
+            break;
+        at += step;
+    }
+    return at;
+}
+
+void tb__utf8_repair(char *s)
+{
+    unsigned char *u = (unsigned char *)s;
+    size_t at = 0;
+    while (u[at]) {
+        int n = util_utf8_seq(u + at);
+        if (n < 0) {
+            u[at] = 0;
+            return;
+        }
+        if (n == 0) {
+            u[at] = '?';
+            n = 1;
+        }
+        at += (size_t)n;
+    }
+}
+
+bool tb__utf8_valid(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    while (*u) {
+        int n = util_utf8_seq(u);
+        if (n <= 0)
+            return false;
+        u += n;
+    }
+    return true;
+}
+
+const char *tb__json_error_words(const json_error_t *e)
+{
+    switch (json_error_code(e)) {
+    case json_error_null_character:
+        return "text may not contain a NUL character (\\u0000)";
+    case json_error_invalid_utf8:
+        return "the text is not valid UTF-8";
+    case json_error_out_of_memory:
+        return "out of memory while reading it";
+    default:
+        return e->text;
+    }
 }
 
 /* A compact serializer for jansson trees.  jansson's own json_dumps spends

@@ -9,6 +9,7 @@
  * one decision.
  */
 #include "engine.h"
+#include "core/text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -35,13 +36,27 @@ static void engine_reply(engine_session *e, const char *payload)
 static void engine_error(engine_session *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void engine_error(engine_session *e, const char *fmt, ...)
 {
-    va_list ap;
+    /* Messages quote the command line, which may be any bytes: the reply is
+     * mended to valid UTF-8 before it is printed. */
+    char small[1024];
+    va_list ap, again;
     va_start(ap, fmt);
+    va_copy(again, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    char *text = small;
+    if (n >= (int)sizeof small && (text = malloc((size_t)n + 1)) != NULL)
+        vsnprintf(text, (size_t)n + 1, fmt, again);
+    else if (!text)
+        text = small; /* no memory: the message as far as it fits */
+    va_end(again);
+    tb__utf8_repair(text);
     fputs("? ", e->out);
-    vfprintf(e->out, fmt, ap);
+    fputs(text, e->out);
     fputs("\n\n", e->out);
     fflush(e->out);
-    va_end(ap);
+    if (text != small)
+        free(text);
 }
 
 static void engine_reply_owned(engine_session *e, char *payload)
@@ -411,7 +426,7 @@ static bool engine_command(engine_session *e, char *line)
         engine_reply(e, "");
         return false;
     } else {
-        engine_error(e, "unknown command '%.60s' (list_commands shows them)", cmd);
+        engine_error(e, "unknown command '%.*s' (list_commands shows them)", TB__CLIP(cmd, 60));
     }
 #undef NO_ARGS
     return true;

@@ -3,13 +3,26 @@
  * the WebSocket upgrade at /ws, and the static UI from the web directory.
  *
  * Invariants: every API answer is JSON, errors as {"error":{"code","message"}}
- * with a 4xx/5xx status; a request body over SRV_MAX_BODY bytes is refused
- * with 413 without being kept; static paths are checked character by
- * character (no "..", no hidden files) and resolved only inside the web
- * directory; no answer ever contains a seat token except the reply to the
- * POST that created it.
+ * with a 4xx/5xx status, and a reply that cannot be built is a 500, never
+ * the end of the process; a request body over SRV_MAX_BODY bytes is refused
+ * with 413 without being kept (at once when Content-Length announces it); an
+ * address with a control character (a decoded %00 included) is refused with
+ * 400; static paths are checked character by character (no "..", no hidden
+ * files) and resolved only inside the web directory; no answer ever contains
+ * a seat token except the reply to the POST that created it.
+ *
+ * Slow clients: every connection is watched from the moment it opens.  A
+ * request (headers and body) must arrive within `request_seconds`, and a
+ * connection between requests is closed after `idle_seconds`; the watchdog
+ * thread shuts such a socket down (libmicrohttpd then closes it).  A socket
+ * upgraded to a WebSocket is ws.c's and never watched here.  One address
+ * may hold at most `per_address` connections.  The watch list lock is held
+ * whenever a watched socket is shut down, and a connection leaves the list
+ * (under the lock) before libmicrohttpd closes its socket, so the watchdog
+ * never touches a descriptor that was closed and reused.
  */
 #include "serverInt.h"
+#include "core/text.h"
 
 #include <fcntl.h>
 #include <microhttpd.h>
@@ -19,12 +32,31 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+/* One open connection, as the watchdog sees it. */
+typedef enum { HTTP_READING, HTTP_ANSWERING, HTTP_IDLE, HTTP_UPGRADED } http_phase;
+
+typedef struct http_watch {
+    int fd;
+    http_phase phase;
+    uint64_t since_us; /* when the phase began */
+    bool shut;         /* the watchdog shut it down already */
+    struct http_watch *prev, *next;
+} http_watch;
 
 struct srv_http {
     srv_server *server;
     struct MHD_Daemon *daemon;
     int port;
+    uint64_t request_us, idle_us;
+    pthread_mutex_t watch_lock;
+    http_watch *watched;
+    pthread_t watchdog;
+    bool watchdog_started;
+    bool stopping; /* under watch_lock */
+    pthread_cond_t wake;
 };
 
 typedef struct http_req {
@@ -33,6 +65,140 @@ typedef struct http_req {
     size_t len;
     bool too_big;
 } http_req;
+
+/* ---- slow clients ---- */
+
+static void http_watch_set(srv_http *h, struct MHD_Connection *c, http_phase phase)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    http_watch *w = info ? info->socket_context : NULL;
+    if (!w)
+        return;
+    pthread_mutex_lock(&h->watch_lock);
+    if (w->phase != HTTP_UPGRADED) {
+        w->phase = phase;
+        w->since_us = srv_now_us();
+    }
+    pthread_mutex_unlock(&h->watch_lock);
+}
+
+static void http_notify_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                                   enum MHD_ConnectionNotificationCode code)
+{
+    srv_http *h = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        http_watch *w = info ? calloc(1, sizeof *w) : NULL;
+        if (!w)
+            return; /* not watched: libmicrohttpd's own idle timeout still holds */
+        w->fd = info->connect_fd;
+        w->phase = HTTP_READING;
+        w->since_us = srv_now_us();
+        pthread_mutex_lock(&h->watch_lock);
+        w->next = h->watched;
+        if (h->watched)
+            h->watched->prev = w;
+        h->watched = w;
+        pthread_mutex_unlock(&h->watch_lock);
+        *socket_context = w;
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        http_watch *w = *socket_context;
+        if (!w)
+            return;
+        pthread_mutex_lock(&h->watch_lock);
+        if (w->prev)
+            w->prev->next = w->next;
+        else
+            h->watched = w->next;
+        if (w->next)
+            w->next->prev = w->prev;
+        pthread_mutex_unlock(&h->watch_lock);
+        free(w);
+        *socket_context = NULL;
+    }
+}
+
+static void *http_watchdog(void *arg)
+{
+    srv_http *h = arg;
+    pthread_mutex_lock(&h->watch_lock);
+    while (!h->stopping) {
+        uint64_t now = srv_now_us();
+        int slow = 0, idle = 0;
+        for (http_watch *w = h->watched; w; w = w->next) {
+            if (w->shut)
+                continue;
+            bool late = (w->phase == HTTP_READING && now - w->since_us > h->request_us) ||
+                        (w->phase == HTTP_IDLE && now - w->since_us > h->idle_us);
+            if (!late)
+                continue;
+            shutdown(w->fd, SHUT_RDWR);
+            w->shut = true;
+            if (w->phase == HTTP_READING)
+                slow++;
+            else
+                idle++;
+        }
+        if (slow)
+            srv_log(h->server, "closed %d connection%s that took over %d s to send a request",
+                    slow, slow == 1 ? "" : "s", (int)(h->request_us / 1000000u));
+        (void)idle; /* idle keep-alive connections closing is ordinary */
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += 250000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&h->wake, &h->watch_lock, &until);
+    }
+    pthread_mutex_unlock(&h->watch_lock);
+    return NULL;
+}
+
+static int http_hex(char ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
+    return -1;
+}
+
+/* Decodes %HH escapes in an address or its arguments in place.  A decoded
+ * NUL would cut the text short without anyone noticing ("/index.html%00.png"
+ * would read as "/index.html"), so it becomes the control character 0x01,
+ * which every reader refuses. */
+static size_t http_unescape(void *cls, struct MHD_Connection *c, char *s)
+{
+    (void)cls;
+    (void)c;
+    char *out = s;
+    for (const char *in = s; *in; in++) {
+        int hi, lo;
+        if (in[0] == '%' && (hi = http_hex(in[1])) >= 0 && (lo = http_hex(in[2])) >= 0) {
+            char ch = (char)(hi << 4 | lo);
+            *out++ = ch ? ch : '\x01';
+            in += 2;
+        } else {
+            *out++ = *in;
+        }
+    }
+    *out = '\0';
+    return (size_t)(out - s);
+}
+
+static bool http_has_control(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return true;
+    return false;
+}
 
 /* ---- answers ---- */
 
@@ -53,30 +219,43 @@ static enum MHD_Result http_send(struct MHD_Connection *c, unsigned status, cons
     return ret;
 }
 
+/* Sends j (stolen).  A reply that cannot be built (NULL, or no memory to
+ * print it) becomes a 500 for this request alone. */
 static enum MHD_Result http_json(struct MHD_Connection *c, unsigned status, json_t *j)
 {
-    char *text = json_dumps(j, JSON_COMPACT);
+    char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
     json_decref(j);
-    if (!text)
-        abort();
+    if (!text) {
+        status = 500;
+        text = strdup(SRV_INTERNAL_ERROR_JSON);
+        if (!text)
+            return MHD_NO;
+    }
     return http_send(c, status, "application/json", text);
 }
 
 static enum MHD_Result http_error(struct MHD_Connection *c, unsigned status, const char *code,
                                   const char *message)
 {
+    char text[TB_ERR_LEN * 2];
+    snprintf(text, sizeof text, "%s", message);
+    tb__utf8_repair(text);
     return http_json(c, status,
-                     json_pack("{s:{s:s,s:s}}", "error", "code", code, "message", message));
+                     json_pack("{s:{s:s,s:s}}", "error", "code", code, "message", text));
 }
 
 static enum MHD_Result http_method_not_allowed(struct MHD_Connection *c, const char *allow)
 {
     json_t *j = json_pack("{s:{s:s,s:s}}", "error", "code", "method_not_allowed", "message",
                           "this address does not take that method");
-    char *text = json_dumps(j, JSON_COMPACT);
+    char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
     json_decref(j);
     struct MHD_Response *r =
-        MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
+        text ? MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE) : NULL;
+    if (!r) {
+        free(text);
+        return MHD_NO;
+    }
     MHD_add_response_header(r, "Content-Type", "application/json");
     MHD_add_response_header(r, "Allow", allow);
     enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_METHOD_NOT_ALLOWED, r);
@@ -354,9 +533,17 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const ch
         if (!rq)
             return MHD_NO;
         *req_cls = rq;
+        if (http_has_control(url))
+            return http_error(c, 400, "bad_request",
+                              "the address contains a control character (such as %00)");
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-        if (cl && strtoull(cl, NULL, 10) > SRV_MAX_BODY)
+        if (cl && strtoull(cl, NULL, 10) > SRV_MAX_BODY) {
+            /* Refused before the body is read: the client need not send it. */
             rq->too_big = true;
+            char msg[96];
+            snprintf(msg, sizeof msg, "the body may have at most %d bytes", SRV_MAX_BODY);
+            return http_error(c, 413, "too_large", msg);
+        }
         return MHD_YES;
     }
     if (*upload_data_size) {
@@ -378,13 +565,17 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const ch
         *upload_data_size = 0;
         return MHD_YES;
     }
-    if (strncmp(url, "/api/", 5) == 0)
-        return http_api(s, c, url, method, rq);
+    http_watch_set(s->http, c, HTTP_ANSWERING);
     if (strcmp(url, "/ws") == 0) {
         if (strcmp(method, "GET") != 0)
             return http_method_not_allowed(c, "GET");
-        return (enum MHD_Result)srv_ws_upgrade(s, c, &rq->ws);
+        enum MHD_Result ret = (enum MHD_Result)srv_ws_upgrade(s, c, &rq->ws);
+        if (rq->ws.upgraded)
+            http_watch_set(s->http, c, HTTP_UPGRADED);
+        return ret;
     }
+    if (strncmp(url, "/api/", 5) == 0)
+        return http_api(s, c, url, method, rq);
     if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
         return http_method_not_allowed(c, "GET, HEAD");
     return http_static(s, c, url);
@@ -393,9 +584,10 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const ch
 static void http_completed(void *cls, struct MHD_Connection *c, void **req_cls,
                            enum MHD_RequestTerminationCode toe)
 {
-    (void)cls;
-    (void)c;
     (void)toe;
+    srv_server *s = cls;
+    if (s->http)
+        http_watch_set(s->http, c, HTTP_IDLE); /* until the next request is read */
     http_req *rq = *req_cls;
     if (rq) {
         free(rq->body);
@@ -423,23 +615,49 @@ srv_http *srv_http_start(srv_server *s, char *err, size_t errlen)
     if (!s->cfg.quiet)
         flags |= MHD_USE_ERROR_LOG;
     srv_http *h = calloc(1, sizeof *h);
-    if (!h)
-        abort();
+    if (!h) {
+        freeaddrinfo(ai);
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
     h->server = s;
+    int request_s = s->cfg.request_seconds > 0 ? s->cfg.request_seconds : SRV_REQUEST_SECONDS;
+    int idle_s = s->cfg.idle_seconds > 0 ? s->cfg.idle_seconds : SRV_IDLE_SECONDS;
+    unsigned per_address = s->cfg.per_address > 0    ? (unsigned)s->cfg.per_address
+                           : s->cfg.per_address == 0 ? SRV_PER_ADDRESS
+                                                     : 0u; /* 0: no limit */
+    h->request_us = (uint64_t)request_s * 1000000u;
+    h->idle_us = (uint64_t)idle_s * 1000000u;
+    pthread_mutex_init(&h->watch_lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&h->wake, &ca);
+    pthread_condattr_destroy(&ca);
+    s->http = h; /* the callbacks below find it there */
     h->daemon = MHD_start_daemon(flags, (uint16_t)s->cfg.port, NULL, NULL, http_access, s,
                                  MHD_OPTION_SOCK_ADDR, ai->ai_addr,
                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned)SRV_MAX_CONNECTIONS,
-                                 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)120,
+                                 MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address,
+                                 MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)idle_s,
                                  MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,
-                                 MHD_OPTION_NOTIFY_COMPLETED, http_completed, NULL,
+                                 MHD_OPTION_NOTIFY_COMPLETED, http_completed, s,
+                                 MHD_OPTION_NOTIFY_CONNECTION, http_notify_connection, h,
+                                 MHD_OPTION_UNESCAPE_CALLBACK, http_unescape, NULL,
                                  MHD_OPTION_END);
     freeaddrinfo(ai);
     if (!h->daemon) {
         snprintf(err, errlen, "cannot listen on %s port %d (in use, or not an address here?)",
                  s->cfg.host, s->cfg.port);
+        s->http = NULL;
+        pthread_cond_destroy(&h->wake);
+        pthread_mutex_destroy(&h->watch_lock);
         free(h);
         return NULL;
     }
+    h->watchdog_started = pthread_create(&h->watchdog, NULL, http_watchdog, h) == 0;
+    if (!h->watchdog_started)
+        srv_log(s, "cannot start the slow-client watchdog: idle timeouts only");
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
     h->port = info ? info->port : s->cfg.port;
     return h;
@@ -463,7 +681,16 @@ void srv_http_stop(srv_http *h)
 {
     if (!h)
         return;
+    if (h->watchdog_started) {
+        pthread_mutex_lock(&h->watch_lock);
+        h->stopping = true;
+        pthread_cond_signal(&h->wake);
+        pthread_mutex_unlock(&h->watch_lock);
+        pthread_join(h->watchdog, NULL);
+    }
     if (h->daemon)
-        MHD_stop_daemon(h->daemon);
+        MHD_stop_daemon(h->daemon); /* every connection's CLOSED empties the list */
+    pthread_cond_destroy(&h->wake);
+    pthread_mutex_destroy(&h->watch_lock);
     free(h);
 }

@@ -18,6 +18,7 @@
  *   - an AI seat to move has exactly one job queued or running (ai_queued).
  */
 #include "serverInt.h"
+#include "core/text.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -65,8 +66,10 @@ static void room_log_push(srv_room *r, int seat, bool by_ai)
         while (cap < n)
             cap *= 2;
         srv_log_entry *l = realloc(r->log, (size_t)cap * sizeof *l);
-        if (!l)
-            abort();
+        if (!l) { /* the log is for display only: the decision itself is kept */
+            srv_log(r->server, "game %s: out of memory for the decision log", r->id);
+            return;
+        }
         r->log = l;
         r->log_cap = cap;
     }
@@ -227,12 +230,15 @@ json_t *srv_row_summary(const srv_game_row *row)
     return j;
 }
 
+/* The text of a message (steals j).  Never NULL: when the message cannot
+ * be built (a NULL from json_pack, no memory) the reply says so instead,
+ * and the failure is logged by the caller's error path, never fatal. */
 static char *room_dump(json_t *j)
 {
-    char *s = json_dumps(j, JSON_COMPACT);
+    char *s = j ? json_dumps(j, JSON_COMPACT) : NULL;
     json_decref(j);
     if (!s)
-        abort();
+        s = strdup(SRV_INTERNAL_ERROR_JSON);
     return s;
 }
 
@@ -281,10 +287,13 @@ static char *room_state_text(const srv_room *r, int seat, json_t *last)
         json_object_set_new(j, "result", room_parse_view(tb_result_json(r->state)));
     char *head = room_dump(j); /* "{...}" */
     char *view = tb_view_json(r->state, seat);
-    size_t hl = strlen(head), vl = strlen(view);
-    char *out = malloc(hl + vl + 16);
-    if (!out)
-        abort();
+    size_t hl = head ? strlen(head) : 0, vl = view ? strlen(view) : 0;
+    char *out = head && view && hl > 2 ? malloc(hl + vl + 16) : NULL;
+    if (!out) {
+        free(head);
+        free(view);
+        return strdup(SRV_INTERNAL_ERROR_JSON);
+    }
     memcpy(out, head, hl - 1); /* without the closing brace */
     memcpy(out + hl - 1, ",\"view\":", 8);
     memcpy(out + hl + 7, view, vl);
@@ -355,8 +364,8 @@ static void room_set_away_locked(srv_room *r, const char *owner)
     char msg[400];
     if (owner && *owner)
         snprintf(msg, sizeof msg,
-                 "another server instance plays this game now, at %.200s: open the game there",
-                 owner);
+                 "another server instance plays this game now, at %.*s: open the game there",
+                 TB__CLIP(owner, 200));
     else
         snprintf(msg, sizeof msg,
                  "another server instance plays this game now: open the game again to follow it");
@@ -427,8 +436,8 @@ static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_conn *a
         return -1;
     }
     tb_apply(r->state, m);
-    if (tb_record_push(r->record, text))
-        abort();
+    if (tb_record_push(r->record, text)) /* stored already: a restart reads it back */
+        srv_log(r->server, "game %s: out of memory for the record of decision %d", r->id, n);
     room_log_push(r, seat, by_ai);
     if (tb_is_over(r->state)) {
         room_finish(r);
@@ -468,6 +477,7 @@ static int room_error_reply(char **reply, int status, const char *code, const ch
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    tb__utf8_repair(msg); /* whatever it quotes, the reply is valid JSON */
     *reply = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", code, "message", msg));
     return status;
 }
@@ -479,9 +489,7 @@ static char *room_options_text(const tb_options *o)
         json_object_set_new(j, o->item[i].key, json_string(o->item[i].value));
     char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(j);
-    if (!s)
-        abort();
-    return s;
+    return s; /* NULL only when out of memory: the caller refuses the game */
 }
 
 static srv_room *room_new(srv_server *s)
@@ -500,7 +508,7 @@ int srv_room_create(srv_server *s, const char *body, size_t len, char **reply)
     json_t *req = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!req)
         return room_error_reply(reply, 400, "bad_json", "the body is not JSON: %s (line %d, column %d)",
-                                jerr.text, jerr.line, jerr.column);
+                                tb__json_error_words(&jerr), jerr.line, jerr.column);
     int status = 400;
     srv_room *r = NULL;
     char tokens[TB_MAX_SEATS][64] = {{0}};
@@ -514,8 +522,8 @@ int srv_room_create(srv_server *s, const char *body, size_t len, char **reply)
         if (strcmp(key, "game") && strcmp(key, "players") && strcmp(key, "options") &&
             strcmp(key, "seats")) {
             status = room_error_reply(reply, 400, "bad_request",
-                                      "unknown field '%.40s' (fields: game, players, options, seats)",
-                                      key);
+                                      "unknown field '%.*s' (fields: game, players, options, seats)",
+                                      TB__CLIP(key, 40));
             goto done;
         }
     }
@@ -535,8 +543,8 @@ int srv_room_create(srv_server *s, const char *body, size_t len, char **reply)
     }
     const tb_game *game = tb_game_find(gname);
     if (!game) {
-        status = room_error_reply(reply, 400, "unknown_game", "there is no game '%.40s' (see GET /api/catalog)",
-                                  gname);
+        status = room_error_reply(reply, 400, "unknown_game", "there is no game '%.*s' (see GET /api/catalog)",
+                                  TB__CLIP(gname, 40));
         goto done;
     }
     const json_t *jseats = json_object_get(req, "seats");
@@ -583,7 +591,7 @@ int srv_room_create(srv_server *s, const char *body, size_t len, char **reply)
         else if (json_is_boolean(val))
             snprintf(value, sizeof value, "%s", json_is_true(val) ? "true" : "false");
         else {
-            status = room_error_reply(reply, 400, "bad_options", "option '%.40s' must be a string", key);
+            status = room_error_reply(reply, 400, "bad_options", "option '%.*s' must be a string", TB__CLIP(key, 40));
             goto done;
         }
         if (tb_options_set(&r->options, key, value, err, sizeof err)) {
@@ -676,6 +684,11 @@ int srv_room_create(srv_server *s, const char *body, size_t len, char **reply)
     snprintf(row.game, sizeof row.game, "%s", tb_game_name(game));
     row.players = r->players;
     row.options = room_options_text(&r->options);
+    if (!row.options) {
+        srv_log(s, "creating a game: out of memory");
+        status = room_error_reply(reply, 500, "internal", "the server is out of memory; try again later");
+        goto done;
+    }
     row.seed = seed;
     snprintf(row.created, sizeof row.created, "%s", r->created);
     for (int i = 0; i < r->players; i++) {
@@ -757,11 +770,11 @@ srv_room *srv_room_load(srv_server *s, const char *id, char *err, size_t errlen)
         json_object_foreach(jo, key, val) {
             if (tb_options_set(&r->options, key, json_string_value(val) ? json_string_value(val) : "",
                                why, sizeof why))
-                snprintf(r->broken, sizeof r->broken, "stored options: %.200s", why);
+                snprintf(r->broken, sizeof r->broken, "stored options: %.*s", TB__CLIP(why, 200));
         }
         json_decref(jo);
         if (!r->broken[0] && tb_options_normalize(r->game, &r->options, why, sizeof why))
-            snprintf(r->broken, sizeof r->broken, "stored options: %.200s", why);
+            snprintf(r->broken, sizeof r->broken, "stored options: %.*s", TB__CLIP(why, 200));
     }
     if (!r->broken[0]) {
         r->record = tb_record_new(r->game, r->players, &r->options, row.seed);
@@ -985,11 +998,14 @@ void srv_room_attach(srv_room *r, srv_conn *c, int seat)
 {
     pthread_mutex_lock(&r->lock);
     if (r->nconns == r->conn_cap) {
-        r->conn_cap = r->conn_cap ? r->conn_cap * 2 : 8;
-        srv_conn **a = realloc(r->conns, (size_t)r->conn_cap * sizeof *a);
-        if (!a)
-            abort();
+        srv_conn **a = realloc(r->conns, (size_t)(r->conn_cap ? r->conn_cap * 2 : 8) * sizeof *a);
+        if (!a) {
+            pthread_mutex_unlock(&r->lock);
+            srv_conn_error(c, NULL, "internal", "the server is out of memory; try again later");
+            return;
+        }
         r->conns = a;
+        r->conn_cap = r->conn_cap ? r->conn_cap * 2 : 8;
     }
     srv_conn_ref(c);
     r->conns[r->nconns++] = c;
@@ -1071,7 +1087,7 @@ static void room_decide(srv_room *r, srv_conn *c, int seat, json_t *msg, json_t 
     } else if (tb_to_move(r->state) != seat) {
         int to = tb_to_move(r->state);
         srv_conn_error(c, id, "not_your_turn", "it is %s's turn (seat %d), not yours",
-                       r->seat[to].name, to);
+                       r->seat[to].name, to + 1);
     } else if (jn && json_integer_value(jn) != tb_decisions_made(r->state)) {
         srv_conn_error(c, id, "stale",
                        "the game moved on: you saw %lld decisions, there are %d now",
@@ -1109,7 +1125,7 @@ void srv_room_client_message(srv_room *r, srv_conn *c, int seat, json_t *msg)
         pthread_mutex_unlock(&r->lock);
     } else {
         srv_conn_error(c, id, "unknown_type",
-                       "unknown message type '%.32s' (decide, sync or ping)", type);
+                       "unknown message type '%.*s' (decide, sync or ping)", TB__CLIP(type, 32));
     }
 }
 

@@ -12,6 +12,7 @@
  * for them, and only borrowed (loaded, answered, freed) by HTTP reads.
  */
 #include "serverInt.h"
+#include "core/text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -143,8 +144,8 @@ static void server_away_text(char *away, size_t awaylen, const char *id, const c
         snprintf(away, awaylen,
                  "game %s cannot be opened: the database does not answer; try again soon", id);
     else if (*owner)
-        snprintf(away, awaylen, "game %s is played by another server instance, at %.120s", id,
-                 owner);
+        snprintf(away, awaylen, "game %s is played by another server instance, at %.*s", id,
+                 TB__CLIP(owner, 120));
     else
         snprintf(away, awaylen,
                  "game %s is played by another server instance (its address is not known yet); "

@@ -26,6 +26,10 @@ typedef struct srv_config {
     int lease_seconds;   /* PostgreSQL: how long a game stays with a silent instance; 0: 10 */
     const char *advertise; /* PostgreSQL: the URL other instances send players to;
                             * NULL: http://HOST:PORT/ */
+    int request_seconds; /* a request's headers and body must arrive within this; 0: 10 */
+    int idle_seconds;    /* an idle HTTP connection is closed after this; 0: 60 */
+    int per_address;     /* connections (WebSockets included) from one address;
+                          * 0: 256, -1: no limit */
 } srv_config;
 
 typedef struct srv_server srv_server;

@@ -41,6 +41,16 @@
 #define SRV_TOKEN_BYTES 32            /* 256 random bits per seat token */
 #define SRV_MAX_CONNECTIONS 8192
 #define SRV_MAX_ROOMS 50000           /* running games before creation is refused */
+#define SRV_REQUEST_SECONDS 10        /* to send one request's headers and body */
+#define SRV_IDLE_SECONDS 60           /* an HTTP connection between requests */
+#define SRV_PER_ADDRESS 256u          /* open connections from one client address */
+
+/* The reply when a reply cannot be built (no memory): that one request
+ * fails, the server goes on. */
+#define SRV_INTERNAL_MESSAGE "the server could not build its answer; nothing changed, try again"
+#define SRV_INTERNAL_ERROR_JSON                                                              \
+    "{\"type\":\"error\",\"code\":\"internal\",\"message\":\"" SRV_INTERNAL_MESSAGE      \
+    "\",\"error\":{\"code\":\"internal\",\"message\":\"" SRV_INTERNAL_MESSAGE "\"}}"
 
 typedef struct srv_conn srv_conn;
 typedef struct srv_ws srv_ws;
@@ -210,6 +220,7 @@ typedef struct srv_ws_pending {
     int seat;           /* -1: spectator */
     char code[24];
     char message[200];
+    bool upgraded;      /* the 101 answer is queued: the socket becomes ws.c's */
 } srv_ws_pending;
 
 /* ws.c, called by http.c for GET /ws: answers the upgrade request.  The

@@ -19,6 +19,7 @@
  *     to libmicrohttpd to close.
  */
 #include "serverInt.h"
+#include "core/text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -117,11 +118,13 @@ static void ws_wake(srv_ws *ws)
 
 void srv_conn_send(srv_conn *c, char *text)
 {
-    if (!text)
-        abort();
-    ws_out *o = malloc(sizeof *o);
-    if (!o)
-        abort();
+    if (!text) /* a message that could not be built: the client hears so */
+        text = strdup(SRV_INTERNAL_ERROR_JSON);
+    ws_out *o = text ? malloc(sizeof *o) : NULL;
+    if (!o) { /* out of memory: this one message is lost, the server goes on */
+        free(text);
+        return;
+    }
     o->text = text;
     o->len = strlen(text);
     o->next = NULL;
@@ -154,7 +157,7 @@ void srv_conn_send(srv_conn *c, char *text)
 
 void srv_conn_send_json(srv_conn *c, json_t *msg)
 {
-    char *text = json_dumps(msg, JSON_COMPACT);
+    char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
     json_decref(msg);
     srv_conn_send(c, text);
 }
@@ -166,8 +169,9 @@ void srv_conn_error(srv_conn *c, const json_t *id, const char *code, const char 
     va_start(ap, fmt);
     vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    tb__utf8_repair(text); /* whatever it quotes, the message is valid JSON */
     json_t *msg = json_pack("{s:s,s:s,s:s}", "type", "error", "code", code, "message", text);
-    if (id)
+    if (id && msg)
         json_object_set(msg, "id", (json_t *)id);
     srv_conn_send_json(c, msg);
 }
@@ -278,8 +282,8 @@ static void ws_handle(srv_conn *c, int opcode)
     json_error_t jerr;
     json_t *msg = json_loadb(c->in, c->in_len, JSON_REJECT_DUPLICATES, &jerr);
     if (!msg) {
-        srv_conn_error(c, NULL, "bad_json", "that message is not JSON: %s (column %d)", jerr.text,
-                       jerr.column);
+        srv_conn_error(c, NULL, "bad_json", "that message is not JSON: %s (column %d)",
+                       tb__json_error_words(&jerr), jerr.column);
         return;
     }
     const char *type = json_string_value(json_object_get(msg, "type"));
@@ -570,8 +574,18 @@ static void ws_upgraded(void *cls, struct MHD_Connection *connection, void *con_
     srv_ws *ws = cls;
     srv_ws_pending *p = con_cls;
     srv_conn *c = calloc(1, sizeof *c);
-    if (!c)
-        abort();
+    char *in = c ? malloc(SRV_MAX_MESSAGE) : NULL;
+    char *extra = in && extra_in_size ? malloc(extra_in_size) : NULL;
+    wslay_event_context_ptr ctx = NULL;
+    if (!in || (extra_in_size && !extra) ||
+        wslay_event_context_server_init(&ctx, &ws_callbacks, c) != 0) {
+        /* out of memory: this one connection is closed, the server goes on */
+        free(extra);
+        free(in);
+        free(c);
+        MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
+        return;
+    }
     atomic_init(&c->refs, 1); /* the WebSocket thread's */
     pthread_mutex_init(&c->lock, NULL);
     c->ws = ws;
@@ -583,13 +597,9 @@ static void ws_upgraded(void *cls, struct MHD_Connection *connection, void *con_
     snprintf(c->message, sizeof c->message, "%s", p->message);
     c->tokens = SRV_RATE_BURST;
     c->refill_us = srv_now_us();
-    c->in = malloc(SRV_MAX_MESSAGE);
-    if (!c->in)
-        abort();
+    c->in = in;
     if (extra_in_size) {
-        c->extra = malloc(extra_in_size);
-        if (!c->extra)
-            abort();
+        c->extra = extra;
         memcpy(c->extra, extra_in, extra_in_size);
         c->extra_len = extra_in_size;
     }
@@ -597,8 +607,7 @@ static void ws_upgraded(void *cls, struct MHD_Connection *connection, void *con_
     fcntl(sock, F_SETFL, flags | O_NONBLOCK);
     int one = 1;
     setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    if (wslay_event_context_server_init(&c->ctx, &ws_callbacks, c) != 0)
-        abort();
+    c->ctx = ctx;
     wslay_event_config_set_no_buffering(c->ctx, 1);
     wslay_event_config_set_max_recv_msg_length(c->ctx, SRV_MAX_FRAME);
     pthread_mutex_lock(&ws->lock);
@@ -680,7 +689,7 @@ int srv_ws_upgrade(srv_server *s, struct MHD_Connection *c, srv_ws_pending *p)
         snprintf(p->message, sizeof p->message, "%s", away);
     } else if (!p->room) {
         snprintf(p->code, sizeof p->code, "unknown_game");
-        snprintf(p->message, sizeof p->message, "there is no game '%.40s'", game);
+        snprintf(p->message, sizeof p->message, "there is no game '%.*s'", TB__CLIP(game, 40));
     } else {
         p->seat = srv_room_seat_of_token(p->room, token);
         if (p->seat == -2) {
@@ -698,5 +707,6 @@ int srv_ws_upgrade(srv_server *s, struct MHD_Connection *c, srv_ws_pending *p)
     MHD_add_response_header(r, "Sec-WebSocket-Accept", accept);
     enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_SWITCHING_PROTOCOLS, r);
     MHD_destroy_response(r);
+    p->upgraded = ret == MHD_YES;
     return ret;
 }

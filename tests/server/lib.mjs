@@ -111,7 +111,9 @@ export async function api(server, method, pathname, body, { raw = false } = {}) 
     opts.headers['Content-Type'] = 'application/json';
   }
   const res = await fetch(server.base + pathname, opts);
-  const text = await res.text();
+  const bytes = Buffer.from(await res.arrayBuffer());
+  let text;
+  try { text = strictUtf8.decode(bytes); } catch { throw new Error(`${method} ${pathname}: the answer is not valid UTF-8`); }
   let json = null;
   try { json = JSON.parse(text); } catch { /* not JSON */ }
   return { status: res.status, headers: res.headers, text, json: raw ? null : json };
@@ -119,6 +121,7 @@ export async function api(server, method, pathname, body, { raw = false } = {}) 
 
 // ---- WebSocket client on raw TCP ----
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 
 export class WsClient {
@@ -208,10 +211,15 @@ export class WsClient {
       if (op === 10) continue;
       if (op === 0) this.fragments.push(payload); else this.fragments = [payload];
       if (!fin) continue;
-      const text = Buffer.concat(this.fragments).toString('utf8');
+      const bytes = Buffer.concat(this.fragments);
       this.fragments = null;
-      let msg;
-      try { msg = JSON.parse(text); } catch { msg = { type: '__not_json__', text }; }
+      // A text frame must be valid UTF-8 (RFC 6455): decoded strictly, so a
+      // server that cut a character in two is caught, not papered over.
+      let text = null, msg;
+      try { text = strictUtf8.decode(bytes); } catch { msg = { type: '__not_utf8__', text: bytes.toString('hex') }; }
+      if (text !== null) {
+        try { msg = JSON.parse(text); } catch { msg = { type: '__not_json__', text }; }
+      }
       if (this.onmessage) { this.onmessage(msg, this); continue; } // light mode: nothing kept
       this.texts.push(text);
       this.messages.push(msg);

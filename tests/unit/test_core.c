@@ -4,6 +4,7 @@
  */
 #include "tabula.h"
 #include "game.h"
+#include "text.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -321,6 +322,76 @@ static void random_moves_match_random_move(void **unused)
     }
 }
 
+/* Text quoted in messages is cut at character boundaries and mended to
+ * valid UTF-8 (DESIGN.md §10). */
+static void utf8_cuts_at_characters_and_mends_bad_bytes(void **unused)
+{
+    (void)unused;
+    /* "aé€𝄞": 1 + 2 + 3 + 4 bytes */
+    const char *s = "a\xc3\xa9\xe2\x82\xac\xf0\x9d\x84\x9e";
+    const size_t want[] = {0, 1, 1, 3, 3, 3, 6, 6, 6, 6, 10, 10};
+    for (size_t max = 0; max < sizeof want / sizeof want[0]; max++)
+        assert_int_equal(tb__utf8_fit(s, max), want[max]);
+    /* a cut-off character at the end is never quoted; a bad byte counts as one */
+    assert_int_equal(tb__utf8_fit("ab\xe2\x82", 10), 2);
+    assert_int_equal(tb__utf8_fit("\xff\xfe" "ab", 3), 3);
+    char buf[64];
+    snprintf(buf, sizeof buf, "'%.*s'", TB__CLIP(s, 5));
+    assert_string_equal(buf, "'a\xc3\xa9'");
+    assert_true(tb__utf8_valid(buf));
+
+    /* repair: cut-off tails go, invalid bytes become '?', valid text stays */
+    char t1[] = "ok \xe2\x82";
+    tb__utf8_repair(t1);
+    assert_string_equal(t1, "ok ");
+    char t2[] = "\xff-\xc0\xaf-\xed\xa0\x80-\xf4\x90\x80\x80-\xc3\xa9";
+    tb__utf8_repair(t2);
+    assert_true(tb__utf8_valid(t2));
+    assert_string_equal(t2, "?-?" "?-?" "?" "?-?" "?" "?" "?-\xc3\xa9");
+    assert_false(tb__utf8_valid("\xc3"));
+    assert_false(tb__utf8_valid("\xe0\x80\x80")); /* overlong */
+    assert_true(tb__utf8_valid(s));
+
+    /* errf: a message cut by its buffer ends on a whole character */
+    char err[TB_ERR_LEN];
+    tb__errf(err, 7, "%s", "abcd\xe2\x82\xacxyz"); /* 'abcd' and 2 of the euro's 3 bytes fit */
+    assert_string_equal(err, "abcd");
+    tb__errf(err, 8, "%s", "abcd\xe2\x82\xacxyz"); /* the whole euro fits */
+    assert_string_equal(err, "abcd\xe2\x82\xac");
+    for (size_t len = 1; len < 20; len++) {
+        char e2[20];
+        tb__errf(e2, len, "no game '%s'", "\xf0\x9d\x84\x9e\xf0\x9d\x84\x9e");
+        assert_true(tb__utf8_valid(e2));
+    }
+
+    /* every refusal of a move quotes whole characters, in every game */
+    for (int g = 0; g < tb_game_count(); g++) {
+        const tb_game *game = tb_game_at(g);
+        tb_state *st = tb_state_new(game);
+        assert_int_equal(tb_setup(st, tb_game_default_players(game), NULL, 1, err, sizeof err), 0);
+        for (int n = 0; n < 60; n++) {
+            char text[200];
+            memset(text, 'x', (size_t)n);
+            snprintf(text + n, sizeof text - (size_t)n, "\xe2\x82\xac\xe2\x82\xac");
+            char why[TB_ERR_LEN];
+            tb_move m;
+            assert_int_not_equal(tb_text_to_move(st, text, &m, why, sizeof why), 0);
+            assert_true(tb__utf8_valid(why));
+        }
+        tb_state_free(st);
+    }
+}
+
+/* A NUL inside JSON text is named in plain words, not by a library flag. */
+static void json_errors_are_in_plain_words(void **unused)
+{
+    (void)unused;
+    char err[TB_ERR_LEN];
+    assert_null(tb_state_load("{\"game\":\"cl\\u0000ans\"}", err, sizeof err));
+    assert_non_null(strstr(err, "NUL"));
+    assert_null(strstr(err, "JSON_"));
+}
+
 static void json_dump_round_trips(void **unused)
 {
     (void)unused;
@@ -372,6 +443,8 @@ int main(void)
         cmocka_unit_test(bad_records_get_clear_errors),
         cmocka_unit_test(agents_are_listed_and_decide_legally),
         cmocka_unit_test(json_dump_round_trips),
+        cmocka_unit_test(utf8_cuts_at_characters_and_mends_bad_bytes),
+        cmocka_unit_test(json_errors_are_in_plain_words),
         cmocka_unit_test(playout_matches_random_moves),
         cmocka_unit_test(random_moves_match_random_move),
     };

@@ -10,6 +10,7 @@
  * no other hidden card; every line fits in 100 columns.
  */
 #include "arkadia.h"
+#include "core/text.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -181,14 +182,14 @@ static int text_bad_family(const char *w, char *err, size_t errlen)
 {
     char names[128];
     text_names(names, sizeof names, false);
-    return tb__errf(err, errlen, "'%.20s' is not a family (families: %s)", w ? w : "", names);
+    return tb__errf(err, errlen, "'%.*s' is not a family (families: %s)", TB__CLIP(w ? w : "", 20), names);
 }
 
 static int text_bad_form(const char *w, char *err, size_t errlen)
 {
     char names[160];
     text_names(names, sizeof names, true);
-    return tb__errf(err, errlen, "'%.20s' is not a building form (forms: %s)", w ? w : "", names);
+    return tb__errf(err, errlen, "'%.*s' is not a building form (forms: %s)", TB__CLIP(w ? w : "", 20), names);
 }
 
 /* Reads "FORM FAMILY" from two words. */
@@ -209,8 +210,8 @@ static int text_one_square(const char *w, int *sq, char *err, size_t errlen)
 {
     int len = w ? ark__parse_square(w, sq) : 0;
     if (!len || w[len])
-        return tb__errf(err, errlen, "'%.20s' is not a square (columns a-p, rows 1-12, e.g. c7)",
-                        w ? w : "");
+        return tb__errf(err, errlen, "'%.*s' is not a square (columns a-p, rows 1-12, e.g. c7)",
+                        TB__CLIP(w ? w : "", 20));
     return 0;
 }
 
@@ -248,11 +249,11 @@ static int text_placement(const arkadia_state *a, char **w, int nw, tb_move *out
             int sq, len = ark__parse_square(p, &sq);
             if (!len || (p[len] && p[len] != '-' && p[len] != ','))
                 return tb__errf(err, errlen,
-                                "'%.30s' is not a square; a placement is written as the squares "
+                                "'%.*s' is not a square; a placement is written as the squares "
                                 "the building covers, e.g. c3-d3 (see 'legal')",
-                                w[i]);
+                                TB__CLIP(w[i], 30));
             if (ark_bb_has(cells, sq))
-                return tb__errf(err, errlen, "a square is named twice in '%.30s'", w[0]);
+                return tb__errf(err, errlen, "a square is named twice in '%.*s'", TB__CLIP(w[0], 30));
             ark_bb_set(&cells, sq);
             count++;
             p += len;
@@ -327,7 +328,7 @@ int ark__text_to_move(const tb_state *s, const char *text, tb_move *out, char *e
     char *save = NULL;
     for (char *t = strtok_r(buf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
         if (n == 12)
-            return tb__errf(err, errlen, "too many words in '%.40s'", text);
+            return tb__errf(err, errlen, "too many words in '%.*s'", TB__CLIP(text, 40));
         w[n++] = t;
     }
     if (!n)
@@ -395,7 +396,7 @@ int ark__text_to_move(const tb_state *s, const char *text, tb_move *out, char *e
         if (k < 0)
             return text_bad_family(w[1], err, errlen);
         if (text_number(w[2], 1, ARK_CASTLE, &v))
-            return tb__errf(err, errlen, "castle squares are numbered 1-10, not '%.10s'", w[2]);
+            return tb__errf(err, errlen, "castle squares are numbered 1-10, not '%.*s'", TB__CLIP(w[2], 10));
         *out = ARK_MOVE(ARK_K_CASTLE, k << 4 | (v - 1));
         return 0;
     }
@@ -422,7 +423,7 @@ int ark__text_to_move(const tb_state *s, const char *text, tb_move *out, char *e
         if (k < 0)
             return text_bad_family(w[1], err, errlen);
         if (text_number(w[2], 0, 255, &v))
-            return tb__errf(err, errlen, "sell a number of seals from 0 up, not '%.10s'", w[2]);
+            return tb__errf(err, errlen, "sell a number of seals from 0 up, not '%.*s'", TB__CLIP(w[2], 10));
         if (a->phase == ARK_PH_SALE && k == a->family && v > a->seals[p][k])
             return tb__errf(err, errlen, "illegal move: you have only %d %s seals", a->seals[p][k], w[1]);
         *out = ARK_MOVE(ARK_K_SELL, k << 8 | v);
@@ -431,9 +432,9 @@ int ark__text_to_move(const tb_state *s, const char *text, tb_move *out, char *e
     if (ark__parse_square(cmd, &sq))
         return text_placement(a, w, n, out, err, errlen);
     return tb__errf(err, errlen,
-                    "'%.30s' is not an Arkadia decision (lot, build, a placement such as c3-d3, "
+                    "'%.*s' is not an Arkadia decision (lot, build, a placement such as c3-d3, "
                     "workers, own, neutral, stop, castle, draw, banner, sell; type 'legal')",
-                    cmd);
+                    TB__CLIP(cmd, 30));
 }
 
 /* ---- the prompt ---- */

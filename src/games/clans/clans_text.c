@@ -8,6 +8,7 @@
  * listed in clans.h and otherwise names the first one broken.
  */
 #include "clans.h"
+#include "core/text.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -108,8 +109,8 @@ int clans__text_to_move(const tb_state *s, const char *text, tb_move *out, char 
     int from, to;
     if (text_territory(&p, &from) != 0 || *p++ != '-' || text_territory(&p, &to) != 0)
         return tb__errf(err, errlen,
-                        "'%.40s' is not a Clans move: write FROM-TO with territory numbers, e.g. 12-17, or 'village T'",
-                        text);
+                        "'%.*s' is not a Clans move: write FROM-TO with territory numbers, e.g. 12-17, or 'village T'",
+                        TB__CLIP(text, 40));
     while (*p == ' ')
         p++;
     if (*p)

@@ -10,6 +10,7 @@
  * broken; the JSON of a state loads back into the same bytes.
  */
 #include "khronos.h"
+#include "core/text.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -322,9 +323,9 @@ static int text_building(const khronos_state *k, int b, int sq, const char *verb
 static int text_usage(const char *text, char *err, size_t errlen)
 {
     return tb__errf(err, errlen,
-                    "'%.40s' is not a Khronos move: try 'build might keep', 'c4+c5', 'travel might "
+                    "'%.*s' is not a Khronos move: try 'build might keep', 'c4+c5', 'travel might "
                     "faith', 'upgrade faith c4 abbey', 'populate d5', 'end' (see 'legal')",
-                    text);
+                    TB__CLIP(text, 40));
 }
 
 int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
