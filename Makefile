@@ -1,14 +1,17 @@
 # Tabula — the thin front door.  The real build is Meson + Ninja (meson.build).
 #   make build   install missing packages, build build/tabula
 #   make run     build and start the game server (tabula serve on tabula.db; prints the URL)
-#   make test    build and run every suite (normal, ASan+UBSan, clang, fuzz smoke)
+#   make test    build and run every suite (normal, ASan+UBSan, clang, fuzz for 20 s each)
+#   make fuzz    every fuzz harness for FUZZ_SECONDS (default 300) each
 #   make bench   the benchmarks of bench/RESULTS.md (-O3, built for this machine's CPU):
 #                random playouts, then the search's iterations per second on 1 and 2 threads
 SHELL := /bin/bash
 BUILD ?= build
 SIM_GAMES ?= 10000
 
-.PHONY: all build run test test-fast test-asan test-clang bench deps clean
+FUZZ_SECONDS ?= 300
+
+.PHONY: all build run test test-fast test-asan test-clang fuzz bench deps clean
 
 all: build
 
@@ -38,6 +41,14 @@ test-clang: deps
 	@[ -f build-clang/build.ninja ] || CC=clang meson setup build-clang -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false -Dsim_games=200 >/dev/null
 	@ninja -C build-clang >/dev/null || ninja -C build-clang
 	meson test -C build-clang --print-errorlogs --num-processes 2 --suite fuzz
+
+# Each libFuzzer harness for FUZZ_SECONDS (make test gives each 20 s).
+fuzz: test-clang
+	@for f in engine state record move server; do \
+	    echo "# fuzz_$$f for $(FUZZ_SECONDS) s"; \
+	    mkdir -p build-clang/tests/fuzz/corpus-$$f; \
+	    build-clang/tests/fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=20 \
+	        build-clang/tests/fuzz/corpus-$$f tests/fuzz/corpus/$$f || exit 1; done
 
 test: test-fast test-asan test-clang
 	@echo "make test: every suite passed"

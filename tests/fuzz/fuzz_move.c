@@ -1,9 +1,11 @@
 /*
  * fuzz_move.c — libFuzzer harness: arbitrary bytes as decision text in a
  * position of every game (after a few random decisions chosen by the first
- * bytes).  A refused text must leave the state byte-for-byte unchanged.
+ * bytes).  A refused text must leave the state byte-for-byte unchanged, and
+ * the refusal must be valid UTF-8 however the text was cut to quote it.
  */
 #include "tabula.h"
+#include "core/text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +28,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             tb_apply(s, tb_random_move(s, &rng));
         tb_state *before = tb_state_dup(s);
         char err[TB_ERR_LEN];
-        if (tb_play_text(s, text, err, sizeof err) != 0 && !tb_state_equal(s, before))
+        if (tb_play_text(s, text, err, sizeof err) != 0 &&
+            (!tb_state_equal(s, before) || !tb__utf8_valid(err)))
             abort();
         tb_state_free(before);
         tb_state_free(s);
