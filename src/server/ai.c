@@ -1,17 +1,22 @@
 /*
- * ai.c — the pool of AI worker threads.  A job names a room and the number
- * of decisions made when it was queued; a worker takes the job whose time
- * has come (not before `not_before`, which paces computer players for
- * people watching) and calls srv_room_ai_step, which searches on a copy of
- * the state with no lock held and commits only if the position is still the
- * one the job was made for.
+ * ai.c — the pool of AI worker threads (ai.h).  A job names an owner (a
+ * room) and the number of decisions made when it was queued; a worker takes
+ * the job whose time has come (not before `not_before`, which paces computer
+ * players for people watching) and calls the pool's step function (the
+ * rooms' srv_room_ai_step, which searches on a copy of the state with no
+ * lock held and commits only if the position is still the one the job was
+ * made for).
  *
- * Invariants: at most one job per room is queued (the room's ai_queued flag,
- * kept by room.c); srv_ai_stop lets running searches finish and joins every
- * worker, so no worker touches a room afterwards, while srv_ai_schedule stays
- * safe to call (a no-op) until srv_ai_free.
+ * Invariants: srv_ai_stop lets running jobs finish and joins every worker,
+ * so no worker touches an owner afterwards, while srv_ai_schedule stays
+ * safe to call (a no-op) until srv_ai_free.  (At most one job per room is
+ * queued: the rooms keep that, with the room's ai_queued flag.)
  */
-#include "serverInt.h"
+#include "ai.h"
+#include "base.h"
+
+#include <pthread.h>
+#include <stdbool.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -19,14 +24,14 @@
 #include <time.h>
 
 typedef struct ai_job {
-    srv_room *room;
+    void *owner;
     int expect;
     uint64_t not_before;
     struct ai_job *next;
 } ai_job;
 
 struct srv_ai_pool {
-    srv_server *server;
+    srv_ai_step step;
     pthread_mutex_t lock;
     pthread_cond_t wake;
     ai_job *jobs; /* unordered; a few hundred at most */
@@ -78,7 +83,7 @@ static void *ai_worker(void *arg)
             continue;
         }
         pthread_mutex_unlock(&p->lock);
-        srv_room_ai_step(job->room, job->expect);
+        p->step(job->owner, job->expect);
         free(job);
         pthread_mutex_lock(&p->lock);
     }
@@ -86,12 +91,14 @@ static void *ai_worker(void *arg)
     return NULL;
 }
 
-srv_ai_pool *srv_ai_start(srv_server *s, int workers, char *err, size_t errlen)
+srv_ai_pool *srv_ai_start(int workers, srv_ai_step step, char *err, size_t errlen)
 {
     srv_ai_pool *p = calloc(1, sizeof *p);
-    if (!p)
-        abort();
-    p->server = s;
+    if (!p) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    p->step = step;
     pthread_mutex_init(&p->lock, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
@@ -99,8 +106,11 @@ srv_ai_pool *srv_ai_start(srv_server *s, int workers, char *err, size_t errlen)
     pthread_cond_init(&p->wake, &ca);
     pthread_condattr_destroy(&ca);
     p->threads = calloc((size_t)workers, sizeof *p->threads);
-    if (!p->threads)
-        abort();
+    if (!p->threads) {
+        snprintf(err, errlen, "out of memory");
+        srv_ai_free(p);
+        return NULL;
+    }
     for (int i = 0; i < workers; i++) {
         int rc = pthread_create(&p->threads[i], NULL, ai_worker, p);
         if (rc) {
@@ -113,24 +123,25 @@ srv_ai_pool *srv_ai_start(srv_server *s, int workers, char *err, size_t errlen)
     return p;
 }
 
-void srv_ai_schedule(srv_ai_pool *p, srv_room *room, int expect, uint64_t not_before_us)
+int srv_ai_schedule(srv_ai_pool *p, void *owner, int expect, uint64_t not_before_us)
 {
     ai_job *job = calloc(1, sizeof *job);
     if (!job)
-        abort();
-    job->room = room;
+        return -1;
+    job->owner = owner;
     job->expect = expect;
     job->not_before = not_before_us;
     pthread_mutex_lock(&p->lock);
     if (p->stopping) {
         pthread_mutex_unlock(&p->lock);
         free(job);
-        return;
+        return 0;
     }
     job->next = p->jobs;
     p->jobs = job;
     pthread_cond_signal(&p->wake);
     pthread_mutex_unlock(&p->lock);
+    return 0;
 }
 
 void srv_ai_stop(srv_ai_pool *p)

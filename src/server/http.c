@@ -21,12 +21,13 @@
  * (under the lock) before libmicrohttpd closes its socket, so the watchdog
  * never touches a descriptor that was closed and reused.
  */
-#include "serverInt.h"
+#include "transport.h"
 #include "core/text.h"
 
 #include <fcntl.h>
 #include <microhttpd.h>
 #include <netdb.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,10 @@ typedef struct http_watch {
 } http_watch;
 
 struct srv_http {
-    srv_server *server;
+    srv_config cfg;
+    char web_dir[1024];
+    srv_rooms *rooms;
+    srv_ws *ws;
     struct MHD_Daemon *daemon;
     int port;
     uint64_t request_us, idle_us;
@@ -142,7 +146,7 @@ static void *http_watchdog(void *arg)
                 idle++;
         }
         if (slow)
-            srv_log(h->server, "closed %d connection%s that took over %d s to send a request",
+            srv_log(&h->cfg, "closed %d connection%s that took over %d s to send a request",
                     slow, slow == 1 ? "" : "s", (int)(h->request_us / 1000000u));
         (void)idle; /* idle keep-alive connections closing is ordinary */
         struct timespec until;
@@ -313,16 +317,12 @@ static json_t *http_catalog(void)
                      levels, "agents", agents);
 }
 
-static enum MHD_Result http_list_games(srv_server *s, struct MHD_Connection *c)
+static enum MHD_Result http_list_games(srv_http *h, struct MHD_Connection *c)
 {
     const char *status = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "status");
     const char *lim = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "limit");
-    const char *filter = "running";
-    if (status && strcmp(status, "over") == 0)
-        filter = "over";
-    else if (status && strcmp(status, "all") == 0)
-        filter = NULL;
-    else if (status && strcmp(status, "running") != 0 && strcmp(status, "open") != 0)
+    if (status && strcmp(status, "over") && strcmp(status, "all") && strcmp(status, "running") &&
+        strcmp(status, "open"))
         return http_error(c, 400, "bad_request", "status must be open, running, over or all");
     long limit = 100;
     if (lim) {
@@ -331,29 +331,16 @@ static enum MHD_Result http_list_games(srv_server *s, struct MHD_Connection *c)
         if (*end || limit < 1 || limit > 500)
             return http_error(c, 400, "bad_request", "limit must be 1 to 500");
     }
-    srv_game_row *rows;
-    int n;
     char err[TB_ERR_LEN];
-    if (s->store->m->games_list(s->store, filter, (int)limit, &rows, &n, err, sizeof err))
+    json_t *games = srv_rooms_list(h->rooms, status && strcmp(status, "all") == 0 ? NULL
+                                             : status ? status : "running",
+                                   (int)limit, err, sizeof err);
+    if (!games)
         return http_error(c, 500, "store_failed", err);
-    json_t *games = json_array();
-    for (int i = 0; i < n; i++) {
-        srv_room *r = srv_room_peek(s, rows[i].id);
-        json_t *g = r ? srv_room_summary(r) : srv_row_summary(&rows[i]);
-        const char *st = json_string_value(json_object_get(g, "status"));
-        if (status && strcmp(status, "open") == 0 && (!st || strcmp(st, "open") != 0)) {
-            json_decref(g);
-            continue;
-        }
-        json_array_append_new(games, g);
-    }
-    for (int i = 0; i < n; i++)
-        srv_game_row_clear(&rows[i]);
-    free(rows);
     return http_json(c, 200, json_pack("{s:o}", "games", games));
 }
 
-static enum MHD_Result http_api(srv_server *s, struct MHD_Connection *c, const char *url,
+static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const char *url,
                                 const char *method, http_req *rq)
 {
     bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
@@ -380,9 +367,7 @@ static enum MHD_Result http_api(srv_server *s, struct MHD_Connection *c, const c
     if (parts == 1 && strcmp(part[0], "health") == 0) {
         if (!get)
             return http_method_not_allowed(c, "GET");
-        pthread_mutex_lock(&s->registry_lock);
-        int rooms = s->nrooms;
-        pthread_mutex_unlock(&s->registry_lock);
+        int rooms = srv_rooms_in_memory(h->rooms);
         return http_json(c, 200, json_pack("{s:b,s:s,s:i}", "ok", true, "version", TB_VERSION,
                                            "games_in_memory", rooms));
     }
@@ -405,19 +390,19 @@ static enum MHD_Result http_api(srv_server *s, struct MHD_Connection *c, const c
                 return http_error(c, 413, "too_large", msg);
             }
             char *reply = NULL;
-            int status = srv_room_create(s, rq->body ? rq->body : "", rq->len, &reply);
+            int status = srv_room_create(h->rooms, rq->body ? rq->body : "", rq->len, &reply);
             return http_send(c, (unsigned)status, "application/json", reply);
         }
         if (!get)
             return http_method_not_allowed(c, "GET, POST");
-        return http_list_games(s, c);
+        return http_list_games(h, c);
     }
     if (!get)
         return http_method_not_allowed(c, "GET");
     if (!srv_valid_id(part[1]))
         return http_error(c, 404, "unknown_game", "there is no such game");
     bool temporary;
-    srv_room *r = srv_room_borrow(s, part[1], &temporary);
+    srv_room *r = srv_room_borrow(h->rooms, part[1], &temporary);
     if (!r)
         return http_error(c, 404, "unknown_game", "there is no such game");
     int status = 200;
@@ -479,7 +464,7 @@ static bool http_safe_path(const char *path)
     return true;
 }
 
-static enum MHD_Result http_static(srv_server *s, struct MHD_Connection *c, const char *url)
+static enum MHD_Result http_static(srv_http *h, struct MHD_Connection *c, const char *url)
 {
     const char *path = strcmp(url, "/") == 0 ? "/index.html" : url;
     const char *type = http_safe_path(path) ? http_type(path) : NULL;
@@ -487,7 +472,7 @@ static enum MHD_Result http_static(srv_server *s, struct MHD_Connection *c, cons
     int fd = -1;
     struct stat st;
     if (type) {
-        snprintf(full, sizeof full, "%s%s", s->web_dir, path);
+        snprintf(full, sizeof full, "%s%s", h->web_dir, path);
         fd = open(full, O_RDONLY | O_CLOEXEC);
         if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
             close(fd);
@@ -526,7 +511,7 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const ch
                                    void **req_cls)
 {
     (void)version;
-    srv_server *s = cls;
+    srv_http *h = cls;
     http_req *rq = *req_cls;
     if (!rq) {
         rq = calloc(1, sizeof *rq);
@@ -565,29 +550,27 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const ch
         *upload_data_size = 0;
         return MHD_YES;
     }
-    http_watch_set(s->http, c, HTTP_ANSWERING);
+    http_watch_set(h, c, HTTP_ANSWERING);
     if (strcmp(url, "/ws") == 0) {
         if (strcmp(method, "GET") != 0)
             return http_method_not_allowed(c, "GET");
-        enum MHD_Result ret = (enum MHD_Result)srv_ws_upgrade(s, c, &rq->ws);
+        enum MHD_Result ret = (enum MHD_Result)srv_ws_upgrade(h->ws, c, &rq->ws);
         if (rq->ws.upgraded)
-            http_watch_set(s->http, c, HTTP_UPGRADED);
+            http_watch_set(h, c, HTTP_UPGRADED);
         return ret;
     }
     if (strncmp(url, "/api/", 5) == 0)
-        return http_api(s, c, url, method, rq);
+        return http_api(h, c, url, method, rq);
     if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
         return http_method_not_allowed(c, "GET, HEAD");
-    return http_static(s, c, url);
+    return http_static(h, c, url);
 }
 
 static void http_completed(void *cls, struct MHD_Connection *c, void **req_cls,
                            enum MHD_RequestTerminationCode toe)
 {
     (void)toe;
-    srv_server *s = cls;
-    if (s->http)
-        http_watch_set(s->http, c, HTTP_IDLE); /* until the next request is read */
+    http_watch_set(cls, c, HTTP_IDLE); /* until the next request is read */
     http_req *rq = *req_cls;
     if (rq) {
         free(rq->body);
@@ -596,23 +579,24 @@ static void http_completed(void *cls, struct MHD_Connection *c, void **req_cls,
     }
 }
 
-srv_http *srv_http_start(srv_server *s, char *err, size_t errlen)
+srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *rooms,
+                         srv_ws *ws, char *err, size_t errlen)
 {
     struct addrinfo hints = {0}, *ai = NULL;
     hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
     hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
     char port[16];
-    snprintf(port, sizeof port, "%d", s->cfg.port);
-    int gai = getaddrinfo(s->cfg.host, port, &hints, &ai);
+    snprintf(port, sizeof port, "%d", cfg->port);
+    int gai = getaddrinfo(cfg->host, port, &hints, &ai);
     if (gai != 0) {
-        snprintf(err, errlen, "cannot use host '%s': %s", s->cfg.host, gai_strerror(gai));
+        snprintf(err, errlen, "cannot use host '%s': %s", cfg->host, gai_strerror(gai));
         return NULL;
     }
     unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_UPGRADE | MHD_USE_ITC;
     if (ai->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
-    if (!s->cfg.quiet)
+    if (!cfg->quiet)
         flags |= MHD_USE_ERROR_LOG;
     srv_http *h = calloc(1, sizeof *h);
     if (!h) {
@@ -620,11 +604,14 @@ srv_http *srv_http_start(srv_server *s, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    h->server = s;
-    int request_s = s->cfg.request_seconds > 0 ? s->cfg.request_seconds : SRV_REQUEST_SECONDS;
-    int idle_s = s->cfg.idle_seconds > 0 ? s->cfg.idle_seconds : SRV_IDLE_SECONDS;
-    unsigned per_address = s->cfg.per_address > 0    ? (unsigned)s->cfg.per_address
-                           : s->cfg.per_address == 0 ? SRV_PER_ADDRESS
+    h->cfg = *cfg;
+    snprintf(h->web_dir, sizeof h->web_dir, "%s", web_dir);
+    h->rooms = rooms;
+    h->ws = ws;
+    int request_s = cfg->request_seconds > 0 ? cfg->request_seconds : SRV_REQUEST_SECONDS;
+    int idle_s = cfg->idle_seconds > 0 ? cfg->idle_seconds : SRV_IDLE_SECONDS;
+    unsigned per_address = cfg->per_address > 0    ? (unsigned)cfg->per_address
+                           : cfg->per_address == 0 ? SRV_PER_ADDRESS
                                                      : 0u; /* 0: no limit */
     h->request_us = (uint64_t)request_s * 1000000u;
     h->idle_us = (uint64_t)idle_s * 1000000u;
@@ -634,22 +621,20 @@ srv_http *srv_http_start(srv_server *s, char *err, size_t errlen)
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&h->wake, &ca);
     pthread_condattr_destroy(&ca);
-    s->http = h; /* the callbacks below find it there */
-    h->daemon = MHD_start_daemon(flags, (uint16_t)s->cfg.port, NULL, NULL, http_access, s,
+    h->daemon = MHD_start_daemon(flags, (uint16_t)cfg->port, NULL, NULL, http_access, h,
                                  MHD_OPTION_SOCK_ADDR, ai->ai_addr,
                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned)SRV_MAX_CONNECTIONS,
                                  MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address,
                                  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)idle_s,
                                  MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,
-                                 MHD_OPTION_NOTIFY_COMPLETED, http_completed, s,
+                                 MHD_OPTION_NOTIFY_COMPLETED, http_completed, h,
                                  MHD_OPTION_NOTIFY_CONNECTION, http_notify_connection, h,
                                  MHD_OPTION_UNESCAPE_CALLBACK, http_unescape, NULL,
                                  MHD_OPTION_END);
     freeaddrinfo(ai);
     if (!h->daemon) {
         snprintf(err, errlen, "cannot listen on %s port %d (in use, or not an address here?)",
-                 s->cfg.host, s->cfg.port);
-        s->http = NULL;
+                 cfg->host, cfg->port);
         pthread_cond_destroy(&h->wake);
         pthread_mutex_destroy(&h->watch_lock);
         free(h);
@@ -657,9 +642,9 @@ srv_http *srv_http_start(srv_server *s, char *err, size_t errlen)
     }
     h->watchdog_started = pthread_create(&h->watchdog, NULL, http_watchdog, h) == 0;
     if (!h->watchdog_started)
-        srv_log(s, "cannot start the slow-client watchdog: idle timeouts only");
+        srv_log(&h->cfg, "cannot start the slow-client watchdog: idle timeouts only");
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
-    h->port = info ? info->port : s->cfg.port;
+    h->port = info ? info->port : cfg->port;
     return h;
 }
 

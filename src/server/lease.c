@@ -11,10 +11,10 @@
  * (their instance stopped, was killed, or let the lease expire), loads them
  * and resumes their computer seats.
  *
- * Invariants: the thread touches rooms only through server.c and room.c
+ * Invariants: the thread touches rooms only through rooms.c and room.c
  * (their locks); srv_lease_stop joins it before any room is freed.
  */
-#include "serverInt.h"
+#include "roomsInt.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -26,7 +26,7 @@
 #define LEASE_TAKE_PER_ROUND 64 /* free games taken per round (the rest next round) */
 
 struct srv_lease {
-    srv_server *server;
+    srv_rooms *rooms;
     srv_game_id *absent; /* held last round but not in memory (sorted) */
     int nabsent;
     pthread_t thread;
@@ -42,12 +42,15 @@ static int lease_cmp(const void *a, const void *b)
 }
 
 /* Running rooms that are played here (pointers stay valid until srv_stop). */
-static srv_room **lease_rooms(srv_server *s, int *count)
+static srv_room **lease_rooms(srv_rooms *s, int *count)
 {
     pthread_mutex_lock(&s->registry_lock);
     srv_room **rooms = calloc((size_t)(s->nrooms > 0 ? s->nrooms : 1), sizeof *rooms);
-    if (!rooms)
-        abort();
+    if (!rooms) { /* out of memory: this round checks no room */
+        pthread_mutex_unlock(&s->registry_lock);
+        *count = 0;
+        return NULL;
+    }
     int n = 0;
     for (int b = 0; b < s->nbuckets; b++)
         for (srv_room *r = s->buckets[b]; r; r = r->next)
@@ -60,7 +63,7 @@ static srv_room **lease_rooms(srv_server *s, int *count)
 
 static void lease_round(srv_lease *l, bool *failing)
 {
-    srv_server *s = l->server;
+    srv_rooms *s = l->rooms;
     srv_store *st = s->store;
     char err[TB_ERR_LEN];
     srv_game_id *held = NULL;
@@ -68,12 +71,12 @@ static void lease_round(srv_lease *l, bool *failing)
     if (st->m->lease_renew(st, &held, &nheld, err, sizeof err)) {
         free(held);
         if (!*failing)
-            srv_log(s, "leases: %s (retrying)", err);
+            srv_log(&s->cfg, "leases: %s (retrying)", err);
         *failing = true;
         return;
     }
     if (*failing)
-        srv_log(s, "leases: the database answers again");
+        srv_log(&s->cfg, "leases: the database answers again");
     *failing = false;
     qsort(held, (size_t)nheld, sizeof *held, lease_cmp);
     int nrooms;
@@ -108,7 +111,7 @@ static void lease_round(srv_lease *l, bool *failing)
     if (atomic_load(&s->running) >= limit)
         return;
     if (st->m->lease_orphans(st, LEASE_TAKE_PER_ROUND, &free_ids, &nfree, err, sizeof err)) {
-        srv_log(s, "leases: %s", err);
+        srv_log(&s->cfg, "leases: %s", err);
         return;
     }
     for (int i = 0; i < nfree && atomic_load(&s->running) < limit; i++)
@@ -137,7 +140,7 @@ static void *lease_main(void *arg)
     return NULL;
 }
 
-srv_lease *srv_lease_start(srv_server *s, char *err, size_t errlen)
+srv_lease *srv_lease_start(srv_rooms *s, int port, char *err, size_t errlen)
 {
     /* Where this instance's players are sent by the others. */
     char address[300];
@@ -153,14 +156,16 @@ srv_lease *srv_lease_start(srv_server *s, char *err, size_t errlen)
         }
         bool v6 = strchr(host, ':') != NULL;
         snprintf(address, sizeof address, "http://%s%s%s:%d/", v6 ? "[" : "", host, v6 ? "]" : "",
-                 s->port);
+                 port);
     }
     if (s->store->m->instance_address(s->store, address, err, errlen))
         return NULL;
     srv_lease *l = calloc(1, sizeof *l);
-    if (!l)
-        abort();
-    l->server = s;
+    if (!l) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    l->rooms = s;
     int secs = s->cfg.lease_seconds > 0 ? s->cfg.lease_seconds : 10;
     l->period_ms = secs * 1000 / 3;
     pthread_mutex_init(&l->lock, NULL);

@@ -5,7 +5,7 @@
  * position as its own seat may see it.  It also turns requests into rooms
  * (POST /api/games) and stored games back into rooms (restart, replays).
  *
- * Invariants (with serverInt.h's locking rules):
+ * Invariants (with roomsInt.h's locking rules):
  *   - state, record and log always agree: decision k of the record was made
  *     by log[k-1].seat and is row k of the store's decisions; the state is
  *     the record replayed from its seed;
@@ -17,7 +17,7 @@
  *     and results; the seed leaves only in records of finished games;
  *   - an AI seat to move has exactly one job queued or running (ai_queued).
  */
-#include "serverInt.h"
+#include "roomsInt.h"
 #include "core/text.h"
 
 #include <ctype.h>
@@ -30,6 +30,36 @@ static const char *const room_levels[] = {"easy", "normal", "hard"};
 #define ROOM_LEVEL_COUNT ((int)(sizeof room_levels / sizeof room_levels[0]))
 
 /* ---- small helpers ---- */
+
+/* What a room says to a client goes through the client's own operations
+ * (rooms.h): the room does not know what carries it. */
+static void room_send(srv_client *c, char *text)
+{
+    c->ops->send(c, text);
+}
+
+static void room_send_json(srv_client *c, json_t *msg) /* steals msg */
+{
+    char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+    json_decref(msg);
+    room_send(c, text);
+}
+
+static void room_client_error(srv_client *c, const json_t *id, const char *code, const char *fmt,
+                              ...) __attribute__((format(printf, 4, 5)));
+static void room_client_error(srv_client *c, const json_t *id, const char *code, const char *fmt,
+                              ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    room_send(c, srv_error_message(id, code, fmt, ap));
+    va_end(ap);
+}
+
+static void room_client_unref(srv_client *c)
+{
+    c->ops->unref(c);
+}
 
 static json_t *room_parse_view(char *text)
 {
@@ -67,7 +97,7 @@ static void room_log_push(srv_room *r, int seat, bool by_ai)
             cap *= 2;
         srv_log_entry *l = realloc(r->log, (size_t)cap * sizeof *l);
         if (!l) { /* the log is for display only: the decision itself is kept */
-            srv_log(r->server, "game %s: out of memory for the decision log", r->id);
+            srv_log(&r->rooms->cfg, "game %s: out of memory for the decision log", r->id);
             return;
         }
         r->log = l;
@@ -307,12 +337,12 @@ static char *room_state_text(const srv_room *r, int seat, json_t *last)
 static void room_broadcast_state(srv_room *r, json_t *last)
 {
     char *msg[TB_MAX_SEATS + 1] = {0}; /* index seat + 1 */
-    for (int i = 0; i < r->nconns; i++) {
-        srv_conn *c = r->conns[i];
-        int seat = srv_conn_seat(c);
+    for (int i = 0; i < r->nclients; i++) {
+        srv_client *c = r->clients[i];
+        int seat = c->seat;
         if (!msg[seat + 1])
             msg[seat + 1] = room_state_text(r, seat, last);
-        srv_conn_send(c, strdup(msg[seat + 1]));
+        room_send(c, strdup(msg[seat + 1]));
     }
     for (int i = 0; i <= TB_MAX_SEATS; i++)
         free(msg[i]);
@@ -321,8 +351,8 @@ static void room_broadcast_state(srv_room *r, json_t *last)
 static void room_broadcast(srv_room *r, json_t *msg) /* steals msg */
 {
     char *text = room_dump(msg);
-    for (int i = 0; i < r->nconns; i++)
-        srv_conn_send(r->conns[i], strdup(text));
+    for (int i = 0; i < r->nclients; i++)
+        room_send(r->clients[i], strdup(text));
     free(text);
 }
 
@@ -334,8 +364,8 @@ static json_t *room_presence(const srv_room *r)
                                                r->seat[i].kind == SRV_AI || r->seat[i].connected > 0,
                                                "joined", r->seat[i].joined));
     int spectators = 0;
-    for (int i = 0; i < r->nconns; i++)
-        spectators += srv_conn_seat(r->conns[i]) < 0;
+    for (int i = 0; i < r->nclients; i++)
+        spectators += r->clients[i]->seat < 0;
     return json_pack("{s:s,s:o,s:i}", "type", "presence", "seats", seats, "spectators", spectators);
 }
 
@@ -348,9 +378,11 @@ static void room_queue_ai(srv_room *r)
     int to = tb_to_move(r->state);
     if (to < 0 || r->seat[to].kind != SRV_AI)
         return;
-    r->ai_queued = true;
-    uint64_t delay = (uint64_t)(r->server->cfg.ai_delay_ms > 0 ? r->server->cfg.ai_delay_ms : 0);
-    srv_ai_schedule(r->server->ai, r, tb_decisions_made(r->state), srv_now_us() + delay * 1000u);
+    uint64_t delay = (uint64_t)(r->rooms->cfg.ai_delay_ms > 0 ? r->rooms->cfg.ai_delay_ms : 0);
+    r->ai_queued = srv_ai_schedule(r->rooms->ai, r, tb_decisions_made(r->state),
+                                   srv_now_us() + delay * 1000u) == 0;
+    if (!r->ai_queued) /* out of memory: the next decision or a restart queues it */
+        srv_log(&r->rooms->cfg, "game %s: cannot queue the computer's move", r->id);
 }
 
 /* Another instance holds the game (room locked): the room stops deciding
@@ -360,7 +392,7 @@ static void room_set_away_locked(srv_room *r, const char *owner)
     if (atomic_exchange(&r->away, true))
         return;
     if (r->state && !r->broken[0] && !tb_is_over(r->state))
-        atomic_fetch_sub(&r->server->running, 1);
+        atomic_fetch_sub(&r->rooms->running, 1);
     char msg[400];
     if (owner && *owner)
         snprintf(msg, sizeof msg,
@@ -390,21 +422,21 @@ static void room_finish(srv_room *r)
     tb_record_set_times(r->record, r->created, r->finished);
     char *result = tb_result_json(r->state);
     char err[TB_ERR_LEN];
-    if (r->server->store->m->game_finish(r->server->store, r->id, r->finished, result, err,
+    if (r->rooms->store->m->game_finish(r->rooms->store, r->id, r->finished, result, err,
                                           sizeof err))
-        srv_log(r->server, "game %s: %s (the game is finished again at restart)", r->id, err);
+        srv_log(&r->rooms->cfg, "game %s: %s (the game is finished again at restart)", r->id, err);
     free(result);
 }
 
 /* The one way a decision enters a game (room locked): store, apply,
  * acknowledge, broadcast, queue the next AI seat.  0 on success; on a store
  * failure nothing changes and the sender (if any) gets an error. */
-static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_conn *ack_to,
+static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_client *ack_to,
                        json_t *ack_id)
 {
     if (atomic_load(&r->away)) { /* another instance holds it, or it is being read again */
         if (ack_to)
-            srv_conn_error(ack_to, ack_id, "elsewhere",
+            room_client_error(ack_to, ack_id, "elsewhere",
                            "another server instance plays this game now, so nothing changed; "
                            "open the game again to follow it");
         return -1;
@@ -414,39 +446,39 @@ static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_conn *a
     int n = tb_decisions_made(r->state) + 1;
     char at[SRV_TIME_LEN], err[TB_ERR_LEN];
     srv_iso_now(at);
-    srv_store *st = r->server->store;
+    srv_store *st = r->rooms->store;
     int stored = st->m->decision_add(st, r->id, n, seat, text, by_ai ? "ai" : "human", at, err,
                                      sizeof err);
     if (stored == 1) {
         /* Another instance holds the game now (PostgreSQL): this room is
          * stale; the lease thread finds out where the game went. */
-        srv_log(r->server, "game %s: %s", r->id, err);
+        srv_log(&r->rooms->cfg, "game %s: %s", r->id, err);
         room_set_away_locked(r, "");
         if (ack_to)
-            srv_conn_error(ack_to, ack_id, "elsewhere",
+            room_client_error(ack_to, ack_id, "elsewhere",
                            "another server instance plays this game now, so nothing changed; "
                            "open the game again to follow it");
         return -1;
     }
     if (stored) {
-        srv_log(r->server, "game %s: %s", r->id, err);
+        srv_log(&r->rooms->cfg, "game %s: %s", r->id, err);
         if (ack_to)
-            srv_conn_error(ack_to, ack_id, "store_failed",
+            room_client_error(ack_to, ack_id, "store_failed",
                            "the decision could not be saved, so nothing changed: %s", err);
         return -1;
     }
     tb_apply(r->state, m);
     if (tb_record_push(r->record, text)) /* stored already: a restart reads it back */
-        srv_log(r->server, "game %s: out of memory for the record of decision %d", r->id, n);
+        srv_log(&r->rooms->cfg, "game %s: out of memory for the record of decision %d", r->id, n);
     room_log_push(r, seat, by_ai);
     if (tb_is_over(r->state)) {
         room_finish(r);
-        atomic_fetch_sub(&r->server->running, 1);
+        atomic_fetch_sub(&r->rooms->running, 1);
     }
     if (ack_to) {
         json_t *ack = json_pack("{s:s,s:i,s:s}", "type", "ack", "n", n, "move", text);
         json_object_set(ack, "id", ack_id ? ack_id : json_null());
-        srv_conn_send_json(ack_to, ack);
+        room_send_json(ack_to, ack);
     }
     json_t *last = room_log_entry(r, n - 1);
     room_broadcast_state(r, last);
@@ -492,17 +524,17 @@ static char *room_options_text(const tb_options *o)
     return s; /* NULL only when out of memory: the caller refuses the game */
 }
 
-static srv_room *room_new(srv_server *s)
+static srv_room *room_new(srv_rooms *s)
 {
     srv_room *r = calloc(1, sizeof *r);
     if (!r)
-        abort();
-    r->server = s;
+        return NULL; /* out of memory: the caller says so */
+    r->rooms = s;
     pthread_mutex_init(&r->lock, NULL);
     return r;
 }
 
-int srv_room_create(srv_server *s, const char *body, size_t len, char **reply)
+int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
 {
     json_error_t jerr;
     json_t *req = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -572,6 +604,10 @@ int srv_room_create(srv_server *s, const char *body, size_t len, char **reply)
         goto done;
     }
     r = room_new(s);
+    if (!r) {
+        status = room_error_reply(reply, 500, "internal", "the server is out of memory; try again later");
+        goto done;
+    }
     r->game = game;
     r->players = (int)players;
     char err[TB_ERR_LEN];
@@ -685,7 +721,7 @@ int srv_room_create(srv_server *s, const char *body, size_t len, char **reply)
     row.players = r->players;
     row.options = room_options_text(&r->options);
     if (!row.options) {
-        srv_log(s, "creating a game: out of memory");
+        srv_log(&s->cfg, "creating a game: out of memory");
         status = room_error_reply(reply, 500, "internal", "the server is out of memory; try again later");
         goto done;
     }
@@ -701,7 +737,7 @@ int srv_room_create(srv_server *s, const char *body, size_t len, char **reply)
     int rc = s->store->m->game_create(s->store, &row, err, sizeof err);
     free(row.options);
     if (rc) {
-        srv_log(s, "creating a game: %s", err);
+        srv_log(&s->cfg, "creating a game: %s", err);
         status = room_error_reply(reply, 500, "store_failed", "the game could not be saved: %s", err);
         goto done;
     }
@@ -725,7 +761,7 @@ int srv_room_create(srv_server *s, const char *body, size_t len, char **reply)
     json_object_set_new(out, "seats", seats);
     *reply = room_dump(out);
     srv_room_register(s, r);
-    srv_log(s, "game %s: new %s for %d players", r->id, tb_game_name(game), r->players);
+    srv_log(&s->cfg, "game %s: new %s for %d players", r->id, tb_game_name(game), r->players);
     pthread_mutex_lock(&r->lock);
     room_queue_ai(r);
     pthread_mutex_unlock(&r->lock);
@@ -741,7 +777,7 @@ done:
 
 /* ---- loading stored games ---- */
 
-srv_room *srv_room_load(srv_server *s, const char *id, char *err, size_t errlen)
+srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
 {
     srv_game_row row;
     srv_decision_row *moves = NULL;
@@ -752,6 +788,12 @@ srv_room *srv_room_load(srv_server *s, const char *id, char *err, size_t errlen)
     if (rc != 0)
         return NULL;
     srv_room *r = room_new(s);
+    if (!r) {
+        snprintf(err, errlen, "out of memory");
+        srv_game_row_clear(&row);
+        srv_decisions_free(moves, count);
+        return NULL;
+    }
     snprintf(r->id, sizeof r->id, "%s", row.id);
     snprintf(r->created, sizeof r->created, "%s", row.created);
     snprintf(r->finished, sizeof r->finished, "%s", row.finished);
@@ -830,10 +872,10 @@ int srv_room_reload(srv_room *r, char *err, size_t errlen)
     bool counted = r->state && !r->broken[0] && !tb_is_over(r->state) && !atomic_load(&r->away);
     atomic_store(&r->away, true);
     pthread_mutex_unlock(&r->lock);
-    srv_room *fresh = srv_room_load(r->server, r->id, err, errlen);
+    srv_room *fresh = srv_room_load(r->rooms, r->id, err, errlen);
     if (!fresh) {
         if (counted) /* stays away; the lease thread tries again */
-            atomic_fetch_sub(&r->server->running, 1);
+            atomic_fetch_sub(&r->rooms->running, 1);
         return -1;
     }
     pthread_mutex_lock(&r->lock);
@@ -865,9 +907,9 @@ int srv_room_reload(srv_room *r, char *err, size_t errlen)
     atomic_store(&r->away, false);
     bool running = r->state && !r->broken[0] && !tb_is_over(r->state);
     if (running && !counted)
-        atomic_fetch_add(&r->server->running, 1);
+        atomic_fetch_add(&r->rooms->running, 1);
     else if (!running && counted)
-        atomic_fetch_sub(&r->server->running, 1);
+        atomic_fetch_sub(&r->rooms->running, 1);
     room_broadcast_state(r, NULL);
     room_queue_ai(r);
     pthread_mutex_unlock(&r->lock);
@@ -886,9 +928,9 @@ void srv_room_free(srv_room *r)
 {
     if (!r)
         return;
-    for (int i = 0; i < r->nconns; i++)
-        srv_conn_unref(r->conns[i]);
-    free(r->conns);
+    for (int i = 0; i < r->nclients; i++)
+        room_client_unref(r->clients[i]);
+    free(r->clients);
     tb_state_free(r->state);
     tb_record_free(r->record);
     free(r->log);
@@ -994,28 +1036,29 @@ int srv_room_seat_of_token(srv_room *r, const char *token)
     return found;
 }
 
-void srv_room_attach(srv_room *r, srv_conn *c, int seat)
+void srv_room_attach(srv_room *r, srv_client *c)
 {
+    int seat = c->seat;
     pthread_mutex_lock(&r->lock);
-    if (r->nconns == r->conn_cap) {
-        srv_conn **a = realloc(r->conns, (size_t)(r->conn_cap ? r->conn_cap * 2 : 8) * sizeof *a);
+    if (r->nclients == r->client_cap) {
+        srv_client **a = realloc(r->clients, (size_t)(r->client_cap ? r->client_cap * 2 : 8) * sizeof *a);
         if (!a) {
             pthread_mutex_unlock(&r->lock);
-            srv_conn_error(c, NULL, "internal", "the server is out of memory; try again later");
+            room_client_error(c, NULL, "internal", "the server is out of memory; try again later");
             return;
         }
-        r->conns = a;
-        r->conn_cap = r->conn_cap ? r->conn_cap * 2 : 8;
+        r->clients = a;
+        r->client_cap = r->client_cap ? r->client_cap * 2 : 8;
     }
-    srv_conn_ref(c);
-    r->conns[r->nconns++] = c;
+    c->ops->ref(c);
+    r->clients[r->nclients++] = c;
     if (seat >= 0) {
         r->seat[seat].connected++;
         if (!r->seat[seat].joined) {
             char err[TB_ERR_LEN];
             r->seat[seat].joined = true;
-            if (r->server->store->m->seat_joined(r->server->store, r->id, seat, err, sizeof err))
-                srv_log(r->server, "game %s: %s", r->id, err);
+            if (r->rooms->store->m->seat_joined(r->rooms->store, r->id, seat, err, sizeof err))
+                srv_log(&r->rooms->cfg, "game %s: %s", r->id, err);
         }
     }
     json_t *welcome = json_object();
@@ -1027,112 +1070,114 @@ void srv_room_attach(srv_room *r, srv_conn *c, int seat)
     json_object_set_new(welcome, "limits",
                         json_pack("{s:i,s:f,s:f}", "message_bytes", SRV_MAX_MESSAGE,
                                   "messages_per_second", SRV_RATE_PER_SEC, "burst", SRV_RATE_BURST));
-    srv_conn_send_json(c, welcome);
-    srv_conn_send(c, room_state_text(r, seat, NULL));
+    room_send_json(c, welcome);
+    room_send(c, room_state_text(r, seat, NULL));
     room_broadcast(r, room_presence(r));
     pthread_mutex_unlock(&r->lock);
 }
 
-void srv_room_detach(srv_room *r, srv_conn *c)
+void srv_room_detach(srv_room *r, srv_client *c)
 {
     pthread_mutex_lock(&r->lock);
     bool found = false;
-    for (int i = 0; i < r->nconns; i++) {
-        if (r->conns[i] == c) {
-            r->conns[i] = r->conns[--r->nconns];
+    for (int i = 0; i < r->nclients; i++) {
+        if (r->clients[i] == c) {
+            r->clients[i] = r->clients[--r->nclients];
             found = true;
             break;
         }
     }
-    int seat = srv_conn_seat(c);
+    int seat = c->seat;
     if (found && seat >= 0 && r->seat[seat].connected > 0)
         r->seat[seat].connected--;
     if (found)
         room_broadcast(r, room_presence(r));
     pthread_mutex_unlock(&r->lock);
     if (found)
-        srv_conn_unref(c);
+        room_client_unref(c);
 }
 
-static void room_decide(srv_room *r, srv_conn *c, int seat, json_t *msg, json_t *id)
+static void room_decide(srv_room *r, srv_client *c, int seat, json_t *msg, json_t *id)
 {
     const json_t *jmove = json_object_get(msg, "move");
     const char *move = json_string_value(jmove);
     if (!move) {
-        srv_conn_error(c, id, "bad_message",
+        room_client_error(c, id, "bad_message",
                        "a decide message needs \"move\": the decision in notation, e.g. "
                        "{\"type\":\"decide\",\"move\":\"12-17\"}");
         return;
     }
     const json_t *jn = json_object_get(msg, "n");
     if (jn && !json_is_integer(jn)) {
-        srv_conn_error(c, id, "bad_message", "\"n\" must be the number of decisions you saw");
+        room_client_error(c, id, "bad_message", "\"n\" must be the number of decisions you saw");
         return;
     }
     if (strlen(move) > 200) {
-        srv_conn_error(c, id, "bad_message", "that decision text is too long");
+        room_client_error(c, id, "bad_message", "that decision text is too long");
         return;
     }
     pthread_mutex_lock(&r->lock);
     if (seat < 0) {
-        srv_conn_error(c, id, "spectator", "spectators watch; only a seat's link can decide");
+        room_client_error(c, id, "spectator", "spectators watch; only a seat's link can decide");
     } else if (atomic_load(&r->away)) {
-        srv_conn_error(c, id, "elsewhere",
+        room_client_error(c, id, "elsewhere",
                        "another server instance plays this game now, so nothing changed; "
                        "open the game again to follow it");
     } else if (!r->state || r->broken[0]) {
-        srv_conn_error(c, id, "broken", "this game cannot continue: %s", r->broken);
+        room_client_error(c, id, "broken", "this game cannot continue: %s", r->broken);
     } else if (tb_is_over(r->state)) {
-        srv_conn_error(c, id, "game_over", "the game is over");
+        room_client_error(c, id, "game_over", "the game is over");
     } else if (tb_to_move(r->state) != seat) {
         int to = tb_to_move(r->state);
-        srv_conn_error(c, id, "not_your_turn", "it is %s's turn (seat %d), not yours",
+        room_client_error(c, id, "not_your_turn", "it is %s's turn (seat %d), not yours",
                        r->seat[to].name, to + 1);
     } else if (jn && json_integer_value(jn) != tb_decisions_made(r->state)) {
-        srv_conn_error(c, id, "stale",
+        room_client_error(c, id, "stale",
                        "the game moved on: you saw %lld decisions, there are %d now",
                        (long long)json_integer_value(jn), tb_decisions_made(r->state));
     } else {
         tb_move m;
         char why[TB_ERR_LEN];
         if (tb_text_to_move(r->state, move, &m, why, sizeof why))
-            srv_conn_error(c, id, "illegal", "%s", why);
+            room_client_error(c, id, "illegal", "%s", why);
         else
             room_commit(r, seat, m, false, c, id);
     }
     pthread_mutex_unlock(&r->lock);
 }
 
-void srv_room_client_message(srv_room *r, srv_conn *c, int seat, json_t *msg)
+void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
 {
+    int seat = c->seat;
     json_t *id = json_object_get(msg, "id");
     if (id && !json_is_integer(id) && !(json_is_string(id) && json_string_length(id) <= 64))
         id = NULL;
     const char *type = json_string_value(json_object_get(msg, "type"));
     if (!type) {
-        srv_conn_error(c, id, "bad_message", "a message is a JSON object with a \"type\" "
+        room_client_error(c, id, "bad_message", "a message is a JSON object with a \"type\" "
                                              "(decide, sync or ping)");
     } else if (strcmp(type, "decide") == 0) {
         room_decide(r, c, seat, msg, id);
     } else if (strcmp(type, "sync") == 0) {
         pthread_mutex_lock(&r->lock);
         if (atomic_load(&r->away))
-            srv_conn_error(c, id, "elsewhere",
+            room_client_error(c, id, "elsewhere",
                            "another server instance plays this game now; open the game again "
                            "to follow it");
         else
-            srv_conn_send(c, room_state_text(r, seat, NULL));
+            room_send(c, room_state_text(r, seat, NULL));
         pthread_mutex_unlock(&r->lock);
     } else {
-        srv_conn_error(c, id, "unknown_type",
+        room_client_error(c, id, "unknown_type",
                        "unknown message type '%.*s' (decide, sync or ping)", TB__CLIP(type, 32));
     }
 }
 
 /* ---- AI seats ---- */
 
-void srv_room_ai_step(srv_room *r, int expect)
+void srv_room_ai_step(void *owner, int expect)
 {
+    srv_room *r = owner;
     pthread_mutex_lock(&r->lock);
     r->ai_queued = false;
     if (!r->state || r->broken[0] || tb_is_over(r->state) ||
@@ -1162,8 +1207,8 @@ void srv_room_ai_step(srv_room *r, int expect)
         tb_is_legal(r->state, m)) {
         if (room_commit(r, seat, m, true, NULL, NULL) != 0 && !atomic_load(&r->away)) {
             /* The store failed; try again in a second. */
-            r->ai_queued = true;
-            srv_ai_schedule(r->server->ai, r, expect, srv_now_us() + 1000000u);
+            r->ai_queued =
+                srv_ai_schedule(r->rooms->ai, r, expect, srv_now_us() + 1000000u) == 0;
         }
     } else {
         room_queue_ai(r);

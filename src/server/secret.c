@@ -7,7 +7,7 @@
  * and only its BLAKE2b-256 hash is ever stored or kept in memory after the
  * creating request returns; hashes are compared in constant time.
  */
-#include "serverInt.h"
+#include "base.h"
 
 #include <gnutls/crypto.h>
 #include <gnutls/gnutls.h>

@@ -711,8 +711,10 @@ static int pgstore_load_once(pgsession *s, const char *id, srv_game_row *g,
     }
     int total = PQntuples(r);
     srv_decision_row *m = calloc((size_t)(total > 0 ? total : 1), sizeof *m);
-    if (!m)
-        abort();
+    if (!m) {
+        snprintf(err, errlen, "out of memory reading game %s", id);
+        goto done;
+    }
     for (int k = 0; k < total; k++) {
         if (atoi(PQgetvalue(r, k, 0)) != k + 1) {
             snprintf(err, errlen, "database: the decisions of game %s are not numbered 1..n", id);

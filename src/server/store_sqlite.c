@@ -353,8 +353,10 @@ static int sqlstore_game_load(srv_store *base, const char *id, srv_game_row *g,
     sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
     int cap = g->decisions > 0 ? g->decisions : 1;
     srv_decision_row *m = calloc((size_t)cap, sizeof *m);
-    if (!m)
-        abort();
+    if (!m) {
+        snprintf(err, errlen, "out of memory reading game %s", id);
+        goto done;
+    }
     int n = 0;
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
         if (sqlite3_column_int(st, 0) != n + 1 || n == cap) {
@@ -415,8 +417,10 @@ static int sqlstore_games_list(srv_store *base, const char *status, int limit,
         if (n == cap) {
             cap = cap ? cap * 2 : 16;
             srv_game_row *g = realloc(r, (size_t)cap * sizeof *g);
-            if (!g)
-                abort();
+            if (!g) {
+                step = SQLITE_NOMEM;
+                break;
+            }
             r = g;
         }
         sqlstore_read_game(st, &r[n]);

@@ -18,7 +18,7 @@
  *   - a closed connection is out of epoll before its socket is handed back
  *     to libmicrohttpd to close.
  */
-#include "serverInt.h"
+#include "transport.h"
 #include "core/text.h"
 
 #include <errno.h>
@@ -27,6 +27,8 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdarg.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,14 +45,17 @@ typedef struct ws_out {
     struct ws_out *next;
 } ws_out;
 
+typedef struct srv_conn srv_conn;
+
+/* One WebSocket connection; to the rooms, a client (embedded first). */
 struct srv_conn {
+    srv_client client; /* ops and seat (-1: spectator) */
     atomic_int refs;
     srv_ws *ws;
     int fd;
     struct MHD_UpgradeResponseHandle *urh;
     wslay_event_context_ptr ctx;
     srv_room *room; /* NULL: refused (code/message say why) */
-    int seat;
     char code[24], message[200];
     /* WebSocket thread only */
     char *extra;
@@ -72,7 +77,8 @@ struct srv_conn {
 };
 
 struct srv_ws {
-    srv_server *server;
+    srv_config cfg;
+    srv_rooms *rooms;
     int epfd, evfd;
     pthread_t thread;
     bool started;
@@ -84,12 +90,12 @@ struct srv_ws {
 
 /* ---- references and outboxes (any thread) ---- */
 
-void srv_conn_ref(srv_conn *c)
+static void ws_conn_ref(srv_conn *c)
 {
     atomic_fetch_add(&c->refs, 1);
 }
 
-void srv_conn_unref(srv_conn *c)
+static void ws_conn_unref(srv_conn *c)
 {
     if (atomic_fetch_sub(&c->refs, 1) != 1)
         return;
@@ -104,10 +110,6 @@ void srv_conn_unref(srv_conn *c)
     free(c);
 }
 
-int srv_conn_seat(const srv_conn *c)
-{
-    return c->seat;
-}
 
 static void ws_wake(srv_ws *ws)
 {
@@ -116,7 +118,7 @@ static void ws_wake(srv_ws *ws)
     (void)w; /* a full counter already means "wake up" */
 }
 
-void srv_conn_send(srv_conn *c, char *text)
+static void ws_conn_send(srv_conn *c, char *text)
 {
     if (!text) /* a message that could not be built: the client hears so */
         text = strdup(SRV_INTERNAL_ERROR_JSON);
@@ -143,7 +145,7 @@ void srv_conn_send(srv_conn *c, char *text)
     bool wake = false;
     if (!c->dirty) {
         c->dirty = true;
-        srv_conn_ref(c);
+        ws_conn_ref(c);
         pthread_mutex_lock(&c->ws->lock);
         c->dirty_next = c->ws->dirty;
         c->ws->dirty = c;
@@ -155,26 +157,40 @@ void srv_conn_send(srv_conn *c, char *text)
         ws_wake(c->ws);
 }
 
-void srv_conn_send_json(srv_conn *c, json_t *msg)
+static void ws_conn_send_json(srv_conn *c, json_t *msg)
 {
     char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
     json_decref(msg);
-    srv_conn_send(c, text);
+    ws_conn_send(c, text);
 }
 
-void srv_conn_error(srv_conn *c, const json_t *id, const char *code, const char *fmt, ...)
+static void ws_conn_error(srv_conn *c, const json_t *id, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void ws_conn_error(srv_conn *c, const json_t *id, const char *code, const char *fmt, ...)
 {
-    char text[600];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    ws_conn_send(c, srv_error_message(id, code, fmt, ap));
     va_end(ap);
-    tb__utf8_repair(text); /* whatever it quotes, the message is valid JSON */
-    json_t *msg = json_pack("{s:s,s:s,s:s}", "type", "error", "code", code, "message", text);
-    if (id && msg)
-        json_object_set(msg, "id", (json_t *)id);
-    srv_conn_send_json(c, msg);
 }
+
+/* The connection as the rooms see it (rooms.h). */
+static void ws_client_send(srv_client *client, char *text)
+{
+    ws_conn_send((srv_conn *)client, text);
+}
+
+static void ws_client_ref(srv_client *client)
+{
+    ws_conn_ref((srv_conn *)client);
+}
+
+static void ws_client_unref(srv_client *client)
+{
+    ws_conn_unref((srv_conn *)client);
+}
+
+static const srv_client_ops ws_client_ops = {ws_client_send, ws_client_ref, ws_client_unref};
 
 /* ---- wslay callbacks (WebSocket thread) ---- */
 
@@ -262,7 +278,7 @@ static void ws_handle(srv_conn *c, int opcode)
     if (c->tokens < 1.0) {
         if (now - c->warned_us >= 1000000u) {
             c->warned_us = now;
-            srv_conn_error(c, NULL, "rate_limited",
+            ws_conn_error(c, NULL, "rate_limited",
                            "too many messages: at most %.0f per second (bursts of %.0f); "
                            "messages over the limit are ignored",
                            SRV_RATE_PER_SEC, SRV_RATE_BURST);
@@ -271,38 +287,38 @@ static void ws_handle(srv_conn *c, int opcode)
     }
     c->tokens -= 1.0;
     if (opcode != WSLAY_TEXT_FRAME) {
-        srv_conn_error(c, NULL, "bad_frame", "send JSON messages in text frames");
+        ws_conn_error(c, NULL, "bad_frame", "send JSON messages in text frames");
         return;
     }
     if (c->in_big) {
-        srv_conn_error(c, NULL, "too_large", "a message may have at most %d bytes; it was ignored",
+        ws_conn_error(c, NULL, "too_large", "a message may have at most %d bytes; it was ignored",
                        SRV_MAX_MESSAGE);
         return;
     }
     json_error_t jerr;
     json_t *msg = json_loadb(c->in, c->in_len, JSON_REJECT_DUPLICATES, &jerr);
     if (!msg) {
-        srv_conn_error(c, NULL, "bad_json", "that message is not JSON: %s (column %d)",
+        ws_conn_error(c, NULL, "bad_json", "that message is not JSON: %s (column %d)",
                        tb__json_error_words(&jerr), jerr.column);
         return;
     }
     const char *type = json_string_value(json_object_get(msg, "type"));
     if (!json_is_object(msg)) {
-        srv_conn_error(c, NULL, "bad_message",
+        ws_conn_error(c, NULL, "bad_message",
                        "a message is a JSON object with a \"type\" (decide, sync or ping)");
     } else if (type && strcmp(type, "ping") == 0) {
         json_t *pong = json_pack("{s:s}", "type", "pong");
         json_t *id = json_object_get(msg, "id");
         if (json_is_integer(id) || (json_is_string(id) && json_string_length(id) <= 64))
             json_object_set(pong, "id", id);
-        srv_conn_send_json(c, pong);
+        ws_conn_send_json(c, pong);
     } else if (!c->room) {
         json_t *id = json_object_get(msg, "id");
         if (!json_is_integer(id) && !(json_is_string(id) && json_string_length(id) <= 64))
             id = NULL;
-        srv_conn_error(c, id, c->code, "%s", c->message);
+        ws_conn_error(c, id, c->code, "%s", c->message);
     } else {
-        srv_room_client_message(c->room, c, c->seat, msg);
+        srv_room_client_message(c->room, &c->client, msg);
     }
     json_decref(msg);
 }
@@ -344,7 +360,7 @@ static void ws_close(srv_ws *ws, srv_conn *c)
             c->live_next->live_prev = c->live_prev;
     }
     if (c->room)
-        srv_room_detach(c->room, c);
+        srv_room_detach(c->room, &c->client);
     pthread_mutex_lock(&c->lock);
     c->dead = true;
     for (ws_out *o = c->out_head, *next; o; o = next) {
@@ -357,14 +373,14 @@ static void ws_close(srv_ws *ws, srv_conn *c)
     wslay_event_context_free(c->ctx);
     c->ctx = NULL;
     MHD_upgrade_action(c->urh, MHD_UPGRADE_ACTION_CLOSE);
-    srv_conn_unref(c); /* the WebSocket thread's reference */
+    ws_conn_unref(c); /* the WebSocket thread's reference */
 }
 
 /* After reading or writing: close, or watch for what wslay wants next. */
 static void ws_settle(srv_ws *ws, srv_conn *c)
 {
     if (wslay_event_get_queued_msg_length(c->ctx) > SRV_MAX_BACKLOG) {
-        srv_log(ws->server, "a WebSocket client stopped reading; closing it");
+        srv_log(&ws->cfg, "a WebSocket client stopped reading; closing it");
         ws_close(ws, c);
         return;
     }
@@ -416,7 +432,7 @@ static void ws_register(srv_ws *ws, srv_conn *c)
 {
     struct epoll_event e = {.events = EPOLLIN | EPOLLRDHUP, .data.ptr = c};
     if (epoll_ctl(ws->epfd, EPOLL_CTL_ADD, c->fd, &e) != 0) {
-        srv_log(ws->server, "epoll: %s", strerror(errno));
+        srv_log(&ws->cfg, "epoll: %s", strerror(errno));
         ws_close(ws, c);
         return;
     }
@@ -454,7 +470,7 @@ static void *ws_loop(void *arg)
     for (;;) {
         int n = epoll_wait(ws->epfd, evs, 128, -1);
         if (n < 0 && errno != EINTR) {
-            srv_log(ws->server, "epoll_wait: %s", strerror(errno));
+            srv_log(&ws->cfg, "epoll_wait: %s", strerror(errno));
             break;
         }
         for (int i = 0; i < n; i++) {
@@ -467,7 +483,7 @@ static void *ws_loop(void *arg)
             }
             if (c->closed)
                 continue;
-            srv_conn_ref(c); /* closing below must not free it under us */
+            ws_conn_ref(c); /* closing below must not free it under us */
             if (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR | EPOLLRDHUP)) {
                 if (wslay_event_recv(c->ctx) != 0)
                     ws_close(ws, c);
@@ -480,7 +496,7 @@ static void *ws_loop(void *arg)
                 else
                     ws_settle(ws, c);
             }
-            srv_conn_unref(c);
+            ws_conn_unref(c);
         }
         pthread_mutex_lock(&ws->lock);
         srv_conn *incoming = ws->incoming, *dirty = ws->dirty;
@@ -502,7 +518,7 @@ static void *ws_loop(void *arg)
         for (srv_conn *c = dirty, *next; c; c = next) {
             next = c->dirty_next;
             ws_flush(ws, c, true);
-            srv_conn_unref(c);
+            ws_conn_unref(c);
         }
         if (stopping) {
             ws_shutdown_all(ws);
@@ -512,12 +528,15 @@ static void *ws_loop(void *arg)
     return NULL;
 }
 
-srv_ws *srv_ws_start(srv_server *s, char *err, size_t errlen)
+srv_ws *srv_ws_start(const srv_config *cfg, srv_rooms *rooms, char *err, size_t errlen)
 {
     srv_ws *ws = calloc(1, sizeof *ws);
-    if (!ws)
-        abort();
-    ws->server = s;
+    if (!ws) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    ws->cfg = *cfg;
+    ws->rooms = rooms;
     pthread_mutex_init(&ws->lock, NULL);
     ws->epfd = epoll_create1(EPOLL_CLOEXEC);
     ws->evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -554,7 +573,7 @@ void srv_ws_free(srv_ws *ws)
     /* Sends that raced with the shutdown. */
     for (srv_conn *c = ws->dirty, *next; c; c = next) {
         next = c->dirty_next;
-        srv_conn_unref(c);
+        ws_conn_unref(c);
     }
     if (ws->epfd >= 0)
         close(ws->epfd);
@@ -592,7 +611,8 @@ static void ws_upgraded(void *cls, struct MHD_Connection *connection, void *con_
     c->fd = sock;
     c->urh = urh;
     c->room = p->room;
-    c->seat = p->seat;
+    c->client.ops = &ws_client_ops;
+    c->client.seat = p->seat;
     snprintf(c->code, sizeof c->code, "%s", p->code);
     snprintf(c->message, sizeof c->message, "%s", p->message);
     c->tokens = SRV_RATE_BURST;
@@ -621,13 +641,13 @@ static void ws_upgraded(void *cls, struct MHD_Connection *connection, void *con_
         c->dead = true;
         wslay_event_context_free(c->ctx);
         MHD_upgrade_action(urh, MHD_UPGRADE_ACTION_CLOSE);
-        srv_conn_unref(c);
+        ws_conn_unref(c);
         return;
     }
     if (c->room)
-        srv_room_attach(c->room, c, c->seat);
+        srv_room_attach(c->room, &c->client);
     else
-        srv_conn_error(c, NULL, c->code, "%s", c->message);
+        ws_conn_error(c, NULL, c->code, "%s", c->message);
     ws_wake(ws);
 }
 
@@ -660,7 +680,7 @@ static int ws_refuse(struct MHD_Connection *c, unsigned status, const char *code
     return ret;
 }
 
-int srv_ws_upgrade(srv_server *s, struct MHD_Connection *c, srv_ws_pending *p)
+int srv_ws_upgrade(srv_ws *ws, struct MHD_Connection *c, srv_ws_pending *p)
 {
     if (!ws_header_has(c, "Upgrade", "websocket") || !ws_header_has(c, "Connection", "upgrade"))
         return ws_refuse(c, MHD_HTTP_BAD_REQUEST, "not_websocket",
@@ -679,7 +699,7 @@ int srv_ws_upgrade(srv_server *s, struct MHD_Connection *c, srv_ws_pending *p)
     memset(p, 0, sizeof *p);
     p->seat = -1;
     char away[200] = "";
-    p->room = game ? srv_room_claim(s, game, away, sizeof away) : NULL;
+    p->room = game ? srv_room_claim(ws->rooms, game, away, sizeof away) : NULL;
     if (!game || !*game) {
         snprintf(p->code, sizeof p->code, "bad_request");
         snprintf(p->message, sizeof p->message, "connect to /ws?game=ID (and &token=T for a seat)");
@@ -700,7 +720,7 @@ int srv_ws_upgrade(srv_server *s, struct MHD_Connection *c, srv_ws_pending *p)
                      "this link's token does not belong to any seat of game %s", game);
         }
     }
-    struct MHD_Response *r = MHD_create_response_for_upgrade(ws_upgraded, s->ws);
+    struct MHD_Response *r = MHD_create_response_for_upgrade(ws_upgraded, ws);
     if (!r)
         return MHD_NO;
     MHD_add_response_header(r, "Upgrade", "websocket");

@@ -1,0 +1,97 @@
+/*
+ * rooms.h — the rooms layer as the layers above it see it (the transport in
+ * http.c and ws.c, the lifecycle in server.c): the games in play, their
+ * seats and turns, the registry of rooms, and the clients a room talks to.
+ *
+ * A room never knows what carries its messages: a client is anything that
+ * embeds `srv_client` first and fills in its operations (ws.c's WebSocket
+ * connections do).  A room holds a reference on every client attached to
+ * it and sends each one only what its seat may see (tb_view_json for that
+ * seat; spectators: seat -1); the true state never leaves the room.
+ *
+ * Threads: every function here may be called from any thread; a room's
+ * mutex guards the room (lock order: the registry, then one room, then the
+ * store, then a client's outbox; no thread holds two rooms).  A room, once
+ * registered, lives until srv_rooms_close.
+ */
+#ifndef TB_SERVER_ROOMS_H
+#define TB_SERVER_ROOMS_H
+
+#include "server.h"
+#include "store.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct srv_rooms srv_rooms;
+typedef struct srv_room srv_room;
+
+/* ---- clients ---- */
+
+typedef struct srv_client srv_client;
+typedef struct srv_client_ops {
+    /* Queues `text` (malloc'd JSON; the client takes it; NULL: the message
+     * could not be built) for the client.  Never blocks on the network. */
+    void (*send)(srv_client *c, char *text);
+    void (*ref)(srv_client *c);
+    void (*unref)(srv_client *c);
+} srv_client_ops;
+
+struct srv_client {
+    const srv_client_ops *ops;
+    int seat; /* -1: a spectator; set before srv_room_attach */
+};
+
+/* ---- the registry, for server.c ---- */
+
+/* Opens the rooms over an open store (which stays the caller's), starts
+ * `workers` AI threads and loads every unfinished game this instance may
+ * play; their computer seats wait for srv_rooms_resume. */
+srv_rooms *srv_rooms_open(const srv_config *cfg, srv_store *store, int workers, char *err,
+                          size_t errlen);
+/* Several instances (a store with leases): starts the thread that keeps this
+ * instance's games and takes over those of instances that stopped; `port`
+ * is where this instance listens (for the address others send players to). */
+int srv_rooms_start_leases(srv_rooms *rooms, int port, char *err, size_t errlen);
+void srv_rooms_resume(srv_rooms *rooms); /* computer seats of resumed games start */
+int srv_rooms_resumed(const srv_rooms *rooms);
+/* Stops taking games over, then lets the AI workers finish their current
+ * decision and joins them. */
+void srv_rooms_quiesce(srv_rooms *rooms);
+void srv_rooms_close(srv_rooms *rooms); /* frees every room */
+
+/* ---- for the HTTP API ---- */
+
+int srv_rooms_in_memory(srv_rooms *rooms);
+/* The games of GET /api/games: status "open", "running", "over" or NULL for
+ * all; a JSON array, or NULL with err. */
+json_t *srv_rooms_list(srv_rooms *rooms, const char *status, int limit, char *err,
+                       size_t errlen);
+/* Creates a game from a POST /api/games body.  Returns the HTTP status and
+ * sets *reply to the JSON reply (success or error). */
+int srv_room_create(srv_rooms *rooms, const char *body, size_t len, char **reply);
+/* The room in memory, else a finished game loaded just for this answer
+ * (*temporary set: free it with srv_room_free).  NULL: no such game. */
+srv_room *srv_room_borrow(srv_rooms *rooms, const char *id, bool *temporary);
+void srv_room_free(srv_room *room);
+char *srv_room_spectator_json(srv_room *room);
+/* The record, sealed until the game is over; *status is the HTTP status. */
+char *srv_room_record_json(srv_room *room, int *status);
+char *srv_room_replay_json(srv_room *room, long step, int *status);
+
+/* ---- for live connections ---- */
+
+/* The room of a game id, loaded if need be; NULL when there is none, or
+ * (several instances) when another instance plays it: then `away` says
+ * where (away may be NULL). */
+srv_room *srv_room_claim(srv_rooms *rooms, const char *id, char *away, size_t awaylen);
+/* Seat of a token (-1: spectator for NULL/empty; -2: no seat has it). */
+int srv_room_seat_of_token(srv_room *room, const char *token);
+/* Attaches a client (its seat set) and sends it the current state. */
+void srv_room_attach(srv_room *room, srv_client *client);
+void srv_room_detach(srv_room *room, srv_client *client);
+/* A parsed message from a client (already rate-limited and size-checked). */
+void srv_room_client_message(srv_room *room, srv_client *client, json_t *msg);
+
+#endif
