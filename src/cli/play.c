@@ -4,6 +4,10 @@
  * commands (legal, undo, board, help, quit).  The record is saved at the end
  * (and when input ends early) so `tabula replay` can show it again.
  *
+ * At a terminal the prompt has line editing and history (libedit); `legal`
+ * numbers the decisions in canonical order and a number picks one, so a
+ * decision can be made without typing its notation.
+ *
  * Invariants: only the seat to move sees its own secrets on screen (and with
  * two or more people at one screen the board waits for the next person to
  * press Enter); `undo` returns to the state before the person's previous
@@ -13,8 +17,10 @@
 #include "cli.h"
 
 #include <ctype.h>
+#include <editline/readline.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 typedef struct play_seat {
@@ -52,7 +58,9 @@ static int play_help(void)
            "alone ('easy', 'normal', 'hard').  The default is you in seat 0 against the\n"
            "computer in the other seats.  KEY=VALUE sets a game option.\n\n"
            "At your turn type a decision in notation (docs/notation.md), or:\n"
-           "  legal [PREFIX]  list the legal decisions (those starting with PREFIX)\n"
+           "  legal [PREFIX]  list the legal decisions, numbered (those starting with\n"
+           "                  PREFIX, numbers whole: 'legal 3' shows 3-8 but not 30-31)\n"
+           "  N               the decision numbered N in that list\n"
            "  board           show the board again\n"
            "  totals          hide or show the other players' totals (also --hide-totals:\n"
            "                  Arkadia's gold and seals, public by the rules but kept behind\n"
@@ -190,41 +198,89 @@ static void play_show_result(play_game *pg)
                        r == 1 ? "  — winner" : "");
 }
 
-/* Prints the legal decisions whose text starts with `prefix` ("" for all),
- * separated by spaces, or by commas when a decision's text has a space. */
-static void play_list_legal(const play_game *pg, const char *prefix)
+/* True when `text` starts with `filter`, a number in it taken whole: "3"
+ * matches "3-8" but not "30-31", "12-" any move from 12, "bu" "build …". */
+static bool play_matches(const char *text, const char *filter)
+{
+    size_t n = strlen(filter);
+    if (strncmp(text, filter, n) != 0)
+        return false;
+    return n == 0 || !isdigit((unsigned char)filter[n - 1]) || !isdigit((unsigned char)text[n]);
+}
+
+/* The width to wrap lists to: COLUMNS, else the terminal's, else 80. */
+static int play_width(void)
+{
+    const char *env = getenv("COLUMNS");
+    long cols;
+    if (env && cli_parse_int(env, 20, 1000, &cols) == 0)
+        return (int)cols;
+    struct winsize ws;
+    if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+        return ws.ws_col;
+    return 80;
+}
+
+/* Prints the legal decisions matching `filter` ("" for all), numbered in
+ * canonical order (a filter keeps the numbers) and set in columns that fit
+ * the terminal's width. */
+static void play_list_legal(const play_game *pg, const char *filter)
 {
     tb_move moves[TB_MAX_MOVES];
     int n = tb_legal(pg->state, moves), shown = 0;
-    size_t plen = strlen(prefix);
-    const char *sep = " ";
+    static char text[TB_MAX_MOVES][TB_MOVE_TEXT];
+    int pick[TB_MAX_MOVES];
+    size_t cell = 0;
     for (int i = 0; i < n; i++) {
-        char text[TB_MOVE_TEXT];
-        tb_move_to_text(pg->state, moves[i], text, sizeof text);
-        if (strchr(text, ' '))
-            sep = ", ";
-    }
-    for (int i = 0; i < n; i++) {
-        char text[TB_MOVE_TEXT];
-        tb_move_to_text(pg->state, moves[i], text, sizeof text);
-        if (strncmp(text, prefix, plen) != 0)
+        tb_move_to_text(pg->state, moves[i], text[i], sizeof text[i]);
+        if (!play_matches(text[i], filter))
             continue;
-        printf("%s%s", shown++ ? sep : "", text);
+        char label[TB_MOVE_TEXT + 16];
+        size_t len = (size_t)snprintf(label, sizeof label, "%d. %s", i + 1, text[i]);
+        if (len > cell)
+            cell = len;
+        pick[shown++] = i;
     }
-    if (shown)
-        printf("\n");
-    else
-        printf("No legal decision starts with '%s'.\n", prefix);
+    if (!shown) {
+        printf("No legal decision starts with '%s'.\n", filter);
+        return;
+    }
+    cell += 3; /* at least three spaces between columns */
+    int columns = (int)((size_t)play_width() / cell);
+    if (columns < 1)
+        columns = 1;
+    for (int k = 0; k < shown; k++) {
+        char label[TB_MOVE_TEXT + 16];
+        snprintf(label, sizeof label, "%d. %s", pick[k] + 1, text[pick[k]]);
+        bool last = (k + 1) % columns == 0 || k + 1 == shown;
+        if (last)
+            printf("%s\n", label);
+        else
+            printf("%-*s", (int)cell, label);
+    }
 }
 
-static char *play_read_line(void)
+/* One line from the person: with line editing and history (libedit) at a
+ * terminal, a plain read otherwise (scripts, tests).  Trimmed; NULL at the
+ * end of input. */
+static char *play_read_line(const char *prompt)
 {
     char *line = NULL;
-    size_t cap = 0;
-    ssize_t n = getline(&line, &cap, stdin);
-    if (n < 0) {
-        free(line);
-        return NULL;
+    ssize_t n;
+    if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
+        line = readline(prompt);
+        if (!line)
+            return NULL;
+        n = (ssize_t)strlen(line);
+    } else {
+        fputs(prompt, stdout);
+        fflush(stdout);
+        size_t cap = 0;
+        n = getline(&line, &cap, stdin);
+        if (n < 0) {
+            free(line);
+            return NULL;
+        }
     }
     while (n > 0 && isspace((unsigned char)line[n - 1]))
         line[--n] = '\0';
@@ -232,6 +288,8 @@ static char *play_read_line(void)
     while (isspace((unsigned char)*p))
         p++;
     memmove(line, p, strlen(p) + 1);
+    if (*line && isatty(STDIN_FILENO))
+        add_history(line);
     return line;
 }
 
@@ -278,9 +336,8 @@ static int play_human_turn(play_game *pg, int seat)
     for (;;) {
         char prompt[200];
         tb_prompt_text(pg->state, prompt, sizeof prompt);
-        printf("%s\n> ", prompt);
-        fflush(stdout);
-        char *line = play_read_line();
+        printf("%s\n", prompt);
+        char *line = play_read_line("> ");
         if (!line) {
             printf("\n(input ended)\n");
             return 0;
@@ -292,8 +349,10 @@ static int play_human_turn(play_game *pg, int seat)
             rc = 0;
         } else if (strcmp(line, "help") == 0 || strcmp(line, "?") == 0) {
             printf("Type a decision in notation (see docs/notation.md), or one of:\n"
-                   "  legal         every legal decision now\n"
-                   "  legal PREFIX  the legal decisions starting with PREFIX (e.g. 'legal 12-')\n"
+                   "  legal         every legal decision now, numbered\n"
+                   "  legal PREFIX  the legal decisions starting with PREFIX, numbers whole\n"
+                   "                ('legal 3' shows 3-8, not 30-31; 'legal bu' every build)\n"
+                   "  N             the decision numbered N by 'legal'\n"
                    "  board         show the board again\n"
                    "  totals        hide or show the other players' totals (Arkadia's gold)\n"
                    "  undo          take back your last decision\n"
@@ -316,6 +375,21 @@ static int play_human_turn(play_game *pg, int seat)
                 return 1; /* the loop shows the restored position */
             }
             printf("There is nothing of yours to undo yet.\n");
+        } else if (line[strspn(line, "0123456789")] == '\0') {
+            /* a number: the decision with that number in `legal` */
+            tb_move moves[TB_MAX_MOVES];
+            int n = tb_legal(pg->state, moves);
+            long k;
+            if (cli_parse_int(line, 1, n, &k) == 0) {
+                char text[TB_MOVE_TEXT];
+                tb_move_to_text(pg->state, moves[k - 1], text, sizeof text);
+                printf("You play %s.\n", text);
+                play_apply(pg, moves[k - 1], true);
+                rc = 1;
+            } else {
+                printf("There %s %d legal decision%s now, numbered 1 to %d ('legal' lists them).\n",
+                       n == 1 ? "is" : "are", n, n == 1 ? "" : "s", n);
+            }
         } else {
             char err[TB_ERR_LEN];
             tb_move m;
@@ -349,7 +423,7 @@ static void play_wait_for(play_game *pg, int seat)
         return;
     printf("\n\n---- Seat %d, your turn: press Enter when only you can see the screen ----", seat);
     fflush(stdout);
-    free(play_read_line());
+    free(play_read_line(""));
     printf("\033[2J\033[H");
 }
 

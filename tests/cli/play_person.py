@@ -2,9 +2,11 @@
 """play_person.py TABULA GAME PLAYERS RECORD — plays a whole game as a person
 would: reads each prompt of `tabula play` (seat 0 is the person, the others the
 random agent), tries a typo, help and undo on the way, asks for the legal
-decisions and plays the first one, until the game ends.  Prints one line per
+decisions (numbered) and plays the first one, by its text or by its number, until
+the game ends.  Prints one line per
 check and exits non-zero if any fails."""
 import os
+import re
 import select
 import subprocess
 import sys
@@ -38,9 +40,24 @@ def send(line):
     proc.stdin.flush()
 
 
-def decisions(line):
-    """The decisions of a `legal` line: comma-separated when any has a space."""
-    return [d.strip() for d in line.split(",")] if "," in line else line.split()
+CELL = re.compile(r"(\d+)\. (.+?)(?=\s{2,}\d+\. |\s*$)")
+
+
+def numbered(text):
+    """The (number, decision) cells of a `legal` listing: lines of 'N. TEXT'
+    cells two or more spaces apart, up to the first line that is not one."""
+    out = []
+    for line in text.splitlines():
+        if not re.match(r"\s*\d+\. ", line):
+            if out:
+                break
+            continue
+        out += [(int(n), d) for n, d in CELL.findall(line)]
+    return out
+
+
+def decisions(text):
+    return [d for _, d in numbered(text)]
 
 
 checks = {}
@@ -58,11 +75,23 @@ text, alive = until_prompt()
 checks["undo with nothing to undo says so"] = "nothing of yours to undo" in text
 send("legal")
 text, alive = until_prompt()
-prefix = decisions(text.splitlines()[0])[-1][:2]
+listing = numbered(text)
+checks["legal numbers every decision from 1"] = [n for n, _ in listing] == list(range(1, len(listing) + 1))
+prefix = decisions(text)[-1][:2]
 send("legal " + prefix)
 text, alive = until_prompt()
-first = decisions(text.splitlines()[0])
-checks["legal PREFIX filters"] = bool(first) and all(d.startswith(prefix) for d in first)
+first = numbered(text)
+checks["legal PREFIX filters"] = bool(first) and all(d.startswith(prefix) for _, d in first)
+checks["legal PREFIX keeps the numbers"] = all(listing[n - 1][1] == d for n, d in first)
+if game == "clans":
+    # 'legal 3' is territory 3, not 30-39
+    send("legal 3")
+    text, alive = until_prompt()
+    threes = decisions(text)
+    checks["legal 3 does not match 30-39"] = bool(threes) and all(d.startswith("3-") for d in threes)
+send(str(len(listing) + 1))
+text, alive = until_prompt()
+checks["a number past the list says how many there are"] = f"numbered 1 to {len(listing)}" in text
 send("legal 99-")
 text, alive = until_prompt()
 checks["legal PREFIX says when nothing matches"] = "No legal decision starts with '99-'" in text
@@ -73,8 +102,11 @@ while alive:
     text, alive = until_prompt()
     if not alive:
         break
-    moves = decisions(text.splitlines()[0])
-    send(moves[0])
+    moves = decisions(text)
+    if made % 2:
+        send("1")  # by number
+    else:
+        send(moves[0])
     made += 1
     text, alive = until_prompt()
     if made == 3 and not undone and alive:
@@ -83,7 +115,7 @@ while alive:
         text, alive = until_prompt()
         send("legal")
         text, alive = until_prompt()
-        checks["undo takes back the person's decision"] = decisions(text.splitlines()[0]) == moves
+        checks["undo takes back the person's decision"] = decisions(text) == moves
         undone = True
 final = text
 proc.wait(timeout=20)
