@@ -373,7 +373,7 @@ static json_t *room_presence(const srv_room *r)
 static void room_queue_ai(srv_room *r)
 {
     if (!r->state || r->broken[0] || tb_is_over(r->state) || r->ai_queued ||
-        atomic_load(&r->away))
+        r->commit_pending || atomic_load(&r->away))
         return;
     int to = tb_to_move(r->state);
     if (to < 0 || r->seat[to].kind != SRV_AI)
@@ -428,9 +428,10 @@ static void room_finish(srv_room *r)
     free(result);
 }
 
-/* The one way a decision enters a game (room locked): store, apply,
- * acknowledge, broadcast, queue the next AI seat.  0 on success; on a store
- * failure nothing changes and the sender (if any) gets an error. */
+/* The one way a decision enters a game (room locked): checked already, it
+ * goes to the store writer (commit.c); srv_room_committed applies it once
+ * it is stored.  0 when it is on its way; otherwise the sender (if any) has
+ * an error and nothing changed. */
 static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_client *ack_to,
                        json_t *ack_id)
 {
@@ -441,50 +442,107 @@ static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_client 
                            "open the game again to follow it");
         return -1;
     }
-    char text[TB_MOVE_TEXT];
-    tb_move_to_text(r->state, m, text, sizeof text);
-    int n = tb_decisions_made(r->state) + 1;
-    char at[SRV_TIME_LEN], err[TB_ERR_LEN];
-    srv_iso_now(at);
-    srv_store *st = r->rooms->store;
-    int stored = st->m->decision_add(st, r->id, n, seat, text, by_ai ? "ai" : "human", at, err,
-                                     sizeof err);
+    if (r->commit_pending) {
+        if (ack_to)
+            room_client_error(ack_to, ack_id, "busy",
+                              "the previous decision is still being saved; wait for the new "
+                              "position, then decide again");
+        return -1;
+    }
+    srv_pending *p = calloc(1, sizeof *p);
+    if (!p) {
+        if (ack_to)
+            room_client_error(ack_to, ack_id, "internal",
+                              "the server is out of memory, so nothing changed; try again");
+        return -1;
+    }
+    p->room = r;
+    p->n = tb_decisions_made(r->state) + 1;
+    p->seat = seat;
+    p->move = m;
+    p->by_ai = by_ai;
+    tb_move_to_text(r->state, m, p->text, sizeof p->text);
+    srv_iso_now(p->at);
+    if (ack_to) {
+        ack_to->ops->ref(ack_to);
+        p->ack_to = ack_to;
+        p->ack_id = json_incref(ack_id);
+    }
+    r->commit_pending = true;
+    if (srv_committer_push(r->rooms->committer, p) != 0) { /* the server is stopping */
+        r->commit_pending = false;
+        if (ack_to) {
+            room_client_error(ack_to, ack_id, "stopping",
+                              "the server is stopping, so nothing changed; try again when it is back");
+            ack_to->ops->unref(ack_to);
+        }
+        json_decref(p->ack_id);
+        free(p);
+        return -1;
+    }
+    return 0;
+}
+
+void srv_room_committed(srv_pending *p, int stored, const char *why)
+{
+    srv_room *r = p->room;
+    srv_client *ack_to = p->ack_to;
+    json_t *ack_id = p->ack_id;
+    int n = p->n;
+    pthread_mutex_lock(&r->lock);
+    r->commit_pending = false;
     if (stored == 1) {
         /* Another instance holds the game now (PostgreSQL): this room is
          * stale; the lease thread finds out where the game went. */
-        srv_log(&r->rooms->cfg, "game %s: %s", r->id, err);
+        srv_log(&r->rooms->cfg, "game %s: decision %d: %s", r->id, n, why);
         room_set_away_locked(r, "");
         if (ack_to)
             room_client_error(ack_to, ack_id, "elsewhere",
-                           "another server instance plays this game now, so nothing changed; "
-                           "open the game again to follow it");
-        return -1;
-    }
-    if (stored) {
-        srv_log(&r->rooms->cfg, "game %s: %s", r->id, err);
+                              "another server instance plays this game now, so nothing changed; "
+                              "open the game again to follow it");
+    } else if (stored != 0) {
+        srv_log(&r->rooms->cfg, "game %s: decision %d: %s", r->id, n, why);
         if (ack_to)
             room_client_error(ack_to, ack_id, "store_failed",
-                           "the decision could not be saved, so nothing changed: %s", err);
-        return -1;
+                              "the decision could not be saved, so nothing changed: %s", why);
+        else if (p->by_ai && !atomic_load(&r->away)) /* a computer's: try again in a second */
+            r->ai_queued = srv_ai_schedule(r->rooms->ai, r, n - 1, srv_now_us() + 1000000u) == 0;
+    } else if (r->state && tb_decisions_made(r->state) == n - 1) {
+        tb_apply(r->state, p->move);
+        if (tb_record_push(r->record, p->text)) /* stored already: a restart reads it back */
+            srv_log(&r->rooms->cfg, "game %s: out of memory for the record of decision %d",
+                    r->id, n);
+        room_log_push(r, p->seat, p->by_ai);
+        if (tb_is_over(r->state)) {
+            room_finish(r);
+            atomic_fetch_sub(&r->rooms->running, 1);
+        }
+        if (ack_to) {
+            json_t *ack = json_pack("{s:s,s:i,s:s}", "type", "ack", "n", n, "move", p->text);
+            if (ack)
+                json_object_set(ack, "id", ack_id ? ack_id : json_null());
+            room_send_json(ack_to, ack);
+        }
+        json_t *last = room_log_entry(r, n - 1);
+        room_broadcast_state(r, last);
+        json_decref(last);
+        room_queue_ai(r);
+    } else {
+        /* The room was read again from the store meanwhile (its lease came
+         * back) and already holds this decision: stored, so acknowledged. */
+        if (ack_to) {
+            json_t *ack = json_pack("{s:s,s:i,s:s}", "type", "ack", "n", n, "move", p->text);
+            if (ack)
+                json_object_set(ack, "id", ack_id ? ack_id : json_null());
+            room_send_json(ack_to, ack);
+        }
+        room_queue_ai(r);
     }
-    tb_apply(r->state, m);
-    if (tb_record_push(r->record, text)) /* stored already: a restart reads it back */
-        srv_log(&r->rooms->cfg, "game %s: out of memory for the record of decision %d", r->id, n);
-    room_log_push(r, seat, by_ai);
-    if (tb_is_over(r->state)) {
-        room_finish(r);
-        atomic_fetch_sub(&r->rooms->running, 1);
-    }
-    if (ack_to) {
-        json_t *ack = json_pack("{s:s,s:i,s:s}", "type", "ack", "n", n, "move", text);
-        json_object_set(ack, "id", ack_id ? ack_id : json_null());
-        room_send_json(ack_to, ack);
-    }
-    json_t *last = room_log_entry(r, n - 1);
-    room_broadcast_state(r, last);
-    json_decref(last);
-    room_queue_ai(r);
-    return 0;
+    pthread_mutex_unlock(&r->lock);
+    if (ack_to)
+        ack_to->ops->unref(ack_to);
+    json_decref(ack_id);
+    free(p);
 }
 
 /* ---- creating games ---- */
@@ -1180,7 +1238,7 @@ void srv_room_ai_step(void *owner, int expect)
     srv_room *r = owner;
     pthread_mutex_lock(&r->lock);
     r->ai_queued = false;
-    if (!r->state || r->broken[0] || tb_is_over(r->state) ||
+    if (!r->state || r->broken[0] || tb_is_over(r->state) || r->commit_pending ||
         tb_decisions_made(r->state) != expect) {
         room_queue_ai(r);
         pthread_mutex_unlock(&r->lock);
@@ -1205,11 +1263,7 @@ void srv_room_ai_step(void *owner, int expect)
     r->ai_queued = false;
     if (tb_decisions_made(r->state) == expect && tb_to_move(r->state) == seat &&
         tb_is_legal(r->state, m)) {
-        if (room_commit(r, seat, m, true, NULL, NULL) != 0 && !atomic_load(&r->away)) {
-            /* The store failed; try again in a second. */
-            r->ai_queued =
-                srv_ai_schedule(r->rooms->ai, r, expect, srv_now_us() + 1000000u) == 0;
-        }
+        room_commit(r, seat, m, true, NULL, NULL); /* a store failure retries (committed) */
     } else {
         room_queue_ai(r);
     }

@@ -229,7 +229,9 @@ srv_rooms *srv_rooms_open(const srv_config *cfg, srv_store *store, int workers, 
     }
     /* The pool exists before games resume, so resumed AI seats can queue. */
     s->ai = srv_ai_start(workers, srv_room_ai_step, err, errlen);
-    if (!s->ai || rooms_resume_all(s, err, errlen)) {
+    if (s->ai)
+        s->committer = srv_committer_start(s, err, errlen);
+    if (!s->ai || !s->committer || rooms_resume_all(s, err, errlen)) {
         srv_rooms_close(s);
         return NULL;
     }
@@ -266,6 +268,8 @@ void srv_rooms_quiesce(srv_rooms *s)
     s->lease = NULL;
     if (s->ai)
         srv_ai_stop(s->ai); /* workers finish their current decision */
+    if (s->committer)
+        srv_committer_stop(s->committer); /* every decision handed in is stored and answered */
 }
 
 void srv_rooms_close(srv_rooms *s)
@@ -274,6 +278,7 @@ void srv_rooms_close(srv_rooms *s)
         return;
     srv_rooms_quiesce(s);
     srv_ai_free(s->ai);
+    srv_committer_free(s->committer);
     for (int b = 0; s->buckets && b < s->nbuckets; b++) {
         for (srv_room *r = s->buckets[b], *next; r; r = next) {
             next = r->next;

@@ -29,6 +29,23 @@
 #include <stdint.h>
 
 typedef struct srv_lease srv_lease;
+typedef struct srv_committer srv_committer;
+
+#define SRV_COMMIT_THREADS_MAX 8 /* store writers for a store that does not batch */
+
+/* A checked decision on its way to the store (commit.c), then back to its
+ * room.  It holds a reference on `ack_to` and on `ack_id`. */
+typedef struct srv_pending {
+    srv_room *room;
+    int n, seat;          /* decision number n (1-based), by this seat */
+    tb_move move;
+    bool by_ai;
+    char text[TB_MOVE_TEXT];
+    char at[SRV_TIME_LEN];
+    srv_client *ack_to;   /* who hears the ack or the error; NULL for a computer */
+    json_t *ack_id;
+    struct srv_pending *next;
+} srv_pending;
 
 enum { SRV_HUMAN, SRV_AI };
 
@@ -66,6 +83,7 @@ struct srv_room {
     srv_client **clients;
     int nclients, client_cap;
     bool ai_queued;      /* an AI job for the current position is pending */
+    bool commit_pending; /* a decision of this room is with the store writer */
     atomic_bool away;    /* another instance holds the game's lease (PostgreSQL):
                           * the room is stale and decides nothing until reloaded */
     struct srv_room *next; /* registry chain */
@@ -81,6 +99,7 @@ struct srv_rooms {
     atomic_int running;  /* games in memory that are not over (the --max-games cap) */
     int resumed;
     srv_lease *lease;    /* several instances: renews leases, takes over free games */
+    srv_committer *committer; /* writes decisions, then hands them back */
 };
 
 /* rooms.c: the registry */
@@ -106,6 +125,18 @@ json_t *srv_room_summary(srv_room *room);           /* takes the room lock */
 json_t *srv_row_summary(const srv_game_row *row);   /* a game not in memory */
 /* The AI pool's step: the position after `expect` decisions of room `owner`. */
 void srv_room_ai_step(void *owner, int expect);
+/* The store writer's answer for a decision (stored: 0 yes, 1 another
+ * instance holds the game, -1 no, with why): applies, acknowledges and
+ * broadcasts it, or tells its sender; frees p. */
+void srv_room_committed(srv_pending *p, int stored, const char *why);
+
+/* commit.c */
+srv_committer *srv_committer_start(srv_rooms *rooms, char *err, size_t errlen);
+/* Queues p; -1 (p not taken) once the writer is stopping. */
+int srv_committer_push(srv_committer *q, srv_pending *p);
+/* Writes and hands back everything queued, then joins the threads. */
+void srv_committer_stop(srv_committer *q);
+void srv_committer_free(srv_committer *q); /* stops it first */
 
 /* lease.c */
 srv_lease *srv_lease_start(srv_rooms *rooms, int port, char *err, size_t errlen);

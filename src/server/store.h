@@ -66,6 +66,14 @@ typedef struct srv_decision_row {
     char *move; /* canonical text (malloc'd) */
 } srv_decision_row;
 
+/* One decision to store with decisions_add. */
+typedef struct srv_decision_write {
+    const char *id; /* the game */
+    int n, seat;
+    const char *move, *by, *at;
+    int result; /* set by the store: 0 stored, 1 another instance holds the game, -1 failed */
+} srv_decision_write;
+
 typedef struct srv_game_id {
     char id[SRV_ID_LEN + 1];
 } srv_game_id;
@@ -88,6 +96,13 @@ typedef struct srv_store_methods {
      * stored) when another instance holds the game's lease. */
     int (*decision_add)(srv_store *st, const char *id, int n, int seat, const char *move,
                         const char *by, const char *at, char *err, size_t errlen);
+    /* Optional: several decisions (of different games) in one transaction,
+     * so one commit serves them all.  Each row's `result` is set as
+     * decision_add would return it; a row's failure leaves the others
+     * stored.  -1 when the whole batch failed (every result -1, err says
+     * why).  NULL: the caller writes the rows one by one with decision_add. */
+    int (*decisions_add)(srv_store *st, srv_decision_write *rows, int count, char *err,
+                         size_t errlen);
     int (*game_finish)(srv_store *st, const char *id, const char *finished, const char *result,
                        char *err, size_t errlen);
     int (*seat_joined)(srv_store *st, const char *id, int seat, char *err, size_t errlen);

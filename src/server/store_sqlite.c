@@ -225,6 +225,47 @@ static int sqlstore_decision_add(srv_store *base, const char *id, int n, int sea
     return rc;
 }
 
+/* Many decisions, one transaction: one commit (and at most one WAL
+ * checkpoint) for the whole batch.  A row that is not the next decision of
+ * its game fails alone (its statement is rolled back, not the transaction). */
+static int sqlstore_decisions_add(srv_store *base, srv_decision_write *rows, int count, char *err,
+                                  size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    for (int i = 0; i < count; i++)
+        rows[i].result = -1;
+    pthread_mutex_lock(&s->lock);
+    if (sqlstore_exec(s, "BEGIN IMMEDIATE", err, errlen)) {
+        pthread_mutex_unlock(&s->lock);
+        return -1;
+    }
+    sqlite3_stmt *st = s->add_decision;
+    for (int i = 0; i < count; i++) {
+        srv_decision_write *w = &rows[i];
+        sqlite3_bind_text(st, 1, w->id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 2, w->n);
+        sqlite3_bind_int(st, 3, w->seat);
+        sqlite3_bind_text(st, 4, w->move, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 5, w->by, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 6, w->at, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 7, w->id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 8, w->n);
+        char why[TB_ERR_LEN];
+        if (sqlstore_step_done(s, st, why, sizeof why, "storing a decision") == 0 &&
+            sqlite3_changes(s->db) == 1)
+            w->result = 0;
+    }
+    if (sqlstore_exec(s, "COMMIT", err, errlen)) {
+        sqlstore_exec(s, "ROLLBACK", NULL, 0);
+        for (int i = 0; i < count; i++)
+            rows[i].result = -1;
+        pthread_mutex_unlock(&s->lock);
+        return -1;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return 0;
+}
+
 static int sqlstore_game_finish(srv_store *base, const char *id, const char *finished,
                                 const char *result, char *err, size_t errlen)
 {
@@ -465,6 +506,7 @@ static const srv_store_methods sqlstore_methods = {
     .name = "sqlite",
     .game_create = sqlstore_game_create,
     .decision_add = sqlstore_decision_add,
+    .decisions_add = sqlstore_decisions_add,
     .game_finish = sqlstore_game_finish,
     .seat_joined = sqlstore_seat_joined,
     .game_load = sqlstore_game_load,

@@ -1,0 +1,169 @@
+/*
+ * commit.c — the rooms' store writer.  A room hands every decision it has
+ * checked to this queue and goes on; committer threads take the waiting
+ * decisions, write them to the store (all of them in one transaction when
+ * the store can: SQLite), and only then hand each back to its room
+ * (srv_room_committed), which applies it, acknowledges it and sends every
+ * client the new position.  So the WebSocket thread never waits on a disk,
+ * and one commit serves every decision that arrived meanwhile.
+ *
+ * Invariants: a decision is applied and acknowledged only after the store
+ * said it is stored (write before acknowledge); each room has at most one
+ * decision here at a time (the room's commit_pending flag), so decisions
+ * of one game are written in order even with several threads;
+ * srv_committer_stop writes and hands back everything queued before it
+ * joins the threads, so no decision handed in is lost at shutdown; after
+ * it, srv_committer_push refuses (the queue lives until srv_committer_free).
+ */
+#include "roomsInt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define COMMIT_BATCH 256 /* decisions in one transaction at most */
+
+struct srv_committer {
+    srv_rooms *rooms;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    srv_pending *head, *tail;
+    bool stopping;
+    int nthreads;
+    pthread_t threads[SRV_COMMIT_THREADS_MAX];
+};
+
+/* Takes up to `max` waiting decisions, oldest first; NULL once stopping
+ * and empty.  Called with the lock held. */
+static srv_pending *commit_take(srv_committer *q, int max, int *count)
+{
+    while (!q->head && !q->stopping)
+        pthread_cond_wait(&q->wake, &q->lock);
+    srv_pending *first = q->head, *last = NULL;
+    int n = 0;
+    for (srv_pending *p = q->head; p && n < max; p = p->next) {
+        last = p;
+        n++;
+    }
+    if (!last)
+        return NULL;
+    q->head = last->next;
+    if (!q->head)
+        q->tail = NULL;
+    last->next = NULL;
+    *count = n;
+    return first;
+}
+
+static void commit_write(srv_committer *q, srv_pending *batch, int n)
+{
+    srv_store *st = q->rooms->store;
+    srv_decision_write rows[COMMIT_BATCH];
+    char err[TB_ERR_LEN] = "";
+    int i = 0;
+    for (srv_pending *p = batch; p; p = p->next, i++)
+        rows[i] = (srv_decision_write){.id = p->room->id, .n = p->n, .seat = p->seat,
+                                       .move = p->text, .by = p->by_ai ? "ai" : "human",
+                                       .at = p->at, .result = -1};
+    if (st->m->decisions_add) {
+        if (st->m->decisions_add(st, rows, n, err, sizeof err) != 0 && !err[0])
+            snprintf(err, sizeof err, "the database refused the write");
+    } else {
+        for (i = 0; i < n; i++)
+            rows[i].result = st->m->decision_add(st, rows[i].id, rows[i].n, rows[i].seat,
+                                                  rows[i].move, rows[i].by, rows[i].at, err,
+                                                  sizeof err);
+    }
+    i = 0;
+    for (srv_pending *p = batch, *next; p; p = next, i++) {
+        next = p->next;
+        srv_room_committed(p, rows[i].result,
+                           err[0] ? err : "the database did not take it");
+    }
+}
+
+static void *commit_loop(void *arg)
+{
+    srv_committer *q = arg;
+    /* A store that batches is best served by one writer; one that does not
+     * (PostgreSQL) by several at once, whose commits the database merges. */
+    int max = q->rooms->store->m->decisions_add ? COMMIT_BATCH : 1;
+    pthread_mutex_lock(&q->lock);
+    for (;;) {
+        int n = 0;
+        srv_pending *batch = commit_take(q, max, &n);
+        if (!batch)
+            break;
+        pthread_mutex_unlock(&q->lock);
+        commit_write(q, batch, n);
+        pthread_mutex_lock(&q->lock);
+    }
+    pthread_mutex_unlock(&q->lock);
+    return NULL;
+}
+
+srv_committer *srv_committer_start(srv_rooms *rooms, char *err, size_t errlen)
+{
+    srv_committer *q = calloc(1, sizeof *q);
+    if (!q) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    q->rooms = rooms;
+    pthread_mutex_init(&q->lock, NULL);
+    pthread_cond_init(&q->wake, NULL);
+    int want = rooms->store->m->decisions_add ? 1 : SRV_COMMIT_THREADS_MAX;
+    for (int i = 0; i < want; i++) {
+        int rc = pthread_create(&q->threads[i], NULL, commit_loop, q);
+        if (rc) {
+            snprintf(err, errlen, "cannot start the store writer threads: error %d", rc);
+            srv_committer_free(q);
+            return NULL;
+        }
+        q->nthreads++;
+    }
+    return q;
+}
+
+int srv_committer_push(srv_committer *q, srv_pending *p)
+{
+    p->next = NULL;
+    pthread_mutex_lock(&q->lock);
+    if (q->stopping || q->nthreads == 0) {
+        pthread_mutex_unlock(&q->lock);
+        return -1;
+    }
+    if (q->tail)
+        q->tail->next = p;
+    else
+        q->head = p;
+    q->tail = p;
+    pthread_cond_signal(&q->wake);
+    pthread_mutex_unlock(&q->lock);
+    return 0;
+}
+
+void srv_committer_stop(srv_committer *q)
+{
+    if (!q)
+        return;
+    pthread_mutex_lock(&q->lock);
+    q->stopping = true; /* the threads drain the queue, then end */
+    pthread_cond_broadcast(&q->wake);
+    pthread_mutex_unlock(&q->lock);
+    for (int i = 0; i < q->nthreads; i++)
+        pthread_join(q->threads[i], NULL);
+    pthread_mutex_lock(&q->lock);
+    q->nthreads = 0;
+    pthread_mutex_unlock(&q->lock);
+}
+
+void srv_committer_free(srv_committer *q)
+{
+    if (!q)
+        return;
+    srv_committer_stop(q);
+    pthread_cond_destroy(&q->wake);
+    pthread_mutex_destroy(&q->lock);
+    free(q);
+}
