@@ -83,6 +83,9 @@ typedef struct lt_conn {
     wslay_event_context_ptr ctx;
     bool closing;  /* we sent a close frame */
     bool settling; /* the caller sends what wslay queued (lt_ws_settle) */
+    char *in;      /* the message being received */
+    size_t in_len, in_cap;
+    bool in_ctrl, in_text;
     /* a seat's play */
     int answered_n;        /* the last position this seat decided on, -1: none */
     bool pending;          /* a decision in flight */
@@ -751,6 +754,7 @@ static void lt_conn_free(lt_run *r, lt_conn *c)
     }
     free(c->req);
     free(c->resp);
+    free(c->in);
     free(c);
 }
 
@@ -1120,29 +1124,186 @@ static void lt_record_ack(lt_run *r, lt_conn *c)
         r->sec_lat[r->nsec++] = v;
 }
 
-static void lt_message(lt_run *r, lt_conn *c, const uint8_t *text, size_t len)
+/* ---- reading the server's messages ----
+ *
+ * A state message is mostly the seat's view, which the load test does not
+ * need: rather than building a tree of every message, lt_members walks the
+ * top level of the object and records where the few members it reads are;
+ * only small parts (the welcome's limits, an escaped decision) go through
+ * jansson.  Anything malformed counts as an error from the server. */
+
+typedef struct lt_span {
+    const char *p; /* NULL: absent */
+    size_t len;
+} lt_span;
+
+/* The end of the JSON value starting at p (before end), or NULL. */
+static const char *lt_skip_value(const char *p, const char *end)
 {
-    json_t *m = json_loadb((const char *)text, len, 0, NULL);
-    const char *type = json_string_value(json_object_get(m, "type"));
+    if (p >= end)
+        return NULL;
+    if (*p == '"') {
+        for (p++; p < end; p++) {
+            if (*p == '\\')
+                p++;
+            else if (*p == '"')
+                return p + 1;
+        }
+        return NULL;
+    }
+    if (*p == '{' || *p == '[') {
+        int depth = 0;
+        for (; p < end; p++) {
+            if (*p == '"') {
+                p = lt_skip_value(p, end);
+                if (!p)
+                    return NULL;
+                p--;
+            } else if (*p == '{' || *p == '[') {
+                depth++;
+            } else if ((*p == '}' || *p == ']') && --depth == 0) {
+                return p + 1;
+            }
+        }
+        return NULL;
+    }
+    while (p < end && *p != ',' && *p != '}' && *p != ']' && *p != ' ')
+        p++;
+    return p;
+}
+
+static const char *lt_ws(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+        p++;
+    return p;
+}
+
+/* Fills val[i] with the value of member names[i] of the object in text;
+ * false when the text is not an object. */
+static bool lt_members(const char *text, size_t len, const char *const *names, lt_span *val,
+                       int count)
+{
+    const char *p = text, *end = text + len;
+    for (int i = 0; i < count; i++)
+        val[i].p = NULL;
+    p = lt_ws(p, end);
+    if (p >= end || *p != '{')
+        return false;
+    p = lt_ws(p + 1, end);
+    if (p < end && *p == '}')
+        return true;
+    for (;;) {
+        if (p >= end || *p != '"')
+            return false;
+        const char *k = p + 1, *kend = lt_skip_value(p, end);
+        if (!kend)
+            return false;
+        size_t klen = (size_t)(kend - 1 - k);
+        p = lt_ws(kend, end);
+        if (p >= end || *p != ':')
+            return false;
+        p = lt_ws(p + 1, end);
+        const char *v = p;
+        p = lt_skip_value(p, end);
+        if (!p || p == v)
+            return false;
+        for (int i = 0; i < count; i++)
+            if (strlen(names[i]) == klen && memcmp(names[i], k, klen) == 0) {
+                val[i].p = v;
+                val[i].len = (size_t)(p - v);
+            }
+        p = lt_ws(p, end);
+        if (p < end && *p == '}')
+            return true;
+        if (p >= end || *p != ',')
+            return false;
+        p = lt_ws(p + 1, end);
+    }
+}
+
+static bool lt_is(lt_span v, const char *lit)
+{
+    return v.p && v.len == strlen(lit) && memcmp(v.p, lit, v.len) == 0;
+}
+
+static long lt_long(lt_span v, long dflt)
+{
+    if (!v.p || v.len == 0 || v.len > 20 || !(*v.p == '-' || (*v.p >= '0' && *v.p <= '9')))
+        return dflt;
+    char buf[24];
+    memcpy(buf, v.p, v.len);
+    buf[v.len] = '\0';
+    char *e;
+    long n = strtol(buf, &e, 10);
+    return *e ? dflt : n;
+}
+
+/* A JSON string value into out (unescaped); false if it is not one or
+ * does not fit. */
+static bool lt_string(lt_span v, char *out, size_t outlen)
+{
+    if (!v.p || v.len < 2 || v.p[0] != '"' || v.len - 2 >= outlen)
+        return false;
+    if (!memchr(v.p, '\\', v.len)) {
+        memcpy(out, v.p + 1, v.len - 2);
+        out[v.len - 2] = '\0';
+        return true;
+    }
+    json_t *j = json_loadb(v.p, v.len, JSON_DECODE_ANY, NULL);
+    const char *t = json_string_value(j);
+    bool ok = t && strlen(t) < outlen;
+    if (ok)
+        snprintf(out, outlen, "%s", t);
+    json_decref(j);
+    return ok;
+}
+
+/* Picks a random element of a JSON array of strings. */
+static bool lt_pick(lt_run *r, lt_span arr, char *out, size_t outlen)
+{
+    if (!arr.p || arr.len < 2 || arr.p[0] != '[')
+        return false;
+    const char *end = arr.p + arr.len - 1; /* the ']' */
+    const char *start[TB_MAX_MOVES];
+    size_t count = 0;
+    const char *p = lt_ws(arr.p + 1, end);
+    while (p < end) {
+        const char *e = lt_skip_value(p, end);
+        if (!e || *p != '"')
+            return false;
+        if (count < TB_MAX_MOVES)
+            start[count++] = p;
+        p = lt_ws(e, end);
+        if (p < end && *p == ',')
+            p = lt_ws(p + 1, end);
+    }
+    if (!count)
+        return false;
+    const char *s = start[lt_rand(r) % count];
+    lt_span one = {s, (size_t)(lt_skip_value(s, end) - s)};
+    return lt_string(one, out, outlen);
+}
+
+static void lt_message(lt_run *r, lt_conn *c, const char *text, size_t len)
+{
+    enum { TYPE, STATUS, RESULT, YOUR_TURN, N, LEGAL, ID, CODE, LIMITS, COUNT };
+    static const char *const names[COUNT] = {"type", "status", "result", "your_turn", "n",
+                                             "legal", "id", "code", "limits"};
+    lt_span v[COUNT];
     lt_game *g = c->game;
-    if (!type) {
+    if (!lt_members(text, len, names, v, COUNT) || !v[TYPE].p) {
         lt_error(r, "bad_message_from_server");
-    } else if (strcmp(type, "state") == 0) {
-        const char *status = json_string_value(json_object_get(m, "status"));
-        if (json_object_get(m, "result") || (status && strcmp(status, "over") == 0)) {
+    } else if (lt_is(v[TYPE], "\"state\"")) {
+        if ((v[RESULT].p && !lt_is(v[RESULT], "null")) || lt_is(v[STATUS], "\"over\"")) {
             if (!g->over && !g->dead)
                 r->finished++;
             lt_game_end(r, g, false);
-        } else if (json_is_true(json_object_get(m, "your_turn"))) {
-            int n = (int)json_integer_value(json_object_get(m, "n"));
-            json_t *legal = json_object_get(m, "legal");
-            size_t count = json_array_size(legal);
-            if (n > c->answered_n && !c->pending && count > 0) {
-                const char *mv =
-                    json_string_value(json_array_get(legal, (size_t)(lt_rand(r) % count)));
-                if (mv && strlen(mv) < sizeof c->move) {
-                    snprintf(c->move, sizeof c->move, "%s", mv);
-                    c->move_n = n;
+        } else if (lt_is(v[YOUR_TURN], "true")) {
+            long n = lt_long(v[N], -1);
+            if (n > c->answered_n && !c->pending) {
+                if (n >= 0 && lt_pick(r, v[LEGAL], c->move, sizeof c->move)) {
+                    c->move_n = (int)n;
                     c->has_move = true;
                     lt_try_send(r, c, cli_now_us());
                 } else {
@@ -1150,27 +1311,26 @@ static void lt_message(lt_run *r, lt_conn *c, const uint8_t *text, size_t len)
                 }
             }
         }
-    } else if (strcmp(type, "ack") == 0) {
-        json_t *id = json_object_get(m, "id");
-        if (c->pending && json_is_integer(id) && json_integer_value(id) == c->pending_id)
+    } else if (lt_is(v[TYPE], "\"ack\"")) {
+        if (c->pending && lt_long(v[ID], -1) == c->pending_id)
             lt_record_ack(r, c);
         else
             lt_error(r, "unexpected_ack");
-    } else if (strcmp(type, "error") == 0) {
-        const char *code = json_string_value(json_object_get(m, "code"));
-        lt_error(r, code ? code : "error");
-        json_t *id = json_object_get(m, "id");
-        if (c->pending && json_is_integer(id) && json_integer_value(id) == c->pending_id) {
+    } else if (lt_is(v[TYPE], "\"error\"")) {
+        char code[32];
+        lt_error(r, lt_string(v[CODE], code, sizeof code) ? code : "error");
+        if (c->pending && lt_long(v[ID], -1) == c->pending_id) {
             c->pending = false;
             r->pending_count--;
             static const char sync[] = "{\"type\":\"sync\"}";
             c->answered_n = -1;
             lt_ws_send_text(r, c, sync, sizeof sync - 1);
         }
-    } else if (strcmp(type, "welcome") == 0) {
-        json_t *limits = json_object_get(m, "limits");
+    } else if (lt_is(v[TYPE], "\"welcome\"")) {
+        json_t *limits = v[LIMITS].p ? json_loadb(v[LIMITS].p, v[LIMITS].len, 0, NULL) : NULL;
         double mps = json_number_value(json_object_get(limits, "messages_per_second"));
         double burst = json_number_value(json_object_get(limits, "burst"));
+        json_decref(limits);
         if (mps > 0) {
             c->tok_rate = 0.9 * mps;
             c->tok_burst = burst >= 2 ? 0.75 * burst : 1.0;
@@ -1188,7 +1348,41 @@ static void lt_message(lt_run *r, lt_conn *c, const uint8_t *text, size_t len)
                     lt_try_send(r, g->seat[s], cli_now_us());
         }
     } /* presence, pong: nothing to do */
-    json_decref(m);
+}
+
+/* wslay buffers nothing (no_buffering): each seat assembles its messages in
+ * one buffer it keeps, so reading a message allocates nothing. */
+static void lt_frame_start_cb(wslay_event_context_ptr ctx,
+                              const struct wslay_event_on_frame_recv_start_arg *arg, void *user)
+{
+    (void)ctx;
+    lt_conn *c = user;
+    c->in_ctrl = (arg->opcode & 0x8) != 0;
+    if (!c->in_ctrl && arg->opcode != WSLAY_CONTINUATION_FRAME) {
+        c->in_len = 0;
+        c->in_text = arg->opcode == WSLAY_TEXT_FRAME;
+    }
+}
+
+static void lt_frame_chunk_cb(wslay_event_context_ptr ctx,
+                              const struct wslay_event_on_frame_recv_chunk_arg *arg, void *user)
+{
+    (void)ctx;
+    lt_conn *c = user;
+    if (c->in_ctrl)
+        return;
+    if (c->in_len + arg->data_length > c->in_cap) {
+        size_t cap = c->in_cap ? c->in_cap : 16384;
+        while (cap < c->in_len + arg->data_length)
+            cap *= 2;
+        char *p = realloc(c->in, cap);
+        if (!p)
+            lt_oom();
+        c->in = p;
+        c->in_cap = cap;
+    }
+    memcpy(c->in + c->in_len, arg->data, arg->data_length);
+    c->in_len += arg->data_length;
 }
 
 static void lt_msg_cb(wslay_event_context_ptr ctx, const struct wslay_event_on_msg_recv_arg *arg,
@@ -1196,16 +1390,21 @@ static void lt_msg_cb(wslay_event_context_ptr ctx, const struct wslay_event_on_m
 {
     (void)ctx;
     lt_conn *c = user;
-    if (arg->opcode == WSLAY_TEXT_FRAME)
-        lt_message(c->run, c, arg->msg, arg->msg_length);
-    else if (arg->opcode == WSLAY_BINARY_FRAME)
-        lt_error(c->run, "binary_from_server");
+    if (arg->opcode == WSLAY_TEXT_FRAME || arg->opcode == WSLAY_BINARY_FRAME) {
+        if (c->in_text)
+            lt_message(c->run, c, c->in, c->in_len);
+        else
+            lt_error(c->run, "binary_from_server");
+        c->in_len = 0;
+    }
 }
 
 static const struct wslay_event_callbacks lt_callbacks = {
     .recv_callback = lt_recv_cb,
     .send_callback = lt_send_cb,
     .genmask_callback = lt_genmask_cb,
+    .on_frame_recv_start_callback = lt_frame_start_cb,
+    .on_frame_recv_chunk_callback = lt_frame_chunk_cb,
     .on_msg_recv_callback = lt_msg_cb,
 };
 
@@ -1324,6 +1523,7 @@ static void lt_http_step(lt_run *r, lt_conn *c, uint32_t ev)
     c->extra_end = c->resp_len;
     if (wslay_event_context_client_init(&c->ctx, &lt_callbacks, c) != 0)
         lt_oom();
+    wslay_event_config_set_no_buffering(c->ctx, 1);
     wslay_event_config_set_max_recv_msg_length(c->ctx, 1u << 24);
     c->phase = LT_OPEN;
     r->opening--;
