@@ -121,10 +121,17 @@ typedef struct lt_errcode {
     long count;
 } lt_errcode;
 
+#define LT_THREADS 64
+
 typedef struct lt_proc {
     bool known;
     uint64_t cpu_ticks;
     long rss_kb, hwm_kb;
+    /* per thread, from schedstat: time on a CPU and time runnable but
+     * waiting for one (nanoseconds) */
+    int nthreads;
+    long tid[LT_THREADS];
+    uint64_t run_ns[LT_THREADS], wait_ns[LT_THREADS];
 } lt_proc;
 
 struct lt_run {
@@ -163,7 +170,7 @@ struct lt_run {
     long moves, warmup_moves, sec_moves, errors, started, finished, pending_count;
     lt_errcode errcodes[24];
     int nerrcodes;
-    lt_proc proc0, proc1, proc_sec;
+    lt_proc proc0, proc1, proc_sec, self0, self1;
     uint64_t client_cpu0;
     double setup_s;
     bool progress_tty, progress_drawn;
@@ -412,7 +419,49 @@ static lt_proc lt_proc_read(pid_t pid)
     }
     fclose(f);
     p.known = true;
+    snprintf(path, sizeof path, "/proc/%ld/task", (long)pid);
+    DIR *d = opendir(path);
+    struct dirent *e;
+    while (d && p.nthreads < LT_THREADS && (e = readdir(d))) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9')
+            continue;
+        char sp[300];
+        snprintf(sp, sizeof sp, "/proc/%ld/task/%s/schedstat", (long)pid, e->d_name);
+        FILE *sf = fopen(sp, "r");
+        unsigned long long run = 0, wait = 0;
+        if (sf && fscanf(sf, "%llu %llu", &run, &wait) == 2) {
+            p.tid[p.nthreads] = strtol(e->d_name, NULL, 10);
+            p.run_ns[p.nthreads] = run;
+            p.wait_ns[p.nthreads] = wait;
+            p.nthreads++;
+        }
+        if (sf)
+            fclose(sf);
+    }
+    if (d)
+        closedir(d);
     return p;
+}
+
+/* The thread that ran most between two readings: its share of the
+ * interval on a CPU and waiting for one, in percent; false if unknown. */
+static bool lt_busiest(const lt_proc *a, const lt_proc *b, double secs, double *run_pct,
+                       double *wait_pct)
+{
+    uint64_t best_run = 0, best_wait = 0;
+    bool found = false;
+    for (int i = 0; i < b->nthreads; i++)
+        for (int k = 0; k < a->nthreads; k++)
+            if (a->tid[k] == b->tid[i] && b->run_ns[i] - a->run_ns[k] >= best_run) {
+                best_run = b->run_ns[i] - a->run_ns[k];
+                best_wait = b->wait_ns[i] - a->wait_ns[k];
+                found = true;
+            }
+    if (!found || secs <= 0)
+        return false;
+    *run_pct = (double)best_run / (secs * 1e7);
+    *wait_pct = (double)best_wait / (secs * 1e7);
+    return true;
 }
 
 /* The process listening on the loopback port of --url, through the socket
@@ -1689,6 +1738,7 @@ static void lt_loop(lt_run *r)
             r->window_us = now;
             r->end_us = now + (uint64_t)(r->seconds * 1e6);
             r->proc0 = lt_proc_read(r->server_pid);
+            r->self0 = lt_proc_read(getpid());
             r->client_cpu0 = lt_self_cpu_us();
             r->nsec = 0;
             r->sec_moves = 0;
@@ -1697,10 +1747,13 @@ static void lt_loop(lt_run *r)
             r->phase = LT_DRAIN;
             r->drain_us = now + LT_DRAIN_US;
             r->proc1 = lt_proc_read(r->server_pid);
+            r->self1 = lt_proc_read(getpid());
         }
         if (r->phase == LT_DRAIN && (r->pending_count == 0 || now >= r->drain_us)) {
-            if (!r->proc1.known)
+            if (!r->proc1.known) {
                 r->proc1 = lt_proc_read(r->server_pid);
+                r->self1 = lt_proc_read(getpid());
+            }
             r->phase = LT_FINISHED;
         }
         if (now >= r->next_tick_us) {
@@ -1758,6 +1811,9 @@ static void lt_report(lt_run *r, int server_exit)
     bool cpu_known = r->proc0.known && r->proc1.known;
     double cpu = cpu_known ? lt_cpu_s(&r->proc0, &r->proc1) : 0;
     double client_cpu = (double)(lt_self_cpu_us() - r->client_cpu0) / 1e6;
+    double srun = 0, swait = 0, crun = 0, cwait = 0;
+    bool sthread = cpu_known && lt_busiest(&r->proc0, &r->proc1, window, &srun, &swait);
+    bool cthread = lt_busiest(&r->self0, &r->self1, window, &crun, &cwait);
     double load[3] = {0, 0, 0};
     if (getloadavg(load, 3) < 0)
         load[0] = load[1] = load[2] = -1;
@@ -1795,7 +1851,13 @@ static void lt_report(lt_run *r, int server_exit)
         json_object_set_new(j, "server_peak_rss_mb",
                             r->proc1.known ? json_real(round((double)r->proc1.hwm_kb / 102.4) / 10)
                                            : json_null());
+        json_object_set_new(j, "server_busiest_thread_cpu_percent",
+                            sthread ? json_real(round(srun * 10) / 10) : json_null());
+        json_object_set_new(j, "server_busiest_thread_wait_percent",
+                            sthread ? json_real(round(swait * 10) / 10) : json_null());
         json_object_set_new(j, "client_cpu_s", json_real(round(client_cpu * 100) / 100));
+        json_object_set_new(j, "client_wait_percent",
+                            cthread ? json_real(round(cwait * 10) / 10) : json_null());
         json_object_set_new(j, "server_exit", json_integer(server_exit));
         json_t *la = json_array();
         for (int i = 0; i < 3; i++)
@@ -1826,8 +1888,13 @@ static void lt_report(lt_run *r, int server_exit)
                (double)r->proc1.hwm_kb / 1024.0);
     else
         printf("server:  CPU and RSS unavailable (its process was not found on this machine)\n");
-    printf("client:  CPU %.2f s; load average %.2f %.2f %.2f\n", client_cpu, load[0], load[1],
-           load[2]);
+    if (sthread)
+        printf("         its busiest thread ran %.0f%% of the time and waited for a CPU %.0f%%\n",
+               srun, swait);
+    printf("client:  CPU %.2f s", client_cpu);
+    if (cthread)
+        printf(", waited for a CPU %.0f%% of the time", cwait);
+    printf("; load average %.2f %.2f %.2f\n", load[0], load[1], load[2]);
     if (server_exit > 0)
         printf("the server exited with status %d\n", server_exit);
 }
