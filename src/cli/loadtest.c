@@ -598,7 +598,8 @@ static int lt_spawn(lt_run *r, char *err, size_t errlen)
         int64_t left = (int64_t)(limit - cli_now_us());
         struct pollfd pfd = {.fd = out[0], .events = POLLIN};
         if (left <= 0 || lt_interrupted) {
-            snprintf(err, errlen, "the server did not start within 30 s");
+            snprintf(err, errlen, "%s", lt_interrupted ? "interrupted while the server started"
+                                                       : "the server did not start within 30 s");
             break;
         }
         int n = poll(&pfd, 1, (int)(left / 1000 + 1));
@@ -1922,7 +1923,8 @@ static int lt_help(void)
            "                p99_ms, max_ms, errors, error_codes, server_cpu_s, server_rss_mb …\n"
            "  --quiet       no progress line (otherwise once a second on stderr)\n"
            "Latency is from a decision sent to its `ack` (sent after the decision is stored).\n"
-           "Exit status: 0, or 1 when any error occurred or the server could not be started.\n",
+           "Exit status: 0; 1 when any error occurred or the server could not be started;\n"
+           "130 when interrupted (Ctrl-C), after the report of what was measured.\n",
            LT_MAX_GAMES);
     return 0;
 }

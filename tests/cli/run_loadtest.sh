@@ -4,7 +4,8 @@
 # error, and leaves no server and no temporary directory behind; a run
 # against a running server (--url) finds its process; wrong usage (an
 # unknown flag, a missing value, a host that is not loopback) is one line
-# on stderr and exit status 2, before any connection is made.
+# on stderr and exit status 2, before any connection is made; Ctrl-C ends a
+# run early with its report and exit status 130.
 set -u
 tabula=$1
 tmp=$(mktemp -d)
@@ -54,6 +55,18 @@ check "--url run exits 0" test $? -eq 0
 check "--url run plays" json_check "$tmp/url.json" 'j["moves"] > 0 and j["errors"] == 0'
 check "--url run finds the server's pid" json_check "$tmp/url.json" "j['server_pid'] == $server"
 kill "$server"; wait "$server" 2>/dev/null; server=
+
+# Ctrl-C: the window ends at once, the report is printed, nothing is left behind
+"$tabula" loadtest --spawn --games 5 --rate 2 --seconds 60 --json --quiet >"$tmp/int.json" 2>"$tmp/int.err" &
+lt=$!
+sleep 3
+kill -INT $lt
+wait $lt; rc=$?
+check "interrupted run exits 130" test $rc -eq 130
+check "interrupted run still reports" json_check "$tmp/int.json" 'j["errors"] == 0 and j["seconds"] < 10'
+check "interrupted run leaves no temporary directory" test -z "$(ls "$tmp" | grep tabula-loadtest)"
+pid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["server_pid"])' "$tmp/int.json" 2>/dev/null)
+check "interrupted run leaves no server" bash -c "[ -n '$pid' ] && ! kill -0 '$pid' 2>/dev/null"
 
 # wrong usage: exit 2, one line on stderr, nothing contacted
 usage_case() {
