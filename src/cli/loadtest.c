@@ -58,7 +58,9 @@
 #include <wslay/wslay.h>
 
 #define LT_OPENING 64                 /* connections being opened at once */
-#define LT_SETUP_US (60u * 1000000u)  /* the first N games must be live by then */
+/* The first N games must be live within 10 s + 20 ms per game (30 s for
+ * 1,000), else the window starts anyway and `setup_timeout` is an error. */
+#define LT_SETUP_US(games) ((10000u + 20u * (uint64_t)(games)) * 1000u)
 #define LT_DRAIN_US (3u * 1000000u)   /* waiting for acks after the window */
 #define LT_ACK_TIMEOUT_US (10u * 1000000u)
 #define LT_MAX_GAMES 4000             /* the server takes 8192 connections */
@@ -1731,7 +1733,7 @@ static void lt_loop(lt_run *r)
             r->drain_us = now + LT_DRAIN_US;
         }
         if (r->phase == LT_SETUP &&
-            (r->live_games == r->games || now - r->start_us > LT_SETUP_US)) {
+            (r->live_games == r->games || now - r->start_us > LT_SETUP_US(r->games))) {
             if (r->live_games < r->games)
                 lt_error(r, "setup_timeout");
             r->setup_s = (double)(now - r->start_us) / 1e6;
@@ -1887,6 +1889,9 @@ static void lt_report(lt_run *r, int server_exit)
         printf("server:  pid %ld, CPU %.2f s (%.0f%% of one core), RSS %.1f MB (peak %.1f MB)\n",
                (long)r->server_pid, cpu, 100 * cpu / window, (double)r->proc1.rss_kb / 1024.0,
                (double)r->proc1.hwm_kb / 1024.0);
+    else if (r->server_pid > 0)
+        printf("server:  pid %ld: CPU and RSS unavailable (it ended, or the window never began)\n",
+               (long)r->server_pid);
     else
         printf("server:  CPU and RSS unavailable (its process was not found on this machine)\n");
     if (sthread)
