@@ -404,8 +404,10 @@ static lt_proc lt_proc_read(pid_t pid)
     /* after "comm)": state ppid pgrp session tty tpgid flags minflt cminflt
      * majflt cmajflt utime stime */
     unsigned long long utime = 0, stime = 0;
-    if (sscanf(s + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) !=
-        2)
+    char state = '?';
+    if (sscanf(s + 2, "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &state, &utime,
+               &stime) != 3 ||
+        state == 'Z' || state == 'X') /* ended: nothing left to measure */
         return p;
     p.cpu_ticks = utime + stime;
     snprintf(path, sizeof path, "/proc/%ld/status", (long)pid);
@@ -667,6 +669,29 @@ static int lt_stop_server(lt_run *r)
         nanosleep(&ts, NULL);
     }
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* A spawned server that failed: the end of its stderr, before its
+ * directory goes. */
+static void lt_show_server_log(const lt_run *r)
+{
+    char path[320], buf[2048];
+    snprintf(path, sizeof path, "%s/server.log", r->tmpdir);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    if (size > (long)sizeof buf - 1)
+        fseek(f, size - (long)sizeof buf + 1, SEEK_SET);
+    else
+        fseek(f, 0, SEEK_SET);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    if (n)
+        fprintf(stderr, "tabula loadtest: the server's last words:\n%s%s", buf,
+                buf[n - 1] == '\n' ? "" : "\n");
 }
 
 /* A blocking GET for the health check: 0 when the server answered 200. */
@@ -2050,8 +2075,10 @@ int cmd_loadtest(int argc, char **argv)
             lt_loop(r);
             if (r->server_spawned) {
                 server_exit = lt_stop_server(r);
-                if (server_exit != 0)
+                if (server_exit != 0) {
                     lt_error(r, "server_exit");
+                    lt_show_server_log(r);
+                }
             }
             lt_report(r, server_exit);
             rc = r->errors ? 1 : 0;
