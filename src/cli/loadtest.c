@@ -27,6 +27,12 @@
  *     window early and still reports;
  *   - figures cover the decisions sent inside the window only (decisions
  *     during setup are counted apart as warm-up);
+ *   - a game lives while its slot or one of its connections refers to it
+ *     (lt_game.refs); a game that ends frees its slot at once, and the slot
+ *     opens a new game (a second later when the old one failed);
+ *   - against IPv4, each slot's connections come from their own loopback
+ *     source address (127.100.X.Y), so a server's per-address connection
+ *     limit is not what is measured;
  *   - a spawned server runs in its own process group (Ctrl-C reaches only
  *     this process, which stops it with SIGTERM and then SIGKILL after
  *     15 s), dies with this process (PR_SET_PDEATHSIG), and its temporary
