@@ -19,6 +19,7 @@ static const struct {
     {"bench", cmd_bench, "measure random playouts per second"},
     {"serve", cmd_serve, "serve the browser UI and live games over HTTP (docs/http-api.md)"},
     {"match", cmd_match, "play a seeded tournament between agents: win rates, intervals, Elo"},
+    {"loadtest", cmd_loadtest, "load a server with many games played over WebSockets; measure it"},
 };
 
 #define MAIN_COMMAND_COUNT (sizeof main_commands / sizeof main_commands[0])
