@@ -272,76 +272,163 @@ static char *room_dump(json_t *j)
     return s;
 }
 
-/* The state message for one seat (-1: spectator) as text.  `last` is
- * borrowed.  The view (the bulk of the message) is spliced in as the
- * library wrote it, never parsed and printed again. */
-static char *room_state_text(const srv_room *r, int seat, json_t *last)
+/* A growing text for messages written straight from the state (the
+ * hottest path of the server: two of these per decision).  Out of memory
+ * marks it failed; room_text_take then returns NULL. */
+typedef struct room_text {
+    char *data;
+    size_t len, cap;
+    bool failed;
+} room_text;
+
+static void room_text_put(room_text *t, const char *p, size_t n)
 {
-    json_t *j = json_object();
-    json_object_set_new(j, "type", json_string("state"));
-    json_object_set_new(j, "game", json_string(r->id));
-    json_object_set_new(j, "status", json_string(room_status(r)));
+    if (t->failed)
+        return;
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 4096;
+        while (cap < t->len + n + 1)
+            cap *= 2;
+        char *d = realloc(t->data, cap);
+        if (!d) {
+            t->failed = true;
+            return;
+        }
+        t->data = d;
+        t->cap = cap;
+    }
+    memcpy(t->data + t->len, p, n);
+    t->len += n;
+    t->data[t->len] = '\0';
+}
+
+static void room_text_raw(room_text *t, const char *p)
+{
+    room_text_put(t, p, strlen(p));
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped (the
+ * texts are valid UTF-8: the library's own notation and prompts). */
+static void room_text_str(room_text *t, const char *p)
+{
+    room_text_put(t, "\"", 1);
+    const char *run = p;
+    for (; *p; p++) {
+        unsigned char ch = (unsigned char)*p;
+        if (ch >= 0x20 && ch != '"' && ch != '\\')
+            continue;
+        room_text_put(t, run, (size_t)(p - run));
+        char esc[8];
+        snprintf(esc, sizeof esc, ch == '"' ? "\\\"" : ch == '\\' ? "\\\\" : "\\u%04x", ch);
+        room_text_raw(t, esc);
+        run = p + 1;
+    }
+    room_text_put(t, run, (size_t)(p - run));
+    room_text_put(t, "\"", 1);
+}
+
+static void room_text_int(room_text *t, long v)
+{
+    char num[24];
+    snprintf(num, sizeof num, "%ld", v);
+    room_text_raw(t, num);
+}
+
+static char *room_text_take(room_text *t)
+{
+    if (t->failed || !t->data) {
+        free(t->data);
+        return NULL;
+    }
+    return t->data;
+}
+
+/* The state message for one seat (-1: spectator) as text, written straight
+ * from the state: the view (the bulk of it) as the library wrote it, the
+ * legal decisions and the prompt only on the seat's turn. */
+static char *room_state_text(const srv_room *r, int seat)
+{
+    room_text t = {0};
+    room_text_raw(&t, "{\"type\":\"state\",\"game\":");
+    room_text_str(&t, r->id);
+    room_text_raw(&t, ",\"status\":");
+    room_text_str(&t, room_status(r));
     if (!r->state || r->broken[0]) {
-        json_object_set_new(j, "error", json_string(r->broken));
-        return room_dump(j);
+        room_text_raw(&t, ",\"error\":");
+        room_text_str(&t, r->broken);
+        room_text_raw(&t, "}");
+        return room_text_take(&t);
     }
     int n = tb_decisions_made(r->state);
     int to = tb_to_move(r->state);
     bool mine = seat >= 0 && to == seat;
-    json_object_set_new(j, "n", json_integer(n));
-    json_object_set_new(j, "to_move", to >= 0 ? json_integer(to) : json_null());
-    json_object_set_new(j, "your_turn", json_boolean(mine));
-    json_object_set_new(j, "thinking",
-                        to >= 0 && r->seat[to].kind == SRV_AI ? json_integer(to) : json_null());
-    if (last)
-        json_object_set(j, "last", last);
-    else if (n > 0 && r->log)
-        json_object_set_new(j, "last", room_log_entry(r, n - 1));
+    room_text_raw(&t, ",\"n\":");
+    room_text_int(&t, n);
+    room_text_raw(&t, ",\"to_move\":");
+    if (to >= 0)
+        room_text_int(&t, to);
     else
-        json_object_set_new(j, "last", json_null());
+        room_text_raw(&t, "null");
+    room_text_raw(&t, mine ? ",\"your_turn\":true" : ",\"your_turn\":false");
+    room_text_raw(&t, ",\"thinking\":");
+    if (to >= 0 && r->seat[to].kind == SRV_AI)
+        room_text_int(&t, to);
+    else
+        room_text_raw(&t, "null");
+    room_text_raw(&t, ",\"last\":");
+    if (n > 0 && r->log && n <= r->log_cap && n <= tb_record_length(r->record)) {
+        room_text_raw(&t, "{\"n\":");
+        room_text_int(&t, n);
+        room_text_raw(&t, ",\"seat\":");
+        room_text_int(&t, r->log[n - 1].seat);
+        room_text_raw(&t, ",\"move\":");
+        room_text_str(&t, tb_record_move(r->record, n - 1));
+        room_text_raw(&t, r->log[n - 1].by_ai ? ",\"by\":\"ai\"}" : ",\"by\":\"human\"}");
+    } else {
+        room_text_raw(&t, "null");
+    }
     if (mine) {
         tb_move moves[TB_MAX_MOVES];
         int count = tb_legal(r->state, moves);
-        json_t *legal = json_array();
+        room_text_raw(&t, ",\"legal\":[");
         char text[TB_MOVE_TEXT];
         for (int i = 0; i < count; i++) {
             tb_move_to_text(r->state, moves[i], text, sizeof text);
-            json_array_append_new(legal, json_string(text));
+            if (i)
+                room_text_put(&t, ",", 1);
+            room_text_str(&t, text);
         }
-        json_object_set_new(j, "legal", legal);
         char prompt[512];
         tb_prompt_text(r->state, prompt, sizeof prompt);
-        json_object_set_new(j, "prompt", json_string(prompt));
+        room_text_raw(&t, "],\"prompt\":");
+        room_text_str(&t, prompt);
     }
-    if (tb_is_over(r->state))
-        json_object_set_new(j, "result", room_parse_view(tb_result_json(r->state)));
-    char *head = room_dump(j); /* "{...}" */
+    if (tb_is_over(r->state)) {
+        char *result = tb_result_json(r->state);
+        room_text_raw(&t, ",\"result\":");
+        room_text_raw(&t, result ? result : "null");
+        free(result);
+    }
     char *view = tb_view_json(r->state, seat);
-    size_t hl = head ? strlen(head) : 0, vl = view ? strlen(view) : 0;
-    char *out = head && view && hl > 2 ? malloc(hl + vl + 16) : NULL;
-    if (!out) {
-        free(head);
-        free(view);
-        return strdup(SRV_INTERNAL_ERROR_JSON);
-    }
-    memcpy(out, head, hl - 1); /* without the closing brace */
-    memcpy(out + hl - 1, ",\"view\":", 8);
-    memcpy(out + hl + 7, view, vl);
-    memcpy(out + hl + 7 + vl, "}", 2);
-    free(head);
+    room_text_raw(&t, ",\"view\":");
+    room_text_raw(&t, view ? view : "null");
+    room_text_raw(&t, "}");
     free(view);
-    return out;
+    if (!view)
+        t.failed = true;
+    char *out = room_text_take(&t);
+    return out ? out : strdup(SRV_INTERNAL_ERROR_JSON);
 }
 
-/* Sends every connection its seat's state; `last` (borrowed) may be NULL. */
-static void room_broadcast_state(srv_room *r, json_t *last)
+/* Sends every connection its seat's state, built once per seat. */
+static void room_broadcast_state(srv_room *r)
 {
     char *msg[TB_MAX_SEATS + 1] = {0}; /* index seat + 1 */
     for (int i = 0; i < r->nclients; i++) {
         srv_client *c = r->clients[i];
         int seat = c->seat;
         if (!msg[seat + 1])
-            msg[seat + 1] = room_state_text(r, seat, last);
+            msg[seat + 1] = room_state_text(r, seat);
         room_send(c, strdup(msg[seat + 1]));
     }
     for (int i = 0; i <= TB_MAX_SEATS; i++)
@@ -523,9 +610,7 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
                 json_object_set(ack, "id", ack_id ? ack_id : json_null());
             room_send_json(ack_to, ack);
         }
-        json_t *last = room_log_entry(r, n - 1);
-        room_broadcast_state(r, last);
-        json_decref(last);
+        room_broadcast_state(r);
         room_queue_ai(r);
     } else {
         /* The room was read again from the store meanwhile (its lease came
@@ -968,7 +1053,7 @@ int srv_room_reload(srv_room *r, char *err, size_t errlen)
         atomic_fetch_add(&r->rooms->running, 1);
     else if (!running && counted)
         atomic_fetch_sub(&r->rooms->running, 1);
-    room_broadcast_state(r, NULL);
+    room_broadcast_state(r);
     room_queue_ai(r);
     pthread_mutex_unlock(&r->lock);
     srv_room_free(fresh);
@@ -1129,7 +1214,7 @@ void srv_room_attach(srv_room *r, srv_client *c)
                         json_pack("{s:i,s:f,s:f}", "message_bytes", SRV_MAX_MESSAGE,
                                   "messages_per_second", SRV_RATE_PER_SEC, "burst", SRV_RATE_BURST));
     room_send_json(c, welcome);
-    room_send(c, room_state_text(r, seat, NULL));
+    room_send(c, room_state_text(r, seat));
     room_broadcast(r, room_presence(r));
     pthread_mutex_unlock(&r->lock);
 }
@@ -1223,7 +1308,7 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
                            "another server instance plays this game now; open the game again "
                            "to follow it");
         else
-            room_send(c, room_state_text(r, seat, NULL));
+            room_send(c, room_state_text(r, seat));
         pthread_mutex_unlock(&r->lock);
     } else {
         room_client_error(c, id, "unknown_type",

@@ -147,10 +147,12 @@ static void ws_conn_send(srv_conn *c, char *text)
         c->dirty = true;
         ws_conn_ref(c);
         pthread_mutex_lock(&c->ws->lock);
+        /* One wake per batch: the thread takes the whole list when it wakes,
+         * and needs none when it is the sender (it drains the list itself). */
+        wake = !c->ws->dirty && !pthread_equal(pthread_self(), c->ws->thread);
         c->dirty_next = c->ws->dirty;
         c->ws->dirty = c;
         pthread_mutex_unlock(&c->ws->lock);
-        wake = true;
     }
     pthread_mutex_unlock(&c->lock);
     if (wake)
