@@ -38,7 +38,7 @@ extern "C" {
 #endif
 
 #define TB_VERSION "0.1.0"
-#define TB_PROTOCOL_VERSION 1
+#define TB_PROTOCOL_VERSION 2 /* docs/protocol.md: `legal` prints one decision a line */
 
 #define TB_MAX_SEATS 5      /* most players any game allows */
 #define TB_MAX_MOVES 4096   /* capacity callers give tb_legal */
@@ -165,7 +165,8 @@ int tb_text_to_move(const tb_state *state, const char *text, tb_move *out,
                     char *err, size_t errlen);
 /* Parses and applies; 0 on success, else the state is unchanged. */
 int tb_play_text(tb_state *state, const char *text, char *err, size_t errlen);
-/* All legal decisions as text, separated by single spaces (malloc'd). */
+/* All legal decisions as text, one per line with no final newline (malloc'd;
+ * "" when the game is over).  A decision's text may contain spaces. */
 char *tb_legal_text(const tb_state *state);
 
 /* Scores and results.  Arrays have tb_players() entries. */
