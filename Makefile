@@ -2,13 +2,17 @@
 #   make build   install missing packages, build build/tabula
 #   make run     build and start the game server (tabula serve on tabula.db; prints the URL)
 #   make test    build and run every suite (normal, ASan+UBSan, clang, fuzz smoke)
+#   make install PREFIX=DIR   install the library, header, tabula.pc, the binary, man pages,
+#                web assets and the Python package (in DIR's Python site directory)
+#   make test-install   install into a temporary prefix and build examples/ against it
 #   make bench   the benchmarks of bench/RESULTS.md (-O3, built for this machine's CPU):
 #                random playouts, then the search's iterations per second on 1 and 2 threads
 SHELL := /bin/bash
 BUILD ?= build
 SIM_GAMES ?= 10000
+PREFIX ?= /usr/local
 
-.PHONY: all build run test test-fast test-asan test-clang bench deps clean
+.PHONY: all build run test test-fast test-asan test-clang test-install install bench deps clean
 
 all: build
 
@@ -39,7 +43,18 @@ test-clang: deps
 	@ninja -C build-clang >/dev/null || ninja -C build-clang
 	meson test -C build-clang --print-errorlogs --num-processes 2 --suite fuzz
 
-test: test-fast test-asan test-clang
+# A release build of its own, whose prefix follows PREFIX (reconfigured when it changes).
+install: deps
+	@[ -f build-install/build.ninja ] || meson setup build-install --buildtype=release -Dtests=false \
+	    --prefix="$(abspath $(PREFIX))" >/dev/null
+	@meson configure build-install -Dprefix="$(abspath $(PREFIX))"
+	@ninja -C build-install >/dev/null || ninja -C build-install
+	meson install -C build-install --quiet
+
+test-install: deps
+	tests/install/run_install_test.sh
+
+test: test-fast test-asan test-clang test-install
 	@echo "make test: every suite passed"
 
 bench: deps
@@ -54,4 +69,4 @@ bench: deps
 	    ./build-bench/tabula bench --agent ismcts $$g --iterations 10000 --decisions 40 --threads $$t; done; done
 
 clean:
-	rm -rf $(BUILD) build-asan build-clang build-release build-bench
+	rm -rf $(BUILD) build-asan build-clang build-release build-bench build-install

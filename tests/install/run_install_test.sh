@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# run_install_test.sh — `make install PREFIX=<temporary directory>`, then checks
+# what a user gets there: the files (library with its soname, static library,
+# header, tabula.pc, binary, man pages, web assets), the example program of
+# examples/ built with pkg-config against the installed library only, and the
+# Python package imported from the installed site directory.  Leaves nothing
+# behind (the prefix is removed at exit).  Run from the repository root.
+set -euo pipefail
+prefix=$(mktemp -d /tmp/tabula-prefix.XXXXXX)
+trap 'rm -rf "$prefix"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+make --no-print-directory install PREFIX="$prefix" >/dev/null
+
+pc=$(find "$prefix" -name tabula.pc | head -1)
+[ -n "$pc" ] || fail "no tabula.pc installed"
+libdir=$(dirname "$(dirname "$pc")")
+[ -e "$libdir/libtabula.a" ] || fail "no static library in $libdir"
+soname=$(objdump -p "$libdir/libtabula.so" | awk '/SONAME/ {print $2}')
+[ "$soname" = libtabula.so.0 ] || fail "soname is '$soname', not libtabula.so.0"
+# only the public API is exported
+if nm -D --defined-only "$libdir/libtabula.so" | awk '$2 == "T" {print $3}' | grep -v '^tb_[a-z]' ; then
+  fail "libtabula.so exports symbols outside the public API (above)"
+fi
+nm -D --defined-only "$libdir/libtabula.so" | grep -q ' tb__' && fail "internal tb__ symbols exported"
+for f in include/tabula.h bin/tabula share/man/man1/tabula.1 share/man/man3/libtabula.3 \
+         share/tabula/web/index.html; do
+  [ -e "$prefix/$f" ] || fail "missing $prefix/$f"
+done
+"$prefix/bin/tabula" --help >/dev/null || fail "installed tabula does not run"
+
+# the example, against the installed library through pkg-config only
+export PKG_CONFIG_PATH="$libdir/pkgconfig"
+[ "$(pkg-config --modversion tabula)" = "$(sed -n 's/^#define TB_VERSION "\(.*\)"/\1/p' include/tabula.h)" ] \
+  || fail "pkg-config version differs from TB_VERSION"
+work=$(mktemp -d "$prefix/example.XXXXXX")
+# shellcheck disable=SC2046
+cc -std=c11 -Wall -Wextra -Werror examples/random_games.c $(pkg-config --cflags --libs tabula) \
+   -o "$work/random_games" || fail "the example does not build against the installed library"
+out=$(LD_LIBRARY_PATH="$libdir" "$work/random_games" clans 50) || fail "the example failed: $out"
+echo "$out"
+grep -q "^clans: 50 random games" <<<"$out" || fail "unexpected example output"
+LD_LIBRARY_PATH="$libdir" ldd "$work/random_games" | grep -q "$libdir/libtabula.so.0" \
+  || fail "the example is not linked to the installed libtabula.so.0"
+
+# the Python package, from the installed site directory alone
+site=$(find "$prefix" -type d -name tabula -path '*python*' | head -1)
+if [ -n "${TABULA_SKIP_PYTHON:-}" ]; then
+  echo "python: skipped (TABULA_SKIP_PYTHON)"
+else
+  [ -n "$site" ] || fail "the Python package was not installed"
+  (cd "$work" && PYTHONPATH=$(dirname "$site") /usr/bin/python3 -c '
+import tabula
+g = tabula.new_game("clans", players=3, seed=1)
+while not g.is_over():
+    g.play(g.legal()[0])
+print("python: installed package plays a game; returns", g.returns())
+') || fail "the installed Python package does not work"
+fi
+echo "install test passed"
