@@ -217,6 +217,24 @@ TB_API char *tb_render_text(const tb_state *state, int seat, unsigned flags);
 /* A one-line description of what the seat to move must decide now. */
 TB_API int tb_prompt_text(const tb_state *state, char *buf, size_t buflen);
 
+/* ---- for learning code: actions and observations (docs/python.md) ---- */
+/* The size of the game's action space: decisions map to integers in
+ * [0, tb_num_actions), the same for every version of the game's data (many
+ * indexes are never legal; policy heads mask them).  0 for a bad count. */
+TB_API int tb_num_actions(const tb_game *game, int players);
+/* A decision's action index, or -1 when `move` is no decision of the game. */
+TB_API int tb_move_to_action(const tb_game *game, tb_move move);
+/* The decision of an action index; 0 on success, -1 for an index no decision has. */
+TB_API int tb_action_to_move(const tb_game *game, int action, tb_move *out);
+/* The legal decisions as action indexes, in tb_legal's order; returns how many. */
+TB_API int tb_legal_actions(const tb_state *state, int32_t out[TB_MAX_MOVES]);
+/* Floats in the game's observation for this player count (0: the game has no
+ * encoder yet). */
+TB_API int tb_observation_size(const tb_game *game, int players);
+/* Writes the observation of `seat` (built only from what the seat sees; the
+ * layout is in docs/python.md); returns the count written, 0 when none. */
+TB_API int tb_observation(const tb_state *state, int seat, float *out);
+
 /* ---- records (docs/records.md) ---- */
 TB_API tb_record *tb_record_new(const tb_game *game, int players, const tb_options *opts, uint64_t seed);
 TB_API void tb_record_free(tb_record *rec);
