@@ -1,0 +1,58 @@
+"""Tests of tabula.VectorGames: masks match each game's legal actions, steps
+apply exactly the given actions, finished games report returns and restart,
+and a bad action raises before any game changes."""
+import numpy as np
+import pytest
+
+import tabula
+
+
+@pytest.mark.parametrize("name", ["clans", "arkadia", "khronos"])
+def test_masks_match_the_games(name):
+    v = tabula.VectorGames(name, n=8, seed=2)
+    for _ in range(5):
+        masks = v.action_masks()
+        assert masks.shape == (8, tabula.num_actions(name, v.players)) and masks.dtype == bool
+        for i in range(8):
+            assert sorted(np.flatnonzero(masks[i])) == sorted(v.game(i).legal_actions())
+        v.step(v.random_actions(), observe=False)
+
+
+def test_step_plays_the_actions_and_games_restart():
+    v = tabula.VectorGames("clans", n=16, players=3, seed=5)
+    games = [v.game(i) for i in range(16)]
+    finished = 0
+    for _ in range(400):
+        acts = v.random_actions()
+        obs, rewards, dones = v.step(acts)
+        assert obs.shape == (16, 527) and obs.dtype == np.float32
+        assert rewards.shape == (16, 3) and dones.shape == (16,)
+        for i in range(16):
+            games[i].apply_action(int(acts[i]))
+            assert dones[i] == games[i].is_over()
+            if dones[i]:
+                finished += 1
+                assert rewards[i].tolist() == pytest.approx(games[i].returns())
+                games[i] = v.game(i)
+                assert games[i].decisions == 0
+            else:
+                assert not rewards[i].any()
+                assert games[i].state() == v.game(i).state()
+                assert np.array_equal(obs[i], games[i].observation(games[i].to_move()))
+    assert finished > 0
+
+
+def test_bad_actions_raise_and_change_nothing():
+    v = tabula.VectorGames("clans", n=4, seed=1)
+    before = [v.game(i).state() for i in range(4)]
+    acts = v.random_actions()
+    acts[2] = 0  # 1-1, never legal
+    with pytest.raises(tabula.Error, match="game 2"):
+        v.step(acts)
+    with pytest.raises(tabula.Error, match="needs 4 actions"):
+        v.step(acts[:3])
+    assert [v.game(i).state() for i in range(4)] == before
+    with pytest.raises(tabula.Error):
+        tabula.VectorGames("chess")
+    with pytest.raises(tabula.Error):
+        tabula.VectorGames("clans", n=0)
