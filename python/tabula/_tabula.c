@@ -702,40 +702,9 @@ static PyObject *vec_random_actions(VecObject *self, PyObject *unused)
     return arr;
 }
 
-/* step(actions) -> (observations or None, rewards (n, players), dones (n,)).
- * Every action is checked before any is applied; a finished game's rewards
- * are its returns, and it is dealt afresh. */
-static PyObject *vec_step(VecObject *self, PyObject *args, PyObject *kw)
+/* Applies self->moves (one legal decision per game) and builds step's reply. */
+static PyObject *vec_apply_moves(VecObject *self, int observe)
 {
-    static char *kwlist[] = {"actions", "observe", NULL};
-    PyObject *in;
-    int observe = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|p", kwlist, &in, &observe))
-        return NULL;
-    PyArrayObject *acts = (PyArrayObject *)PyArray_FROMANY(in, NPY_INT64, 1, 1, NPY_ARRAY_CARRAY_RO);
-    if (!acts)
-        return NULL;
-    if (PyArray_DIM(acts, 0) != self->n) {
-        Py_DECREF(acts);
-        return PyErr_Format(tabula_error, "step needs %d actions, got %ld", self->n,
-                            (long)PyArray_DIM(acts, 0));
-    }
-    const int64_t *a = PyArray_DATA(acts);
-    int bad = -1;
-    Py_BEGIN_ALLOW_THREADS
-    for (int i = 0; i < self->n && bad < 0; i++) {
-        if (a[i] < 0 || a[i] >= self->num_actions ||
-            tb_action_to_move(self->game, (int)a[i], &self->moves[i]) != 0 ||
-            !tb_is_legal(self->states[i], self->moves[i]))
-            bad = i;
-    }
-    Py_END_ALLOW_THREADS
-    if (bad >= 0) {
-        PyErr_Format(tabula_error, "illegal move: action %lld is not legal in game %d", (long long)a[bad], bad);
-        Py_DECREF(acts);
-        return NULL;
-    }
-    Py_DECREF(acts);
     npy_intp rdims[2] = {self->n, self->players}, n = self->n;
     PyObject *rewards = PyArray_ZEROS(2, rdims, NPY_FLOAT32, 0);
     PyObject *dones = PyArray_ZEROS(1, &n, NPY_BOOL, 0);
@@ -772,6 +741,59 @@ static PyObject *vec_step(VecObject *self, PyObject *args, PyObject *kw)
     return Py_BuildValue("(NNN)", obs, rewards, dones);
 }
 
+/* step(actions) -> (observations or None, rewards (n, players), dones (n,)).
+ * Every action is checked before any is applied; a finished game's rewards
+ * are its returns, and it is dealt afresh. */
+static PyObject *vec_step(VecObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"actions", "observe", NULL};
+    PyObject *in;
+    int observe = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|p", kwlist, &in, &observe))
+        return NULL;
+    PyArrayObject *acts = (PyArrayObject *)PyArray_FROMANY(in, NPY_INT64, 1, 1, NPY_ARRAY_CARRAY_RO);
+    if (!acts)
+        return NULL;
+    if (PyArray_DIM(acts, 0) != self->n) {
+        Py_DECREF(acts);
+        return PyErr_Format(tabula_error, "step needs %d actions, got %ld", self->n,
+                            (long)PyArray_DIM(acts, 0));
+    }
+    const int64_t *a = PyArray_DATA(acts);
+    int bad = -1;
+    Py_BEGIN_ALLOW_THREADS
+    for (int i = 0; i < self->n && bad < 0; i++) {
+        if (a[i] < 0 || a[i] >= self->num_actions ||
+            tb_action_to_move(self->game, (int)a[i], &self->moves[i]) != 0 ||
+            !tb_is_legal(self->states[i], self->moves[i]))
+            bad = i;
+    }
+    Py_END_ALLOW_THREADS
+    if (bad >= 0) {
+        PyErr_Format(tabula_error, "illegal move: action %lld is not legal in game %d", (long long)a[bad], bad);
+        Py_DECREF(acts);
+        return NULL;
+    }
+    Py_DECREF(acts);
+    return vec_apply_moves(self, observe);
+}
+
+/* step_random(observe=False): step with one uniformly random legal decision
+ * per game, drawn in C from each game's own generator (the fast path for
+ * random play: no action round trip, no legality check needed). */
+static PyObject *vec_step_random(VecObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"observe", NULL};
+    int observe = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|p", kwlist, &observe))
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    for (int i = 0; i < self->n; i++)
+        self->moves[i] = tb_random_move(self->states[i], &self->rngs[i]);
+    Py_END_ALLOW_THREADS
+    return vec_apply_moves(self, observe);
+}
+
 static PyObject *vec_game(VecObject *self, PyObject *arg)
 {
     long i = PyLong_AsLong(arg);
@@ -800,6 +822,9 @@ static PyMethodDef vec_methods[] = {
     {"step", (PyCFunction)(void (*)(void))vec_step, METH_VARARGS | METH_KEYWORDS,
      "step(actions, observe=True) -> (observations or None, rewards, dones). Finished games "
      "report their returns as rewards and are dealt afresh."},
+    {"step_random", (PyCFunction)(void (*)(void))vec_step_random, METH_VARARGS | METH_KEYWORDS,
+     "step_random(observe=False): step every game with a uniformly random legal decision drawn "
+     "in C; returns what step returns."},
     METH("game", vec_game, METH_O, "A copy of game i as a tabula Game."),
     {NULL, NULL, 0, NULL},
 };

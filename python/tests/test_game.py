@@ -111,13 +111,18 @@ def test_view_hides_and_resample_keeps_the_view(name):
         assert r2.view_json(seat) == g.view_json(seat)
 
 
-def test_observation_depends_only_on_the_view():
+SHAPES = {"clans": (527,), "arkadia": (3091,), "khronos": (13558,)}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_observation_depends_only_on_the_view(name):
     rng = random.Random(1)
-    for seed in range(10):
-        g = random_game("clans", 4, seed, steps=rng.randrange(1, 120))
+    for seed in range(6):
+        g = random_game(name, 4, seed, steps=rng.randrange(1, 120))
         for seat in range(4):
             o = g.observation(seat)
-            assert o.dtype == np.float32 and o.shape == (527,)
+            assert o.dtype == np.float32 and o.shape == SHAPES[name]
+            assert tabula.observation_shape(name, 4) == SHAPES[name]
             for k in range(3):
                 r = g.clone()
                 r.resample(seat, seed * 10 + k)
@@ -125,8 +130,8 @@ def test_observation_depends_only_on_the_view():
                 assert np.array_equal(r.observation(seat), o)
         # the seats see different things (their own colour)
         assert not np.array_equal(g.observation(0), g.observation(1))
-    with pytest.raises(NotImplementedError):
-        tabula.new_game("khronos").observation(0)
+    with pytest.raises(tabula.Error, match="no seat"):
+        g.observation(4)
 
 
 def test_genmove_searches_and_does_not_play():

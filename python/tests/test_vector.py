@@ -56,3 +56,18 @@ def test_bad_actions_raise_and_change_nothing():
         tabula.VectorGames("chess")
     with pytest.raises(tabula.Error):
         tabula.VectorGames("clans", n=0)
+
+
+def test_step_random_advances_every_game_by_one_decision():
+    v = tabula.VectorGames("arkadia", n=6, players=2, seed=8)
+    finished = 0
+    for _ in range(700):
+        before = [v.game(i).decisions for i in range(6)]
+        obs, rewards, dones = v.step_random()
+        assert obs is None
+        for i in range(6):
+            after = v.game(i).decisions
+            assert after == (0 if dones[i] else before[i] + 1)
+            finished += int(dones[i])
+            assert bool(rewards[i].any()) == bool(dones[i])
+    assert finished > 0

@@ -1052,4 +1052,6 @@ const struct tb_game tb__arkadia_game = {
     .num_actions = ark__num_actions,
     .move_to_action = ark__move_to_action,
     .action_to_move = ark__action_to_move,
+    .observation_size = ark__observation_size,
+    .observation = ark__observation,
 };

@@ -307,5 +307,7 @@ json_t *ark__board_json(void);
 int ark__num_actions(int players);
 int ark__move_to_action(tb_move m);
 int ark__action_to_move(int action, tb_move *out);
+int ark__observation_size(int players);
+void ark__observation(const tb_state *s, int seat, float *out);
 
 #endif

@@ -1340,4 +1340,6 @@ const struct tb_game tb__khronos_game = {
     .num_actions = khronos__num_actions,
     .move_to_action = khronos__move_to_action,
     .action_to_move = khronos__action_to_move,
+    .observation_size = khronos__observation_size,
+    .observation = khronos__observation,
 };

@@ -291,5 +291,7 @@ int kh_parse_square(const char **p); /* advances; -1 when not a square */
 int khronos__num_actions(int players);
 int khronos__move_to_action(tb_move m);
 int khronos__action_to_move(int action, tb_move *out);
+int khronos__observation_size(int players);
+void khronos__observation(const tb_state *s, int seat, float *out);
 
 #endif
