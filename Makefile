@@ -6,11 +6,14 @@
 #                web assets and the Python package (in DIR's Python site directory)
 #   make test-install   install into a temporary prefix and build examples/ against it
 #   make bench   the benchmarks of bench/RESULTS.md (-O3, built for this machine's CPU):
-#                random playouts, then the search's iterations per second on 1 and 2 threads
+#                random playouts, then the search's iterations per second on 1 and 2 threads,
+#                then the Python package's random play (bench/python_bench.py)
 SHELL := /bin/bash
 BUILD ?= build
 SIM_GAMES ?= 10000
 PREFIX ?= /usr/local
+# Debian's Python (python3-numpy): a python3 earlier on PATH may lack NumPy
+PYTHON ?= /usr/bin/python3
 
 .PHONY: all build run test test-fast test-asan test-clang test-install install bench deps clean
 
@@ -52,7 +55,7 @@ install: deps
 	meson install -C build-install --quiet
 
 test-install: deps
-	tests/install/run_install_test.sh
+	PYTHON=$(PYTHON) tests/install/run_install_test.sh
 
 test: test-fast test-asan test-clang test-install
 	@echo "make test: every suite passed"
@@ -67,6 +70,8 @@ bench: deps
 	@echo "# one thread and two on the same 40 positions, 10000 iterations per decision"
 	@for g in clans arkadia khronos; do for t in 1 2; do \
 	    ./build-bench/tabula bench --agent ismcts $$g --iterations 10000 --decisions 40 --threads $$t; done; done
+	@echo "# Python (bench/python_bench.py): random decisions per second through the tabula package"
+	PYTHONPATH=build-bench/python $(PYTHON) bench/python_bench.py --seconds 3
 
 clean:
 	rm -rf $(BUILD) build-asan build-clang build-release build-bench build-install

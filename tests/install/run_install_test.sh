@@ -49,7 +49,7 @@ if [ -n "${TABULA_SKIP_PYTHON:-}" ]; then
   echo "python: skipped (TABULA_SKIP_PYTHON)"
 else
   [ -n "$site" ] || fail "the Python package was not installed"
-  (cd "$work" && PYTHONPATH=$(dirname "$site") /usr/bin/python3 -c '
+  (cd "$work" && PYTHONPATH=$(dirname "$site") "${PYTHON:-/usr/bin/python3}" -c '
 import tabula
 g = tabula.new_game("clans", players=3, seed=1)
 while not g.is_over():
