@@ -7,8 +7,9 @@ VectorGames.step_random (drawn and applied in C), for n = 1, 64 and 1024.
 
     PYTHONPATH=build-bench/python python3 bench/python_bench.py [--seconds S] [GAME ...]
 
-Prints a Markdown table.  Counts decisions (one per game per step), like
-`tabula bench`'s decisions/s.
+Prints a Markdown table.  Counts decisions (one per game per step) per second
+of the process's CPU time (steady on a shared machine; the process runs one
+thread), to compare with `tabula bench --json`'s decisions per cpu_seconds.
 """
 import argparse
 import random
@@ -19,10 +20,10 @@ import tabula
 
 def timed(fn, seconds):
     """Runs fn() (which returns decisions made) until `seconds` pass."""
-    done, start = 0, time.perf_counter()
+    done, start = 0, time.process_time()
     while True:
         done += fn()
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds:
             return done / elapsed
 
@@ -46,24 +47,25 @@ def single(name, players, seconds):
 
 
 def overhead_ns(name, players):
-    """ns per legal_actions + apply_action (+ undo) on one position, and ns per
-    call of a method that does no work (to_move): the fixed cost of a call."""
+    """ns per legal_actions + apply_action (+ undo) on one position from Python,
+    the same work done in C alone (so the difference is the Python layer's
+    overhead), and ns per call of a method that does no work (to_move)."""
     g = tabula.new_game(name, players=players, seed=3)
     for _ in range(5):
         g.apply_action(int(g.legal_actions()[0]))
     a = int(g.legal_actions()[0])
     reps = 200000
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(reps):
         g.legal_actions()
         g.apply_action(a)
         g.undo()
-    pair = (time.perf_counter() - start) / reps * 1e9
-    start = time.perf_counter()
+    pair = (time.process_time() - start) / reps * 1e9
+    start = time.process_time()
     for _ in range(reps):
         g.to_move()
-    call = (time.perf_counter() - start) / reps * 1e9
-    return pair, call
+    call = (time.process_time() - start) / reps * 1e9
+    return pair, g._c_pair_ns(a, reps), call
 
 
 def vector(name, players, n, seconds, fast):
@@ -85,13 +87,13 @@ def main():
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("games", nargs="*", default=["clans", "arkadia", "khronos"])
     args = ap.parse_args()
-    print("| game | single Game | pair ns | call ns | step n=1 | step n=64 | step n=1024 "
+    print("| game | single Game | pair ns | same in C | overhead ns | call ns | step n=1 | step n=64 | step n=1024 "
           "| step_random n=1 | n=64 | n=1024 |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- " * 12 + "|")
     for name in args.games:
-        pair, call = overhead_ns(name, args.players)
+        pair, c_pair, call = overhead_ns(name, args.players)
         row = [name, f"{single(name, args.players, args.seconds):,.0f}", f"{pair:,.0f}",
-               f"{call:,.0f}"]
+               f"{c_pair:,.0f}", f"{pair - c_pair:,.0f}", f"{call:,.0f}"]
         for fast in (False, True):
             for n in (1, 64, 1024):
                 row.append(f"{vector(name, args.players, n, args.seconds, fast):,.0f}")

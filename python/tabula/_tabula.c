@@ -507,6 +507,39 @@ static PyObject *game_text(GameObject *self, PyObject *args)
     return tabula_take_str(tb_render_text(self->state, seat, 0));
 }
 
+/* For bench/python_bench.py: ns per iteration of what legal_actions +
+ * apply_action + undo do in C alone (list the legal actions, check the action,
+ * save the state, apply, restore), in CPU time, so the benchmark can report
+ * the Python layer's own overhead.  The state is unchanged afterwards. */
+static PyObject *game_c_pair_ns(GameObject *self, PyObject *args)
+{
+    int action, reps;
+    if (!PyArg_ParseTuple(args, "ii", &action, &reps))
+        return NULL;
+    tb_move m;
+    if (reps < 1 || tb_action_to_move(tb_state_game(self->state), action, &m) != 0 ||
+        !tb_is_legal(self->state, m))
+        return tabula_fail("_c_pair_ns needs a legal action and reps >= 1");
+    tb_state *saved = tb_state_dup(self->state);
+    int32_t actions[TB_MAX_MOVES];
+    int64_t sink = 0;
+    struct timespec c0, c1; /* this thread's CPU time: steady on a shared machine */
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+    for (int i = 0; i < reps; i++) {
+        sink += tb_legal_actions(self->state, actions);
+        tb_move mv;
+        if (tb_action_to_move(tb_state_game(self->state), action, &mv) == 0 && tb_is_legal(self->state, mv)) {
+            tb_state_copy(saved, self->state);
+            tb_apply(self->state, mv);
+            tb_state_copy(self->state, saved);
+        }
+    }
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+    tb_state_free(saved);
+    double ns = (double)(c1.tv_sec - c0.tv_sec) * 1e9 + (double)(c1.tv_nsec - c0.tv_nsec);
+    return PyFloat_FromDouble(sink > 0 ? ns / reps : 0.0);
+}
+
 #define METH(name, fn, flags, doc) {name, (PyCFunction)(void (*)(void))fn, flags, doc}
 
 static PyMethodDef game_methods[] = {
@@ -537,6 +570,9 @@ static PyMethodDef game_methods[] = {
     METH("string_to_action", game_string_to_action, METH_O,
          "The action index of a decision's text (which must be legal now)."),
     METH("text", game_text, METH_VARARGS, "A readable board as a seat sees it."),
+    METH("_c_pair_ns", game_c_pair_ns, METH_VARARGS,
+         "_c_pair_ns(action, reps): ns per legal_actions + apply_action + undo done in C alone "
+         "(bench/python_bench.py)."),
     {NULL, NULL, 0, NULL},
 };
 
