@@ -485,16 +485,11 @@ static PyObject *game_get_name(GameObject *self, void *unused)
     return PyUnicode_FromString(tb_game_name(tb_state_game(self->state)));
 }
 
-static PyObject *game_get_players(GameObject *self, void *unused)
+/* The integer attributes: closure "p" players, "d" decisions made. */
+static PyObject *game_get_int(GameObject *self, void *which)
 {
-    (void)unused;
-    return PyLong_FromLong(tb_players(self->state));
-}
-
-static PyObject *game_get_decisions(GameObject *self, void *unused)
-{
-    (void)unused;
-    return PyLong_FromLong(tb_decisions_made(self->state));
+    const char *w = which;
+    return PyLong_FromLong(w[0] == 'p' ? tb_players(self->state) : tb_decisions_made(self->state));
 }
 
 static PyObject *game_text(GameObject *self, PyObject *args)
@@ -578,8 +573,8 @@ static PyMethodDef game_methods[] = {
 
 static PyGetSetDef game_getset[] = {
     {"name", (getter)game_get_name, NULL, "the game's name", NULL},
-    {"players", (getter)game_get_players, NULL, "the number of seats", NULL},
-    {"decisions", (getter)game_get_decisions, NULL, "decisions made since the deal", NULL},
+    {"players", (getter)game_get_int, NULL, "the number of seats", "p"},
+    {"decisions", (getter)game_get_int, NULL, "decisions made since the deal", "d"},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
