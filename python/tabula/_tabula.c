@@ -56,6 +56,10 @@ static int tabula_options(PyObject *dict, tb_options *opts)
     tb_options_clear(opts);
     if (!dict || dict == Py_None)
         return 0;
+    if (!PyDict_Check(dict)) {
+        PyErr_SetString(PyExc_TypeError, "options must be a dict of KEY: VALUE");
+        return -1;
+    }
     PyObject *key, *value;
     Py_ssize_t pos = 0;
     char err[TB_ERR_LEN];
@@ -628,6 +632,10 @@ static int vec_init(VecObject *self, PyObject *args, PyObject *kw)
     PyObject *options = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "s|iiKO", kwlist, &name, &n, &players, &seed, &options))
         return -1;
+    if (self->states) {
+        PyErr_SetString(tabula_error, "VectorGames is already set up");
+        return -1;
+    }
     self->game = tabula_find_game(name);
     if (!self->game || tabula_options(options, &self->opts))
         return -1;
@@ -690,6 +698,8 @@ static PyObject *vec_action_masks(VecObject *self, PyObject *unused)
 static PyObject *vec_observations(VecObject *self, PyObject *unused)
 {
     (void)unused;
+    if (!self->game)
+        return tabula_fail("VectorGames was not set up (call it with a game name)");
     if (self->obs_size == 0)
         return PyErr_Format(PyExc_NotImplementedError, "%s has no observation encoder yet",
                             tb_game_name(self->game));

@@ -86,6 +86,8 @@ def test_errors_are_exceptions_and_change_nothing():
         tabula.load('{"game":"clans"')
     with pytest.raises(tabula.Error):
         tabula.new_game("clans", colour="red")
+    with pytest.raises(TypeError):
+        tabula._tabula.new_game("clans", 2, 0, ["not", "a", "dict"])
     with pytest.raises(tabula.Error, match="unknown agent"):
         g.genmove("oracle")
     with pytest.raises(tabula.Error, match="no seat"):

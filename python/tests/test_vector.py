@@ -56,6 +56,12 @@ def test_bad_actions_raise_and_change_nothing():
         tabula.VectorGames("chess")
     with pytest.raises(tabula.Error):
         tabula.VectorGames("clans", n=0)
+    with pytest.raises(tabula.Error, match="already set up"):
+        v.__init__("clans")
+    bare = tabula.VectorGames.__new__(tabula.VectorGames)  # never set up: errors, no crash
+    with pytest.raises(tabula.Error):
+        bare.observations()
+    assert bare.action_masks().shape == (0, 0)
 
 
 def test_step_random_advances_every_game_by_one_decision():
