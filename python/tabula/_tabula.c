@@ -389,6 +389,34 @@ static int tabula_seed_from(PyObject *rng, unsigned long long *out)
     return PyErr_Occurred() ? -1 : 0;
 }
 
+/* Game.load(json): replaces this game's state (any game) with a state printed
+ * by state(); the undo history starts afresh.  A bad state changes nothing. */
+static PyObject *game_load_into(GameObject *self, PyObject *arg)
+{
+    const char *json = PyUnicode_AsUTF8(arg);
+    if (!json)
+        return NULL;
+    char err[TB_ERR_LEN];
+    tb_state *s = tb_state_load(json, err, sizeof err);
+    if (!s)
+        return PyErr_Format(tabula_error, "bad state: %s", err);
+    for (int i = 0; i < self->cap; i++) {
+        tb_state_free(self->history[i]);
+        self->history[i] = NULL;
+    }
+    self->depth = 0;
+    tb_state_free(self->state);
+    self->state = s;
+    Py_RETURN_NONE;
+}
+
+static PyObject *game_repr(GameObject *self)
+{
+    return PyUnicode_FromFormat("<tabula.Game %s players=%d decisions=%d%s>",
+                                tb_game_name(tb_state_game(self->state)), tb_players(self->state),
+                                tb_decisions_made(self->state), tb_is_over(self->state) ? " over" : "");
+}
+
 static PyObject *game_resample(GameObject *self, PyObject *args)
 {
     int seat;
@@ -556,6 +584,8 @@ static PyMethodDef game_methods[] = {
     METH("clone", game_clone, METH_NOARGS, "An independent copy (a memcpy of the C state; no undo history)."),
     METH("view_json", game_view_json, METH_O, "What a seat sees (-1: a spectator), as JSON text."),
     METH("state", game_state, METH_NOARGS, "The whole state, secrets included, as JSON text."),
+    METH("load", game_load_into, METH_O,
+         "Replaces the state with one printed by state() (the undo history starts afresh)."),
     METH("view", game_view, METH_O, "What a seat sees (-1: a spectator), as a dict."),
     METH("resample", game_resample, METH_VARARGS,
          "resample(seat, rng): re-deals every secret the seat cannot see (rng: an int seed, a "
@@ -587,6 +617,7 @@ static PyTypeObject GameType = {
     .tp_name = "tabula._tabula.Game",
     .tp_basicsize = sizeof(GameObject),
     .tp_dealloc = (destructor)game_dealloc,
+    .tp_repr = (reprfunc)game_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "One game of Clans, Arkadia or Khronos (made by tabula.new_game or tabula.load).",
     .tp_methods = game_methods,

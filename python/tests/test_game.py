@@ -66,6 +66,13 @@ def test_play_undo_clone_and_state_round_trip():
     assert c.decisions == 2 and g.decisions == 0
     loaded = tabula.load(c.state())
     assert loaded.state() == c.state() and loaded.legal() == c.legal()
+    g.load(c.state())  # in place: the history starts afresh
+    assert g.state() == c.state() and repr(g) == "<tabula.Game clans players=3 decisions=2>"
+    with pytest.raises(tabula.Error, match="nothing to undo"):
+        g.undo()
+    with pytest.raises(tabula.Error, match="bad state"):
+        g.load('{"game":"clans","players":3}')
+    assert g.state() == c.state()
 
 
 def test_errors_are_exceptions_and_change_nothing():
