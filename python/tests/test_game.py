@@ -149,3 +149,19 @@ def test_genmove_searches_and_does_not_play():
     assert m in g.legal() and g.decisions == 0
     assert g.genmove("ismcts", iterations=300, seed=1) == m  # deterministic
     assert g.genmove("random") in g.legal()
+
+
+def test_search_releases_the_gil():
+    import threading
+    import time
+    g = tabula.new_game("clans", players=4, seed=2)
+    result = []
+    t = threading.Thread(target=lambda: result.append(g.genmove("ismcts", iterations=60000)))
+    ticks = 0
+    t.start()
+    time.sleep(0.05)  # the search has begun; holding the GIL it would block us here
+    while t.is_alive():  # the main thread keeps running while the search does
+        ticks += 1
+    t.join()
+    assert result[0] in g.legal()
+    assert ticks > 1000
