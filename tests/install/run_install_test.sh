@@ -23,6 +23,10 @@ if nm -D --defined-only "$libdir/libtabula.so" | awk '$2 == "T" {print $3}' | gr
   fail "libtabula.so exports symbols outside the public API (above)"
 fi
 nm -D --defined-only "$libdir/libtabula.so" | grep -q ' tb__' && fail "internal tb__ symbols exported"
+# ... and exactly the functions the installed header declares TB_API
+diff <(grep '^TB_API' "$prefix/include/tabula.h" | grep -o 'tb_[a-z0-9_]*(' | tr -d '(' | sort) \
+     <(nm -D --defined-only "$libdir/libtabula.so" | awk '$2 == "T" {print $3}' | sort) \
+  || fail "the exported functions differ from the header's TB_API declarations (above)"
 for f in include/tabula.h bin/tabula share/man/man1/tabula.1 share/man/man3/libtabula.3 \
          share/tabula/web/index.html; do
   [ -e "$prefix/$f" ] || fail "missing $prefix/$f"
