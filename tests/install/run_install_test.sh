@@ -35,6 +35,12 @@ for f in include/tabula.h bin/tabula share/man/man1/tabula.1 share/man/man3/libt
   [ -e "$prefix/$f" ] || fail "missing $prefix/$f"
 done
 "$prefix/bin/tabula" --help >/dev/null || fail "installed tabula does not run"
+if command -v man >/dev/null; then  # the pages render without troff warnings
+  for page in "$prefix/share/man/man1/tabula.1" "$prefix/share/man/man3/libtabula.3"; do
+    warnings=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null) || fail "man cannot show $page"
+    [ -z "$warnings" ] || fail "$page: $warnings"
+  done
+fi
 
 # the example, against the installed library through pkg-config only
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
