@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# run_install_test.sh — `make install PREFIX=<temporary directory>`, then checks
+# run_install_test.sh [--destdir BUILD] — `make install PREFIX=<temporary
+# directory>` (or, with --destdir, `meson install` of the built BUILD into a
+# temporary staging directory, pkg-config reading it through
+# PKG_CONFIG_SYSROOT_DIR: the `install` suite of meson test), then checks
 # what a user gets there: the files (library with its soname, static library,
 # header, tabula.pc, binary, man pages, web assets), the example program of
 # examples/ built with pkg-config against the installed library only, and the
@@ -9,11 +12,20 @@
 # would fail the pipeline through SIGPIPE.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-prefix=$(mktemp -d /tmp/tabula-prefix.XXXXXX)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$prefix"' EXIT
+top=$(mktemp -d /tmp/tabula-prefix.XXXXXX)
+trap '[ -n "${KEEP:-}" ] || rm -rf "$top"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+PYTHON=${PYTHON:-/usr/bin/python3}
 
-make --no-print-directory install PREFIX="$prefix" >/dev/null
+if [ "${1:-}" = --destdir ]; then
+  meson install -C "$2" --no-rebuild --quiet --destdir "$top" >/dev/null
+  prefix=$top$(meson introspect "$2" --buildoptions |
+    "$PYTHON" -c 'import json, sys; print([o["value"] for o in json.load(sys.stdin) if o["name"] == "prefix"][0])')
+  export PKG_CONFIG_SYSROOT_DIR=$top
+else
+  prefix=$top
+  make --no-print-directory install PREFIX="$prefix" >/dev/null
+fi
 
 pc=$(find "$prefix" -name tabula.pc -print -quit)
 [ -n "$pc" ] || fail "no tabula.pc installed"
@@ -46,7 +58,7 @@ fi
 export PKG_CONFIG_PATH="$libdir/pkgconfig"
 [ "$(pkg-config --modversion tabula)" = "$(sed -n 's/^#define TB_VERSION "\(.*\)"/\1/p' include/tabula.h)" ] \
   || fail "pkg-config version differs from TB_VERSION"
-work=$(mktemp -d "$prefix/example.XXXXXX")
+work=$(mktemp -d "$top/example.XXXXXX")
 # shellcheck disable=SC2046
 cc -std=c11 -Wall -Wextra -Werror examples/random_games.c $(pkg-config --cflags --libs tabula) \
    -o "$work/random_games" || fail "the example does not build against the installed library"
@@ -63,7 +75,7 @@ if [ -n "${TABULA_SKIP_PYTHON:-}" ]; then
   echo "python: skipped (TABULA_SKIP_PYTHON)"
 else
   [ -n "$site" ] || fail "the Python package was not installed"
-  (cd "$work" && PYTHONPATH=$(dirname "$site") "${PYTHON:-/usr/bin/python3}" -c '
+  (cd "$work" && PYTHONPATH=$(dirname "$site") "$PYTHON" -c '
 import tabula
 g = tabula.new_game("clans", players=3, seed=1)
 while not g.is_over():
