@@ -1,17 +1,25 @@
 # Tabula — the thin front door.  The real build is Meson + Ninja (meson.build).
 #   make build   install missing packages, build build/tabula
 #   make run     build and start the game server (tabula serve on tabula.db; prints the URL)
-#   make test    build and run every suite (normal, ASan+UBSan, clang, fuzz for 20 s each)
+#   make test    build and run every suite (normal, ASan+UBSan, clang, fuzz for 20 s each,
+#                an install into a temporary prefix)
 #   make fuzz    every fuzz harness for FUZZ_SECONDS (default 300) each
+#   make install PREFIX=DIR   install the library, header, tabula.pc, the binary, man pages,
+#                web assets and the Python package (in DIR's Python site directory)
+#   make test-install   install into a temporary prefix and build examples/ against it
 #   make bench   the benchmarks of bench/RESULTS.md (-O3, built for this machine's CPU):
-#                random playouts, then the search's iterations per second on 1 and 2 threads
+#                random playouts, then the search's iterations per second on 1 and 2 threads,
+#                then the Python package's random play (bench/python_bench.py)
 SHELL := /bin/bash
 BUILD ?= build
 SIM_GAMES ?= 10000
+PREFIX ?= /usr/local
+# Debian's Python (python3-numpy): a python3 earlier on PATH may lack NumPy
+PYTHON ?= /usr/bin/python3
 
 FUZZ_SECONDS ?= 300
 
-.PHONY: all build run test test-fast test-asan test-clang fuzz bench deps clean
+.PHONY: all build run test test-fast test-asan test-clang test-install install fuzz bench deps clean
 
 all: build
 
@@ -50,7 +58,18 @@ fuzz: test-clang
 	    build-clang/tests/fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=20 \
 	        build-clang/tests/fuzz/corpus-$$f tests/fuzz/corpus/$$f || exit 1; done
 
-test: test-fast test-asan test-clang
+# A release build of its own, whose prefix follows PREFIX (reconfigured when it changes).
+install: deps
+	@[ -f build-install/build.ninja ] || meson setup build-install --buildtype=release -Dtests=false \
+	    --prefix="$(abspath $(PREFIX))" >/dev/null
+	@meson configure build-install -Dprefix="$(abspath $(PREFIX))"
+	@ninja -C build-install >/dev/null || ninja -C build-install
+	meson install -C build-install --quiet
+
+test-install: deps
+	PYTHON=$(PYTHON) tests/install/run_install_test.sh
+
+test: test-fast test-asan test-clang test-install
 	@echo "make test: every suite passed"
 
 bench: deps
@@ -63,6 +82,8 @@ bench: deps
 	@echo "# one thread and two on the same 40 positions, 10000 iterations per decision"
 	@for g in clans arkadia khronos; do for t in 1 2; do \
 	    ./build-bench/tabula bench --agent ismcts $$g --iterations 10000 --decisions 40 --threads $$t; done; done
+	@echo "# Python (bench/python_bench.py): random decisions per second through the tabula package"
+	PYTHONPATH=build-bench/python $(PYTHON) bench/python_bench.py --seconds 3
 
 clean:
-	rm -rf $(BUILD) build-asan build-clang build-release build-bench
+	rm -rf $(BUILD) build-asan build-clang build-release build-bench build-install

@@ -37,8 +37,16 @@
 extern "C" {
 #endif
 
+/* TB_API marks the public functions: the shared library is built with
+ * -fvisibility=hidden and exports exactly these. */
+#if defined(__GNUC__) || defined(__clang__)
+#define TB_API __attribute__((visibility("default")))
+#else
+#define TB_API
+#endif
+
 #define TB_VERSION "0.1.0"
-#define TB_PROTOCOL_VERSION 1
+#define TB_PROTOCOL_VERSION 2 /* docs/protocol.md: `legal` prints one decision a line */
 
 #define TB_MAX_SEATS 5      /* most players any game allows */
 #define TB_MAX_MOVES 4096   /* capacity callers give tb_legal */
@@ -57,28 +65,28 @@ typedef struct tb_rng {
     uint64_t s[4];
 } tb_rng;
 
-void tb_rng_seed(tb_rng *rng, uint64_t seed);
-uint64_t tb_rng_next(tb_rng *rng);
+TB_API void tb_rng_seed(tb_rng *rng, uint64_t seed);
+TB_API uint64_t tb_rng_next(tb_rng *rng);
 /* Uniform in [0, bound); bound must be at least 1. */
-uint32_t tb_rng_below(tb_rng *rng, uint32_t bound);
+TB_API uint32_t tb_rng_below(tb_rng *rng, uint32_t bound);
 /* Uniform in [0, 1). */
-double tb_rng_unit(tb_rng *rng);
+TB_API double tb_rng_unit(tb_rng *rng);
 /* A child generator whose stream is independent of the parent's. */
-tb_rng tb_rng_split(tb_rng *rng);
+TB_API tb_rng tb_rng_split(tb_rng *rng);
 
 /* ---- games ---- */
-int tb_game_count(void);
-const tb_game *tb_game_at(int index);          /* sorted by name; NULL past the end */
-const tb_game *tb_game_find(const char *name); /* NULL when unknown */
-const char *tb_game_name(const tb_game *game); /* "clans" */
-const char *tb_game_title(const tb_game *game);
-int tb_game_min_players(const tb_game *game);
-int tb_game_max_players(const tb_game *game);
-int tb_game_default_players(const tb_game *game);
+TB_API int tb_game_count(void);
+TB_API const tb_game *tb_game_at(int index);          /* sorted by name; NULL past the end */
+TB_API const tb_game *tb_game_find(const char *name); /* NULL when unknown */
+TB_API const char *tb_game_name(const tb_game *game); /* "clans" */
+TB_API const char *tb_game_title(const tb_game *game);
+TB_API int tb_game_min_players(const tb_game *game);
+TB_API int tb_game_max_players(const tb_game *game);
+TB_API int tb_game_default_players(const tb_game *game);
 /* A one-line notice when the game's component data is provisional, else NULL. */
-const char *tb_game_notice(const tb_game *game);
-size_t tb_state_size(const tb_game *game);
-bool tb_game_has_heuristic(const tb_game *game);
+TB_API const char *tb_game_notice(const tb_game *game);
+TB_API size_t tb_state_size(const tb_game *game);
+TB_API bool tb_game_has_heuristic(const tb_game *game);
 
 /* ---- options: KEY=VALUE pairs a game declares (docs per game) ---- */
 #define TB_MAX_OPTIONS 16
@@ -100,138 +108,157 @@ typedef struct tb_options {
 } tb_options;
 
 /* The game's option table, ended by an entry whose key is NULL. */
-const tb_option_spec *tb_game_options(const tb_game *game);
-void tb_options_clear(tb_options *opts);
+TB_API const tb_option_spec *tb_game_options(const tb_game *game);
+TB_API void tb_options_clear(tb_options *opts);
 /* Sets KEY to VALUE (replacing an earlier value); 0 on success. */
-int tb_options_set(tb_options *opts, const char *key, const char *value, char *err, size_t errlen);
+TB_API int tb_options_set(tb_options *opts, const char *key, const char *value, char *err, size_t errlen);
 /* Parses "key=value"; 0 on success. */
-int tb_options_set_pair(tb_options *opts, const char *pair, char *err, size_t errlen);
-const char *tb_options_get(const tb_options *opts, const char *key); /* NULL if unset */
+TB_API int tb_options_set_pair(tb_options *opts, const char *pair, char *err, size_t errlen);
+TB_API const char *tb_options_get(const tb_options *opts, const char *key); /* NULL if unset */
 /* Checks every key and value against the game's table and fills in defaults,
  * so the result lists every option of the game in table order. 0 on success. */
-int tb_options_normalize(const tb_game *game, tb_options *opts, char *err, size_t errlen);
+TB_API int tb_options_normalize(const tb_game *game, tb_options *opts, char *err, size_t errlen);
 
 /* ---- states ---- */
-tb_state *tb_state_new(const tb_game *game); /* zeroed; call tb_setup next */
-void tb_state_free(tb_state *state);
-tb_state *tb_state_dup(const tb_state *state);
-void tb_state_copy(tb_state *dst, const tb_state *src); /* same game; a memcpy */
-bool tb_state_equal(const tb_state *a, const tb_state *b); /* byte equality */
+TB_API tb_state *tb_state_new(const tb_game *game); /* zeroed; call tb_setup next */
+TB_API void tb_state_free(tb_state *state);
+TB_API tb_state *tb_state_dup(const tb_state *state);
+TB_API void tb_state_copy(tb_state *dst, const tb_state *src); /* same game; a memcpy */
+TB_API bool tb_state_equal(const tb_state *a, const tb_state *b); /* byte equality */
 
 /* Deals a new game.  opts may be NULL (all defaults).  0 on success; on an
  * error (bad player count, bad option) the state is left unusable and err
  * says why. */
-int tb_setup(tb_state *state, int players, const tb_options *opts, uint64_t seed,
+TB_API int tb_setup(tb_state *state, int players, const tb_options *opts, uint64_t seed,
              char *err, size_t errlen);
 
-const tb_game *tb_state_game(const tb_state *state);
-int tb_players(const tb_state *state);
-uint64_t tb_seed(const tb_state *state);
+TB_API const tb_game *tb_state_game(const tb_state *state);
+TB_API int tb_players(const tb_state *state);
+TB_API uint64_t tb_seed(const tb_state *state);
 /* The normalized options the state was set up with. */
-void tb_state_options(const tb_state *state, tb_options *out);
-int tb_to_move(const tb_state *state); /* seat, or TB_OVER */
-bool tb_is_over(const tb_state *state);
-int tb_decisions_made(const tb_state *state); /* decisions applied since setup */
+TB_API void tb_state_options(const tb_state *state, tb_options *out);
+TB_API int tb_to_move(const tb_state *state); /* seat, or TB_OVER */
+TB_API bool tb_is_over(const tb_state *state);
+TB_API int tb_decisions_made(const tb_state *state); /* decisions applied since setup */
 
 /* Writes every legal decision in canonical order; returns how many. */
-int tb_legal(const tb_state *state, tb_move out[TB_MAX_MOVES]);
+TB_API int tb_legal(const tb_state *state, tb_move out[TB_MAX_MOVES]);
 /* The legal decisions worth searching, in canonical order: tb_legal less
  * those the game knows another legal decision dominates (it reaches the same
  * position for no more, e.g. a Khronos adventurer travelling twice without
  * playing a card).  Never empty while the game is not over. */
-int tb_legal_undominated(const tb_state *state, tb_move out[TB_MAX_MOVES]);
-bool tb_is_legal(const tb_state *state, tb_move move);
+TB_API int tb_legal_undominated(const tb_state *state, tb_move out[TB_MAX_MOVES]);
+TB_API bool tb_is_legal(const tb_state *state, tb_move move);
 /* Applies a decision that must be legal (unchecked: fast path for search). */
-void tb_apply(tb_state *state, tb_move move);
+TB_API void tb_apply(tb_state *state, tb_move move);
 /* Applies a decision after checking it; 0 on success, else the state is unchanged. */
-int tb_apply_checked(tb_state *state, tb_move move, char *err, size_t errlen);
+TB_API int tb_apply_checked(tb_state *state, tb_move move, char *err, size_t errlen);
 /* A uniformly random legal decision (the game may have a fast path). */
-tb_move tb_random_move(const tb_state *state, tb_rng *rng);
+TB_API tb_move tb_random_move(const tb_state *state, tb_rng *rng);
 /* `count` independent uniformly random legal decisions (repeats possible) in
  * out[]: exactly what `count` calls of tb_random_move would draw, only faster
  * for a game that must list its decisions to draw one (it lists them once). */
-void tb_random_moves(const tb_state *state, tb_rng *rng, tb_move *out, int count);
+TB_API void tb_random_moves(const tb_state *state, tb_rng *rng, tb_move *out, int count);
 
 /* Plays uniformly random decisions until the game is over (or `limit`
  * decisions, when limit > 0); returns how many were played.  Exactly the
  * same as repeating tb_apply(state, tb_random_move(state, rng)), only faster. */
-int tb_playout(tb_state *state, tb_rng *rng, int limit);
+TB_API int tb_playout(tb_state *state, tb_rng *rng, int limit);
 
 /* Notation (docs/notation.md).  move_to_text returns the text length. */
-int tb_move_to_text(const tb_state *state, tb_move move, char *buf, size_t buflen);
+TB_API int tb_move_to_text(const tb_state *state, tb_move move, char *buf, size_t buflen);
 /* Parses the text of a decision legal in this state; 0 on success, else err
  * says whether the text is malformed or names an illegal decision. */
-int tb_text_to_move(const tb_state *state, const char *text, tb_move *out,
+TB_API int tb_text_to_move(const tb_state *state, const char *text, tb_move *out,
                     char *err, size_t errlen);
 /* Parses and applies; 0 on success, else the state is unchanged. */
-int tb_play_text(tb_state *state, const char *text, char *err, size_t errlen);
-/* All legal decisions as text, separated by single spaces (malloc'd). */
-char *tb_legal_text(const tb_state *state);
+TB_API int tb_play_text(tb_state *state, const char *text, char *err, size_t errlen);
+/* All legal decisions as text, one per line with no final newline (malloc'd;
+ * "" when the game is over).  A decision's text may contain spaces. */
+TB_API char *tb_legal_text(const tb_state *state);
 
 /* Scores and results.  Arrays have tb_players() entries. */
-void tb_scores(const tb_state *state, int out[TB_MAX_SEATS]);
-void tb_ranks(const tb_state *state, int out[TB_MAX_SEATS]); /* 1 = first; ties share */
+TB_API void tb_scores(const tb_state *state, int out[TB_MAX_SEATS]);
+TB_API void tb_ranks(const tb_state *state, int out[TB_MAX_SEATS]); /* 1 = first; ties share */
 /* Per-seat return in [0,1] for search: each winner gets 1/(number of
  * winners), the others 0.  Meaningful when the game is over. */
-void tb_returns(const tb_state *state, double out[TB_MAX_SEATS]);
+TB_API void tb_returns(const tb_state *state, double out[TB_MAX_SEATS]);
 /* The game's evaluation of the position for a seat, in [0,1] (0.5 when the
  * game has none).  Uses only what that seat may see. */
-double tb_heuristic(const tb_state *state, int seat);
+TB_API double tb_heuristic(const tb_state *state, int seat);
 
 /* JSON (malloc'd, compact, one line; the caller frees). */
-char *tb_view_json(const tb_state *state, int seat); /* seat -1: spectator */
-char *tb_state_json(const tb_state *state);           /* everything, secrets included */
-char *tb_result_json(const tb_state *state);          /* scores, ranks, winners */
+TB_API char *tb_view_json(const tb_state *state, int seat); /* seat -1: spectator */
+TB_API char *tb_state_json(const tb_state *state);           /* everything, secrets included */
+TB_API char *tb_result_json(const tb_state *state);          /* scores, ranks, winners */
 /* Replaces *state (of this game) with a state read from tb_state_json output.
  * 0 on success; on any error the state is unchanged and err says why. */
-int tb_state_from_json(tb_state *state, const tb_game *game, const char *json,
+TB_API int tb_state_from_json(tb_state *state, const tb_game *game, const char *json,
                        char *err, size_t errlen);
 
 /* Reads a state of any game from tb_state_json output into a new state;
  * NULL and err on failure. */
-tb_state *tb_state_load(const char *json, char *err, size_t errlen);
+TB_API tb_state *tb_state_load(const char *json, char *err, size_t errlen);
 
 /* Re-deals every secret `seat` cannot see (see the contract above). */
-void tb_resample(tb_state *state, int seat, tb_rng *rng);
+TB_API void tb_resample(tb_state *state, int seat, tb_rng *rng);
 
 /* The game's static board and component data as JSON (malloc'd): what a user
  * interface needs to draw the board (e.g. Clans: territories with terrain,
  * region, centre and neighbours, and the epoch chart). */
-char *tb_board_json(const tb_game *game);
+TB_API char *tb_board_json(const tb_game *game);
 
 /* A readable text board as `seat` sees it (malloc'd).  Flags: ANSI colours;
  * hide the other seats' totals (a player's choice where the rules make them
  * public but the table keeps them behind screens, e.g. Arkadia's gold). */
 #define TB_RENDER_COLOUR 1u
 #define TB_RENDER_HIDE_TOTALS 2u
-char *tb_render_text(const tb_state *state, int seat, unsigned flags);
+TB_API char *tb_render_text(const tb_state *state, int seat, unsigned flags);
 /* A one-line description of what the seat to move must decide now. */
-int tb_prompt_text(const tb_state *state, char *buf, size_t buflen);
+TB_API int tb_prompt_text(const tb_state *state, char *buf, size_t buflen);
+
+/* ---- for learning code: actions and observations (docs/python.md) ---- */
+/* The size of the game's action space: decisions map to integers in
+ * [0, tb_num_actions), the same for every version of the game's data (many
+ * indexes are never legal; policy heads mask them).  0 for a bad count. */
+TB_API int tb_num_actions(const tb_game *game, int players);
+/* A decision's action index, or -1 when `move` is no decision of the game. */
+TB_API int tb_move_to_action(const tb_game *game, tb_move move);
+/* The decision of an action index; 0 on success, -1 for an index no decision has. */
+TB_API int tb_action_to_move(const tb_game *game, int action, tb_move *out);
+/* The legal decisions as action indexes, in tb_legal's order; returns how many. */
+TB_API int tb_legal_actions(const tb_state *state, int32_t out[TB_MAX_MOVES]);
+/* Floats in the game's observation for this player count (0: the game has no
+ * encoder yet). */
+TB_API int tb_observation_size(const tb_game *game, int players);
+/* Writes the observation of `seat` (built only from what the seat sees; the
+ * layout is in docs/python.md); returns the count written, 0 when none. */
+TB_API int tb_observation(const tb_state *state, int seat, float *out);
 
 /* ---- records (docs/records.md) ---- */
-tb_record *tb_record_new(const tb_game *game, int players, const tb_options *opts, uint64_t seed);
-void tb_record_free(tb_record *rec);
-const tb_game *tb_record_game(const tb_record *rec);
-int tb_record_players(const tb_record *rec);
-uint64_t tb_record_seed(const tb_record *rec);
-void tb_record_set_player(tb_record *rec, int seat, const char *name, const char *kind);
-const char *tb_record_player_name(const tb_record *rec, int seat);
-const char *tb_record_player_kind(const tb_record *rec, int seat);
-void tb_record_set_times(tb_record *rec, const char *started, const char *finished);
-int tb_record_push(tb_record *rec, const char *move_text); /* 0 on success */
-void tb_record_pop(tb_record *rec);
-int tb_record_length(const tb_record *rec);
-const char *tb_record_move(const tb_record *rec, int index);
+TB_API tb_record *tb_record_new(const tb_game *game, int players, const tb_options *opts, uint64_t seed);
+TB_API void tb_record_free(tb_record *rec);
+TB_API const tb_game *tb_record_game(const tb_record *rec);
+TB_API int tb_record_players(const tb_record *rec);
+TB_API uint64_t tb_record_seed(const tb_record *rec);
+TB_API void tb_record_set_player(tb_record *rec, int seat, const char *name, const char *kind);
+TB_API const char *tb_record_player_name(const tb_record *rec, int seat);
+TB_API const char *tb_record_player_kind(const tb_record *rec, int seat);
+TB_API void tb_record_set_times(tb_record *rec, const char *started, const char *finished);
+TB_API int tb_record_push(tb_record *rec, const char *move_text); /* 0 on success */
+TB_API void tb_record_pop(tb_record *rec);
+TB_API int tb_record_length(const tb_record *rec);
+TB_API const char *tb_record_move(const tb_record *rec, int index);
 /* The record as one-line JSON.  `final` (may be NULL) supplies the result when
  * the game is over.  A sealed record (for a seat, or -1 for a spectator) omits
  * the seed and carries that seat's view instead, as long as the game is not
  * over. */
-char *tb_record_json(const tb_record *rec, const tb_state *final);
-char *tb_record_json_sealed(const tb_record *rec, const tb_state *current, int seat);
-tb_record *tb_record_from_json(const char *json, char *err, size_t errlen);
+TB_API char *tb_record_json(const tb_record *rec, const tb_state *final);
+TB_API char *tb_record_json_sealed(const tb_record *rec, const tb_state *current, int seat);
+TB_API tb_record *tb_record_from_json(const char *json, char *err, size_t errlen);
 /* Replays the first `upto` decisions (-1: all) into a new state; NULL and err
  * on a record that does not replay. */
-tb_state *tb_record_replay(const tb_record *rec, int upto, char *err, size_t errlen);
+TB_API tb_state *tb_record_replay(const tb_record *rec, int upto, char *err, size_t errlen);
 
 /* ---- agents (docs/ai.md) ---- */
 typedef struct tb_budget {
@@ -262,20 +289,20 @@ typedef struct tb_agent {
                       tb_agent_report *report);
 } tb_agent;
 
-int tb_agent_count(void);
-const tb_agent *tb_agent_at(int index);
-const tb_agent *tb_agent_find(const char *name);
+TB_API int tb_agent_count(void);
+TB_API const tb_agent *tb_agent_at(int index);
+TB_API const tb_agent *tb_agent_find(const char *name);
 /* The only way a holder of the true state asks an agent for a decision: it
  * copies the state, re-deals the mover's unseen secrets from `seed`, and hands
  * the agent that copy. */
-tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, const tb_budget *budget,
+TB_API tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, const tb_budget *budget,
                         uint64_t seed, tb_agent_report *report);
 
 /* Player levels for people: "easy", "normal", "hard" → an agent and a budget
  * for `game` (a game may have its own budget at a level, where the usual one
  * would take more than a second a decision; budgets rise with the level;
  * NULL: the usual budgets). */
-int tb_level_lookup(const tb_game *game, const char *level, const tb_agent **agent,
+TB_API int tb_level_lookup(const tb_game *game, const char *level, const tb_agent **agent,
                     tb_budget *budget);
 
 #ifdef __cplusplus

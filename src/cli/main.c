@@ -41,8 +41,9 @@ int cmd_engine(int argc, char **argv)
     if (argc > 1 && cli_is_help(argv[1])) {
         printf("usage: tabula engine\n\n"
                "Reads protocol commands from stdin, one per line, and answers on stdout:\n"
-               "'= payload' or '? error', then an empty line.  Start with 'list_commands'\n"
-               "or 'new clans players=4 seed=1'.  The protocol is described in docs/protocol.md.\n");
+               "'= payload' or '? error', then an empty line (protocol version 2: 'legal'\n"
+               "prints one decision per line).  Start with 'help' or 'new clans players=4\n"
+               "seed=1'.  The protocol is described in docs/protocol.md.\n");
         return 0;
     }
     if (argc > 1)

@@ -72,7 +72,32 @@ struct tb_game {
     json_t *(*board_json)(void);
     char *(*render_text)(const tb_state *s, int seat, unsigned flags); /* TB_RENDER_* */
     int (*prompt_text)(const tb_state *s, char *buf, size_t buflen);
+
+    /* The action space (docs/python.md): a fixed count of integers per game,
+     * and a bijection between the game's decisions and part of [0, count),
+     * defined from the move encoding alone (a tb_move is a decision's
+     * identity), so it never changes with the data or the position. */
+    int (*num_actions)(int players);
+    int (*move_to_action)(tb_move m);                /* -1: no decision of the game */
+    int (*action_to_move)(int action, tb_move *out); /* 0 on success, -1 unused index */
+    /* Optional: the observation tensor, a fixed number of floats per player
+     * count, built only from what `seat` sees (two states with the same view
+     * for the seat give the same floats). */
+    int (*observation_size)(int players);
+    void (*observation)(const tb_state *s, int seat, float *out);
 };
+
+/* An action layout: moves encoded as kind << shift | payload, with kinds
+ * 1..count, take the indexes [offset(kind), offset(kind) + width[kind]) in
+ * kind order, payload first; width[0] is unused.  actions.c. */
+typedef struct tb_action_layout {
+    int shift;
+    int count;
+    const int32_t *width;
+} tb_action_layout;
+int tb__layout_total(const tb_action_layout *l);
+int tb__layout_to_action(const tb_action_layout *l, tb_move m);
+int tb__layout_to_move(const tb_action_layout *l, int action, tb_move *out);
 
 /* The generator's step and bounded draw, inline for the hot paths of games;
  * rng.c's public functions are these same functions, so both give one stream. */

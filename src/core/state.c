@@ -219,7 +219,7 @@ char *tb_legal_text(const tb_state *state)
             out = p;
         }
         if (i)
-            out[len++] = ' ';
+            out[len++] = '\n';
         memcpy(out + len, t, (size_t)tlen);
         len += (size_t)tlen;
     }

@@ -6,12 +6,15 @@
  * lines and lines starting with '#' are ignored.  Invariant: a command that
  * fails changes nothing (the game, its history and its record stay as they
  * were); the session keeps a history of states so `undo` steps back exactly
- * one decision.
+ * one decision.  Protocol version 2: `legal` prints one decision a line (or a
+ * JSON array with `legal json`); `list_commands` and `help` both read the one
+ * table of commands below.
  */
 #include "engine.h"
 #include "core/text.h"
 
 #include <ctype.h>
+#include <jansson.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -329,11 +332,82 @@ static void cmd_genmove(engine_session *e, char *args)
     engine_reply(e, text);
 }
 
-static const char *const engine_commands[] = {
-    "protocol_version", "list_commands", "list_games", "new",    "legal",  "play",
-    "undo",             "to_move",       "view",       "state",  "load",   "scores",
-    "result",           "genmove",       "record",     "quit",
+/* Every command with its usage and a one-paragraph description (`help`). */
+typedef struct engine_command_help {
+    const char *name, *usage, *text;
+} engine_command_help;
+
+static const engine_command_help engine_commands[] = {
+    {"protocol_version", "protocol_version", "The protocol's version: 2."},
+    {"list_commands", "list_commands", "Every command, one per line."},
+    {"list_games", "list_games", "The game names, separated by spaces."},
+    {"help", "help [COMMAND]",
+     "Without COMMAND: every command's usage, one per line. With COMMAND: its usage and what it does."},
+    {"new", "new GAME [players=N] [seed=S] [KEY=VALUE ...]",
+     "Deals a new game (players: the game's usual count; seed: 0; options per game in docs/rules-GAME.md)."},
+    {"legal", "legal [json]",
+     "The legal decisions of the seat to move in canonical order, one per line (a decision may contain spaces); "
+     "with json, one line holding a JSON array of strings. Empty when the game is over."},
+    {"play", "play MOVE", "Plays one decision of the seat to move; an illegal one is refused and changes nothing."},
+    {"undo", "undo", "Steps back one decision."},
+    {"to_move", "to_move", "The seat to decide (0-based), or over."},
+    {"view", "view [SEAT]", "One line of JSON: what SEAT sees (without SEAT: a spectator)."},
+    {"state", "state", "One line of JSON: the whole state, secrets included."},
+    {"load", "load JSON", "Replaces the game with a state printed by state; the undo history starts afresh."},
+    {"scores", "scores", "One line of JSON: the current score per seat."},
+    {"result", "result", "One line of JSON: final scores, ranks and winners (only when the game is over)."},
+    {"genmove", "genmove [agent=NAME] [iterations=N] [time_ms=T] [seed=S]",
+     "Asks an agent (random, greedy, ismcts) for the decision of the seat to move, plays it and prints it."},
+    {"record", "record", "One line of JSON: the game record (none after load)."},
+    {"quit", "quit", "Ends the session."},
 };
+#define ENGINE_COMMAND_COUNT (sizeof engine_commands / sizeof *engine_commands)
+
+static void cmd_help(engine_session *e, const char *args)
+{
+    char buf[2048] = "";
+    for (size_t i = 0; i < ENGINE_COMMAND_COUNT; i++) {
+        const engine_command_help *c = &engine_commands[i];
+        size_t used = strlen(buf);
+        if (!*args)
+            snprintf(buf + used, sizeof buf - used, "%s%s", i ? "\n" : "", c->usage);
+        else if (strcmp(args, c->name) == 0)
+            snprintf(buf, sizeof buf, "%s\n%s", c->usage, c->text);
+    }
+    if (!buf[0]) {
+        engine_error(e, "unknown command '%.60s' (list_commands shows them)", args);
+        return;
+    }
+    engine_reply(e, buf);
+}
+
+/* `legal`: one decision per line, or a JSON array of the same texts. */
+static void cmd_legal(engine_session *e, const char *args)
+{
+    if (!engine_need_game(e))
+        return;
+    if (!*args) {
+        engine_reply_owned(e, tb_legal_text(e->state));
+        return;
+    }
+    if (strcmp(args, "json") != 0) {
+        engine_error(e, "usage: legal [json]");
+        return;
+    }
+    tb_move moves[TB_MAX_MOVES];
+    int n = tb_legal(e->state, moves);
+    json_t *arr = json_array();
+    for (int i = 0; i < n; i++) {
+        char t[TB_MOVE_TEXT];
+        tb_move_to_text(e->state, moves[i], t, sizeof t);
+        json_array_append_new(arr, json_string(t));
+    }
+    char *text = json_dumps(arr, JSON_COMPACT);
+    json_decref(arr);
+    if (!text)
+        abort();
+    engine_reply_owned(e, text);
+}
 
 /* Runs one command line; returns false on quit. */
 static bool engine_command(engine_session *e, char *line)
@@ -356,13 +430,13 @@ static bool engine_command(engine_session *e, char *line)
     } while (0)
     if (strcmp(cmd, "protocol_version") == 0) {
         NO_ARGS();
-        engine_reply(e, "1");
+        engine_reply(e, "2");
     } else if (strcmp(cmd, "list_commands") == 0) {
         NO_ARGS();
         char buf[512] = "";
-        for (size_t i = 0; i < sizeof engine_commands / sizeof *engine_commands; i++) {
+        for (size_t i = 0; i < ENGINE_COMMAND_COUNT; i++) {
             size_t used = strlen(buf);
-            snprintf(buf + used, sizeof buf - used, "%s%s", i ? "\n" : "", engine_commands[i]);
+            snprintf(buf + used, sizeof buf - used, "%s%s", i ? "\n" : "", engine_commands[i].name);
         }
         engine_reply(e, buf);
     } else if (strcmp(cmd, "list_games") == 0) {
@@ -375,10 +449,10 @@ static bool engine_command(engine_session *e, char *line)
         engine_reply(e, buf);
     } else if (strcmp(cmd, "new") == 0) {
         cmd_new(e, args);
+    } else if (strcmp(cmd, "help") == 0) {
+        cmd_help(e, args);
     } else if (strcmp(cmd, "legal") == 0) {
-        NO_ARGS();
-        if (engine_need_game(e))
-            engine_reply_owned(e, tb_legal_text(e->state));
+        cmd_legal(e, args);
     } else if (strcmp(cmd, "play") == 0) {
         cmd_play(e, args);
     } else if (strcmp(cmd, "undo") == 0) {

@@ -28,6 +28,9 @@
 #ifndef TB_WEB_DIR
 #define TB_WEB_DIR "web"
 #endif
+#ifndef TB_WEB_DIR_INSTALLED
+#define TB_WEB_DIR_INSTALLED TB_WEB_DIR
+#endif
 
 struct srv_server {
     srv_config cfg;
@@ -54,8 +57,14 @@ static void server_pick_web_dir(srv_server *s)
 {
     const char *dir = s->cfg.web_dir;
     struct stat st;
+    /* the source tree's assets (a build run in place), else the installed
+     * copy (`meson install` puts it under DATADIR/tabula/web) */
+    if (!dir && stat(TB_WEB_DIR "/index.html", &st) == 0)
+        dir = TB_WEB_DIR;
+    if (!dir && stat(TB_WEB_DIR_INSTALLED "/index.html", &st) == 0)
+        dir = TB_WEB_DIR_INSTALLED;
     if (!dir)
-        dir = (stat(TB_WEB_DIR "/index.html", &st) == 0) ? TB_WEB_DIR : "web";
+        dir = "web";
     snprintf(s->web_dir, sizeof s->web_dir, "%s", dir);
     s->cfg.web_dir = s->web_dir;
 }

@@ -174,8 +174,11 @@ static void runner_compare(runner *r, json_t *doc, const char *path, const char 
 static void runner_legal(runner *r, const char *mode, char *list)
 {
     char *all = tb_legal_text(r->state);
-    /* legal text is space separated, but moves may contain spaces; compare
-     * through the parsed list instead. */
+    /* one decision per line; shown in failures as the scenario writes them,
+     * separated by '|'; compared through the parsed list */
+    for (char *p = all; *p; p++)
+        if (*p == '\n')
+            *p = '|';
     tb_move moves[TB_MAX_MOVES];
     int n = tb_legal(r->state, moves);
     char texts[TB_MAX_MOVES][TB_MOVE_TEXT];

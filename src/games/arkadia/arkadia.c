@@ -1049,4 +1049,9 @@ const struct tb_game tb__arkadia_game = {
     .board_json = ark__board_json,
     .render_text = ark__render_text,
     .prompt_text = ark__prompt_text,
+    .num_actions = ark__num_actions,
+    .move_to_action = ark__move_to_action,
+    .action_to_move = ark__action_to_move,
+    .observation_size = ark__observation_size,
+    .observation = ark__observation,
 };

@@ -303,4 +303,11 @@ json_t *ark__state_json(const tb_state *s);
 int ark__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen);
 json_t *ark__board_json(void);
 
+/* ---- arkadia_tensor.c: action indexes (docs/python.md) ---- */
+int ark__num_actions(int players);
+int ark__move_to_action(tb_move m);
+int ark__action_to_move(int action, tb_move *out);
+int ark__observation_size(int players);
+void ark__observation(const tb_state *s, int seat, float *out);
+
 #endif

@@ -453,4 +453,9 @@ const struct tb_game tb__clans_game = {
     .board_json = clans__board_json,
     .render_text = clans__render_text,
     .prompt_text = clans__prompt_text,
+    .num_actions = clans__num_actions,
+    .move_to_action = clans__move_to_action,
+    .action_to_move = clans__action_to_move,
+    .observation_size = clans__observation_size,
+    .observation = clans__observation,
 };

@@ -94,6 +94,13 @@ int clans__to_move(const tb_state *s);
 bool clans__game_over(const clans_state *c);
 void clans__compute_live(clans_state *c); /* live edges from occupied */
 
+/* clans_tensor.c: action indexes and observation tensors (docs/python.md). */
+int clans__num_actions(int players);
+int clans__move_to_action(tb_move m);
+int clans__action_to_move(int action, tb_move *out);
+int clans__observation_size(int players);
+void clans__observation(const tb_state *s, int seat, float *out);
+
 /* clans_text.c: notation, JSON, text rendering. */
 int clans__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen);
 int clans__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,

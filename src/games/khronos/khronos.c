@@ -1337,4 +1337,9 @@ const struct tb_game tb__khronos_game = {
     .board_json = khronos__board_json,
     .render_text = khronos__render_text,
     .prompt_text = khronos__prompt_text,
+    .num_actions = khronos__num_actions,
+    .move_to_action = khronos__move_to_action,
+    .action_to_move = khronos__action_to_move,
+    .observation_size = khronos__observation_size,
+    .observation = khronos__observation,
 };

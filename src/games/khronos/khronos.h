@@ -287,4 +287,11 @@ int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen);
 int kh_square_name(int sq, char *buf, size_t buflen);
 int kh_parse_square(const char **p); /* advances; -1 when not a square */
 
+/* ---- khronos_tensor.c: action indexes (docs/python.md) ---- */
+int khronos__num_actions(int players);
+int khronos__move_to_action(tb_move m);
+int khronos__action_to_move(int action, tb_move *out);
+int khronos__observation_size(int players);
+void khronos__observation(const tb_state *s, int seat, float *out);
+
 #endif

@@ -1,0 +1,1011 @@
+/*
+ * _tabula.c — the CPython extension under `import tabula` (docs/python.md):
+ * the Game type (one state with its undo history), the VectorGames type (n
+ * states stepped together in C) and module functions over include/tabula.h.
+ *
+ * Invariants: only the public C API is used; a call that fails raises a
+ * Python exception carrying the engine's message and changes nothing (a batch
+ * step checks every action before applying any); the GIL is released around
+ * searches and batched stepping, which touch only states this object owns
+ * (a search works on its own copy); no global mutable state beyond the
+ * module's exception type, set once at import.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+
+#include "tabula.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static PyObject *tabula_error; /* tabula.Error, a ValueError */
+
+static uint64_t tabula_now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static PyObject *tabula_fail(const char *msg)
+{
+    PyErr_SetString(tabula_error, msg);
+    return NULL;
+}
+
+static const tb_game *tabula_find_game(const char *name)
+{
+    const tb_game *g = tb_game_find(name);
+    if (!g) {
+        char known[128] = "";
+        for (int i = 0; i < tb_game_count(); i++) {
+            size_t used = strlen(known);
+            snprintf(known + used, sizeof known - used, "%s%s", i ? ", " : "", tb_game_name(tb_game_at(i)));
+        }
+        PyErr_Format(tabula_error, "unknown game '%s' (games: %s)", name, known);
+    }
+    return g;
+}
+
+/* Reads a dict of options {key: value} (values through str()) into opts. */
+static int tabula_options(PyObject *dict, tb_options *opts)
+{
+    tb_options_clear(opts);
+    if (!dict || dict == Py_None)
+        return 0;
+    if (!PyDict_Check(dict)) {
+        PyErr_SetString(PyExc_TypeError, "options must be a dict of KEY: VALUE");
+        return -1;
+    }
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    char err[TB_ERR_LEN];
+    while (PyDict_Next(dict, &pos, &key, &value)) {
+        PyObject *ks = PyObject_Str(key), *vs = PyObject_Str(value);
+        int rc = -1;
+        if (ks && vs) {
+            const char *k = PyUnicode_AsUTF8(ks), *v = PyUnicode_AsUTF8(vs);
+            if (k && v) {
+                rc = tb_options_set(opts, k, v, err, sizeof err);
+                if (rc)
+                    PyErr_SetString(tabula_error, err);
+            }
+        }
+        Py_XDECREF(ks);
+        Py_XDECREF(vs);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ Game */
+
+typedef struct {
+    PyObject_HEAD
+    tb_state *state;
+    tb_state **history; /* buffers; the first `depth` hold earlier states */
+    int depth, cap;
+} GameObject;
+
+static PyTypeObject GameType;
+
+static void game_dealloc(GameObject *self)
+{
+    for (int i = 0; i < self->cap; i++)
+        tb_state_free(self->history[i]);
+    free(self->history);
+    tb_state_free(self->state);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static GameObject *game_wrap(tb_state *s)
+{
+    GameObject *g = PyObject_New(GameObject, &GameType);
+    if (!g) {
+        tb_state_free(s);
+        return NULL;
+    }
+    g->state = s;
+    g->history = NULL;
+    g->depth = g->cap = 0;
+    return g;
+}
+
+static int game_push(GameObject *self)
+{
+    if (self->depth == self->cap) {
+        int cap = self->cap ? self->cap * 2 : 32;
+        tb_state **h = realloc(self->history, (size_t)cap * sizeof *h);
+        if (!h) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (int i = self->cap; i < cap; i++)
+            h[i] = NULL;
+        self->history = h;
+        self->cap = cap;
+    }
+    if (!self->history[self->depth])
+        self->history[self->depth] = tb_state_dup(self->state);
+    else
+        tb_state_copy(self->history[self->depth], self->state);
+    self->depth++;
+    return 0;
+}
+
+static PyObject *game_new_game(PyObject *mod, PyObject *args, PyObject *kw)
+{
+    (void)mod;
+    static char *kwlist[] = {"game", "players", "seed", "options", NULL};
+    const char *name;
+    int players = 0;
+    unsigned long long seed = 0;
+    PyObject *options = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|iKO", kwlist, &name, &players, &seed, &options))
+        return NULL;
+    const tb_game *g = tabula_find_game(name);
+    if (!g)
+        return NULL;
+    tb_options opts;
+    if (tabula_options(options, &opts))
+        return NULL;
+    if (!players)
+        players = tb_game_default_players(g);
+    tb_state *s = tb_state_new(g);
+    char err[TB_ERR_LEN];
+    if (tb_setup(s, players, &opts, seed, err, sizeof err)) {
+        tb_state_free(s);
+        return tabula_fail(err);
+    }
+    return (PyObject *)game_wrap(s);
+}
+
+static PyObject *game_load(PyObject *mod, PyObject *arg)
+{
+    (void)mod;
+    const char *json = PyUnicode_AsUTF8(arg);
+    if (!json)
+        return NULL;
+    char err[TB_ERR_LEN];
+    tb_state *s = tb_state_load(json, err, sizeof err);
+    if (!s)
+        return PyErr_Format(tabula_error, "bad state: %s", err);
+    return (PyObject *)game_wrap(s);
+}
+
+static PyObject *game_legal(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    tb_move moves[TB_MAX_MOVES];
+    int n = tb_legal(self->state, moves);
+    PyObject *list = PyList_New(n);
+    if (!list)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        char t[TB_MOVE_TEXT];
+        tb_move_to_text(self->state, moves[i], t, sizeof t);
+        PyObject *str = PyUnicode_FromString(t);
+        if (!str) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, str);
+    }
+    return list;
+}
+
+static PyObject *game_legal_actions(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    int32_t actions[TB_MAX_MOVES];
+    npy_intp n = tb_legal_actions(self->state, actions);
+    PyObject *arr = PyArray_SimpleNew(1, &n, NPY_INT64);
+    if (!arr)
+        return NULL;
+    int64_t *d = PyArray_DATA((PyArrayObject *)arr);
+    for (npy_intp i = 0; i < n; i++)
+        d[i] = actions[i];
+    return arr;
+}
+
+/* The decision an action index or a text names, checked legal. */
+static int game_parse(GameObject *self, PyObject *arg, tb_move *out)
+{
+    char err[TB_ERR_LEN];
+    if (PyLong_Check(arg)) {
+        long a = PyLong_AsLong(arg);
+        if (a == -1 && PyErr_Occurred())
+            return -1;
+        const tb_game *g = tb_state_game(self->state);
+        if (a < 0 || a > INT32_MAX || tb_action_to_move(g, (int)a, out) != 0) {
+            PyErr_Format(tabula_error, "illegal move: %ld is no action of %s (0 to %d)", a,
+                         tb_game_name(g), tb_num_actions(g, tb_players(self->state)) - 1);
+            return -1;
+        }
+        if (tb_is_over(self->state)) {
+            PyErr_SetString(tabula_error, "illegal move: the game is over");
+            return -1;
+        }
+        if (!tb_is_legal(self->state, *out)) {
+            char t[TB_MOVE_TEXT];
+            tb_move_to_text(self->state, *out, t, sizeof t);
+            PyErr_Format(tabula_error, "illegal move: action %ld (%s) is not legal now", a, t);
+            return -1;
+        }
+        return 0;
+    }
+    const char *text = PyUnicode_AsUTF8(arg);
+    if (!text)
+        return -1;
+    if (tb_text_to_move(self->state, text, out, err, sizeof err)) {
+        if (strncmp(err, "illegal move", 12) == 0)
+            PyErr_SetString(tabula_error, err);
+        else
+            PyErr_Format(tabula_error, "illegal move: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *game_play(GameObject *self, PyObject *arg)
+{
+    tb_move m;
+    if (game_parse(self, arg, &m) || game_push(self))
+        return NULL;
+    tb_apply(self->state, m);
+    Py_RETURN_NONE;
+}
+
+/* The fast path for learning loops: an action index, checked legal. */
+static PyObject *game_apply_action(GameObject *self, PyObject *arg)
+{
+    if (!PyLong_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "apply_action takes an integer action");
+        return NULL;
+    }
+    return game_play(self, arg);
+}
+
+static PyObject *game_undo(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (self->depth == 0)
+        return tabula_fail("nothing to undo");
+    self->depth--;
+    tb_state *t = self->state;
+    self->state = self->history[self->depth];
+    self->history[self->depth] = t;
+    Py_RETURN_NONE;
+}
+
+static PyObject *game_to_move(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    return PyLong_FromLong(tb_to_move(self->state));
+}
+
+static PyObject *game_is_over(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    return PyBool_FromLong(tb_is_over(self->state));
+}
+
+static PyObject *game_returns(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    double r[TB_MAX_SEATS] = {0};
+    int p = tb_players(self->state);
+    if (tb_is_over(self->state))
+        tb_returns(self->state, r);
+    PyObject *list = PyList_New(p);
+    for (int i = 0; list && i < p; i++)
+        PyList_SET_ITEM(list, i, PyFloat_FromDouble(r[i]));
+    return list;
+}
+
+static PyObject *game_scores(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    int sc[TB_MAX_SEATS];
+    tb_scores(self->state, sc);
+    int p = tb_players(self->state);
+    PyObject *list = PyList_New(p);
+    for (int i = 0; list && i < p; i++)
+        PyList_SET_ITEM(list, i, PyLong_FromLong(sc[i]));
+    return list;
+}
+
+static PyObject *game_clone(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    return (PyObject *)game_wrap(tb_state_dup(self->state));
+}
+
+/* JSON text, owned by the caller of the C API, as a Python str. */
+static PyObject *tabula_take_str(char *text)
+{
+    PyObject *s = PyUnicode_FromString(text);
+    free(text);
+    return s;
+}
+
+static PyObject *game_view_json(GameObject *self, PyObject *arg)
+{
+    long seat = PyLong_AsLong(arg);
+    if (seat == -1 && PyErr_Occurred())
+        return NULL;
+    if (seat < -1 || seat >= tb_players(self->state))
+        return PyErr_Format(tabula_error, "no seat %ld: seats are 0 to %d (-1: a spectator)", seat,
+                            tb_players(self->state) - 1);
+    return tabula_take_str(tb_view_json(self->state, (int)seat));
+}
+
+static PyObject *game_state(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    return tabula_take_str(tb_state_json(self->state));
+}
+
+static PyObject *game_view(GameObject *self, PyObject *arg)
+{
+    PyObject *text = game_view_json(self, arg);
+    if (!text)
+        return NULL;
+    PyObject *json = PyImport_ImportModule("json");
+    PyObject *view = json ? PyObject_CallMethod(json, "loads", "O", text) : NULL;
+    Py_XDECREF(json);
+    Py_DECREF(text);
+    return view;
+}
+
+/* A 64-bit seed from an int, a random.Random or a numpy Generator. */
+static int tabula_seed_from(PyObject *rng, unsigned long long *out)
+{
+    PyObject *v;
+    if (PyLong_Check(rng)) {
+        v = rng;
+        Py_INCREF(v);
+    } else if (PyObject_HasAttrString(rng, "getrandbits")) {
+        v = PyObject_CallMethod(rng, "getrandbits", "i", 64);
+    } else if (PyObject_HasAttrString(rng, "integers")) {
+        v = PyObject_CallMethod(rng, "integers", "LL", 0LL, (long long)INT64_MAX);
+        if (v) {
+            PyObject *i = PyNumber_Long(v);
+            Py_DECREF(v);
+            v = i;
+        }
+    } else {
+        PyErr_SetString(PyExc_TypeError, "rng must be an int seed, a random.Random or a numpy Generator");
+        return -1;
+    }
+    if (!v)
+        return -1;
+    *out = PyLong_AsUnsignedLongLongMask(v);
+    Py_DECREF(v);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* Game.load(json): replaces this game's state (any game) with a state printed
+ * by state(); the undo history starts afresh.  A bad state changes nothing. */
+static PyObject *game_load_into(GameObject *self, PyObject *arg)
+{
+    const char *json = PyUnicode_AsUTF8(arg);
+    if (!json)
+        return NULL;
+    char err[TB_ERR_LEN];
+    tb_state *s = tb_state_load(json, err, sizeof err);
+    if (!s)
+        return PyErr_Format(tabula_error, "bad state: %s", err);
+    for (int i = 0; i < self->cap; i++) {
+        tb_state_free(self->history[i]);
+        self->history[i] = NULL;
+    }
+    self->depth = 0;
+    tb_state_free(self->state);
+    self->state = s;
+    Py_RETURN_NONE;
+}
+
+static PyObject *game_repr(GameObject *self)
+{
+    return PyUnicode_FromFormat("<tabula.Game %s players=%d decisions=%d%s>",
+                                tb_game_name(tb_state_game(self->state)), tb_players(self->state),
+                                tb_decisions_made(self->state), tb_is_over(self->state) ? " over" : "");
+}
+
+static PyObject *game_resample(GameObject *self, PyObject *args)
+{
+    int seat;
+    unsigned long long seed;
+    PyObject *rngobj;
+    if (!PyArg_ParseTuple(args, "iO", &seat, &rngobj) || tabula_seed_from(rngobj, &seed))
+        return NULL;
+    if (seat < 0 || seat >= tb_players(self->state))
+        return PyErr_Format(tabula_error, "no seat %d: seats are 0 to %d", seat, tb_players(self->state) - 1);
+    tb_rng rng;
+    tb_rng_seed(&rng, seed);
+    tb_resample(self->state, seat, &rng);
+    Py_RETURN_NONE;
+}
+
+static PyObject *game_genmove(GameObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"agent", "iterations", "time_ms", "seed", "threads", NULL};
+    const char *name = "ismcts";
+    long long iterations = 0, time_ms = 0;
+    unsigned long long seed = 0;
+    int threads = 1;
+    PyObject *seed_obj = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|sLLOi", kwlist, &name, &iterations, &time_ms,
+                                     &seed_obj, &threads))
+        return NULL;
+    const tb_agent *agent = tb_agent_find(name);
+    if (!agent)
+        return PyErr_Format(tabula_error, "unknown agent '%s' (agents: random, greedy, ismcts)", name);
+    if (tb_is_over(self->state))
+        return tabula_fail("the game is over");
+    if (iterations < 0 || time_ms < 0)
+        return tabula_fail("iterations and time_ms must not be negative");
+    if (seed_obj && seed_obj != Py_None) {
+        seed = PyLong_AsUnsignedLongLongMask(seed_obj);
+        if (PyErr_Occurred())
+            return NULL;
+    } else {
+        seed = tb_seed(self->state) * 0x9e3779b97f4a7c15ULL + (uint64_t)tb_decisions_made(self->state);
+    }
+    tb_budget budget = {.iterations = iterations, .time_ms = time_ms, .threads = threads,
+                        .now_us = tabula_now_us};
+    tb_state *copy = tb_state_dup(self->state);
+    tb_move m;
+    Py_BEGIN_ALLOW_THREADS
+    m = tb_agent_decide(agent, copy, &budget, seed, NULL);
+    Py_END_ALLOW_THREADS
+    tb_state_free(copy);
+    char t[TB_MOVE_TEXT];
+    tb_move_to_text(self->state, m, t, sizeof t);
+    return PyUnicode_FromString(t);
+}
+
+static PyObject *game_observation(GameObject *self, PyObject *arg)
+{
+    long seat = PyLong_AsLong(arg);
+    if (seat == -1 && PyErr_Occurred())
+        return NULL;
+    const tb_game *g = tb_state_game(self->state);
+    int p = tb_players(self->state);
+    npy_intp size = tb_observation_size(g, p);
+    if (size == 0)
+        return PyErr_Format(PyExc_NotImplementedError, "%s has no observation encoder yet",
+                            tb_game_name(g));
+    if (seat < 0 || seat >= p)
+        return PyErr_Format(tabula_error, "no seat %ld: seats are 0 to %d", seat, p - 1);
+    PyObject *arr = PyArray_SimpleNew(1, &size, NPY_FLOAT32);
+    if (arr)
+        tb_observation(self->state, (int)seat, PyArray_DATA((PyArrayObject *)arr));
+    return arr;
+}
+
+static PyObject *game_action_to_string(GameObject *self, PyObject *arg)
+{
+    long a = PyLong_AsLong(arg);
+    if (a == -1 && PyErr_Occurred())
+        return NULL;
+    const tb_game *g = tb_state_game(self->state);
+    tb_move m;
+    if (a < 0 || a > INT32_MAX || tb_action_to_move(g, (int)a, &m) != 0)
+        return PyErr_Format(tabula_error, "%ld is no action of %s", a, tb_game_name(g));
+    char t[TB_MOVE_TEXT];
+    tb_move_to_text(self->state, m, t, sizeof t);
+    return PyUnicode_FromString(t);
+}
+
+static PyObject *game_string_to_action(GameObject *self, PyObject *arg)
+{
+    tb_move m;
+    if (game_parse(self, arg, &m))
+        return NULL;
+    return PyLong_FromLong(tb_move_to_action(tb_state_game(self->state), m));
+}
+
+static PyObject *game_get_name(GameObject *self, void *unused)
+{
+    (void)unused;
+    return PyUnicode_FromString(tb_game_name(tb_state_game(self->state)));
+}
+
+/* The integer attributes: closure "p" players, "d" decisions made. */
+static PyObject *game_get_int(GameObject *self, void *which)
+{
+    const char *w = which;
+    return PyLong_FromLong(w[0] == 'p' ? tb_players(self->state) : tb_decisions_made(self->state));
+}
+
+static PyObject *game_text(GameObject *self, PyObject *args)
+{
+    int seat = TB_SPECTATOR;
+    if (!PyArg_ParseTuple(args, "|i", &seat))
+        return NULL;
+    if (seat < -1 || seat >= tb_players(self->state))
+        return tabula_fail("no such seat");
+    return tabula_take_str(tb_render_text(self->state, seat, 0));
+}
+
+/* For bench/python_bench.py: ns per iteration of what legal_actions +
+ * apply_action + undo do in C alone (list the legal actions, check the action,
+ * save the state, apply, restore), in CPU time, so the benchmark can report
+ * the Python layer's own overhead.  The state is unchanged afterwards. */
+static PyObject *game_c_pair_ns(GameObject *self, PyObject *args)
+{
+    int action, reps;
+    if (!PyArg_ParseTuple(args, "ii", &action, &reps))
+        return NULL;
+    tb_move m;
+    if (reps < 1 || tb_action_to_move(tb_state_game(self->state), action, &m) != 0 ||
+        !tb_is_legal(self->state, m))
+        return tabula_fail("_c_pair_ns needs a legal action and reps >= 1");
+    tb_state *saved = tb_state_dup(self->state);
+    int32_t actions[TB_MAX_MOVES];
+    int64_t sink = 0;
+    struct timespec c0, c1; /* this thread's CPU time: steady on a shared machine */
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+    for (int i = 0; i < reps; i++) {
+        sink += tb_legal_actions(self->state, actions);
+        tb_move mv;
+        if (tb_action_to_move(tb_state_game(self->state), action, &mv) == 0 && tb_is_legal(self->state, mv)) {
+            tb_state_copy(saved, self->state);
+            tb_apply(self->state, mv);
+            tb_state_copy(self->state, saved);
+        }
+    }
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+    tb_state_free(saved);
+    double ns = (double)(c1.tv_sec - c0.tv_sec) * 1e9 + (double)(c1.tv_nsec - c0.tv_nsec);
+    return PyFloat_FromDouble(sink > 0 ? ns / reps : 0.0);
+}
+
+#define METH(name, fn, flags, doc) {name, (PyCFunction)(void (*)(void))fn, flags, doc}
+
+static PyMethodDef game_methods[] = {
+    METH("legal", game_legal, METH_NOARGS, "The legal decisions as text, in canonical order."),
+    METH("legal_actions", game_legal_actions, METH_NOARGS,
+         "The legal decisions as action indexes (a NumPy int64 array), in canonical order."),
+    METH("play", game_play, METH_O, "Plays a decision given as text or as an action index."),
+    METH("apply_action", game_apply_action, METH_O, "Plays an action index (checked legal)."),
+    METH("undo", game_undo, METH_NOARGS, "Steps back one decision played on this object."),
+    METH("to_move", game_to_move, METH_NOARGS, "The seat to decide, or -1 when the game is over."),
+    METH("is_over", game_is_over, METH_NOARGS, "Whether the game has ended."),
+    METH("returns", game_returns, METH_NOARGS,
+         "Per seat: 1/(number of winners) for a winner, else 0; all 0 while the game goes on."),
+    METH("scores", game_scores, METH_NOARGS, "The current score per seat."),
+    METH("clone", game_clone, METH_NOARGS, "An independent copy (a memcpy of the C state; no undo history)."),
+    METH("view_json", game_view_json, METH_O, "What a seat sees (-1: a spectator), as JSON text."),
+    METH("state", game_state, METH_NOARGS, "The whole state, secrets included, as JSON text."),
+    METH("load", game_load_into, METH_O,
+         "Replaces the state with one printed by state() (the undo history starts afresh)."),
+    METH("view", game_view, METH_O, "What a seat sees (-1: a spectator), as a dict."),
+    METH("resample", game_resample, METH_VARARGS,
+         "resample(seat, rng): re-deals every secret the seat cannot see (rng: an int seed, a "
+         "random.Random or a numpy Generator)."),
+    {"genmove", (PyCFunction)(void (*)(void))game_genmove, METH_VARARGS | METH_KEYWORDS,
+     "genmove(agent='ismcts', iterations=0, time_ms=0, seed=None, threads=1): the agent's "
+     "decision for the seat to move, as text (not played). The GIL is released while it searches."},
+    METH("observation", game_observation, METH_O,
+         "The seat's observation: a float32 array of the documented shape (docs/python.md)."),
+    METH("action_to_string", game_action_to_string, METH_O, "The text of an action index."),
+    METH("string_to_action", game_string_to_action, METH_O,
+         "The action index of a decision's text (which must be legal now)."),
+    METH("text", game_text, METH_VARARGS, "A readable board as a seat sees it."),
+    METH("_c_pair_ns", game_c_pair_ns, METH_VARARGS,
+         "_c_pair_ns(action, reps): ns per legal_actions + apply_action + undo done in C alone "
+         "(bench/python_bench.py)."),
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef game_getset[] = {
+    {"name", (getter)game_get_name, NULL, "the game's name", NULL},
+    {"players", (getter)game_get_int, NULL, "the number of seats", "p"},
+    {"decisions", (getter)game_get_int, NULL, "decisions made since the deal", "d"},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject GameType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tabula._tabula.Game",
+    .tp_basicsize = sizeof(GameObject),
+    .tp_dealloc = (destructor)game_dealloc,
+    .tp_repr = (reprfunc)game_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One game of Clans, Arkadia or Khronos (made by tabula.new_game or tabula.load).",
+    .tp_methods = game_methods,
+    .tp_getset = game_getset,
+};
+
+/* ----------------------------------------------------------- VectorGames */
+
+typedef struct {
+    PyObject_HEAD
+    const tb_game *game;
+    int players, n, num_actions, obs_size;
+    tb_options opts;
+    uint64_t next_seed;
+    tb_state **states;
+    tb_rng *rngs;
+    tb_move *moves; /* scratch for step: one decision per game */
+} VecObject;
+
+static void vec_dealloc(VecObject *self)
+{
+    for (int i = 0; self->states && i < self->n; i++)
+        tb_state_free(self->states[i]);
+    free(self->states);
+    free(self->rngs);
+    free(self->moves);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Deals game i afresh with the next seed (setup cannot fail: checked once). */
+static void vec_deal(VecObject *self, int i)
+{
+    char err[TB_ERR_LEN];
+    tb_setup(self->states[i], self->players, &self->opts, self->next_seed++, err, sizeof err);
+}
+
+static int vec_init(VecObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"game", "n", "players", "seed", "options", NULL};
+    const char *name;
+    int n = 1024, players = 0;
+    unsigned long long seed = 0;
+    PyObject *options = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|iiKO", kwlist, &name, &n, &players, &seed, &options))
+        return -1;
+    if (self->states) {
+        PyErr_SetString(tabula_error, "VectorGames is already set up");
+        return -1;
+    }
+    self->game = tabula_find_game(name);
+    if (!self->game || tabula_options(options, &self->opts))
+        return -1;
+    if (n < 1 || n > 1 << 22) {
+        PyErr_SetString(tabula_error, "n must be from 1 to 4194304");
+        return -1;
+    }
+    if (!players)
+        players = tb_game_default_players(self->game);
+    tb_state *probe = tb_state_new(self->game);
+    char err[TB_ERR_LEN];
+    int rc = tb_setup(probe, players, &self->opts, seed, err, sizeof err);
+    tb_state_free(probe);
+    if (rc) {
+        PyErr_SetString(tabula_error, err);
+        return -1;
+    }
+    self->players = players;
+    self->n = n;
+    self->num_actions = tb_num_actions(self->game, players);
+    self->obs_size = tb_observation_size(self->game, players);
+    self->next_seed = seed;
+    self->states = calloc((size_t)n, sizeof *self->states);
+    self->rngs = calloc((size_t)n, sizeof *self->rngs);
+    self->moves = calloc((size_t)n, sizeof *self->moves);
+    if (!self->states || !self->rngs || !self->moves) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    tb_rng master;
+    tb_rng_seed(&master, seed ^ 0x5851f42d4c957f2dULL);
+    for (int i = 0; i < n; i++) {
+        self->states[i] = tb_state_new(self->game);
+        self->rngs[i] = tb_rng_split(&master);
+        vec_deal(self, i);
+    }
+    return 0;
+}
+
+static PyObject *vec_action_masks(VecObject *self, PyObject *unused)
+{
+    (void)unused;
+    npy_intp dims[2] = {self->n, self->num_actions};
+    PyObject *arr = PyArray_ZEROS(2, dims, NPY_BOOL, 0);
+    if (!arr)
+        return NULL;
+    npy_bool *d = PyArray_DATA((PyArrayObject *)arr);
+    Py_BEGIN_ALLOW_THREADS
+    int32_t actions[TB_MAX_MOVES];
+    for (int i = 0; i < self->n; i++) {
+        int k = tb_legal_actions(self->states[i], actions);
+        npy_bool *row = d + (size_t)i * (size_t)self->num_actions;
+        for (int j = 0; j < k; j++)
+            row[actions[j]] = 1;
+    }
+    Py_END_ALLOW_THREADS
+    return arr;
+}
+
+static PyObject *vec_observations(VecObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (!self->game)
+        return tabula_fail("VectorGames was not set up (call it with a game name)");
+    if (self->obs_size == 0)
+        return PyErr_Format(PyExc_NotImplementedError, "%s has no observation encoder yet",
+                            tb_game_name(self->game));
+    npy_intp dims[2] = {self->n, self->obs_size};
+    PyObject *arr = PyArray_SimpleNew(2, dims, NPY_FLOAT32);
+    if (!arr)
+        return NULL;
+    float *d = PyArray_DATA((PyArrayObject *)arr);
+    Py_BEGIN_ALLOW_THREADS
+    for (int i = 0; i < self->n; i++)
+        tb_observation(self->states[i], tb_to_move(self->states[i]), d + (size_t)i * (size_t)self->obs_size);
+    Py_END_ALLOW_THREADS
+    return arr;
+}
+
+static PyObject *vec_to_move(VecObject *self, PyObject *unused)
+{
+    (void)unused;
+    npy_intp n = self->n;
+    PyObject *arr = PyArray_SimpleNew(1, &n, NPY_INT64);
+    if (!arr)
+        return NULL;
+    int64_t *d = PyArray_DATA((PyArrayObject *)arr);
+    for (int i = 0; i < self->n; i++)
+        d[i] = tb_to_move(self->states[i]);
+    return arr;
+}
+
+static PyObject *vec_random_actions(VecObject *self, PyObject *unused)
+{
+    (void)unused;
+    npy_intp n = self->n;
+    PyObject *arr = PyArray_SimpleNew(1, &n, NPY_INT64);
+    if (!arr)
+        return NULL;
+    int64_t *d = PyArray_DATA((PyArrayObject *)arr);
+    Py_BEGIN_ALLOW_THREADS
+    for (int i = 0; i < self->n; i++)
+        d[i] = tb_move_to_action(self->game, tb_random_move(self->states[i], &self->rngs[i]));
+    Py_END_ALLOW_THREADS
+    return arr;
+}
+
+/* Applies self->moves (one legal decision per game) and builds step's reply. */
+static PyObject *vec_apply_moves(VecObject *self, int observe)
+{
+    npy_intp rdims[2] = {self->n, self->players}, n = self->n;
+    PyObject *rewards = PyArray_ZEROS(2, rdims, NPY_FLOAT32, 0);
+    PyObject *dones = PyArray_ZEROS(1, &n, NPY_BOOL, 0);
+    if (!rewards || !dones) {
+        Py_XDECREF(rewards);
+        Py_XDECREF(dones);
+        return NULL;
+    }
+    float *r = PyArray_DATA((PyArrayObject *)rewards);
+    npy_bool *done = PyArray_DATA((PyArrayObject *)dones);
+    Py_BEGIN_ALLOW_THREADS
+    for (int i = 0; i < self->n; i++) {
+        tb_apply(self->states[i], self->moves[i]);
+        if (tb_is_over(self->states[i])) {
+            double ret[TB_MAX_SEATS];
+            tb_returns(self->states[i], ret);
+            for (int p = 0; p < self->players; p++)
+                r[i * self->players + p] = (float)ret[p];
+            done[i] = 1;
+            vec_deal(self, i);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *obs = Py_None;
+    if (observe && self->obs_size > 0)
+        obs = vec_observations(self, NULL);
+    else
+        Py_INCREF(obs);
+    if (!obs) {
+        Py_DECREF(rewards);
+        Py_DECREF(dones);
+        return NULL;
+    }
+    return Py_BuildValue("(NNN)", obs, rewards, dones);
+}
+
+/* step(actions) -> (observations or None, rewards (n, players), dones (n,)).
+ * Every action is checked before any is applied; a finished game's rewards
+ * are its returns, and it is dealt afresh. */
+static PyObject *vec_step(VecObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"actions", "observe", NULL};
+    PyObject *in;
+    int observe = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|p", kwlist, &in, &observe))
+        return NULL;
+    PyArrayObject *acts = (PyArrayObject *)PyArray_FROMANY(in, NPY_INT64, 1, 1, NPY_ARRAY_CARRAY_RO);
+    if (!acts)
+        return NULL;
+    if (PyArray_DIM(acts, 0) != self->n) {
+        Py_DECREF(acts);
+        return PyErr_Format(tabula_error, "step needs %d actions, got %ld", self->n,
+                            (long)PyArray_DIM(acts, 0));
+    }
+    const int64_t *a = PyArray_DATA(acts);
+    int bad = -1;
+    Py_BEGIN_ALLOW_THREADS
+    for (int i = 0; i < self->n && bad < 0; i++) {
+        if (a[i] < 0 || a[i] >= self->num_actions ||
+            tb_action_to_move(self->game, (int)a[i], &self->moves[i]) != 0 ||
+            !tb_is_legal(self->states[i], self->moves[i]))
+            bad = i;
+    }
+    Py_END_ALLOW_THREADS
+    if (bad >= 0) {
+        PyErr_Format(tabula_error, "illegal move: action %lld is not legal in game %d", (long long)a[bad], bad);
+        Py_DECREF(acts);
+        return NULL;
+    }
+    Py_DECREF(acts);
+    return vec_apply_moves(self, observe);
+}
+
+/* step_random(observe=False): step with one uniformly random legal decision
+ * per game, drawn in C from each game's own generator (the fast path for
+ * random play: no action round trip, no legality check needed). */
+static PyObject *vec_step_random(VecObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"observe", NULL};
+    int observe = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|p", kwlist, &observe))
+        return NULL;
+    Py_BEGIN_ALLOW_THREADS
+    for (int i = 0; i < self->n; i++)
+        self->moves[i] = tb_random_move(self->states[i], &self->rngs[i]);
+    Py_END_ALLOW_THREADS
+    return vec_apply_moves(self, observe);
+}
+
+static PyObject *vec_game(VecObject *self, PyObject *arg)
+{
+    long i = PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred())
+        return NULL;
+    if (i < 0 || i >= self->n)
+        return PyErr_Format(PyExc_IndexError, "game %ld of %d", i, self->n);
+    return (PyObject *)game_wrap(tb_state_dup(self->states[i]));
+}
+
+static PyObject *vec_get_int(VecObject *self, void *which)
+{
+    const char *w = which;
+    return PyLong_FromLong(w[0] == 'n' ? self->n : w[0] == 'p' ? self->players
+                           : w[0] == 'a' ? self->num_actions : self->obs_size);
+}
+
+static PyMethodDef vec_methods[] = {
+    METH("action_masks", vec_action_masks, METH_NOARGS,
+         "An (n, num_actions) bool array: the legal actions of each game."),
+    METH("observations", vec_observations, METH_NOARGS,
+         "An (n, observation size) float32 array: each game seen by its seat to move."),
+    METH("to_move", vec_to_move, METH_NOARGS, "The seat to move in each game (an int64 array)."),
+    METH("random_actions", vec_random_actions, METH_NOARGS,
+         "One uniformly random legal action per game, drawn in C."),
+    {"step", (PyCFunction)(void (*)(void))vec_step, METH_VARARGS | METH_KEYWORDS,
+     "step(actions, observe=True) -> (observations or None, rewards, dones). Finished games "
+     "report their returns as rewards and are dealt afresh."},
+    {"step_random", (PyCFunction)(void (*)(void))vec_step_random, METH_VARARGS | METH_KEYWORDS,
+     "step_random(observe=False): step every game with a uniformly random legal decision drawn "
+     "in C; returns what step returns."},
+    METH("game", vec_game, METH_O, "A copy of game i as a tabula Game."),
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef vec_getset[] = {
+    {"n", (getter)vec_get_int, NULL, "the number of games", "n"},
+    {"players", (getter)vec_get_int, NULL, "seats per game", "p"},
+    {"num_actions", (getter)vec_get_int, NULL, "the size of the action space", "a"},
+    {"observation_size", (getter)vec_get_int, NULL, "floats per observation (0: none)", "o"},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject VecType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "tabula._tabula.VectorGames",
+    .tp_basicsize = sizeof(VecObject),
+    .tp_dealloc = (destructor)vec_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "VectorGames(game, n=1024, players=0, seed=0, options=None): n games held and "
+              "stepped in C.",
+    .tp_methods = vec_methods,
+    .tp_getset = vec_getset,
+    .tp_init = (initproc)vec_init,
+    .tp_new = PyType_GenericNew,
+};
+
+/* ------------------------------------------------------------------ module */
+
+static PyObject *mod_num_actions(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    const char *name;
+    int players = 0;
+    if (!PyArg_ParseTuple(args, "s|i", &name, &players))
+        return NULL;
+    const tb_game *g = tabula_find_game(name);
+    if (!g)
+        return NULL;
+    if (!players)
+        players = tb_game_default_players(g);
+    int n = tb_num_actions(g, players);
+    if (!n)
+        return PyErr_Format(tabula_error, "%s is for %d to %d players", name, tb_game_min_players(g),
+                            tb_game_max_players(g));
+    return PyLong_FromLong(n);
+}
+
+static PyObject *mod_observation_size(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    const char *name;
+    int players = 0;
+    if (!PyArg_ParseTuple(args, "s|i", &name, &players))
+        return NULL;
+    const tb_game *g = tabula_find_game(name);
+    if (!g)
+        return NULL;
+    return PyLong_FromLong(tb_observation_size(g, players ? players : tb_game_default_players(g)));
+}
+
+static PyObject *mod_games(PyObject *mod, PyObject *unused)
+{
+    (void)mod;
+    (void)unused;
+    PyObject *list = PyList_New(tb_game_count());
+    for (int i = 0; list && i < tb_game_count(); i++) {
+        const tb_game *g = tb_game_at(i);
+        PyList_SET_ITEM(list, i, Py_BuildValue("(siii)", tb_game_name(g), tb_game_min_players(g),
+                                               tb_game_max_players(g), tb_game_default_players(g)));
+    }
+    return list;
+}
+
+static PyMethodDef module_methods[] = {
+    {"new_game", (PyCFunction)(void (*)(void))game_new_game, METH_VARARGS | METH_KEYWORDS,
+     "new_game(game, players=0, seed=0, options=None): deals a game (players 0: the usual count)."},
+    METH("load", game_load, METH_O, "A game from the JSON text of Game.state()."),
+    METH("num_actions", mod_num_actions, METH_VARARGS, "num_actions(game, players=0)"),
+    METH("observation_size", mod_observation_size, METH_VARARGS, "observation_size(game, players=0)"),
+    METH("games", mod_games, METH_NOARGS, "(name, min, max, default players) of every game."),
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef tabula_module = {
+    PyModuleDef_HEAD_INIT, "_tabula", "The C core of the tabula package (docs/python.md).", -1,
+    module_methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__tabula(void);
+PyMODINIT_FUNC PyInit__tabula(void)
+{
+    import_array();
+    if (PyType_Ready(&GameType) < 0 || PyType_Ready(&VecType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&tabula_module);
+    if (!m)
+        return NULL;
+    tabula_error = PyErr_NewExceptionWithDoc("tabula.Error",
+                                             "An error from the engine (illegal move, bad JSON, unknown game...).",
+                                             PyExc_ValueError, NULL);
+    Py_INCREF(&GameType);
+    Py_INCREF(&VecType);
+    if (!tabula_error || PyModule_AddObject(m, "Error", tabula_error) < 0 ||
+        PyModule_AddObject(m, "Game", (PyObject *)&GameType) < 0 ||
+        PyModule_AddObject(m, "VectorGames", (PyObject *)&VecType) < 0 ||
+        PyModule_AddStringConstant(m, "version", TB_VERSION) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(tabula_error);
+    return m;
+}
