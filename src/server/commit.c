@@ -2,7 +2,9 @@
  * commit.c — the rooms' store writer.  A room hands every decision it has
  * checked to this queue and goes on; committer threads take the waiting
  * decisions, write them to the store (all of them in one transaction when
- * the store can: SQLite), and only then hand each back to its room
+ * the store can; with as many writers at once as the store says serve it
+ * best: SQLite one, PostgreSQL eight, whose flushes it merges), and only
+ * then hand each back to its room
  * (srv_room_committed), which applies it, acknowledges it and sends every
  * client the new position.  So the WebSocket thread never waits on a disk,
  * and one commit serves every decision that arrived meanwhile.
@@ -85,8 +87,8 @@ static void commit_write(srv_committer *q, srv_pending *batch, int n)
 static void *commit_loop(void *arg)
 {
     srv_committer *q = arg;
-    /* A store that batches is best served by one writer; one that does not
-     * (PostgreSQL) by several at once, whose commits the database merges. */
+    /* A store that batches takes every waiting decision at once; one that
+     * does not, one at a time. */
     int max = q->rooms->store->m->decisions_add ? COMMIT_BATCH : 1;
     pthread_mutex_lock(&q->lock);
     for (;;) {
@@ -112,7 +114,9 @@ srv_committer *srv_committer_start(srv_rooms *rooms, char *err, size_t errlen)
     q->rooms = rooms;
     pthread_mutex_init(&q->lock, NULL);
     pthread_cond_init(&q->wake, NULL);
-    int want = rooms->store->m->decisions_add ? 1 : SRV_COMMIT_THREADS_MAX;
+    int want = rooms->store->m->writers > 0 ? rooms->store->m->writers : 1;
+    if (want > SRV_COMMIT_THREADS_MAX)
+        want = SRV_COMMIT_THREADS_MAX;
     for (int i = 0; i < want; i++) {
         int rc = pthread_create(&q->threads[i], NULL, commit_loop, q);
         if (rc) {

@@ -31,7 +31,7 @@
 typedef struct srv_lease srv_lease;
 typedef struct srv_committer srv_committer;
 
-#define SRV_COMMIT_THREADS_MAX 8 /* store writers for a store that does not batch */
+#define SRV_COMMIT_THREADS_MAX 8 /* store writer threads at most */
 
 /* A checked decision on its way to the store (commit.c), then back to its
  * room.  It holds a reference on `ack_to` and on `ack_id`. */

@@ -90,6 +90,10 @@ typedef struct srv_store srv_store;
 
 typedef struct srv_store_methods {
     const char *name;
+    /* How many threads should write decisions at once (commit.c): 1 for a
+     * store that takes one writer at a time, more where the database merges
+     * concurrent commits.  0 counts as 1. */
+    int writers;
     /* Creates a game and its seats in one transaction. */
     int (*game_create)(srv_store *st, const srv_game_row *g, char *err, size_t errlen);
     /* Appends decision number n (1-based; must be the next one).  1 (nothing

@@ -504,6 +504,7 @@ static void sqlstore_close(srv_store *base)
 
 static const srv_store_methods sqlstore_methods = {
     .name = "sqlite",
+    .writers = 1, /* one writer at a time: batches serve it best */
     .game_create = sqlstore_game_create,
     .decision_add = sqlstore_decision_add,
     .decisions_add = sqlstore_decisions_add,
