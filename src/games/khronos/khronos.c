@@ -309,8 +309,7 @@ static bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old
         const kh_place *op = kh_place_of(&bd->b[old]);
         if (!kh_bits_subset(op->mask, p->mask))
             return false;
-        if (((p->mask.w[0] & ~op->mask.w[0]) & bd->occ.w[0]) ||
-            ((p->mask.w[1] & ~op->mask.w[1]) & bd->occ.w[1]))
+        if (kh_bits_any(kh_bits_and(kh_bits_minus(p->mask, op->mask), bd->occ)))
             return false;
     } else if (kh_bits_any(kh_bits_and(p->mask, bd->occ))) {
         return false;
@@ -414,9 +413,9 @@ static int kh_smaller_places(const kh_board *bd, int i, uint16_t *out)
 {
     const kh_place *p = kh_place_of(&bd->b[i]);
     int v = p->size - 1, n = 0;
-    for (int a = 0; a < p->size; a++)
+    for (int a = 0; a < p->n; a++)
         for (int j = khronos__anchor[v][p->sq[a]]; j < khronos__anchor[v][p->sq[a] + 1]; j++)
-            if (kh_bits_subset(khronos__place[j].mask, p->mask))
+            if (n < KH_MAXSUB && kh_bits_subset(khronos__place[j].mask, p->mask))
                 out[n++] = (uint16_t)j;
     return n;
 }
@@ -571,7 +570,7 @@ static void kh_downsize_start(khronos_state *k, int b, int i)
 {
     kh_board *bd = &k->board[b];
     const kh_bld *x = &bd->b[i];
-    uint16_t opts[8];
+    uint16_t opts[KH_MAXSUB];
     int n = 0;
     if (KH_SIZE(x->type) > 1 && k->stock[x->type - 1])
         n = kh_smaller_places(bd, i, opts);
@@ -595,9 +594,9 @@ static void kh_lay_shadow(khronos_state *k)
     int owner = f != KH_CIVIL && t == KH_FAITH ? r.owner : KH_NOBODY;
     int flags = f != KH_CIVIL && t == KH_REASON ? KH_RUIN : 0;
     /* what lies beneath, by index, highest first */
-    uint8_t under[3];
+    uint8_t under[KH_MAXCELLS];
     int nu = 0, same_type = 0, own_cubes = 0;
-    for (int a = p->size - 1; a >= 0; a--) {
+    for (int a = p->n - 1; a >= 0; a--) {
         int j = bd->at[p->sq[a]];
         bool seen = j == KH_NONE;
         for (int u = 0; u < nu && !seen; u++)
@@ -640,16 +639,23 @@ static void kh_lay_shadow(khronos_state *k)
     }
     kh_touch(k, t);
     /* overwrite: populate cubes of civil buildings wholly covered by a civil
-     * shadow stay on it (ASSUMPTION 1.9.1); everything else goes home */
+     * shadow stay on it up to its capacity (ASSUMPTION 1.9.1; a 2x2 or 3x3
+     * block may cover several populated buildings: those met first, from the
+     * end of the board order, keep theirs); everything else goes home.  The
+     * buildings are removed highest index first, so the others keep theirs. */
     uint8_t kept[3];
     int nk = 0;
     for (int u = 0; u < nu; u++) {
         kh_bld x = bd->b[under[u]];
         bool covered = kh_bits_subset(kh_place_of(&x)->mask, p->mask);
         if (f == KH_CIVIL && KH_FAMILY(x.type) == KH_CIVIL && covered) {
-            for (int c = 0; c < x.ncubes && nk < 3; c++)
-                kept[nk++] = x.cube[c];
-            x.ncubes = 0;
+            int left = 0;
+            for (int c = 0; c < x.ncubes; c++)
+                if (nk < KH_SIZE(type))
+                    kept[nk++] = x.cube[c];
+                else
+                    x.cube[left++] = x.cube[c];
+            x.ncubes = (uint8_t)left;
         }
         kh_return_cubes(k, &x, true);
         if (!(x.flags & KH_PRINTED))
@@ -921,7 +927,7 @@ static int kh_legal(const tb_state *s, tb_move *out)
     }
     case KH_P_KEEP: {
         const kh_board *bd = &k->board[k->pend_board];
-        uint16_t opts[8];
+        uint16_t opts[KH_MAXSUB];
         int m = kh_smaller_places(bd, kh_board_find(bd, k->pend_target), opts);
         for (int i = 0; i < m; i++)
             out[n++] = KH_MOVE(KH_M_SQUARES, opts[i]);

@@ -45,85 +45,110 @@ int kh_parse_square(const char **p)
     return (row - 1) * D.width + col;
 }
 
+/* Whether placement p's squares fill their bounding box exactly (a block:
+ * every Khronos tile with the rulebook's square shapes). */
+static bool text_is_block(const kh_place *p)
+{
+    int r0 = p->sq[0] / D.width, c0 = p->sq[0] % D.width;
+    int r1 = p->sq[p->n - 1] / D.width, c1 = p->sq[p->n - 1] % D.width;
+    if (c1 < c0 || p->n != (r1 - r0 + 1) * (c1 - c0 + 1))
+        return false;
+    for (int i = 0; i < p->n; i++) {
+        int c = p->sq[i] % D.width;
+        if (c < c0 || c > c1)
+            return false;
+    }
+    return true;
+}
+
+/* A placement's canonical name: one square ("c4"), a block by its top-left
+ * and bottom-right corners ("c4-d5", "c4-e6"), and any other shape by its
+ * squares in board order joined by '+' ("c4+c5+d5"). */
 static int text_place_name(int place, char *buf, size_t buflen)
 {
     const kh_place *p = &khronos__place[place];
+    char a[8], z[8];
+    kh_square_name(p->sq[0], a, sizeof a);
+    if (p->n == 1)
+        return snprintf(buf, buflen, "%s", a);
+    if (text_is_block(p)) {
+        kh_square_name(p->sq[p->n - 1], z, sizeof z);
+        return snprintf(buf, buflen, "%s-%s", a, z);
+    }
     int len = 0;
-    for (int i = 0; i < p->size; i++) {
-        char sq[8];
-        kh_square_name(p->sq[i], sq, sizeof sq);
+    for (int i = 0; i < p->n; i++) {
+        kh_square_name(p->sq[i], z, sizeof z);
         len += snprintf(buf + len, len < (int)buflen ? buflen - (size_t)len : 0, "%s%s",
-                        i ? "+" : "", sq);
+                        i ? "+" : "", z);
     }
     return len;
 }
 
-/* The placement covering exactly these squares, or -1. */
-static int text_find_place(const int *sq, int n)
+/* The placement covering exactly the squares of mask, or -1. */
+static int text_find_place(kh_bits mask)
 {
-    int s[3];
-    memcpy(s, sq, (size_t)n * sizeof *s);
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++)
-            if (s[j] < s[i]) {
-                int t = s[i];
-                s[i] = s[j];
-                s[j] = t;
-            }
-    for (int i = khronos__anchor[n][s[0]]; i < khronos__anchor[n][s[0] + 1]; i++) {
-        const kh_place *p = &khronos__place[i];
-        bool same = true;
-        for (int a = 0; a < n; a++)
-            same &= p->sq[a] == s[a];
-        if (same)
-            return i;
-    }
+    int first = -1;
+    for (int w = 0; w < KH_WORDS && first < 0; w++)
+        if (mask.w[w])
+            first = w * 64 + __builtin_ctzll(mask.w[w]);
+    if (first < 0)
+        return -1;
+    for (int s = 1; s <= 3; s++)
+        for (int i = khronos__anchor[s][first]; i < khronos__anchor[s][first + 1]; i++)
+            if (memcmp(&khronos__place[i].mask, &mask, sizeof mask) == 0)
+                return i;
     return -1;
 }
 
-/* Parses "c4+c5+d5"; advances; returns the placement, -1 (not squares), -2
- * (squares that no tile covers) or -3 (a tile's squares out of board order). */
-static int text_parse_place(const char **p)
+/* Parses a placement ("c4", "c4-d5", "c4+c5+d5"); advances.  Returns 0 with
+ * *place set, -1 (not squares), -2 (squares that no tile covers) or -3 (a
+ * tile's squares written otherwise than its canonical name; *place set). */
+static int text_parse_place(const char **p, int *place)
 {
-    int sq[3], n = 0;
-    const char *q = *p;
-    for (;;) {
-        int s = kh_parse_square(&q);
-        if (s < 0 || n == 3)
-            return -1;
-        for (int i = 0; i < n; i++)
-            if (sq[i] == s)
-                return -2;
-        sq[n++] = s;
-        if (*q != '+')
-            break;
+    const char *start = *p, *q = *p;
+    kh_bits mask;
+    memset(&mask, 0, sizeof mask);
+    int a = kh_parse_square(&q), n = 1;
+    if (a < 0)
+        return -1;
+    kh_bits_set(&mask, a);
+    if (*q == '-') {
         q++;
+        int z = kh_parse_square(&q);
+        if (z < 0)
+            return -1;
+        int r0 = a / D.width, c0 = a % D.width, r1 = z / D.width, c1 = z % D.width;
+        if (r1 < r0) {
+            int t = r0;
+            r0 = r1;
+            r1 = t;
+        }
+        if (c1 < c0) {
+            int t = c0;
+            c0 = c1;
+            c1 = t;
+        }
+        for (int r = r0; r <= r1; r++)
+            for (int c = c0; c <= c1; c++)
+                kh_bits_set(&mask, r * D.width + c);
+    } else {
+        while (*q == '+') {
+            q++;
+            int s = kh_parse_square(&q);
+            if (s < 0)
+                return -1;
+            if (kh_bits_has(mask, s) || ++n > KH_MAXCELLS)
+                return -2;
+            kh_bits_set(&mask, s);
+        }
     }
     *p = q;
-    int place = text_find_place(sq, n);
-    if (place < 0)
+    *place = text_find_place(mask);
+    if (*place < 0)
         return -2;
-    for (int i = 1; i < n; i++)
-        if (sq[i] < sq[i - 1])
-            return -3;
-    return place;
-}
-
-/* The placement named by squares in any order ("c5+c4"), or -1. */
-static int text_find_place_text(const char *text)
-{
-    int sq[3], n = 0;
-    const char *q = text;
-    while (n < 3) {
-        int s = kh_parse_square(&q);
-        if (s < 0)
-            return -1;
-        sq[n++] = s;
-        if (*q != '+')
-            break;
-        q++;
-    }
-    return *q ? -1 : text_find_place(sq, n);
+    char canon[40];
+    int len = text_place_name(*place, canon, sizeof canon);
+    return len == (int)(q - start) && strncmp(canon, start, (size_t)len) == 0 ? 0 : -3;
 }
 
 static int text_cards(tb_move set, char *buf, size_t buflen)
@@ -322,7 +347,7 @@ static int text_building(const khronos_state *k, int b, int sq, const char *verb
 static int text_usage(const char *text, char *err, size_t errlen)
 {
     return tb__errf(err, errlen,
-                    "'%.40s' is not a Khronos move: try 'build might keep', 'c4+c5', 'travel might "
+                    "'%.40s' is not a Khronos move: try 'build might keep', 'c4-d5', 'travel might "
                     "faith', 'upgrade faith c4 abbey', 'populate d5', 'end' (see 'legal')",
                     text);
 }
@@ -340,17 +365,19 @@ int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, cha
         char buf[32];
         snprintf(buf, sizeof buf, "%.*s", (int)(tw.len[0] < 31 ? tw.len[0] : 31), tw.w[0]);
         const char *p = buf;
-        int place = text_parse_place(&p);
-        if (place == -3 && !*p) {
-            char canon[32];
-            text_place_name(text_find_place_text(buf), canon, sizeof canon);
-            return tb__errf(err, errlen, "write the squares in board order: %s", canon);
+        int place = -1, r = text_parse_place(&p, &place);
+        if (r == -3 && !*p) {
+            char canon[40];
+            text_place_name(place, canon, sizeof canon);
+            return tb__errf(err, errlen, "write these squares as %s (a block is named by its "
+                            "top-left and bottom-right squares)", canon);
         }
-        if (place == -2)
+        if (r == -2)
             return tb__errf(err, errlen, "%s: no tile covers exactly these squares (tiles are "
-                            "1, 2 or 3 joined squares)", buf);
-        if (place < 0 || *p)
-            return tb__errf(err, errlen, "'%s' is not a list of squares like c4+c5 (columns "
+                            "blocks of 1x1, 2x2 or 3x3 squares, named like c4, c4-d5, c4-e6)",
+                            buf);
+        if (r < 0 || *p)
+            return tb__errf(err, errlen, "'%s' is not a block of squares like c4-d5 (columns "
                             "a-%c, rows 1-%d)", buf, 'a' + D.width - 1, D.height);
         *out = KH_MOVE(KH_M_SQUARES, place);
         return 0;
@@ -721,12 +748,13 @@ static int text_get_place(const json_t *v, const char *what, char *err, size_t e
 {
     const char *s = json_string_value(v);
     if (!s)
-        return tb__errf(err, errlen, "%s must be squares like \"c4+c5\"", what);
+        return tb__errf(err, errlen, "%s must be squares like \"c4-d5\"", what);
     const char *p = s;
-    int place = text_parse_place(&p);
-    if (place < 0 || *p)
-        return tb__errf(err, errlen, "%s: '%s' is not the squares of one tile (like \"c4+c5\")",
-                        what, s);
+    int place = -1;
+    if (text_parse_place(&p, &place) != 0 || *p)
+        return tb__errf(err, errlen, "%s: '%s' is not the squares of one tile, named like "
+                        "\"c4\", \"c4-d5\" or \"c4-e6\" (a state saved when Khronos tiles were "
+                        "dominoes and trominoes cannot be loaded)", what, s);
     return place;
 }
 
@@ -757,7 +785,8 @@ static int text_read_board(khronos_state *k, int b, const json_t *a, char *err, 
     const char *bn = kh_board_name[b];
     if (!json_is_array(a))
         return tb__errf(err, errlen, "boards.%s must be an array of buildings", bn);
-    kh_bits used = {{0, 0}};
+    kh_bits used;
+    memset(&used, 0, sizeof used);
     size_t idx;
     const json_t *o;
     json_array_foreach(a, idx, o) {
@@ -783,12 +812,11 @@ static int text_read_board(khronos_state *k, int b, const json_t *a, char *err, 
         const kh_place *p = &khronos__place[place];
         int f = KH_FAMILY(t), v = KH_SIZE(t);
         if (p->size != v)
-            return tb__errf(err, errlen, "%s: a %s covers %d square%s", what, D.tile[t].name, v,
-                            v > 1 ? "s" : "");
+            return tb__errf(err, errlen, "%s: a %s does not have the shape of these squares",
+                            what, D.tile[t].name);
         if (kh_bits_any(kh_bits_and(used, p->mask)))
             return tb__errf(err, errlen, "%s overlaps another building", what);
-        used.w[0] |= p->mask.w[0];
-        used.w[1] |= p->mask.w[1];
+        kh_bits_add(&used, p->mask);
         if ((p->covers & KH_COVERS_RIVER) && !(f == KH_CIVIL && v >= 2))
             return tb__errf(err, errlen, "%s: only towns and cities may cover river squares", what);
         const json_t *printed = json_object_get(o, "printed");
@@ -1273,14 +1301,14 @@ json_t *khronos__board_json(void)
             int r0 = p->sq[0] / D.width, c0 = p->sq[0] % D.width;
             bool left_col = true;
             int minc = c0;
-            for (int k = 0; k < p->size; k++)
+            for (int k = 0; k < p->n; k++)
                 if (p->sq[k] % D.width < minc)
                     minc = p->sq[k] % D.width;
             left_col = minc == 0 && r0 == 0;
             if (!left_col)
                 continue;
             json_t *cells = json_array();
-            for (int k = 0; k < p->size; k++)
+            for (int k = 0; k < p->n; k++)
                 json_array_append_new(cells, json_pack("[i,i]", p->sq[k] / D.width - r0,
                                                        p->sq[k] % D.width));
             json_array_append_new(a, cells);
