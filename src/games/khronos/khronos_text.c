@@ -1,6 +1,6 @@
 /*
  * khronos_text.c — everything of Khronos that is text: the notation
- * (docs/notation.md: `build might keep`, `c4+c5`, `travel might faith`, ...),
+ * (docs/notation.md: `build might keep`, `c4-d5`, `travel might faith`, ...),
  * the view and state JSON (docs/state.md), the static board JSON, the three
  * boards side by side for the terminal, and the one-line prompt.
  *
@@ -1351,16 +1351,19 @@ static const char *const text_ansi_family[KH_FAMILIES] = {"\033[38;5;208m", "\03
 static const char *const text_ansi_terrain[KH_TERRAINS] = {"", "\033[32m", "\033[90m", "\033[34m",
                                                            "\033[92m", "\033[37m"};
 
-/* Which neighbour of square sq belongs to the same building and comes earlier
- * in the walk from its first square: '<' left, '|' above, '>' right. */
-static char text_link(const kh_board *bd, int sq)
+/* The fill of a building's further squares, n characters, so that a 2x2 or
+ * 3x3 block reads as one building: its family's mark ('#' military, '+'
+ * religious, '=' civil), ':' for a ruin. */
+static void text_fill(tb_buf *out, const kh_bld *x, int f, int n, bool colour)
 {
-    int i = bd->at[sq], c = sq % D.width;
-    if (c > 0 && bd->at[sq - 1] == i)
-        return '<';
-    if (sq >= D.width && bd->at[sq - D.width] == i)
-        return '|';
-    return '>';
+    static const char mark[KH_FAMILIES] = {'#', '+', '='};
+    char c = (x->flags & KH_RUIN) ? ':' : mark[f];
+    if (colour)
+        tb__buf_printf(out, "%s", text_ansi_family[f]);
+    for (int i = 0; i < n; i++)
+        tb__buf_printf(out, "%c", c);
+    if (colour)
+        tb__buf_printf(out, ANSI_RESET);
 }
 
 /* One square, three characters wide. */
@@ -1416,22 +1419,16 @@ static void text_cell(tb_buf *out, const khronos_state *k, int b, int sq, bool c
             tb__buf_printf(out, "%c", text_colour_letter[who[0]]);
         return;
     }
-    /* a further square of the building: a link towards the rest of it (" < "),
-     * or the link and more populate cubes ("<gb") */
-    char link = text_link(bd, sq);
+    /* a further square of the building: filled with its family's mark
+     * ("###" military, "+++" religious, "===" civil, ":::" a ruin), or one
+     * mark and more populate cubes ("=gb") */
     int first_cube = part == 1 ? 1 : 3;
     bool cubes = first_cube < x->ncubes;
     if (!cubes) {
-        if (colour)
-            tb__buf_printf(out, " %s%c%s ", text_ansi_family[f], link, ANSI_RESET);
-        else
-            tb__buf_printf(out, " %c ", link);
+        text_fill(out, x, f, 3, colour);
         return;
     }
-    if (colour)
-        tb__buf_printf(out, "%s%c%s", text_ansi_family[f], link, ANSI_RESET);
-    else
-        tb__buf_printf(out, "%c", link);
+    text_fill(out, x, f, 1, colour);
     for (int c = first_cube; c < first_cube + 2; c++) {
         if (c < x->ncubes && colour)
             tb__buf_printf(out, "%s%c%s", text_ansi_seat[x->cube[c]], text_colour_letter[x->cube[c]],
@@ -1499,8 +1496,8 @@ char *khronos__render_text(const tb_state *s, int seat, unsigned flags)
     }
     tb__buf_printf(&out, "   M military, R religious, C civil + size (1-3) + owner; H printed hamlet;"
                          " m2 ruin (+ renovation cube);\n"
-                         "   < | > more squares of the building (+ populate cubes);"
-                         " terrain . plain f forest m mountain ~ river / ^ mixed\n");
+                         "   ### +++ === ::: the rest of a military, religious, civil building, a ruin"
+                         " (+ populate cubes); terrain . plain f forest m mountain ~ river / ^ mixed\n");
     /* domains that pay */
     for (int b = 0; b < KH_BOARDS; b++) {
         const kh_board *bd = &k->board[b];
@@ -1587,8 +1584,8 @@ int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen)
         return snprintf(buf, buflen, "seat %d (%s) chooses the squares of the %s on %s, e.g. %s",
                         p, kh_colour_name[p], D.tile[k->pend_type].name,
                         kh_board_name[k->pend_board],
-                        KH_SIZE(k->pend_type) == 1 ? "c4" : KH_SIZE(k->pend_type) == 2 ? "c4+c5"
-                                                                                    : "c4+c5+c6");
+                        KH_SIZE(k->pend_type) == 1 ? "c4" : KH_SIZE(k->pend_type) == 2 ? "c4-d5"
+                                                                                    : "c4-e6");
     case KH_P_PAY:
         return snprintf(buf, buflen, "seat %d (%s) chooses %d surcharge card%s: pay CARDS (m r c)",
                         p, kh_colour_name[p], k->pend_extra, k->pend_extra > 1 ? "s" : "");
