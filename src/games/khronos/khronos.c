@@ -37,7 +37,7 @@ static const tb_option_spec kh_options[] = {
 
 /* ---- cards ---- */
 
-static int kh_total(const uint8_t h[KH_FAMILIES])
+int kh_total(const uint8_t h[KH_FAMILIES])
 {
     return h[0] + h[1] + h[2];
 }
@@ -102,7 +102,7 @@ static void kh_pay_cards(khronos_state *k, int f, int n, tb_move extra)
 
 /* ---- adventurers and the two-cards-per-adventurer limit ---- */
 
-static int kh_pawns_on(const khronos_state *k, int p, int board)
+int kh_pawns_on(const khronos_state *k, int p, int board)
 {
     return (k->pawn[p][0] == board) + (k->pawn[p][1] == board);
 }
@@ -174,7 +174,7 @@ static int kh_leave_allowances(const khronos_state *k, int d)
 /* The allowances an adventurer leaving `from` may take with it when both
  * stand there: bit r set when one of them may leave with r cards still to
  * play; 0 when they do not share `from`. */
-static int kh_leave_options(const khronos_state *k, int from)
+int kh_leave_options(const khronos_state *k, int from)
 {
     const uint8_t *pw = k->pawn[k->cur];
     if (pw[0] != from || pw[1] != from)
@@ -287,7 +287,7 @@ static void kh_touch(khronos_state *k, int b)
 /* ---- construction rules ---- */
 
 /* The highest value of family f among the other buildings of building i's domain. */
-static int kh_top_without(const kh_board *bd, int i, int f)
+int kh_top_without(const kh_board *bd, int i, int f)
 {
     int root = bd->b[i].dom, top = 0;
     for (int j = root; j < bd->nb; j++) {
@@ -302,7 +302,7 @@ static int kh_top_without(const kh_board *bd, int i, int f)
 /* Geography, dominion and hierarchy (§1.6) for laying `type` on placement p
  * of board b, new (old < 0) or as the upgrade of building old, whose domain
  * would otherwise top family f at `old_top`.  Cards are checked elsewhere. */
-static bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int old_top,
+bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int old_top,
                         const kh_domstat *st)
 {
     if (old >= 0) {
@@ -409,7 +409,7 @@ static int kh_placements(kh_ctx *c, int b, int type, int target, tb_move *out, i
 }
 
 /* The placements of the tile one size smaller within building i's squares. */
-static int kh_smaller_places(const kh_board *bd, int i, uint16_t *out)
+int kh_smaller_places(const kh_board *bd, int i, uint16_t *out)
 {
     const kh_place *p = kh_place_of(&bd->b[i]);
     int v = p->size - 1, n = 0;

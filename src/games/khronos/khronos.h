@@ -265,6 +265,20 @@ extern const char *const kh_family_name[KH_FAMILIES];
 extern const char kh_family_letter[KH_FAMILIES];
 extern const char *const kh_colour_name[TB_MAX_SEATS];
 int khronos__to_move(const tb_state *s);
+int kh_total(const uint8_t h[KH_FAMILIES]);
+int kh_pawns_on(const khronos_state *k, int p, int board);
+/* The allowances (bit r: r cards still to play) an adventurer leaving
+ * `from` may take when both of the current player's stand there, else 0. */
+int kh_leave_options(const khronos_state *k, int from);
+/* The highest value of family f among the other buildings of building i's domain. */
+int kh_top_without(const kh_board *bd, int i, int f);
+/* Geography, dominion and hierarchy for laying `type` on placement p, new
+ * (old < 0) or as the upgrade of building old whose domain tops f at
+ * old_top; st: the board's domains (new military/religious buildings). */
+bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int old_top,
+                 const kh_domstat *st);
+/* The placements of the tile one size smaller inside building i (at most KH_MAXSUB). */
+int kh_smaller_places(const kh_board *bd, int i, uint16_t *out);
 int kh_capacity(const khronos_state *k, int board);
 void kh_sort_pawns(khronos_state *k, int p); /* player p's adventurers in canonical order */
 int kh_surcharge(const khronos_state *k, const kh_place *p);
@@ -300,6 +314,11 @@ enum {
 #define KH_CARDS(m, r, c) ((m) | (r) << 3 | (c) << 6) /* a multiset of cards */
 #define KH_AUTO 7                                     /* travel: no choice of allowance */
 
+/* ---- khronos_explain.c ---- */
+/* Why move m (parsed, not legal now) is refused, in a player's words:
+ * writes "illegal move: ..." to err and returns -1. */
+int kh_explain(const khronos_state *k, tb_move m, char *err, size_t errlen);
+
 /* ---- khronos_text.c ---- */
 int khronos__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen);
 int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
@@ -311,6 +330,8 @@ json_t *khronos__board_json(void);
 char *khronos__render_text(const tb_state *s, int seat, unsigned flags);
 int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen);
 int kh_square_name(int sq, char *buf, size_t buflen);
+/* A placement's canonical name: "c4", "c4-d5" (docs/notation.md). */
+int kh_place_name(int place, char *buf, size_t buflen);
 int kh_parse_square(const char **p); /* advances; -1 when not a square */
 
 #endif

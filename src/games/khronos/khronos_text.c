@@ -64,7 +64,7 @@ static bool text_is_block(const kh_place *p)
 /* A placement's canonical name: one square ("c4"), a block by its top-left
  * and bottom-right corners ("c4-d5", "c4-e6"), and any other shape by its
  * squares in board order joined by '+' ("c4+c5+d5"). */
-static int text_place_name(int place, char *buf, size_t buflen)
+int kh_place_name(int place, char *buf, size_t buflen)
 {
     const kh_place *p = &khronos__place[place];
     char a[8], z[8];
@@ -147,7 +147,7 @@ static int text_parse_place(const char **p, int *place)
     if (*place < 0)
         return -2;
     char canon[40];
-    int len = text_place_name(*place, canon, sizeof canon);
+    int len = kh_place_name(*place, canon, sizeof canon);
     return len == (int)(q - start) && strncmp(canon, start, (size_t)len) == 0 ? 0 : -3;
 }
 
@@ -261,7 +261,7 @@ int khronos__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen
         kh_square_name((int)pay & 0xff, a, sizeof a);
         return snprintf(buf, buflen, "renovate %s", a);
     case KH_M_SQUARES:
-        text_place_name((int)pay, b, sizeof b);
+        kh_place_name((int)pay, b, sizeof b);
         return snprintf(buf, buflen, "%s", b);
     case KH_M_PAY:
         text_cards(pay, b, sizeof b);
@@ -352,8 +352,8 @@ static int text_usage(const char *text, char *err, size_t errlen)
                     text);
 }
 
-int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
-                          size_t errlen)
+static int text_parse_move(const tb_state *s, const char *text, tb_move *out, char *err,
+                           size_t errlen)
 {
     const khronos_state *k = (const khronos_state *)s;
     text_words tw;
@@ -368,7 +368,7 @@ int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, cha
         int place = -1, r = text_parse_place(&p, &place);
         if (r == -3 && !*p) {
             char canon[40];
-            text_place_name(place, canon, sizeof canon);
+            kh_place_name(place, canon, sizeof canon);
             return tb__errf(err, errlen, "write these squares as %s (a block is named by its "
                             "top-left and bottom-right squares)", canon);
         }
@@ -481,6 +481,24 @@ int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, cha
     return text_usage(text, err, errlen);
 }
 
+/* A move in notation; one that parses but is not legal now is refused with
+ * the rule that refuses it (khronos_explain.c). */
+int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
+                          size_t errlen)
+{
+    if (text_parse_move(s, text, out, err, errlen) != 0)
+        return -1;
+    tb_move *moves = malloc(TB_MAX_MOVES * sizeof *moves);
+    if (!moves)
+        abort();
+    int n = s->game->legal(s, moves);
+    bool legal = false;
+    for (int i = 0; i < n && !legal; i++)
+        legal = moves[i] == *out;
+    free(moves);
+    return legal ? 0 : kh_explain((const khronos_state *)s, *out, err, errlen);
+}
+
 /* ---- JSON ---- */
 
 static json_t *text_square_json(int sq)
@@ -507,7 +525,7 @@ static json_t *text_building_json(const kh_board *bd, int i, bool full)
     const kh_bld *x = &bd->b[i];
     json_t *o = json_object();
     char at[32];
-    text_place_name(x->place, at, sizeof at);
+    kh_place_name(x->place, at, sizeof at);
     json_object_set_new(o, "type", json_string(D.tile[x->type].name));
     json_object_set_new(o, "at", json_string(at));
     if (x->owner != KH_NOBODY)
@@ -572,7 +590,7 @@ static json_t *text_pending_json(const khronos_state *k)
                                                                      : text_square_json(k->pend_target));
     if (k->pend == KH_P_PAY) {
         char at[32];
-        text_place_name(k->pend_place, at, sizeof at);
+        kh_place_name(k->pend_place, at, sizeof at);
         json_object_set_new(o, "at", json_string(at));
         json_object_set_new(o, "extra", json_integer(k->pend_extra));
     }
@@ -584,7 +602,7 @@ static json_t *text_ripple_json(const khronos_state *k)
     if (!k->rip.active)
         return json_null();
     char at[32];
-    text_place_name(k->rip.place, at, sizeof at);
+    kh_place_name(k->rip.place, at, sizeof at);
     json_t *o = json_pack("{s:s,s:s,s:s}", "board", kh_board_name[k->rip.board], "type",
                           D.tile[k->rip.type].name, "at", at);
     if (k->rip.owner != KH_NOBODY)
