@@ -90,9 +90,12 @@ static int ex_place(const khronos_state *k, int b, int type, int target, int pla
     if (p->size != v) {
         if (khronos__place[D.place_first[v]].n == 1)
             return ex_fail(err, errlen, "a %s covers a single square, not %s", tn, at);
+        const kh_place *q = &khronos__place[D.place_first[v]];
+        int w = q->sq[q->n - 1] % D.width - q->sq[0] % D.width + 1;
+        int h = q->sq[q->n - 1] / D.width - q->sq[0] / D.width + 1;
         char like[40];
         kh_place_name(D.place_first[v], like, sizeof like);
-        return ex_fail(err, errlen, "a %s covers one block of the size of %s, not %s", tn, like,
+        return ex_fail(err, errlen, "a %s covers a %dx%d block (like %s), not %s", tn, w, h, like,
                        at);
     }
     kh_bits old;
@@ -168,8 +171,9 @@ static int ex_build(const khronos_state *k, int b, int type, int target, char *e
             return ex_fail(err, errlen, "a %s grows only into a larger %s building, not a %s", on,
                            kh_family_name[KH_FAMILY(x->type)], tn);
         if (f != KH_CIVIL && x->owner != p)
-            return ex_fail(err, errlen, "this %s is %s's: you may upgrade your own military and "
-                           "religious buildings, and any civil one", on, kh_colour_name[x->owner]);
+            return ex_fail(err, errlen, "this %s belongs to %s: you may upgrade your own military "
+                           "and religious buildings, and any civil one", on,
+                           kh_colour_name[x->owner]);
     }
     int base = v - (target >= 0 ? KH_SIZE(bd->b[target].type) : 0);
     char what[40];
