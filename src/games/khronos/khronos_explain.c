@@ -226,6 +226,13 @@ static bool ex_holds(const khronos_state *k, tb_move set)
     return true;
 }
 
+/* The building of board b named by its first square, or NULL. */
+static const kh_bld *ex_building(const khronos_state *k, int b, int sq)
+{
+    int i = kh_board_find(&k->board[b], sq);
+    return i < 0 ? NULL : &k->board[b].b[i];
+}
+
 int kh_explain(const khronos_state *k, tb_move m, char *err, size_t errlen)
 {
     int kind = KH_KIND(m), p = k->cur;
@@ -295,19 +302,16 @@ int kh_explain(const khronos_state *k, tb_move m, char *err, size_t errlen)
         return ex_build(k, (int)(pay >> 4) & 3, (int)pay & 15, -1, err, errlen);
     case KH_M_UPGRADE: {
         int b = (int)(pay >> 12) & 3;
-        const kh_board *bd = &k->board[b];
-        int i = kh_board_find(bd, (int)(pay >> 4) & 0xff);
-        if (i < 0)
+        const kh_bld *x = ex_building(k, b, (int)(pay >> 4) & 0xff);
+        if (!x)
             return ex_fail(err, errlen, "there is no building there");
-        return ex_build(k, b, (int)pay & 15, i, err, errlen);
+        return ex_build(k, b, (int)pay & 15, (int)(x - k->board[b].b), err, errlen);
     }
     case KH_M_DEMOLISH: {
         int b = (int)(pay >> 8) & 3;
-        const kh_board *bd = &k->board[b];
-        int i = kh_board_find(bd, (int)pay & 0xff);
-        if (i < 0)
+        const kh_bld *x = ex_building(k, b, (int)pay & 0xff);
+        if (!x)
             return ex_fail(err, errlen, "there is no building there");
-        const kh_bld *x = &bd->b[i];
         ex_tile(x->type, tn, sizeof tn);
         if (x->flags & KH_PRINTED)
             return ex_fail(err, errlen, "a printed Hamlet can never be demolished");
@@ -327,11 +331,9 @@ int kh_explain(const khronos_state *k, tb_move m, char *err, size_t errlen)
     }
     case KH_M_POPULATE:
     case KH_M_RENOVATE: {
-        const kh_board *bd = &k->board[KH_REASON];
-        int i = kh_board_find(bd, (int)pay & 0xff);
-        if (i < 0)
+        const kh_bld *x = ex_building(k, KH_REASON, (int)pay & 0xff);
+        if (!x)
             return ex_fail(err, errlen, "there is no building there");
-        const kh_bld *x = &bd->b[i];
         ex_tile(x->type, tn, sizeof tn);
         int f = KH_FAMILY(x->type);
         if (kind == KH_M_POPULATE) {
