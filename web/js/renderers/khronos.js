@@ -12,8 +12,10 @@
 //   build / upgrade  pick a tile in the palette, then a highlighted board
 //                    (build: its squares are chosen next) or a highlighted
 //                    building (upgrade); or click a building first, then a tile
-//   squares, keep    click the highlighted squares; the tile is sent once the
-//                    chosen squares are exactly one legal placement
+//   squares, keep    click the marked top-left square of a block (one click
+//                    lays it), or click highlighted squares until they fit
+//                    exactly one legal placement; tiles are 1x1, 2x2 and 3x3
+//                    blocks, named by their corners ("c4-d5")
 //   travel           click one of your adventurers, then a highlighted board
 //   populate, renovate, downsize, demolish   click the highlighted building
 //   exchange, end    select cards in your hand, then the button
