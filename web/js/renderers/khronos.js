@@ -822,6 +822,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
         legal = L.build.some((b) => b.type === type) || L.upgrade.some((u) => u.type === type);
       }
     }
+    if (mine && !legal && !(mode && mode.kind === 'building')) title += ` — not now: ${whyNot(type)}`;
     const active = mode && mode.kind === 'type' && mode.type === type;
     // the tile's square shape: size x size cells
     const side = 8, off = (36 - t.size * side) / 2;
@@ -835,6 +836,25 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
       onclick: () => onTileClick(type),
     }, mini, el('span.kh-tile-text', el('span.kh-tile-name', cap(type)),
       el('span.kh-tile-stock', { title: 'tiles left in stock' }, stock === null ? '' : `${t.size} card${t.size > 1 ? 's' : ''} · ×${stock}`)));
+  }
+
+  // why a tile of the palette cannot be built or upgraded to now, in a
+  // player's words (the engine's refusals say the same, khronos_explain.c)
+  function whyNot(type) {
+    const t = G.tiles[type];
+    const v = ctx.view;
+    const words = ['no', 'one', 'two', 'three', 'four'];
+    const fam = FAMILY[t.family];
+    const colour = { military: 'orange', religious: 'fuchsia', civil: 'blue' }[t.family];
+    const have = [...(hand() || '')].filter((c) => c === fam.letter).length;
+    const mine = (v.pawns && ctx.seat !== null && v.pawns[ctx.seat]) || [];
+    if (v.stock && v.stock[type] === 0) return `no ${cap(type)} tile is left in the stock`;
+    if (!mine.includes('might') && !mine.includes('faith')) return 'your adventurers stand on neither Might nor Faith';
+    if (have < t.size) {
+      const grow = t.size > 1 ? ' (one less per size to grow a smaller building into it)' : '';
+      return `a ${cap(type)} needs ${words[t.size]} ${fam.name.toLowerCase()} (${colour}) card${t.size > 1 ? 's' : ''}${grow}; you have ${have ? words[have] || have : 'none'}`;
+    }
+    return `there is no place for a ${cap(type)} now: it needs free squares off the river (Towns and Cities may cover it), may join no two domains, must not equal its domain's highest building, and the forest or mountain surcharge must be affordable by the cards your adventurers may still play`;
   }
 
   function sameBuilding(b, sqA, sqB) {
