@@ -76,10 +76,14 @@ static int ex_cards(const khronos_state *k, int f, int need, const char *what, c
                    ex_colour[f], need == 1 ? "" : "s", have ? ex_num(have) : "none");
 }
 
+/* How far a placement got through the checks, in their order. */
+enum { EX_SHAPE, EX_CONTAIN, EX_TAKEN, EX_RIVER, EX_DOMINION, EX_HIERARCHY, EX_SURCHARGE,
+       EX_OTHER };
+
 /* Why placement `place` does not take `type` (building new, or upgrading
  * building `target`) on board b. */
 static int ex_place(const khronos_state *k, int b, int type, int target, int place, char *err,
-                    size_t errlen)
+                    size_t errlen, int *stage)
 {
     const kh_board *bd = &k->board[b];
     const kh_place *p = &khronos__place[place];
@@ -87,6 +91,7 @@ static int ex_place(const khronos_state *k, int b, int type, int target, int pla
     ex_tile(type, tn, sizeof tn);
     kh_place_name(place, at, sizeof at);
     int f = KH_FAMILY(type), v = KH_SIZE(type);
+    *stage = EX_SHAPE;
     if (p->size != v) {
         if (khronos__place[D.place_first[v]].n == 1)
             return ex_fail(err, errlen, "a %s covers a single square, not %s", tn, at);
@@ -100,6 +105,7 @@ static int ex_place(const khronos_state *k, int b, int type, int target, int pla
     }
     kh_bits old;
     memset(&old, 0, sizeof old);
+    *stage = EX_CONTAIN;
     if (target >= 0) {
         old = kh_place_of(&bd->b[target])->mask;
         if (!kh_bits_subset(old, p->mask)) {
@@ -109,6 +115,7 @@ static int ex_place(const khronos_state *k, int b, int type, int target, int pla
                            tn, on);
         }
     }
+    *stage = EX_TAKEN;
     kh_bits taken = kh_bits_and(kh_bits_minus(p->mask, old), bd->occ);
     for (int i = 0; i < p->n; i++)
         if (kh_bits_has(taken, p->sq[i])) {
@@ -116,18 +123,21 @@ static int ex_place(const khronos_state *k, int b, int type, int target, int pla
             return ex_fail(err, errlen, "%s is already built on (a tile goes on free squares%s)",
                            sq, target >= 0 ? " besides the building it grows from" : "");
         }
+    *stage = EX_RIVER;
     if ((p->covers & KH_COVERS_RIVER) && !(f == KH_CIVIL && v >= 2)) {
         for (int i = 0; i < p->n; i++)
             if (D.terrain[p->sq[i]] == KH_RIVER)
                 kh_square_name(p->sq[i], sq, sizeof sq);
         return ex_fail(err, errlen, "%s is river: only a Town or a City may cover the river", sq);
     }
+    *stage = EX_DOMINION;
     if (f != KH_CIVIL) {
         uint8_t roots[2];
         int n = kh_board_touching(bd, p->nbr, target >= 0 ? bd->b[target].dom : -1, roots, 2);
         if (target >= 0 ? n > 0 : n > 1)
             return ex_fail(err, errlen, "this %s on %s would join two domains: only a civil "
                            "building may join domains", tn, at);
+        *stage = EX_HIERARCHY;
         int top = 0;
         if (target >= 0) {
             top = kh_top_without(bd, target, f);
@@ -141,6 +151,7 @@ static int ex_place(const khronos_state *k, int b, int type, int target, int pla
                            "domain, also a %s: each domain keeps a single highest one", tn,
                            kh_family_name[f], tn);
     }
+    *stage = EX_SURCHARGE;
     int base = v - (target >= 0 ? KH_SIZE(bd->b[target].type) : 0);
     int extra = kh_surcharge(k, p);
     int cap = kh_capacity(k, b), total = kh_total(k->hand[k->cur]);
@@ -153,6 +164,7 @@ static int ex_place(const khronos_state *k, int b, int type, int target, int pla
                            ? " and " : "",
                        (p->covers & KH_COVERS_MOUNTAIN) ? "mountain" : "", ex_num(extra),
                        extra == 1 ? "" : "s", ex_num(base + extra), ex_num(budget));
+    *stage = EX_OTHER;
     return ex_fail(err, errlen, "the %s cannot go on %s now", tn, at);
 }
 
@@ -188,14 +200,35 @@ static int ex_build(const khronos_state *k, int b, int type, int target, char *e
         return ex_fail(err, errlen, "no %s tile is left in the stock", tn);
     if (target < 0 && f != KH_CIVIL && !k->cubes[p])
         return ex_fail(err, errlen, "you have no cube left to mark a %s as yours", tn);
-    /* room: why the first few placements fail is too long a story; say what
-     * the tile needs */
-    return ex_fail(err, errlen, "there is no place on %s where a %s may stand now: it needs "
-                   "free squares%s, off the river%s, joining no two domains and not equalling "
-                   "its domain's highest %s building, with the terrain surcharge affordable",
-                   ex_board[b], tn, target >= 0 ? " around the building it grows from" : "",
-                   f == KH_CIVIL && v >= 2 ? " (a Town or City may cover it)" : "",
-                   kh_family_name[f]);
+    /* room: the placement that got furthest through the rules says why */
+    int best = -1, best_place = -1;
+    char msg[240] = "";
+    for (int i = D.place_first[v]; i < D.place_end[v]; i++) {
+        if (target >= 0 &&
+            !kh_bits_subset(kh_place_of(&bd->b[target])->mask, khronos__place[i].mask))
+            continue;
+        int stage;
+        char tmp[240];
+        ex_place(k, b, type, target, i, tmp, sizeof tmp, &stage);
+        if (stage > best) {
+            best = stage;
+            best_place = i;
+            snprintf(msg, sizeof msg, "%s", tmp + strlen("illegal move: "));
+        }
+    }
+    if (best <= EX_TAKEN) {
+        char like[40];
+        kh_place_name(D.place_first[v], like, sizeof like);
+        return ex_fail(err, errlen, "there is no room on %s for a %s: %s%s%s", ex_board[b], tn,
+                       khronos__place[D.place_first[v]].n == 1 ? "no free square" :
+                                                                 "no free block like ",
+                       khronos__place[D.place_first[v]].n == 1 ? "" : like,
+                       target >= 0 ? " around the building it grows from" : "");
+    }
+    char at[40];
+    kh_place_name(best_place, at, sizeof at);
+    return ex_fail(err, errlen, "no place on %s takes a %s now; at %s, for one: %s", ex_board[b],
+                   tn, at, msg);
 }
 
 static int ex_pending(const khronos_state *k, char *err, size_t errlen)
@@ -373,7 +406,8 @@ int kh_explain(const khronos_state *k, tb_move m, char *err, size_t errlen)
                            "%s", ex_tile(x->type - 1, tn, sizeof tn),
                            D.tile[x->type].name, on);
         }
-        return ex_place(k, k->pend_board, k->pend_type, target, (int)pay, err, errlen);
+        int stage;
+        return ex_place(k, k->pend_board, k->pend_type, target, (int)pay, err, errlen, &stage);
     }
     case KH_M_PAY:
         if (!ex_holds(k, pay))
