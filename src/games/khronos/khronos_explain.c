@@ -38,6 +38,12 @@ static const char *ex_tile(int t, char *buf, size_t buflen)
     return buf;
 }
 
+/* The article before a tile's name: "an Abbey", "a Keep". */
+static const char *ex_an(const char *name)
+{
+    return strchr("AEIOUaeiou", name[0]) ? "an" : "a";
+}
+
 static int ex_fail(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int ex_fail(char *err, size_t errlen, const char *fmt, ...)
@@ -94,13 +100,15 @@ static int ex_place(const khronos_state *k, int b, int type, int target, int pla
     *stage = EX_SHAPE;
     if (p->size != v) {
         if (khronos__place[D.place_first[v]].n == 1)
-            return ex_fail(err, errlen, "a %s covers a single square, not %s", tn, at);
+            return ex_fail(err, errlen, "%s %s covers a single square, not %s", ex_an(tn), tn,
+                           at);
         const kh_place *q = &khronos__place[D.place_first[v]];
         int w = q->sq[q->n - 1] % D.width - q->sq[0] % D.width + 1;
         int h = q->sq[q->n - 1] / D.width - q->sq[0] / D.width + 1;
         char like[40];
         kh_place_name(D.place_first[v], like, sizeof like);
-        return ex_fail(err, errlen, "a %s covers a %dx%d block (like %s), not %s", tn, w, h, like,
+        return ex_fail(err, errlen, "%s %s covers a %dx%d block (like %s), not %s", ex_an(tn), tn,
+                       w, h, like,
                        at);
     }
     kh_bits old;
@@ -148,8 +156,8 @@ static int ex_place(const khronos_state *k, int b, int type, int target, int pla
         }
         if (top == v)
             return ex_fail(err, errlen, "this %s would equal the highest %s building of its "
-                           "domain, also a %s: each domain keeps a single highest one", tn,
-                           kh_family_name[f], tn);
+                           "domain, also %s %s: each domain keeps a single highest one", tn,
+                           kh_family_name[f], ex_an(tn), tn);
     }
     *stage = EX_SURCHARGE;
     int base = v - (target >= 0 ? KH_SIZE(bd->b[target].type) : 0);
@@ -180,8 +188,8 @@ static int ex_build(const khronos_state *k, int b, int type, int target, char *e
         char on[16];
         ex_tile(x->type, on, sizeof on);
         if (KH_FAMILY(x->type) != f || KH_SIZE(x->type) >= v)
-            return ex_fail(err, errlen, "a %s grows only into a larger %s building, not a %s", on,
-                           kh_family_name[KH_FAMILY(x->type)], tn);
+            return ex_fail(err, errlen, "%s %s grows only into a larger %s building, not %s %s",
+                           ex_an(on), on, kh_family_name[KH_FAMILY(x->type)], ex_an(tn), tn);
         if (f != KH_CIVIL && x->owner != p)
             return ex_fail(err, errlen, "this %s belongs to %s: you may upgrade your own military "
                            "and religious buildings, and any civil one", on,
@@ -190,16 +198,17 @@ static int ex_build(const khronos_state *k, int b, int type, int target, char *e
     int base = v - (target >= 0 ? KH_SIZE(bd->b[target].type) : 0);
     char what[40];
     if (target >= 0)
-        snprintf(what, sizeof what, "growing into a %s", tn);
+        snprintf(what, sizeof what, "growing into %s %s", ex_an(tn), tn);
     else
-        snprintf(what, sizeof what, "a %s", tn);
+        snprintf(what, sizeof what, "%s %s", ex_an(tn), tn);
     if (ex_adventurer(k, b, 0, err, errlen) || ex_cards(k, f, base, what, err, errlen) ||
         ex_adventurer(k, b, base, err, errlen))
         return -1;
     if (!k->stock[type])
         return ex_fail(err, errlen, "no %s tile is left in the stock", tn);
     if (target < 0 && f != KH_CIVIL && !k->cubes[p])
-        return ex_fail(err, errlen, "you have no cube left to mark a %s as yours", tn);
+        return ex_fail(err, errlen, "you have no cube left to mark %s %s as yours", ex_an(tn),
+                       tn);
     /* room: the placement that got furthest through the rules says why */
     int best = -1, best_place = -1;
     char msg[240] = "";
@@ -219,7 +228,8 @@ static int ex_build(const khronos_state *k, int b, int type, int target, char *e
     if (best <= EX_TAKEN) {
         char like[40];
         kh_place_name(D.place_first[v], like, sizeof like);
-        return ex_fail(err, errlen, "there is no room on %s for a %s: %s%s%s", ex_board[b], tn,
+        return ex_fail(err, errlen, "there is no room on %s for %s %s: %s%s%s", ex_board[b],
+                       ex_an(tn), tn,
                        khronos__place[D.place_first[v]].n == 1 ? "no free square" :
                                                                  "no free block like ",
                        khronos__place[D.place_first[v]].n == 1 ? "" : like,
@@ -227,8 +237,8 @@ static int ex_build(const khronos_state *k, int b, int type, int target, char *e
     }
     char at[40];
     kh_place_name(best_place, at, sizeof at);
-    return ex_fail(err, errlen, "no place on %s takes a %s now; at %s, for one: %s", ex_board[b],
-                   tn, at, msg);
+    return ex_fail(err, errlen, "no place on %s takes %s %s now; at %s, for one: %s",
+                   ex_board[b], ex_an(tn), tn, at, msg);
 }
 
 static int ex_pending(const khronos_state *k, char *err, size_t errlen)
@@ -350,12 +360,12 @@ int kh_explain(const khronos_state *k, tb_move m, char *err, size_t errlen)
             return ex_fail(err, errlen, "a printed Hamlet can never be demolished");
         if (KH_SIZE(x->type) > 1)
             return ex_fail(err, errlen, "only size-1 buildings (Watchtower, Chapel, Hamlet) can "
-                           "be demolished, not a %s", tn);
+                           "be demolished, not %s %s", ex_an(tn), tn);
         if (k->ecus[p] < KH_DEMOLISH_COST)
             return ex_fail(err, errlen, "demolishing costs %d Ecu and a card; you have no Ecu",
                            KH_DEMOLISH_COST);
         char what[40];
-        snprintf(what, sizeof what, "demolishing a %s", tn);
+        snprintf(what, sizeof what, "demolishing %s %s", ex_an(tn), tn);
         if (ex_adventurer(k, b, 0, err, errlen) ||
             ex_cards(k, KH_FAMILY(x->type), 1, what, err, errlen) ||
             ex_adventurer(k, b, 1, err, errlen))
@@ -372,7 +382,7 @@ int kh_explain(const khronos_state *k, tb_move m, char *err, size_t errlen)
         if (kind == KH_M_POPULATE) {
             if (f != KH_CIVIL)
                 return ex_fail(err, errlen, "only civil buildings (Hamlet, Town, City) take "
-                               "population cubes, not a %s", tn);
+                               "population cubes, not %s %s", ex_an(tn), tn);
             if (x->ncubes >= KH_SIZE(x->type))
                 return ex_fail(err, errlen, "this %s holds %s cube%s already, its most", tn,
                                ex_num(x->ncubes), x->ncubes == 1 ? "" : "s");
@@ -384,12 +394,12 @@ int kh_explain(const khronos_state *k, tb_move m, char *err, size_t errlen)
             if (!(x->flags & KH_RUIN))
                 return ex_fail(err, errlen, "this %s is not a ruin", tn);
             char what[40];
-            snprintf(what, sizeof what, "renovating a %s ruin", tn);
+            snprintf(what, sizeof what, "renovating %s %s ruin", ex_an(tn), tn);
             if (ex_cards(k, f, 1, what, err, errlen))
                 return -1;
             if (D.tile[x->type].renovation >= 2 && x->reno == KH_NOBODY && !k->cubes[p])
-                return ex_fail(err, errlen, "the first card on a %s ruin is marked with a cube, "
-                               "and you have none left", tn);
+                return ex_fail(err, errlen, "the first card on %s %s ruin is marked with a cube, "
+                               "and you have none left", ex_an(tn), tn);
         }
         if (ex_adventurer(k, KH_REASON, 1, err, errlen))
             return -1;
