@@ -2,7 +2,9 @@
  * khronos_text.c — everything of Khronos that is text: the notation
  * (docs/notation.md: `build might keep`, `c4-d5`, `travel might faith`, ...),
  * the view and state JSON (docs/state.md), the static board JSON, the three
- * boards side by side for the terminal, and the one-line prompt.
+ * boards for the terminal (side by side when they fit 120 columns, else
+ * Might and Faith above Reason; a 2x2 or 3x3 building drawn as one block),
+ * and the one-line prompt.
  *
  * Invariants: a view shows a seat its own hand only (other hands by size,
  * the deck by size); state_from_json accepts only a state that satisfies
@@ -1463,6 +1465,46 @@ static void text_hr(tb_buf *out, const char *bold, const char *reset, const char
     tb__buf_printf(out, "%s%s%s\n", bold, title, reset);
 }
 
+/* Boards [first, last) side by side: titles (with the adventurers on
+ * them), column letters, then the rows. */
+static void text_boards_band(tb_buf *out, const khronos_state *k, int first, int last,
+                             bool colour)
+{
+    static const char *const title[KH_BOARDS] = {"MIGHT (1st age)", "FAITH (2nd age)",
+                                                 "REASON (3rd age)"};
+    const char *bold = colour ? ANSI_BOLD : "", *reset = colour ? ANSI_RESET : "";
+    int w = D.width * 3;
+    tb__buf_printf(out, "   ");
+    for (int b = first; b < last; b++) {
+        char pawns[32] = "";
+        int len = 0;
+        for (int p = 0; p < k->base.players; p++)
+            for (int a = 0; a < 2; a++)
+                if (k->pawn[p][a] == b && len + 2 < (int)sizeof pawns)
+                    pawns[len++] = text_colour_letter[p];
+        pawns[len] = '\0';
+        char head[96];
+        int hl = snprintf(head, sizeof head, "%s %s%s", title[b], len ? "@" : "", pawns);
+        tb__buf_printf(out, "%s%s%s%*s", bold, head, reset, w + 2 - hl > 0 ? w + 2 - hl : 1, "");
+    }
+    tb__buf_printf(out, "\n   ");
+    for (int b = first; b < last; b++) {
+        for (int c = 0; c < D.width; c++)
+            tb__buf_printf(out, " %c ", 'a' + c);
+        tb__buf_printf(out, "  ");
+    }
+    tb__buf_printf(out, "\n");
+    for (int r = 0; r < D.height; r++) {
+        tb__buf_printf(out, "%2d ", r + 1);
+        for (int b = first; b < last; b++) {
+            for (int c = 0; c < D.width; c++)
+                text_cell(out, k, b, r * D.width + c, colour);
+            tb__buf_printf(out, "  ");
+        }
+        tb__buf_printf(out, "\n");
+    }
+}
+
 char *khronos__render_text(const tb_state *s, int seat, unsigned flags)
 {
     bool colour = (flags & TB_RENDER_COLOUR) != 0;
@@ -1480,42 +1522,18 @@ char *khronos__render_text(const tb_state *s, int seat, unsigned flags)
     if (seat >= 0)
         tb__buf_printf(&out, "  ·  you are seat %d (%s%s%s)", seat,
                        colour ? text_ansi_seat[seat] : "", kh_colour_name[seat], reset);
-    tb__buf_printf(&out, "\n   ");
-    static const char *const title[KH_BOARDS] = {"MIGHT (1st age)", "FAITH (2nd age)",
-                                                 "REASON (3rd age)"};
-    int w = D.width * 3;
-    for (int b = 0; b < KH_BOARDS; b++) {
-        char pawns[32] = "";
-        int len = 0;
-        for (int p = 0; p < n; p++)
-            for (int a = 0; a < 2; a++)
-                if (k->pawn[p][a] == b && len + 2 < (int)sizeof pawns)
-                    pawns[len++] = text_colour_letter[p];
-        pawns[len] = '\0';
-        char head[96];
-        int hl = snprintf(head, sizeof head, "%s %s%s", title[b], len ? "@" : "", pawns);
-        tb__buf_printf(&out, "%s%s%s%*s", bold, head, reset, w + 2 - hl > 0 ? w + 2 - hl : 1, "");
-    }
-    tb__buf_printf(&out, "\n   ");
-    for (int b = 0; b < KH_BOARDS; b++) {
-        for (int c = 0; c < D.width; c++)
-            tb__buf_printf(&out, " %c ", 'a' + c);
-        tb__buf_printf(&out, "  ");
-    }
     tb__buf_printf(&out, "\n");
-    for (int r = 0; r < D.height; r++) {
-        tb__buf_printf(&out, "%2d ", r + 1);
-        for (int b = 0; b < KH_BOARDS; b++) {
-            for (int c = 0; c < D.width; c++)
-                text_cell(&out, k, b, r * D.width + c, colour);
-            tb__buf_printf(&out, "  ");
-        }
-        tb__buf_printf(&out, "\n");
-    }
+    /* the three boards side by side when that fits 120 columns, else Might
+     * and Faith, then Reason below them */
+    int per_band = 3 + KH_BOARDS * (D.width * 3 + 2) <= 120 ? KH_BOARDS : 2;
+    for (int first = 0; first < KH_BOARDS; first += per_band)
+        text_boards_band(&out, k, first, first + per_band < KH_BOARDS ? first + per_band
+                                                                      : KH_BOARDS, colour);
     tb__buf_printf(&out, "   M military, R religious, C civil + size (1-3) + owner; H printed hamlet;"
                          " m2 ruin (+ renovation cube);\n"
                          "   ### +++ === ::: the rest of a military, religious, civil building, a ruin"
-                         " (+ populate cubes); terrain . plain f forest m mountain ~ river / ^ mixed\n");
+                         " (+ populate cubes);\n"
+                         "   terrain . plain f forest m mountain ~ river / ^ mixed\n");
     /* domains that pay */
     for (int b = 0; b < KH_BOARDS; b++) {
         const kh_board *bd = &k->board[b];
