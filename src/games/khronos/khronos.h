@@ -85,7 +85,7 @@ static inline bool kh_bits_subset(kh_bits a, kh_bits b) /* a within b */
 }
 
 /* One way to lay a tile: its squares (n of them, increasing: sq[0] is the
- * top-left corner of the block), their set, the set of squares orthogonally
+ * first in board order, a block's top-left corner), their set, the set of squares orthogonally
  * next to it, and what terrain it covers.  size is the tile size (value,
  * cost) the shape belongs to; n is its square count, which only the shape
  * decides (the engine never takes one for the other). */
