@@ -356,7 +356,14 @@ async function scenario() {
   const s2 = JSON.parse(st2);
   s2.boards.might = [{ type: 'watchtower', at: 'a3', owner: s2.current }];
   const w = await engine(tabula, [`load ${JSON.stringify(s2)}`, `view ${s2.current}`, 'legal']);
+  // a Keep being built on an empty Might board: its 2x2 blocks, each named by its corners
+  const s3 = JSON.parse(st2);
+  s3.hands[s3.current] = 'mmcc';
+  s3.hands[1 - s3.current] = 'rrrr';
+  s3.deck = 'm'.repeat(16) + 'r'.repeat(14) + 'c'.repeat(17);
+  const q = await engine(tabula, [`load ${JSON.stringify(s3)}`, 'play build might keep', `view ${s3.current}`, 'legal']);
   return {
+    squares: { view: JSON.parse(q[2]), legal: q[3].split(' '), seat: s3.current },
     tower: { view: JSON.parse(w[1]), legal: w[2].split(/ (?=exchange|travel|build|upgrade|demolish|end)/), seat: s2.current },
     pick: { view: JSON.parse(pickView), legal: pickLegal.split(/ (?=downsize)/), seat: cur },
     keep: { view: JSON.parse(keepView), legal: keepLegal.split(' '), seat: b },
@@ -421,6 +428,11 @@ t.test('downsizing, the kept squares, surcharge cards, upgrade from a building, 
     res.demolishTargets = [...boardEl.querySelectorAll('.kh-sq.act-demolish')].map((x) => `${x.dataset.board} ${x.dataset.sq}`);
     click('.kh-sq[data-board="might"][data-sq="a3"]');
     res.afterDemolish = decided.slice(-1);
+    // squares: the top-left squares of the blocks are marked; one click there lays the tile
+    r.update({ view: S.squares.view, legal: S.squares.legal, yourTurn: true, seat: S.squares.seat, n: 15, replay: false });
+    res.anchors = boardEl.querySelectorAll('.kh-sq.anchor[data-board="might"]').length;
+    click('.kh-sq[data-board="might"][data-sq="e4"]');
+    res.afterAnchor = decided.slice(-1);
     return res;
   }, sc);
   assertEq(out.pickTargets.sort(), ['might a3', 'might a4', 'might b3', 'might b4', 'might d3', 'might d4', 'might e3', 'might e4'], 'the tied Keeps are highlighted');
@@ -438,6 +450,8 @@ t.test('downsizing, the kept squares, surcharge cards, upgrade from a building, 
   assertEq(out.afterUpgrade, ['upgrade might a3 keep'], 'building, then tile: the upgrade');
   assertEq(out.demolishTargets, ['might a3'], 'the Demolish tool highlights the small building');
   assertEq(out.afterDemolish, ['demolish might a3'], 'Demolish, then the building');
+  assertEq(out.anchors, sc.squares.legal.length, 'every 2x2 block offered has its top-left square marked');
+  assertEq(out.afterAnchor, ['e4-f5'], 'one click on a top-left square lays the Keep on its block');
   await page.context().close();
 });
 
