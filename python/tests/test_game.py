@@ -25,7 +25,7 @@ def test_games_and_sizes():
     assert GAMES == ["arkadia", "clans", "khronos"]
     assert tabula.num_actions("clans", 4) == 3660
     assert tabula.num_actions("arkadia", 4) == 12960
-    assert tabula.num_actions("khronos", 4) == 16796
+    assert tabula.num_actions("khronos", 4) == 17050
     assert tabula.observation_shape("clans", 2) == (527,)
     with pytest.raises(tabula.Error, match="players"):
         tabula.num_actions("clans", 9)
@@ -120,7 +120,7 @@ def test_view_hides_and_resample_keeps_the_view(name):
         assert r2.view_json(seat) == g.view_json(seat)
 
 
-SHAPES = {"clans": (527,), "arkadia": (3091,), "khronos": (13558,)}
+SHAPES = {"clans": (527,), "arkadia": (3091,), "khronos": (26893,)}
 
 
 @pytest.mark.parametrize("name", GAMES)

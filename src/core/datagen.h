@@ -19,7 +19,9 @@
 #include <string.h>
 
 #define GEN_UNUSED __attribute__((unused))
-#define GEN_SHAPE_CELLS 4 /* the largest tile shape any game has */
+#ifndef GEN_SHAPE_CELLS /* a generator with larger tiles defines it before including this */
+#define GEN_SHAPE_CELLS 4 /* the most cells of a tile shape */
+#endif
 
 static const char *gen_file = "data";
 static int gen_line;

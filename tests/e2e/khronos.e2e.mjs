@@ -64,12 +64,12 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
   await page.waitForSelector('.kh-bld[data-board="reason"]');
   await page.waitForSelector('#kh-hand .kh-card');
   assertEq(await page.$$eval('.kh-board', (b) => b.map((x) => x.dataset.board)), ['might', 'faith', 'reason'], 'three boards');
-  assertEq(await page.$$eval('.kh-board[data-board="might"] .kh-sq', (x) => x.length), 120, '12 × 10 squares per board');
+  assertEq(await page.$$eval('.kh-board[data-board="might"] .kh-sq', (x) => x.length), 192, '16 × 12 squares per board');
   // every printed Hamlet square holds a civil building (the Hamlet, or a Town or City grown from it) on every board
   const printed = await page.evaluate(async () => {
     const board = await (await fetch('/api/catalog/khronos/board')).json();
     return ['might', 'faith', 'reason'].map((b) => board.printed_hamlets.filter((sq) => [...document.querySelectorAll(`.kh-bld[data-board="${b}"]`)]
-      .some((x) => x.dataset.at.split('+').includes(sq) && ['hamlet', 'town', 'city'].includes(x.dataset.type))).length);
+      .some((x) => x.dataset.cells.split(' ').includes(sq) && ['hamlet', 'town', 'city'].includes(x.dataset.type))).length);
   });
   assertEq(printed, [10, 10, 10], 'ten printed Hamlets on each board');
   assert(await page.isVisible('#notice'), 'the placeholder notice is shown');
@@ -207,7 +207,7 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
       const sq = await reasonAct.getAttribute('data-sq');
       const kind = (await reasonAct.getAttribute('class')).includes('act-populate') ? 'populate' : 'renovate';
       const bld = await page.$$eval('.kh-bld[data-board="reason"]', (bs, s) => {
-        const b = bs.find((x) => x.dataset.at.split('+').includes(s));
+        const b = bs.find((x) => x.dataset.cells.split(' ').includes(s));
         return b ? { at: b.dataset.at, cubes: b.dataset.cubes, ruin: b.dataset.ruin } : null;
       }, sq);
       await reasonAct.click();
@@ -343,12 +343,12 @@ async function scenario() {
   const s = JSON.parse(st);
   const cur = s.current;
   const a = (cur + 1) % 3, b = (cur + 2) % 3;
-  s.boards.might = [{ type: 'keep', at: 'a4+b4', owner: a }, { type: 'keep', at: 'd4+e4', owner: b }];
-  s.boards.faith = [{ type: 'keep', at: 'a4+b4', owner: a }, { type: 'keep', at: 'd4+e4', owner: b }];
-  s.boards.reason = [{ type: 'keep', at: 'a4+b4', ruin: true }, { type: 'keep', at: 'd4+e4', ruin: true }];
+  s.boards.might = [{ type: 'keep', at: 'a3-b4', owner: a }, { type: 'keep', at: 'd3-e4', owner: b }];
+  s.boards.faith = [{ type: 'keep', at: 'a3-b4', owner: a }, { type: 'keep', at: 'd3-e4', owner: b }];
+  s.boards.reason = [{ type: 'keep', at: 'a3-b4', ruin: true }, { type: 'keep', at: 'd3-e4', ruin: true }];
   const load = `load ${JSON.stringify(s)}`;
   const r = await engine(tabula, [load, 'play build might hamlet', 'play c4', `view ${cur}`, 'legal',
-    'play downsize might d4', `view ${b}`, 'legal']);
+    'play downsize might d3', `view ${b}`, 'legal']);
   const [, , , pickView, pickLegal, , keepView, keepLegal] = r;
   const p = await engine(tabula, ['new khronos players=2 seed=3', 'play build might hamlet', 'play c1', 'view 1', 'legal']);
   // a Watchtower of the player to move: upgrade it from the building, or demolish it
@@ -356,7 +356,14 @@ async function scenario() {
   const s2 = JSON.parse(st2);
   s2.boards.might = [{ type: 'watchtower', at: 'a3', owner: s2.current }];
   const w = await engine(tabula, [`load ${JSON.stringify(s2)}`, `view ${s2.current}`, 'legal']);
+  // a Keep being built on an empty Might board: its 2x2 blocks, each named by its corners
+  const s3 = JSON.parse(st2);
+  s3.hands[s3.current] = 'mmcc';
+  s3.hands[1 - s3.current] = 'rrrr';
+  s3.deck = 'm'.repeat(16) + 'r'.repeat(14) + 'c'.repeat(17);
+  const q = await engine(tabula, [`load ${JSON.stringify(s3)}`, 'play build might keep', `view ${s3.current}`, 'legal']);
   return {
+    squares: { view: JSON.parse(q[2]), legal: q[3].split(' '), seat: s3.current },
     tower: { view: JSON.parse(w[1]), legal: w[2].split(/ (?=exchange|travel|build|upgrade|demolish|end)/), seat: s2.current },
     pick: { view: JSON.parse(pickView), legal: pickLegal.split(/ (?=downsize)/), seat: cur },
     keep: { view: JSON.parse(keepView), legal: keepLegal.split(' '), seat: b },
@@ -421,23 +428,30 @@ t.test('downsizing, the kept squares, surcharge cards, upgrade from a building, 
     res.demolishTargets = [...boardEl.querySelectorAll('.kh-sq.act-demolish')].map((x) => `${x.dataset.board} ${x.dataset.sq}`);
     click('.kh-sq[data-board="might"][data-sq="a3"]');
     res.afterDemolish = decided.slice(-1);
+    // squares: the top-left squares of the blocks are marked; one click there lays the tile
+    r.update({ view: S.squares.view, legal: S.squares.legal, yourTurn: true, seat: S.squares.seat, n: 15, replay: false });
+    res.anchors = boardEl.querySelectorAll('.kh-sq.anchor[data-board="might"]').length;
+    click('.kh-sq[data-board="might"][data-sq="e4"]');
+    res.afterAnchor = decided.slice(-1);
     return res;
   }, sc);
-  assertEq(out.pickTargets.sort(), ['might a4', 'might b4', 'might d4', 'might e4'], 'the tied Keeps are highlighted');
+  assertEq(out.pickTargets.sort(), ['might a3', 'might a4', 'might b3', 'might b4', 'might d3', 'might d4', 'might e3', 'might e4'], 'the tied Keeps are highlighted');
   assert(/downsize/.test(out.pickHelp), 'the pick is explained');
-  assertEq(out.afterPick, ['downsize might d4'], 'clicking a square of a Keep downsizes it');
-  assertEq(out.keepCands.sort(), ['d4', 'e4'], 'the squares the Watchtower may keep');
+  assertEq(out.afterPick, ['downsize might d3'], 'clicking a square of a Keep downsizes it');
+  assertEq(out.keepCands.sort(), ['d3', 'd4', 'e3', 'e4'], 'the squares the Watchtower may keep');
   assert(/Watchtower/.test(out.keepHelp), 'the keep step names the smaller tile');
-  assertEq(out.afterKeep, ['downsize might d4', 'e4'], 'one click keeps the square');
+  assertEq(out.afterKeep, ['downsize might d3', 'e4'], 'one click keeps the square');
   assert(out.payable.includes('m') && out.payable.includes('r'), `payable cards highlighted (${out.payable})`);
   assert(out.ghost, 'the tile waiting for its surcharge is drawn as a ghost');
-  assertEq(out.afterPay, ['downsize might d4', 'e4', 'pay r'], 'clicking a card pays it');
+  assertEq(out.afterPay, ['downsize might d3', 'e4', 'pay r'], 'clicking a card pays it');
   assert(out.towerMarked, 'the Watchtower is marked as having actions');
   assert(out.upgradeTiles.includes('keep') && out.upgradeTiles.every((x) => ['keep', 'castle'].includes(x)), `only military upgrades offered (${out.upgradeTiles})`);
   assert(out.demolishThis, 'demolishing the selected building is offered');
   assertEq(out.afterUpgrade, ['upgrade might a3 keep'], 'building, then tile: the upgrade');
   assertEq(out.demolishTargets, ['might a3'], 'the Demolish tool highlights the small building');
   assertEq(out.afterDemolish, ['demolish might a3'], 'Demolish, then the building');
+  assertEq(out.anchors, sc.squares.legal.length, 'every 2x2 block offered has its top-left square marked');
+  assertEq(out.afterAnchor, ['e4-f5'], 'one click on a top-left square lays the Keep on its block');
   await page.context().close();
 });
 

@@ -4,9 +4,10 @@
  * the rulebook (155 tiles, 55 cards, 25 cubes, 4 Ecus, 4 cards), the
  * surcharges by player count, a placeholder board that has every kind of
  * terrain with one connected river crossing it and ten printed Hamlets off
- * the river, and placement tables that agree with a brute-force derivation
- * (squares, neighbour sets, terrain flags, the anchor index and the lists
- * of larger placements).
+ * the river, room for 3x3 blocks off the river on both of its banks, and
+ * placement tables that agree with a brute-force derivation: every tile of
+ * size s is an s x s block of squares (§1.1.2), with its neighbour sets,
+ * terrain flags, the anchor index and the lists of larger placements.
  */
 #include "games/khronos/khronos.h"
 
@@ -59,7 +60,7 @@ static void board_has_every_terrain_and_one_river(void **unused)
     (void)unused;
     assert_true(D.squares == D.width * D.height && D.squares <= KH_MAXSQ);
     int count[KH_TERRAINS] = {0};
-    kh_bits river = {{0, 0}};
+    kh_bits river = {{0}};
     for (int sq = 0; sq < D.squares; sq++) {
         assert_true(D.terrain[sq] < KH_TERRAINS);
         count[D.terrain[sq]]++;
@@ -73,7 +74,7 @@ static void board_has_every_terrain_and_one_river(void **unused)
     for (int sq = 0; sq < D.squares && first < 0; sq++)
         if (kh_bits_has(river, sq))
             first = sq;
-    kh_bits reached = {{0, 0}};
+    kh_bits reached = {{0}};
     kh_bits_set(&reached, first);
     int grown = 1;
     while (grown) {
@@ -106,7 +107,7 @@ static void ten_printed_hamlets_off_the_river(void **unused)
 {
     (void)unused;
     assert_int_equal(D.hamlets, 10);
-    kh_bits seen = {{0, 0}};
+    kh_bits seen = {{0}};
     for (int h = 0; h < D.hamlets; h++) {
         int sq = D.hamlet[h];
         assert_true(sq >= 0 && sq < D.squares);
@@ -117,31 +118,24 @@ static void ten_printed_hamlets_off_the_river(void **unused)
     assert_memory_equal(&seen, &D.printed, sizeof seen);
 }
 
-static bool test_connected(const kh_place *p)
+/* Whether placement p is an s x s block: s*s squares, in board order, from
+ * its top-left square. */
+static bool test_block(const kh_place *p, int s)
 {
-    int reached = 1, grown = 1;
-    while (grown) {
-        grown = 0;
-        for (int i = 0; i < p->size; i++)
-            for (int j = 0; j < p->size; j++) {
-                int a = p->sq[i], b = p->sq[j];
-                int dist = abs(a / D.width - b / D.width) + abs(a % D.width - b % D.width);
-                if ((reached >> i & 1) && !(reached >> j & 1) && dist == 1) {
-                    reached |= 1 << j;
-                    grown = 1;
-                }
-            }
-    }
-    return reached == (1 << p->size) - 1;
+    if (p->n != s * s)
+        return false;
+    int r0 = p->sq[0] / D.width, c0 = p->sq[0] % D.width;
+    for (int k = 0; k < p->n; k++)
+        if (p->sq[k] != (r0 + k / s) * D.width + c0 + k % s)
+            return false;
+    return true;
 }
 
 static void placements_agree_with_brute_force(void **unused)
 {
     (void)unused;
-    /* a domino, a straight line of three or an L on a 12 x 10 grid */
-    int want[4] = {0, D.squares, 2 * D.width * D.height - D.width - D.height,
-                   D.height * (D.width - 2) + D.width * (D.height - 2) +
-                       4 * (D.width - 1) * (D.height - 1)};
+    /* one s x s block at every top-left square that leaves it on the board */
+    int want[4] = {0, D.squares, (D.width - 1) * (D.height - 1), (D.width - 2) * (D.height - 2)};
     for (int s = 1; s <= 3; s++)
         assert_int_equal(D.place_end[s] - D.place_first[s], want[s]);
     assert_int_equal(D.place_first[1], 0);
@@ -149,9 +143,10 @@ static void placements_agree_with_brute_force(void **unused)
     for (int i = 0; i < D.places; i++) {
         const kh_place *p = &khronos__place[i];
         assert_true(i >= D.place_first[p->size] && i < D.place_end[p->size]);
-        kh_bits mask = {{0, 0}}, nbr = {{0, 0}};
+        kh_bits mask = {{0}}, nbr = {{0}};
         int covers = 0;
-        for (int k = 0; k < p->size; k++) {
+        assert_true(test_block(p, p->size));
+        for (int k = 0; k < p->n; k++) {
             assert_true(p->sq[k] < D.squares);
             if (k)
                 assert_true(p->sq[k] > p->sq[k - 1]);
@@ -161,11 +156,10 @@ static void placements_agree_with_brute_force(void **unused)
             covers |= t == KH_FOREST || t == KH_PLAIN_FOREST ? KH_COVERS_FOREST : 0;
             covers |= t == KH_MOUNTAIN || t == KH_FOREST_MOUNTAIN ? KH_COVERS_MOUNTAIN : 0;
         }
-        assert_true(test_connected(p));
         for (int sq = 0; sq < D.squares; sq++) {
             if (kh_bits_has(mask, sq))
                 continue;
-            for (int k = 0; k < p->size; k++) {
+            for (int k = 0; k < p->n; k++) {
                 int a = p->sq[k];
                 if (abs(a / D.width - sq / D.width) + abs(a % D.width - sq % D.width) == 1)
                     kh_bits_set(&nbr, sq);
@@ -176,7 +170,7 @@ static void placements_agree_with_brute_force(void **unused)
         assert_int_equal(covers, p->covers);
         if (i > D.place_first[p->size]) {
             const kh_place *q = &khronos__place[i - 1];
-            assert_true(memcmp(q->sq, p->sq, 3) != 0);
+            assert_true(memcmp(q->sq, p->sq, KH_MAXCELLS) != 0);
             assert_true(q->sq[0] <= p->sq[0]);
         }
         /* the anchor index finds it */
@@ -198,6 +192,29 @@ static void placements_agree_with_brute_force(void **unused)
     }
 }
 
+/* Castles and Abbeys (3x3, never on the river) find room on both banks: the
+ * river parts the board, and each side has a free 3x3 block without a
+ * printed Hamlet. */
+static void room_for_castles_on_both_banks(void **unused)
+{
+    (void)unused;
+    int west = 0, east = 0;
+    for (int i = D.place_first[3]; i < D.place_end[3]; i++) {
+        const kh_place *p = &khronos__place[i];
+        if ((p->covers & KH_COVERS_RIVER) || kh_bits_any(kh_bits_and(p->mask, D.printed)))
+            continue;
+        /* west of the river: some river square lies to the right on its first row */
+        int r = p->sq[0] / D.width;
+        bool river_right = false;
+        for (int c = p->sq[0] % D.width; c < D.width; c++)
+            river_right |= D.terrain[r * D.width + c] == KH_RIVER;
+        west += river_right;
+        east += !river_right;
+    }
+    assert_true(west >= 10);
+    assert_true(east >= 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -205,6 +222,7 @@ int main(void)
         cmocka_unit_test(board_has_every_terrain_and_one_river),
         cmocka_unit_test(ten_printed_hamlets_off_the_river),
         cmocka_unit_test(placements_agree_with_brute_force),
+        cmocka_unit_test(room_for_castles_on_both_banks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

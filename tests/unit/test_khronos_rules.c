@@ -7,7 +7,10 @@
  * good enough that a one-ply player using it beats random players; and the
  * decisions left out of searches (an adventurer travelling again before it
  * plays a card) are exactly those, and stay legal; a state written with
- * each player's adventurers in either order reads as the same state.
+ * each player's adventurers in either order reads as the same state; every
+ * legal decision's text (a block of squares by its corners, "c4-d5") reads
+ * back as that decision, and a decision legal a moment ago but not now is
+ * refused with the rule that refuses it, never a bare "not allowed now".
  */
 #include "tabula.h"
 #include "../sim/sim.h"
@@ -324,6 +327,61 @@ static void adventurers_in_either_order_read_as_one_state(void **unused)
     assert_true(differing_allowances > 50);
 }
 
+static void texts_read_back_and_refusals_name_their_rule(void **unused)
+{
+    (void)unused;
+    tb_move *now = malloc(TB_MAX_MOVES * sizeof *now), *before = malloc(TB_MAX_MOVES * sizeof *before);
+    assert_non_null(now);
+    assert_non_null(before);
+    tb_rng rng;
+    tb_rng_seed(&rng, 7);
+    int refusals = 0;
+    for (int game = 0; game < 8; game++) {
+        tb_state *s = new_game(2 + game % 4, 100 + (uint64_t)game, game % 2);
+        tb_state *prev = tb_state_dup(s);
+        int nb = 0;
+        while (!tb_is_over(s)) {
+            int n = tb_legal(s, now);
+            for (int i = 0; i < n; i++) {
+                char text[TB_MOVE_TEXT], err[TB_ERR_LEN];
+                tb_move back;
+                tb_move_to_text(s, now[i], text, sizeof text);
+                assert_int_equal(tb_text_to_move(s, text, &back, err, sizeof err), 0);
+                assert_true(back == now[i]);
+            }
+            /* the previous position's decisions that are not legal here */
+            for (int i = 0; i < nb; i++) {
+                bool legal = false;
+                for (int j = 0; j < n && !legal; j++)
+                    legal = now[j] == before[i];
+                if (legal)
+                    continue;
+                char text[TB_MOVE_TEXT], err[TB_ERR_LEN];
+                tb_move back;
+                tb_move_to_text(prev, before[i], text, sizeof text);
+                if (tb_text_to_move(s, text, &back, err, sizeof err) == 0)
+                    continue; /* the same text means another decision now */
+                refusals++;
+                if (getenv("KH_SHOW_REFUSALS"))
+                    printf("%s\n", err);
+                assert_null(strstr(err, "not allowed now"));
+                assert_true(strncmp(err, "illegal move: ", 14) == 0 || strstr(err, "write ") ||
+                            strstr(err, "no tile covers"));
+            }
+            tb_state_free(prev);
+            prev = tb_state_dup(s);
+            memcpy(before, now, (size_t)n * sizeof *now);
+            nb = n;
+            tb_apply(s, tb_random_move(s, &rng));
+        }
+        tb_state_free(prev);
+        tb_state_free(s);
+    }
+    assert_true(refusals > 1000);
+    free(now);
+    free(before);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -332,6 +390,7 @@ int main(void)
         cmocka_unit_test(one_ply_heuristic_beats_random),
         cmocka_unit_test(a_second_travel_before_a_card_is_left_out_of_searches),
         cmocka_unit_test(adventurers_in_either_order_read_as_one_state),
+        cmocka_unit_test(texts_read_back_and_refusals_name_their_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,7 +37,7 @@ static const tb_option_spec kh_options[] = {
 
 /* ---- cards ---- */
 
-static int kh_total(const uint8_t h[KH_FAMILIES])
+int kh_total(const uint8_t h[KH_FAMILIES])
 {
     return h[0] + h[1] + h[2];
 }
@@ -102,7 +102,7 @@ static void kh_pay_cards(khronos_state *k, int f, int n, tb_move extra)
 
 /* ---- adventurers and the two-cards-per-adventurer limit ---- */
 
-static int kh_pawns_on(const khronos_state *k, int p, int board)
+int kh_pawns_on(const khronos_state *k, int p, int board)
 {
     return (k->pawn[p][0] == board) + (k->pawn[p][1] == board);
 }
@@ -174,7 +174,7 @@ static int kh_leave_allowances(const khronos_state *k, int d)
 /* The allowances an adventurer leaving `from` may take with it when both
  * stand there: bit r set when one of them may leave with r cards still to
  * play; 0 when they do not share `from`. */
-static int kh_leave_options(const khronos_state *k, int from)
+int kh_leave_options(const khronos_state *k, int from)
 {
     const uint8_t *pw = k->pawn[k->cur];
     if (pw[0] != from || pw[1] != from)
@@ -287,7 +287,7 @@ static void kh_touch(khronos_state *k, int b)
 /* ---- construction rules ---- */
 
 /* The highest value of family f among the other buildings of building i's domain. */
-static int kh_top_without(const kh_board *bd, int i, int f)
+int kh_top_without(const kh_board *bd, int i, int f)
 {
     int root = bd->b[i].dom, top = 0;
     for (int j = root; j < bd->nb; j++) {
@@ -302,15 +302,14 @@ static int kh_top_without(const kh_board *bd, int i, int f)
 /* Geography, dominion and hierarchy (§1.6) for laying `type` on placement p
  * of board b, new (old < 0) or as the upgrade of building old, whose domain
  * would otherwise top family f at `old_top`.  Cards are checked elsewhere. */
-static bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int old_top,
+bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int old_top,
                         const kh_domstat *st)
 {
     if (old >= 0) {
         const kh_place *op = kh_place_of(&bd->b[old]);
         if (!kh_bits_subset(op->mask, p->mask))
             return false;
-        if (((p->mask.w[0] & ~op->mask.w[0]) & bd->occ.w[0]) ||
-            ((p->mask.w[1] & ~op->mask.w[1]) & bd->occ.w[1]))
+        if (kh_bits_any(kh_bits_and(kh_bits_minus(p->mask, op->mask), bd->occ)))
             return false;
     } else if (kh_bits_any(kh_bits_and(p->mask, bd->occ))) {
         return false;
@@ -410,13 +409,13 @@ static int kh_placements(kh_ctx *c, int b, int type, int target, tb_move *out, i
 }
 
 /* The placements of the tile one size smaller within building i's squares. */
-static int kh_smaller_places(const kh_board *bd, int i, uint16_t *out)
+int kh_smaller_places(const kh_board *bd, int i, uint16_t *out)
 {
     const kh_place *p = kh_place_of(&bd->b[i]);
     int v = p->size - 1, n = 0;
-    for (int a = 0; a < p->size; a++)
+    for (int a = 0; a < p->n; a++)
         for (int j = khronos__anchor[v][p->sq[a]]; j < khronos__anchor[v][p->sq[a] + 1]; j++)
-            if (kh_bits_subset(khronos__place[j].mask, p->mask))
+            if (n < KH_MAXSUB && kh_bits_subset(khronos__place[j].mask, p->mask))
                 out[n++] = (uint16_t)j;
     return n;
 }
@@ -571,7 +570,7 @@ static void kh_downsize_start(khronos_state *k, int b, int i)
 {
     kh_board *bd = &k->board[b];
     const kh_bld *x = &bd->b[i];
-    uint16_t opts[8];
+    uint16_t opts[KH_MAXSUB];
     int n = 0;
     if (KH_SIZE(x->type) > 1 && k->stock[x->type - 1])
         n = kh_smaller_places(bd, i, opts);
@@ -595,9 +594,9 @@ static void kh_lay_shadow(khronos_state *k)
     int owner = f != KH_CIVIL && t == KH_FAITH ? r.owner : KH_NOBODY;
     int flags = f != KH_CIVIL && t == KH_REASON ? KH_RUIN : 0;
     /* what lies beneath, by index, highest first */
-    uint8_t under[3];
+    uint8_t under[KH_MAXCELLS];
     int nu = 0, same_type = 0, own_cubes = 0;
-    for (int a = p->size - 1; a >= 0; a--) {
+    for (int a = p->n - 1; a >= 0; a--) {
         int j = bd->at[p->sq[a]];
         bool seen = j == KH_NONE;
         for (int u = 0; u < nu && !seen; u++)
@@ -640,16 +639,23 @@ static void kh_lay_shadow(khronos_state *k)
     }
     kh_touch(k, t);
     /* overwrite: populate cubes of civil buildings wholly covered by a civil
-     * shadow stay on it (ASSUMPTION 1.9.1); everything else goes home */
+     * shadow stay on it up to its capacity (ASSUMPTION 1.9.1; a 2x2 or 3x3
+     * block may cover several populated buildings: those met first, from the
+     * end of the board order, keep theirs); everything else goes home.  The
+     * buildings are removed highest index first, so the others keep theirs. */
     uint8_t kept[3];
     int nk = 0;
     for (int u = 0; u < nu; u++) {
         kh_bld x = bd->b[under[u]];
         bool covered = kh_bits_subset(kh_place_of(&x)->mask, p->mask);
         if (f == KH_CIVIL && KH_FAMILY(x.type) == KH_CIVIL && covered) {
-            for (int c = 0; c < x.ncubes && nk < 3; c++)
-                kept[nk++] = x.cube[c];
-            x.ncubes = 0;
+            int left = 0;
+            for (int c = 0; c < x.ncubes; c++)
+                if (nk < KH_SIZE(type))
+                    kept[nk++] = x.cube[c];
+                else
+                    x.cube[left++] = x.cube[c];
+            x.ncubes = (uint8_t)left;
         }
         kh_return_cubes(k, &x, true);
         if (!(x.flags & KH_PRINTED))
@@ -921,7 +927,7 @@ static int kh_legal(const tb_state *s, tb_move *out)
     }
     case KH_P_KEEP: {
         const kh_board *bd = &k->board[k->pend_board];
-        uint16_t opts[8];
+        uint16_t opts[KH_MAXSUB];
         int m = kh_smaller_places(bd, kh_board_find(bd, k->pend_target), opts);
         for (int i = 0; i < m; i++)
             out[n++] = KH_MOVE(KH_M_SQUARES, opts[i]);

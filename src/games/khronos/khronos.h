@@ -17,7 +17,8 @@
 
 #include <stdint.h>
 
-#define KH_MAXSQ 128      /* squares a board may have (two 64-bit words) */
+#define KH_MAXSQ 255      /* squares a board may have (a square fits a byte; 0xff is KH_NONE) */
+#define KH_WORDS 4        /* 64-bit words of a set of squares */
 #define KH_MAXB 100       /* buildings one board may hold (datagen checks) */
 #define KH_BOARDS 3
 #define KH_FAMILIES 3
@@ -25,6 +26,8 @@
 #define KH_MAXCARDS 64    /* cards in the game (datagen checks) */
 #define KH_MAXHAMLETS 16
 #define KH_MAXSHAPES 32   /* placements of one shape size, all orientations */
+#define KH_MAXCELLS 9     /* squares one tile may cover (a 3x3 block) */
+#define KH_MAXSUB (KH_MAXCELLS * 8) /* placements of a smaller tile within one footprint */
 #define KH_NOBODY 0xff
 #define KH_NONE 0xff
 
@@ -46,34 +49,57 @@ enum { KH_PLAIN, KH_FOREST, KH_MOUNTAIN, KH_RIVER, KH_PLAIN_FOREST, KH_FOREST_MO
 
 /* A set of squares. */
 typedef struct kh_bits {
-    uint64_t w[2];
+    uint64_t w[KH_WORDS];
 } kh_bits;
 
-static inline bool kh_bits_any(kh_bits a) { return (a.w[0] | a.w[1]) != 0; }
+static inline bool kh_bits_any(kh_bits a)
+{
+    uint64_t x = 0;
+    for (int i = 0; i < KH_WORDS; i++)
+        x |= a.w[i];
+    return x != 0;
+}
 static inline kh_bits kh_bits_and(kh_bits a, kh_bits b)
 {
-    return (kh_bits){{a.w[0] & b.w[0], a.w[1] & b.w[1]}};
+    for (int i = 0; i < KH_WORDS; i++)
+        a.w[i] &= b.w[i];
+    return a;
+}
+static inline kh_bits kh_bits_minus(kh_bits a, kh_bits b) /* a without b */
+{
+    for (int i = 0; i < KH_WORDS; i++)
+        a.w[i] &= ~b.w[i];
+    return a;
+}
+static inline void kh_bits_add(kh_bits *a, kh_bits b)
+{
+    for (int i = 0; i < KH_WORDS; i++)
+        a->w[i] |= b.w[i];
 }
 static inline bool kh_bits_has(kh_bits a, int sq) { return (a.w[sq >> 6] >> (sq & 63)) & 1; }
 static inline void kh_bits_set(kh_bits *a, int sq) { a->w[sq >> 6] |= 1ULL << (sq & 63); }
 static inline void kh_bits_clear(kh_bits *a, int sq) { a->w[sq >> 6] &= ~(1ULL << (sq & 63)); }
 static inline bool kh_bits_subset(kh_bits a, kh_bits b) /* a within b */
 {
-    return !(a.w[0] & ~b.w[0]) && !(a.w[1] & ~b.w[1]);
+    return !kh_bits_any(kh_bits_minus(a, b));
 }
 
-/* One way to lay a tile: its squares (increasing), their set, the set of
- * squares orthogonally next to it, and what terrain it covers. */
+/* One way to lay a tile: its squares (n of them, increasing: sq[0] is the
+ * first in board order, a block's top-left corner), their set, the set of squares orthogonally
+ * next to it, and what terrain it covers.  size is the tile size (value,
+ * cost) the shape belongs to; n is its square count, which only the shape
+ * decides (the engine never takes one for the other). */
 #define KH_COVERS_RIVER 1
 #define KH_COVERS_FOREST 2   /* forest or plain+forest */
 #define KH_COVERS_MOUNTAIN 4 /* mountain or forest+mountain */
 typedef struct kh_place {
     kh_bits mask;
     kh_bits nbr;
-    uint8_t sq[3];
+    uint8_t sq[KH_MAXCELLS];
+    uint8_t n;
     uint8_t size;
     uint8_t covers;
-    uint8_t pad[3];
+    uint8_t pad[4];
 } kh_place;
 
 typedef struct kh_tile {
@@ -137,7 +163,7 @@ typedef struct kh_bld {
  * for byte the same as the one that was saved. */
 typedef struct kh_board {
     kh_bits occ;
-    uint8_t at[KH_MAXSQ];
+    uint8_t at[KH_MAXSQ + 1];
     uint8_t nb;
     uint8_t dirty; /* changed since the last hierarchy resolution (Might, Faith) */
     uint8_t pad[6];
@@ -239,6 +265,20 @@ extern const char *const kh_family_name[KH_FAMILIES];
 extern const char kh_family_letter[KH_FAMILIES];
 extern const char *const kh_colour_name[TB_MAX_SEATS];
 int khronos__to_move(const tb_state *s);
+int kh_total(const uint8_t h[KH_FAMILIES]);
+int kh_pawns_on(const khronos_state *k, int p, int board);
+/* The allowances (bit r: r cards still to play) an adventurer leaving
+ * `from` may take when both of the current player's stand there, else 0. */
+int kh_leave_options(const khronos_state *k, int from);
+/* The highest value of family f among the other buildings of building i's domain. */
+int kh_top_without(const kh_board *bd, int i, int f);
+/* Geography, dominion and hierarchy for laying `type` on placement p, new
+ * (old < 0) or as the upgrade of building old whose domain tops f at
+ * old_top; st: the board's domains (new military/religious buildings). */
+bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int old_top,
+                 const kh_domstat *st);
+/* The placements of the tile one size smaller inside building i (at most KH_MAXSUB). */
+int kh_smaller_places(const kh_board *bd, int i, uint16_t *out);
 int kh_capacity(const khronos_state *k, int board);
 void kh_sort_pawns(khronos_state *k, int p); /* player p's adventurers in canonical order */
 int kh_surcharge(const khronos_state *k, const kh_place *p);
@@ -274,6 +314,11 @@ enum {
 #define KH_CARDS(m, r, c) ((m) | (r) << 3 | (c) << 6) /* a multiset of cards */
 #define KH_AUTO 7                                     /* travel: no choice of allowance */
 
+/* ---- khronos_explain.c ---- */
+/* Why move m (parsed, not legal now) is refused, in a player's words:
+ * writes "illegal move: ..." to err and returns -1. */
+int kh_explain(const khronos_state *k, tb_move m, char *err, size_t errlen);
+
 /* ---- khronos_text.c ---- */
 int khronos__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen);
 int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
@@ -285,6 +330,8 @@ json_t *khronos__board_json(void);
 char *khronos__render_text(const tb_state *s, int seat, unsigned flags);
 int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen);
 int kh_square_name(int sq, char *buf, size_t buflen);
+/* A placement's canonical name: "c4", "c4-d5" (docs/notation.md). */
+int kh_place_name(int place, char *buf, size_t buflen);
 int kh_parse_square(const char **p); /* advances; -1 when not a square */
 
 /* ---- khronos_tensor.c: action indexes (docs/python.md) ---- */

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #define FOR_BITS(bits, sq)                                                                         \
-    for (int fb_w = 0; fb_w < 2; fb_w++)                                                           \
+    for (int fb_w = 0; fb_w < KH_WORDS; fb_w++)                                                           \
         for (uint64_t fb_m = (bits).w[fb_w]; fb_m; fb_m &= fb_m - 1)                               \
             for (int sq = fb_w * 64 + __builtin_ctzll(fb_m), fb_once = 1; fb_once; fb_once = 0)
 
@@ -56,7 +56,7 @@ int kh_board_add(kh_board *bd, int place, int type, int owner, int flags)
             bd->b[i].dom++;
     for (int i = pos + 1; i < bd->nb; i++) {
         const kh_place *q = kh_place_of(&bd->b[i]);
-        for (int k = 0; k < q->size; k++)
+        for (int k = 0; k < q->n; k++)
             bd->at[q->sq[k]] = (uint8_t)i;
     }
     kh_bld *b = &bd->b[pos];
@@ -85,10 +85,9 @@ int kh_board_add(kh_board *bd, int place, int type, int owner, int flags)
             }
     }
     b->dom = (uint8_t)root;
-    for (int k = 0; k < p->size; k++)
+    for (int k = 0; k < p->n; k++)
         bd->at[p->sq[k]] = (uint8_t)pos;
-    bd->occ.w[0] |= p->mask.w[0];
-    bd->occ.w[1] |= p->mask.w[1];
+    kh_bits_add(&bd->occ, p->mask);
     return pos;
 }
 
@@ -130,10 +129,9 @@ void kh_board_remove(kh_board *bd, int i)
             members[k >> 6] |= 1ULL << (k & 63);
         }
     const kh_place *p = kh_place_of(&bd->b[i]);
-    for (int k = 0; k < p->size; k++)
+    for (int k = 0; k < p->n; k++)
         bd->at[p->sq[k]] = KH_NONE;
-    bd->occ.w[0] &= ~p->mask.w[0];
-    bd->occ.w[1] &= ~p->mask.w[1];
+    bd->occ = kh_bits_minus(bd->occ, p->mask);
     memmove(&bd->b[i], &bd->b[i + 1], (size_t)(bd->nb - i - 1) * sizeof bd->b[0]);
     bd->nb--;
     memset(&bd->b[bd->nb], 0, sizeof bd->b[0]);
@@ -142,7 +140,7 @@ void kh_board_remove(kh_board *bd, int i)
             bd->b[j].dom--;
         if (j >= i) {
             const kh_place *q = kh_place_of(&bd->b[j]);
-            for (int k = 0; k < q->size; k++)
+            for (int k = 0; k < q->n; k++)
                 bd->at[q->sq[k]] = (uint8_t)j;
         }
     }
@@ -152,14 +150,13 @@ void kh_board_remove(kh_board *bd, int i)
 void kh_board_rebuild(kh_board *bd)
 {
     memset(bd->at, KH_NONE, sizeof bd->at);
-    bd->occ.w[0] = bd->occ.w[1] = 0;
+    memset(&bd->occ, 0, sizeof bd->occ);
     uint64_t all[2] = {0, 0};
     for (int i = 0; i < bd->nb; i++) {
         const kh_place *p = kh_place_of(&bd->b[i]);
-        for (int k = 0; k < p->size; k++)
+        for (int k = 0; k < p->n; k++)
             bd->at[p->sq[k]] = (uint8_t)i;
-        bd->occ.w[0] |= p->mask.w[0];
-        bd->occ.w[1] |= p->mask.w[1];
+        kh_bits_add(&bd->occ, p->mask);
         all[i >> 6] |= 1ULL << (i & 63);
     }
     board_walk(bd, all);

@@ -5,9 +5,11 @@
  * placement of every tile shape on the grid.
  *
  * Invariants: a malformed file (unknown word, row of the wrong length,
- * missing or repeated item, a Hamlet on the river, a shape whose cell count
- * is not its size or that is not connected) fails the build with a line
- * number instead of producing a wrong board.  Limits of the engine (squares,
+ * missing or repeated item, a Hamlet on the river, a shape that is empty,
+ * larger than KH_MAXCELLS or not connected) fails the build with a line
+ * number instead of producing a wrong board.  A shape's cell count is its
+ * own (Khronos tiles are squares: 1, 4 and 9 cells for sizes 1-3); nothing
+ * here equates it with the tile size.  Limits of the engine (squares,
  * buildings per board, cards) become static assertions in the output.  The
  * deeper invariants are checked by tests/unit/test_khronos_data.c.
  */
@@ -17,10 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define GEN_SHAPE_CELLS 9 /* a 3x3 block */
 #include "core/datagen.h"
 
 #define GEN_MAXSQ 676 /* 26 x 26; the engine's own limit is asserted in the output */
 #define GEN_MAXPLACE 8192
+#define GEN_WORDS 4 /* KH_WORDS */
 
 static const char gen_terrain_chars[] = ".fm~/^"; /* plain forest mountain river p+f f+m */
 static const char *const gen_families[] = {"military", "religious", "civil"};
@@ -28,7 +32,7 @@ static const char *const gen_boards[] = {"might", "faith", "reason"};
 
 typedef struct gen_place {
     int size, n;
-    int sq[3];
+    int sq[GEN_SHAPE_CELLS];
 } gen_place;
 
 static int width, height;
@@ -52,12 +56,28 @@ static int gen_place_cmp(const void *a, const void *b)
     return 0;
 }
 
+/* Whether every square of placement a is one of b's. */
+static int gen_inside(const gen_place *a, const gen_place *b)
+{
+    for (int i = 0; i < a->n; i++) {
+        int found = 0;
+        for (int j = 0; j < b->n; j++)
+            found |= b->sq[j] == a->sq[i];
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
 static void gen_bits(FILE *out, const int *sq, int n)
 {
-    unsigned long long w[2] = {0, 0};
+    unsigned long long w[GEN_WORDS] = {0};
     for (int i = 0; i < n; i++)
         w[sq[i] >> 6] |= 1ULL << (sq[i] & 63);
-    fprintf(out, "{{0x%llxULL, 0x%llxULL}}", w[0], w[1]);
+    fprintf(out, "{{");
+    for (int i = 0; i < GEN_WORDS; i++)
+        fprintf(out, "%s0x%llxULL", i ? ", " : "", w[i]);
+    fprintf(out, "}}");
 }
 
 int main(int argc, char **argv)
@@ -152,8 +172,8 @@ int main(int argc, char **argv)
                     c = 0;
                 } else if (*p == '#' || *p == '.') {
                     if (*p == '#') {
-                        if (s.n >= 3)
-                            gen_fail("a shape of size %d has more cells", size);
+                        if (s.n >= GEN_SHAPE_CELLS)
+                            gen_fail("a shape has at most %d cells", GEN_SHAPE_CELLS);
                         s.y[s.n] = r;
                         s.x[s.n] = c;
                         s.n++;
@@ -163,8 +183,8 @@ int main(int argc, char **argv)
                     gen_fail("shapes are written with '#', '.' and '/'");
                 }
             }
-            if (s.n != size)
-                gen_fail("a shape of size %d must have %d cells, not %d", size, size, s.n);
+            if (s.n == 0)
+                gen_fail("a shape of size %d needs cells", size);
             if (!gen_connected(&s))
                 gen_fail("the cells of a shape must be connected");
             /* every rotation and reflection */
@@ -254,17 +274,17 @@ int main(int argc, char **argv)
         for (int k = 0; k < nshapes[s]; k++)
             for (int r0 = 0; r0 < height; r0++)
                 for (int c0 = 0; c0 < width; c0++) {
-                    gen_place p = {.size = s, .n = s};
+                    gen_place p = {.size = s, .n = shapes[s][k].n};
                     int ok = 1;
-                    for (int i = 0; i < s; i++) {
+                    for (int i = 0; i < p.n; i++) {
                         int r = r0 + shapes[s][k].y[i], c = c0 + shapes[s][k].x[i];
                         ok &= r < height && c < width;
                         p.sq[i] = r * width + c;
                     }
                     if (!ok)
                         continue;
-                    for (int i = 0; i < s; i++)
-                        for (int j = i + 1; j < s; j++)
+                    for (int i = 0; i < p.n; i++)
+                        for (int j = i + 1; j < p.n; j++)
                             if (p.sq[j] < p.sq[i]) {
                                 int t = p.sq[i];
                                 p.sq[i] = p.sq[j];
@@ -281,9 +301,17 @@ int main(int argc, char **argv)
             first[place[i].size] = i;
         end[place[i].size] = i + 1;
     }
-    /* the most buildings one board can hold: every size-1 piece, then pairs */
+    /* the most buildings one board can hold: every size-1 piece (on its
+     * smallest shape), then the smallest of the larger shapes */
+    int cells1 = 99, cells23 = 99;
+    for (int k = 0; k < nshapes[1]; k++)
+        cells1 = shapes[1][k].n < cells1 ? shapes[1][k].n : cells1;
+    for (int s = 2; s <= 3; s++)
+        for (int k = 0; k < nshapes[s]; k++)
+            cells23 = shapes[s][k].n < cells23 ? shapes[s][k].n : cells23;
     int singles = hamlets + tile_count[0] + tile_count[3] + tile_count[6];
-    int most = singles >= squares ? squares : singles + (squares - singles) / 2;
+    int most = singles * cells1 >= squares ? squares / cells1
+                                           : singles + (squares - singles * cells1) / cells23;
     int total_cards = cards[0] + cards[1] + cards[2];
 
     FILE *out = gen_open_output(argv[2], "khronos_datagen.c", "games/khronos/khronos.h");
@@ -319,7 +347,7 @@ int main(int argc, char **argv)
     fprintf(out, "const kh_place khronos__place[%d] = {\n", np);
     for (int i = 0; i < np; i++) {
         const gen_place *p = &place[i];
-        int nbr[16], nn = 0, covers = 0;
+        int nbr[4 * GEN_SHAPE_CELLS], nn = 0, covers = 0;
         for (int k = 0; k < p->n; k++) {
             int sq = p->sq[k], r = sq / width, c = sq % width;
             int t = terrain[sq];
@@ -340,8 +368,10 @@ int main(int argc, char **argv)
         gen_bits(out, p->sq, p->n);
         fprintf(out, ", ");
         gen_bits(out, nbr, nn);
-        fprintf(out, ", {%d, %d, %d}, %d, %d, {0, 0, 0}},\n", p->sq[0], p->n > 1 ? p->sq[1] : 0,
-                p->n > 2 ? p->sq[2] : 0, p->size, covers);
+        fprintf(out, ", {");
+        for (int k = 0; k < GEN_SHAPE_CELLS; k++)
+            fprintf(out, "%s%d", k ? ", " : "", k < p->n ? p->sq[k] : 0);
+        fprintf(out, "}, %d, %d, %d, {0}},\n", p->n, p->size, covers);
     }
     fprintf(out, "};\n\n");
     /* placements of size s whose first square is at least q start at anchor[s][q] */
@@ -360,35 +390,17 @@ int main(int argc, char **argv)
     /* for every placement, the larger placements that contain all its squares */
     fprintf(out, "const uint16_t khronos__super_first[%d] = {", np + 1);
     int total = 0;
-    static int super_count[GEN_MAXPLACE];
     for (int i = 0; i < np; i++) {
-        for (int j = first[place[i].size + 1 > 3 ? 3 : place[i].size + 1]; place[i].size < 3 && j < np; j++) {
-            int inside = 1;
-            for (int a = 0; a < place[i].n && inside; a++) {
-                int found = 0;
-                for (int b = 0; b < place[j].n; b++)
-                    found |= place[j].sq[b] == place[i].sq[a];
-                inside = found;
-            }
-            super_count[i] += inside;
-        }
         fprintf(out, "%s%d", i ? (i % 16 ? ", " : ",\n    ") : "", total);
-        total += super_count[i];
+        for (int j = place[i].size < 3 ? first[place[i].size + 1] : np; j < np; j++)
+            total += gen_inside(&place[i], &place[j]);
     }
     fprintf(out, ", %d};\n\nconst uint16_t khronos__super[%d] = {", total, total ? total : 1);
     int written = 0;
     for (int i = 0; i < np; i++)
-        for (int j = first[place[i].size + 1 > 3 ? 3 : place[i].size + 1]; place[i].size < 3 && j < np; j++) {
-            int inside = 1;
-            for (int a = 0; a < place[i].n && inside; a++) {
-                int found = 0;
-                for (int b = 0; b < place[j].n; b++)
-                    found |= place[j].sq[b] == place[i].sq[a];
-                inside = found;
-            }
-            if (inside)
+        for (int j = place[i].size < 3 ? first[place[i].size + 1] : np; j < np; j++)
+            if (gen_inside(&place[i], &place[j]))
                 fprintf(out, "%s%d", written ? (written % 16 ? ", " : ",\n    ") : "", j), written++;
-        }
     fprintf(out, "%s};\n", written ? "" : "0");
     if (fclose(out) != 0) {
         perror(argv[2]);

@@ -6,9 +6,10 @@
  * (family << 2 | family), exchange 512 (a card multiset), travel 96
  * (from << 5 | to << 3 | allowance), build 48 (board << 4 | type), upgrade
  * 12,288 (board << 12 | anchor square << 4 | type), demolish 768 (board << 8 |
- * square), populate 128 and renovate 128 (anchor square), squares 1024 (a
- * placement; the data has fewer, checked by the unit test), pay 512,
- * downsize 768, end 512 (cards discarded): 16,796 in all.  The blocks follow
+ * square), populate 255 and renovate 255 (anchor square: a board has at
+ * most KH_MAXSQ squares), squares 1024 (a placement of a square tile; the
+ * data has fewer, checked by the unit test), pay 512, downsize 768, end 512
+ * (cards discarded): 17,050 in all.  The blocks follow
  * the encoding alone, so indexes never change with the data.
  *
  * Observation (KH_OBS_SIZE floats, every player count): only what the seat's
@@ -30,7 +31,7 @@
 #define KH_OBS_GLOBAL 118
 #define KH_OBS_SIZE (KH_BOARDS * KH_MAXSQ * KH_OBS_PLANES + KH_OBS_GLOBAL)
 
-_Static_assert(KH_OBS_SIZE == 13558, "the documented Khronos observation");
+_Static_assert(KH_OBS_SIZE == 26893, "the documented Khronos observation");
 
 static const int32_t kh_action_width[] = {
     0, KH_FAMILIES << 2, 512, KH_BOARDS << 5, KH_BOARDS << 4, KH_BOARDS << 12, KH_BOARDS << 8,
@@ -72,11 +73,11 @@ static int kh_rel(int p, int seat, int players)
 static void kh_obs_place(float *board, int place, int plane)
 {
     const kh_place *pl = &khronos__place[place];
-    for (int i = 0; i < pl->size; i++)
+    for (int i = 0; i < pl->n; i++) /* every square the tile covers */
         board[pl->sq[i] * KH_OBS_PLANES + plane] = 1.0f;
 }
 
-/* Layout: per board (Might, Faith, Reason) and square (3 × 128 × 35): the
+/* Layout: per board (Might, Faith, Reason) and square (3 × 255 × 35): the
  * building's type one-hot (9), its owner by relative seat (5), ruin, printed
  * Hamlet, populate cubes by relative seat (5 counts), the half-renovation
  * cube's seat (5), the terrain one-hot (6), the pending decision's target
@@ -98,7 +99,7 @@ void khronos__observation(const tb_state *s, int seat, float *out)
         for (int i = 0; i < bd->nb; i++) {
             const kh_bld *x = &bd->b[i];
             const kh_place *pl = kh_place_of(x);
-            for (int c = 0; c < pl->size; c++) {
+            for (int c = 0; c < pl->n; c++) {
                 float *sq = board + pl->sq[c] * KH_OBS_PLANES;
                 sq[x->type] = 1.0f;
                 int r = kh_rel(x->owner, seat, players);

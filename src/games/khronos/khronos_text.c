@@ -1,8 +1,10 @@
 /*
  * khronos_text.c — everything of Khronos that is text: the notation
- * (docs/notation.md: `build might keep`, `c4+c5`, `travel might faith`, ...),
+ * (docs/notation.md: `build might keep`, `c4-d5`, `travel might faith`, ...),
  * the view and state JSON (docs/state.md), the static board JSON, the three
- * boards side by side for the terminal, and the one-line prompt.
+ * boards for the terminal (side by side when they fit 120 columns, else
+ * Might and Faith above Reason; a 2x2 or 3x3 building drawn as one block),
+ * and the one-line prompt.
  *
  * Invariants: a view shows a seat its own hand only (other hands by size,
  * the deck by size); state_from_json accepts only a state that satisfies
@@ -48,85 +50,110 @@ int kh_parse_square(const char **p)
     return (row - 1) * D.width + col;
 }
 
-static int text_place_name(int place, char *buf, size_t buflen)
+/* Whether placement p's squares fill their bounding box exactly (a block:
+ * every Khronos tile with the rulebook's square shapes). */
+static bool text_is_block(const kh_place *p)
+{
+    int r0 = p->sq[0] / D.width, c0 = p->sq[0] % D.width;
+    int r1 = p->sq[p->n - 1] / D.width, c1 = p->sq[p->n - 1] % D.width;
+    if (c1 < c0 || p->n != (r1 - r0 + 1) * (c1 - c0 + 1))
+        return false;
+    for (int i = 0; i < p->n; i++) {
+        int c = p->sq[i] % D.width;
+        if (c < c0 || c > c1)
+            return false;
+    }
+    return true;
+}
+
+/* A placement's canonical name: one square ("c4"), a block by its top-left
+ * and bottom-right corners ("c4-d5", "c4-e6"), and any other shape by its
+ * squares in board order joined by '+' ("c4+c5+d5"). */
+int kh_place_name(int place, char *buf, size_t buflen)
 {
     const kh_place *p = &khronos__place[place];
+    char a[8], z[8];
+    kh_square_name(p->sq[0], a, sizeof a);
+    if (p->n == 1)
+        return snprintf(buf, buflen, "%s", a);
+    if (text_is_block(p)) {
+        kh_square_name(p->sq[p->n - 1], z, sizeof z);
+        return snprintf(buf, buflen, "%s-%s", a, z);
+    }
     int len = 0;
-    for (int i = 0; i < p->size; i++) {
-        char sq[8];
-        kh_square_name(p->sq[i], sq, sizeof sq);
+    for (int i = 0; i < p->n; i++) {
+        kh_square_name(p->sq[i], z, sizeof z);
         len += snprintf(buf + len, len < (int)buflen ? buflen - (size_t)len : 0, "%s%s",
-                        i ? "+" : "", sq);
+                        i ? "+" : "", z);
     }
     return len;
 }
 
-/* The placement covering exactly these squares, or -1. */
-static int text_find_place(const int *sq, int n)
+/* The placement covering exactly the squares of mask, or -1. */
+static int text_find_place(kh_bits mask)
 {
-    int s[3];
-    memcpy(s, sq, (size_t)n * sizeof *s);
-    for (int i = 0; i < n; i++)
-        for (int j = i + 1; j < n; j++)
-            if (s[j] < s[i]) {
-                int t = s[i];
-                s[i] = s[j];
-                s[j] = t;
-            }
-    for (int i = khronos__anchor[n][s[0]]; i < khronos__anchor[n][s[0] + 1]; i++) {
-        const kh_place *p = &khronos__place[i];
-        bool same = true;
-        for (int a = 0; a < n; a++)
-            same &= p->sq[a] == s[a];
-        if (same)
-            return i;
-    }
+    int first = -1;
+    for (int w = 0; w < KH_WORDS && first < 0; w++)
+        if (mask.w[w])
+            first = w * 64 + __builtin_ctzll(mask.w[w]);
+    if (first < 0)
+        return -1;
+    for (int s = 1; s <= 3; s++)
+        for (int i = khronos__anchor[s][first]; i < khronos__anchor[s][first + 1]; i++)
+            if (memcmp(&khronos__place[i].mask, &mask, sizeof mask) == 0)
+                return i;
     return -1;
 }
 
-/* Parses "c4+c5+d5"; advances; returns the placement, -1 (not squares), -2
- * (squares that no tile covers) or -3 (a tile's squares out of board order). */
-static int text_parse_place(const char **p)
+/* Parses a placement ("c4", "c4-d5", "c4+c5+d5"); advances.  Returns 0 with
+ * *place set, -1 (not squares), -2 (squares that no tile covers) or -3 (a
+ * tile's squares written otherwise than its canonical name; *place set). */
+static int text_parse_place(const char **p, int *place)
 {
-    int sq[3], n = 0;
-    const char *q = *p;
-    for (;;) {
-        int s = kh_parse_square(&q);
-        if (s < 0 || n == 3)
-            return -1;
-        for (int i = 0; i < n; i++)
-            if (sq[i] == s)
-                return -2;
-        sq[n++] = s;
-        if (*q != '+')
-            break;
+    const char *start = *p, *q = *p;
+    kh_bits mask;
+    memset(&mask, 0, sizeof mask);
+    int a = kh_parse_square(&q), n = 1;
+    if (a < 0)
+        return -1;
+    kh_bits_set(&mask, a);
+    if (*q == '-') {
         q++;
+        int z = kh_parse_square(&q);
+        if (z < 0)
+            return -1;
+        int r0 = a / D.width, c0 = a % D.width, r1 = z / D.width, c1 = z % D.width;
+        if (r1 < r0) {
+            int t = r0;
+            r0 = r1;
+            r1 = t;
+        }
+        if (c1 < c0) {
+            int t = c0;
+            c0 = c1;
+            c1 = t;
+        }
+        for (int r = r0; r <= r1; r++)
+            for (int c = c0; c <= c1; c++)
+                kh_bits_set(&mask, r * D.width + c);
+    } else {
+        while (*q == '+') {
+            q++;
+            int s = kh_parse_square(&q);
+            if (s < 0)
+                return -1;
+            if (kh_bits_has(mask, s) || ++n > KH_MAXCELLS)
+                return -2;
+            kh_bits_set(&mask, s);
+        }
     }
     *p = q;
-    int place = text_find_place(sq, n);
-    if (place < 0)
+    *place = text_find_place(mask);
+    if (*place < 0)
         return -2;
-    for (int i = 1; i < n; i++)
-        if (sq[i] < sq[i - 1])
-            return -3;
-    return place;
-}
-
-/* The placement named by squares in any order ("c5+c4"), or -1. */
-static int text_find_place_text(const char *text)
-{
-    int sq[3], n = 0;
-    const char *q = text;
-    while (n < 3) {
-        int s = kh_parse_square(&q);
-        if (s < 0)
-            return -1;
-        sq[n++] = s;
-        if (*q != '+')
-            break;
-        q++;
-    }
-    return *q ? -1 : text_find_place(sq, n);
+    char canon[40];
+    int len = kh_place_name(*place, canon, sizeof canon);
+    return len == (int)(q - start) && strncmp(canon, start, (size_t)len) == 0 ? 0 : -3;
 }
 
 static int text_cards(tb_move set, char *buf, size_t buflen)
@@ -239,7 +266,7 @@ int khronos__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen
         kh_square_name((int)pay & 0xff, a, sizeof a);
         return snprintf(buf, buflen, "renovate %s", a);
     case KH_M_SQUARES:
-        text_place_name((int)pay, b, sizeof b);
+        kh_place_name((int)pay, b, sizeof b);
         return snprintf(buf, buflen, "%s", b);
     case KH_M_PAY:
         text_cards(pay, b, sizeof b);
@@ -325,13 +352,13 @@ static int text_building(const khronos_state *k, int b, int sq, const char *verb
 static int text_usage(const char *text, char *err, size_t errlen)
 {
     return tb__errf(err, errlen,
-                    "'%.*s' is not a Khronos move: try 'build might keep', 'c4+c5', 'travel might "
+                    "'%.*s' is not a Khronos move: try 'build might keep', 'c4-d5', 'travel might "
                     "faith', 'upgrade faith c4 abbey', 'populate d5', 'end' (see 'legal')",
                     TB__CLIP(text, 40));
 }
 
-int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
-                          size_t errlen)
+static int text_parse_move(const tb_state *s, const char *text, tb_move *out, char *err,
+                           size_t errlen)
 {
     const khronos_state *k = (const khronos_state *)s;
     text_words tw;
@@ -343,17 +370,19 @@ int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, cha
         char buf[32];
         snprintf(buf, sizeof buf, "%.*s", (int)(tw.len[0] < 31 ? tw.len[0] : 31), tw.w[0]);
         const char *p = buf;
-        int place = text_parse_place(&p);
-        if (place == -3 && !*p) {
-            char canon[32];
-            text_place_name(text_find_place_text(buf), canon, sizeof canon);
-            return tb__errf(err, errlen, "write the squares in board order: %s", canon);
+        int place = -1, r = text_parse_place(&p, &place);
+        if (r == -3 && !*p) {
+            char canon[40];
+            kh_place_name(place, canon, sizeof canon);
+            return tb__errf(err, errlen, "write these squares as %s (a block is named by its "
+                            "top-left and bottom-right squares)", canon);
         }
-        if (place == -2)
+        if (r == -2)
             return tb__errf(err, errlen, "%s: no tile covers exactly these squares (tiles are "
-                            "1, 2 or 3 joined squares)", buf);
-        if (place < 0 || *p)
-            return tb__errf(err, errlen, "'%s' is not a list of squares like c4+c5 (columns "
+                            "blocks of 1x1, 2x2 or 3x3 squares, named like c4, c4-d5, c4-e6)",
+                            buf);
+        if (r < 0 || *p)
+            return tb__errf(err, errlen, "'%s' is not a block of squares like c4-d5 (columns "
                             "a-%c, rows 1-%d)", buf, 'a' + D.width - 1, D.height);
         *out = KH_MOVE(KH_M_SQUARES, place);
         return 0;
@@ -457,6 +486,24 @@ int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, cha
     return text_usage(text, err, errlen);
 }
 
+/* A move in notation; one that parses but is not legal now is refused with
+ * the rule that refuses it (khronos_explain.c). */
+int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
+                          size_t errlen)
+{
+    if (text_parse_move(s, text, out, err, errlen) != 0)
+        return -1;
+    tb_move *moves = malloc(TB_MAX_MOVES * sizeof *moves);
+    if (!moves)
+        abort();
+    int n = s->game->legal(s, moves);
+    bool legal = false;
+    for (int i = 0; i < n && !legal; i++)
+        legal = moves[i] == *out;
+    free(moves);
+    return legal ? 0 : kh_explain((const khronos_state *)s, *out, err, errlen);
+}
+
 /* ---- JSON ---- */
 
 static json_t *text_square_json(int sq)
@@ -483,7 +530,7 @@ static json_t *text_building_json(const kh_board *bd, int i, bool full)
     const kh_bld *x = &bd->b[i];
     json_t *o = json_object();
     char at[32];
-    text_place_name(x->place, at, sizeof at);
+    kh_place_name(x->place, at, sizeof at);
     json_object_set_new(o, "type", json_string(D.tile[x->type].name));
     json_object_set_new(o, "at", json_string(at));
     if (x->owner != KH_NOBODY)
@@ -548,7 +595,7 @@ static json_t *text_pending_json(const khronos_state *k)
                                                                      : text_square_json(k->pend_target));
     if (k->pend == KH_P_PAY) {
         char at[32];
-        text_place_name(k->pend_place, at, sizeof at);
+        kh_place_name(k->pend_place, at, sizeof at);
         json_object_set_new(o, "at", json_string(at));
         json_object_set_new(o, "extra", json_integer(k->pend_extra));
     }
@@ -560,7 +607,7 @@ static json_t *text_ripple_json(const khronos_state *k)
     if (!k->rip.active)
         return json_null();
     char at[32];
-    text_place_name(k->rip.place, at, sizeof at);
+    kh_place_name(k->rip.place, at, sizeof at);
     json_t *o = json_pack("{s:s,s:s,s:s}", "board", kh_board_name[k->rip.board], "type",
                           D.tile[k->rip.type].name, "at", at);
     if (k->rip.owner != KH_NOBODY)
@@ -724,12 +771,13 @@ static int text_get_place(const json_t *v, const char *what, char *err, size_t e
 {
     const char *s = json_string_value(v);
     if (!s)
-        return tb__errf(err, errlen, "%s must be squares like \"c4+c5\"", what);
+        return tb__errf(err, errlen, "%s must be squares like \"c4-d5\"", what);
     const char *p = s;
-    int place = text_parse_place(&p);
-    if (place < 0 || *p)
-        return tb__errf(err, errlen, "%s: '%s' is not the squares of one tile (like \"c4+c5\")",
-                        what, s);
+    int place = -1;
+    if (text_parse_place(&p, &place) != 0 || *p)
+        return tb__errf(err, errlen, "%s: '%s' is not the squares of one tile, named like "
+                        "\"c4\", \"c4-d5\" or \"c4-e6\" (a state saved when Khronos tiles were "
+                        "dominoes and trominoes cannot be loaded)", what, s);
     return place;
 }
 
@@ -760,7 +808,8 @@ static int text_read_board(khronos_state *k, int b, const json_t *a, char *err, 
     const char *bn = kh_board_name[b];
     if (!json_is_array(a))
         return tb__errf(err, errlen, "boards.%s must be an array of buildings", bn);
-    kh_bits used = {{0, 0}};
+    kh_bits used;
+    memset(&used, 0, sizeof used);
     size_t idx;
     const json_t *o;
     json_array_foreach(a, idx, o) {
@@ -786,12 +835,11 @@ static int text_read_board(khronos_state *k, int b, const json_t *a, char *err, 
         const kh_place *p = &khronos__place[place];
         int f = KH_FAMILY(t), v = KH_SIZE(t);
         if (p->size != v)
-            return tb__errf(err, errlen, "%s: a %s covers %d square%s", what, D.tile[t].name, v,
-                            v > 1 ? "s" : "");
+            return tb__errf(err, errlen, "%s: a %s does not have the shape of these squares",
+                            what, D.tile[t].name);
         if (kh_bits_any(kh_bits_and(used, p->mask)))
             return tb__errf(err, errlen, "%s overlaps another building", what);
-        used.w[0] |= p->mask.w[0];
-        used.w[1] |= p->mask.w[1];
+        kh_bits_add(&used, p->mask);
         if ((p->covers & KH_COVERS_RIVER) && !(f == KH_CIVIL && v >= 2))
             return tb__errf(err, errlen, "%s: only towns and cities may cover river squares", what);
         const json_t *printed = json_object_get(o, "printed");
@@ -1276,14 +1324,14 @@ json_t *khronos__board_json(void)
             int r0 = p->sq[0] / D.width, c0 = p->sq[0] % D.width;
             bool left_col = true;
             int minc = c0;
-            for (int k = 0; k < p->size; k++)
+            for (int k = 0; k < p->n; k++)
                 if (p->sq[k] % D.width < minc)
                     minc = p->sq[k] % D.width;
             left_col = minc == 0 && r0 == 0;
             if (!left_col)
                 continue;
             json_t *cells = json_array();
-            for (int k = 0; k < p->size; k++)
+            for (int k = 0; k < p->n; k++)
                 json_array_append_new(cells, json_pack("[i,i]", p->sq[k] / D.width - r0,
                                                        p->sq[k] % D.width));
             json_array_append_new(a, cells);
@@ -1326,16 +1374,19 @@ static const char *const text_ansi_family[KH_FAMILIES] = {"\033[38;5;208m", "\03
 static const char *const text_ansi_terrain[KH_TERRAINS] = {"", "\033[32m", "\033[90m", "\033[34m",
                                                            "\033[92m", "\033[37m"};
 
-/* Which neighbour of square sq belongs to the same building and comes earlier
- * in the walk from its first square: '<' left, '|' above, '>' right. */
-static char text_link(const kh_board *bd, int sq)
+/* The fill of a building's further squares, n characters, so that a 2x2 or
+ * 3x3 block reads as one building: its family's mark ('#' military, '+'
+ * religious, '=' civil), ':' for a ruin. */
+static void text_fill(tb_buf *out, const kh_bld *x, int f, int n, bool colour)
 {
-    int i = bd->at[sq], c = sq % D.width;
-    if (c > 0 && bd->at[sq - 1] == i)
-        return '<';
-    if (sq >= D.width && bd->at[sq - D.width] == i)
-        return '|';
-    return '>';
+    static const char mark[KH_FAMILIES] = {'#', '+', '='};
+    char c = (x->flags & KH_RUIN) ? ':' : mark[f];
+    if (colour)
+        tb__buf_printf(out, "%s", text_ansi_family[f]);
+    for (int i = 0; i < n; i++)
+        tb__buf_printf(out, "%c", c);
+    if (colour)
+        tb__buf_printf(out, ANSI_RESET);
 }
 
 /* One square, three characters wide. */
@@ -1391,22 +1442,16 @@ static void text_cell(tb_buf *out, const khronos_state *k, int b, int sq, bool c
             tb__buf_printf(out, "%c", text_colour_letter[who[0]]);
         return;
     }
-    /* a further square of the building: a link towards the rest of it (" < "),
-     * or the link and more populate cubes ("<gb") */
-    char link = text_link(bd, sq);
+    /* a further square of the building: filled with its family's mark
+     * ("###" military, "+++" religious, "===" civil, ":::" a ruin), or one
+     * mark and more populate cubes ("=gb") */
     int first_cube = part == 1 ? 1 : 3;
     bool cubes = first_cube < x->ncubes;
     if (!cubes) {
-        if (colour)
-            tb__buf_printf(out, " %s%c%s ", text_ansi_family[f], link, ANSI_RESET);
-        else
-            tb__buf_printf(out, " %c ", link);
+        text_fill(out, x, f, 3, colour);
         return;
     }
-    if (colour)
-        tb__buf_printf(out, "%s%c%s", text_ansi_family[f], link, ANSI_RESET);
-    else
-        tb__buf_printf(out, "%c", link);
+    text_fill(out, x, f, 1, colour);
     for (int c = first_cube; c < first_cube + 2; c++) {
         if (c < x->ncubes && colour)
             tb__buf_printf(out, "%s%c%s", text_ansi_seat[x->cube[c]], text_colour_letter[x->cube[c]],
@@ -1421,6 +1466,46 @@ static void text_cell(tb_buf *out, const khronos_state *k, int b, int sq, bool c
 static void text_hr(tb_buf *out, const char *bold, const char *reset, const char *title)
 {
     tb__buf_printf(out, "%s%s%s\n", bold, title, reset);
+}
+
+/* Boards [first, last) side by side: titles (with the adventurers on
+ * them), column letters, then the rows. */
+static void text_boards_band(tb_buf *out, const khronos_state *k, int first, int last,
+                             bool colour)
+{
+    static const char *const title[KH_BOARDS] = {"MIGHT (1st age)", "FAITH (2nd age)",
+                                                 "REASON (3rd age)"};
+    const char *bold = colour ? ANSI_BOLD : "", *reset = colour ? ANSI_RESET : "";
+    int w = D.width * 3;
+    tb__buf_printf(out, "   ");
+    for (int b = first; b < last; b++) {
+        char pawns[32] = "";
+        int len = 0;
+        for (int p = 0; p < k->base.players; p++)
+            for (int a = 0; a < 2; a++)
+                if (k->pawn[p][a] == b && len + 2 < (int)sizeof pawns)
+                    pawns[len++] = text_colour_letter[p];
+        pawns[len] = '\0';
+        char head[96];
+        int hl = snprintf(head, sizeof head, "%s %s%s", title[b], len ? "@" : "", pawns);
+        tb__buf_printf(out, "%s%s%s%*s", bold, head, reset, w + 2 - hl > 0 ? w + 2 - hl : 1, "");
+    }
+    tb__buf_printf(out, "\n   ");
+    for (int b = first; b < last; b++) {
+        for (int c = 0; c < D.width; c++)
+            tb__buf_printf(out, " %c ", 'a' + c);
+        tb__buf_printf(out, "  ");
+    }
+    tb__buf_printf(out, "\n");
+    for (int r = 0; r < D.height; r++) {
+        tb__buf_printf(out, "%2d ", r + 1);
+        for (int b = first; b < last; b++) {
+            for (int c = 0; c < D.width; c++)
+                text_cell(out, k, b, r * D.width + c, colour);
+            tb__buf_printf(out, "  ");
+        }
+        tb__buf_printf(out, "\n");
+    }
 }
 
 char *khronos__render_text(const tb_state *s, int seat, unsigned flags)
@@ -1440,42 +1525,18 @@ char *khronos__render_text(const tb_state *s, int seat, unsigned flags)
     if (seat >= 0)
         tb__buf_printf(&out, "  ·  you are seat %d (%s%s%s)", seat,
                        colour ? text_ansi_seat[seat] : "", kh_colour_name[seat], reset);
-    tb__buf_printf(&out, "\n   ");
-    static const char *const title[KH_BOARDS] = {"MIGHT (1st age)", "FAITH (2nd age)",
-                                                 "REASON (3rd age)"};
-    int w = D.width * 3;
-    for (int b = 0; b < KH_BOARDS; b++) {
-        char pawns[32] = "";
-        int len = 0;
-        for (int p = 0; p < n; p++)
-            for (int a = 0; a < 2; a++)
-                if (k->pawn[p][a] == b && len + 2 < (int)sizeof pawns)
-                    pawns[len++] = text_colour_letter[p];
-        pawns[len] = '\0';
-        char head[96];
-        int hl = snprintf(head, sizeof head, "%s %s%s", title[b], len ? "@" : "", pawns);
-        tb__buf_printf(&out, "%s%s%s%*s", bold, head, reset, w + 2 - hl > 0 ? w + 2 - hl : 1, "");
-    }
-    tb__buf_printf(&out, "\n   ");
-    for (int b = 0; b < KH_BOARDS; b++) {
-        for (int c = 0; c < D.width; c++)
-            tb__buf_printf(&out, " %c ", 'a' + c);
-        tb__buf_printf(&out, "  ");
-    }
     tb__buf_printf(&out, "\n");
-    for (int r = 0; r < D.height; r++) {
-        tb__buf_printf(&out, "%2d ", r + 1);
-        for (int b = 0; b < KH_BOARDS; b++) {
-            for (int c = 0; c < D.width; c++)
-                text_cell(&out, k, b, r * D.width + c, colour);
-            tb__buf_printf(&out, "  ");
-        }
-        tb__buf_printf(&out, "\n");
-    }
+    /* the three boards side by side when that fits 120 columns, else Might
+     * and Faith, then Reason below them */
+    int per_band = 3 + KH_BOARDS * (D.width * 3 + 2) <= 120 ? KH_BOARDS : 2;
+    for (int first = 0; first < KH_BOARDS; first += per_band)
+        text_boards_band(&out, k, first, first + per_band < KH_BOARDS ? first + per_band
+                                                                      : KH_BOARDS, colour);
     tb__buf_printf(&out, "   M military, R religious, C civil + size (1-3) + owner; H printed hamlet;"
                          " m2 ruin (+ renovation cube);\n"
-                         "   < | > more squares of the building (+ populate cubes);"
-                         " terrain . plain f forest m mountain ~ river / ^ mixed\n");
+                         "   ### +++ === ::: the rest of a military, religious, civil building, a ruin"
+                         " (+ populate cubes);\n"
+                         "   terrain . plain f forest m mountain ~ river / ^ mixed\n");
     /* domains that pay */
     for (int b = 0; b < KH_BOARDS; b++) {
         const kh_board *bd = &k->board[b];
@@ -1562,8 +1623,8 @@ int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen)
         return snprintf(buf, buflen, "seat %d (%s) chooses the squares of the %s on %s, e.g. %s",
                         p, kh_colour_name[p], D.tile[k->pend_type].name,
                         kh_board_name[k->pend_board],
-                        KH_SIZE(k->pend_type) == 1 ? "c4" : KH_SIZE(k->pend_type) == 2 ? "c4+c5"
-                                                                                    : "c4+c5+c6");
+                        KH_SIZE(k->pend_type) == 1 ? "c4" : KH_SIZE(k->pend_type) == 2 ? "c4-d5"
+                                                                                    : "c4-e6");
     case KH_P_PAY:
         return snprintf(buf, buflen, "seat %d (%s) chooses %d surcharge card%s: pay CARDS (m r c)",
                         p, kh_colour_name[p], k->pend_extra, k->pend_extra > 1 ? "s" : "");

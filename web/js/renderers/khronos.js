@@ -12,8 +12,10 @@
 //   build / upgrade  pick a tile in the palette, then a highlighted board
 //                    (build: its squares are chosen next) or a highlighted
 //                    building (upgrade); or click a building first, then a tile
-//   squares, keep    click the highlighted squares; the tile is sent once the
-//                    chosen squares are exactly one legal placement
+//   squares, keep    click the marked top-left square of a block (one click
+//                    lays it), or click highlighted squares until they fit
+//                    exactly one legal placement; tiles are 1x1, 2x2 and 3x3
+//                    blocks, named by their corners ("c4-d5")
 //   travel           click one of your adventurers, then a highlighted board
 //   populate, renovate, downsize, demolish   click the highlighted building
 //   exchange, end    select cards in your hand, then the button
@@ -82,6 +84,25 @@ function geometry(board) {
   const W = b.width, H = b.height;
   const name = (i) => `${String.fromCharCode(97 + (i % W))}${Math.floor(i / W) + 1}`;
   const index = (s) => (Number(s.slice(1)) - 1) * W + (s.charCodeAt(0) - 97);
+  // a tile's squares from its name (docs/notation.md): "c4", a block by its
+  // corners "c4-d5", or any other shape's squares joined by '+'
+  const cells = (at) => {
+    const r = /^([a-z]\d+)-([a-z]\d+)$/.exec(at);
+    if (!r) return at.split('+').map(index).sort((x, y) => x - y);
+    const a = index(r[1]), z = index(r[2]), out = [];
+    for (let row = Math.floor(a / W); row <= Math.floor(z / W); row++) {
+      for (let col = a % W; col <= z % W; col++) out.push(row * W + col);
+    }
+    return out;
+  };
+  // ...and back: the canonical name of sorted squares
+  const placeName = (cs) => {
+    if (cs.length === 1) return name(cs[0]);
+    const a = cs[0], z = cs[cs.length - 1];
+    const w = (z % W) - (a % W) + 1, h = Math.floor(z / W) - Math.floor(a / W) + 1;
+    const block = w > 0 && w * h === cs.length && cs.every((c) => c % W >= a % W && c % W <= z % W);
+    return block ? `${name(a)}-${name(z)}` : cs.map(name).join('+');
+  };
   const tiles = {};
   for (const t of b.tiles) tiles[t.name] = t;
   const fallback = {
@@ -93,7 +114,7 @@ function geometry(board) {
     if (!tiles[n]) tiles[n] = { name: n, family, size, renovation, count: 0 };
   }
   return {
-    W, H, name, index, tiles,
+    W, H, name, index, cells, placeName, tiles,
     terrain: (i) => b.terrain[Math.floor(i / W)][i % W],
     hamlets: (b.printed_hamlets || []).map(index),
     surcharge: b.surcharge || null,
@@ -218,7 +239,7 @@ function parseLegal(legal) {
     else if ((r = /^downsize (might|faith|reason) ([a-z]\d+)$/.exec(m))) L.downsize.push({ board: r[1], sq: r[2], move: m });
     else if (m === 'end') L.end.add('');
     else if ((r = /^end discard ([mrc]+)$/.exec(m))) L.end.add(r[1]);
-    else if (/^[a-z]\d+(\+[a-z]\d+)*$/.test(m)) L.squares.push({ sqs: m.split('+'), move: m });
+    else if (/^[a-z]\d+(-[a-z]\d+|(\+[a-z]\d+)*)$/.test(m)) L.squares.push({ move: m });
     else L.other.push(m);
   }
   return L;
@@ -325,7 +346,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
   function buildLayout(v) {
     const out = {};
     for (const b of BOARDS) {
-      const list = (v.boards[b] || []).map((x) => ({ ...x, board: b, cells: x.at.split('+').map(G.index) }));
+      const list = (v.boards[b] || []).map((x) => ({ ...x, board: b, cells: G.cells(x.at) }));
       const covered = new Set(list.flatMap((x) => x.cells));
       for (const h of G.hamlets) {
         if (!covered.has(h)) list.push({ type: 'hamlet', at: G.name(h), printed: true, implied: true, board: b, cells: [h] });
@@ -403,7 +424,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
     const fam = FAMILY[t.family];
     const g = svg('g', {
       class: `kh-bld fam-${t.family}${x.ruin ? ' ruin' : ''}${x.printed ? ' printed' : ''}${fresh.has(buildingKey(x)) ? ' fresh' : ''}`,
-      'data-board': x.board, 'data-at': x.at, 'data-type': x.type,
+      'data-board': x.board, 'data-at': x.at, 'data-cells': x.cells.map(G.name).join(' '), 'data-type': x.type,
       'data-owner': x.owner ?? '', 'data-cubes': (x.cubes || []).join(','), 'data-ruin': x.ruin ? '1' : '',
       'data-renovation': x.renovation ?? '',
     });
@@ -528,7 +549,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
   // ---- highlights derived from the legal list ----
 
   function placements() {
-    return L.squares.map((p) => ({ cells: p.sqs.map(G.index), move: p.move }));
+    return L.squares.map((p) => ({ cells: G.cells(p.move), move: p.move }));
   }
   function candidates() {
     const chosen = new Set(sel);
@@ -614,6 +635,8 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
         const open = new Set(cands.flatMap((p) => p.cells));
         for (const c of sel) bb.hit.get(c).classList.add('sel');
         for (const c of open) if (!sel.includes(c)) bb.hit.get(c).classList.add('legal', 'cand');
+        // the top-left squares of the placements: one click there lays the tile
+        for (const p of cands) bb.hit.get(p.cells[0]).classList.add('anchor');
         if (ph === 'keep') {
           const target = layout[b].occ.get(G.index(v.pending.target));
           if (target) bb.overlay.append(...highlight(target.cells, 'act-keep'));
@@ -623,6 +646,9 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
         }
         for (const c of open) {
           if (!sel.includes(c)) bb.overlay.append(svg('rect', { x: G.cx(c) + 3, y: G.cy(c) + 3, width: Q - 6, height: Q - 6, rx: 6, class: 'kh-cand-mark' }));
+        }
+        for (const p of cands) {
+          if (p.cells.length > 1) bb.overlay.append(svg('circle', { cx: G.cx(p.cells[0]) + Q / 2, cy: G.cy(p.cells[0]) + Q / 2, r: Q / 6, class: 'kh-anchor-mark' }));
         }
       }
       bb.wrap.className = ['kh-board', ...wrapCls].join(' ');
@@ -638,7 +664,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
     const ph = phase();
     const pend = v.pending;
     if (ph === 'pay' && pend && pend.at) {
-      const cells = pend.at.split('+').map(G.index);
+      const cells = G.cells(pend.at);
       B[pend.board].ghost.append(ghostTile(cells, pend.type, 'waiting'));
       return;
     }
@@ -651,9 +677,11 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
     }
     if (!type) return;
     let cands = candidates();
-    if (hover.board === b && hover.sq !== null && !sel.includes(hover.sq)) {
+    if (hover.board === b && hover.sq !== null) {
+      const at = cands.filter((p) => p.cells[0] === hover.sq);
       const more = cands.filter((p) => p.cells.includes(hover.sq));
-      if (more.length) cands = more;
+      if (at.length === 1) cands = at;
+      else if (more.length && !sel.includes(hover.sq)) cands = more;
     }
     if (cands.length === 1) B[b].ghost.append(ghostTile(cands[0].cells, type, 'preview'));
   }
@@ -663,7 +691,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
     const fam = FAMILY[t.family];
     const d = tilePath(G, cells, 3.5, 6);
     const { main } = spots(cells);
-    return svg('g', { class: `kh-ghost-tile ${cls}`, 'data-at': cells.map(G.name).join('+') },
+    return svg('g', { class: `kh-ghost-tile ${cls}`, 'data-at': G.placeName(cells) },
       svg('path', { d, fill: fam.fill, opacity: 0.55, stroke: fam.dark, 'stroke-width': 2.2, 'stroke-dasharray': '6 4' }),
       icon(t.family, G.cx(main) + Q / 2, G.cy(main) + Q / 2 + 1, 1.15, '#fffdf7', 0.85));
   }
@@ -749,6 +777,9 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
   let pendingSquare = null; // the square clicked to build: chosen first when its placements arrive
 
   function chooseSquare(sq) {
+    // a click on the top-left square of exactly one placement lays it
+    const anchored = candidates().filter((p) => p.cells[0] === sq);
+    if (anchored.length === 1) { send(anchored[0].move); return; }
     if (sel.includes(sq)) {
       if (!baseSelection().includes(sq)) sel = sel.filter((c) => c !== sq);
       paint();
@@ -791,10 +822,13 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
         legal = L.build.some((b) => b.type === type) || L.upgrade.some((u) => u.type === type);
       }
     }
+    if (mine && !legal && !(mode && mode.kind === 'building')) title += ` — not now: ${whyNot(type)}`;
     const active = mode && mode.kind === 'type' && mode.type === type;
+    // the tile's square shape: size x size cells
+    const side = 8, off = (36 - t.size * side) / 2;
     const mini = svg('svg', { viewBox: '0 0 36 36', class: 'kh-tile-mini' },
-      Array.from({ length: t.size }, (_, k) => svg('rect', {
-        x: (36 - t.size * 11) / 2 + k * 11, y: 11, width: 11, height: 14, rx: 2, fill: fam.fill, stroke: fam.dark, 'stroke-width': 1,
+      Array.from({ length: t.size * t.size }, (_, k) => svg('rect', {
+        x: off + (k % t.size) * side, y: off + Math.floor(k / t.size) * side, width: side, height: side, rx: 1.5, fill: fam.fill, stroke: fam.dark, 'stroke-width': 1,
       })), icon(t.family, 18, 18.5, 0.55, '#fffdf7'));
     const stock = v.stock ? v.stock[type] : null;
     return el(`button.kh-tile.fam-${t.family}${legal ? '.legal' : ''}${active ? '.active' : ''}`, {
@@ -802,6 +836,25 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
       onclick: () => onTileClick(type),
     }, mini, el('span.kh-tile-text', el('span.kh-tile-name', cap(type)),
       el('span.kh-tile-stock', { title: 'tiles left in stock' }, stock === null ? '' : `${t.size} card${t.size > 1 ? 's' : ''} · ×${stock}`)));
+  }
+
+  // why a tile of the palette cannot be built or upgraded to now, in a
+  // player's words (the engine's refusals say the same, khronos_explain.c)
+  function whyNot(type) {
+    const t = G.tiles[type];
+    const v = ctx.view;
+    const words = ['no', 'one', 'two', 'three', 'four'];
+    const fam = FAMILY[t.family];
+    const colour = { military: 'orange', religious: 'fuchsia', civil: 'blue' }[t.family];
+    const have = [...(hand() || '')].filter((c) => c === fam.letter).length;
+    const mine = (v.pawns && ctx.seat !== null && v.pawns[ctx.seat]) || [];
+    if (v.stock && v.stock[type] === 0) return `no ${cap(type)} tile is left in the stock`;
+    if (!mine.includes('might') && !mine.includes('faith')) return 'your adventurers stand on neither Might nor Faith';
+    if (have < t.size) {
+      const grow = t.size > 1 ? ' (one less per size to grow a smaller building into it)' : '';
+      return `a ${cap(type)} needs ${words[t.size]} ${fam.name.toLowerCase()} (${colour}) card${t.size > 1 ? 's' : ''}${grow}; you have ${have ? words[have] || have : 'none'}`;
+    }
+    return `there is no place for a ${cap(type)} now: it needs free squares off the river (Towns and Cities may cover it), may join no two domains, must not equal its domain's highest building, and the forest or mountain surcharge must be affordable by the cards your adventurers may still play`;
   }
 
   function sameBuilding(b, sqA, sqB) {
@@ -1097,7 +1150,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
         const up = p.target ? ` (upgrading ${p.target})` : '';
         return {
           headline: `Place the ${cap(p.type)} on ${cap(p.board)}`,
-          detail: `Click the highlighted squares it will cover: ${plural(t ? t.size : 1, 'square')}${up}. The tile is laid as soon as only one legal placement fits the squares you chose; the dashed preview shows where.`,
+          detail: `Click the marked top-left square of the block it will cover${t && t.size > 1 ? ` (${t.size} × ${t.size} squares)` : ''}${up}, or click squares it should cover until only one place fits; the dashed preview shows where.`,
         };
       }
       if (ph === 'pay') {
