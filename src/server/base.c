@@ -52,6 +52,13 @@ bool srv_valid_id(const char *id)
     return true;
 }
 
+char *srv_internal_error(const char *what)
+{
+    srv_log(NULL, "could not build %s (out of memory?): that one request got an error, "
+                  "nothing changed", what);
+    return strdup(SRV_INTERNAL_ERROR_JSON);
+}
+
 char *srv_error_message(const json_t *id, const char *code, const char *fmt, va_list ap)
 {
     char text[600];
@@ -62,5 +69,5 @@ char *srv_error_message(const json_t *id, const char *code, const char *fmt, va_
         json_object_set(msg, "id", (json_t *)id);
     char *out = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
     json_decref(msg);
-    return out ? out : strdup(SRV_INTERNAL_ERROR_JSON);
+    return out ? out : srv_internal_error("an error message");
 }

@@ -50,6 +50,10 @@
     "\",\"error\":{\"code\":\"internal\",\"message\":\"" SRV_INTERNAL_MESSAGE "\"}}"
 
 /* base.c */
+/* SRV_INTERNAL_ERROR_JSON (malloc'd; NULL only without memory at all) for a
+ * reply that could not be built, with a log line naming `what` (always
+ * logged: it means the server is short of memory). */
+char *srv_internal_error(const char *what);
 uint64_t srv_now_us(void); /* monotonic */
 void srv_iso_now(char buf[SRV_TIME_LEN]);
 /* One line on stderr with the time, unless cfg->quiet. */

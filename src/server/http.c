@@ -231,7 +231,7 @@ static enum MHD_Result http_json(struct MHD_Connection *c, unsigned status, json
     json_decref(j);
     if (!text) {
         status = 500;
-        text = strdup(SRV_INTERNAL_ERROR_JSON);
+        text = srv_internal_error("an HTTP answer");
         if (!text)
             return MHD_NO;
     }

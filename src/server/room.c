@@ -268,7 +268,7 @@ static char *room_dump(json_t *j)
     char *s = j ? json_dumps(j, JSON_COMPACT) : NULL;
     json_decref(j);
     if (!s)
-        s = strdup(SRV_INTERNAL_ERROR_JSON);
+        s = srv_internal_error("a message");
     return s;
 }
 
@@ -417,7 +417,7 @@ static char *room_state_text(const srv_room *r, int seat)
     if (!view)
         t.failed = true;
     char *out = room_text_take(&t);
-    return out ? out : strdup(SRV_INTERNAL_ERROR_JSON);
+    return out ? out : srv_internal_error("a state message");
 }
 
 /* Sends every connection its seat's state, built once per seat. */

@@ -121,7 +121,7 @@ static void ws_wake(srv_ws *ws)
 static void ws_conn_send(srv_conn *c, char *text)
 {
     if (!text) /* a message that could not be built: the client hears so */
-        text = strdup(SRV_INTERNAL_ERROR_JSON);
+        text = srv_internal_error("a WebSocket message");
     ws_out *o = text ? malloc(sizeof *o) : NULL;
     if (!o) { /* out of memory: this one message is lost, the server goes on */
         free(text);

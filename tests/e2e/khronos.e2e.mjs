@@ -363,11 +363,12 @@ async function scenario() {
   s3.deck = 'm'.repeat(16) + 'r'.repeat(14) + 'c'.repeat(17);
   const q = await engine(tabula, [`load ${JSON.stringify(s3)}`, 'play build might keep', `view ${s3.current}`, 'legal']);
   return {
-    squares: { view: JSON.parse(q[2]), legal: q[3].split(' '), seat: s3.current },
-    tower: { view: JSON.parse(w[1]), legal: w[2].split(/ (?=exchange|travel|build|upgrade|demolish|end)/), seat: s2.current },
-    pick: { view: JSON.parse(pickView), legal: pickLegal.split(/ (?=downsize)/), seat: cur },
-    keep: { view: JSON.parse(keepView), legal: keepLegal.split(' '), seat: b },
-    pay: { view: JSON.parse(p[3]), legal: p[4].split(/ (?=pay)/), seat: 1 },
+    // protocol v2: `legal` answers one decision per line
+    squares: { view: JSON.parse(q[2]), legal: q[3].split('\n'), seat: s3.current },
+    tower: { view: JSON.parse(w[1]), legal: w[2].split('\n'), seat: s2.current },
+    pick: { view: JSON.parse(pickView), legal: pickLegal.split('\n'), seat: cur },
+    keep: { view: JSON.parse(keepView), legal: keepLegal.split('\n'), seat: b },
+    pay: { view: JSON.parse(p[3]), legal: p[4].split('\n'), seat: 1 },
   };
 }
 
