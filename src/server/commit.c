@@ -2,11 +2,11 @@
  * commit.c — the rooms' store writer.  A room hands every decision it has
  * checked to this queue and goes on; committer threads take the waiting
  * decisions, write them to the store (all of them in one transaction when
- * the store can; with as many writers at once as the store says serve it
- * best: SQLite one, PostgreSQL eight, whose flushes it merges), and only
- * then hand each back to its room
- * (srv_room_committed), which applies it, acknowledges it and sends every
- * client the new position.  So the WebSocket thread never waits on a disk,
+ * the store can, SQLite and PostgreSQL both; with as many writers at once as
+ * the store says serve it best: SQLite one, PostgreSQL two, one writing
+ * while the other's commit flushes), and only then hand each back to its
+ * room (srv_room_committed), which applies it, acknowledges it and sends
+ * every client the new position.  So the WebSocket thread never waits on a disk,
  * and one commit serves every decision that arrived meanwhile.
  *
  * Invariants: a decision is applied and acknowledged only after the store
