@@ -15,6 +15,9 @@
  * building is downsized, which squares it keeps) simply returns to the
  * caller and the next decision resumes the work (kh_run).  The state
  * invariants are listed beside khronos_state in khronos.h.
+ *
+ * Layers: this file builds on khronos_board.c (one board's buildings,
+ * domains, placement checks and conflicts), which knows nothing of it.
  */
 #include "khronos.h"
 
@@ -262,17 +265,6 @@ static void kh_add_cube(kh_bld *x, int p)
     x->cube[i] = (uint8_t)p;
 }
 
-/* Any printed Hamlet square left bare shows its printed Hamlet again
- * (ASSUMPTION: the printed Hamlet lies under any tile covering its square). */
-static void kh_restore_printed(kh_board *bd)
-{
-    for (int h = 0; h < D.hamlets; h++) {
-        int sq = D.hamlet[h];
-        if (bd->at[sq] == KH_NONE)
-            kh_board_add(bd, D.place_first[1] + sq, KH_TYPE(KH_CIVIL, 1), KH_NOBODY, KH_PRINTED);
-    }
-}
-
 /* Before a change to a board whose hierarchy must then be resolved: records
  * the domains as they are (the "original domains" of a junction). */
 static void kh_touch(khronos_state *k, int b)
@@ -284,52 +276,7 @@ static void kh_touch(khronos_state *k, int b)
     bd->dirty = 1;
 }
 
-/* ---- construction rules ---- */
-
-/* The highest value of family f among the other buildings of building i's domain. */
-int kh_top_without(const kh_board *bd, int i, int f)
-{
-    int root = bd->b[i].dom, top = 0;
-    for (int j = root; j < bd->nb; j++) {
-        const kh_bld *x = &bd->b[j];
-        if (j != i && x->dom == root && KH_FAMILY(x->type) == f && !(x->flags & KH_RUIN) &&
-            KH_SIZE(x->type) > top)
-            top = KH_SIZE(x->type);
-    }
-    return top;
-}
-
-/* Geography, dominion and hierarchy (§1.6) for laying `type` on placement p
- * of board b, new (old < 0) or as the upgrade of building old, whose domain
- * would otherwise top family f at `old_top`.  Cards are checked elsewhere. */
-bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int old_top,
-                        const kh_domstat *st)
-{
-    if (old >= 0) {
-        const kh_place *op = kh_place_of(&bd->b[old]);
-        if (!kh_bits_subset(op->mask, p->mask))
-            return false;
-        if (kh_bits_any(kh_bits_and(kh_bits_minus(p->mask, op->mask), bd->occ)))
-            return false;
-    } else if (kh_bits_any(kh_bits_and(p->mask, bd->occ))) {
-        return false;
-    }
-    int f = KH_FAMILY(type), v = KH_SIZE(type);
-    if ((p->covers & KH_COVERS_RIVER) && !(f == KH_CIVIL && v >= 2))
-        return false;
-    if (f == KH_CIVIL)
-        return true;
-    uint8_t roots[2];
-    if (old >= 0) {
-        if (kh_board_touching(bd, p->nbr, bd->b[old].dom, roots, 2) > 0)
-            return false;
-        return old_top != v;
-    }
-    int n = kh_board_touching(bd, p->nbr, -1, roots, 2);
-    if (n > 1)
-        return false;
-    return n == 0 || st[roots[0]].top[f] != v;
-}
+/* ---- construction rules (the checks on one board are in khronos_board.c) ---- */
 
 /* What legal-move generation needs again and again about the current
  * player, worked out once per call: cards each board can take, the hand,
@@ -408,18 +355,6 @@ static int kh_placements(kh_ctx *c, int b, int type, int target, tb_move *out, i
     return n;
 }
 
-/* The placements of the tile one size smaller within building i's squares. */
-int kh_smaller_places(const kh_board *bd, int i, uint16_t *out)
-{
-    const kh_place *p = kh_place_of(&bd->b[i]);
-    int v = p->size - 1, n = 0;
-    for (int a = 0; a < p->n; a++)
-        for (int j = khronos__anchor[v][p->sq[a]]; j < khronos__anchor[v][p->sq[a] + 1]; j++)
-            if (n < KH_MAXSUB && kh_bits_subset(khronos__place[j].mask, p->mask))
-                out[n++] = (uint16_t)j;
-    return n;
-}
-
 /* The number of distinct multisets of `n` cards in a hand h. */
 static int kh_subsets_of_size(const uint8_t h[KH_FAMILIES], int n)
 {
@@ -430,66 +365,7 @@ static int kh_subsets_of_size(const uint8_t h[KH_FAMILIES], int n)
     return count;
 }
 
-/* ---- conflicts (§1.8) ---- */
-
-void kh_find_conflict(const khronos_state *k, int board, kh_conflict *c)
-{
-    const kh_board *bd = &k->board[board];
-    kh_domstat st[KH_MAXB];
-    kh_board_domains(bd, st);
-    memset(c, 0, sizeof *c);
-    int root = -1, fam = 0;
-    for (int i = 0; i < bd->nb && root < 0; i++) {
-        if (bd->b[i].dom != i)
-            continue;
-        for (int f = KH_MILITARY; f <= KH_RELIGIOUS; f++)
-            if (st[i].ntop[f] >= 2) {
-                root = i;
-                fam = f;
-                break;
-            }
-    }
-    if (root < 0)
-        return;
-    c->found = 1;
-    int v = st[root].top[fam];
-    uint8_t conf[KH_MAXB];
-    int nc = 0, labels = 0, maxp = 0;
-    uint8_t label[KH_MAXB];
-    for (int j = root; j < bd->nb; j++) {
-        const kh_bld *x = &bd->b[j];
-        if (x->dom != root || KH_FAMILY(x->type) != fam || KH_SIZE(x->type) != v ||
-            (x->flags & KH_RUIN))
-            continue;
-        conf[nc++] = (uint8_t)j;
-        bool seen = false;
-        for (int l = 0; l < labels && !seen; l++)
-            seen = label[l] == x->orig;
-        if (!seen)
-            label[labels++] = x->orig;
-        if (x->opower > maxp)
-            maxp = x->opower;
-    }
-    if (labels >= 2) {
-        /* a junction: the conflicting buildings of weaker original domains go first */
-        for (int a = 0; a < nc; a++)
-            if (bd->b[conf[a]].opower < maxp) {
-                c->forced = 1;
-                c->n = 1;
-                c->cand[0] = conf[a];
-                return;
-            }
-    }
-    /* a tie in power, or a division: the acting player's own buildings first,
-     * and he chooses among several */
-    for (int a = 0; a < nc; a++)
-        if (bd->b[conf[a]].owner == k->cur)
-            c->cand[c->n++] = conf[a];
-    if (!c->n)
-        for (int a = 0; a < nc; a++)
-            c->cand[c->n++] = conf[a];
-    c->forced = c->n == 1;
-}
+/* ---- conflicts (§1.8; finding one is kh_board_conflict) and ripples ---- */
 
 /* Finds the shadow of building x (as it was before a downsize) on board t:
  * the same squares and type, and on Faith the same owner and no ruin. */
@@ -668,7 +544,7 @@ static void kh_lay_shadow(khronos_state *k)
         k->cubes[owner]--;
     for (int c = 0; c < nk; c++)
         kh_add_cube(&bd->b[i], kept[c]);
-    kh_restore_printed(bd);
+    kh_board_restore_printed(bd);
     if (t + 1 < KH_BOARDS) {
         k->rip.active = 1;
         k->rip.board = (uint8_t)(t + 1);
@@ -686,7 +562,7 @@ static void kh_run(khronos_state *k)
         int b = k->board[KH_MIGHT].dirty ? KH_MIGHT : k->board[KH_FAITH].dirty ? KH_FAITH : -1;
         if (b >= 0) {
             kh_conflict c;
-            kh_find_conflict(k, b, &c);
+            kh_board_conflict(&k->board[b], k->cur, &c);
             if (!c.found) {
                 k->board[b].dirty = 0;
                 kh_board_clear_snapshot(&k->board[b]);
@@ -723,7 +599,7 @@ static int kh_setup(tb_state *s, char *err, size_t errlen)
     k->holdem = tb__option_index(s, "holdem") == 1;
     for (int b = 0; b < KH_BOARDS; b++) {
         kh_board_init(&k->board[b]);
-        kh_restore_printed(&k->board[b]);
+        kh_board_restore_printed(&k->board[b]);
     }
     for (int t = 0; t < KH_TYPES; t++)
         k->stock[t] = D.tile[t].count;
@@ -919,7 +795,7 @@ static int kh_legal(const tb_state *s, tb_move *out)
     }
     case KH_P_PICK: {
         kh_conflict c;
-        kh_find_conflict(k, k->pend_board, &c);
+        kh_board_conflict(&k->board[k->pend_board], k->cur, &c);
         for (int i = 0; i < c.n; i++)
             out[n++] = KH_MOVE(KH_M_DOWNSIZE,
                                k->pend_board << 8 | kh_anchor(&k->board[k->pend_board].b[c.cand[i]]));

@@ -1,6 +1,11 @@
 /*
- * khronos_board.c — one Khronos board: its buildings, the square map and the
- * domains (connected groups of orthogonally adjacent buildings).
+ * khronos_board.c — one Khronos board (khronos_board.h): its buildings, the
+ * square map and the domains (connected groups of orthogonally adjacent
+ * buildings), and the checks that concern one board alone: where a tile may
+ * be laid (geography, dominion, hierarchy), the placements a downsized tile
+ * may keep, the printed Hamlets, and a domain's hierarchy conflict.  It is
+ * the layer below the rules: it reads the component tables and nothing of
+ * khronos.c or of the state (hands, Ecus, turns, the other boards).
  *
  * Invariants kept by every function here: the buildings are sorted by their
  * first square; at[] names the building on every covered square and KH_NONE
@@ -10,7 +15,7 @@
  * removing one re-walks only the domain it leaves.  Nothing is recomputed
  * when a domain is only queried.
  */
-#include "khronos.h"
+#include "khronos_board.h"
 
 #include <string.h>
 
@@ -231,4 +236,138 @@ void kh_board_clear_snapshot(kh_board *bd)
         bd->b[i].orig = KH_NONE;
         bd->b[i].opower = 0;
     }
+}
+
+/* ---- checks on one board ---- */
+
+/* Any printed Hamlet square left bare shows its printed Hamlet again
+ * (ASSUMPTION: the printed Hamlet lies under any tile covering its square). */
+void kh_board_restore_printed(kh_board *bd)
+{
+    for (int h = 0; h < khronos__data.hamlets; h++) {
+        int sq = khronos__data.hamlet[h];
+        if (bd->at[sq] == KH_NONE)
+            kh_board_add(bd, khronos__data.place_first[1] + sq, KH_TYPE(KH_CIVIL, 1), KH_NOBODY, KH_PRINTED);
+    }
+}
+
+/* The highest value of family f among the other buildings of building i's domain. */
+int kh_top_without(const kh_board *bd, int i, int f)
+{
+    int root = bd->b[i].dom, top = 0;
+    for (int j = root; j < bd->nb; j++) {
+        const kh_bld *x = &bd->b[j];
+        if (j != i && x->dom == root && KH_FAMILY(x->type) == f && !(x->flags & KH_RUIN) &&
+            KH_SIZE(x->type) > top)
+            top = KH_SIZE(x->type);
+    }
+    return top;
+}
+
+/* Geography, dominion and hierarchy (§1.6) for laying `type` on placement p
+ * of the board, new (old < 0) or as the upgrade of building old, whose domain
+ * would otherwise top family f at `old_top`.  Cards are checked elsewhere. */
+bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int old_top,
+                 const kh_domstat *st)
+{
+    if (old >= 0) {
+        const kh_place *op = kh_place_of(&bd->b[old]);
+        if (!kh_bits_subset(op->mask, p->mask))
+            return false;
+        if (kh_bits_any(kh_bits_and(kh_bits_minus(p->mask, op->mask), bd->occ)))
+            return false;
+    } else if (kh_bits_any(kh_bits_and(p->mask, bd->occ))) {
+        return false;
+    }
+    int f = KH_FAMILY(type), v = KH_SIZE(type);
+    if ((p->covers & KH_COVERS_RIVER) && !(f == KH_CIVIL && v >= 2))
+        return false;
+    if (f == KH_CIVIL)
+        return true;
+    uint8_t roots[2];
+    if (old >= 0) {
+        if (kh_board_touching(bd, p->nbr, bd->b[old].dom, roots, 2) > 0)
+            return false;
+        return old_top != v;
+    }
+    int n = kh_board_touching(bd, p->nbr, -1, roots, 2);
+    if (n > 1)
+        return false;
+    return n == 0 || st[roots[0]].top[f] != v;
+}
+
+/* The placements of the tile one size smaller within building i's squares. */
+int kh_smaller_places(const kh_board *bd, int i, uint16_t *out)
+{
+    const kh_place *p = kh_place_of(&bd->b[i]);
+    int v = p->size - 1, n = 0;
+    for (int a = 0; a < p->n; a++)
+        for (int j = khronos__anchor[v][p->sq[a]]; j < khronos__anchor[v][p->sq[a] + 1]; j++)
+            if (n < KH_MAXSUB && kh_bits_subset(khronos__place[j].mask, p->mask))
+                out[n++] = (uint16_t)j;
+    return n;
+}
+
+/* A hierarchy conflict (§1.8): the first domain, in board order, whose
+ * highest military or religious value is held by two buildings or more.  In
+ * a junction (the tied buildings stood in different domains before the
+ * change, orig) those of weaker original domains are downsized first, one
+ * at a time without a choice; otherwise the mover's own tied buildings are
+ * the candidates (anyone's when he has none). */
+void kh_board_conflict(const kh_board *bd, int mover, kh_conflict *c)
+{
+    kh_domstat st[KH_MAXB];
+    kh_board_domains(bd, st);
+    memset(c, 0, sizeof *c);
+    int root = -1, fam = 0;
+    for (int i = 0; i < bd->nb && root < 0; i++) {
+        if (bd->b[i].dom != i)
+            continue;
+        for (int f = KH_MILITARY; f <= KH_RELIGIOUS; f++)
+            if (st[i].ntop[f] >= 2) {
+                root = i;
+                fam = f;
+                break;
+            }
+    }
+    if (root < 0)
+        return;
+    c->found = 1;
+    int v = st[root].top[fam];
+    uint8_t conf[KH_MAXB];
+    int nc = 0, labels = 0, maxp = 0;
+    uint8_t label[KH_MAXB];
+    for (int j = root; j < bd->nb; j++) {
+        const kh_bld *x = &bd->b[j];
+        if (x->dom != root || KH_FAMILY(x->type) != fam || KH_SIZE(x->type) != v ||
+            (x->flags & KH_RUIN))
+            continue;
+        conf[nc++] = (uint8_t)j;
+        bool seen = false;
+        for (int l = 0; l < labels && !seen; l++)
+            seen = label[l] == x->orig;
+        if (!seen)
+            label[labels++] = x->orig;
+        if (x->opower > maxp)
+            maxp = x->opower;
+    }
+    if (labels >= 2) {
+        /* a junction: the conflicting buildings of weaker original domains go first */
+        for (int a = 0; a < nc; a++)
+            if (bd->b[conf[a]].opower < maxp) {
+                c->forced = 1;
+                c->n = 1;
+                c->cand[0] = conf[a];
+                return;
+            }
+    }
+    /* a tie in power, or a division: the acting player's own buildings first,
+     * and he chooses among several */
+    for (int a = 0; a < nc; a++)
+        if (bd->b[conf[a]].owner == mover)
+            c->cand[c->n++] = conf[a];
+    if (!c->n)
+        for (int a = 0; a < nc; a++)
+            c->cand[c->n++] = conf[a];
+    c->forced = c->n == 1;
 }
