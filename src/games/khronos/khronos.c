@@ -329,14 +329,16 @@ static int kh_placements(kh_ctx *c, int b, int type, int target, tb_move *out, i
         return 0;
     if (target < 0) {
         const kh_domstat *st = f != KH_CIVIL ? kh_ctx_domains(c, b) : NULL;
-        for (int i = D.place_first[v]; i < D.place_end[v] && n < limit; i++) {
-            const kh_place *p = &khronos__place[i];
-            if (base + c->extra[p->covers] <= budget && kh_place_ok(bd, type, p, -1, 0, st)) {
-                if (out)
-                    out[n] = KH_MOVE(KH_M_SQUARES, i);
-                n++;
-            }
-        }
+        unsigned covers_ok = 0; /* terrain mixes whose surcharge fits */
+        for (unsigned covers = 0; covers < 8; covers++)
+            if (base + c->extra[covers] <= budget)
+                covers_ok |= 1u << covers;
+        if (!out)
+            return kh_board_new_places(bd, type, st, covers_ok, NULL, limit);
+        uint16_t places[TB_MAX_MOVES];
+        n = kh_board_new_places(bd, type, st, covers_ok, places, limit);
+        for (int k = 0; k < n; k++)
+            out[k] = KH_MOVE(KH_M_SQUARES, places[k]);
         return n;
     }
     const kh_bld *x = &bd->b[target];
@@ -522,20 +524,20 @@ static void kh_lay_shadow(khronos_state *k)
     uint8_t kept[3];
     int nk = 0;
     for (int u = 0; u < nu; u++) {
-        kh_bld x = bd->b[under[u]];
-        bool covered = kh_bits_subset(kh_place_of(&x)->mask, p->mask);
-        if (f == KH_CIVIL && KH_FAMILY(x.type) == KH_CIVIL && covered) {
+        kh_bld *x = &bd->b[under[u]]; /* removed below: its cubes may be edited in place */
+        bool covered = kh_bits_subset(kh_place_of(x)->mask, p->mask);
+        if (f == KH_CIVIL && KH_FAMILY(x->type) == KH_CIVIL && covered) {
             int left = 0;
-            for (int c = 0; c < x.ncubes; c++)
+            for (int c = 0; c < x->ncubes; c++)
                 if (nk < KH_SIZE(type))
-                    kept[nk++] = x.cube[c];
+                    kept[nk++] = x->cube[c];
                 else
-                    x.cube[left++] = x.cube[c];
-            x.ncubes = (uint8_t)left;
+                    x->cube[left++] = x->cube[c];
+            x->ncubes = (uint8_t)left;
         }
-        kh_return_cubes(k, &x, true);
-        if (!(x.flags & KH_PRINTED))
-            k->stock[x.type]++;
+        kh_return_cubes(k, x, true);
+        if (!(x->flags & KH_PRINTED))
+            k->stock[x->type]++;
         kh_board_remove(bd, under[u]);
     }
     int i = kh_board_add(bd, r.place, type, owner, flags);

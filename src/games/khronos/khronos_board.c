@@ -24,16 +24,6 @@
         for (uint64_t fb_m = (bits).w[fb_w]; fb_m; fb_m &= fb_m - 1)                               \
             for (int sq = fb_w * 64 + __builtin_ctzll(fb_m), fb_once = 1; fb_once; fb_once = 0)
 
-const kh_place *kh_place_of(const kh_bld *b)
-{
-    return &khronos__place[b->place];
-}
-
-int kh_anchor(const kh_bld *b)
-{
-    return khronos__place[b->place].sq[0];
-}
-
 int kh_board_find(const kh_board *bd, int anchor)
 {
     if (anchor < 0 || anchor >= KH_MAXSQ)
@@ -177,23 +167,23 @@ int kh_board_touching(const kh_board *bd, kh_bits nbr, int skip_root, uint8_t *r
         bool seen = false;
         for (int k = 0; k < n && !seen; k++)
             seen = roots[k] == r;
-        if (!seen && n < max)
+        if (!seen) {
             roots[n++] = (uint8_t)r;
+            if (n == max)
+                return n; /* more could not be listed */
+        }
     }
     return n;
 }
 
 void kh_board_domains(const kh_board *bd, kh_domstat st[KH_MAXB])
 {
+    /* one pass: a domain's root is its smallest index, so it is met first */
     for (int i = 0; i < bd->nb; i++) {
         const kh_bld *b = &bd->b[i];
         kh_domstat *d = &st[b->dom];
         if (b->dom == i)
             memset(d, 0, sizeof *d);
-    }
-    for (int i = 0; i < bd->nb; i++) {
-        const kh_bld *b = &bd->b[i];
-        kh_domstat *d = &st[b->dom];
         int f = KH_FAMILY(b->type), v = KH_SIZE(b->type);
         d->members++;
         if (b->flags & KH_RUIN)
@@ -294,6 +284,57 @@ bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int o
     if (n > 1)
         return false;
     return n == 0 || st[roots[0]].top[f] != v;
+}
+
+/* The one domain whose buildings cover squares of t: its root, -1 when
+ * none, -2 when several (kh_board_touching with max 2, counted). */
+static inline int board_one_root(const kh_board *bd, kh_bits t)
+{
+    int root = -1;
+    FOR_BITS(t, sq) {
+        int r = bd->b[bd->at[sq]].dom;
+        if (root < 0)
+            root = r;
+        else if (r != root)
+            return -2;
+    }
+    return root;
+}
+
+/* kh_place_ok for every new placement of type's size at once, with the
+ * board's sets held in registers: the same answers, in placement order. */
+int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, unsigned covers_ok,
+                        uint16_t *out, int limit)
+{
+    int f = KH_FAMILY(type), v = KH_SIZE(type), n = 0;
+    if (!(f == KH_CIVIL && v >= 2))
+        for (unsigned c = 0; c < 8; c++)
+            if (c & KH_COVERS_RIVER)
+                covers_ok &= ~(1u << c);
+    const kh_bits occ = bd->occ;
+    const uint16_t *anchor = khronos__anchor[v];
+    /* only placements whose first square is free: by free square, in order */
+    for (int w = 0; w < KH_WORDS; w++)
+        for (uint64_t m = ~occ.w[w]; m; m &= m - 1) {
+            int sq = w * 64 + __builtin_ctzll(m);
+            if (sq >= khronos__data.squares)
+                return n;
+            for (int i = anchor[sq]; i < anchor[sq + 1]; i++) {
+                const kh_place *p = &khronos__place[i];
+                if (!(covers_ok >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, occ)))
+                    continue;
+                if (f != KH_CIVIL) {
+                    int root = board_one_root(bd, kh_bits_and(p->nbr, occ));
+                    if (root == -2 || (root >= 0 && st[root].top[f] == v))
+                        continue;
+                }
+                if (out)
+                    out[n] = (uint16_t)i;
+                if (++n == limit)
+                    return n;
+            }
+        }
+    return n;
 }
 
 /* The placements of the tile one size smaller within building i's squares. */

@@ -184,8 +184,8 @@ typedef struct kh_domstat {
     uint8_t members;
 } kh_domstat;
 
-const kh_place *kh_place_of(const kh_bld *b);
-int kh_anchor(const kh_bld *b);
+static inline const kh_place *kh_place_of(const kh_bld *b) { return &khronos__place[b->place]; }
+static inline int kh_anchor(const kh_bld *b) { return khronos__place[b->place].sq[0]; }
 int kh_board_find(const kh_board *bd, int anchor); /* building index by first square, or -1 */
 void kh_board_init(kh_board *bd);
 /* Adds a building (its squares must be free); returns its index. */
@@ -208,6 +208,12 @@ int kh_top_without(const kh_board *bd, int i, int f);
  * old_top; st: the board's domains (new military/religious buildings). */
 bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int old_top,
                  const kh_domstat *st);
+/* The placements of type's size where a new tile of that type may be laid
+ * (kh_place_ok with old < 0; st: the domains, unused for civil types) and
+ * whose terrain mix (covers) is a bit of covers_ok: lists them in placement
+ * order (out may be NULL), stopping at limit; returns how many. */
+int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, unsigned covers_ok,
+                        uint16_t *out, int limit);
 /* The placements of the tile one size smaller inside building i (at most KH_MAXSUB). */
 int kh_smaller_places(const kh_board *bd, int i, uint16_t *out);
 /* Lays a printed Hamlet again on every printed Hamlet square left bare. */
