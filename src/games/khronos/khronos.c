@@ -333,12 +333,9 @@ static int kh_placements(kh_ctx *c, int b, int type, int target, tb_move *out, i
         for (unsigned covers = 0; covers < 8; covers++)
             if (base + c->extra[covers] <= budget)
                 covers_ok |= 1u << covers;
-        if (!out)
-            return kh_board_new_places(bd, type, st, covers_ok, NULL, limit);
-        uint16_t places[TB_MAX_MOVES];
-        n = kh_board_new_places(bd, type, st, covers_ok, places, limit);
-        for (int k = 0; k < n; k++)
-            out[k] = KH_MOVE(KH_M_SQUARES, places[k]);
+        n = kh_board_new_places(bd, type, st, covers_ok, out, limit);
+        for (int k = 0; out && k < n; k++)
+            out[k] = KH_MOVE(KH_M_SQUARES, out[k]);
         return n;
     }
     const kh_bld *x = &bd->b[target];
@@ -346,8 +343,11 @@ static int kh_placements(kh_ctx *c, int b, int type, int target, tb_move *out, i
     for (int s = khronos__super_first[x->place]; s < khronos__super_first[x->place + 1] && n < limit; s++) {
         int i = khronos__super[s];
         const kh_place *p = &khronos__place[i];
-        if (p->size != v)
+        if (p->size != v) {
+            if (p->size > v)
+                break; /* the larger placements come by size */
             continue;
+        }
         if (base + c->extra[p->covers] <= budget && kh_place_ok(bd, type, p, target, old_top, NULL)) {
             if (out)
                 out[n] = KH_MOVE(KH_M_SQUARES, i);
@@ -848,11 +848,15 @@ static int kh_legal(const tb_state *s, tb_move *out)
         if (ctx.cap[b] <= 0)
             continue;
         const kh_board *bd = &k->board[b];
+        bool pays[KH_FAMILIES]; /* a card of the family can go in (an upgrade costs one or more) */
+        for (int f = 0; f < KH_FAMILIES; f++)
+            pays[f] = h[f] >= 1 && ctx.cap[b] >= 1 && ctx.total >= 1;
         for (int i = 0; i < bd->nb; i++) {
             const kh_bld *x = &bd->b[i];
-            if (KH_SIZE(x->type) == 3)
+            int f = KH_FAMILY(x->type);
+            if (KH_SIZE(x->type) == 3 || !pays[f] || (f != KH_CIVIL && x->owner != p))
                 continue;
-            for (int t = x->type + 1; t < KH_FAMILY(x->type) * 3 + 3; t++)
+            for (int t = x->type + 1; t < f * 3 + 3; t++)
                 if (kh_can_upgrade(&ctx, b, i, t))
                     out[n++] = KH_MOVE(KH_M_UPGRADE, b << 12 | kh_anchor(x) << 4 | t);
         }

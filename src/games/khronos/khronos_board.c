@@ -304,7 +304,7 @@ static inline int board_one_root(const kh_board *bd, kh_bits t)
 /* kh_place_ok for every new placement of type's size at once, with the
  * board's sets held in registers: the same answers, in placement order. */
 int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, unsigned covers_ok,
-                        uint16_t *out, int limit)
+                        uint32_t *out, int limit)
 {
     int f = KH_FAMILY(type), v = KH_SIZE(type), n = 0;
     if (!(f == KH_CIVIL && v >= 2))
@@ -329,7 +329,7 @@ int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, unsi
                         continue;
                 }
                 if (out)
-                    out[n] = (uint16_t)i;
+                    out[n] = (uint32_t)i;
                 if (++n == limit)
                     return n;
             }

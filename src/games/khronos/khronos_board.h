@@ -210,10 +210,10 @@ bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int o
                  const kh_domstat *st);
 /* The placements of type's size where a new tile of that type may be laid
  * (kh_place_ok with old < 0; st: the domains, unused for civil types) and
- * whose terrain mix (covers) is a bit of covers_ok: lists them in placement
- * order (out may be NULL), stopping at limit; returns how many. */
+ * whose terrain mix (covers) is a bit of covers_ok: lists their indices in
+ * placement order (out may be NULL), stopping at limit; returns how many. */
 int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, unsigned covers_ok,
-                        uint16_t *out, int limit);
+                        uint32_t *out, int limit);
 /* The placements of the tile one size smaller inside building i (at most KH_MAXSUB). */
 int kh_smaller_places(const kh_board *bd, int i, uint16_t *out);
 /* Lays a printed Hamlet again on every printed Hamlet square left bare. */
