@@ -643,51 +643,74 @@ int khronos__to_move(const tb_state *s)
 
 /* The Ecus every seat would earn now on each board (§1.10), whether or not an
  * adventurer stands there: out[seat][board] for the seats in play.  One pass
- * over each board's domains serves every seat (the heuristic asks for all). */
+ * over each board serves every seat (the heuristic asks for all). */
 void kh_earnings_all(const khronos_state *k, int out[TB_MAX_SEATS][KH_BOARDS])
 {
     int players = k->base.players;
-    for (int b = 0; b < KH_BOARDS; b++) {
-        const kh_board *bd = &k->board[b];
-        kh_domstat st[KH_MAXB];
-        kh_board_domains(bd, st);
-        for (int p = 0; p < players; p++)
+    for (int p = 0; p < players; p++)
+        for (int b = 0; b < KH_BOARDS; b++)
             out[p][b] = 0;
-        if (b < KH_REASON) {
-            /* the single strongest building of the board's family in a
-             * domain collects the domain's civil power for its owner */
-            int f = b == KH_MIGHT ? KH_MILITARY : KH_RELIGIOUS;
-            for (int i = 0; i < bd->nb; i++) {
-                const kh_bld *x = &bd->b[i];
-                if (KH_FAMILY(x->type) == f && x->owner < players && st[x->dom].ntop[f] == 1 &&
-                    KH_SIZE(x->type) == st[x->dom].top[f])
-                    out[x->owner][b] += st[x->dom].power[KH_CIVIL];
-            }
-            continue;
-        }
-        /* Reason: most cubes on the domain's civil buildings (ties all collect) */
-        uint8_t cubes[KH_MAXB][TB_MAX_SEATS];
-        for (int i = 0; i < bd->nb; i++)
-            if (bd->b[i].dom == i)
-                memset(cubes[i], 0, sizeof cubes[i]);
+    /* one pass over each board: a domain's root is its smallest index, so
+     * it is met before the other members and starts the domain's sums */
+    for (int b = KH_MIGHT; b <= KH_FAITH; b++) {
+        /* the single strongest building of the board's family in a domain
+         * collects the domain's civil power for its owner */
+        const kh_board *bd = &k->board[b];
+        int f = b == KH_MIGHT ? KH_MILITARY : KH_RELIGIOUS;
+        uint8_t civil[KH_MAXB], top[KH_MAXB], ntop[KH_MAXB], owner[KH_MAXB];
         for (int i = 0; i < bd->nb; i++) {
             const kh_bld *x = &bd->b[i];
-            if (KH_FAMILY(x->type) == KH_CIVIL)
-                for (int c = 0; c < x->ncubes; c++)
-                    cubes[x->dom][x->cube[c]]++;
-        }
-        for (int i = 0; i < bd->nb; i++) {
-            if (bd->b[i].dom != i)
+            int r = x->dom;
+            if (r == i)
+                civil[r] = top[r] = ntop[r] = 0;
+            int g = KH_FAMILY(x->type), v = KH_SIZE(x->type);
+            if (x->flags & KH_RUIN)
                 continue;
-            int most = 0;
-            for (int p = 0; p < players; p++)
-                most = cubes[i][p] > most ? cubes[i][p] : most;
-            if (most == 0)
-                continue;
-            for (int p = 0; p < players; p++)
-                if (cubes[i][p] == most)
-                    out[p][b] += st[i].power[KH_MILITARY] + st[i].power[KH_RELIGIOUS];
+            if (g == KH_CIVIL) {
+                civil[r] = (uint8_t)(civil[r] + v);
+            } else if (g == f) {
+                if (v > top[r]) {
+                    top[r] = (uint8_t)v;
+                    ntop[r] = 1;
+                    owner[r] = x->owner;
+                } else if (v == top[r]) {
+                    ntop[r]++;
+                }
+            }
         }
+        for (int i = 0; i < bd->nb; i++)
+            if (bd->b[i].dom == i && ntop[i] == 1 && owner[i] < players)
+                out[owner[i]][b] += civil[i];
+    }
+    /* Reason: most cubes on the domain's civil buildings (ties all collect)
+     * the domain's military and religious power */
+    const kh_board *bd = &k->board[KH_REASON];
+    uint8_t cubes[KH_MAXB][TB_MAX_SEATS], power[KH_MAXB];
+    for (int i = 0; i < bd->nb; i++) {
+        const kh_bld *x = &bd->b[i];
+        int r = x->dom;
+        if (r == i) {
+            memset(cubes[r], 0, sizeof cubes[r]);
+            power[r] = 0;
+        }
+        if (KH_FAMILY(x->type) == KH_CIVIL) {
+            for (int c = 0; c < x->ncubes; c++)
+                cubes[r][x->cube[c]]++;
+        } else if (!(x->flags & KH_RUIN)) {
+            power[r] = (uint8_t)(power[r] + KH_SIZE(x->type));
+        }
+    }
+    for (int i = 0; i < bd->nb; i++) {
+        if (bd->b[i].dom != i)
+            continue;
+        int most = 0;
+        for (int p = 0; p < players; p++)
+            most = cubes[i][p] > most ? cubes[i][p] : most;
+        if (most == 0)
+            continue;
+        for (int p = 0; p < players; p++)
+            if (cubes[i][p] == most)
+                out[p][KH_REASON] += power[i];
     }
 }
 
