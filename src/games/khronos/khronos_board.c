@@ -38,22 +38,35 @@ void kh_board_init(kh_board *bd)
     memset(bd->at, KH_NONE, sizeof bd->at);
 }
 
+/* Renumbers the square map after buildings from index `from` on moved by
+ * `by` (+1 or -1) in the list: one pass over the whole map (its length is
+ * a constant, so the compiler does it a vector at a time). */
+static void board_shift_at(kh_board *bd, int from, int by)
+{
+    for (int s = 0; s < KH_MAXSQ + 1; s++) {
+        uint8_t a = bd->at[s];
+        bd->at[s] = (uint8_t)(a + (a != KH_NONE && a >= from ? by : 0));
+    }
+}
+
 int kh_board_add(kh_board *bd, int place, int type, int owner, int flags)
 {
     const kh_place *p = &khronos__place[place];
-    int pos = 0;
-    while (pos < bd->nb && kh_anchor(&bd->b[pos]) < p->sq[0])
-        pos++;
+    int lo = 0, hi = bd->nb; /* the first building whose first square is after p's */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (kh_anchor(&bd->b[mid]) < p->sq[0])
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int pos = lo;
     memmove(&bd->b[pos + 1], &bd->b[pos], (size_t)(bd->nb - pos) * sizeof bd->b[0]);
     bd->nb++;
     for (int i = 0; i < bd->nb; i++)
         if (i != pos && bd->b[i].dom >= pos)
             bd->b[i].dom++;
-    for (int i = pos + 1; i < bd->nb; i++) {
-        const kh_place *q = kh_place_of(&bd->b[i]);
-        for (int k = 0; k < q->n; k++)
-            bd->at[q->sq[k]] = (uint8_t)i;
-    }
+    board_shift_at(bd, pos, 1);
     kh_bld *b = &bd->b[pos];
     memset(b, 0, sizeof *b);
     b->place = (uint16_t)place;
@@ -130,15 +143,10 @@ void kh_board_remove(kh_board *bd, int i)
     memmove(&bd->b[i], &bd->b[i + 1], (size_t)(bd->nb - i - 1) * sizeof bd->b[0]);
     bd->nb--;
     memset(&bd->b[bd->nb], 0, sizeof bd->b[0]);
-    for (int j = 0; j < bd->nb; j++) {
+    for (int j = 0; j < bd->nb; j++)
         if (bd->b[j].dom > i)
             bd->b[j].dom--;
-        if (j >= i) {
-            const kh_place *q = kh_place_of(&bd->b[j]);
-            for (int k = 0; k < q->n; k++)
-                bd->at[q->sq[k]] = (uint8_t)j;
-        }
-    }
+    board_shift_at(bd, i + 1, -1);
     board_walk(bd, members);
 }
 
