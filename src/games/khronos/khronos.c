@@ -288,6 +288,7 @@ typedef struct kh_ctx {
     int total;
     const uint8_t *hand;
     uint8_t extra[8]; /* surcharge by the covers bits of a placement */
+    uint16_t fits[8]; /* by cards to spare: bit c when extra[c] fits (bit 8: worked out) */
     bool have_st[KH_BOARDS];
     kh_domstat st[KH_BOARDS][KH_MAXB];
 } kh_ctx;
@@ -299,6 +300,7 @@ static void kh_ctx_init(kh_ctx *c, const khronos_state *k)
         c->cap[b] = kh_capacity(k, b);
         c->have_st[b] = false;
     }
+    memset(c->fits, 0, sizeof c->fits);
     c->hand = k->hand[k->cur];
     c->total = kh_total(c->hand);
     int n = k->base.players;
@@ -316,6 +318,22 @@ static const kh_domstat *kh_ctx_domains(kh_ctx *c, int b)
     return c->st[b];
 }
 
+/* The terrain mixes (bit c: covers bits c) whose surcharge fits in `spare`
+ * cards, worked out once per spare count. */
+static unsigned kh_ctx_fits(kh_ctx *c, int spare)
+{
+    int memo = spare < 8 ? spare : -1;
+    if (memo >= 0 && c->fits[memo])
+        return c->fits[memo] & 0xffu;
+    unsigned fits = 0x100;
+    for (unsigned covers = 0; covers < 8; covers++)
+        if (c->extra[covers] <= spare)
+            fits |= 1u << covers;
+    if (memo >= 0)
+        c->fits[memo] = (uint16_t)fits;
+    return fits & 0xffu;
+}
+
 /* Lists (out != NULL) or counts up to `limit` the placements for the pending
  * or prospective building: type on board b, new (target < 0) or upgrading
  * building index target; each affordable with its surcharge and legal. */
@@ -329,10 +347,7 @@ static int kh_placements(kh_ctx *c, int b, int type, int target, tb_move *out, i
         return 0;
     if (target < 0) {
         const kh_domstat *st = f != KH_CIVIL ? kh_ctx_domains(c, b) : NULL;
-        unsigned covers_ok = 0; /* terrain mixes whose surcharge fits */
-        for (unsigned covers = 0; covers < 8; covers++)
-            if (base + c->extra[covers] <= budget)
-                covers_ok |= 1u << covers;
+        unsigned covers_ok = kh_ctx_fits(c, budget - base);
         n = kh_board_new_places(bd, type, st, covers_ok, out, limit);
         for (int k = 0; out && k < n; k++)
             out[k] = KH_MOVE(KH_M_SQUARES, out[k]);

@@ -43,9 +43,12 @@ void kh_board_init(kh_board *bd)
  * a constant, so the compiler does it a vector at a time). */
 static void board_shift_at(kh_board *bd, int from, int by)
 {
+    uint8_t lo = (uint8_t)from, step = (uint8_t)by; /* by -1: adding 0xff */
+    uint8_t *at = bd->at;
     for (int s = 0; s < KH_MAXSQ + 1; s++) {
-        uint8_t a = bd->at[s];
-        bd->at[s] = (uint8_t)(a + (a != KH_NONE && a >= from ? by : 0));
+        uint8_t a = at[s];
+        uint8_t hit = (uint8_t)-(uint8_t)((a >= lo) & (a != KH_NONE)); /* 0xff or 0 */
+        at[s] = (uint8_t)(a + (hit & step));
     }
 }
 
