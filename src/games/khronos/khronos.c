@@ -661,24 +661,30 @@ int khronos__to_move(const tb_state *s)
  * over each board serves every seat (the heuristic asks for all). */
 void kh_earnings_all(const khronos_state *k, int out[TB_MAX_SEATS][KH_BOARDS])
 {
+    static const uint8_t family[KH_TYPES] = {0, 0, 0, 1, 1, 1, 2, 2, 2};
+    static const uint8_t size[KH_TYPES] = {1, 2, 3, 1, 2, 3, 1, 2, 3};
     int players = k->base.players;
     for (int p = 0; p < players; p++)
         for (int b = 0; b < KH_BOARDS; b++)
             out[p][b] = 0;
     /* one pass over each board: a domain's root is its smallest index, so
      * it is met before the other members and starts the domain's sums */
+    uint8_t roots[KH_MAXB];
     for (int b = KH_MIGHT; b <= KH_FAITH; b++) {
         /* the single strongest building of the board's family in a domain
          * collects the domain's civil power for its owner */
         const kh_board *bd = &k->board[b];
-        int f = b == KH_MIGHT ? KH_MILITARY : KH_RELIGIOUS;
+        int f = b == KH_MIGHT ? KH_MILITARY : KH_RELIGIOUS, nr = 0;
         uint8_t civil[KH_MAXB], top[KH_MAXB], ntop[KH_MAXB], owner[KH_MAXB];
         for (int i = 0; i < bd->nb; i++) {
             const kh_bld *x = &bd->b[i];
             int r = x->dom;
-            if (r == i)
+            if (r == i) {
                 civil[r] = top[r] = ntop[r] = 0;
-            int g = KH_FAMILY(x->type), v = KH_SIZE(x->type);
+                owner[r] = KH_NOBODY;
+                roots[nr++] = (uint8_t)r;
+            }
+            int g = family[x->type], v = size[x->type];
             if (x->flags & KH_RUIN)
                 continue;
             if (g == KH_CIVIL) {
@@ -693,39 +699,44 @@ void kh_earnings_all(const khronos_state *k, int out[TB_MAX_SEATS][KH_BOARDS])
                 }
             }
         }
-        for (int i = 0; i < bd->nb; i++)
-            if (bd->b[i].dom == i && ntop[i] == 1 && owner[i] < players)
-                out[owner[i]][b] += civil[i];
+        for (int j = 0; j < nr; j++) {
+            int r = roots[j];
+            if (ntop[r] == 1 && owner[r] < players)
+                out[owner[r]][b] += civil[r];
+        }
     }
     /* Reason: most cubes on the domain's civil buildings (ties all collect)
      * the domain's military and religious power */
     const kh_board *bd = &k->board[KH_REASON];
-    uint8_t cubes[KH_MAXB][TB_MAX_SEATS], power[KH_MAXB];
+    uint8_t cubes[KH_MAXB][TB_MAX_SEATS], power[KH_MAXB], any[KH_MAXB];
+    int nr = 0;
     for (int i = 0; i < bd->nb; i++) {
         const kh_bld *x = &bd->b[i];
         int r = x->dom;
         if (r == i) {
             memset(cubes[r], 0, sizeof cubes[r]);
-            power[r] = 0;
+            power[r] = any[r] = 0;
+            roots[nr++] = (uint8_t)r;
         }
-        if (KH_FAMILY(x->type) == KH_CIVIL) {
+        if (family[x->type] == KH_CIVIL) {
             for (int c = 0; c < x->ncubes; c++)
                 cubes[r][x->cube[c]]++;
+            any[r] |= x->ncubes;
         } else if (!(x->flags & KH_RUIN)) {
-            power[r] = (uint8_t)(power[r] + KH_SIZE(x->type));
+            power[r] = (uint8_t)(power[r] + size[x->type]);
         }
     }
-    for (int i = 0; i < bd->nb; i++) {
-        if (bd->b[i].dom != i)
-            continue;
-        int most = 0;
+    for (int j = 0; j < nr; j++) {
+        int r = roots[j], most = 0;
+        if (!any[r])
+            continue; /* no cube: nobody collects */
         for (int p = 0; p < players; p++)
-            most = cubes[i][p] > most ? cubes[i][p] : most;
+            most = cubes[r][p] > most ? cubes[r][p] : most;
         if (most == 0)
             continue;
         for (int p = 0; p < players; p++)
-            if (cubes[i][p] == most)
-                out[p][KH_REASON] += power[i];
+            if (cubes[r][p] == most)
+                out[p][KH_REASON] += power[r];
     }
 }
 
