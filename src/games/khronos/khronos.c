@@ -15,6 +15,9 @@
  * building is downsized, which squares it keeps) simply returns to the
  * caller and the next decision resumes the work (kh_run).  The state
  * invariants are listed beside khronos_state in khronos.h.
+ *
+ * Layers: this file builds on khronos_board.c (one board's buildings,
+ * domains, placement checks and conflicts), which knows nothing of it.
  */
 #include "khronos.h"
 
@@ -262,17 +265,6 @@ static void kh_add_cube(kh_bld *x, int p)
     x->cube[i] = (uint8_t)p;
 }
 
-/* Any printed Hamlet square left bare shows its printed Hamlet again
- * (ASSUMPTION: the printed Hamlet lies under any tile covering its square). */
-static void kh_restore_printed(kh_board *bd)
-{
-    for (int h = 0; h < D.hamlets; h++) {
-        int sq = D.hamlet[h];
-        if (bd->at[sq] == KH_NONE)
-            kh_board_add(bd, D.place_first[1] + sq, KH_TYPE(KH_CIVIL, 1), KH_NOBODY, KH_PRINTED);
-    }
-}
-
 /* Before a change to a board whose hierarchy must then be resolved: records
  * the domains as they are (the "original domains" of a junction). */
 static void kh_touch(khronos_state *k, int b)
@@ -284,52 +276,7 @@ static void kh_touch(khronos_state *k, int b)
     bd->dirty = 1;
 }
 
-/* ---- construction rules ---- */
-
-/* The highest value of family f among the other buildings of building i's domain. */
-int kh_top_without(const kh_board *bd, int i, int f)
-{
-    int root = bd->b[i].dom, top = 0;
-    for (int j = root; j < bd->nb; j++) {
-        const kh_bld *x = &bd->b[j];
-        if (j != i && x->dom == root && KH_FAMILY(x->type) == f && !(x->flags & KH_RUIN) &&
-            KH_SIZE(x->type) > top)
-            top = KH_SIZE(x->type);
-    }
-    return top;
-}
-
-/* Geography, dominion and hierarchy (§1.6) for laying `type` on placement p
- * of board b, new (old < 0) or as the upgrade of building old, whose domain
- * would otherwise top family f at `old_top`.  Cards are checked elsewhere. */
-bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int old_top,
-                        const kh_domstat *st)
-{
-    if (old >= 0) {
-        const kh_place *op = kh_place_of(&bd->b[old]);
-        if (!kh_bits_subset(op->mask, p->mask))
-            return false;
-        if (kh_bits_any(kh_bits_and(kh_bits_minus(p->mask, op->mask), bd->occ)))
-            return false;
-    } else if (kh_bits_any(kh_bits_and(p->mask, bd->occ))) {
-        return false;
-    }
-    int f = KH_FAMILY(type), v = KH_SIZE(type);
-    if ((p->covers & KH_COVERS_RIVER) && !(f == KH_CIVIL && v >= 2))
-        return false;
-    if (f == KH_CIVIL)
-        return true;
-    uint8_t roots[2];
-    if (old >= 0) {
-        if (kh_board_touching(bd, p->nbr, bd->b[old].dom, roots, 2) > 0)
-            return false;
-        return old_top != v;
-    }
-    int n = kh_board_touching(bd, p->nbr, -1, roots, 2);
-    if (n > 1)
-        return false;
-    return n == 0 || st[roots[0]].top[f] != v;
-}
+/* ---- construction rules (the checks on one board are in khronos_board.c) ---- */
 
 /* What legal-move generation needs again and again about the current
  * player, worked out once per call: cards each board can take, the hand,
@@ -341,6 +288,7 @@ typedef struct kh_ctx {
     int total;
     const uint8_t *hand;
     uint8_t extra[8]; /* surcharge by the covers bits of a placement */
+    uint16_t fits[8]; /* by cards to spare: bit c when extra[c] fits (bit 8: worked out) */
     bool have_st[KH_BOARDS];
     kh_domstat st[KH_BOARDS][KH_MAXB];
 } kh_ctx;
@@ -352,6 +300,7 @@ static void kh_ctx_init(kh_ctx *c, const khronos_state *k)
         c->cap[b] = kh_capacity(k, b);
         c->have_st[b] = false;
     }
+    memset(c->fits, 0, sizeof c->fits);
     c->hand = k->hand[k->cur];
     c->total = kh_total(c->hand);
     int n = k->base.players;
@@ -369,6 +318,22 @@ static const kh_domstat *kh_ctx_domains(kh_ctx *c, int b)
     return c->st[b];
 }
 
+/* The terrain mixes (bit c: covers bits c) whose surcharge fits in `spare`
+ * cards, worked out once per spare count. */
+static unsigned kh_ctx_fits(kh_ctx *c, int spare)
+{
+    int memo = spare < 8 ? spare : -1;
+    if (memo >= 0 && c->fits[memo])
+        return c->fits[memo] & 0xffu;
+    unsigned fits = 0x100;
+    for (unsigned covers = 0; covers < 8; covers++)
+        if (c->extra[covers] <= spare)
+            fits |= 1u << covers;
+    if (memo >= 0)
+        c->fits[memo] = (uint16_t)fits;
+    return fits & 0xffu;
+}
+
 /* Lists (out != NULL) or counts up to `limit` the placements for the pending
  * or prospective building: type on board b, new (target < 0) or upgrading
  * building index target; each affordable with its surcharge and legal. */
@@ -382,14 +347,10 @@ static int kh_placements(kh_ctx *c, int b, int type, int target, tb_move *out, i
         return 0;
     if (target < 0) {
         const kh_domstat *st = f != KH_CIVIL ? kh_ctx_domains(c, b) : NULL;
-        for (int i = D.place_first[v]; i < D.place_end[v] && n < limit; i++) {
-            const kh_place *p = &khronos__place[i];
-            if (base + c->extra[p->covers] <= budget && kh_place_ok(bd, type, p, -1, 0, st)) {
-                if (out)
-                    out[n] = KH_MOVE(KH_M_SQUARES, i);
-                n++;
-            }
-        }
+        unsigned covers_ok = kh_ctx_fits(c, budget - base);
+        n = kh_board_new_places(bd, type, st, covers_ok, out, limit);
+        for (int k = 0; out && k < n; k++)
+            out[k] = KH_MOVE(KH_M_SQUARES, out[k]);
         return n;
     }
     const kh_bld *x = &bd->b[target];
@@ -397,26 +358,17 @@ static int kh_placements(kh_ctx *c, int b, int type, int target, tb_move *out, i
     for (int s = khronos__super_first[x->place]; s < khronos__super_first[x->place + 1] && n < limit; s++) {
         int i = khronos__super[s];
         const kh_place *p = &khronos__place[i];
-        if (p->size != v)
+        if (p->size != v) {
+            if (p->size > v)
+                break; /* the larger placements come by size */
             continue;
+        }
         if (base + c->extra[p->covers] <= budget && kh_place_ok(bd, type, p, target, old_top, NULL)) {
             if (out)
                 out[n] = KH_MOVE(KH_M_SQUARES, i);
             n++;
         }
     }
-    return n;
-}
-
-/* The placements of the tile one size smaller within building i's squares. */
-int kh_smaller_places(const kh_board *bd, int i, uint16_t *out)
-{
-    const kh_place *p = kh_place_of(&bd->b[i]);
-    int v = p->size - 1, n = 0;
-    for (int a = 0; a < p->n; a++)
-        for (int j = khronos__anchor[v][p->sq[a]]; j < khronos__anchor[v][p->sq[a] + 1]; j++)
-            if (n < KH_MAXSUB && kh_bits_subset(khronos__place[j].mask, p->mask))
-                out[n++] = (uint16_t)j;
     return n;
 }
 
@@ -430,66 +382,7 @@ static int kh_subsets_of_size(const uint8_t h[KH_FAMILIES], int n)
     return count;
 }
 
-/* ---- conflicts (§1.8) ---- */
-
-void kh_find_conflict(const khronos_state *k, int board, kh_conflict *c)
-{
-    const kh_board *bd = &k->board[board];
-    kh_domstat st[KH_MAXB];
-    kh_board_domains(bd, st);
-    memset(c, 0, sizeof *c);
-    int root = -1, fam = 0;
-    for (int i = 0; i < bd->nb && root < 0; i++) {
-        if (bd->b[i].dom != i)
-            continue;
-        for (int f = KH_MILITARY; f <= KH_RELIGIOUS; f++)
-            if (st[i].ntop[f] >= 2) {
-                root = i;
-                fam = f;
-                break;
-            }
-    }
-    if (root < 0)
-        return;
-    c->found = 1;
-    int v = st[root].top[fam];
-    uint8_t conf[KH_MAXB];
-    int nc = 0, labels = 0, maxp = 0;
-    uint8_t label[KH_MAXB];
-    for (int j = root; j < bd->nb; j++) {
-        const kh_bld *x = &bd->b[j];
-        if (x->dom != root || KH_FAMILY(x->type) != fam || KH_SIZE(x->type) != v ||
-            (x->flags & KH_RUIN))
-            continue;
-        conf[nc++] = (uint8_t)j;
-        bool seen = false;
-        for (int l = 0; l < labels && !seen; l++)
-            seen = label[l] == x->orig;
-        if (!seen)
-            label[labels++] = x->orig;
-        if (x->opower > maxp)
-            maxp = x->opower;
-    }
-    if (labels >= 2) {
-        /* a junction: the conflicting buildings of weaker original domains go first */
-        for (int a = 0; a < nc; a++)
-            if (bd->b[conf[a]].opower < maxp) {
-                c->forced = 1;
-                c->n = 1;
-                c->cand[0] = conf[a];
-                return;
-            }
-    }
-    /* a tie in power, or a division: the acting player's own buildings first,
-     * and he chooses among several */
-    for (int a = 0; a < nc; a++)
-        if (bd->b[conf[a]].owner == k->cur)
-            c->cand[c->n++] = conf[a];
-    if (!c->n)
-        for (int a = 0; a < nc; a++)
-            c->cand[c->n++] = conf[a];
-    c->forced = c->n == 1;
-}
+/* ---- conflicts (§1.8; finding one is kh_board_conflict) and ripples ---- */
 
 /* Finds the shadow of building x (as it was before a downsize) on board t:
  * the same squares and type, and on Faith the same owner and no ruin. */
@@ -646,20 +539,20 @@ static void kh_lay_shadow(khronos_state *k)
     uint8_t kept[3];
     int nk = 0;
     for (int u = 0; u < nu; u++) {
-        kh_bld x = bd->b[under[u]];
-        bool covered = kh_bits_subset(kh_place_of(&x)->mask, p->mask);
-        if (f == KH_CIVIL && KH_FAMILY(x.type) == KH_CIVIL && covered) {
+        kh_bld *x = &bd->b[under[u]]; /* removed below: its cubes may be edited in place */
+        bool covered = kh_bits_subset(kh_place_of(x)->mask, p->mask);
+        if (f == KH_CIVIL && KH_FAMILY(x->type) == KH_CIVIL && covered) {
             int left = 0;
-            for (int c = 0; c < x.ncubes; c++)
+            for (int c = 0; c < x->ncubes; c++)
                 if (nk < KH_SIZE(type))
-                    kept[nk++] = x.cube[c];
+                    kept[nk++] = x->cube[c];
                 else
-                    x.cube[left++] = x.cube[c];
-            x.ncubes = (uint8_t)left;
+                    x->cube[left++] = x->cube[c];
+            x->ncubes = (uint8_t)left;
         }
-        kh_return_cubes(k, &x, true);
-        if (!(x.flags & KH_PRINTED))
-            k->stock[x.type]++;
+        kh_return_cubes(k, x, true);
+        if (!(x->flags & KH_PRINTED))
+            k->stock[x->type]++;
         kh_board_remove(bd, under[u]);
     }
     int i = kh_board_add(bd, r.place, type, owner, flags);
@@ -668,7 +561,7 @@ static void kh_lay_shadow(khronos_state *k)
         k->cubes[owner]--;
     for (int c = 0; c < nk; c++)
         kh_add_cube(&bd->b[i], kept[c]);
-    kh_restore_printed(bd);
+    kh_board_restore_printed(bd);
     if (t + 1 < KH_BOARDS) {
         k->rip.active = 1;
         k->rip.board = (uint8_t)(t + 1);
@@ -686,7 +579,7 @@ static void kh_run(khronos_state *k)
         int b = k->board[KH_MIGHT].dirty ? KH_MIGHT : k->board[KH_FAITH].dirty ? KH_FAITH : -1;
         if (b >= 0) {
             kh_conflict c;
-            kh_find_conflict(k, b, &c);
+            kh_board_conflict(&k->board[b], k->cur, &c);
             if (!c.found) {
                 k->board[b].dirty = 0;
                 kh_board_clear_snapshot(&k->board[b]);
@@ -723,7 +616,7 @@ static int kh_setup(tb_state *s, char *err, size_t errlen)
     k->holdem = tb__option_index(s, "holdem") == 1;
     for (int b = 0; b < KH_BOARDS; b++) {
         kh_board_init(&k->board[b]);
-        kh_restore_printed(&k->board[b]);
+        kh_board_restore_printed(&k->board[b]);
     }
     for (int t = 0; t < KH_TYPES; t++)
         k->stock[t] = D.tile[t].count;
@@ -765,51 +658,85 @@ int khronos__to_move(const tb_state *s)
 
 /* The Ecus every seat would earn now on each board (§1.10), whether or not an
  * adventurer stands there: out[seat][board] for the seats in play.  One pass
- * over each board's domains serves every seat (the heuristic asks for all). */
+ * over each board serves every seat (the heuristic asks for all). */
 void kh_earnings_all(const khronos_state *k, int out[TB_MAX_SEATS][KH_BOARDS])
 {
+    static const uint8_t family[KH_TYPES] = {0, 0, 0, 1, 1, 1, 2, 2, 2};
+    static const uint8_t size[KH_TYPES] = {1, 2, 3, 1, 2, 3, 1, 2, 3};
     int players = k->base.players;
-    for (int b = 0; b < KH_BOARDS; b++) {
-        const kh_board *bd = &k->board[b];
-        kh_domstat st[KH_MAXB];
-        kh_board_domains(bd, st);
-        for (int p = 0; p < players; p++)
+    for (int p = 0; p < players; p++)
+        for (int b = 0; b < KH_BOARDS; b++)
             out[p][b] = 0;
-        if (b < KH_REASON) {
-            /* the single strongest building of the board's family in a
-             * domain collects the domain's civil power for its owner */
-            int f = b == KH_MIGHT ? KH_MILITARY : KH_RELIGIOUS;
-            for (int i = 0; i < bd->nb; i++) {
-                const kh_bld *x = &bd->b[i];
-                if (KH_FAMILY(x->type) == f && x->owner < players && st[x->dom].ntop[f] == 1 &&
-                    KH_SIZE(x->type) == st[x->dom].top[f])
-                    out[x->owner][b] += st[x->dom].power[KH_CIVIL];
-            }
-            continue;
-        }
-        /* Reason: most cubes on the domain's civil buildings (ties all collect) */
-        uint8_t cubes[KH_MAXB][TB_MAX_SEATS];
-        for (int i = 0; i < bd->nb; i++)
-            if (bd->b[i].dom == i)
-                memset(cubes[i], 0, sizeof cubes[i]);
+    /* one pass over each board: a domain's root is its smallest index, so
+     * it is met before the other members and starts the domain's sums */
+    uint8_t roots[KH_MAXB];
+    for (int b = KH_MIGHT; b <= KH_FAITH; b++) {
+        /* the single strongest building of the board's family in a domain
+         * collects the domain's civil power for its owner */
+        const kh_board *bd = &k->board[b];
+        int f = b == KH_MIGHT ? KH_MILITARY : KH_RELIGIOUS, nr = 0;
+        uint8_t civil[KH_MAXB], top[KH_MAXB], ntop[KH_MAXB], owner[KH_MAXB];
         for (int i = 0; i < bd->nb; i++) {
             const kh_bld *x = &bd->b[i];
-            if (KH_FAMILY(x->type) == KH_CIVIL)
-                for (int c = 0; c < x->ncubes; c++)
-                    cubes[x->dom][x->cube[c]]++;
-        }
-        for (int i = 0; i < bd->nb; i++) {
-            if (bd->b[i].dom != i)
+            int r = x->dom;
+            if (r == i) {
+                civil[r] = top[r] = ntop[r] = 0;
+                owner[r] = KH_NOBODY;
+                roots[nr++] = (uint8_t)r;
+            }
+            int g = family[x->type], v = size[x->type];
+            if (x->flags & KH_RUIN)
                 continue;
-            int most = 0;
-            for (int p = 0; p < players; p++)
-                most = cubes[i][p] > most ? cubes[i][p] : most;
-            if (most == 0)
-                continue;
-            for (int p = 0; p < players; p++)
-                if (cubes[i][p] == most)
-                    out[p][b] += st[i].power[KH_MILITARY] + st[i].power[KH_RELIGIOUS];
+            if (g == KH_CIVIL) {
+                civil[r] = (uint8_t)(civil[r] + v);
+            } else if (g == f) {
+                if (v > top[r]) {
+                    top[r] = (uint8_t)v;
+                    ntop[r] = 1;
+                    owner[r] = x->owner;
+                } else if (v == top[r]) {
+                    ntop[r]++;
+                }
+            }
         }
+        for (int j = 0; j < nr; j++) {
+            int r = roots[j];
+            if (ntop[r] == 1 && owner[r] < players)
+                out[owner[r]][b] += civil[r];
+        }
+    }
+    /* Reason: most cubes on the domain's civil buildings (ties all collect)
+     * the domain's military and religious power */
+    const kh_board *bd = &k->board[KH_REASON];
+    uint8_t cubes[KH_MAXB][TB_MAX_SEATS], power[KH_MAXB], any[KH_MAXB];
+    int nr = 0;
+    for (int i = 0; i < bd->nb; i++) {
+        const kh_bld *x = &bd->b[i];
+        int r = x->dom;
+        if (r == i) {
+            memset(cubes[r], 0, sizeof cubes[r]);
+            power[r] = any[r] = 0;
+            roots[nr++] = (uint8_t)r;
+        }
+        if (family[x->type] == KH_CIVIL) {
+            for (int c = 0; c < x->ncubes; c++)
+                cubes[r][x->cube[c]]++;
+            any[r] |= x->ncubes;
+        } else if (!(x->flags & KH_RUIN)) {
+            power[r] = (uint8_t)(power[r] + size[x->type]);
+        }
+    }
+    for (int j = 0; j < nr; j++) {
+        int r = roots[j], most = 0;
+        if (!any[r])
+            continue; /* no cube: nobody collects */
+        for (int p = 0; p < players; p++)
+            most = cubes[r][p] > most ? cubes[r][p] : most;
+        if (most == 0)
+            continue;
+        for (int p = 0; p < players; p++)
+            if (cubes[r][p] == most)
+                out[p][KH_REASON] += power[r];
     }
 }
 
@@ -919,7 +846,7 @@ static int kh_legal(const tb_state *s, tb_move *out)
     }
     case KH_P_PICK: {
         kh_conflict c;
-        kh_find_conflict(k, k->pend_board, &c);
+        kh_board_conflict(&k->board[k->pend_board], k->cur, &c);
         for (int i = 0; i < c.n; i++)
             out[n++] = KH_MOVE(KH_M_DOWNSIZE,
                                k->pend_board << 8 | kh_anchor(&k->board[k->pend_board].b[c.cand[i]]));
@@ -970,11 +897,15 @@ static int kh_legal(const tb_state *s, tb_move *out)
         if (ctx.cap[b] <= 0)
             continue;
         const kh_board *bd = &k->board[b];
+        bool pays[KH_FAMILIES]; /* a card of the family can go in (an upgrade costs one or more) */
+        for (int f = 0; f < KH_FAMILIES; f++)
+            pays[f] = h[f] >= 1 && ctx.cap[b] >= 1 && ctx.total >= 1;
         for (int i = 0; i < bd->nb; i++) {
             const kh_bld *x = &bd->b[i];
-            if (KH_SIZE(x->type) == 3)
+            int f = KH_FAMILY(x->type);
+            if (KH_SIZE(x->type) == 3 || !pays[f] || (f != KH_CIVIL && x->owner != p))
                 continue;
-            for (int t = x->type + 1; t < KH_FAMILY(x->type) * 3 + 3; t++)
+            for (int t = x->type + 1; t < f * 3 + 3; t++)
                 if (kh_can_upgrade(&ctx, b, i, t))
                     out[n++] = KH_MOVE(KH_M_UPGRADE, b << 12 | kh_anchor(x) << 4 | t);
         }

@@ -1,6 +1,11 @@
 /*
- * khronos_board.c — one Khronos board: its buildings, the square map and the
- * domains (connected groups of orthogonally adjacent buildings).
+ * khronos_board.c — one Khronos board (khronos_board.h): its buildings, the
+ * square map and the domains (connected groups of orthogonally adjacent
+ * buildings), and the checks that concern one board alone: where a tile may
+ * be laid (geography, dominion, hierarchy), the placements a downsized tile
+ * may keep, the printed Hamlets, and a domain's hierarchy conflict.  It is
+ * the layer below the rules: it reads the component tables and nothing of
+ * khronos.c or of the state (hands, Ecus, turns, the other boards).
  *
  * Invariants kept by every function here: the buildings are sorted by their
  * first square; at[] names the building on every covered square and KH_NONE
@@ -10,7 +15,7 @@
  * removing one re-walks only the domain it leaves.  Nothing is recomputed
  * when a domain is only queried.
  */
-#include "khronos.h"
+#include "khronos_board.h"
 
 #include <string.h>
 
@@ -18,16 +23,6 @@
     for (int fb_w = 0; fb_w < KH_WORDS; fb_w++)                                                           \
         for (uint64_t fb_m = (bits).w[fb_w]; fb_m; fb_m &= fb_m - 1)                               \
             for (int sq = fb_w * 64 + __builtin_ctzll(fb_m), fb_once = 1; fb_once; fb_once = 0)
-
-const kh_place *kh_place_of(const kh_bld *b)
-{
-    return &khronos__place[b->place];
-}
-
-int kh_anchor(const kh_bld *b)
-{
-    return khronos__place[b->place].sq[0];
-}
 
 int kh_board_find(const kh_board *bd, int anchor)
 {
@@ -43,22 +38,38 @@ void kh_board_init(kh_board *bd)
     memset(bd->at, KH_NONE, sizeof bd->at);
 }
 
+/* Renumbers the square map after buildings from index `from` on moved by
+ * `by` (+1 or -1) in the list: one pass over the whole map (its length is
+ * a constant, so the compiler does it a vector at a time). */
+static void board_shift_at(kh_board *bd, int from, int by)
+{
+    uint8_t lo = (uint8_t)from, step = (uint8_t)by; /* by -1: adding 0xff */
+    uint8_t *at = bd->at;
+    for (int s = 0; s < KH_MAXSQ + 1; s++) {
+        uint8_t a = at[s];
+        uint8_t hit = (uint8_t)-(uint8_t)((a >= lo) & (a != KH_NONE)); /* 0xff or 0 */
+        at[s] = (uint8_t)(a + (hit & step));
+    }
+}
+
 int kh_board_add(kh_board *bd, int place, int type, int owner, int flags)
 {
     const kh_place *p = &khronos__place[place];
-    int pos = 0;
-    while (pos < bd->nb && kh_anchor(&bd->b[pos]) < p->sq[0])
-        pos++;
+    int lo = 0, hi = bd->nb; /* the first building whose first square is after p's */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (kh_anchor(&bd->b[mid]) < p->sq[0])
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int pos = lo;
     memmove(&bd->b[pos + 1], &bd->b[pos], (size_t)(bd->nb - pos) * sizeof bd->b[0]);
     bd->nb++;
     for (int i = 0; i < bd->nb; i++)
         if (i != pos && bd->b[i].dom >= pos)
             bd->b[i].dom++;
-    for (int i = pos + 1; i < bd->nb; i++) {
-        const kh_place *q = kh_place_of(&bd->b[i]);
-        for (int k = 0; k < q->n; k++)
-            bd->at[q->sq[k]] = (uint8_t)i;
-    }
+    board_shift_at(bd, pos, 1);
     kh_bld *b = &bd->b[pos];
     memset(b, 0, sizeof *b);
     b->place = (uint16_t)place;
@@ -135,15 +146,10 @@ void kh_board_remove(kh_board *bd, int i)
     memmove(&bd->b[i], &bd->b[i + 1], (size_t)(bd->nb - i - 1) * sizeof bd->b[0]);
     bd->nb--;
     memset(&bd->b[bd->nb], 0, sizeof bd->b[0]);
-    for (int j = 0; j < bd->nb; j++) {
+    for (int j = 0; j < bd->nb; j++)
         if (bd->b[j].dom > i)
             bd->b[j].dom--;
-        if (j >= i) {
-            const kh_place *q = kh_place_of(&bd->b[j]);
-            for (int k = 0; k < q->n; k++)
-                bd->at[q->sq[k]] = (uint8_t)j;
-        }
-    }
+    board_shift_at(bd, i + 1, -1);
     board_walk(bd, members);
 }
 
@@ -172,23 +178,23 @@ int kh_board_touching(const kh_board *bd, kh_bits nbr, int skip_root, uint8_t *r
         bool seen = false;
         for (int k = 0; k < n && !seen; k++)
             seen = roots[k] == r;
-        if (!seen && n < max)
+        if (!seen) {
             roots[n++] = (uint8_t)r;
+            if (n == max)
+                return n; /* more could not be listed */
+        }
     }
     return n;
 }
 
 void kh_board_domains(const kh_board *bd, kh_domstat st[KH_MAXB])
 {
+    /* one pass: a domain's root is its smallest index, so it is met first */
     for (int i = 0; i < bd->nb; i++) {
         const kh_bld *b = &bd->b[i];
         kh_domstat *d = &st[b->dom];
         if (b->dom == i)
             memset(d, 0, sizeof *d);
-    }
-    for (int i = 0; i < bd->nb; i++) {
-        const kh_bld *b = &bd->b[i];
-        kh_domstat *d = &st[b->dom];
         int f = KH_FAMILY(b->type), v = KH_SIZE(b->type);
         d->members++;
         if (b->flags & KH_RUIN)
@@ -231,4 +237,189 @@ void kh_board_clear_snapshot(kh_board *bd)
         bd->b[i].orig = KH_NONE;
         bd->b[i].opower = 0;
     }
+}
+
+/* ---- checks on one board ---- */
+
+/* Any printed Hamlet square left bare shows its printed Hamlet again
+ * (ASSUMPTION: the printed Hamlet lies under any tile covering its square). */
+void kh_board_restore_printed(kh_board *bd)
+{
+    for (int h = 0; h < khronos__data.hamlets; h++) {
+        int sq = khronos__data.hamlet[h];
+        if (bd->at[sq] == KH_NONE)
+            kh_board_add(bd, khronos__data.place_first[1] + sq, KH_TYPE(KH_CIVIL, 1), KH_NOBODY, KH_PRINTED);
+    }
+}
+
+/* The highest value of family f among the other buildings of building i's domain. */
+int kh_top_without(const kh_board *bd, int i, int f)
+{
+    int root = bd->b[i].dom, top = 0;
+    for (int j = root; j < bd->nb; j++) {
+        const kh_bld *x = &bd->b[j];
+        if (j != i && x->dom == root && KH_FAMILY(x->type) == f && !(x->flags & KH_RUIN) &&
+            KH_SIZE(x->type) > top)
+            top = KH_SIZE(x->type);
+    }
+    return top;
+}
+
+/* Geography, dominion and hierarchy (§1.6) for laying `type` on placement p
+ * of the board, new (old < 0) or as the upgrade of building old, whose domain
+ * would otherwise top family f at `old_top`.  Cards are checked elsewhere. */
+bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int old_top,
+                 const kh_domstat *st)
+{
+    if (old >= 0) {
+        const kh_place *op = kh_place_of(&bd->b[old]);
+        if (!kh_bits_subset(op->mask, p->mask))
+            return false;
+        if (kh_bits_any(kh_bits_and(kh_bits_minus(p->mask, op->mask), bd->occ)))
+            return false;
+    } else if (kh_bits_any(kh_bits_and(p->mask, bd->occ))) {
+        return false;
+    }
+    int f = KH_FAMILY(type), v = KH_SIZE(type);
+    if ((p->covers & KH_COVERS_RIVER) && !(f == KH_CIVIL && v >= 2))
+        return false;
+    if (f == KH_CIVIL)
+        return true;
+    uint8_t roots[2];
+    if (old >= 0) {
+        if (kh_board_touching(bd, p->nbr, bd->b[old].dom, roots, 2) > 0)
+            return false;
+        return old_top != v;
+    }
+    int n = kh_board_touching(bd, p->nbr, -1, roots, 2);
+    if (n > 1)
+        return false;
+    return n == 0 || st[roots[0]].top[f] != v;
+}
+
+/* The one domain whose buildings cover squares of t: its root, -1 when
+ * none, -2 when several (kh_board_touching with max 2, counted). */
+static inline int board_one_root(const kh_board *bd, kh_bits t)
+{
+    int root = -1;
+    FOR_BITS(t, sq) {
+        int r = bd->b[bd->at[sq]].dom;
+        if (root < 0)
+            root = r;
+        else if (r != root)
+            return -2;
+    }
+    return root;
+}
+
+/* kh_place_ok for every new placement of type's size at once, with the
+ * board's sets held in registers: the same answers, in placement order. */
+int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, unsigned covers_ok,
+                        uint32_t *out, int limit)
+{
+    int f = KH_FAMILY(type), v = KH_SIZE(type), n = 0;
+    if (!(f == KH_CIVIL && v >= 2))
+        for (unsigned c = 0; c < 8; c++)
+            if (c & KH_COVERS_RIVER)
+                covers_ok &= ~(1u << c);
+    const kh_bits occ = bd->occ;
+    const uint16_t *anchor = khronos__anchor[v];
+    /* only placements whose first square is free: by free square, in order */
+    for (int w = 0; w < KH_WORDS; w++)
+        for (uint64_t m = ~occ.w[w]; m; m &= m - 1) {
+            int sq = w * 64 + __builtin_ctzll(m);
+            if (sq >= khronos__data.squares)
+                return n;
+            for (int i = anchor[sq]; i < anchor[sq + 1]; i++) {
+                const kh_place *p = &khronos__place[i];
+                if (!(covers_ok >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, occ)))
+                    continue;
+                if (f != KH_CIVIL) {
+                    int root = board_one_root(bd, kh_bits_and(p->nbr, occ));
+                    if (root == -2 || (root >= 0 && st[root].top[f] == v))
+                        continue;
+                }
+                if (out)
+                    out[n] = (uint32_t)i;
+                if (++n == limit)
+                    return n;
+            }
+        }
+    return n;
+}
+
+/* The placements of the tile one size smaller within building i's squares. */
+int kh_smaller_places(const kh_board *bd, int i, uint16_t *out)
+{
+    const kh_place *p = kh_place_of(&bd->b[i]);
+    int v = p->size - 1, n = 0;
+    for (int a = 0; a < p->n; a++)
+        for (int j = khronos__anchor[v][p->sq[a]]; j < khronos__anchor[v][p->sq[a] + 1]; j++)
+            if (n < KH_MAXSUB && kh_bits_subset(khronos__place[j].mask, p->mask))
+                out[n++] = (uint16_t)j;
+    return n;
+}
+
+/* A hierarchy conflict (§1.8): the first domain, in board order, whose
+ * highest military or religious value is held by two buildings or more.  In
+ * a junction (the tied buildings stood in different domains before the
+ * change, orig) those of weaker original domains are downsized first, one
+ * at a time without a choice; otherwise the mover's own tied buildings are
+ * the candidates (anyone's when he has none). */
+void kh_board_conflict(const kh_board *bd, int mover, kh_conflict *c)
+{
+    kh_domstat st[KH_MAXB];
+    kh_board_domains(bd, st);
+    memset(c, 0, sizeof *c);
+    int root = -1, fam = 0;
+    for (int i = 0; i < bd->nb && root < 0; i++) {
+        if (bd->b[i].dom != i)
+            continue;
+        for (int f = KH_MILITARY; f <= KH_RELIGIOUS; f++)
+            if (st[i].ntop[f] >= 2) {
+                root = i;
+                fam = f;
+                break;
+            }
+    }
+    if (root < 0)
+        return;
+    c->found = 1;
+    int v = st[root].top[fam];
+    uint8_t conf[KH_MAXB];
+    int nc = 0, labels = 0, maxp = 0;
+    uint8_t label[KH_MAXB];
+    for (int j = root; j < bd->nb; j++) {
+        const kh_bld *x = &bd->b[j];
+        if (x->dom != root || KH_FAMILY(x->type) != fam || KH_SIZE(x->type) != v ||
+            (x->flags & KH_RUIN))
+            continue;
+        conf[nc++] = (uint8_t)j;
+        bool seen = false;
+        for (int l = 0; l < labels && !seen; l++)
+            seen = label[l] == x->orig;
+        if (!seen)
+            label[labels++] = x->orig;
+        if (x->opower > maxp)
+            maxp = x->opower;
+    }
+    if (labels >= 2) {
+        /* a junction: the conflicting buildings of weaker original domains go first */
+        for (int a = 0; a < nc; a++)
+            if (bd->b[conf[a]].opower < maxp) {
+                c->forced = 1;
+                c->n = 1;
+                c->cand[0] = conf[a];
+                return;
+            }
+    }
+    /* a tie in power, or a division: the acting player's own buildings first,
+     * and he chooses among several */
+    for (int a = 0; a < nc; a++)
+        if (bd->b[conf[a]].owner == mover)
+            c->cand[c->n++] = conf[a];
+    if (!c->n)
+        for (int a = 0; a < nc; a++)
+            c->cand[c->n++] = conf[a];
+    c->forced = c->n == 1;
 }

@@ -1,8 +1,8 @@
 /*
  * khronos_datagen.c — build-time tool: reads data/khronos.txt (the board's
  * terrain, the printed Hamlets, tiles, shapes, cards, surcharges and the
- * per-player supplies) and writes the C tables of khronos.h, including every
- * placement of every tile shape on the grid.
+ * per-player supplies) and writes the C tables of khronos_board.h, including
+ * every placement of every tile shape on the grid.
  *
  * Invariants: a malformed file (unknown word, row of the wrong length,
  * missing or repeated item, a Hamlet on the river, a shape that is empty,
@@ -314,7 +314,7 @@ int main(int argc, char **argv)
                                            : singles + (squares - singles * cells1) / cells23;
     int total_cards = cards[0] + cards[1] + cards[2];
 
-    FILE *out = gen_open_output(argv[2], "khronos_datagen.c", "games/khronos/khronos.h");
+    FILE *out = gen_open_output(argv[2], "khronos_datagen.c", "games/khronos/khronos_board.h");
     fprintf(out, "_Static_assert(%d <= KH_MAXSQ, \"the board has more squares than KH_MAXSQ\");\n", squares);
     fprintf(out, "_Static_assert(%d <= KH_MAXB, \"a board may hold more buildings than KH_MAXB\");\n", most);
     fprintf(out, "_Static_assert(%d <= KH_MAXCARDS, \"more cards than KH_MAXCARDS\");\n", total_cards);

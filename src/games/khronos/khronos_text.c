@@ -1211,7 +1211,7 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
         }
         if (pk == KH_P_PICK) {
             kh_conflict c;
-            kh_find_conflict(k, b, &c);
+            kh_board_conflict(&k->board[b], k->cur, &c);
             if (!c.found || c.forced)
                 return tb__errf(err, errlen, "pending pick: %s has no conflict to choose in",
                                 kh_board_name[b]);
@@ -1258,7 +1258,7 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
     if (!k->pend && !k->rip.active && !k->board[0].dirty && !k->board[1].dirty) {
         for (int b = KH_MIGHT; b <= KH_FAITH; b++) {
             kh_conflict c;
-            kh_find_conflict(k, b, &c);
+            kh_board_conflict(&k->board[b], k->cur, &c);
             if (c.found) {
                 char name[8];
                 kh_square_name(kh_anchor(&k->board[b].b[k->board[b].b[c.cand[0]].dom]), name,

@@ -1,0 +1,232 @@
+/*
+ * khronos_board.h — private to src/games/khronos: one Khronos board, the
+ * layer below the rules.  The component tables (generated at build time from
+ * data/khronos.txt by khronos_datagen.c), sets of squares, placements, the
+ * buildings on one board with their square map and domains, and the checks
+ * that concern one board alone (dominion and hierarchy of a placement, the
+ * hierarchy conflicts of a domain).  Nothing here knows of players' hands,
+ * Ecus, turns or the other boards: khronos.h (the state and the rules)
+ * builds on this header, never the other way round.
+ *
+ * Squares are indexed row-major (index = row * width + column) and named
+ * `a1`.. in notation and JSON (column letter, row number from the top).
+ * Boards are indexed might 0, faith 1, reason 2; families military 0,
+ * religious 1, civil 2 (card colours orange, fuchsia, blue); tile types are
+ * family * 3 + size - 1 (watchtower keep castle chapel monastery abbey
+ * hamlet town city).
+ *
+ * Invariants of a kh_board (kept by every function of khronos_board.c):
+ * buildings sorted by their first square, footprints disjoint; at[] names
+ * the building on every covered square and KH_NONE elsewhere; occ is the
+ * set of covered squares; each building's dom is the smallest index of its
+ * domain (its connected group of orthogonally adjacent buildings).
+ */
+#ifndef TB_KHRONOS_BOARD_H
+#define TB_KHRONOS_BOARD_H
+
+#include "game.h"
+
+#include <stdint.h>
+
+#define KH_MAXSQ 255      /* squares a board may have (a square fits a byte; 0xff is KH_NONE) */
+#define KH_WORDS 4        /* 64-bit words of a set of squares */
+#define KH_MAXB 100       /* buildings one board may hold (datagen checks) */
+#define KH_BOARDS 3
+#define KH_FAMILIES 3
+#define KH_TYPES 9
+#define KH_MAXCARDS 64    /* cards in the game (datagen checks) */
+#define KH_MAXHAMLETS 16
+#define KH_MAXSHAPES 32   /* placements of one shape size, all orientations */
+#define KH_MAXCELLS 9     /* squares one tile may cover (a 3x3 block) */
+#define KH_MAXSUB (KH_MAXCELLS * 8) /* placements of a smaller tile within one footprint */
+#define KH_NOBODY 0xff
+#define KH_NONE 0xff
+
+enum { KH_MIGHT, KH_FAITH, KH_REASON };
+enum { KH_MILITARY, KH_RELIGIOUS, KH_CIVIL };
+enum { KH_PLAIN, KH_FOREST, KH_MOUNTAIN, KH_RIVER, KH_PLAIN_FOREST, KH_FOREST_MOUNTAIN,
+       KH_TERRAINS };
+
+#define KH_FAMILY(t) ((t) / 3)
+#define KH_SIZE(t) ((t) % 3 + 1)
+#define KH_TYPE(f, size) ((f) * 3 + (size) - 1)
+
+/* A set of squares. */
+typedef struct kh_bits {
+    uint64_t w[KH_WORDS];
+} kh_bits;
+
+static inline bool kh_bits_any(kh_bits a)
+{
+    uint64_t x = 0;
+    for (int i = 0; i < KH_WORDS; i++)
+        x |= a.w[i];
+    return x != 0;
+}
+static inline kh_bits kh_bits_and(kh_bits a, kh_bits b)
+{
+    for (int i = 0; i < KH_WORDS; i++)
+        a.w[i] &= b.w[i];
+    return a;
+}
+static inline kh_bits kh_bits_minus(kh_bits a, kh_bits b) /* a without b */
+{
+    for (int i = 0; i < KH_WORDS; i++)
+        a.w[i] &= ~b.w[i];
+    return a;
+}
+static inline void kh_bits_add(kh_bits *a, kh_bits b)
+{
+    for (int i = 0; i < KH_WORDS; i++)
+        a->w[i] |= b.w[i];
+}
+static inline bool kh_bits_has(kh_bits a, int sq) { return (a.w[sq >> 6] >> (sq & 63)) & 1; }
+static inline void kh_bits_set(kh_bits *a, int sq) { a->w[sq >> 6] |= 1ULL << (sq & 63); }
+static inline void kh_bits_clear(kh_bits *a, int sq) { a->w[sq >> 6] &= ~(1ULL << (sq & 63)); }
+static inline bool kh_bits_subset(kh_bits a, kh_bits b) /* a within b */
+{
+    return !kh_bits_any(kh_bits_minus(a, b));
+}
+
+/* One way to lay a tile: its squares (n of them, increasing: sq[0] is the
+ * first in board order, a block's top-left corner), their set, the set of squares orthogonally
+ * next to it, and what terrain it covers.  size is the tile size (value,
+ * cost) the shape belongs to; n is its square count, which only the shape
+ * decides (the engine never takes one for the other). */
+#define KH_COVERS_RIVER 1
+#define KH_COVERS_FOREST 2   /* forest or plain+forest */
+#define KH_COVERS_MOUNTAIN 4 /* mountain or forest+mountain */
+typedef struct kh_place {
+    kh_bits mask;
+    kh_bits nbr;
+    uint8_t sq[KH_MAXCELLS];
+    uint8_t n;
+    uint8_t size;
+    uint8_t covers;
+    uint8_t pad[4];
+} kh_place;
+
+typedef struct kh_tile {
+    const char *name;
+    uint8_t family, size, count, renovation; /* renovation cards, 0: no ruin side */
+} kh_tile;
+
+typedef struct kh_data {
+    int width, height, squares;
+    int start_board;
+    int hamlets;
+    uint8_t hamlet[KH_MAXHAMLETS];
+    kh_bits printed; /* the printed Hamlets' squares */
+    uint8_t terrain[KH_MAXSQ];
+    kh_tile tile[KH_TYPES];
+    uint8_t cards[KH_FAMILIES];
+    uint8_t surcharge_forest[TB_MAX_SEATS + 1];   /* by player count */
+    uint8_t surcharge_mountain[TB_MAX_SEATS + 1];
+    uint8_t cubes, ecus, hand;
+    int places;                 /* placements of every size */
+    uint16_t place_first[4];    /* placements of size s are [place_first[s], place_end[s]) */
+    uint16_t place_end[4];
+} kh_data;
+
+/* Generated by khronos_datagen.c. */
+extern const kh_data khronos__data;
+extern const kh_place khronos__place[];
+/* Placements of size s whose first square is >= q begin at anchor[s][q]. */
+extern const uint16_t khronos__anchor[4][KH_MAXSQ + 1];
+/* The larger placements containing all squares of placement i are
+ * super[super_first[i] .. super_first[i + 1]). */
+extern const uint16_t khronos__super_first[];
+extern const uint16_t khronos__super[];
+
+/* ---- one board ---- */
+
+#define KH_PRINTED 1 /* a printed Hamlet (not a tile) */
+#define KH_RUIN 2    /* a ruin on the Reason board */
+
+/* A building on a board.  All fields are bytes (no padding) so the state
+ * can be compared byte for byte. */
+typedef struct kh_bld {
+    uint16_t place;  /* index into khronos__place: its squares */
+    uint8_t type;
+    uint8_t owner;   /* seat for military/religious on Might/Faith, else KH_NOBODY */
+    uint8_t flags;
+    uint8_t dom;     /* index of the first building of its domain */
+    uint8_t reno;    /* seat whose cube marks a half-renovated ruin, else KH_NOBODY */
+    uint8_t ncubes;  /* populate cubes (Reason, civil) */
+    uint8_t cube[3]; /* their owners, sorted */
+    uint8_t orig;    /* while the board is being resolved: anchor square of the
+                        root of the domain it stood in before the change
+                        (KH_NONE for buildings added since) */
+    uint8_t opower;  /* ... and that domain's power */
+    uint8_t pad;
+} kh_bld;
+
+/* One board.  Buildings are kept sorted by their first square; at[] maps
+ * every square to the index of the building covering it.  dom is canonical
+ * (the smallest index in the domain), so a state rebuilt from JSON is byte
+ * for byte the same as the one that was saved. */
+typedef struct kh_board {
+    kh_bits occ;
+    uint8_t at[KH_MAXSQ + 1];
+    uint8_t nb;
+    uint8_t dirty; /* changed since the last hierarchy resolution (Might, Faith) */
+    uint8_t pad[6];
+    kh_bld b[KH_MAXB];
+} kh_board;
+
+/* ---- khronos_board.c ---- */
+
+/* What one domain holds (kh_board_domains). */
+typedef struct kh_domstat {
+    uint8_t top[2];    /* highest military / religious value (0: none) */
+    uint8_t ntop[2];   /* how many buildings have it */
+    uint8_t power[3];  /* military, religious, civil power (ruins count 0) */
+    uint8_t members;
+} kh_domstat;
+
+static inline const kh_place *kh_place_of(const kh_bld *b) { return &khronos__place[b->place]; }
+static inline int kh_anchor(const kh_bld *b) { return khronos__place[b->place].sq[0]; }
+int kh_board_find(const kh_board *bd, int anchor); /* building index by first square, or -1 */
+void kh_board_init(kh_board *bd);
+/* Adds a building (its squares must be free); returns its index. */
+int kh_board_add(kh_board *bd, int place, int type, int owner, int flags);
+/* Removes building i and recomputes the domains it leaves behind. */
+void kh_board_remove(kh_board *bd, int i);
+void kh_board_domains(const kh_board *bd, kh_domstat st[KH_MAXB]); /* by root index */
+/* Recomputes at/occ/dom from the building list (after loading). */
+void kh_board_rebuild(kh_board *bd);
+/* Distinct domain roots touching the squares of nbr (at most max); returns how many. */
+int kh_board_touching(const kh_board *bd, kh_bits nbr, int skip_root, uint8_t *roots, int max);
+/* Records each building's domain and its power (family fam) before a change. */
+void kh_board_snapshot(kh_board *bd, int fam);
+void kh_board_clear_snapshot(kh_board *bd);
+
+/* The highest value of family f among the other buildings of building i's domain. */
+int kh_top_without(const kh_board *bd, int i, int f);
+/* Geography, dominion and hierarchy for laying `type` on placement p, new
+ * (old < 0) or as the upgrade of building old whose domain tops f at
+ * old_top; st: the board's domains (new military/religious buildings). */
+bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int old_top,
+                 const kh_domstat *st);
+/* The placements of type's size where a new tile of that type may be laid
+ * (kh_place_ok with old < 0; st: the domains, unused for civil types) and
+ * whose terrain mix (covers) is a bit of covers_ok: lists their indices in
+ * placement order (out may be NULL), stopping at limit; returns how many. */
+int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, unsigned covers_ok,
+                        uint32_t *out, int limit);
+/* The placements of the tile one size smaller inside building i (at most KH_MAXSUB). */
+int kh_smaller_places(const kh_board *bd, int i, uint16_t *out);
+/* Lays a printed Hamlet again on every printed Hamlet square left bare. */
+void kh_board_restore_printed(kh_board *bd);
+/* A hierarchy conflict on a board: the buildings to choose from (or the one forced). */
+typedef struct kh_conflict {
+    int found;
+    int forced;          /* 1: cand[0] is downsized without a decision */
+    int n;
+    uint8_t cand[KH_MAXB];
+} kh_conflict;
+/* The first domain with two highest military or religious buildings, and
+ * which of them may be downsized when seat `mover` acts (§1.8). */
+void kh_board_conflict(const kh_board *bd, int mover, kh_conflict *c);
+
+#endif
