@@ -570,6 +570,15 @@ static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_client 
     return 0;
 }
 
+/* Tells the sender its decision n is stored (and so taken). */
+static void room_ack(srv_client *to, json_t *id, int n, const char *move)
+{
+    json_t *ack = json_pack("{s:s,s:i,s:s}", "type", "ack", "n", n, "move", move);
+    if (ack)
+        json_object_set(ack, "id", id ? id : json_null());
+    room_send_json(to, ack);
+}
+
 void srv_room_committed(srv_pending *p, int stored, const char *why)
 {
     srv_room *r = p->room;
@@ -604,23 +613,15 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
             room_finish(r);
             atomic_fetch_sub(&r->rooms->running, 1);
         }
-        if (ack_to) {
-            json_t *ack = json_pack("{s:s,s:i,s:s}", "type", "ack", "n", n, "move", p->text);
-            if (ack)
-                json_object_set(ack, "id", ack_id ? ack_id : json_null());
-            room_send_json(ack_to, ack);
-        }
+        if (ack_to)
+            room_ack(ack_to, ack_id, n, p->text);
         room_broadcast_state(r);
         room_queue_ai(r);
     } else {
         /* The room was read again from the store meanwhile (its lease came
          * back) and already holds this decision: stored, so acknowledged. */
-        if (ack_to) {
-            json_t *ack = json_pack("{s:s,s:i,s:s}", "type", "ack", "n", n, "move", p->text);
-            if (ack)
-                json_object_set(ack, "id", ack_id ? ack_id : json_null());
-            room_send_json(ack_to, ack);
-        }
+        if (ack_to)
+            room_ack(ack_to, ack_id, n, p->text);
         room_queue_ai(r);
     }
     pthread_mutex_unlock(&r->lock);
