@@ -152,6 +152,23 @@ t.test('Khronos on a phone: End turn is docked at the bottom and tapped', async 
   await page.context().close();
 });
 
+t.test('Khronos at 1280×800: the three boards, the hand and End turn fit without scrolling', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  const res = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'khronos', players: 2, seats: [{ kind: 'human', name: 'Desk' }, { kind: 'ai', level: 'easy' }] }) });
+  const g = await res.json();
+  await page.goto(server.base + g.seats[0].link);
+  await page.waitForSelector('#kh-end:not([disabled])', { timeout: 60000 });
+  for (const sel of ['.kh-board[data-board="might"]', '.kh-board[data-board="faith"]', '.kh-board[data-board="reason"]', '#kh-hand', '#kh-end']) {
+    const b = await page.locator(sel).boundingBox();
+    assert(b && b.y >= 0 && b.y + b.height <= 800 && b.x + b.width <= 1280, `${sel} is on the screen without scrolling (${b ? Math.round(b.y + b.height) : 'none'})`);
+  }
+  await shot(page, 'desktop-khronos-1280x800');
+  await ctx.close();
+});
+
 t.test('the error page fits the phone', async () => {
   const page = await phonePage({ expect404: true }); // the unknown game's 404 is the point
   await page.goto(`${server.base}/game.html?game=nosuchgame`);
