@@ -69,6 +69,34 @@ function renderAll() {
   renderPlayers(ctx);
   renderLog(ctx);
   renderResult(ctx);
+  placeDock();
+}
+
+// ---- narrow screens: the dock at the bottom and the tabs ----
+// On a phone the turn card and the renderer's decision buttons (its
+// actions(): confirm, rotate, End turn…) move into the dock fixed at the
+// bottom of the screen; the players, scores and moves go behind tabs.
+const PHONE = matchMedia('(max-width: 760px)');
+
+function placeDock() {
+  const phone = PHONE.matches;
+  const dock = $('dock'), box = $('dock-actions'), turn = $('turn');
+  if (phone && turn.parentNode !== dock) dock.prepend(turn);
+  if (!phone && turn.parentNode === dock) $('result').after(turn);
+  const acts = S.renderer && S.renderer.actions ? S.renderer.actions().filter(Boolean) : [];
+  if (phone) {
+    for (const n of acts) if (n.parentNode !== box) n.dockHome = n.parentNode;
+    box.replaceChildren(...acts);
+  } else {
+    for (const n of [...box.children]) { if (n.dockHome) n.dockHome.append(n); else n.remove(); }
+  }
+  document.body.style.paddingBottom = phone ? `${dock.offsetHeight + 8}px` : '';
+}
+
+function showTab(name) {
+  document.body.dataset.tab = name;
+  for (const b of document.querySelectorAll('[data-phone-tab]')) b.setAttribute('aria-selected', String(b.dataset.phoneTab === name));
+  window.scrollTo(0, 0);
 }
 
 function renderTurn(ctx) {
@@ -330,6 +358,10 @@ async function loadRenderer(name) {
 
 async function main() {
   $('brand-logo').append(brandSvg());
+  for (const b of document.querySelectorAll('[data-phone-tab]')) b.addEventListener('click', () => showTab(b.dataset.phoneTab));
+  PHONE.addEventListener('change', () => renderAll());
+  new ResizeObserver(() => placeDock()).observe($('dock'));
+  placeDock();
   if (!gameId) {
     S.fatal = 'This page needs a game: open it from the lobby.';
     renderTurn(context());

@@ -861,6 +861,8 @@ export function create({ boardEl, panelsEl, board, decide }) {
   }
 
   return {
+    // What the page keeps in reach at the bottom of a narrow screen.
+    actions() { return [bar]; },
     update(next) {
       const prevN = ctx ? ctx.n : -1;
       ctx = next;

@@ -308,6 +308,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
     B[b] = { wrap, svg: s, header, domains, buildings, overlay, ghost, hit, pawns };
   }
   const controls = el('div.kh-controls');
+  let actSec = null; // the hint and the buttons (End turn …): the page docks them at the bottom on phones
   grid.append(B.might.wrap, B.faith.wrap, B.reason.wrap, controls);
 
   // panels below the board: scoring and legend
@@ -1022,8 +1023,10 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
         L.other.map((m) => el('button.small.legal-move', { type: 'button', 'data-move': m, onclick: () => send(m) }, m))));
     }
     const hint = hintText();
+    actSec = null;
     if (acts.childNodes.length || hint) {
-      controls.append(el('div.kh-section.kh-act-sec', hint ? el('div.kh-hint#kh-hint', hint) : null, acts));
+      actSec = el('div.kh-section.kh-act-sec', hint ? el('div.kh-hint#kh-hint', hint) : null, acts);
+      controls.append(actSec);
     }
   }
 
@@ -1100,6 +1103,8 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
   });
 
   return {
+    // What the page keeps in reach at the bottom of a narrow screen.
+    actions() { return actSec ? [actSec] : []; },
     update(next) {
       const n = next.n;
       const newPosition = !ctx || n !== prevN || !!next.replay !== !!ctx.replay;
