@@ -62,7 +62,9 @@ t.test('the lobby creates an Arkadia game against the computer', async () => {
   await page.waitForSelector('.game-choice[data-game="arkadia"]');
   await page.click('.game-choice[data-game="arkadia"]');
   await page.waitForSelector('#game-notice:not([hidden])');
-  assert(/provisional/.test(await page.textContent('#game-notice')), 'the lobby notes the provisional layout');
+  const lobbyNotice = await page.textContent('#game-notice');
+  assert(/reconstruction/.test(lobbyNotice), 'the lobby notes the provisional layout');
+  assert(!/placeholder|docs\/|\.md/i.test(lobbyNotice), `the notice is in players' words: ${lobbyNotice}`);
   await page.selectOption('#players', '2');
   assertEq(await page.$$eval('[data-seat-kind]', (s) => s.map((x) => x.value)), ['human', 'ai'], 'you against the computer');
   await page.fill('input[aria-label="Seat 1 name"]', 'Tester');
@@ -85,7 +87,7 @@ t.test('30+ decisions by clicking the board; the board follows each; a spectator
   assertEq(await page.$$eval('.arkadia-board rect.sq', (x) => x.length), 192, '16 × 12 squares');
   assertEq(await page.$$eval('.arkadia-board .coords text', (x) => x.map((e) => e.textContent).filter((s) => s === 'a' || s === 'p' || s === '12').length), 6, 'coordinates labelled on both sides');
   assertEq(await page.$$eval('.arkadia-board .tent', (x) => x.length), 24, '24 tent camps');
-  assert(/provisional/.test(await page.textContent('#notice:not([hidden])')), 'the provisional-layout notice is shown');
+  assert(/reconstruction/.test(await page.textContent('#notice:not([hidden])')), 'the provisional-layout notice is shown');
   await page.waitForSelector('.ark-hand .ark-hand-card');
   assertEq(await page.$$eval('.ark-hand .ark-hand-card', (x) => x.length), 4, 'a hand of 4 for its owner');
   const myColour = (await page.textContent('#ark-your-colour')).toLowerCase();

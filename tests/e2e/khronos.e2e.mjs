@@ -73,7 +73,10 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
   });
   assertEq(printed, [10, 10, 10], 'ten printed Hamlets on each board');
   assert(await page.isVisible('#notice'), 'the placeholder notice is shown');
-  assert(/not the published board/.test(await page.textContent('#notice')), 'the notice says it is not the published board');
+  const notice = await page.textContent('#notice');
+  assert(/drawn for Tabula/.test(notice) && !/placeholder|docs\/|\.md/i.test(notice),
+    `the board notice is in players' words: ${notice}`);
+  assert(/not known yet/.test(await page.textContent('#notice')), 'the notice says it is not the published board');
   assertEq(await page.$$eval('.kh-turn', (x) => x.length), 7, 'a turn track of 7 spaces');
   assertEq(await page.$$eval('.kh-turn.earn', (x) => x.map((e) => Number(e.dataset.turn))), [4, 7], 'earnings on turns 4 and 7');
   assertEq(await page.$$eval('#kh-display .kh-card', (x) => x.length), 3, 'the Hold\'em display shows three cards');

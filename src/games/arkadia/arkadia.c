@@ -1031,7 +1031,9 @@ const struct tb_game tb__arkadia_game = {
     .default_players = 4,
     .state_size = sizeof(arkadia_state),
     .options = ark_options,
-    .notice = "the board, tile shapes and card mix are provisional placeholders (docs/rules-arkadia.md)",
+    /* Player-facing: the provisional data is listed in docs/rules-arkadia.md. */
+    .notice = "this board, its tile shapes and its card mix are our reconstruction, not yet checked "
+              "against a published copy",
     .setup = ark_setup,
     .to_move = ark__to_move,
     .legal = ark__legal,

@@ -1255,8 +1255,9 @@ const struct tb_game tb__khronos_game = {
     .default_players = 4,
     .state_size = sizeof(khronos_state),
     .options = kh_options,
-    .notice = "the Khronos board is a placeholder invented for Tabula, not the published board "
-              "(see docs/rules-khronos.md)",
+    /* Player-facing: the invented board is described in docs/rules-khronos.md. */
+    .notice = "this Khronos board was drawn for Tabula: the published board's layout is not known "
+              "yet",
     .setup = kh_setup,
     .to_move = khronos__to_move,
     .legal = kh_legal,
