@@ -404,8 +404,10 @@ static void cmd_legal(engine_session *e, const char *args)
     }
     char *text = json_dumps(arr, JSON_COMPACT);
     json_decref(arr);
-    if (!text)
-        abort();
+    if (!text) {
+        engine_error(e, "out of memory listing the decisions; nothing changed");
+        return;
+    }
     engine_reply_owned(e, text);
 }
 

@@ -123,7 +123,8 @@ function renderTurn(ctx) {
     const help = S.renderer && S.renderer.instruction ? S.renderer.instruction(ctx) : null;
     box.append(el('h3', 'Your turn'), el('div.headline', help ? help.headline : 'Choose a decision'),
       help && help.detail ? el('div.detail', help.detail) : null,
-      ctx.prompt ? el('div.engine-prompt', `Rules: ${ctx.prompt}`) : null);
+      // the engine's own wording (0-based seats) only when the game has no words of its own
+      !help && ctx.prompt ? el('div.engine-prompt', ctx.prompt) : null);
     return;
   }
   const who = ctx.toMove === null ? '' : seatName(ctx.toMove);
