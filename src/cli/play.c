@@ -55,7 +55,7 @@ static int play_help(void)
            "                   [--record FILE] [--no-colour] [--hide-totals] [KEY=VALUE ...]\n\n"
            "Plays GAME in the terminal.  SEAT is 'human', an agent ('random', or with the AI\n"
            "built in 'greedy', 'ismcts') optionally with a level ('ismcts:hard'), or a level\n"
-           "alone ('easy', 'normal', 'hard').  The default is you in seat 0 against the\n"
+           "alone ('easy', 'normal', 'hard').  The default is you in seat 1 against the\n"
            "computer in the other seats.  KEY=VALUE sets a game option.\n\n"
            "At your turn type a decision in notation (docs/notation.md), or:\n"
            "  legal [PREFIX]  list the legal decisions, numbered (those starting with\n"
@@ -194,7 +194,7 @@ static void play_show_result(play_game *pg)
     for (int r = 1; r <= players; r++)
         for (int p = 0; p < players; p++)
             if (rk[p] == r)
-                printf("  %d. seat %d (%s): %d points%s\n", r, p, pg->seat[p].label, sc[p],
+                printf("  %d. seat %d (%s): %d points%s\n", r, p + 1, pg->seat[p].label, sc[p],
                        r == 1 ? "  — winner" : "");
 }
 
@@ -413,7 +413,7 @@ static void play_agent_turn(play_game *pg, int seat)
                                 pg->agent_seed + (uint64_t)tb_decisions_made(pg->state), &report);
     char text[TB_MOVE_TEXT];
     tb_move_to_text(pg->state, m, text, sizeof text);
-    printf("seat %d (%s) plays %s\n", seat, pg->seat[seat].label, text);
+    printf("seat %d (%s) plays %s\n", seat + 1, pg->seat[seat].label, text);
     play_apply(pg, m, false);
 }
 
@@ -421,7 +421,7 @@ static void play_wait_for(play_game *pg, int seat)
 {
     if (pg->humans < 2 || !isatty(STDIN_FILENO))
         return;
-    printf("\n\n---- Seat %d, your turn: press Enter when only you can see the screen ----", seat);
+    printf("\n\n---- Seat %d, your turn: press Enter when only you can see the screen ----", seat + 1);
     fflush(stdout);
     free(play_read_line(""));
     printf("\033[2J\033[H");
@@ -532,7 +532,7 @@ int cmd_play(int argc, char **argv)
              (unsigned long long)seed);
     printf("%s, %ld players, seed %llu.", tb_game_title(g), players, (unsigned long long)seed);
     for (int i = 0; i < players; i++)
-        printf("%s seat %d: %s", i ? "," : "", i, pg.seat[i].label);
+        printf("%s seat %d: %s", i ? "," : "", i + 1, pg.seat[i].label);
     printf("\n");
     bool quit = false;
     while (!tb_is_over(pg.state) && !quit) {
@@ -542,7 +542,7 @@ int cmd_play(int argc, char **argv)
             if (tb_legal(pg.state, only) == 1) {
                 char text[TB_MOVE_TEXT];
                 tb_move_to_text(pg.state, only[0], text, sizeof text);
-                printf("seat %d has only one choice: %s\n", seat, text);
+                printf("seat %d has only one choice: %s\n", seat + 1, text);
                 play_apply(&pg, only[0], false);
                 continue;
             }

@@ -19,7 +19,8 @@ static int replay_help(void)
            "  Enter or n  next decision     b  back one     N  jump to decision N\n"
            "  s  start     e  end           q  quit\n"
            "--to N prints the position after N decisions and exits.  --seat S shows\n"
-           "the board as seat S saw it (default: everything, as a referee).\n");
+           "the board as seat S (1 to the number of players) saw it (default:\n"
+           "everything, as a referee).\n");
     return 0;
 }
 
@@ -34,14 +35,18 @@ static void replay_show(const tb_record *rec, int at, int seat, bool colour)
     printf("\n%s", board);
     free(board);
     int n = tb_record_length(rec);
+    /* The board already ends with the last move, so only the count is said here. */
     if (at > 0)
-        printf("Decision %d of %d: %s\n", at, n, tb_record_move(rec, at - 1));
+        printf("Decision %d of %d\n", at, n);
     else
         printf("Start of the game (%d decisions recorded)\n", n);
     if (tb_is_over(s)) {
-        char *res = tb_result_json(s);
-        printf("Result: %s\n", res);
-        free(res);
+        int score[TB_MAX_SEATS];
+        tb_scores(s, score);
+        printf("Result:");
+        for (int i = 0; i < tb_record_players(rec); i++)
+            printf("%s %s %d", i ? "," : "", tb_record_player_name(rec, i), score[i]);
+        printf("\n");
     }
     tb_state_free(s);
 }
@@ -59,8 +64,11 @@ int cmd_replay(int argc, char **argv)
             if (i + 1 >= argc)
                 return cli_usage("replay", "%s needs a number", a);
             long *dst = strcmp(a, "--to") == 0 ? &to : &seat;
-            if (cli_parse_int(argv[++i], 0, 1000000, dst))
-                return cli_usage("replay", "%s needs a number, not '%s'", a, argv[i]);
+            if (cli_parse_int(argv[++i], dst == &seat ? 1 : 0, 1000000, dst))
+                return cli_usage("replay", "%s needs a number%s, not '%s'", a,
+                                 dst == &seat ? " from 1" : "", argv[i]);
+            if (dst == &seat)
+                seat--; /* seats are counted from 1 on the command line */
         } else if (strcmp(a, "--no-colour") == 0 || strcmp(a, "--no-color") == 0) {
             no_colour = true;
         } else if (a[0] == '-') {
@@ -93,14 +101,15 @@ int cmd_replay(int argc, char **argv)
     }
     tb_state_free(check);
     if (seat >= tb_record_players(rec)) {
+        int players = tb_record_players(rec);
         tb_record_free(rec);
-        return cli_usage("replay", "--seat must be below %d", tb_record_players(rec));
+        return cli_usage("replay", "--seat must be 1 to %d", players);
     }
     bool colour = !no_colour && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
     int n = tb_record_length(rec);
     printf("%s, %d players:", tb_game_title(tb_record_game(rec)), tb_record_players(rec));
     for (int i = 0; i < tb_record_players(rec); i++)
-        printf("%s seat %d %s (%s)", i ? "," : "", i, tb_record_player_name(rec, i),
+        printf("%s seat %d %s (%s)", i ? "," : "", i + 1, tb_record_player_name(rec, i),
                tb_record_player_kind(rec, i));
     printf("\n");
     if (to >= 0) {

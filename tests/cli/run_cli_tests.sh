@@ -50,6 +50,12 @@ printf 'n\nn\nb\n3\ne\nzz\nq\n' | "$tabula" replay "$tmp/ai.json" >"$tmp/rs.out"
 check "replay steps" grep -q "Decision 3 of" "$tmp/rs.out"
 check "replay reaches the end" grep -q "Result:" "$tmp/rs.out"
 check "replay explains a bad command" grep -q "'zz' is not a replay command" "$tmp/rs.out"
+check "replay says each move once (the board names it)" bash -c "[ \$(grep -c 'Last move:' '$tmp/r5.out') -eq 1 ] && ! grep -q 'Decision 5 of [0-9]*:' '$tmp/r5.out'"
+check "replay names the seats from 1" grep -q "seat 1 .*seat 2 .*seat 3 " "$tmp/r5.out"
+"$tabula" replay "$tmp/ai.json" --to 5 --seat 1 >"$tmp/rseat.out" 2>&1
+check "replay --seat 1 shows the first seat's view" grep -q "you are seat 1" "$tmp/rseat.out"
+"$tabula" replay "$tmp/ai.json" --seat 0 >/dev/null 2>"$tmp/rseat0.err"; rc=$?
+check "replay --seat 0 is refused (seats count from 1)" bash -c "[ $rc -eq 2 ] && grep -q 'from 1' '$tmp/rseat0.err'"
 echo '{"format":"tabula-record","version":1,"game":"clans","players":[{"name":"a","kind":"h"},{"name":"b","kind":"h"}],"seed":"1","moves":["1-60"]}' >"$tmp/badrec.json"
 "$tabula" replay "$tmp/badrec.json" >"$tmp/bad.out" 2>&1; rc=$?
 check "replay refuses a record that does not replay" test $rc -eq 1

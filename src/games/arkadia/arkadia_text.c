@@ -451,11 +451,11 @@ int ark__prompt_text(const tb_state *s, char *buf, size_t buflen)
     const char *who = text_seat_colour(p);
     switch (a->phase) {
     case ARK_PH_LOT:
-        return snprintf(buf, buflen, "seat %d (%s) places the castle lot: lot SQUARE (its top-left corner)", p, who);
+        return snprintf(buf, buflen, "seat %d (%s) places the castle lot: lot SQUARE (its top-left corner)", p + 1, who);
     case ARK_PH_ACTION:
         return snprintf(buf, buflen,
                         "seat %d (%s): build FORM FAMILY (lay out a card) or workers SQUARE (next to that building)",
-                        p, who);
+                        p + 1, who);
     case ARK_PH_PLACE: {
         ark_bb masks[ARK_MAX_ORIENT];
         int form = a->card / ARK_FAMILIES, total = ark__placements(a, form, masks);
@@ -465,7 +465,7 @@ int ark__prompt_text(const tb_state *s, char *buf, size_t buflen)
                 ark__cells_text(ark_bb_shl(D.form[form].orient[o].base, ark_bb_first(masks[o])),
                                 example, sizeof example);
         return snprintf(buf, buflen, "seat %d (%s) lays out the %s: type its squares, e.g. %s (%d places, marked +)",
-                        p, who, D.form[form].name, example, total);
+                        p + 1, who, D.form[form].name, example, total);
     }
     case ARK_PH_WORKER: {
         char sq[8] = "lot";
@@ -474,20 +474,20 @@ int ark__prompt_text(const tb_state *s, char *buf, size_t buflen)
             ark__square_text(ark_bb_first(D.form[b->form].orient[b->orient].base) + b->anchor, sq, sizeof sq);
         }
         return snprintf(buf, buflen, "seat %d (%s) introduces workers at %s: own SQUARE, neutral SQUARE%s",
-                        p, who, sq, a->placed ? " or stop" : "");
+                        p + 1, who, sq, a->placed ? " or stop" : "");
     }
     case ARK_PH_CASTLE:
         return snprintf(buf, buflen, "seat %d (%s) places a castle piece on floor %d (%d to place): castle FAMILY N",
-                        p, who, ark__floor(a) + 1, a->castle_left);
+                        p + 1, who, ark__floor(a) + 1, a->castle_left);
     case ARK_PH_DRAW:
-        return snprintf(buf, buflen, "seat %d (%s) draws a card: draw FORM FAMILY (face up)%s", p, who,
+        return snprintf(buf, buflen, "seat %d (%s) draws a card: draw FORM FAMILY (face up)%s", p + 1, who,
                         a->stack_n ? " or draw stack" : "");
     case ARK_PH_BANNER:
         return snprintf(buf, buflen, "seat %d (%s) may use an architect banner (%d left)%s: banner yes or banner no",
-                        p, who, a->banners[p], a->action == ARK_ACT_SKIP ? " after no possible action" : "");
+                        p + 1, who, a->banners[p], a->action == ARK_ACT_SKIP ? " after no possible action" : "");
     case ARK_PH_SALE:
         return snprintf(buf, buflen, "seat %d (%s) sells %s seals (has %d, %d gold each): sell %s N",
-                        p, who, D.family[a->family], a->seals[p][a->family],
+                        p + 1, who, D.family[a->family], a->seals[p][a->family],
                         ark__value(a, a->family), D.family[a->family]);
     default:
         return snprintf(buf, buflen, "the game is over");
@@ -726,9 +726,9 @@ char *ark__render_text(const tb_state *s, int seat, unsigned flags)
     if (a->phase == ARK_PH_OVER)
         tb__buf_printf(&b, "  game over");
     else
-        tb__buf_printf(&b, "  seat %d (%s) to move", mover, D.seat_colour[mover]);
+        tb__buf_printf(&b, "  seat %d (%s) to move", mover + 1, D.seat_colour[mover]);
     if (seat >= 0)
-        tb__buf_printf(&b, "  you are seat %d (%s)", seat, D.seat_colour[seat]);
+        tb__buf_printf(&b, "  you are seat %d (%s)", seat + 1, D.seat_colour[seat]);
     tb__buf_printf(&b, "\n");
     text_side side = {.n = 0};
     text_castle_panel(a, &side, colour);

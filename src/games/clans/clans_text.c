@@ -512,7 +512,7 @@ char *clans__render_text(const tb_state *s, int seat, unsigned flags)
     tb__buf_printf(&b, "%sClans%s  %d players", bold, reset, s->players);
     if (seat >= 0) {
         int k = c->colour[seat];
-        tb__buf_printf(&b, "  ·  you are seat %d, secret colour %s%s%s", seat,
+        tb__buf_printf(&b, "  ·  you are seat %d, secret colour %s%s%s", seat + 1,
                        colour ? text_ansi_colour[k] : "", clans__colour_name[k], reset);
     }
     tb__buf_printf(&b, "\n");
@@ -552,7 +552,7 @@ char *clans__render_text(const tb_state *s, int seat, unsigned flags)
                        c->track[k], reset);
     tb__buf_printf(&b, "\n%sChips%s  ", bold, reset);
     for (int p = 0; p < s->players; p++)
-        tb__buf_printf(&b, " seat %d%s: %d%s", p, p == seat ? " (you)" : "", c->chips[p],
+        tb__buf_printf(&b, " seat %d%s: %d%s", p + 1, p == seat ? " (you)" : "", c->chips[p],
                        p + 1 < s->players ? "," : "");
     tb__buf_printf(&b, "\n");
     if (c->over) {
@@ -560,7 +560,7 @@ char *clans__render_text(const tb_state *s, int seat, unsigned flags)
         s->game->scores(s, sc);
         tb__buf_printf(&b, "%sFinal%s  ", bold, reset);
         for (int p = 0; p < s->players; p++)
-            tb__buf_printf(&b, " seat %d (%s) %d%s", p, clans__colour_name[c->colour[p]], sc[p],
+            tb__buf_printf(&b, " seat %d (%s) %d%s", p + 1, clans__colour_name[c->colour[p]], sc[p],
                            p + 1 < s->players ? "," : "");
         tb__buf_printf(&b, "\n");
     } else if (c->last_from) {
@@ -581,8 +581,8 @@ int clans__prompt_text(const tb_state *s, char *buf, size_t buflen)
             snprintf(ids + used, sizeof ids - used, "%s%d", used ? ", " : "", __builtin_ctzll(m) + 1);
         }
         return snprintf(buf, buflen, "seat %d chooses the next village to found: village T, T one of %s (epoch %s)",
-                        c->turn, ids, text_roman[clans__chip_epoch(c->chips_taken)]);
+                        c->turn + 1, ids, text_roman[clans__chip_epoch(c->chips_taken)]);
     }
     return snprintf(buf, buflen, "seat %d moves all huts of one territory onto a neighbour: FROM-TO",
-                    c->turn);
+                    c->turn + 1);
 }

@@ -1520,10 +1520,10 @@ char *khronos__render_text(const tb_state *s, int seat, unsigned flags)
         tb__buf_printf(&out, "game over after turn %d", KH_TURNS);
     else
         tb__buf_printf(&out, "turn %d of %d%s  ·  seat %d (%s) is playing", k->turn, KH_TURNS,
-                       k->turn == 4 || k->turn == KH_TURNS ? " (earnings)" : "", k->cur,
+                       k->turn == 4 || k->turn == KH_TURNS ? " (earnings)" : "", k->cur + 1,
                        kh_colour_name[k->cur]);
     if (seat >= 0)
-        tb__buf_printf(&out, "  ·  you are seat %d (%s%s%s)", seat,
+        tb__buf_printf(&out, "  ·  you are seat %d (%s%s%s)", seat + 1,
                        colour ? text_ansi_seat[seat] : "", kh_colour_name[seat], reset);
     tb__buf_printf(&out, "\n");
     /* the three boards side by side when that fits 120 columns, else Might
@@ -1606,7 +1606,7 @@ char *khronos__render_text(const tb_state *s, int seat, unsigned flags)
     if (k->over) {
         text_hr(&out, bold, reset, "Final Ecus:");
         for (int p = 0; p < n; p++)
-            tb__buf_printf(&out, "  seat %d (%s) %d\n", p, kh_colour_name[p], k->ecus[p]);
+            tb__buf_printf(&out, "  seat %d (%s) %d\n", p + 1, kh_colour_name[p], k->ecus[p]);
     }
     return tb__buf_take(&out);
 }
@@ -1621,27 +1621,27 @@ int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen)
     switch (k->pend) {
     case KH_P_SQUARES:
         return snprintf(buf, buflen, "seat %d (%s) chooses the squares of the %s on %s, e.g. %s",
-                        p, kh_colour_name[p], D.tile[k->pend_type].name,
+                        p + 1, kh_colour_name[p], D.tile[k->pend_type].name,
                         kh_board_name[k->pend_board],
                         KH_SIZE(k->pend_type) == 1 ? "c4" : KH_SIZE(k->pend_type) == 2 ? "c4-d5"
                                                                                     : "c4-e6");
     case KH_P_PAY:
         return snprintf(buf, buflen, "seat %d (%s) chooses %d surcharge card%s: pay CARDS (m r c)",
-                        p, kh_colour_name[p], k->pend_extra, k->pend_extra > 1 ? "s" : "");
+                        p + 1, kh_colour_name[p], k->pend_extra, k->pend_extra > 1 ? "s" : "");
     case KH_P_PICK:
         return snprintf(buf, buflen, "seat %d (%s) chooses the building of %s to downsize: "
-                        "downsize %s SQUARE", p, kh_colour_name[p], kh_board_name[k->pend_board],
+                        "downsize %s SQUARE", p + 1, kh_colour_name[p], kh_board_name[k->pend_board],
                         kh_board_name[k->pend_board]);
     case KH_P_KEEP: {
         int o = khronos__to_move(s);
         kh_square_name(k->pend_target, a, sizeof a);
         return snprintf(buf, buflen, "seat %d (%s) chooses the squares its downsized building "
-                        "on %s %s keeps", o, kh_colour_name[o], kh_board_name[k->pend_board], a);
+                        "on %s %s keeps", o + 1, kh_colour_name[o], kh_board_name[k->pend_board], a);
     }
     default:
         break;
     }
     return snprintf(buf, buflen, "seat %d (%s), turn %d: %stravel, build, upgrade, demolish, "
-                    "populate, renovate, or end [discard CARDS]", p, kh_colour_name[p], k->turn,
+                    "populate, renovate, or end [discard CARDS]", p + 1, kh_colour_name[p], k->turn,
                     !k->acted && !k->exchanged ? "exchange CARDS, " : "");
 }
