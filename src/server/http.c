@@ -411,6 +411,8 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
         out = srv_room_spectator_json(r);
     } else if (parts == 3 && strcmp(part[2], "record") == 0) {
         out = srv_room_record_json(r, &status);
+    } else if (parts == 3 && strcmp(part[2], "scores") == 0) {
+        out = srv_room_scores_json(r, &status);
     } else if (parts == 4 && strcmp(part[2], "replay") == 0) {
         char *end;
         long step = strtol(part[3], &end, 10);

@@ -129,6 +129,7 @@ t.test('a created game: one secret link per human seat, only hashes stored', asy
   assertEq(mine.json.view.colours.filter((x) => x !== null).length, 1, 'and no other colour');
   await expectError(await api(server, 'GET', `/api/games/${r.json.id}/replay/0?token=nonsense`), 403, 'bad_token');
   await expectError(await api(server, 'GET', `/api/games/${r.json.id}/replay/999`), 404, 'bad_step');
+  await expectError(await api(server, 'GET', `/api/games/${r.json.id}/scores`), 409, 'not_over');
   // A token of this game is no key to another game.
   const other = await create({ game: 'clans', players: 2, seats: humans(2) });
   const c = await connect(other.json.id, s0.token);
@@ -160,6 +161,13 @@ t.test('an all-computer game plays through on its own', async () => {
   const listed = over.json.games.find((x) => x.id === r.json.id);
   assertEq(listed && listed.winners, g.result.winners, 'listed among finished games, with its winners');
   assertEq(g.winners, g.result.winners, 'the summary names the winners');
+  // the score graph: every seat's score after every decision, and the stage
+  const sc = (await api(server, 'GET', `/api/games/${r.json.id}/scores`)).json;
+  assertEq([sc.players, sc.total, sc.scores.length, sc.stages.length], [3, g.decisions, g.decisions + 1, g.decisions + 1], 'a score row per position');
+  assertEq(sc.scores[0], [0, 0, 0], 'nobody has scored at the start');
+  assertEq(sc.scores[g.decisions], g.result.scores, 'the last row is the result');
+  assertEq(sc.stages[0], 'Epoch I', 'the stage of every position');
+  assert(g.log.every((e) => typeof e.said === 'string' && e.said.length > 0 && e.stage), 'every logged decision is said in words');
 });
 
 // ---- a whole game over WebSockets ----

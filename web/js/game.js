@@ -10,6 +10,8 @@
 // as buttons.  The page never learns more than its seat's view.
 import { apiGet, brandSvg, clear, el, toast } from './common.js';
 import { renderGameLog } from './gamelog.js';
+import { setBaseTitle, signalControls, turnSignal } from './notify.js';
+import { scoreGraph, stageTable } from './scoregraph.js';
 
 const params = new URLSearchParams(location.search);
 const gameId = params.get('game');
@@ -73,6 +75,8 @@ function context() {
 
 function renderAll() {
   const ctx = context();
+  const live = S.current && !S.replay;
+  turnSignal(!!(live && S.current.your_turn && !S.current.result), S.summary ? `${S.summary.title}: your turn` : '');
   if (ctx.view && S.renderer) S.renderer.update(ctx);
   renderTurn(ctx);
   renderYou(ctx);
@@ -207,9 +211,25 @@ function renderLog(ctx) {
   else if (!ctx.replay) box.scrollTop = box.scrollHeight;
 }
 
+// The finished game's scores over time (fetched once).
+function scoreData() {
+  if (!S.scores) S.scores = apiGet(`/api/games/${encodeURIComponent(gameId)}/scores`).catch(() => null);
+  return S.scores;
+}
+
+async function renderStory(box) {
+  const data = await scoreData();
+  if (!data || !box.isConnected) return;
+  const pick = (k) => (S.replay ? replayGo(k) : lookBack(k));
+  const at = S.replay && S.replay.current ? S.replay.current.step : S.look ? S.look.n : null;
+  box.append(el('h3', 'How the game went'), scoreGraph(data, seatName, pick, at),
+    el('div.small.muted', 'Click the graph to see the board at that moment.'),
+    el('h3', 'Points by stage'), stageTable(data, seatName));
+}
+
 function renderResult(ctx) {
   const box = $('result');
-  const res = S.replay ? S.replay.result : ctx.result;
+  const res = S.replay ? S.replay.result : (S.current && S.current.result) || ctx.result;
   if (!res) { box.hidden = true; return; }
   box.hidden = false;
   clear(box);
@@ -221,6 +241,9 @@ function renderResult(ctx) {
       el('td', seatName(k), k === S.seat ? ' (you)' : ''), el('td', extra),
       el('td', { style: 'text-align:right' }, `${res.scores[k]} pts`));
   }))));
+  const story = el('div.story#story');
+  box.append(story);
+  renderStory(story);
   if (!S.replay) {
     box.append(el('div.row', { style: 'margin-top:12px' },
       el('a.button.small.primary#open-replay', { href: `/game.html?game=${gameId}&replay=1` }, 'Watch the replay'),
@@ -417,7 +440,8 @@ async function main() {
   }
   const sum = S.summary;
   S.seats = sum.seats;
-  document.title = `Tabula — ${sum.title} ${sum.id}`;
+  setBaseTitle(`Tabula — ${sum.title} ${sum.id}`);
+  if (token && !wantReplay && sum.status !== 'over') $('players-card').append(signalControls(el));
   $('crumb').append(el('b', sum.title), ` · game ${sum.id}`, token ? ' · your seat' : wantReplay ? ' · replay' : ' · watching');
   if (sum.notice) { $('notice').hidden = false; $('notice').textContent = sum.notice; }
   try { S.board = await apiGet(`/api/catalog/${sum.game}/board`); } catch { S.board = null; }
