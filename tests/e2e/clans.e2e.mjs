@@ -72,6 +72,9 @@ t.test('a whole game played by clicking; the board follows every decision; a spe
       assert((await page.getAttribute('link[rel="icon"]', 'href')).startsWith('data:image/svg+xml'), 'the tab icon carries a dot');
       assert(!(await spec.title()).includes('Your turn'), 'a spectator is never told it is their turn');
       assertEq(await spec.$('#turn-sound'), null, 'a spectator has no turn signals to set');
+      // "What can I do now?" says it in words, open on a desktop
+      assert((await page.textContent('.what-now li[data-kind="move"]')).startsWith('Move all huts of a territory'), 'the turn card says what we can do');
+      assert(await page.$eval('.what-now', (d) => d.open), 'open on a desktop');
       await page.check('#turn-sound');
       assertEq(await page.evaluate(() => localStorage.getItem('tabula.turnSound')), 'on', 'the sound choice is kept');
       await page.uncheck('#turn-sound');

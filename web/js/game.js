@@ -12,6 +12,7 @@ import { apiGet, brandSvg, clear, el, toast } from './common.js';
 import { renderGameLog } from './gamelog.js';
 import { setBaseTitle, signalControls, turnSignal } from './notify.js';
 import { scoreGraph, stageTable } from './scoregraph.js';
+import { whatNowPanel } from './whatnow.js';
 
 const params = new URLSearchParams(location.search);
 const gameId = params.get('game');
@@ -147,6 +148,12 @@ function renderTurn(ctx) {
       help && help.detail ? el('div.detail', help.detail) : null,
       // the engine's own wording (0-based seats) only when the game has no words of its own
       !help && ctx.prompt ? el('div.engine-prompt', ctx.prompt) : null);
+    if (S.whatNowOpen === undefined) S.whatNowOpen = !PHONE.matches;
+    const panel = whatNowPanel(el, S.summary ? S.summary.game : '', ctx.legal, S.whatNowOpen);
+    if (panel) {
+      panel.addEventListener('toggle', () => { S.whatNowOpen = panel.open; placeDock(); });
+      box.append(panel);
+    }
     return;
   }
   const who = ctx.toMove === null ? '' : seatName(ctx.toMove);
