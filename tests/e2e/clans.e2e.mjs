@@ -75,6 +75,12 @@ t.test('a whole game played by clicking; the board follows every decision; a spe
       // "What can I do now?" says it in words, open on a desktop
       assert((await page.textContent('.what-now li[data-kind="move"]')).startsWith('Move all huts of a territory'), 'the turn card says what we can do');
       assert(await page.$eval('.what-now', (d) => d.open), 'open on a desktop');
+      // a hint: the computer's choice for this position, with a reason
+      await page.click('#hint-button');
+      await page.waitForSelector('#hint', { timeout: 20000 });
+      const hint = await page.textContent('#hint');
+      assert(/^Hint: Tester moves \d+ huts? from the \w+ at \d+/.test(hint) && /wins about \d+%/.test(hint), `the hint says what and why (${hint})`);
+      await shot(page, '03b-hint');
       await page.check('#turn-sound');
       assertEq(await page.evaluate(() => localStorage.getItem('tabula.turnSound')), 'on', 'the sound choice is kept');
       await page.uncheck('#turn-sound');

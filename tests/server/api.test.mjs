@@ -252,6 +252,20 @@ t.test('every WebSocket error is a message, changes nothing and keeps the connec
   await expectErr(mover, () => mover.send({ type: 'decide', move: legal[0], n: 'x' }), 'bad_message');
   await expectErr(other, () => other.send({ type: 'decide', move: legal[0] }), 'not_your_turn');
   await expectErr(spec, () => spec.send({ type: 'decide', move: legal[0] }), 'spectator');
+  await expectErr(other, () => other.send({ type: 'hint' }), 'not_your_turn');
+  await expectErr(spec, () => spec.send({ type: 'hint' }), 'not_your_turn');
+  // a hint: the computer's choice for this position, in words, with a reason
+  let at = mover.messages.length;
+  mover.send({ type: 'hint' });
+  const hint = await mover.next((m) => m.type === 'hint', { from: at, what: 'a hint' });
+  assert(legal.includes(hint.move), `the hint is a legal decision (${hint.move})`);
+  assertEq(hint.n, 0, 'for this position');
+  assert(/^.+ moves \d+ huts? from the \w+ at \d+/.test(hint.said), `the hint says it in words (${hint.said})`);
+  assert(/wins about \d+% of its games/.test(hint.reason) && hint.win >= 0 && hint.win <= 1, `with a reason (${hint.reason})`);
+  at = mover.messages.length;
+  mover.send({ type: 'hint' });
+  assertEq(await mover.next((m) => m.type === 'hint', { from: at, what: 'the hint again' }), hint, 'asked again: the same hint');
+  assertEq(other.messages.filter((m) => m.type === 'hint').length, 0, 'only the seat that asked hears it');
   await expectErr(mover, () => mover.sendBinary(Buffer.from('{"type":"ping"}')), 'bad_frame');
   await expectErr(mover, () => mover.send(JSON.stringify({ type: 'ping', pad: 'x'.repeat(40000) })), 'too_large');
   const echo = await mover.request({ type: 'ping', id: 'after-errors' });

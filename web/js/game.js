@@ -148,6 +148,7 @@ function renderTurn(ctx) {
       help && help.detail ? el('div.detail', help.detail) : null,
       // the engine's own wording (0-based seats) only when the game has no words of its own
       !help && ctx.prompt ? el('div.engine-prompt', ctx.prompt) : null);
+    box.append(hintBox(ctx));
     if (S.whatNowOpen === undefined) S.whatNowOpen = !PHONE.matches;
     const panel = whatNowPanel(el, S.summary ? S.summary.game : '', ctx.legal, S.whatNowOpen);
     if (panel) {
@@ -164,6 +165,25 @@ function renderTurn(ctx) {
     box.append(el('h3', ctx.seat === null ? 'Watching' : 'Their turn'), el('div.headline', `Waiting for ${who}`),
       el('div.detail', S.seats[ctx.toMove] && !S.seats[ctx.toMove].connected ? 'That player is not connected right now.' : ''));
   }
+}
+
+// The hint: the computer's choice for this position, with a one-line reason.
+function hintBox(ctx) {
+  const hint = S.hint && S.hint.n === ctx.n ? S.hint : null;
+  if (hint) {
+    return el('div.hint#hint', el('div', el('b', 'Hint: '), `${hint.said}.`),
+      hint.reason ? el('div.small.muted', hint.reason) : null);
+  }
+  const waiting = S.hintWaiting === ctx.n;
+  return el('div.hint-row', el('button.small#hint-button', {
+    type: 'button', disabled: waiting, title: 'Ask the computer what it would do here',
+    onclick: () => {
+      if (!S.ws || S.ws.readyState !== WebSocket.OPEN) { toast('Not connected.', 'error'); return; }
+      S.hintWaiting = ctx.n;
+      S.ws.send(JSON.stringify({ type: 'hint', id: ++S.seq }));
+      renderAll();
+    },
+  }, waiting ? 'The computer is thinking…' : 'Hint'));
 }
 
 function renderYou(ctx) {
@@ -282,6 +302,10 @@ function onMessage(msg) {
       if (msg.last && !S.log.some((e) => e.n === msg.last.n)) S.log.push(msg.last);
       S.log.sort((a, b) => a.n - b.n);
       break;
+    case 'hint':
+      S.hint = msg;
+      S.hintWaiting = null;
+      break;
     case 'presence':
       for (const p of msg.seats) if (S.seats[p.seat]) { S.seats[p.seat].connected = p.connected; S.seats[p.seat].joined = p.joined; }
       S.spectators = msg.spectators;
@@ -293,6 +317,7 @@ function onMessage(msg) {
       } else {
         toast(msg.message, 'error');
       }
+      S.hintWaiting = null;
       if (S.renderer && S.renderer.reset) S.renderer.reset();
       break;
     default:
