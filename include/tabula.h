@@ -333,14 +333,17 @@ typedef struct tb_review_entry {
     int choices;      /* legal decisions it had */
     tb_move played, best;
     char played_text[TB_MOVE_TEXT], best_text[TB_MOVE_TEXT];
-    double before;    /* the seat's win rate at the position */
-    double after;     /* its win rate with the decision played (a search whose
-                         root may take only that decision) */
-    double best_value; /* its win rate with the search's preferred decision */
+    double before;    /* the seat's win rate at the position: that of the
+                         search's preferred decision */
+    double after;     /* its win rate with the decision played */
+    double best_value; /* its win rate with the search's preferred decision
+                          (each of the two valued by a search of the whole
+                          budget whose root may take only that decision) */
     double loss;      /* best_value - after, never below 0 */
     int mark;         /* TB_REVIEW_GOOD, _MISTAKE_MARK or _BLUNDER_MARK */
-    double win_rate[TB_MAX_SEATS]; /* every seat's win rate at the position, from
-                                      this seat's view */
+    double win_rate[TB_MAX_SEATS]; /* every seat's win rate at the position (the
+                                      preferred decision's search), from this
+                                      seat's view */
     int64_t iterations; /* search iterations spent on this decision */
 } tb_review_entry;
 

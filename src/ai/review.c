@@ -102,6 +102,7 @@ int tb_review_decision(const tb_state *truth, tb_move played, const tb_review_se
     out->choices = legal ? tb_legal(view, legal) : 0;
     free(legal);
 
+    /* 1. The search picks its preferred decision. */
     tb__ismcts_config cfg = tb__ismcts_defaults(tb_state_game(view));
     cfg.search_forced = true;
     tb_agent_report report;
@@ -113,23 +114,28 @@ int tb_review_decision(const tb_state *truth, tb_move played, const tb_review_se
     out->played = played;
     out->best = best;
     out->iterations = report.iterations;
-    out->before = mean[seat];
+    /* 2. The preferred and the played decision are each valued by a search
+     * of the same budget whose root may take only that decision, so neither
+     * value carries the optimism of being the best of many noisy ones, and a
+     * decision the free search hardly tried gets the whole budget too. */
+    cfg.root_restricted = true;
+    cfg.root_move = best;
+    double with_best[TB_MAX_SEATS] = {0};
+    tb_rng best_rng = tb_rng_split(&second);
+    tb__ismcts_search_values(view, seat, &budget, &best_rng, &report, &cfg, with_best);
+    out->iterations += report.iterations;
+    out->best_value = with_best[seat];
+    out->before = with_best[seat];
     for (int p = 0; p < tb_players(view); p++)
-        out->win_rate[p] = mean[p];
-    out->best_value = report.count > 0 ? report.value[0] : mean[seat];
+        out->win_rate[p] = with_best[p];
     if (played == best) {
         out->after = out->best_value;
     } else {
-        /* The played decision's own value: the same search with the root
-         * allowed that decision only, so it gets the whole budget however
-         * rarely the free search tried it. */
-        cfg.root_restricted = true;
         cfg.root_move = played;
-        double after[TB_MAX_SEATS] = {0};
-        tb_agent_report second_report;
-        tb__ismcts_search_values(view, seat, &budget, &second, &second_report, &cfg, after);
-        out->after = after[seat];
-        out->iterations += second_report.iterations;
+        double with_played[TB_MAX_SEATS] = {0};
+        tb__ismcts_search_values(view, seat, &budget, &second, &report, &cfg, with_played);
+        out->after = with_played[seat];
+        out->iterations += report.iterations;
     }
     out->loss = out->best_value > out->after ? out->best_value - out->after : 0.0;
     out->mark = review_mark(out->loss, settings);

@@ -88,18 +88,19 @@ static void review_print_table(const tb_review *r, const tb_record *rec, int sea
         printf("Review of every decision");
     printf(" (%lld iterations a search, seed %llu).\n", (long long)budget->iterations,
            (unsigned long long)seed);
-    printf("Win rate: the search's estimated chance of winning for the player who decided.\n\n");
-    printf("%5s  %-14s %-16s %7s %7s  %-16s %7s %6s  %s\n", "#", "player", "played", "before",
-           "after", "preferred", "its", "loss", "mark");
+    printf("Win rate: the search's estimated chance of winning for the player who decided,\n"
+           "before the decision (with the preferred decision) and after the one played.\n\n");
+    printf("%5s  %-14s %-16s %7s %7s  %-16s %6s  %s\n", "#", "player", "played", "before",
+           "after", "preferred", "loss", "mark");
     int mistakes[TB_MAX_SEATS] = {0}, blunders[TB_MAX_SEATS] = {0};
     for (int i = 0; i < r->count; i++) {
         const tb_review_entry *e = &r->entry[i];
         const char *mark = tb_review_mark_name(e->mark);
         bool same = e->played == e->best;
-        printf("%5d  %-14.14s %-16s %6.1f%% %6.1f%%  %-16s %6.1f%% %5.1f%%  %s\n", e->index + 1,
+        printf("%5d  %-14.14s %-16s %6.1f%% %6.1f%%  %-16s %5.1f%%  %s\n", e->index + 1,
                tb_record_player_name(rec, e->seat), e->played_text, 100 * e->before,
-               100 * e->after, same ? "(the same)" : e->best_text, 100 * e->best_value,
-               100 * e->loss, mark ? mark : "");
+               100 * e->after, same ? "(the same)" : e->best_text, 100 * e->loss,
+               mark ? mark : "");
         if (e->mark == TB_REVIEW_MISTAKE_MARK)
             mistakes[e->seat]++;
         if (e->mark == TB_REVIEW_BLUNDER_MARK)
