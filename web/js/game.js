@@ -9,11 +9,13 @@
 // the generic renderer, which shows the view as text and the legal decisions
 // as buttons.  The page never learns more than its seat's view.
 import { apiGet, brandSvg, clear, el, toast } from './common.js';
+import { mountReview } from './review.js';
 
 const params = new URLSearchParams(location.search);
 const gameId = params.get('game');
 const token = params.get('token');
 const wantReplay = params.has('replay');
+const wantReview = params.has('review');
 const $ = (id) => document.getElementById(id);
 
 const RENDERERS = { arkadia: './renderers/arkadia.js', clans: './renderers/clans.js', khronos: './renderers/khronos.js' };
@@ -21,7 +23,7 @@ const RENDERERS = { arkadia: './renderers/arkadia.js', clans: './renderers/clans
 const S = {
   summary: null, board: null, renderer: null, seats: [], seat: null, role: 'spectator',
   log: [], current: null, ws: null, retry: 0, seq: 0, fatal: null,
-  replay: null, spectators: 0,
+  replay: null, spectators: 0, rendererModule: null, review: null,
 };
 
 function seatName(k) {
@@ -211,6 +213,7 @@ function renderResult(ctx) {
   if (!S.replay) {
     box.append(el('div.row', { style: 'margin-top:12px' },
       el('a.button.small.primary#open-replay', { href: `/game.html?game=${gameId}&replay=1` }, 'Watch the replay'),
+      el('a.button.small#open-review', { href: `/game.html?game=${gameId}&replay=1&review=1` }, 'Review'),
       el('a.button.small', { href: '/' }, 'Back to the lobby')));
   }
 }
@@ -303,6 +306,7 @@ async function replayGo(k) {
   $('replay-slider').value = String(k);
   const last = r.last ? `${seatName(r.last.seat)}: ${formatMove(r.last.move)}` : 'the start';
   $('replay-step').textContent = `Decision ${k} of ${R.total} · ${last}`;
+  if (S.review) S.review.setPosition(k);
   renderAll();
   replayLoad(Math.min(R.total, k + 1)); // prefetch
 }
@@ -339,6 +343,24 @@ async function startReplay() {
     if (ev.key === 'End') replayGo(total);
   });
   await replayGo(0);
+  S.review = mountReview($('review'), {
+    gameId, seats: S.seats, seatName, colourOf: seatColour, formatMove, goTo: (k) => replayGo(k),
+  });
+  if (wantReview) {
+    S.review.start();
+    $('review').scrollIntoView({ block: 'nearest' });
+  }
+}
+
+// A player's colour in games where players have one (shown on the board),
+// from the final position's view and the renderer's colours; else null.
+function seatColour(k) {
+  const v = S.replay && S.replay.finalView;
+  const mod = S.rendererModule || {};
+  const table = mod.SEAT_COLOUR || mod.SEAT_COLOURS;
+  if (!v || !table) return null;
+  const name = (Array.isArray(v.colours) && v.colours[k]) || (Array.isArray(v.seats) && v.seats[k] && v.seats[k].colour);
+  return typeof name === 'string' && typeof table[name] === 'string' ? table[name] : null;
 }
 
 // ---- start ----
@@ -352,6 +374,7 @@ async function loadRenderer(name) {
     console.error(e);
     mod = await import('./renderers/generic.js');
   }
+  S.rendererModule = mod;
   return mod.create({
     boardEl: $('board'), panelsEl: $('game-panels'), board: S.board, decide, seatName,
   });
