@@ -3,6 +3,7 @@
 // secrets), computed in the background for a finished game, one job however
 // often it is asked for, progress while it runs, the result kept in the
 // store across a restart, and play answered while a review computes.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { api, assert, assertEq, pg, runner, sleep, startServer, tempDir, testDb } from './lib.mjs';
@@ -126,6 +127,22 @@ t.test('every game can be reviewed', async () => {
     assertEq(review.entries.length, decisions, `${game}: one entry per decision`);
   }
 });
+
+if (!pg) {
+  t.test('a database of schema version 1 is upgraded in place and its games can be reviewed', async () => {
+    await server.stop();
+    const sql = spawnSync('sqlite3', [db, 'DROP TABLE reviews; PRAGMA user_version = 1;'], { encoding: 'utf8' });
+    assertEq(sql.status, 0, `sqlite3: ${sql.stderr}`);
+    server = await startServer(tabula, { db, aiDelay: 0, quiet: false });
+    const none = await api(server, 'GET', `/api/games/${clansId}/review`);
+    assertEq(none.json.status, 'none', 'the old database had no reviews');
+    await api(server, 'POST', `/api/games/${clansId}/review`);
+    const { review } = await waitDone(clansId);
+    assertEq(review.entries.length, clansDecisions, 'reviewed after the upgrade');
+    const v = spawnSync('sqlite3', [db, 'PRAGMA user_version;'], { encoding: 'utf8' });
+    assertEq(v.stdout.trim(), '2', 'schema version 2');
+  });
+}
 
 t.test('the server stops cleanly at the end (no leak under ASan)', async () => {
   const exit = await server.stop();
