@@ -216,6 +216,18 @@ TB_API char *tb_board_json(const tb_game *game);
 TB_API char *tb_render_text(const tb_state *state, int seat, unsigned flags);
 /* A one-line description of what the seat to move must decide now. */
 TB_API int tb_prompt_text(const tb_state *state, char *buf, size_t buflen);
+/* One sentence telling a person what `move` (legal in `state`, not yet
+ * applied) does, as a game log says it: "Anna moves 3 huts from the forest at
+ * 12 to the grassland at 17 and founds a village: red +8, blue +8".  It says
+ * only what every seat sees (never a drawn card or a secret colour), so it may
+ * be shown to anyone.  names[seat] names the players (NULL, or a NULL entry:
+ * "Seat N", counted from 1).  Returns the length, as snprintf; -1 if the move
+ * is not legal there (buf then holds the move's notation, if any). */
+TB_API int tb_narrate(const tb_state *state, tb_move move, const char *const *names, char *buf,
+                      size_t buflen);
+/* Where the game stands, in a few words for grouping a log: "Epoch II",
+ * "Age 1, turn 2"; "" for a game that has no such stages. */
+TB_API int tb_stage_text(const tb_state *state, char *buf, size_t buflen);
 
 /* ---- for learning code: actions and observations (docs/python.md) ---- */
 /* The size of the game's action space: decisions map to integers in

@@ -135,8 +135,10 @@ static void play_push(play_game *pg, bool by_human)
 
 static void play_apply(play_game *pg, tb_move m, bool by_human)
 {
-    char text[TB_MOVE_TEXT];
+    char text[TB_MOVE_TEXT], said[512];
     tb_move_to_text(pg->state, m, text, sizeof text);
+    tb_narrate(pg->state, m, NULL, said, sizeof said);
+    printf("%s.\n", said);
     play_push(pg, by_human);
     tb_apply(pg->state, m);
     tb_record_push(pg->record, text);
@@ -411,9 +413,7 @@ static void play_agent_turn(play_game *pg, int seat)
     tb_agent_report report;
     tb_move m = tb_agent_decide(pg->seat[seat].agent, pg->state, &pg->seat[seat].budget,
                                 pg->agent_seed + (uint64_t)tb_decisions_made(pg->state), &report);
-    char text[TB_MOVE_TEXT];
-    tb_move_to_text(pg->state, m, text, sizeof text);
-    printf("seat %d (%s) plays %s\n", seat + 1, pg->seat[seat].label, text);
+    (void)seat;
     play_apply(pg, m, false);
 }
 
@@ -540,9 +540,7 @@ int cmd_play(int argc, char **argv)
         if (pg.seat[seat].human) {
             tb_move only[TB_MAX_MOVES];
             if (tb_legal(pg.state, only) == 1) {
-                char text[TB_MOVE_TEXT];
-                tb_move_to_text(pg.state, only[0], text, sizeof text);
-                printf("seat %d has only one choice: %s\n", seat + 1, text);
+                printf("(seat %d has only one choice)\n", seat + 1);
                 play_apply(&pg, only[0], false);
                 continue;
             }

@@ -35,9 +35,19 @@ static void replay_show(const tb_record *rec, int at, int seat, bool colour)
     printf("\n%s", board);
     free(board);
     int n = tb_record_length(rec);
-    /* The board already ends with the last move, so only the count is said here. */
+    /* The board already ends with the last move's notation; here it is in words. */
+    tb_state *before = at > 0 ? tb_record_replay(rec, at - 1, err, sizeof err) : NULL;
+    tb_move m;
+    char said[600] = "";
+    if (before && tb_text_to_move(before, tb_record_move(rec, at - 1), &m, err, sizeof err) == 0) {
+        const char *names[TB_MAX_SEATS] = {0};
+        for (int i = 0; i < tb_record_players(rec); i++)
+            names[i] = tb_record_player_name(rec, i);
+        tb_narrate(before, m, names, said, sizeof said);
+    }
+    tb_state_free(before);
     if (at > 0)
-        printf("Decision %d of %d\n", at, n);
+        printf("Decision %d of %d%s%s\n", at, n, said[0] ? ": " : "", said);
     else
         printf("Start of the game (%d decisions recorded)\n", n);
     if (tb_is_over(s)) {

@@ -72,6 +72,13 @@ struct tb_game {
     json_t *(*board_json)(void);
     char *(*render_text)(const tb_state *s, int seat, unsigned flags); /* TB_RENDER_* */
     int (*prompt_text)(const tb_state *s, char *buf, size_t buflen);
+    /* Optional (tb_narrate): a sentence for the log saying what the move did,
+     * from the states before and after it; public information only.  who is
+     * the mover's name.  Without it the log says "NAME plays MOVE". */
+    int (*narrate)(const tb_state *before, tb_move m, const tb_state *after, const char *who,
+                   const char *const *names, char *buf, size_t buflen);
+    /* Optional (tb_stage_text): "Epoch II", "Age 1, turn 2". */
+    int (*stage_text)(const tb_state *s, char *buf, size_t buflen);
 
     /* The action space (docs/python.md): a fixed count of integers per game,
      * and a bijection between the game's decisions and part of [0, count),

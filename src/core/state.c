@@ -458,3 +458,53 @@ int tb_prompt_text(const tb_state *state, char *buf, size_t buflen)
 {
     return state->game->prompt_text(state, buf, buflen);
 }
+
+/* The name of a seat for narration: the caller's, else "Seat N" (from 1). */
+static const char *state_seat_name(const char *const *names, int seat, char *tmp, size_t tmplen)
+{
+    if (names && seat >= 0 && names[seat] && names[seat][0])
+        return names[seat];
+    snprintf(tmp, tmplen, "Seat %d", seat + 1);
+    return tmp;
+}
+
+int tb_narrate(const tb_state *state, tb_move move, const char *const *names, char *buf,
+               size_t buflen)
+{
+    char notation[TB_MOVE_TEXT];
+    if (tb_move_to_text(state, move, notation, sizeof notation) < 0)
+        snprintf(notation, sizeof notation, "?");
+    if (buflen)
+        buf[0] = '\0';
+    int mover = tb_to_move(state);
+    if (mover < 0 || !tb_is_legal(state, move)) {
+        snprintf(buf, buflen, "%s", notation);
+        return -1;
+    }
+    char tmp[16];
+    const char *who = state_seat_name(names, mover, tmp, sizeof tmp);
+    const tb_game *g = state->game;
+    if (g->narrate) {
+        tb_state *after = tb_state_dup(state);
+        if (after) {
+            tb_apply(after, move);
+            /* the game's names array needs every seat named */
+            const char *all[TB_MAX_SEATS];
+            char fallback[TB_MAX_SEATS][16];
+            for (int i = 0; i < state->players; i++)
+                all[i] = state_seat_name(names, i, fallback[i], sizeof fallback[i]);
+            int n = g->narrate(state, move, after, who, all, buf, buflen);
+            tb_state_free(after);
+            if (n > 0)
+                return n;
+        }
+    }
+    return snprintf(buf, buflen, "%s plays %s", who, notation);
+}
+
+int tb_stage_text(const tb_state *state, char *buf, size_t buflen)
+{
+    if (buflen)
+        buf[0] = '\0';
+    return state->game->stage_text ? state->game->stage_text(state, buf, buflen) : 0;
+}

@@ -454,7 +454,8 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
             status = 404;
             out = strdup("{\"error\":{\"code\":\"bad_step\",\"message\":\"a replay step is a whole number\"}}");
         } else {
-            out = srv_room_replay_json(r, step, &status);
+            out = srv_room_replay_json(
+                r, step, MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token"), &status);
         }
     }
     if (temporary)

@@ -88,6 +88,44 @@ bool srv_room_running(srv_room *r)
     return running;
 }
 
+/* The players' names, for the log's sentences. */
+static void room_names(const srv_room *r, const char *names[TB_MAX_SEATS])
+{
+    for (int i = 0; i < TB_MAX_SEATS; i++)
+        names[i] = i < r->players && r->seat[i].name[0] ? r->seat[i].name : NULL;
+}
+
+/* What decision k (0-based, about to be applied to `before`) did, in words. */
+static void room_log_words(srv_room *r, int k, const tb_state *before, tb_move m)
+{
+    if (!r->log || k >= r->log_cap)
+        return;
+    const char *names[TB_MAX_SEATS];
+    room_names(r, names);
+    char said[600];
+    tb_narrate(before, m, names, said, sizeof said);
+    tb_stage_text(before, r->log[k].stage, sizeof r->log[k].stage);
+    free(r->log[k].said);
+    r->log[k].said = strdup(said); /* NULL (out of memory): the log shows the notation */
+}
+
+/* The words of every decision of a game read back from the store: one pass
+ * over the record from the start. */
+static void room_log_words_all(srv_room *r)
+{
+    char why[TB_ERR_LEN];
+    tb_state *s = tb_record_replay(r->record, 0, why, sizeof why);
+    for (int k = 0; s && k < tb_record_length(r->record); k++) {
+        tb_move m;
+        if (tb_text_to_move(s, tb_record_move(r->record, k), &m, why, sizeof why) ||
+            !tb_is_legal(s, m))
+            break;
+        room_log_words(r, k, s, m);
+        tb_apply(s, m);
+    }
+    tb_state_free(s);
+}
+
 static void room_log_push(srv_room *r, int seat, bool by_ai)
 {
     int n = tb_record_length(r->record);
@@ -105,12 +143,19 @@ static void room_log_push(srv_room *r, int seat, bool by_ai)
     }
     r->log[n - 1].seat = (int8_t)seat;
     r->log[n - 1].by_ai = by_ai;
+    r->log[n - 1].stage[0] = '\0';
+    r->log[n - 1].said = NULL;
 }
 
 static json_t *room_log_entry(const srv_room *r, int k) /* k: 0-based */
 {
-    return json_pack("{s:i,s:i,s:s,s:s}", "n", k + 1, "seat", r->log[k].seat, "move",
-                     tb_record_move(r->record, k), "by", r->log[k].by_ai ? "ai" : "human");
+    json_t *e = json_pack("{s:i,s:i,s:s,s:s}", "n", k + 1, "seat", r->log[k].seat, "move",
+                          tb_record_move(r->record, k), "by", r->log[k].by_ai ? "ai" : "human");
+    if (e && r->log[k].said) {
+        json_object_set_new(e, "said", json_string(r->log[k].said));
+        json_object_set_new(e, "stage", json_string(r->log[k].stage));
+    }
+    return e;
 }
 
 static json_t *room_log_json(const srv_room *r)
@@ -383,6 +428,12 @@ static char *room_state_text(const srv_room *r, int seat)
         room_text_int(&t, r->log[n - 1].seat);
         room_text_raw(&t, ",\"move\":");
         room_text_str(&t, tb_record_move(r->record, n - 1));
+        if (r->log[n - 1].said) {
+            room_text_raw(&t, ",\"said\":");
+            room_text_str(&t, r->log[n - 1].said);
+            room_text_raw(&t, ",\"stage\":");
+            room_text_str(&t, r->log[n - 1].stage);
+        }
         room_text_raw(&t, r->log[n - 1].by_ai ? ",\"by\":\"ai\"}" : ",\"by\":\"human\"}");
     } else {
         room_text_raw(&t, "null");
@@ -604,11 +655,15 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
         else if (p->by_ai && !atomic_load(&r->away)) /* a computer's: try again in a second */
             r->ai_queued = srv_ai_schedule(r->rooms->ai, r, n - 1, srv_now_us() + 1000000u) == 0;
     } else if (r->state && tb_decisions_made(r->state) == n - 1) {
+        tb_state *before = tb_state_dup(r->state); /* for the log's words */
         tb_apply(r->state, p->move);
         if (tb_record_push(r->record, p->text)) /* stored already: a restart reads it back */
             srv_log(&r->rooms->cfg, "game %s: out of memory for the record of decision %d",
                     r->id, n);
         room_log_push(r, p->seat, p->by_ai);
+        if (before && tb_record_length(r->record) == n)
+            room_log_words(r, n - 1, before, p->move);
+        tb_state_free(before);
         if (tb_is_over(r->state)) {
             room_finish(r);
             atomic_fetch_sub(&r->rooms->running, 1);
@@ -981,6 +1036,7 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
         if (!r->state)
             snprintf(r->broken, sizeof r->broken, "%s", why);
     }
+    bool narrate = r->state != NULL;
     for (int i = 0; i < r->players && i < TB_MAX_SEATS; i++) {
         srv_seat *st = &r->seat[i];
         const srv_seat_row *sr = &row.seat[i];
@@ -1001,6 +1057,8 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
             st->kind = SRV_HUMAN;
         }
     }
+    if (narrate && !r->broken[0])
+        room_log_words_all(r);
     /* A game whose last decision was stored but whose end was not. */
     if (r->state && !r->broken[0] && tb_is_over(r->state) && strcmp(row.status, "over") != 0)
         room_finish(r);
@@ -1075,9 +1133,11 @@ void srv_room_free(srv_room *r)
     for (int i = 0; i < r->nclients; i++)
         room_client_unref(r->clients[i]);
     free(r->clients);
+    for (int k = 0; r->log && r->record && k < tb_record_length(r->record) && k < r->log_cap; k++)
+        free(r->log[k].said);
+    free(r->log);
     tb_state_free(r->state);
     tb_record_free(r->record);
-    free(r->log);
     pthread_mutex_destroy(&r->lock);
     free(r);
 }
@@ -1114,8 +1174,14 @@ char *srv_room_record_json(srv_room *r, int *status)
     return out;
 }
 
-char *srv_room_replay_json(srv_room *r, long step, int *status)
+char *srv_room_replay_json(srv_room *r, long step, const char *token, int *status)
 {
+    int seat = token && *token ? srv_room_seat_of_token(r, token) : TB_SPECTATOR;
+    if (seat < TB_SPECTATOR) {
+        *status = 403;
+        return room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "bad_token", "message",
+                                   "this link's seat key is not one of this game's"));
+    }
     pthread_mutex_lock(&r->lock);
     char *out = NULL;
     if (!r->state || r->broken[0]) {
@@ -1123,12 +1189,9 @@ char *srv_room_replay_json(srv_room *r, long step, int *status)
         out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "broken", "message", r->broken));
         goto done;
     }
-    if (!tb_is_over(r->state)) {
-        *status = 409;
-        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "not_over", "message",
-                                  "the replay opens when the game is over"));
-        goto done;
-    }
+    bool over = tb_is_over(r->state);
+    if (over)
+        seat = TB_SPECTATOR; /* the replay of a finished game is everybody's */
     int total = tb_record_length(r->record);
     if (step < 0 || step > total) {
         *status = 404;
@@ -1148,11 +1211,11 @@ char *srv_room_replay_json(srv_room *r, long step, int *status)
     int to = tb_to_move(s);
     json_object_set_new(j, "to_move", to >= 0 ? json_integer(to) : json_null());
     json_object_set_new(j, "last", step > 0 ? room_log_entry(r, (int)step - 1) : json_null());
-    json_object_set_new(j, "view", room_parse_view(tb_view_json(s, TB_SPECTATOR)));
+    json_object_set_new(j, "view", room_parse_view(tb_view_json(s, seat)));
     char prompt[512];
     tb_prompt_text(s, prompt, sizeof prompt);
     json_object_set_new(j, "prompt", json_string(prompt));
-    json_object_set_new(j, "result", room_parse_view(tb_result_json(r->state)));
+    json_object_set_new(j, "result", over ? room_parse_view(tb_result_json(r->state)) : json_null());
     tb_state_free(s);
     *status = 200;
     out = room_dump(j);

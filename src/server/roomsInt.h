@@ -64,6 +64,8 @@ typedef struct srv_seat {
 typedef struct srv_log_entry {
     int8_t seat;
     bool by_ai;
+    char stage[24]; /* where the game stood before it: "Epoch II" (tb_stage_text) */
+    char *said;     /* what it did, in players' words (tb_narrate, public); NULL if unknown */
 } srv_log_entry;
 
 struct srv_room {

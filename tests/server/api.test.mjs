@@ -117,7 +117,18 @@ t.test('a created game: one secret link per human seat, only hashes stored', asy
   assert(!('legal' in spec.json) && !('prompt' in spec.json), 'no decisions for spectators');
   const rec = await api(server, 'GET', `/api/games/${r.json.id}/record`);
   assert(rec.json.sealed === true && !('seed' in rec.json), 'record sealed, no seed');
-  await expectError(await api(server, 'GET', `/api/games/${r.json.id}/replay/0`), 409, 'not_over');
+  // Looking back at a running game: a spectator sees what every seat sees; a
+  // seat's key shows that seat's view then (its own colour), nothing more.
+  const back = await api(server, 'GET', `/api/games/${r.json.id}/replay/0`);
+  assertEq(back.status, 200, 'a running game can be looked back at');
+  assertEq(back.json.view.colours, [null, null, null], 'the look back hides every colour from a spectator');
+  assertEq(back.json.result, null, 'no result while the game runs');
+  const mine = await api(server, 'GET', `/api/games/${r.json.id}/replay/0?token=${s0.token}`);
+  assertEq(mine.status, 200, 'a seat looks back with its key');
+  assert(mine.json.view.your_colour !== null, 'the seat sees its own colour in the look back');
+  assertEq(mine.json.view.colours.filter((x) => x !== null).length, 1, 'and no other colour');
+  await expectError(await api(server, 'GET', `/api/games/${r.json.id}/replay/0?token=nonsense`), 403, 'bad_token');
+  await expectError(await api(server, 'GET', `/api/games/${r.json.id}/replay/999`), 404, 'bad_step');
   // A token of this game is no key to another game.
   const other = await create({ game: 'clans', players: 2, seats: humans(2) });
   const c = await connect(other.json.id, s0.token);
@@ -252,7 +263,8 @@ t.test('every WebSocket error is a message, changes nothing and keeps the connec
   const ackAt = mover.messages.indexOf(ack);
   const next = await mover.next((m) => m.type === 'state' && m.n === 1);
   assert(mover.messages.indexOf(next) > ackAt, 'ack before the new state');
-  assertEq(next.last, { n: 1, seat: st.to_move, move: legal[0], by: 'human' }, 'last decision');
+  assertEq(next.last, { n: 1, seat: st.to_move, move: legal[0], said: next.last.said, stage: 'Epoch I', by: 'human' }, 'last decision');
+  assert(/^P\d moves 1 hut from the \w+ at \d+ to the \w+ at \d+$/.test(next.last.said), `the log says it in words: ${next.last.said}`);
   await expectErr(mover, () => mover.send({ type: 'decide', move: legal[1] || legal[0], n: 1 }), 'not_your_turn');
   for (const c of [a, b, spec]) await c.close();
 });

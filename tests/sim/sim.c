@@ -71,6 +71,31 @@ static void sim_decision_checks(const tb_state *s, tb_rng *rng, const char *game
         if (strcmp(v1, v2) != 0)
             sim_fail(game, players, g, d, seat < 0 ? "resampling changes the spectator view"
                                                    : "resampling changes the seat's own view");
+        if (seat == TB_SPECTATOR && mover >= 0) {
+            /* the log's words say only what everybody sees: for two dealings
+             * of the secrets a spectator cannot see that show everybody the
+             * same before and after the decision, the words are the same */
+            tb_move moves[TB_MAX_MOVES];
+            int n = tb_legal(s, moves);
+            tb_move m = moves[(int)tb_rng_below(rng, (uint32_t)n)];
+            char said1[600], said2[600];
+            if (tb_narrate(s, m, NULL, said1, sizeof said1) <= 0)
+                sim_fail(game, players, g, d, "a legal decision has no words for the log");
+            if (tb_is_legal(c, m)) {
+                tb_state *a1 = tb_state_dup(s), *a2 = tb_state_dup(c);
+                tb_apply(a1, m);
+                tb_apply(a2, m);
+                char *w1 = tb_view_json(a1, TB_SPECTATOR), *w2 = tb_view_json(a2, TB_SPECTATOR);
+                if (strcmp(w1, w2) == 0 && (tb_narrate(c, m, NULL, said2, sizeof said2) <= 0 ||
+                                            strcmp(said1, said2) != 0))
+                    sim_fail(game, players, g, d,
+                             "the log's words depend on secrets a spectator cannot see");
+                free(w1);
+                free(w2);
+                tb_state_free(a1);
+                tb_state_free(a2);
+            }
+        }
         if (seat == mover) {
             char *legal2 = tb_legal_text(c);
             if (strcmp(legal, legal2) != 0)

@@ -767,3 +767,95 @@ char *ark__render_text(const tb_state *s, int seat, unsigned flags)
     }
     return tb__buf_take(&b);
 }
+
+/* ---- the log's words (tb_narrate) ---- */
+
+int ark__narrate(const tb_state *s_before, tb_move m, const tb_state *s_after, const char *who,
+                 const char *const *names, char *buf, size_t buflen)
+{
+    (void)names;
+    const arkadia_state *a = (const arkadia_state *)s_before;
+    const arkadia_state *after = (const arkadia_state *)s_after;
+    int pl = ARK_PAYLOAD(m);
+    char sq[8], cells[96];
+    tb_buf b = {0};
+    switch (ARK_KIND(m)) {
+    case ARK_K_LOT:
+        ark__square_text(pl, sq, sizeof sq);
+        tb__buf_printf(&b, "%s places the castle lot at %s", who, sq);
+        break;
+    case ARK_K_BUILD:
+        tb__buf_printf(&b, "%s lays out %s %s card to build %s %s", who,
+                       tb__article(D.family[pl % ARK_FAMILIES]), D.family[pl % ARK_FAMILIES],
+                       tb__article(D.form[pl / ARK_FAMILIES].name), D.form[pl / ARK_FAMILIES].name);
+        break;
+    case ARK_K_WORKERS:
+        if (pl == ARK_LOT_TARGET) {
+            tb__buf_printf(&b, "%s sends workers to the castle lot", who);
+        } else {
+            ark__square_text(pl, sq, sizeof sq);
+            tb__buf_printf(&b, "%s sends workers to the building at %s", who, sq);
+        }
+        break;
+    case ARK_K_PLACE: {
+        ark__move_to_text(s_before, m, cells, sizeof cells);
+        tb__buf_printf(&b, "%s builds the %s at %s", who, D.form[pl >> 12 < ARK_FORMS ? pl >> 12 : 0].name,
+                       cells);
+        break;
+    }
+    case ARK_K_OWN:
+    case ARK_K_NEUTRAL:
+        ark__square_text(pl, sq, sizeof sq);
+        tb__buf_printf(&b, "%s puts %s worker on %s", who,
+                       ARK_KIND(m) == ARK_K_OWN ? "an own" : "a neutral", sq);
+        break;
+    case ARK_K_STOP:
+        tb__buf_printf(&b, "%s stops placing workers", who);
+        break;
+    case ARK_K_CASTLE:
+        tb__buf_printf(&b, "%s adds %d %s piece%s to the castle", who, (pl & 15) + 1,
+                       D.family[(pl >> 4) & 3], (pl & 15) ? "s" : "");
+        break;
+    case ARK_K_DRAW:
+        if (pl == ARK_DRAW_STACK)
+            tb__buf_printf(&b, "%s draws a card from the stack", who);
+        else
+            tb__buf_printf(&b, "%s takes the %s %s card from the display", who,
+                           D.family[pl % ARK_FAMILIES], D.form[(pl / ARK_FAMILIES) % ARK_FORMS].name);
+        break;
+    case ARK_K_BANNER:
+        tb__buf_printf(&b, pl ? "%s hangs an architect banner" : "%s keeps the banners", who);
+        break;
+    case ARK_K_SELL: {
+        int n = pl & 0xff;
+        tb__buf_printf(&b, "%s sells %d %s seal%s", who, n, D.family[(pl >> 8) & 3], n == 1 ? "" : "s");
+        break;
+    }
+    default:
+        tb__buf_printf(&b, "%s plays", who);
+    }
+    int done = 0;
+    for (int i = 0; i < after->nbld; i++)
+        if (after->bld[i].done && (i >= a->nbld || !a->bld[i].done))
+            tb__buf_printf(&b, "%s%s", done++ ? " and the " : "; that completes the ",
+                           D.form[after->bld[i].form].name);
+    if (after->phase == ARK_PH_OVER && a->phase != ARK_PH_OVER)
+        tb__buf_printf(&b, ". The game ends");
+    char *text = tb__buf_take(&b);
+    int len = snprintf(buf, buflen, "%s", text);
+    free(text);
+    return len;
+}
+
+int ark__stage_text(const tb_state *s, char *buf, size_t buflen)
+{
+    const arkadia_state *a = (const arkadia_state *)s;
+    int floors = 0;
+    for (int f = 0; f < ARK_FLOORS; f++) {
+        int full = 1;
+        for (int c = 0; c < ARK_CASTLE; c++)
+            full &= a->height[c] > f;
+        floors += full;
+    }
+    return snprintf(buf, buflen, "Castle floor %d", floors + 1 > ARK_FLOORS ? ARK_FLOORS : floors + 1);
+}

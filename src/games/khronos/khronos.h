@@ -136,6 +136,9 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
 json_t *khronos__board_json(void);
 char *khronos__render_text(const tb_state *s, int seat, unsigned flags);
 int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen);
+int khronos__narrate(const tb_state *before, tb_move m, const tb_state *after, const char *who,
+                     const char *const *names, char *buf, size_t buflen);
+int khronos__stage_text(const tb_state *s, char *buf, size_t buflen);
 int kh_square_name(int sq, char *buf, size_t buflen);
 /* A placement's canonical name: "c4", "c4-d5" (docs/notation.md). */
 int kh_place_name(int place, char *buf, size_t buflen);

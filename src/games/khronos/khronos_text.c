@@ -1645,3 +1645,140 @@ int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen)
                     "populate, renovate, or end [discard CARDS]", p + 1, kh_colour_name[p], k->turn,
                     !k->acted && !k->exchanged ? "exchange CARDS, " : "");
 }
+
+/* ---- the log's words (tb_narrate) ---- */
+
+static const char *const narrate_board[KH_BOARDS] = {"Might", "Faith", "Reason"};
+
+/* A tile's name with a capital, as a sentence names it: "Keep". */
+static void narrate_tile(int type, char *buf, size_t buflen)
+{
+    snprintf(buf, buflen, "%s", D.tile[type].name);
+    if (buf[0] >= 'a' && buf[0] <= 'z')
+        buf[0] = (char)(buf[0] - 'a' + 'A');
+}
+
+/* The number of cards in a card multiset. */
+static int narrate_card_count(tb_move set)
+{
+    return (int)((set & 7) + ((set >> 3) & 7) + ((set >> 6) & 7));
+}
+
+/* What a building is called on a board: "the Keep at c4" (its first square). */
+static void narrate_building(const khronos_state *k, int board, int sq, char *buf, size_t buflen)
+{
+    char square[16], tile[32] = "building";
+    kh_square_name(sq, square, sizeof square);
+    int i = kh_board_find(&k->board[board], sq);
+    if (i >= 0)
+        narrate_tile(k->board[board].b[i].type, tile, sizeof tile);
+    snprintf(buf, buflen, "the %s%s at %s on %s", tile,
+             i >= 0 && (k->board[board].b[i].flags & KH_RUIN) ? " ruin" : "", square,
+             narrate_board[board]);
+}
+
+int khronos__narrate(const tb_state *s_before, tb_move m, const tb_state *s_after, const char *who,
+                     const char *const *names, char *buf, size_t buflen)
+{
+    const khronos_state *k = (const khronos_state *)s_before;
+    const khronos_state *after = (const khronos_state *)s_after;
+    tb_move pay = m & 0xffffff;
+    char tile[32], what[96], place[40];
+    tb_buf b = {0};
+    int acting_board = -1;
+    switch (KH_KIND(m)) {
+    case KH_M_SWAP:
+        tb__buf_printf(&b, "%s swaps a %s card for the %s card on display", who,
+                       kh_family_name[(pay >> 2) & 3], kh_family_name[pay & 3]);
+        break;
+    case KH_M_EXCHANGE: {
+        int n = narrate_card_count(pay);
+        tb__buf_printf(&b, "%s exchanges %d card%s", who, n, n == 1 ? "" : "s");
+        break;
+    }
+    case KH_M_TRAVEL:
+        tb__buf_printf(&b, "%s's adventurer travels from %s to %s", who,
+                       narrate_board[(pay >> 5) & 3], narrate_board[(pay >> 3) & 3]);
+        break;
+    case KH_M_BUILD:
+        narrate_tile((int)(pay & 15), tile, sizeof tile);
+        tb__buf_printf(&b, "%s builds %s %s on %s", who, tb__article(tile), tile,
+                       narrate_board[(pay >> 4) & 3]);
+        acting_board = (int)(pay >> 4) & 3;
+        break;
+    case KH_M_UPGRADE:
+        narrate_building(k, (int)(pay >> 12) & 3, (int)(pay >> 4) & 0xff, what, sizeof what);
+        narrate_tile((int)(pay & 15), tile, sizeof tile);
+        tb__buf_printf(&b, "%s upgrades %s to %s %s", who, what, tb__article(tile), tile);
+        acting_board = (int)(pay >> 12) & 3;
+        break;
+    case KH_M_DEMOLISH:
+        narrate_building(k, (int)(pay >> 8) & 3, (int)pay & 0xff, what, sizeof what);
+        tb__buf_printf(&b, "%s demolishes %s", who, what);
+        acting_board = (int)(pay >> 8) & 3;
+        break;
+    case KH_M_POPULATE:
+        narrate_building(k, KH_REASON, (int)pay & 0xff, what, sizeof what);
+        tb__buf_printf(&b, "%s puts a cube on %s", who, what);
+        break;
+    case KH_M_RENOVATE:
+        narrate_building(k, KH_REASON, (int)pay & 0xff, what, sizeof what);
+        tb__buf_printf(&b, "%s renovates %s", who, what);
+        acting_board = KH_REASON;
+        break;
+    case KH_M_SQUARES:
+        narrate_tile(k->pend_type, tile, sizeof tile);
+        kh_place_name((int)pay, place, sizeof place);
+        tb__buf_printf(&b, "%s places the %s on %s at %s", who, tile, narrate_board[k->pend_board],
+                       place);
+        acting_board = k->pend_board;
+        break;
+    case KH_M_PAY: {
+        int n = narrate_card_count(pay);
+        tb__buf_printf(&b, "%s pays a surcharge of %d card%s", who, n, n == 1 ? "" : "s");
+        break;
+    }
+    case KH_M_DOWNSIZE:
+        narrate_building(k, (int)(pay >> 8) & 3, (int)pay & 0xff, what, sizeof what);
+        tb__buf_printf(&b, "%s downsizes %s", who, what);
+        break;
+    case KH_M_END: {
+        int n = narrate_card_count(pay);
+        tb__buf_printf(&b, "%s ends the turn", who);
+        if (n)
+            tb__buf_printf(&b, ", discarding %d card%s", n, n == 1 ? "" : "s");
+        break;
+    }
+    default:
+        tb__buf_printf(&b, "%s plays", who);
+    }
+    /* consequences everyone sees: shadows on the later boards, Ecus, a new turn */
+    if (acting_board >= 0) {
+        int shadows = 0;
+        for (int bd = acting_board + 1; bd < KH_BOARDS; bd++)
+            if (after->board[bd].nb > k->board[bd].nb)
+                tb__buf_printf(&b, "%s%s", shadows++ ? " and " : "; a shadow falls on ",
+                               narrate_board[bd]);
+    }
+    int gains = 0;
+    for (int p = 0; p < s_before->players; p++) {
+        int d = after->ecus[p] - k->ecus[p];
+        if (d)
+            tb__buf_printf(&b, "%s%s %+d", gains++ ? ", " : "; Ecus: ", names[p], d);
+    }
+    if (after->over && !k->over)
+        tb__buf_printf(&b, ". The game ends");
+    else if (after->turn != k->turn)
+        tb__buf_printf(&b, ". Turn %d of %d begins", after->turn, KH_TURNS);
+    char *text = tb__buf_take(&b);
+    int len = snprintf(buf, buflen, "%s", text);
+    free(text);
+    return len;
+}
+
+int khronos__stage_text(const tb_state *s, char *buf, size_t buflen)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    int turn = k->turn > KH_TURNS ? KH_TURNS : k->turn;
+    return snprintf(buf, buflen, "Turn %d of %d", turn, KH_TURNS);
+}
