@@ -13,11 +13,13 @@ import { renderGameLog } from './gamelog.js';
 import { setBaseTitle, signalControls, turnSignal } from './notify.js';
 import { scoreGraph, stageTable } from './scoregraph.js';
 import { whatNowPanel } from './whatnow.js';
+import { mountReview } from './review.js';
 
 const params = new URLSearchParams(location.search);
 const gameId = params.get('game');
 const token = params.get('token');
 const wantReplay = params.has('replay');
+const wantReview = params.has('review');
 const $ = (id) => document.getElementById(id);
 
 const RENDERERS = { arkadia: './renderers/arkadia.js', clans: './renderers/clans.js', khronos: './renderers/khronos.js' };
@@ -25,7 +27,7 @@ const RENDERERS = { arkadia: './renderers/arkadia.js', clans: './renderers/clans
 const S = {
   summary: null, board: null, renderer: null, seats: [], seat: null, role: 'spectator',
   log: [], current: null, ws: null, retry: 0, seq: 0, fatal: null,
-  replay: null, spectators: 0,
+  replay: null, spectators: 0, rendererModule: null, review: null,
   look: null,          // a look back during live play: { n, r } (the position after decision n)
   openTurns: new Set(), // log turns the player unfolded
 };
@@ -274,6 +276,7 @@ function renderResult(ctx) {
   if (!S.replay) {
     box.append(el('div.row', { style: 'margin-top:12px' },
       el('a.button.small.primary#open-replay', { href: `/game.html?game=${gameId}&replay=1` }, 'Watch the replay'),
+      el('a.button.small#open-review', { href: `/game.html?game=${gameId}&replay=1&review=1` }, 'Review'),
       el('a.button.small', { href: '/' }, 'Back to the lobby')));
   }
 }
@@ -395,6 +398,7 @@ async function replayGo(k) {
   $('replay-slider').value = String(k);
   const last = r.last ? `${seatName(r.last.seat)}: ${formatMove(r.last.move)}` : 'the start';
   $('replay-step').textContent = `Decision ${k} of ${R.total} · ${last}`;
+  if (S.review) S.review.setPosition(k);
   renderAll();
   replayLoad(Math.min(R.total, k + 1)); // prefetch
 }
@@ -431,6 +435,24 @@ async function startReplay() {
     if (ev.key === 'End') replayGo(total);
   });
   await replayGo(0);
+  S.review = mountReview($('review'), {
+    gameId, seats: S.seats, seatName, colourOf: seatColour, formatMove, goTo: (k) => replayGo(k),
+  });
+  if (wantReview) {
+    S.review.start();
+    $('review').scrollIntoView({ block: 'nearest' });
+  }
+}
+
+// A player's colour in games where players have one (shown on the board),
+// from the final position's view and the renderer's colours; else null.
+function seatColour(k) {
+  const v = S.replay && S.replay.finalView;
+  const mod = S.rendererModule || {};
+  const table = mod.SEAT_COLOUR || mod.SEAT_COLOURS;
+  if (!v || !table) return null;
+  const name = (Array.isArray(v.colours) && v.colours[k]) || (Array.isArray(v.seats) && v.seats[k] && v.seats[k].colour);
+  return typeof name === 'string' && typeof table[name] === 'string' ? table[name] : null;
 }
 
 // ---- start ----
@@ -444,6 +466,7 @@ async function loadRenderer(name) {
     console.error(e);
     mod = await import('./renderers/generic.js');
   }
+  S.rendererModule = mod;
   return mod.create({
     boardEl: $('board'), panelsEl: $('game-panels'), board: S.board, decide, seatName,
   });
