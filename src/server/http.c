@@ -405,6 +405,25 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
         return http_json(c, 200, json_pack("{s:b,s:s,s:i}", "ok", true, "version", TB_VERSION,
                                            "games_in_memory", rooms));
     }
+    if (parts == 3 && strcmp(part[0], "catalog") == 0 && strcmp(part[2], "start") == 0) {
+        /* a starting position as everybody sees it (the rules pages draw it) */
+        if (!get)
+            return http_method_not_allowed(c, "GET");
+        const tb_game *g = tb_game_find(part[1]);
+        if (!g)
+            return http_error(c, 404, "unknown_game", "there is no such game");
+        char err[TB_ERR_LEN];
+        tb_state *s = tb_state_new(g);
+        if (!s || tb_setup(s, tb_game_default_players(g), NULL, 1, err, sizeof err)) {
+            tb_state_free(s);
+            return http_error(c, 500, "internal", SRV_INTERNAL_MESSAGE);
+        }
+        char *view = tb_view_json(s, TB_SPECTATOR);
+        tb_state_free(s);
+        if (!view)
+            return http_error(c, 500, "internal", SRV_INTERNAL_MESSAGE);
+        return http_send(c, 200, "application/json", view);
+    }
     if (parts == 3 && strcmp(part[0], "catalog") == 0 && strcmp(part[2], "board") == 0) {
         if (!get)
             return http_method_not_allowed(c, "GET");

@@ -498,6 +498,7 @@ async function main() {
   setBaseTitle(`Tabula — ${sum.title} ${sum.id}`);
   if (token && !wantReplay && sum.status !== 'over') $('players-card').append(signalControls(el));
   $('crumb').append(el('b', sum.title), ` · game ${sum.id}`, token ? ' · your seat' : wantReplay ? ' · replay' : ' · watching');
+  $('crumb').after(el('a.rules-link#rules-link', { href: `/rules.html?game=${sum.game}`, target: '_blank', rel: 'noopener', title: `How to play ${sum.title}` }, 'Rules'));
   if (sum.notice) { $('notice').hidden = false; $('notice').textContent = sum.notice; }
   try { S.board = await apiGet(`/api/catalog/${sum.game}/board`); } catch { S.board = null; }
   // ?renderer=generic shows any game with the generic renderer (what a game
