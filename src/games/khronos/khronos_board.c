@@ -19,6 +19,10 @@
 
 #include <string.h>
 
+/* KH_FAMILY and KH_SIZE of each type, without a division in the hot loops */
+static const uint8_t board_family[KH_TYPES] = {0, 0, 0, 1, 1, 1, 2, 2, 2};
+static const uint8_t board_size[KH_TYPES] = {1, 2, 3, 1, 2, 3, 1, 2, 3};
+
 #define FOR_BITS(bits, sq)                                                                         \
     for (int fb_w = 0; fb_w < KH_WORDS; fb_w++)                                                           \
         for (uint64_t fb_m = (bits).w[fb_w]; fb_m; fb_m &= fb_m - 1)                               \
@@ -297,45 +301,79 @@ bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int o
     return n == 0 || st[roots[0]].top[f] != v;
 }
 
-/* The one domain whose buildings cover squares of t: its root, -1 when
- * none, -2 when several (kh_board_touching with max 2, counted). */
-static inline int board_one_root(const kh_board *bd, kh_bits t)
+void kh_board_domain_squares(const kh_board *bd, kh_domstat st[KH_MAXB], kh_bits sq[KH_MAXB])
 {
-    int root = -1;
-    FOR_BITS(t, sq) {
-        int r = bd->b[bd->at[sq]].dom;
-        if (root < 0)
-            root = r;
-        else if (r != root)
-            return -2;
+    /* kh_board_domains with the squares added in the same pass */
+    for (int i = 0; i < bd->nb; i++) {
+        const kh_bld *b = &bd->b[i];
+        const kh_bits m = khronos__place[b->place].mask;
+        kh_domstat *d = &st[b->dom];
+        if (b->dom == i) {
+            memset(d, 0, sizeof *d);
+            sq[i] = m;
+        } else {
+            kh_bits_add(&sq[b->dom], m);
+        }
+        int f = board_family[b->type], v = board_size[b->type];
+        d->members++;
+        if (b->flags & KH_RUIN)
+            continue;
+        d->power[f] = (uint8_t)(d->power[f] + v);
+        if (f == KH_CIVIL)
+            continue;
+        if (v > d->top[f]) {
+            d->top[f] = (uint8_t)v;
+            d->ntop[f] = 1;
+        } else if (v == d->top[f]) {
+            d->ntop[f]++;
+        }
     }
-    return root;
 }
 
-/* kh_place_ok for every new placement of type's size at once, with the
- * board's sets held in registers: the same answers, in placement order. */
-int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, unsigned covers_ok,
-                        uint32_t *out, int limit)
+/* The one domain whose buildings cover squares of t (covered squares only):
+ * its root, -1 when none, -2 when several.  sq: the squares of each domain. */
+static inline int board_one_root(const kh_board *bd, kh_bits t, const kh_bits *sq)
 {
-    int f = KH_FAMILY(type), v = KH_SIZE(type), n = 0;
+    for (int w = 0; w < KH_WORDS; w++)
+        if (t.w[w]) {
+            int r = bd->b[bd->at[w * 64 + __builtin_ctzll(t.w[w])]].dom;
+            return kh_bits_subset(t, sq[r]) ? r : -2;
+        }
+    return -1;
+}
+
+/* The terrain mixes a tile of family f and size v may cover at all. */
+static inline unsigned board_river_ok(int f, int v, unsigned covers_ok)
+{
     if (!(f == KH_CIVIL && v >= 2))
         for (unsigned c = 0; c < 8; c++)
             if (c & KH_COVERS_RIVER)
                 covers_ok &= ~(1u << c);
+    return covers_ok;
+}
+
+/* kh_place_ok for every new placement of type's size at once, with the
+ * board's sets held in registers: the same answers, in placement order. */
+int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, const kh_bits *sq,
+                        unsigned covers_ok, uint32_t *out, int limit)
+{
+    int f = KH_FAMILY(type), v = KH_SIZE(type), n = 0;
+    covers_ok = board_river_ok(f, v, covers_ok);
     const kh_bits occ = bd->occ;
     const uint16_t *anchor = khronos__anchor[v];
+    const int squares = khronos__data.squares;
     /* only placements whose first square is free: by free square, in order */
     for (int w = 0; w < KH_WORDS; w++)
         for (uint64_t m = ~occ.w[w]; m; m &= m - 1) {
-            int sq = w * 64 + __builtin_ctzll(m);
-            if (sq >= khronos__data.squares)
+            int at = w * 64 + __builtin_ctzll(m);
+            if (at >= squares)
                 return n;
-            for (int i = anchor[sq]; i < anchor[sq + 1]; i++) {
+            for (int i = anchor[at]; i < anchor[at + 1]; i++) {
                 const kh_place *p = &khronos__place[i];
                 if (!(covers_ok >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, occ)))
                     continue;
                 if (f != KH_CIVIL) {
-                    int root = board_one_root(bd, kh_bits_and(p->nbr, occ));
+                    int root = board_one_root(bd, kh_bits_and(p->nbr, occ), sq);
                     if (root == -2 || (root >= 0 && st[root].top[f] == v))
                         continue;
                 }
@@ -346,6 +384,113 @@ int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, unsi
             }
         }
     return n;
+}
+
+unsigned kh_board_new_families(const kh_board *bd, int v, unsigned families,
+                               const kh_domstat *st, const kh_bits *sq, unsigned covers_ok)
+{
+    unsigned found = 0;
+    /* the mixes each family may take: military and religious never a river */
+    unsigned civil_ok = board_river_ok(KH_CIVIL, v, covers_ok);
+    unsigned other_ok = board_river_ok(KH_MILITARY, v, covers_ok);
+    if (!(families & 1u << KH_CIVIL))
+        civil_ok = 0;
+    if (!(families & 3u))
+        other_ok = 0;
+    const unsigned any_ok = civil_ok | other_ok;
+    const kh_bits occ = bd->occ;
+    const uint16_t *anchor = khronos__anchor[v];
+    const int squares = khronos__data.squares;
+    for (int w = 0; w < KH_WORDS; w++)
+        for (uint64_t m = ~occ.w[w]; m; m &= m - 1) {
+            int at = w * 64 + __builtin_ctzll(m);
+            if (at >= squares)
+                return found;
+            for (int i = anchor[at]; i < anchor[at + 1]; i++) {
+                const kh_place *p = &khronos__place[i];
+                if (!(any_ok >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, occ)))
+                    continue;
+                if (civil_ok >> p->covers & 1)
+                    found |= 1u << KH_CIVIL;
+                if (other_ok >> p->covers & 1) {
+                    int root = board_one_root(bd, kh_bits_and(p->nbr, occ), sq);
+                    for (int f = KH_MILITARY; f <= KH_RELIGIOUS; f++)
+                        if ((families >> f & 1) && root != -2 && (root < 0 || st[root].top[f] != v))
+                            found |= 1u << f;
+                }
+                if (found == families)
+                    return found;
+            }
+        }
+    return found;
+}
+
+int kh_board_upgrade_places(const kh_board *bd, int i, int type, const kh_domstat *st,
+                            const kh_bits *sq, unsigned covers_ok, uint32_t *out, int limit)
+{
+    const kh_bld *x = &bd->b[i];
+    int f = KH_FAMILY(type), v = KH_SIZE(type), n = 0;
+    /* hierarchy: the domain's highest of the family, the old building left
+     * out, may not be v; the old building is smaller than v, so that is
+     * the domain's highest (kh_top_without) */
+    if (f != KH_CIVIL && st[x->dom].top[f] == v)
+        return 0;
+    covers_ok = board_river_ok(f, v, covers_ok);
+    const kh_bits old = khronos__place[x->place].mask;
+    const kh_bits others = kh_bits_minus(bd->occ, old); /* squares the new tile may not take */
+    /* other domains' squares (civil tiles may touch any) */
+    const kh_bits outside = f != KH_CIVIL ? kh_bits_minus(bd->occ, sq[x->dom]) : (kh_bits){{0}};
+    /* the larger placements holding the old one, by size */
+    for (int s = khronos__super_first[x->place]; s < khronos__super_first[x->place + 1]; s++) {
+        int j = khronos__super[s];
+        const kh_place *p = &khronos__place[j];
+        if (p->size != v) {
+            if (p->size > v)
+                break;
+            continue;
+        }
+        if (!(covers_ok >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, others)))
+            continue;
+        /* dominion: it may touch no other domain */
+        if (kh_bits_any(kh_bits_and(p->nbr, outside)))
+            continue;
+        if (out)
+            out[n] = (uint32_t)j;
+        if (++n == limit)
+            break;
+    }
+    return n;
+}
+
+unsigned kh_board_upgrade_sizes(const kh_board *bd, int i, unsigned sizes, const kh_domstat *st,
+                                const kh_bits *sq, const unsigned covers_ok[4])
+{
+    const kh_bld *x = &bd->b[i];
+    int f = board_family[x->type];
+    unsigned ok[4] = {0, 0, 0, 0}; /* covers allowed by size; 0: size not (or no longer) wanted */
+    for (int v = board_size[x->type] + 1; v <= 3; v++)
+        if ((sizes >> v & 1) && (f == KH_CIVIL || st[x->dom].top[f] != v)) /* hierarchy */
+            ok[v] = board_river_ok(f, v, covers_ok[v]);
+    unsigned found = 0, want = 0;
+    for (int v = 1; v <= 3; v++)
+        if (ok[v])
+            want |= 1u << v;
+    if (!want)
+        return 0;
+    const kh_bits old = khronos__place[x->place].mask;
+    const kh_bits others = kh_bits_minus(bd->occ, old);
+    const kh_bits outside = f != KH_CIVIL ? kh_bits_minus(bd->occ, sq[x->dom]) : (kh_bits){{0}};
+    for (int s = khronos__super_first[x->place]; s < khronos__super_first[x->place + 1]; s++) {
+        const kh_place *p = &khronos__place[khronos__super[s]];
+        if (!(ok[p->size] >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, others)) ||
+            kh_bits_any(kh_bits_and(p->nbr, outside)))
+            continue;
+        found |= 1u << p->size;
+        ok[p->size] = 0;
+        if (found == want)
+            break;
+    }
+    return found;
 }
 
 /* The placements of the tile one size smaller within building i's squares. */
