@@ -502,17 +502,24 @@ static void kh_lay_shadow(khronos_state *k)
     if (owner != KH_NOBODY && k->cubes[owner] + own_cubes == 0)
         return; /* no cube for the owner's copy: treated like no tile (ASSUMPTION) */
     if (owner != KH_NOBODY) {
-        /* blocked shadow (§1.7.4): would the copy break dominion or hierarchy? */
-        kh_board scratch = *bd;
-        for (int u = 0; u < nu; u++)
-            kh_board_remove(&scratch, under[u]);
+        /* blocked shadow (§1.7.4): would the copy break dominion or hierarchy?
+         * (asked of the board without what lies beneath: a copy, when
+         * something does) */
+        kh_board scratch;
+        const kh_board *without = bd;
+        if (nu) {
+            scratch = *bd;
+            for (int u = 0; u < nu; u++)
+                kh_board_remove(&scratch, under[u]);
+            without = &scratch;
+        }
         uint8_t roots[2];
-        int n = kh_board_touching(&scratch, p->nbr, -1, roots, 2);
+        int n = kh_board_touching(without, p->nbr, -1, roots, 2);
         if (n > 1)
             return;
         if (n == 1) {
             kh_domstat st[KH_MAXB];
-            kh_board_domains(&scratch, st);
+            kh_board_domains(without, st);
             if (st[roots[0]].top[f] == KH_SIZE(type))
                 return;
         }

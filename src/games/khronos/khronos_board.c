@@ -68,12 +68,29 @@ int kh_board_add(kh_board *bd, int place, int type, int owner, int flags)
             hi = mid;
     }
     int pos = lo;
+    /* the domains it touches (roots numbered as before the insertion) become
+     * one, whose root is the smallest index among them and the new building */
+    uint64_t touched[2] = {0, 0};
+    FOR_BITS(kh_bits_and(p->nbr, bd->occ), sq) {
+        int r = bd->b[bd->at[sq]].dom;
+        touched[r >> 6] |= 1ULL << (r & 63);
+    }
+    int root = pos;
+    if (touched[0] | touched[1]) {
+        int first = touched[0] ? __builtin_ctzll(touched[0]) : 64 + __builtin_ctzll(touched[1]);
+        first += first >= pos;
+        root = first < root ? first : root;
+    }
     memmove(&bd->b[pos + 1], &bd->b[pos], (size_t)(bd->nb - pos) * sizeof bd->b[0]);
     bd->nb++;
-    for (int i = 0; i < bd->nb; i++)
-        if (i != pos && bd->b[i].dom >= pos)
-            bd->b[i].dom++;
-    board_shift_at(bd, pos, 1);
+    /* one pass: every domain renumbered, the touched ones joined */
+    for (int i = 0; i < bd->nb; i++) {
+        int d = bd->b[i].dom;
+        bool joined = touched[d >> 6] >> (d & 63) & 1;
+        bd->b[i].dom = (uint8_t)(joined ? root : d + (d >= pos));
+    }
+    if (pos + 1 < bd->nb)
+        board_shift_at(bd, pos, 1);
     kh_bld *b = &bd->b[pos];
     memset(b, 0, sizeof *b);
     b->place = (uint16_t)place;
@@ -83,22 +100,6 @@ int kh_board_add(kh_board *bd, int place, int type, int owner, int flags)
     b->reno = KH_NOBODY;
     memset(b->cube, KH_NOBODY, sizeof b->cube);
     b->orig = KH_NONE;
-    /* the domains it touches become one */
-    uint8_t roots[KH_MAXB];
-    int n = kh_board_touching(bd, p->nbr, -1, roots, KH_MAXB);
-    int root = pos;
-    for (int k = 0; k < n; k++)
-        if (roots[k] < root)
-            root = roots[k];
-    for (int i = 0; i < bd->nb; i++) {
-        if (i == pos)
-            continue;
-        for (int k = 0; k < n; k++)
-            if (bd->b[i].dom == roots[k]) {
-                bd->b[i].dom = (uint8_t)root;
-                break;
-            }
-    }
     b->dom = (uint8_t)root;
     for (int k = 0; k < p->n; k++)
         bd->at[p->sq[k]] = (uint8_t)pos;
@@ -137,12 +138,6 @@ static void board_walk(kh_board *bd, const uint64_t members[2])
 void kh_board_remove(kh_board *bd, int i)
 {
     int root = bd->b[i].dom;
-    uint64_t members[2] = {0, 0};
-    for (int j = 0; j < bd->nb; j++)
-        if (j != i && bd->b[j].dom == root) {
-            int k = j > i ? j - 1 : j;
-            members[k >> 6] |= 1ULL << (k & 63);
-        }
     const kh_place *p = kh_place_of(&bd->b[i]);
     for (int k = 0; k < p->n; k++)
         bd->at[p->sq[k]] = KH_NONE;
@@ -150,10 +145,16 @@ void kh_board_remove(kh_board *bd, int i)
     memmove(&bd->b[i], &bd->b[i + 1], (size_t)(bd->nb - i - 1) * sizeof bd->b[0]);
     bd->nb--;
     memset(&bd->b[bd->nb], 0, sizeof bd->b[0]);
-    for (int j = 0; j < bd->nb; j++)
-        if (bd->b[j].dom > i)
-            bd->b[j].dom--;
-    board_shift_at(bd, i + 1, -1);
+    /* one pass: the members of the domain it leaves (new numbering) noted,
+     * every domain renumbered */
+    uint64_t members[2] = {0, 0};
+    for (int j = 0; j < bd->nb; j++) {
+        int d = bd->b[j].dom;
+        members[j >> 6] |= (uint64_t)(d == root) << (j & 63);
+        bd->b[j].dom = (uint8_t)(d - (d > i));
+    }
+    if (i < bd->nb)
+        board_shift_at(bd, i + 1, -1);
     board_walk(bd, members);
 }
 
@@ -218,17 +219,16 @@ void kh_board_domains(const kh_board *bd, kh_domstat st[KH_MAXB])
 void kh_board_snapshot(kh_board *bd, int fam)
 {
     uint8_t power[KH_MAXB];
-    for (int i = 0; i < bd->nb; i++)
-        if (bd->b[i].dom == i)
-            power[i] = 0;
-    for (int i = 0; i < bd->nb; i++) {
+    for (int i = 0; i < bd->nb; i++) { /* a domain's root is met before its other members */
         const kh_bld *b = &bd->b[i];
-        if (KH_FAMILY(b->type) == fam && !(b->flags & KH_RUIN))
-            power[b->dom] = (uint8_t)(power[b->dom] + KH_SIZE(b->type));
+        if (b->dom == i)
+            power[i] = 0;
+        if (board_family[b->type] == fam && !(b->flags & KH_RUIN))
+            power[b->dom] = (uint8_t)(power[b->dom] + board_size[b->type]);
     }
     for (int i = 0; i < bd->nb; i++) {
         kh_bld *b = &bd->b[i];
-        if (KH_FAMILY(b->type) == KH_CIVIL)
+        if (board_family[b->type] == KH_CIVIL)
             continue; /* civil buildings never conflict */
         b->orig = (uint8_t)kh_anchor(&bd->b[b->dom]);
         b->opower = power[b->dom];
