@@ -781,12 +781,12 @@ static int kh_card_sets(const uint8_t h[KH_FAMILIES], int kind, int lo, int hi, 
 {
     int n = 0;
     for (int c = 0; c <= h[2]; c++)
-        for (int r = 0; r <= h[1]; r++)
-            for (int m = 0; m <= h[0]; m++) {
-                int size = m + r + c;
-                if (size >= lo && size <= hi)
-                    out[n++] = KH_MOVE(kind, KH_CARDS(m, r, c));
-            }
+        for (int r = 0; r <= h[1]; r++) {
+            /* the military counts that bring the size within [lo, hi] */
+            int from = lo - r - c > 0 ? lo - r - c : 0, to = hi - r - c < h[0] ? hi - r - c : h[0];
+            for (int m = from; m <= to; m++)
+                out[n++] = KH_MOVE(kind, KH_CARDS(m, r, c));
+        }
     return n;
 }
 
@@ -937,7 +937,7 @@ static int kh_legal(const tb_state *s, tb_move *out)
         for (int i = 0; i < bd->nb; i++) {
             const kh_bld *x = &bd->b[i];
             int t = x->type;
-            demolish[nd] = KH_MOVE(KH_M_DEMOLISH, b << 8 | kh_anchor(x));
+            demolish[nd] = (tb_move)(b << 8 | i); /* made a move below */
             nd += demolish_ok[t] & !(x->flags & KH_PRINTED);
             cand[nc] = (uint8_t)i;
             nc += upgrade_ok[t] & (anyone[t] | (x->owner == p));
@@ -954,8 +954,10 @@ static int kh_legal(const tb_state *s, tb_move *out)
                     out[n++] = KH_MOVE(KH_M_UPGRADE, b << 12 | kh_anchor(x) << 4 | KH_TYPE(f, v));
         }
     }
-    memcpy(out + n, demolish, (size_t)nd * sizeof demolish[0]);
-    n += nd;
+    for (int d = 0; d < nd; d++) {
+        int b = (int)(demolish[d] >> 8);
+        out[n++] = KH_MOVE(KH_M_DEMOLISH, b << 8 | kh_anchor(&k->board[b].b[demolish[d] & 0xff]));
+    }
     if (ctx.cap[KH_REASON] > 0) {
         /* populating civil buildings with room (a civil card and a cube),
          * then renovating ruins (a card of their colour, and a cube when it
@@ -967,19 +969,21 @@ static int kh_legal(const tb_state *s, tb_move *out)
             renovate_ok[t][0] = h[KH_FAMILY(t)] != 0;
             renovate_ok[t][1] = h[KH_FAMILY(t)] && k->cubes[p];
         }
-        tb_move renovate[KH_MAXB];
-        int nr = 0;
+        uint8_t renovate[KH_MAXB];
+        int nr = 0, first_populate = n;
         for (int i = 0; i < bd->nb; i++) {
             const kh_bld *x = &bd->b[i];
             int t = x->type;
-            out[n] = KH_MOVE(KH_M_POPULATE, kh_anchor(x));
+            out[n] = (tb_move)i; /* made moves below */
             n += may_populate & (KH_FAMILY(t) == KH_CIVIL) & (x->ncubes < KH_SIZE(t));
             bool marker = D.tile[t].renovation >= 2 && x->reno == KH_NOBODY;
-            renovate[nr] = KH_MOVE(KH_M_RENOVATE, kh_anchor(x));
+            renovate[nr] = (uint8_t)i;
             nr += (x->flags & KH_RUIN) && renovate_ok[t][marker];
         }
-        memcpy(out + n, renovate, (size_t)nr * sizeof renovate[0]);
-        n += nr;
+        for (int j = first_populate; j < n; j++)
+            out[j] = KH_MOVE(KH_M_POPULATE, kh_anchor(&bd->b[out[j]]));
+        for (int j = 0; j < nr; j++)
+            out[n++] = KH_MOVE(KH_M_RENOVATE, kh_anchor(&bd->b[renovate[j]]));
     }
     n += kh_card_sets(h, KH_M_END, 0, 7, out + n);
     return n;
