@@ -1223,6 +1223,22 @@ static void kh_apply(tb_state *s, tb_move m)
     }
 }
 
+/* Random decisions to the end (or `limit`), drawn exactly as repeated
+ * tb_random_move + tb_apply draw them (a uniform index into the legal list),
+ * without a call through the game table per decision. */
+static int kh_playout(tb_state *s, tb_rng *rng, int limit)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    tb_move moves[TB_MAX_MOVES];
+    int played = 0;
+    while ((limit <= 0 || played < limit) && !k->over) {
+        int n = kh_legal(s, moves);
+        kh_apply(s, n ? moves[tb__rng_below(rng, (uint32_t)n)] : 0);
+        played++;
+    }
+    return played;
+}
+
 static void kh_scores(const tb_state *s, int *out)
 {
     const khronos_state *k = (const khronos_state *)s;
@@ -1311,6 +1327,7 @@ const struct tb_game tb__khronos_game = {
     .undominated = kh_undominated,
     .apply = kh_apply,
     .random_move = NULL,
+    .playout = kh_playout,
     .scores = kh_scores,
     .move_to_text = khronos__move_to_text,
     .text_to_move = khronos__text_to_move,
