@@ -205,7 +205,10 @@ void kh_board_clear_snapshot(kh_board *bd);
 int kh_top_without(const kh_board *bd, int i, int f);
 /* Geography, dominion and hierarchy for laying `type` on placement p, new
  * (old < 0) or as the upgrade of building old whose domain tops f at
- * old_top; st: the board's domains (new military/religious buildings). */
+ * old_top; st: the board's domains (new military/religious buildings).
+ * The rule read one placement at a time: the legal-move generator uses the
+ * whole-board scans below instead, and the simulation test checks that
+ * they agree with it (tests/sim/sim_khronos.c). */
 bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int old_top,
                  const kh_domstat *st);
 /* kh_board_domains, and the squares each domain's buildings cover (sq[root]):
