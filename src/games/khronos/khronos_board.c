@@ -2,8 +2,10 @@
  * khronos_board.c — one Khronos board (khronos_board.h): its buildings, the
  * square map and the domains (connected groups of orthogonally adjacent
  * buildings), and the checks that concern one board alone: where a tile may
- * be laid (geography, dominion, hierarchy), the placements a downsized tile
- * may keep, the printed Hamlets, and a domain's hierarchy conflict.  It is
+ * be laid (geography, dominion, hierarchy: kh_place_ok for one placement,
+ * and the scans of a whole board the legal-move generator uses, which must
+ * give the same answers), the placements a downsized tile may keep, the
+ * printed Hamlets, and a domain's hierarchy conflict.  It is
  * the layer below the rules: it reads the component tables and nothing of
  * khronos.c or of the state (hands, Ecus, turns, the other boards).
  *
@@ -22,6 +24,8 @@
 /* KH_FAMILY and KH_SIZE of each type, without a division in the hot loops */
 static const uint8_t board_family[KH_TYPES] = {0, 0, 0, 1, 1, 1, 2, 2, 2};
 static const uint8_t board_size[KH_TYPES] = {1, 2, 3, 1, 2, 3, 1, 2, 3};
+/* Sets of buildings (domains joined or walked) are two 64-bit words. */
+_Static_assert(KH_MAXB <= 128, "a set of a board's buildings must fit two words");
 
 #define FOR_BITS(bits, sq)                                                                         \
     for (int fb_w = 0; fb_w < KH_WORDS; fb_w++)                                                           \
