@@ -28,7 +28,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define D (ark__data)
 
 #define FAIL(...) return snprintf(err, n, __VA_ARGS__), -1
 
@@ -47,11 +46,12 @@ static int sim_total(const uint8_t *v, int k)
 
 static int sim_static(const arkadia_state *a, char *err, size_t n)
 {
+    const ark_data *d = ark__board(a);
     int players = a->base.players, mover = ark__mover(a);
     /* the board */
     ark_bb occ = ark__lot_cells(a);
     for (int i = 0; i < a->nbld; i++) {
-        ark_bb cells = ark__building_cells(&a->bld[i]);
+        ark_bb cells = ark__building_cells(d, &a->bld[i]);
         if (ark_bb_any(ark_bb_and(cells, occ)))
             FAIL("building %d overlaps something", i);
         occ = ark_bb_or(occ, cells);
@@ -70,14 +70,14 @@ static int sim_static(const arkadia_state *a, char *err, size_t n)
     /* cards */
     int count[ARK_CARD_TYPES] = {0};
     for (int p = 0; p < players; p++) {
-        if (a->hand_n[p] > D.hand)
+        if (a->hand_n[p] > d->hand)
             FAIL("seat %d holds %d cards", p, a->hand_n[p]);
         for (int i = 0; i < a->hand_n[p]; i++) {
             count[a->hand[p][i] / 2]++;
             if (i && a->hand[p][i - 1] > a->hand[p][i])
                 FAIL("seat %d: hand not sorted", p);
         }
-        int want = D.hand - (p == mover && a->action == ARK_ACT_BUILD &&
+        int want = d->hand - (p == mover && a->action == ARK_ACT_BUILD &&
                              (a->phase == ARK_PH_PLACE || a->phase == ARK_PH_CASTLE || a->phase == ARK_PH_DRAW));
         if ((a->stack_n || a->display_n) && a->hand_n[p] != want)
             FAIL("seat %d holds %d cards while cards remain; %d expected", p, a->hand_n[p], want);
@@ -91,9 +91,9 @@ static int sim_static(const arkadia_state *a, char *err, size_t n)
     if (a->phase == ARK_PH_PLACE)
         count[a->card]++;
     for (int c = 0; c < ARK_CARD_TYPES; c++)
-        if (count[c] != D.cards[c / ARK_FAMILIES][c % ARK_FAMILIES])
+        if (count[c] != d->cards[c / ARK_FAMILIES][c % ARK_FAMILIES])
             FAIL("card %d: %d copies", c, count[c]);
-    if (a->stack_n && a->display_n != D.display)
+    if (a->stack_n && a->display_n != d->display)
         FAIL("the display is short while the stack has cards");
     /* §17.1: 28 pieces */
     int pieces = 0, placed = 0;
@@ -103,7 +103,7 @@ static int sim_static(const arkadia_state *a, char *err, size_t n)
         placed += a->height[q];
     int start_pieces = 0;
     for (int f = 0; f < ARK_FLOORS; f++)
-        start_pieces += sim_total(D.pieces[f], ARK_FAMILIES);
+        start_pieces += sim_total(d->pieces[f], ARK_FAMILIES);
     if (pieces + placed != start_pieces || start_pieces != 28)
         FAIL("castle: %d placed + %d in pools != 28", placed, pieces);
     int on_floor[ARK_FLOORS] = {0};
@@ -129,7 +129,7 @@ static int sim_static(const arkadia_state *a, char *err, size_t n)
     /* §17.3, §17.4 */
     int neutral = ark__neutral_pool(a) + ark_bb_count(a->workers[ARK_NEUTRAL]);
     for (int p = 0; p < players; p++) {
-        int pool = ark__own_pool(a, p), used = D.banners - a->banners[p];
+        int pool = ark__own_pool(a, p), used = d->banners - a->banners[p];
         if (a->screen[p] + ark_bb_count(a->workers[p]) + pool != 11)
             FAIL("seat %d: own workers do not add up to 11", p);
         if (pool != 8 - 2 * used)
@@ -159,6 +159,7 @@ static int sim_static(const arkadia_state *a, char *err, size_t n)
 int sim_arkadia_check(const tb_state *before, const tb_state *after, char *err, size_t n)
 {
     const arkadia_state *a = (const arkadia_state *)after;
+    const ark_data *d = ark__board(a);
     if (sim_static(a, err, n))
         return -1;
     int players = after->players;
@@ -204,7 +205,7 @@ int sim_arkadia_check(const tb_state *before, const tb_state *after, char *err, 
                 int delta = a->seals[p][k] - b->seals[p][k];
                 bool sold = b->phase == ARK_PH_SALE && p == mover && k == b->family;
                 if (sold ? delta > 0 : delta != expect[p][k])
-                    FAIL("seat %d %s seals changed by %d; payouts explain %d", p, D.family[k], delta,
+                    FAIL("seat %d %s seals changed by %d; payouts explain %d", p, d->family[k], delta,
                          expect[p][k]);
             }
     }
@@ -262,7 +263,7 @@ int sim_arkadia_check(const tb_state *before, const tb_state *after, char *err, 
             if (a->gold[p] != worth)
                 FAIL("seat %d ends with %d gold; the final evaluation gives %d", p, a->gold[p], worth);
         }
-    if (b->phase == ARK_PH_SALE && a->banners[mover] > D.banners - 1)
+    if (b->phase == ARK_PH_SALE && a->banners[mover] > d->banners - 1)
         FAIL("a sale without a banner");
     return 0;
 }

@@ -220,7 +220,7 @@ static void first_game_layout(void **unused)
         ark_building b = {fb->form, fb->orient, fb->anchor, fb->family, 0};
         assert_true(fb->orient < D.form[fb->form].rotations);
         assert_true(ark_bb_has(D.form[fb->form].orient[fb->orient].anchors, fb->anchor));
-        cells[i] = ark__building_cells(&b);
+        cells[i] = ark__building_cells(&D, &b);
         assert_false(ark_bb_any(ark_bb_and(cells[i], taken)));
         assert_false(ark_bb_any(ark_bb_and(cells[i], D.tents)));
         taken = ark_bb_or(taken, cells[i]);
