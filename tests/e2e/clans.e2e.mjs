@@ -93,12 +93,29 @@ t.test('a whole game played by clicking; the board follows every decision; a spe
           `huts of ${from} arrive on ${to} (${snap.to} of ${moved}, fewer only by strife or ruin)`);
         checkedMoves++;
       }
-      const logText = await page.textContent('.log .entry:last-child, .log .entry:nth-last-child(1)');
+      const logText = await page.$$eval('.log .entry', (x) => x[x.length - 1].textContent);
       assert(logText.includes(`${from} → ${to}`) || (await page.$$eval('.log .entry', (x) => x.length)) > n + 1,
         'the move log shows the decision');
     }
     decisions++;
     if (decisions === 10) await shot(page, '05-mid-game');
+    if (decisions === 6) {
+      // The log tells the story in words, and a decision clicked shows the
+      // board just after it; "Back to the game" returns to the live board.
+      const said = await page.$$eval('.log .entry .words', (x) => x.map((e) => e.textContent));
+      assert(said.some((w) => /^Tester moves \d+ huts? from the \w+ at \d+ to the \w+ at \d+/.test(w)),
+        `the log tells our moves in words (${said.slice(0, 2).join(' | ')})`);
+      const occupied = () => page.$$eval('g[data-id]', (g) => new Set(g.filter((x) => x.querySelector('.hut')).map((x) => x.dataset.id)).size);
+      await page.click('.log .entry[data-n="1"]');
+      await page.waitForSelector('#look-return');
+      assert((await page.textContent('#turn')).includes('Looking back'), 'the turn card says we are looking back');
+      assertEq(await occupied(), 59, 'the board after decision 1: one territory emptied');
+      assertEq(await page.$$eval('.legal-source', (x) => x.length), 0, 'nothing can be played while looking back');
+      await shot(page, '05b-looking-back');
+      await page.click('#look-return');
+      await page.waitForFunction(() => !document.querySelector('#look-return'));
+      assert(await occupied() < 59, 'back at the live board');
+    }
     if (decisions === 4) {
       // The spectator (early, long before any game can end): same board, no colour of any seat.
       await spec.waitForFunction((k) => document.querySelectorAll('.log .entry').length >= k, n + 1);

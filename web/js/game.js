@@ -9,6 +9,7 @@
 // the generic renderer, which shows the view as text and the legal decisions
 // as buttons.  The page never learns more than its seat's view.
 import { apiGet, brandSvg, clear, el, toast } from './common.js';
+import { renderGameLog } from './gamelog.js';
 
 const params = new URLSearchParams(location.search);
 const gameId = params.get('game');
@@ -22,6 +23,8 @@ const S = {
   summary: null, board: null, renderer: null, seats: [], seat: null, role: 'spectator',
   log: [], current: null, ws: null, retry: 0, seq: 0, fatal: null,
   replay: null, spectators: 0,
+  look: null,          // a look back during live play: { n, r } (the position after decision n)
+  openTurns: new Set(), // log turns the player unfolded
 };
 
 function seatName(k) {
@@ -44,6 +47,13 @@ function banner(text, kind = 'down') {
 // ---- what every renderer gets ----
 
 function context() {
+  if (S.look && S.look.r) {
+    const r = S.look.r;
+    return {
+      view: r.view, legal: null, yourTurn: false, seat: S.seat, toMove: r.to_move, last: r.last,
+      result: null, thinking: null, seats: S.seats, replay: true, n: r.step, look: true,
+    };
+  }
   if (S.replay) {
     const r = S.replay.current;
     return {
@@ -113,6 +123,14 @@ function renderTurn(ctx) {
     box.append(el('h3', 'Game over'), el('div.headline', w.length > 1 ? `Shared win: ${w.join(' and ')}` : `${w[0]} wins`));
     return;
   }
+  if (ctx.look) {
+    box.classList.add('looking');
+    box.append(el('h3', 'Looking back'),
+      el('div.headline', `The board after decision ${ctx.n} of ${S.log.length}`),
+      el('div.detail', 'The game goes on meanwhile; nothing you see here is played.'),
+      el('button.primary#look-return', { type: 'button', onclick: () => lookBack(null) }, 'Back to the game'));
+    return;
+  }
   if (ctx.replay) {
     box.append(el('h3', 'Replay'), el('div.headline', ctx.toMove === null ? 'Final position' : `${seatName(ctx.toMove)} to move`),
       el('div.detail', 'Step through the game with the controls under the board, or the arrow keys.'));
@@ -179,14 +197,9 @@ function formatMove(m) {
 
 function renderLog(ctx) {
   const box = clear($('log'));
-  const upto = ctx.replay ? ctx.n : S.log.length;
-  S.log.forEach((e, i) => {
-    const row = el(`div.entry${ctx.replay && i + 1 === upto ? '.current' : ''}`, { 'data-n': e.n },
-      el('span.n', `${e.n}.`), el('span', seatName(e.seat), ' ', el('span.mv', formatMove(e.move))),
-      e.by === 'ai' ? el('span.ai-tag', { title: 'decided by the computer' }, 'AI') : el('span'));
-    if (ctx.replay && i >= upto) row.style.opacity = '.35';
-    if (ctx.replay) row.addEventListener('click', () => replayGo(e.n));
-    box.append(row);
+  renderGameLog(box, S.log, {
+    upto: ctx.replay ? ctx.n : null, current: ctx.replay ? ctx.n : null, open: S.openTurns,
+    seatName, formatMove, onPick: (n) => (S.replay ? replayGo(n) : lookBack(n)),
   });
   $('move-count').textContent = `${S.log.length}`;
   const cur = box.querySelector('.current');
@@ -284,6 +297,30 @@ function connect() {
   };
 }
 
+// ---- looking back during live play ----
+// Clicking a decision in the log shows the board just after it, as this seat
+// saw it then (the server answers from the seat's view of that moment);
+// `null`, Escape or "Back to the game" returns to the live position.
+async function lookBack(n) {
+  if (n === null || n === undefined || (S.current && n >= S.current.n)) {
+    S.look = null;
+    renderAll();
+    return;
+  }
+  S.look = { n, r: S.look ? S.look.r : null };
+  const q = token ? `?token=${encodeURIComponent(token)}` : '';
+  let r;
+  try { r = await apiGet(`/api/games/${encodeURIComponent(gameId)}/replay/${n}${q}`); } catch (e) {
+    toast(`Cannot show that moment: ${e.message}`, 'error');
+    S.look = null;
+    return;
+  }
+  if (!S.look || S.look.n !== n) return; // a later click or a return won
+  S.look.r = r;
+  renderAll();
+  $('board').scrollIntoView({ block: 'nearest' });
+}
+
 // ---- replay ----
 
 async function replayLoad(k) {
@@ -361,6 +398,7 @@ async function main() {
   $('brand-logo').append(brandSvg());
   for (const b of document.querySelectorAll('[data-phone-tab]')) b.addEventListener('click', () => showTab(b.dataset.phoneTab));
   PHONE.addEventListener('change', () => renderAll());
+  document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape' && S.look) lookBack(null); });
   new ResizeObserver(() => placeDock()).observe($('dock'));
   placeDock();
   if (!gameId) {
