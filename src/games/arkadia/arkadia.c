@@ -23,6 +23,7 @@
  */
 #include "arkadia.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define CARD(form, family) ((form) * ARK_FAMILIES + (family))
@@ -1035,6 +1036,28 @@ static double ark_heuristic(const tb_state *s, int seat)
     return 0.5 + 0.5 * lead / (20.0 + (lead < 0 ? -lead : lead));
 }
 
+/* ---- board files (docs/data-format.md, "Arkadia") ---- */
+
+void *ark__data_read(const char *text, size_t len, const char *where, char *err, size_t errlen)
+{
+    ark_data *d = malloc(sizeof *d);
+    if (!d) {
+        tb__errf(err, errlen, "%s: out of memory", where);
+        return NULL;
+    }
+    /* the names must be the built-in board's: moves and saved games use them */
+    if (ark__data_parse(text, len, where, ark__names(), d, err, errlen)) {
+        free(d);
+        return NULL;
+    }
+    return d;
+}
+
+void ark__data_free(void *tables)
+{
+    free(tables);
+}
+
 const struct tb_game tb__arkadia_game = {
     .name = "arkadia",
     .title = "Arkadia",
@@ -1060,7 +1083,10 @@ const struct tb_game tb__arkadia_game = {
     .state_from_json = ark__state_from_json,
     .resample = ark_resample,
     .heuristic = ark_heuristic,
-    .board_json = ark__board_json,
+    .data_builtin = &ark__builtin_data,
+    .data_read = ark__data_read,
+    .data_free = ark__data_free,
+    .data_board_json = ark__board_json,
     .render_text = ark__render_text,
     .prompt_text = ark__prompt_text,
     .narrate = ark__narrate,

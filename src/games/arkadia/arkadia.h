@@ -118,12 +118,18 @@ static inline const ark_data *ark__names(void)
 
 /* ---- arkadia.c: rules ---- */
 extern const struct tb_game tb__arkadia_game;
+/* The built-in board as the core knows it (name "default", its content hash;
+ * written by arkadia_datagen.c beside ark__data). */
+extern const struct tb_data ark__builtin_data;
+/* The game's data hooks (game.h): a board file read into a malloc'd ark_data
+ * (names checked against the built-in board), and its release. */
+void *ark__data_read(const char *text, size_t len, const char *where, char *err, size_t errlen);
+void ark__data_free(void *tables);
 /* The board the state is played on: the built-in one or a loaded board file;
  * the rules, text, JSON and tensor code read their tables only through this. */
 static inline const ark_data *ark__board(const arkadia_state *a)
 {
-    (void)a;
-    return &ark__data;
+    return a->base.data ? (const ark_data *)a->base.data->tables : &ark__data;
 }
 int ark__to_move(const tb_state *s);
 static inline int ark__mover(const arkadia_state *a)
@@ -168,7 +174,7 @@ int ark__stage_text(const tb_state *s, char *buf, size_t buflen);
 json_t *ark__view_json(const tb_state *s, int seat);
 json_t *ark__state_json(const tb_state *s);
 int ark__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen);
-json_t *ark__board_json(void);
+json_t *ark__board_json(const struct tb_data *data);
 
 /* ---- arkadia_tensor.c: action indexes (docs/python.md) ---- */
 int ark__num_actions(int players);

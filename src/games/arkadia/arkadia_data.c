@@ -69,15 +69,15 @@ static const char *ap_quote(const char *word, char *buf, size_t buflen)
     return buf;
 }
 
-/* Says what is wrong, at the current line (none once the file is read);
- * returns -1 so a caller can `return ap_fail(...)`. */
+/* Says what is wrong, at the current line (line 0 once the whole file is
+ * read: something missing, or counts that disagree across lines); returns
+ * -1 so a caller can `return ap_fail(...)`. */
 static int ap_fail(ap_reader *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int ap_fail(ap_reader *r, const char *fmt, ...)
 {
     if (!r->err || !r->errlen)
         return -1;
-    int n = r->line ? snprintf(r->err, r->errlen, "%s:%d: ", r->file, r->line)
-                    : snprintf(r->err, r->errlen, "%s: ", r->file);
+    int n = snprintf(r->err, r->errlen, "%s:%d: ", r->file, r->line);
     if (n >= 0 && (size_t)n < r->errlen) {
         va_list ap;
         va_start(ap, fmt);

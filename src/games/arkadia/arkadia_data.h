@@ -11,8 +11,9 @@
  * Squares are indexed y*16 + x (x = column a..p, y = row 1..12 from the top);
  * a bit board keeps square i in bit i%64 of word i/64, so each word holds four
  * whole rows and a shape moves to another anchor by a plain shift.  Families
- * (seal colours) are indexed in the order of the file's `family` lines;
- * ARK_NO_FAMILY marks a blank castle square.  A card is form*4 + family.
+ * (seal colours) are indexed in the order of the file's `family` lines (red,
+ * olive, black, silver on every board); ARK_NO_FAMILY marks a blank castle
+ * square.  A card is form*4 + family.
  *
  * Invariants of every ark_data the parser returns (and so of `ark__data`):
  * it is plain data (no pointers), so a copy is a memcpy and a loaded board
@@ -111,8 +112,8 @@ extern const ark_data ark__data;
  * board whose family, form and player-colour names the file must repeat
  * (the notation, saved games and screens use them, so every board keeps
  * them); the build-time generator passes NULL.  Returns 0 on success; else
- * -1, *out is unspecified, and err holds "FILE:LINE: what is wrong" (or
- * "FILE: what is wrong" for something missing from the whole file).
+ * -1, *out is unspecified, and err holds "FILE:LINE: what is wrong" (line
+ * 0 for something only the whole file shows, e.g. a missing line).
  * Allocates nothing and keeps no state between calls.
  */
 int ark__data_parse(const char *text, size_t len, const char *file, const ark_data *names,

@@ -757,9 +757,9 @@ int ark__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen)
 
 /* ---- the static board ---- */
 
-json_t *ark__board_json(void)
+json_t *ark__board_json(const struct tb_data *data)
 {
-    const ark_data *d = &ark__data;
+    const ark_data *d = data ? (const ark_data *)data->tables : &ark__data;
     json_t *j = json_object();
     json_object_set_new(j, "game", json_string("arkadia"));
     json_object_set_new(j, "width", json_integer(ARK_W));
@@ -821,6 +821,7 @@ json_t *ark__board_json(void)
     json_object_set_new(j, "first_game", json_pack("{s:s,s:o,s:[i,i,i]}", "lot", lot, "buildings", first,
                                                    "neutral", d->first_neutral[2], d->first_neutral[3],
                                                    d->first_neutral[4]));
-    json_object_set_new(j, "provisional", json_true());
+    /* the built-in board is our reconstruction; an owner's file is their own */
+    json_object_set_new(j, "provisional", json_boolean(!data || data->builtin));
     return j;
 }
