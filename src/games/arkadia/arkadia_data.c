@@ -263,9 +263,14 @@ static int ap_once(ap_reader *r, int *seen_line, const char *what)
     return 0;
 }
 
+/* "c5" for a square 0..ARK_SQUARES-1. */
 static void ap_square_name(int sq, char out[4])
 {
-    snprintf(out, 4, "%c%d", 'a' + sq % ARK_W, sq / ARK_W + 1);
+    int row = sq / ARK_W + 1;
+    out[0] = (char)('a' + sq % ARK_W);
+    out[1] = (char)(row >= 10 ? '1' : '0' + row);
+    out[2] = (char)(row >= 10 ? '0' + row - 10 : '\0');
+    out[3] = '\0';
 }
 
 /* ---- shapes ---- */
@@ -587,9 +592,10 @@ static int ap_hand(ap_reader *r)
 {
     int hand, display;
     if (ap_once(r, &r->hand_line, "the hand size") ||
-        ap_next_number(r, "the cards in a hand", 1, ARK_HAND, &hand) ||
+        ap_next_number(r, "the hand size", 1, ARK_HAND, &hand) ||
         ap_keyword(r, "display", "after the hand size") ||
-        ap_next_number(r, "the face-up cards", 1, ARK_DISPLAY, &display) || ap_end(r, "the face-up cards"))
+        ap_next_number(r, "the number of face-up cards", 1, ARK_DISPLAY, &display) ||
+        ap_end(r, "the number of face-up cards"))
         return -1;
     r->out->hand = (uint8_t)hand;
     r->out->display = (uint8_t)display;
@@ -762,7 +768,8 @@ static int ap_complete(ap_reader *r)
 }
 
 /* Counts that must agree across lines: the castle inside the lot, one card
- * per tile and 40 in all, enough neutral workers for the first game. */
+ * per tile and 40 in all, floors 1 and 2 able to fill (the end of the game
+ * comes when floor 2 is full), enough neutral workers for the first game. */
 static int ap_counts(ap_reader *r)
 {
     const ark_data *d = r->out;
@@ -787,6 +794,16 @@ static int ap_counts(ap_reader *r)
     if (total != ARK_CARDS) {
         r->line = 0;
         return ap_fail(r, "the tiles and cards add up to %d; Arkadia has exactly %d", total, ARK_CARDS);
+    }
+    for (int fl = 0; fl < 2; fl++) {
+        int sum = 0;
+        for (int k = 0; k < ARK_FAMILIES; k++)
+            sum += d->pieces[fl][k];
+        if (sum < ARK_CASTLE) {
+            r->line = r->pieces_line[fl];
+            return ap_fail(r, "floor %d has %d castle pieces, too few to fill its %d castle squares", fl + 1, sum,
+                           ARK_CASTLE);
+        }
     }
     for (int p = 2; p <= ARK_SEATS; p++)
         if (p * d->first_neutral[p] > d->neutral) {
