@@ -211,6 +211,6 @@ int tb__data_from_json(const tb_game *game, const json_t *board, const tb_data_s
     const char *hash = json_string_value(json_object_get(board, "hash"));
     if (!json_is_object(board) || !tb_data_name_ok(name) || !hash || strlen(hash) != 16)
         return tb__errf(err, errlen,
-                        "'board' must be an object with a 'name' and a 16-digit 'hash'");
+                        "'data' must be an object with a 'name' and a 16-digit 'hash'");
     return tb__data_lookup(game, name, hash, boards, out, err, errlen);
 }

@@ -27,7 +27,7 @@
  * states hold a plain pointer, `base.data`, and copying a state needs no
  * reference count.  The game reaches its tables as base.data->tables (cast
  * to its own type); setup and state_from_json find base.data already set.
- * The core writes "board": {"name", "hash"} into state JSON and records and
+ * The core writes "data": {"name", "hash"} into state JSON and records and
  * checks it on reading, so games never see names or hashes.
  */
 #ifndef TB_CORE_GAME_H

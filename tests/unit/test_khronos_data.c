@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#define D khronos__data
+#define D khronos__tables.data
 
 static void components_match_the_rulebook(void **unused)
 {
@@ -141,7 +141,7 @@ static void placements_agree_with_brute_force(void **unused)
     assert_int_equal(D.place_first[1], 0);
     assert_int_equal(D.place_end[3], D.places);
     for (int i = 0; i < D.places; i++) {
-        const kh_place *p = &khronos__place[i];
+        const kh_place *p = &khronos__tables.place[i];
         assert_true(i >= D.place_first[p->size] && i < D.place_end[p->size]);
         kh_bits mask = {{0}}, nbr = {{0}};
         int covers = 0;
@@ -169,26 +169,26 @@ static void placements_agree_with_brute_force(void **unused)
         assert_memory_equal(&nbr, &p->nbr, sizeof nbr);
         assert_int_equal(covers, p->covers);
         if (i > D.place_first[p->size]) {
-            const kh_place *q = &khronos__place[i - 1];
+            const kh_place *q = &khronos__tables.place[i - 1];
             assert_true(memcmp(q->sq, p->sq, KH_MAXCELLS) != 0);
             assert_true(q->sq[0] <= p->sq[0]);
         }
         /* the anchor index finds it */
-        assert_true(i >= khronos__anchor[p->size][p->sq[0]] &&
-                    i < khronos__anchor[p->size][p->sq[0] + 1]);
+        assert_true(i >= khronos__tables.anchor[p->size][p->sq[0]] &&
+                    i < khronos__tables.anchor[p->size][p->sq[0] + 1]);
         /* the larger placements containing it */
         int n = 0;
         for (int j = 0; j < D.places; j++) {
-            const kh_place *q = &khronos__place[j];
+            const kh_place *q = &khronos__tables.place[j];
             if (q->size <= p->size || !kh_bits_subset(p->mask, q->mask))
                 continue;
             bool listed = false;
-            for (int s = khronos__super_first[i]; s < khronos__super_first[i + 1]; s++)
-                listed |= khronos__super[s] == j;
+            for (int s = khronos__tables.super_first[i]; s < khronos__tables.super_first[i + 1]; s++)
+                listed |= khronos__tables.super[s] == j;
             assert_true(listed);
             n++;
         }
-        assert_int_equal(n, khronos__super_first[i + 1] - khronos__super_first[i]);
+        assert_int_equal(n, khronos__tables.super_first[i + 1] - khronos__tables.super_first[i]);
     }
 }
 
@@ -200,7 +200,7 @@ static void room_for_castles_on_both_banks(void **unused)
     (void)unused;
     int west = 0, east = 0;
     for (int i = D.place_first[3]; i < D.place_end[3]; i++) {
-        const kh_place *p = &khronos__place[i];
+        const kh_place *p = &khronos__tables.place[i];
         if ((p->covers & KH_COVERS_RIVER) || kh_bits_any(kh_bits_and(p->mask, D.printed)))
             continue;
         /* west of the river: some river square lies to the right on its first row */
