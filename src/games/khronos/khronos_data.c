@@ -55,7 +55,7 @@ typedef struct kd_reader {
     char tile_name[KH_TYPES][32];
     int tile_count[KH_TYPES], tile_reno[KH_TYPES], tile_seen[KH_TYPES];
     kd_shape shapes[4][KH_MAXSHAPES];
-    int nshapes[4];
+    int nshapes[4], shape1_line;
     int cards[KH_FAMILIES], cards_line;
     int forest[4], mountain[4], forest_seen, mountain_seen;
     int cubes, ecus, hand;
@@ -283,6 +283,8 @@ static int kd_shape_line(kd_reader *r, char **save)
     int size;
     if (kd_number(r, kd_word(save), 1, 3, "the shape's tile size", &size))
         return -1;
+    if (size == 1)
+        r->shape1_line = r->line;
     const char *cells = kd_word(save);
     kd_shape s = {0};
     int row = 0, col = 0;
@@ -440,6 +442,11 @@ static int kd_complete(kd_reader *r)
     for (int s = 1; s <= 3; s++)
         if (!r->nshapes[s])
             return kd_fail(r, "no tile shape of size %d", s);
+    if (r->nshapes[1] != 1 || r->shapes[1][0].n != 1) {
+        r->line = r->shape1_line;
+        return kd_fail(r, "a size 1 tile covers exactly one square (shape 1 #), like the printed "
+                          "Hamlets");
+    }
     for (int f = 0; f < KH_FAMILIES; f++)
         if (r->cards[f] < 0)
             return kd_fail(r, "the %s cards are missing", kd_families[f]);
