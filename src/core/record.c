@@ -291,8 +291,8 @@ tb_record *tb_record_from_json(const char *json, char *err, size_t errlen)
     const json_t *board = json_object_get(j, "data");
     const char *board_name = json_string_value(json_object_get(board, "name"));
     const char *board_hash = json_string_value(json_object_get(board, "hash"));
-    if (board && (!json_is_object(board) || !tb_data_name_ok(board_name) || !board_hash ||
-                  strlen(board_hash) != TB_DATA_HASH_LEN - 1)) {
+    if (board && (!json_is_object(board) || !tb_data_name_ok(board_name) ||
+                  !tb__data_hash_ok(board_hash))) {
         tb__errf(err, errlen, "'data' must be an object with a 'name' and a 16-digit 'hash'");
         goto fail;
     }
