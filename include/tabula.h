@@ -253,7 +253,7 @@ TB_API int tb_state_from_json(tb_state *state, const tb_game *game, const char *
 /* Reads a state of any game from tb_state_json output into a new state;
  * NULL and err on failure. */
 TB_API tb_state *tb_state_load(const char *json, char *err, size_t errlen);
-/* The same, finding the data the state names ("board": name and hash) in
+/* The same, finding the data the state names ("data": name and hash) in
  * `boards` (NULL: built-in data only).  A state naming data that is not
  * there, or whose hash differs, is refused and err says so; a state that
  * names none (written before data could be loaded) is on the built-in data. */
@@ -315,7 +315,7 @@ TB_API int tb_observation(const tb_state *state, int seat, float *out);
 TB_API tb_record *tb_record_new(const tb_game *game, int players, const tb_options *opts, uint64_t seed);
 TB_API void tb_record_free(tb_record *rec);
 /* The data the game is played on (NULL: built-in); the record keeps its name
- * and hash, and writes them as "board" (docs/records.md). */
+ * and hash, and writes them as "data" (docs/records.md). */
 TB_API void tb_record_set_data(tb_record *rec, const tb_data *data);
 TB_API const char *tb_record_data_name(const tb_record *rec); /* "default" when none named */
 TB_API const char *tb_record_data_hash(const tb_record *rec); /* NULL when none named */

@@ -166,6 +166,16 @@ const tb_data *tb_data_set_find(const tb_data_set *set, const tb_game *game, con
     return NULL;
 }
 
+bool tb__data_hash_ok(const char *hash)
+{
+    if (!hash || strlen(hash) != TB_DATA_HASH_LEN - 1)
+        return false;
+    for (const char *p = hash; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+            return false;
+    return true;
+}
+
 json_t *tb__data_json(const tb_data *data)
 {
     json_t *j = json_object();
@@ -209,8 +219,8 @@ int tb__data_from_json(const tb_game *game, const json_t *board, const tb_data_s
         return tb__data_lookup(game, NULL, NULL, boards, out, err, errlen);
     const char *name = json_string_value(json_object_get(board, "name"));
     const char *hash = json_string_value(json_object_get(board, "hash"));
-    if (!json_is_object(board) || !tb_data_name_ok(name) || !hash || strlen(hash) != 16)
+    if (!json_is_object(board) || !tb_data_name_ok(name) || !tb__data_hash_ok(hash))
         return tb__errf(err, errlen,
-                        "'board' must be an object with a 'name' and a 16-digit 'hash'");
+                        "'data' must be an object with a 'name' and a 16-digit 'hash'");
     return tb__data_lookup(game, name, hash, boards, out, err, errlen);
 }

@@ -27,7 +27,7 @@
  * states hold a plain pointer, `base.data`, and copying a state needs no
  * reference count.  The game reaches its tables as base.data->tables (cast
  * to its own type); setup and state_from_json find base.data already set.
- * The core writes "board": {"name", "hash"} into state JSON and records and
+ * The core writes "data": {"name", "hash"} into state JSON and records and
  * checks it on reading, so games never see names or hashes.
  */
 #ifndef TB_CORE_GAME_H
@@ -259,6 +259,7 @@ static inline void tb__data_hash(const char *text, size_t len, char out[TB_DATA_
  * loaded, which is on the built-in data), found in `boards` (NULL: built-in
  * only); 0 and *out on success, else err says what is missing or changed. */
 json_t *tb__data_json(const tb_data *data);
+bool tb__data_hash_ok(const char *hash); /* 16 lower-case hex digits */
 int tb__data_lookup(const tb_game *game, const char *name, const char *hash,
                     const tb_data_set *boards, const tb_data **out, char *err, size_t errlen);
 int tb__data_from_json(const tb_game *game, const json_t *board, const tb_data_set *boards,

@@ -8,8 +8,8 @@
  * every decision through the checked path, so a record that does not replay
  * (tampered, or written under other rules) is reported, never half-applied.
  * A sealed record carries a seat's view instead of the seed.  A record of a
- * game with loadable data names the data (name and content hash, "board")
- * and replays only on those very data; one without a "board" (written before
+ * game with loadable data names the data (name and content hash, "data")
+ * and replays only on those very data; one without "data" (written before
  * data could be chosen) replays on the built-in data.
  */
 #include "game.h"
@@ -168,7 +168,7 @@ static json_t *record_to_object(const tb_record *rec, bool with_seed)
                             json_string(rec->options.item[i].value));
     json_object_set_new(j, "options", opts);
     if (rec->has_board)
-        json_object_set_new(j, "board", json_pack("{s:s,s:s}", "name", rec->board, "hash",
+        json_object_set_new(j, "data", json_pack("{s:s,s:s}", "name", rec->board, "hash",
                                                   rec->board_hash));
     if (with_seed) {
         char buf[32];
@@ -288,12 +288,12 @@ tb_record *tb_record_from_json(const char *json, char *err, size_t errlen)
             goto fail;
         }
     }
-    const json_t *board = json_object_get(j, "board");
+    const json_t *board = json_object_get(j, "data");
     const char *board_name = json_string_value(json_object_get(board, "name"));
     const char *board_hash = json_string_value(json_object_get(board, "hash"));
-    if (board && (!json_is_object(board) || !tb_data_name_ok(board_name) || !board_hash ||
-                  strlen(board_hash) != TB_DATA_HASH_LEN - 1)) {
-        tb__errf(err, errlen, "'board' must be an object with a 'name' and a 16-digit 'hash'");
+    if (board && (!json_is_object(board) || !tb_data_name_ok(board_name) ||
+                  !tb__data_hash_ok(board_hash))) {
+        tb__errf(err, errlen, "'data' must be an object with a 'name' and a 16-digit 'hash'");
         goto fail;
     }
     if (board && !game->data_builtin) {

@@ -309,7 +309,7 @@ char *tb_state_json(const tb_state *state)
     tb_state_options(state, &o);
     json_object_set_new(j, "options", state_options_json(&o));
     if (state->data)
-        json_object_set_new(j, "board", tb__data_json(state->data));
+        json_object_set_new(j, "data", tb__data_json(state->data));
     json_t *own = state->game->state_json(state);
     json_object_update(j, own);
     json_decref(own);
@@ -380,7 +380,7 @@ int tb_state_from_json_in(tb_state *state, const tb_game *game, const char *json
         goto done;
     }
     tmp = tb_state_new(game);
-    if (tb__data_from_json(game, json_object_get(j, "board"), boards, &tmp->data, err, errlen))
+    if (tb__data_from_json(game, json_object_get(j, "data"), boards, &tmp->data, err, errlen))
         goto done;
     long long v;
     if (tb__json_int(j, "players", game->min_players, game->max_players, &v, err, errlen))

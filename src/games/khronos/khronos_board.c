@@ -29,12 +29,13 @@ int kh_board_find(const kh_board *bd, int anchor)
     if (anchor < 0 || anchor >= KH_MAXSQ)
         return -1;
     int i = bd->at[anchor];
-    return i != KH_NONE && kh_anchor(&bd->b[i]) == anchor ? i : -1;
+    return i != KH_NONE && kh_anchor(bd->tab, &bd->b[i]) == anchor ? i : -1;
 }
 
-void kh_board_init(kh_board *bd)
+void kh_board_init(kh_board *bd, const kh_tables *tab)
 {
     memset(bd, 0, sizeof *bd);
+    bd->tab = tab;
     memset(bd->at, KH_NONE, sizeof bd->at);
 }
 
@@ -54,11 +55,11 @@ static void board_shift_at(kh_board *bd, int from, int by)
 
 int kh_board_add(kh_board *bd, int place, int type, int owner, int flags)
 {
-    const kh_place *p = &khronos__place[place];
+    const kh_place *p = &bd->tab->place[place];
     int lo = 0, hi = bd->nb; /* the first building whose first square is after p's */
     while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if (kh_anchor(&bd->b[mid]) < p->sq[0])
+        if (kh_anchor(bd->tab, &bd->b[mid]) < p->sq[0])
             lo = mid + 1;
         else
             hi = mid;
@@ -117,7 +118,7 @@ static void board_walk(kh_board *bd, const uint64_t members[2])
             bd->b[start].dom = (uint8_t)start;
             while (head < tail) {
                 int i = queue[head++];
-                FOR_BITS(kh_bits_and(khronos__place[bd->b[i].place].nbr, bd->occ), sq) {
+                FOR_BITS(kh_bits_and(bd->tab->place[bd->b[i].place].nbr, bd->occ), sq) {
                     int j = bd->at[sq];
                     if ((left[j >> 6] >> (j & 63)) & 1) {
                         left[j >> 6] &= ~(1ULL << (j & 63));
@@ -139,7 +140,7 @@ void kh_board_remove(kh_board *bd, int i)
             int k = j > i ? j - 1 : j;
             members[k >> 6] |= 1ULL << (k & 63);
         }
-    const kh_place *p = kh_place_of(&bd->b[i]);
+    const kh_place *p = kh_place_of(bd->tab, &bd->b[i]);
     for (int k = 0; k < p->n; k++)
         bd->at[p->sq[k]] = KH_NONE;
     bd->occ = kh_bits_minus(bd->occ, p->mask);
@@ -159,7 +160,7 @@ void kh_board_rebuild(kh_board *bd)
     memset(&bd->occ, 0, sizeof bd->occ);
     uint64_t all[2] = {0, 0};
     for (int i = 0; i < bd->nb; i++) {
-        const kh_place *p = kh_place_of(&bd->b[i]);
+        const kh_place *p = kh_place_of(bd->tab, &bd->b[i]);
         for (int k = 0; k < p->n; k++)
             bd->at[p->sq[k]] = (uint8_t)i;
         kh_bits_add(&bd->occ, p->mask);
@@ -226,7 +227,7 @@ void kh_board_snapshot(kh_board *bd, int fam)
         kh_bld *b = &bd->b[i];
         if (KH_FAMILY(b->type) == KH_CIVIL)
             continue; /* civil buildings never conflict */
-        b->orig = (uint8_t)kh_anchor(&bd->b[b->dom]);
+        b->orig = (uint8_t)kh_anchor(bd->tab, &bd->b[b->dom]);
         b->opower = power[b->dom];
     }
 }
@@ -245,10 +246,10 @@ void kh_board_clear_snapshot(kh_board *bd)
  * (ASSUMPTION: the printed Hamlet lies under any tile covering its square). */
 void kh_board_restore_printed(kh_board *bd)
 {
-    for (int h = 0; h < khronos__data.hamlets; h++) {
-        int sq = khronos__data.hamlet[h];
+    for (int h = 0; h < bd->tab->data.hamlets; h++) {
+        int sq = bd->tab->data.hamlet[h];
         if (bd->at[sq] == KH_NONE)
-            kh_board_add(bd, khronos__data.place_first[1] + sq, KH_TYPE(KH_CIVIL, 1), KH_NOBODY, KH_PRINTED);
+            kh_board_add(bd, bd->tab->data.place_first[1] + sq, KH_TYPE(KH_CIVIL, 1), KH_NOBODY, KH_PRINTED);
     }
 }
 
@@ -272,7 +273,7 @@ bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int o
                  const kh_domstat *st)
 {
     if (old >= 0) {
-        const kh_place *op = kh_place_of(&bd->b[old]);
+        const kh_place *op = kh_place_of(bd->tab, &bd->b[old]);
         if (!kh_bits_subset(op->mask, p->mask))
             return false;
         if (kh_bits_any(kh_bits_and(kh_bits_minus(p->mask, op->mask), bd->occ)))
@@ -323,15 +324,15 @@ int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, unsi
             if (c & KH_COVERS_RIVER)
                 covers_ok &= ~(1u << c);
     const kh_bits occ = bd->occ;
-    const uint16_t *anchor = khronos__anchor[v];
+    const uint16_t *anchor = bd->tab->anchor[v];
     /* only placements whose first square is free: by free square, in order */
     for (int w = 0; w < KH_WORDS; w++)
         for (uint64_t m = ~occ.w[w]; m; m &= m - 1) {
             int sq = w * 64 + __builtin_ctzll(m);
-            if (sq >= khronos__data.squares)
+            if (sq >= bd->tab->data.squares)
                 return n;
             for (int i = anchor[sq]; i < anchor[sq + 1]; i++) {
-                const kh_place *p = &khronos__place[i];
+                const kh_place *p = &bd->tab->place[i];
                 if (!(covers_ok >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, occ)))
                     continue;
                 if (f != KH_CIVIL) {
@@ -351,11 +352,11 @@ int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, unsi
 /* The placements of the tile one size smaller within building i's squares. */
 int kh_smaller_places(const kh_board *bd, int i, uint16_t *out)
 {
-    const kh_place *p = kh_place_of(&bd->b[i]);
+    const kh_place *p = kh_place_of(bd->tab, &bd->b[i]);
     int v = p->size - 1, n = 0;
     for (int a = 0; a < p->n; a++)
-        for (int j = khronos__anchor[v][p->sq[a]]; j < khronos__anchor[v][p->sq[a] + 1]; j++)
-            if (n < KH_MAXSUB && kh_bits_subset(khronos__place[j].mask, p->mask))
+        for (int j = bd->tab->anchor[v][p->sq[a]]; j < bd->tab->anchor[v][p->sq[a] + 1]; j++)
+            if (n < KH_MAXSUB && kh_bits_subset(bd->tab->place[j].mask, p->mask))
                 out[n++] = (uint16_t)j;
     return n;
 }
