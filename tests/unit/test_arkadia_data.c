@@ -19,7 +19,7 @@
  * with every invariant of tests/sim/sim_arkadia.c checked at each decision.
  * Also the bit-board helpers against a square-by-square reference.
  *
- * usage: test_arkadia_data SOURCE_ROOT (to find data/ and tests/data/)
+ * The files are found under $TABULA_SOURCE (the source tree; meson sets it).
  */
 #include "games/arkadia/arkadia.h"
 #include "sim/sim.h"
@@ -841,15 +841,10 @@ static void bit_board_helpers(void **unused)
     }
 }
 
-static void ark_test_root(int argc, char **argv)
+int main(void)
 {
-    if (argc > 1)
-        source_root = argv[1];
-}
-
-int main(int argc, char **argv)
-{
-    ark_test_root(argc, argv);
+    if (getenv("TABULA_SOURCE"))
+        source_root = getenv("TABULA_SOURCE");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(builtin_board_keeps_every_invariant),
         cmocka_unit_test(tents_are_24_on_the_board),
