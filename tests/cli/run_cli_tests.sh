@@ -101,5 +101,32 @@ for f in games_per_s decisions_per_s ns_per_decision clone_ns; do
   check "bench --json has $f" grep -q "\"$f\":" "$tmp/bench.json"
 done
 
+# Board files (docs/data-format.md): play on one, replay only with it, a bad
+# file refused naming its line, the engine's --data-dir
+small=$2/../data/khronos-small.txt
+mkdir -p "$tmp/boards/khronos"
+cp "$small" "$tmp/boards/khronos/small.txt"
+"$tabula" play khronos --board "$tmp/boards/khronos/small.txt" --seats random,random --seed 4 \
+  --record "$tmp/kb.json" </dev/null >"$tmp/kb.out" 2>&1; rc=$?
+check "play --board FILE plays a game" bash -c "[ $rc -eq 0 ] && grep -q \"on the board 'small'\" '$tmp/kb.out'"
+check "the record names the board" grep -q '"data":{"name":"small","hash":"[0-9a-f]\{16\}"}' "$tmp/kb.json"
+"$tabula" replay "$tmp/kb.json" --to 3 >/dev/null 2>"$tmp/kb.err"; rc=$?
+check "replay without the board is refused, saying which" bash -c "[ $rc -eq 1 ] && grep -q \"board 'small', which is not installed\" '$tmp/kb.err'"
+check "replay --board FILE" bash -c "'$tabula' replay '$tmp/kb.json' --to 3 --board '$tmp/boards/khronos/small.txt' | grep -q 'Decision 3 of'"
+check "replay --data-dir DIR" bash -c "'$tabula' replay '$tmp/kb.json' --to 3 --data-dir '$tmp/boards' | grep -q 'Decision 3 of'"
+sed 's/^hand 4$/hand 5/' "$small" > "$tmp/changed.txt"
+mkdir -p "$tmp/changed/khronos"; cp "$tmp/changed.txt" "$tmp/changed/khronos/small.txt"
+"$tabula" replay "$tmp/kb.json" --data-dir "$tmp/changed" >/dev/null 2>"$tmp/kc.err"; rc=$?
+check "replay on a changed board is refused" bash -c "[ $rc -eq 1 ] && grep -q 'different version' '$tmp/kc.err'"
+sed 's/^row 3 \(.*\)$/row 3 ....~~..mq/' "$small" > "$tmp/bad.txt"
+usage_case "play --board with a bad file" "$tabula" play khronos --board "$tmp/bad.txt"
+check "the bad file's line is named" grep -q "bad.txt:8: row 3: unknown terrain letter 'q'" "$tmp/err"
+usage_case "play clans --board" "$tabula" play clans --board "$small"
+cp "$tmp/bad.txt" "$tmp/boards/khronos/bad.txt"
+"$tabula" engine --data-dir "$tmp/boards" </dev/null >/dev/null 2>"$tmp/eb.err"; rc=$?
+check "engine --data-dir with a bad file does not start" bash -c "[ $rc -eq 1 ] && grep -q 'khronos/bad.txt:8:' '$tmp/eb.err'"
+rm "$tmp/boards/khronos/bad.txt"
+check "engine --data-dir offers the boards by name" bash -c "printf 'list_boards khronos\nnew khronos board=small players=2\n' | '$tabula' engine --data-dir '$tmp/boards' | grep -q '^small [0-9a-f]'"
+
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
