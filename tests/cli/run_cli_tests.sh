@@ -128,5 +128,22 @@ check "engine --data-dir with a bad file does not start" bash -c "[ $rc -eq 1 ] 
 rm "$tmp/boards/khronos/bad.txt"
 check "engine --data-dir offers the boards by name" bash -c "printf 'list_boards khronos\nnew khronos board=small players=2\n' | '$tabula' engine --data-dir '$tmp/boards' | grep -q '^small [0-9a-f]'"
 
+# The same for an Arkadia board (tests/data/arkadia_moved.txt: other tents, a 4 x 4 lot)
+moved=$2/../data/arkadia_moved.txt
+mkdir -p "$tmp/boards/arkadia"
+cp "$moved" "$tmp/boards/arkadia/moved.txt"
+"$tabula" play arkadia --board "$tmp/boards/arkadia/moved.txt" --seats random,random --seed 5 \
+  --record "$tmp/ab.json" </dev/null >"$tmp/ab.out" 2>&1; rc=$?
+check "arkadia: play --board FILE plays a game" bash -c "[ $rc -eq 0 ] && grep -q \"on the board 'moved'\" '$tmp/ab.out'"
+check "arkadia: the record names the board" grep -q '"data":{"name":"moved","hash":"[0-9a-f]\{16\}"}' "$tmp/ab.json"
+"$tabula" replay "$tmp/ab.json" --to 3 >/dev/null 2>"$tmp/ab.err"; rc=$?
+check "arkadia: replay without the board is refused" bash -c "[ $rc -eq 1 ] && grep -q \"board 'moved', which is not installed\" '$tmp/ab.err'"
+check "arkadia: replay --board FILE" bash -c "'$tabula' replay '$tmp/ab.json' --to 3 --board '$tmp/boards/arkadia/moved.txt' | grep -q 'Decision 3 of'"
+sed 's/^tents a1 f1 /tents a1 a1 /' "$moved" > "$tmp/abad.txt"
+usage_case "arkadia: play --board with a bad file" "$tabula" play arkadia --board "$tmp/abad.txt"
+check "arkadia: the bad file's line is named" grep -q "abad.txt:15: the tent on a1 is given twice" "$tmp/err"
+check "arkadia: engine --data-dir plays on the board by name" bash -c "printf 'list_boards arkadia\nnew arkadia board=moved players=2\nlegal\n' | '$tabula' engine --data-dir '$tmp/boards' | grep -q '^lot k4'"
+check "arkadia: the built-in board has no such lot place" bash -c "! printf 'new arkadia players=2\nlegal\n' | '$tabula' engine | grep -q '^lot k4'"
+
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
