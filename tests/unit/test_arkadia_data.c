@@ -520,6 +520,10 @@ static const bad_case bad_cases[] = {
     /* counts and the engine's limits */
     {"board ", "board 20 12", "the board is 20 x 12 squares, but the engine's bit boards hold exactly 16 x 12", NULL, NULL},
     {"hand 4", "hand 5 display 3", "the hand size is 5, but it must be 1 to 4", NULL, NULL},
+    {"hand 4", "hand 99999999999999999999 display 3", "the hand size is 99999999999999999999, but it must be 1 to 4",
+     NULL, NULL},
+    {"tents ", "tents e1 a99999999999", "square a99999999999 is off the board (columns a to p, rows 1 to 12)", NULL,
+     NULL},
     {"cards house", "cards house red 3 olive 2 black 2 silver 2", "9 cards of house, but it has 8 tiles (one card per tile)", NULL, NULL},
     {"cards house", "cards house red 2 olive 2 black 2 red 2", "family red is given twice", NULL, NULL},
     {"pieces 1", "pieces 1 red 2 olive 2 black 2 silver 2",

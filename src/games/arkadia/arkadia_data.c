@@ -152,8 +152,8 @@ static int ap_number(ap_reader *r, const char *w, const char *what, int lo, int 
         return -1; /* ap_need said why */
     long v = 0;
     const char *p = w;
-    while (*p >= '0' && *p <= '9' && v <= 100000)
-        v = v * 10 + (*p++ - '0');
+    for (; *p >= '0' && *p <= '9'; p++)
+        v = v > 100000 ? v : v * 10 + (*p - '0'); /* a long number stays too large */
     if (p == w || *p)
         return ap_fail(r, "%s must be a number, not '%s'", what, ap_quote(w, q, sizeof q));
     if (v < lo || v > hi)
@@ -176,8 +176,8 @@ static int ap_square(ap_reader *r, const char *w, int *sq)
         return -1;
     int row = 0;
     const char *p = w + 1;
-    while (*p >= '0' && *p <= '9' && row < 1000)
-        row = row * 10 + (*p++ - '0');
+    for (; *p >= '0' && *p <= '9'; p++)
+        row = row > 1000 ? row : row * 10 + (*p - '0');
     bool letter = w[0] >= 'a' && w[0] <= 'z', digits = p > w + 1 && !*p && w[1] != '0';
     if (!letter || !digits)
         return ap_fail(r, "'%s' is not a square: write a column letter and a row number, e.g. c5",
