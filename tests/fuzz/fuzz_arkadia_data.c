@@ -7,7 +7,7 @@
  * at each decision and ends.
  */
 #include "core/text.h"
-#include "sim/sim.h"
+#include "../sim/sim.h"
 #include "tabula.h"
 
 #include <stdio.h>
