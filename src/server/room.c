@@ -258,7 +258,9 @@ static json_t *room_summary_locked(const srv_room *r)
                 json_array_append_new(winners, json_integer(i));
     }
     json_object_set_new(j, "winners", winners);
-    const char *notice = r->game ? tb_game_notice(r->game) : NULL;
+    /* the game's notice is about its built-in data: not shown for another board */
+    bool builtin = !board || strcmp(board, TB_DATA_DEFAULT) == 0;
+    const char *notice = r->game && builtin ? tb_game_notice(r->game) : NULL;
     json_object_set_new(j, "notice", notice ? json_string(notice) : json_null());
     if (r->broken[0])
         json_object_set_new(j, "error", json_string(r->broken));
