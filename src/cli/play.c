@@ -184,7 +184,10 @@ static void play_show(play_game *pg, int seat)
     char *board = tb_render_text(pg->state, seat, flags);
     printf("\n%s", board);
     free(board);
-    const char *notice = tb_game_notice(tb_state_game(pg->state));
+    /* the notice is about the built-in data, not a board file the player gave */
+    const tb_data *data = tb_state_data(pg->state);
+    const char *notice = !data || tb_data_is_builtin(data) ? tb_game_notice(tb_state_game(pg->state))
+                                                           : NULL;
     if (notice)
         printf("Note: %s\n", notice);
 }

@@ -718,7 +718,8 @@ json_t *khronos__view_json(const tb_state *s, int seat)
     json_object_set_new(j, "boards", text_boards_json(k, false));
     json_object_set_new(j, "ripple", text_ripple_json(k));
     json_object_set_new(j, "last_earnings", text_ints(k->last_earn, s->players));
-    json_object_set_new(j, "notice", json_string(s->game->notice));
+    /* the notice is about the built-in (invented) board, not an owner's board */
+    json_object_set_new(j, "notice", s->data->builtin ? json_string(s->game->notice) : json_null());
     if (k->over) {
         json_t *scores = json_array();
         for (int p = 0; p < s->players; p++)
