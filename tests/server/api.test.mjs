@@ -476,6 +476,47 @@ t.test('boards: offered by name from --data-dir, chosen at creation, remembered 
   fs.rmSync(d2, { recursive: true, force: true });
 });
 
+t.test('boards: an Arkadia board file from --data-dir, played on and resumed on it', async () => {
+  const d2 = tempDir();
+  const moved = fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'data', 'arkadia_moved.txt'), 'utf8');
+  const boards = path.join(d2, 'boards');
+  fs.mkdirSync(path.join(boards, 'arkadia'), { recursive: true });
+  fs.writeFileSync(path.join(boards, 'arkadia', 'bad.txt'), moved.replace('tents a1 f1 ', 'tents a1 a1 '));
+  let refused = null;
+  try {
+    const bad = await startServer(tabula, { db: testDb(d2, 'b'), args: ['--data-dir', boards] });
+    await bad.stop();
+  } catch (e) {
+    refused = e.message;
+  }
+  assert(refused && /arkadia\/bad\.txt:15: the tent on a1 is given twice/.test(refused), `a bad board stops the server: ${refused}`);
+  fs.rmSync(path.join(boards, 'arkadia', 'bad.txt'));
+  fs.writeFileSync(path.join(boards, 'arkadia', 'moved.txt'), moved);
+  const adb = testDb(d2, 'arkadia');
+  const s2 = await startServer(tabula, { db: adb, args: ['--data-dir', boards] });
+  const cat = (await api(s2, 'GET', '/api/catalog')).json.games;
+  assertEq(cat.find((g) => g.name === 'arkadia').boards, ['default', 'moved'], 'arkadia boards by name');
+  const drawn = (await api(s2, 'GET', '/api/catalog/arkadia/boards/moved')).json;
+  assertEq([drawn.lot_size, drawn.tents.length, drawn.provisional], [[4, 4], 20, false], 'the moved board drawn');
+  const g = await api(s2, 'POST', '/api/games', { game: 'arkadia', board: 'moved', players: 2, seats: humans(2) });
+  assertEq(g.status, 201, 'a game on the moved board');
+  const summary = (await api(s2, 'GET', `/api/games/${g.json.id}`)).json;
+  assertEq([summary.board, summary.notice], ['moved', null], 'named, and no notice about the built-in board');
+  const seat = summary.to_move;
+  const c = await WsClient.connect(s2.port, `?game=${g.json.id}&token=${g.json.seats[seat].token}`);
+  const st = await c.next((m) => m.type === 'state');
+  await c.close();
+  assert(st.legal.includes('lot k4'), `the lot goes where the moved board leaves room: ${st.legal}`);
+  assertEq((await s2.stop()).code, 0, 'clean stop');
+  const s3 = await startServer(tabula, { db: adb, args: ['--data-dir', boards] });
+  const c3 = await WsClient.connect(s3.port, `?game=${g.json.id}&token=${g.json.seats[seat].token}`);
+  const again = await c3.next((m) => m.type === 'state');
+  await c3.close();
+  assertEq([again.view, again.legal], [st.view, st.legal], 'resumed on the same board');
+  assertEq((await s3.stop()).code, 0, 'clean stop');
+  fs.rmSync(d2, { recursive: true, force: true });
+});
+
 t.test('the server stops cleanly at the end (no leak under ASan)', async () => {
   const exit = await server.stop();
   assertEq(exit.code, 0, `exit status (stderr: ${server.stderr().slice(0, 3000)})`);
