@@ -16,7 +16,8 @@
  * compiled-in tables and the same seeded games; every kind of bad file is
  * refused with its line and what is wrong, and nothing starts; cut or
  * damaged files never crash it; the second board plays whole random games
- * with every invariant of tests/sim/sim_arkadia.c checked at each decision.
+ * with every invariant of tests/sim/sim_arkadia.c checked at each decision,
+ * and a state on it loads only where that very board is installed.
  * Also the bit-board helpers against a square-by-square reference.
  *
  * The files are found under $TABULA_SOURCE (the source tree; meson sets it).
@@ -845,6 +846,45 @@ static void bit_board_helpers(void **unused)
     }
 }
 
+/* A state and a record on the second board name it (name and hash) and load
+ * or replay only where that very board is installed. */
+static void a_game_on_the_second_board_needs_that_board(void **unused)
+{
+    (void)unused;
+    const tb_game *g = tb_game_find("arkadia");
+    char err[TB_ERR_LEN];
+    tb_data_set *set = tb_data_set_new(), *other = tb_data_set_new();
+    tb_data *moved = read_board("tests/data/arkadia_moved.txt", "moved");
+    assert_int_equal(tb_data_set_add(set, moved, err, sizeof err), 0);
+    size_t len;
+    char *text = slurp("tests/data/arkadia_moved.txt", &len);
+    char *edited = strstr(text, "hand 3 display 2");
+    assert_non_null(edited);
+    edited[5] = '2'; /* another version: a hand of 2 */
+    tb_data *changed = tb_data_read(g, "moved", text, len, "moved.txt", err, sizeof err);
+    assert_non_null(changed);
+    assert_int_equal(tb_data_set_add(other, changed, err, sizeof err), 0);
+    tb_state *s = tb_state_new(g);
+    assert_int_equal(tb_setup_data(s, moved, 3, NULL, 9, err, sizeof err), 0);
+    tb_rng rng;
+    tb_rng_seed(&rng, 9);
+    tb_playout(s, &rng, 20);
+    char *json = tb_state_json(s), want[80];
+    snprintf(want, sizeof want, "\"data\":{\"name\":\"moved\",\"hash\":\"%s\"}", tb_data_hash(moved));
+    assert_non_null(strstr(json, want));
+    assert_null(tb_state_load_in(json, NULL, err, sizeof err));    /* not installed */
+    assert_null(tb_state_load_in(json, other, err, sizeof err));   /* another version */
+    tb_state *back = tb_state_load_in(json, set, err, sizeof err); /* that very board */
+    assert_non_null(back);
+    assert_true(tb_state_equal(back, s));
+    tb_state_free(back);
+    free(json);
+    tb_state_free(s);
+    free(text);
+    tb_data_set_free(other);
+    tb_data_set_free(set);
+}
+
 int main(void)
 {
     if (getenv("TABULA_SOURCE"))
@@ -864,6 +904,7 @@ int main(void)
         cmocka_unit_test(cut_and_damaged_files_never_crash),
         cmocka_unit_test(the_second_board_keeps_every_invariant),
         cmocka_unit_test(the_second_board_plays_whole_games),
+        cmocka_unit_test(a_game_on_the_second_board_needs_that_board),
         cmocka_unit_test(bit_board_helpers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
