@@ -167,11 +167,11 @@ int tb_review_record(const tb_record *rec, int seat, const tb_review_settings *s
     if (seat < -1 || seat >= players)
         return review_fail(err, errlen, "there is no seat %d in a game of %d players", seat + 1,
                            players);
-    tb_state *s = tb_record_replay(rec, 0, err, errlen);
+    tb_state *s = tb_record_replay_in(rec, 0, settings->boards, err, errlen);
     if (!s)
         return -1;
     /* Check the whole record first, so a bad one costs no search. */
-    tb_state *end = tb_record_replay(rec, -1, err, errlen);
+    tb_state *end = tb_record_replay_in(rec, -1, settings->boards, err, errlen);
     if (!end) {
         tb_state_free(s);
         return -1;

@@ -19,13 +19,15 @@
 static int review_help(void)
 {
     printf("usage: tabula review RECORD.json [--seat S] [--iterations N] [--threads T]\n"
-           "                     [--seed N] [--json] [--quiet]\n\n"
+           "                     [--seed N] [--board FILE] [--data-dir DIR] [--json] [--quiet]\n\n"
            "Reviews a saved game with the computer's search: for each decision (of every\n"
            "seat, or of seat S, 1 to the number of players) the player's estimated win\n"
            "rate before it and after it, the decision the search prefers with its win\n"
            "rate, the loss, and a mark on decisions that lost more than 10 points\n"
            "(\"mistake\") or 20 points (\"blunder\").  Each decision is searched only from\n"
            "what its player knew then: secrets it could not see are re-dealt.\n\n"
+           "  --board FILE    the board file a Khronos or Arkadia game was played on\n"
+           "  --data-dir DIR  or the folder of board files (docs/data-format.md)\n"
            "  --iterations N  search iterations per decision (default %d)\n"
            "  --threads T     threads per search (default 1)\n"
            "  --seed N        the review's seed (default 1); the same seed, iterations\n"
@@ -122,7 +124,7 @@ static void review_print_table(const tb_review *r, const tb_record *rec, int sea
 
 int cmd_review(int argc, char **argv)
 {
-    const char *path = NULL;
+    const char *path = NULL, *board_file = NULL, *data_dir = NULL;
     long seat = -1, iterations = TB_REVIEW_ITERATIONS, threads = 1;
     uint64_t seed = 1;
     bool json = false, quiet = false;
@@ -148,6 +150,10 @@ int cmd_review(int argc, char **argv)
             } else if (cli_parse_int(v, 1, 64, &threads)) {
                 return cli_usage("review", "--threads needs a number from 1 to 64, not '%s'", v);
             }
+        } else if (strcmp(a, "--board") == 0 || strcmp(a, "--data-dir") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage("review", "%s needs a %s", a, a[2] == 'b' ? "file" : "folder");
+            *(a[2] == 'b' ? &board_file : &data_dir) = argv[++i];
         } else if (strcmp(a, "--json") == 0) {
             json = true;
         } else if (strcmp(a, "--quiet") == 0) {
@@ -179,9 +185,18 @@ int cmd_review(int argc, char **argv)
         tb_record_free(rec);
         return cli_usage("review", "--seat must be 1 to %d", players);
     }
+    tb_data_set *boards = tb_data_set_new(); /* the record's board, if it names one */
+    if ((data_dir && cli_load_data_dir(boards, data_dir, err, sizeof err)) ||
+        (board_file && !cli_board_arg(boards, tb_record_game(rec), board_file, err, sizeof err))) {
+        fprintf(stderr, "tabula review: %s\n", err);
+        tb_record_free(rec);
+        tb_data_set_free(boards);
+        return 1;
+    }
     tb_review_settings settings = {
         .budget = {.iterations = iterations, .threads = (int)threads},
         .seed = seed,
+        .boards = boards,
     };
     review_progress_bar bar = {.start = cli_now_us()};
     bool show = !quiet && isatty(STDERR_FILENO);
@@ -193,6 +208,7 @@ int cmd_review(int argc, char **argv)
     if (rc != 0) {
         fprintf(stderr, "tabula review: %s: %s\n", path, err);
         tb_record_free(rec);
+        tb_data_set_free(boards);
         return 1;
     }
     if (json)
@@ -201,5 +217,6 @@ int cmd_review(int argc, char **argv)
         review_print_table(r, rec, (int)seat, &settings.budget, seed);
     tb_review_free(r);
     tb_record_free(rec);
+    tb_data_set_free(boards);
     return 0;
 }

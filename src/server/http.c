@@ -270,7 +270,7 @@ static enum MHD_Result http_method_not_allowed(struct MHD_Connection *c, const c
 
 /* ---- the API ---- */
 
-static json_t *http_catalog(void)
+static json_t *http_catalog(const tb_data_set *boards)
 {
     json_t *games = json_array();
     for (int i = 0; i < tb_game_count(); i++) {
@@ -289,12 +289,19 @@ static json_t *http_catalog(void)
                                                   o->help ? o->help : ""));
         }
         const char *notice = tb_game_notice(g);
+        /* the boards a game may be played on, by name (the built-in one first) */
+        json_t *names = json_array();
+        int nb = !tb_data_builtin(g) ? 0 : boards ? tb_data_set_count(boards, g) : 1;
+        for (int k = 0; k < nb; k++)
+            json_array_append_new(names, json_string(tb_data_name(
+                                             boards ? tb_data_set_at(boards, g, k) : tb_data_builtin(g))));
         json_array_append_new(
-            games, json_pack("{s:s,s:s,s:i,s:i,s:i,s:o,s:o}", "name", tb_game_name(g), "title",
+            games, json_pack("{s:s,s:s,s:i,s:i,s:i,s:o,s:o,s:o}", "name", tb_game_name(g), "title",
                              tb_game_title(g), "min_players", tb_game_min_players(g),
                              "max_players", tb_game_max_players(g), "default_players",
                              tb_game_default_players(g), "notice",
-                             notice ? json_string(notice) : json_null(), "options", opts));
+                             notice ? json_string(notice) : json_null(), "options", opts,
+                             "boards", names));
     }
     json_t *levels = json_array();
     static const char *const names[] = {"easy", "normal", "hard"};
@@ -396,7 +403,7 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
     if (parts == 1 && strcmp(part[0], "catalog") == 0) {
         if (!get)
             return http_method_not_allowed(c, "GET");
-        return http_json(c, 200, http_catalog());
+        return http_json(c, 200, http_catalog(h->cfg.boards));
     }
     if (parts == 1 && strcmp(part[0], "health") == 0) {
         if (!get)
@@ -432,6 +439,19 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
             return http_error(c, 404, "unknown_game", "there is no such game");
         char *board = tb_board_json(g);
         return http_send(c, 200, "application/json", board);
+    }
+    if (parts == 4 && strcmp(part[0], "catalog") == 0 && strcmp(part[2], "boards") == 0) {
+        if (!get)
+            return http_method_not_allowed(c, "GET");
+        const tb_game *g = tb_game_find(part[1]);
+        if (!g)
+            return http_error(c, 404, "unknown_game", "there is no such game");
+        const tb_data *d = tb_data_builtin(g) && tb_data_name_ok(part[3])
+                               ? tb_data_set_find(h->cfg.boards, g, part[3])
+                               : NULL;
+        if (!d)
+            return http_error(c, 404, "unknown_board", "this server has no such board of the game");
+        return http_send(c, 200, "application/json", tb_board_json_data(g, d));
     }
     if (strcmp(part[0], "games") != 0)
         return http_error(c, 404, "not_found", "no such API address (see docs/http-api.md)");

@@ -106,7 +106,8 @@ static char *review_compute(srv_reviews *rv, review_job *job, char *err, size_t 
     tb_record *rec = tb_record_from_json(job->record, err, errlen);
     if (!rec)
         return NULL;
-    tb_review_settings settings = {.budget = {.iterations = SRV_REVIEW_ITERATIONS}, .seed = 1};
+    tb_review_settings settings = {.budget = {.iterations = SRV_REVIEW_ITERATIONS}, .seed = 1,
+                                   .boards = rv->cfg.boards};
     review_ctx ctx = {rv, job};
     tb_review *r = NULL;
     if (tb_review_record(rec, -1, &settings, review_progress, &ctx, &r, err, errlen) != 0) {
@@ -282,7 +283,7 @@ int srv_review_request(srv_reviews *rv, const char *id, const char *record_json,
         return review_error(reply, 409, "not_over",
                             "the game is still being played: it can be reviewed once it has "
                             "ended");
-    tb_state *end = tb_record_replay(rec, -1, err, sizeof err);
+    tb_state *end = tb_record_replay_in(rec, -1, rv->cfg.boards, err, sizeof err);
     bool over = end && tb_is_over(end);
     tb_state_free(end);
     tb_record_free(rec);

@@ -114,7 +114,7 @@ static void room_log_words(srv_room *r, int k, const tb_state *before, tb_move m
 static void room_log_words_all(srv_room *r)
 {
     char why[TB_ERR_LEN];
-    tb_state *s = tb_record_replay(r->record, 0, why, sizeof why);
+    tb_state *s = tb_record_replay_in(r->record, 0, r->rooms->cfg.boards, why, sizeof why);
     for (int k = 0; s && k < tb_record_length(r->record); k++) {
         tb_move m;
         if (tb_text_to_move(s, tb_record_move(r->record, k), &m, why, sizeof why) ||
@@ -241,6 +241,9 @@ static json_t *room_summary_locked(const srv_room *r)
     for (int i = 0; i < r->options.count; i++)
         json_object_set_new(opts, r->options.item[i].key, json_string(r->options.item[i].value));
     json_object_set_new(j, "options", opts);
+    /* the board the game is played on (games with loadable data), by name */
+    const char *board = r->record ? tb_record_data_name(r->record) : NULL;
+    json_object_set_new(j, "board", board ? json_string(board) : json_null());
     json_t *seats = json_array();
     for (int i = 0; i < r->players; i++)
         json_array_append_new(seats, room_seat_json(r, i));
@@ -255,7 +258,9 @@ static json_t *room_summary_locked(const srv_room *r)
                 json_array_append_new(winners, json_integer(i));
     }
     json_object_set_new(j, "winners", winners);
-    const char *notice = r->game ? tb_game_notice(r->game) : NULL;
+    /* the game's notice is about its built-in data: not shown for another board */
+    bool builtin = !board || strcmp(board, TB_DATA_DEFAULT) == 0;
+    const char *notice = r->game && builtin ? tb_game_notice(r->game) : NULL;
     json_object_set_new(j, "notice", notice ? json_string(notice) : json_null());
     if (r->broken[0])
         json_object_set_new(j, "error", json_string(r->broken));
@@ -713,14 +718,51 @@ static int room_error_reply(char **reply, int status, const char *code, const ch
     return status;
 }
 
-static char *room_options_text(const tb_options *o)
+/* The stored options column: the options, and under "@board" (no option is
+ * called that) the board's name and content hash, so a stored game is only
+ * ever replayed on that very board.  Games stored before boards could be
+ * chosen have no "@board" and are on the built-in board. */
+#define ROOM_BOARD_KEY "@board"
+
+static char *room_options_text(const tb_options *o, const tb_data *data)
 {
     json_t *j = json_object();
     for (int i = 0; i < o->count; i++)
         json_object_set_new(j, o->item[i].key, json_string(o->item[i].value));
+    if (data)
+        json_object_set_new(j, ROOM_BOARD_KEY, json_pack("{s:s,s:s}", "name", tb_data_name(data),
+                                                         "hash", tb_data_hash(data)));
     char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(j);
     return s; /* NULL only when out of memory: the caller refuses the game */
+}
+
+/* The board a stored game names (its "@board"; NULL: the built-in one), or
+ * NULL with r->broken saying why it cannot be played here. */
+static const tb_data *room_stored_board(srv_room *r, const json_t *board)
+{
+    const tb_data *builtin = tb_data_builtin(r->game);
+    if (!board)
+        return builtin;
+    const char *name = json_string_value(json_object_get(board, "name"));
+    const char *hash = json_string_value(json_object_get(board, "hash"));
+    if (!name || !hash) {
+        snprintf(r->broken, sizeof r->broken, "the stored board is not a name and a hash");
+        return NULL;
+    }
+    const tb_data *d = tb_data_name_ok(name) && builtin
+                           ? tb_data_set_find(r->rooms->cfg.boards, r->game, name)
+                           : NULL;
+    if (!d)
+        snprintf(r->broken, sizeof r->broken,
+                 "this game was played on the %s board '%.*s', which this server no longer has",
+                 tb_game_title(r->game), TB__CLIP(name, 40));
+    else if (strcmp(tb_data_hash(d), hash) != 0)
+        snprintf(r->broken, sizeof r->broken,
+                 "this game was played on another version of the %s board '%.*s' (its file has "
+                 "changed since)",
+                 tb_game_title(r->game), TB__CLIP(name, 40));
+    return r->broken[0] ? NULL : d;
 }
 
 static srv_room *room_new(srv_rooms *s)
@@ -752,9 +794,10 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     json_t *val;
     json_object_foreach(req, key, val) {
         if (strcmp(key, "game") && strcmp(key, "players") && strcmp(key, "options") &&
-            strcmp(key, "seats")) {
+            strcmp(key, "seats") && strcmp(key, "board")) {
             status = room_error_reply(reply, 400, "bad_request",
-                                      "unknown field '%.*s' (fields: game, players, options, seats)",
+                                      "unknown field '%.*s' (fields: game, players, options, seats, "
+                                      "board)",
                                       TB__CLIP(key, 40));
             goto done;
         }
@@ -802,6 +845,36 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
         status = room_error_reply(reply, 400, "bad_seats", "'seats' lists %zu seats for %lld players",
                                   json_array_size(jseats), (long long)players);
         goto done;
+    }
+    /* the board, by name only: a client never names a file */
+    const json_t *jboard = json_object_get(req, "board");
+    const tb_data *data = tb_data_builtin(game);
+    if (jboard && !json_is_null(jboard)) {
+        const char *bname = json_string_value(jboard);
+        if (!bname) {
+            status = room_error_reply(reply, 400, "bad_request", "'board' must be a board's name");
+            goto done;
+        }
+        if (!tb_data_builtin(game)) {
+            status = room_error_reply(reply, 400, "unknown_board", "%s has no boards to choose from",
+                                      tb_game_title(game));
+            goto done;
+        }
+        data = tb_data_name_ok(bname) ? tb_data_set_find(s->cfg.boards, game, bname) : NULL;
+        if (!data) {
+            char names[400] = "";
+            int nb = s->cfg.boards ? tb_data_set_count(s->cfg.boards, game) : 1;
+            for (int k = 0; k < nb; k++) {
+                const tb_data *d = s->cfg.boards ? tb_data_set_at(s->cfg.boards, game, k)
+                                                 : tb_data_builtin(game);
+                size_t used = strlen(names);
+                snprintf(names + used, sizeof names - used, "%s%s", k ? ", " : "", tb_data_name(d));
+            }
+            status = room_error_reply(reply, 400, "unknown_board",
+                                      "this server has no %s board '%.*s' (boards: %s)",
+                                      tb_game_title(game), TB__CLIP(bname, 40), names);
+            goto done;
+        }
     }
     r = room_new(s);
     if (!r) {
@@ -898,12 +971,13 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     srv_secret_id(r->id);
     uint64_t seed = srv_secret_u64();
     r->state = tb_state_new(game);
-    if (tb_setup(r->state, r->players, &r->options, seed, err, sizeof err)) {
+    if (tb_setup_data(r->state, data, r->players, &r->options, seed, err, sizeof err)) {
         status = room_error_reply(reply, 400, "bad_options", "%s", err);
         goto done;
     }
     srv_iso_now(r->created);
     r->record = tb_record_new(game, r->players, &r->options, seed);
+    tb_record_set_data(r->record, data);
     for (int i = 0; i < r->players; i++) {
         char kind[64];
         if (r->seat[i].kind == SRV_AI)
@@ -919,7 +993,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     snprintf(row.id, sizeof row.id, "%s", r->id);
     snprintf(row.game, sizeof row.game, "%s", tb_game_name(game));
     row.players = r->players;
-    row.options = room_options_text(&r->options);
+    row.options = room_options_text(&r->options, tb_state_data(r->state));
     if (!row.options) {
         srv_log(&s->cfg, "creating a game: out of memory");
         status = room_error_reply(reply, 500, "internal", "the server is out of memory; try again later");
@@ -1004,13 +1078,17 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
         snprintf(r->broken, sizeof r->broken, "this build has no game '%s'", row.game);
     else if (r->players < 1 || r->players > TB_MAX_SEATS)
         snprintf(r->broken, sizeof r->broken, "bad player count %d", r->players);
+    const tb_data *data = NULL;
     if (!r->broken[0]) {
         tb_options_clear(&r->options);
         json_t *jo = json_loads(row.options ? row.options : "{}", 0, NULL);
         const char *key;
         json_t *val;
+        data = room_stored_board(r, json_object_get(jo, ROOM_BOARD_KEY));
         json_object_foreach(jo, key, val) {
-            if (tb_options_set(&r->options, key, json_string_value(val) ? json_string_value(val) : "",
+            if (strcmp(key, ROOM_BOARD_KEY) == 0)
+                continue;
+            if (!r->broken[0] && tb_options_set(&r->options, key, json_string_value(val) ? json_string_value(val) : "",
                                why, sizeof why))
                 snprintf(r->broken, sizeof r->broken, "stored options: %.*s", TB__CLIP(why, 200));
         }
@@ -1020,6 +1098,7 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
     }
     if (!r->broken[0]) {
         r->record = tb_record_new(r->game, r->players, &r->options, row.seed);
+        tb_record_set_data(r->record, data);
         for (int i = 0; i < r->players; i++) {
             char kind[64];
             if (strcmp(row.seat[i].kind, "ai") == 0)
@@ -1033,7 +1112,7 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
             tb_record_push(r->record, moves[k].move);
             room_log_push(r, moves[k].seat, strcmp(moves[k].by, "ai") == 0);
         }
-        r->state = tb_record_replay(r->record, -1, why, sizeof why);
+        r->state = tb_record_replay_in(r->record, -1, r->rooms->cfg.boards, why, sizeof why);
         if (!r->state)
             snprintf(r->broken, sizeof r->broken, "%s", why);
     }
@@ -1203,7 +1282,7 @@ char *srv_room_replay_json(srv_room *r, long step, const char *token, int *statu
         goto done;
     }
     char why[TB_ERR_LEN];
-    tb_state *s = tb_record_replay(r->record, (int)step, why, sizeof why);
+    tb_state *s = tb_record_replay_in(r->record, (int)step, r->rooms->cfg.boards, why, sizeof why);
     if (!s) {
         *status = 500;
         out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "replay_failed", "message", why));
@@ -1243,7 +1322,7 @@ char *srv_room_scores_json(srv_room *r, int *status)
                                   "the score graph opens when the game is over"));
         goto done;
     }
-    s = tb_record_replay(r->record, 0, why, sizeof why);
+    s = tb_record_replay_in(r->record, 0, r->rooms->cfg.boards, why, sizeof why);
     json_t *scores = json_array(), *stages = json_array();
     for (int k = 0; s; k++) {
         int sc[TB_MAX_SEATS];

@@ -414,6 +414,109 @@ t.test('SIGTERM stops the server cleanly and closes WebSockets with 1001', async
   fs.rmSync(d2, { recursive: true, force: true });
 });
 
+t.test('boards: offered by name from --data-dir, chosen at creation, remembered by stored games', async () => {
+  const d2 = tempDir();
+  const small = fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'data', 'khronos-small.txt'), 'utf8');
+  const boards = path.join(d2, 'boards');
+  fs.mkdirSync(path.join(boards, 'khronos'), { recursive: true });
+  fs.writeFileSync(path.join(boards, 'khronos', 'bad.txt'), small.replace('row 3 ....~~..m^', 'row 3 ....~~..mq'));
+  let refused = null;
+  try {
+    const bad = await startServer(tabula, { db: testDb(d2, 'b'), args: ['--data-dir', boards] });
+    await bad.stop();
+  } catch (e) {
+    refused = e.message;
+  }
+  assert(refused && /khronos\/bad\.txt:8: row 3: unknown terrain letter 'q'/.test(refused), `a bad board stops the server: ${refused}`);
+  fs.rmSync(path.join(boards, 'khronos', 'bad.txt'));
+  fs.writeFileSync(path.join(boards, 'khronos', 'small.txt'), small);
+  const bdb = testDb(d2, 'boards');
+  const s2 = await startServer(tabula, { db: bdb, args: ['--data-dir', boards] });
+  const cat = (await api(s2, 'GET', '/api/catalog')).json.games;
+  assertEq(cat.find((g) => g.name === 'khronos').boards, ['default', 'small'], 'khronos boards by name');
+  assertEq(cat.find((g) => g.name === 'clans').boards, [], 'clans has none');
+  const drawn = await api(s2, 'GET', '/api/catalog/khronos/boards/small');
+  assertEq([drawn.json.width, drawn.json.height, drawn.json.data.name], [10, 8, 'small'], 'the small board drawn');
+  await expectError(await api(s2, 'GET', '/api/catalog/khronos/boards/huge'), 404, 'unknown_board');
+  const mk = (body) => api(s2, 'POST', '/api/games', body);
+  await expectError(await mk({ game: 'khronos', board: 'huge' }), 400, 'unknown_board');
+  await expectError(await mk({ game: 'khronos', board: '../../etc/passwd' }), 400, 'unknown_board');
+  await expectError(await mk({ game: 'khronos', board: 7 }), 400, 'bad_request');
+  await expectError(await mk({ game: 'clans', board: 'default' }), 400, 'unknown_board');
+  const g = await mk({ game: 'khronos', board: 'small', players: 2, seats: humans(2) });
+  assertEq(g.status, 201, 'a game on the small board');
+  const dflt = await mk({ game: 'khronos', players: 2, seats: humans(2) });
+  const clans = await mk({ game: 'clans', players: 2, seats: humans(2) });
+  assertEq((await api(s2, 'GET', `/api/games/${g.json.id}`)).json.board, 'small', 'the game names its board');
+  assertEq((await api(s2, 'GET', `/api/games/${dflt.json.id}`)).json.board, 'default', 'the built-in board');
+  assertEq((await api(s2, 'GET', `/api/games/${clans.json.id}`)).json.board, null, 'clans: none');
+  const c = await WsClient.connect(s2.port, `?game=${g.json.id}&token=${g.json.seats[0].token}`);
+  const st = await c.next((m) => m.type === 'state');
+  await c.close();
+  assertEq((await s2.stop()).code, 0, 'clean stop');
+  // Restarted with the board: the game resumes as it was.
+  const s3 = await startServer(tabula, { db: bdb, args: ['--data-dir', boards] });
+  assert(/3 unfinished games resumed/.test(s3.stdout()), `all three resumed: ${s3.stdout()}`);
+  const c3 = await WsClient.connect(s3.port, `?game=${g.json.id}&token=${g.json.seats[0].token}`);
+  assertEq((await c3.next((m) => m.type === 'state')).view, st.view, 'the same position on the same board');
+  await c3.close();
+  assertEq((await s3.stop()).code, 0, 'clean stop');
+  // Without it, or with the file changed: that game is refused with the reason, the others play on.
+  for (const [args, why] of [[[], /board 'small', which this server no longer has/],
+    [['--data-dir', boards], /another version of the Khronos board 'small'/]]) {
+    if (args.length) fs.writeFileSync(path.join(boards, 'khronos', 'small.txt'), small.replace(/^hand 4$/m, 'hand 5'));
+    const s4 = await startServer(tabula, { db: bdb, args });
+    assert(/2 unfinished games resumed/.test(s4.stdout()), `the two others resumed: ${s4.stdout()}`);
+    const broken = (await api(s4, 'GET', `/api/games/${g.json.id}`)).json;
+    assert(why.test(broken.error || ''), `refused with a reason: ${broken.error}`);
+    const ok = (await api(s4, 'GET', `/api/games/${dflt.json.id}`)).json;
+    assert(!ok.error && ok.board === 'default', 'the game on the built-in board plays on');
+    assertEq((await s4.stop()).code, 0, 'clean stop');
+  }
+  fs.rmSync(d2, { recursive: true, force: true });
+});
+
+t.test('boards: an Arkadia board file from --data-dir, played on and resumed on it', async () => {
+  const d2 = tempDir();
+  const moved = fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'data', 'arkadia_moved.txt'), 'utf8');
+  const boards = path.join(d2, 'boards');
+  fs.mkdirSync(path.join(boards, 'arkadia'), { recursive: true });
+  fs.writeFileSync(path.join(boards, 'arkadia', 'bad.txt'), moved.replace('tents a1 f1 ', 'tents a1 a1 '));
+  let refused = null;
+  try {
+    const bad = await startServer(tabula, { db: testDb(d2, 'b'), args: ['--data-dir', boards] });
+    await bad.stop();
+  } catch (e) {
+    refused = e.message;
+  }
+  assert(refused && /arkadia\/bad\.txt:15: the tent on a1 is given twice/.test(refused), `a bad board stops the server: ${refused}`);
+  fs.rmSync(path.join(boards, 'arkadia', 'bad.txt'));
+  fs.writeFileSync(path.join(boards, 'arkadia', 'moved.txt'), moved);
+  const adb = testDb(d2, 'arkadia');
+  const s2 = await startServer(tabula, { db: adb, args: ['--data-dir', boards] });
+  const cat = (await api(s2, 'GET', '/api/catalog')).json.games;
+  assertEq(cat.find((g) => g.name === 'arkadia').boards, ['default', 'moved'], 'arkadia boards by name');
+  const drawn = (await api(s2, 'GET', '/api/catalog/arkadia/boards/moved')).json;
+  assertEq([drawn.lot_size, drawn.tents.length, drawn.provisional], [[4, 4], 20, false], 'the moved board drawn');
+  const g = await api(s2, 'POST', '/api/games', { game: 'arkadia', board: 'moved', players: 2, seats: humans(2) });
+  assertEq(g.status, 201, 'a game on the moved board');
+  const summary = (await api(s2, 'GET', `/api/games/${g.json.id}`)).json;
+  assertEq([summary.board, summary.notice], ['moved', null], 'named, and no notice about the built-in board');
+  const seat = summary.to_move;
+  const c = await WsClient.connect(s2.port, `?game=${g.json.id}&token=${g.json.seats[seat].token}`);
+  const st = await c.next((m) => m.type === 'state');
+  await c.close();
+  assert(st.legal.includes('lot k4'), `the lot goes where the moved board leaves room: ${st.legal}`);
+  assertEq((await s2.stop()).code, 0, 'clean stop');
+  const s3 = await startServer(tabula, { db: adb, args: ['--data-dir', boards] });
+  const c3 = await WsClient.connect(s3.port, `?game=${g.json.id}&token=${g.json.seats[seat].token}`);
+  const again = await c3.next((m) => m.type === 'state');
+  await c3.close();
+  assertEq([again.view, again.legal], [st.view, st.legal], 'resumed on the same board');
+  assertEq((await s3.stop()).code, 0, 'clean stop');
+  fs.rmSync(d2, { recursive: true, force: true });
+});
+
 t.test('the server stops cleanly at the end (no leak under ASan)', async () => {
   const exit = await server.stop();
   assertEq(exit.code, 0, `exit status (stderr: ${server.stderr().slice(0, 3000)})`);

@@ -501,7 +501,10 @@ async function main() {
   $('crumb').append(el('b', sum.title), ` · game ${sum.id}`, token ? ' · your seat' : wantReplay ? ' · replay' : ' · watching');
   $('crumb').after(el('a.rules-link#rules-link', { href: `/rules.html?game=${sum.game}`, target: '_blank', rel: 'noopener', title: `How to play ${sum.title}` }, 'Rules'));
   if (sum.notice) { $('notice').hidden = false; $('notice').textContent = sum.notice; }
-  try { S.board = await apiGet(`/api/catalog/${sum.game}/board`); } catch { S.board = null; }
+  // the board the game is played on: the built-in one, or one installed on the server, by name
+  const boardUrl = sum.board && sum.board !== 'default'
+    ? `/api/catalog/${sum.game}/boards/${encodeURIComponent(sum.board)}` : `/api/catalog/${sum.game}/board`;
+  try { S.board = await apiGet(boardUrl); } catch { S.board = null; }
   // ?renderer=generic shows any game with the generic renderer (what a game
   // without its own renderer gets); tests use it to keep that path working.
   S.renderer = await loadRenderer(params.get('renderer') === 'generic' ? '' : sum.game);

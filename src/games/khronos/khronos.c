@@ -28,7 +28,9 @@ const char *const kh_family_name[KH_FAMILIES] = {"military", "religious", "civil
 const char kh_family_letter[KH_FAMILIES] = {'m', 'r', 'c'};
 const char *const kh_colour_name[TB_MAX_SEATS] = {"red", "green", "blue", "white", "yellow"};
 
-#define D khronos__data
+/* The tables of the data the game is on (khronos_board.h); k is the state. */
+#define KT KH_TABLES(k)
+#define D (KT->data)
 #define EARNING_TURN(t) ((t) == 4 || (t) == KH_TURNS)
 #define BONUS(board) ((board) == KH_MIGHT ? 1 : (board) == KH_FAITH ? 2 : 0)
 
@@ -375,7 +377,7 @@ static int kh_subsets_of_size(const uint8_t h[KH_FAMILIES], int n)
  * the same squares and type, and on Faith the same owner and no ruin. */
 static int kh_find_shadow(const kh_board *bd, int t, const kh_bld *x)
 {
-    int i = kh_board_find(bd, kh_anchor(x));
+    int i = kh_board_find(bd, kh_anchor(bd->tab, x));
     if (i < 0)
         return -1;
     const kh_bld *y = &bd->b[i];
@@ -457,7 +459,7 @@ static void kh_downsize_start(khronos_state *k, int b, int i)
     if (n > 1) {
         k->pend = KH_P_KEEP;
         k->pend_board = (uint8_t)b;
-        k->pend_target = (uint8_t)kh_anchor(x);
+        k->pend_target = (uint8_t)kh_anchor(KT, x);
         return;
     }
     kh_downsize(k, b, i, n ? opts[0] : 0xffff);
@@ -470,7 +472,7 @@ static void kh_lay_shadow(khronos_state *k)
     memset(&k->rip, 0, sizeof k->rip);
     int t = r.board, type = r.type, f = KH_FAMILY(type);
     kh_board *bd = &k->board[t];
-    const kh_place *p = &khronos__place[r.place];
+    const kh_place *p = &KT->place[r.place];
     int owner = f != KH_CIVIL && t == KH_FAITH ? r.owner : KH_NOBODY;
     int flags = f != KH_CIVIL && t == KH_REASON ? KH_RUIN : 0;
     /* what lies beneath, by index, highest first */
@@ -534,7 +536,7 @@ static void kh_lay_shadow(khronos_state *k)
     int nk = 0;
     for (int u = 0; u < nu; u++) {
         kh_bld *x = &bd->b[under[u]]; /* removed below: its cubes may be edited in place */
-        bool covered = kh_bits_subset(kh_place_of(x)->mask, p->mask);
+        bool covered = kh_bits_subset(kh_place_of(KT, x)->mask, p->mask);
         if (f == KH_CIVIL && KH_FAMILY(x->type) == KH_CIVIL && covered) {
             int left = 0;
             for (int c = 0; c < x->ncubes; c++)
@@ -609,7 +611,7 @@ static int kh_setup(tb_state *s, char *err, size_t errlen)
     khronos_state *k = (khronos_state *)s;
     k->holdem = tb__option_index(s, "holdem") == 1;
     /* the three boards start alike: the printed Hamlets */
-    kh_board_init(&k->board[0]);
+    kh_board_init(&k->board[0], KT);
     kh_board_restore_printed(&k->board[0]);
     for (int b = 1; b < KH_BOARDS; b++)
         k->board[b] = k->board[0];
@@ -850,7 +852,7 @@ static int kh_legal(const tb_state *s, tb_move *out)
         kh_board_conflict(&k->board[k->pend_board], k->cur, &c);
         for (int i = 0; i < c.n; i++)
             out[n++] = KH_MOVE(KH_M_DOWNSIZE,
-                               k->pend_board << 8 | kh_anchor(&k->board[k->pend_board].b[c.cand[i]]));
+                               k->pend_board << 8 | kh_anchor(KT, &k->board[k->pend_board].b[c.cand[i]]));
         return n;
     }
     case KH_P_KEEP: {
@@ -951,12 +953,12 @@ static int kh_legal(const tb_state *s, tb_move *out)
                                                     ctx.sq[b], covers_ok[from]);
             for (int v = from + 1; v <= 3; v++)
                 if (found >> v & 1)
-                    out[n++] = KH_MOVE(KH_M_UPGRADE, b << 12 | kh_anchor(x) << 4 | KH_TYPE(f, v));
+                    out[n++] = KH_MOVE(KH_M_UPGRADE, b << 12 | kh_anchor(KT, x) << 4 | KH_TYPE(f, v));
         }
     }
     for (int d = 0; d < nd; d++) {
         int b = (int)(demolish[d] >> 8);
-        out[n++] = KH_MOVE(KH_M_DEMOLISH, b << 8 | kh_anchor(&k->board[b].b[demolish[d] & 0xff]));
+        out[n++] = KH_MOVE(KH_M_DEMOLISH, b << 8 | kh_anchor(KT, &k->board[b].b[demolish[d] & 0xff]));
     }
     if (ctx.cap[KH_REASON] > 0) {
         /* populating civil buildings with room (a civil card and a cube),
@@ -981,9 +983,9 @@ static int kh_legal(const tb_state *s, tb_move *out)
             nr += (x->flags & KH_RUIN) && renovate_ok[t][marker];
         }
         for (int j = first_populate; j < n; j++)
-            out[j] = KH_MOVE(KH_M_POPULATE, kh_anchor(&bd->b[out[j]]));
+            out[j] = KH_MOVE(KH_M_POPULATE, kh_anchor(KT, &bd->b[out[j]]));
         for (int j = 0; j < nr; j++)
-            out[n++] = KH_MOVE(KH_M_RENOVATE, kh_anchor(&bd->b[renovate[j]]));
+            out[n++] = KH_MOVE(KH_M_RENOVATE, kh_anchor(KT, &bd->b[renovate[j]]));
     }
     n += kh_card_sets(h, KH_M_END, 0, 7, out + n);
     return n;
@@ -1042,7 +1044,7 @@ static void kh_execute(khronos_state *k, int place, tb_move extra)
     kh_board *bd = &k->board[b];
     int target = k->pend_target == KH_NONE ? -1 : kh_board_find(bd, k->pend_target);
     int base = v - (target >= 0 ? KH_SIZE(bd->b[target].type) : 0);
-    int s = kh_surcharge(k, &khronos__place[place]);
+    int s = kh_surcharge(k, &KT->place[place]);
     kh_pay_cards(k, f, base, extra);
     kh_spend(k, b, base + s);
     kh_touch(k, b);
@@ -1086,7 +1088,7 @@ static void kh_squares_chosen(khronos_state *k, int place)
     int base = KH_SIZE(type);
     if (k->pend_target != KH_NONE)
         base -= KH_SIZE(bd->b[kh_board_find(bd, k->pend_target)].type);
-    int s = kh_surcharge(k, &khronos__place[place]);
+    int s = kh_surcharge(k, &KT->place[place]);
     uint8_t rest[KH_FAMILIES];
     memcpy(rest, k->hand[k->cur], sizeof rest);
     rest[f] = (uint8_t)(rest[f] - base);
@@ -1321,6 +1323,9 @@ const struct tb_game tb__khronos_game = {
     /* Player-facing: the invented board is described in docs/rules-khronos.md. */
     .notice = "this Khronos board was drawn for Tabula: the published board's layout is not known "
               "yet",
+    .data_builtin = &khronos__builtin,
+    .data_read = kh_data_read,
+    .data_free = kh_data_free,
     .setup = kh_setup,
     .to_move = khronos__to_move,
     .legal = kh_legal,
@@ -1336,7 +1341,7 @@ const struct tb_game tb__khronos_game = {
     .state_from_json = khronos__state_from_json,
     .resample = kh_resample,
     .heuristic = kh_heuristic,
-    .board_json = khronos__board_json,
+    .data_board_json = khronos__data_board_json,
     .render_text = khronos__render_text,
     .prompt_text = khronos__prompt_text,
     .narrate = khronos__narrate,

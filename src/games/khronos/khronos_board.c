@@ -37,12 +37,13 @@ int kh_board_find(const kh_board *bd, int anchor)
     if (anchor < 0 || anchor >= KH_MAXSQ)
         return -1;
     int i = bd->at[anchor];
-    return i != KH_NONE && kh_anchor(&bd->b[i]) == anchor ? i : -1;
+    return i != KH_NONE && kh_anchor(bd->tab, &bd->b[i]) == anchor ? i : -1;
 }
 
-void kh_board_init(kh_board *bd)
+void kh_board_init(kh_board *bd, const kh_tables *tab)
 {
     memset(bd, 0, sizeof *bd);
+    bd->tab = tab;
     memset(bd->at, KH_NONE, sizeof bd->at);
 }
 
@@ -62,11 +63,11 @@ static void board_shift_at(kh_board *bd, int from, int by)
 
 int kh_board_add(kh_board *bd, int place, int type, int owner, int flags)
 {
-    const kh_place *p = &khronos__place[place];
+    const kh_place *p = &bd->tab->place[place];
     int lo = 0, hi = bd->nb; /* the first building whose first square is after p's */
     while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if (kh_anchor(&bd->b[mid]) < p->sq[0])
+        if (kh_anchor(bd->tab, &bd->b[mid]) < p->sq[0])
             lo = mid + 1;
         else
             hi = mid;
@@ -126,7 +127,7 @@ static void board_walk(kh_board *bd, const uint64_t members[2])
             bd->b[start].dom = (uint8_t)start;
             while (head < tail) {
                 int i = queue[head++];
-                FOR_BITS(kh_bits_and(khronos__place[bd->b[i].place].nbr, bd->occ), sq) {
+                FOR_BITS(kh_bits_and(bd->tab->place[bd->b[i].place].nbr, bd->occ), sq) {
                     int j = bd->at[sq];
                     if ((left[j >> 6] >> (j & 63)) & 1) {
                         left[j >> 6] &= ~(1ULL << (j & 63));
@@ -142,7 +143,7 @@ static void board_walk(kh_board *bd, const uint64_t members[2])
 void kh_board_remove(kh_board *bd, int i)
 {
     int root = bd->b[i].dom;
-    const kh_place *p = kh_place_of(&bd->b[i]);
+    const kh_place *p = kh_place_of(bd->tab, &bd->b[i]);
     for (int k = 0; k < p->n; k++)
         bd->at[p->sq[k]] = KH_NONE;
     bd->occ = kh_bits_minus(bd->occ, p->mask);
@@ -168,7 +169,7 @@ void kh_board_rebuild(kh_board *bd)
     memset(&bd->occ, 0, sizeof bd->occ);
     uint64_t all[2] = {0, 0};
     for (int i = 0; i < bd->nb; i++) {
-        const kh_place *p = kh_place_of(&bd->b[i]);
+        const kh_place *p = kh_place_of(bd->tab, &bd->b[i]);
         for (int k = 0; k < p->n; k++)
             bd->at[p->sq[k]] = (uint8_t)i;
         kh_bits_add(&bd->occ, p->mask);
@@ -234,7 +235,7 @@ void kh_board_snapshot(kh_board *bd, int fam)
         kh_bld *b = &bd->b[i];
         if (board_family[b->type] == KH_CIVIL)
             continue; /* civil buildings never conflict */
-        b->orig = (uint8_t)kh_anchor(&bd->b[b->dom]);
+        b->orig = (uint8_t)kh_anchor(bd->tab, &bd->b[b->dom]);
         b->opower = power[b->dom];
     }
 }
@@ -253,10 +254,10 @@ void kh_board_clear_snapshot(kh_board *bd)
  * (ASSUMPTION: the printed Hamlet lies under any tile covering its square). */
 void kh_board_restore_printed(kh_board *bd)
 {
-    for (int h = 0; h < khronos__data.hamlets; h++) {
-        int sq = khronos__data.hamlet[h];
+    for (int h = 0; h < bd->tab->data.hamlets; h++) {
+        int sq = bd->tab->data.hamlet[h];
         if (bd->at[sq] == KH_NONE)
-            kh_board_add(bd, khronos__data.place_first[1] + sq, KH_TYPE(KH_CIVIL, 1), KH_NOBODY, KH_PRINTED);
+            kh_board_add(bd, bd->tab->data.place_first[1] + sq, KH_TYPE(KH_CIVIL, 1), KH_NOBODY, KH_PRINTED);
     }
 }
 
@@ -280,7 +281,7 @@ bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int o
                  const kh_domstat *st)
 {
     if (old >= 0) {
-        const kh_place *op = kh_place_of(&bd->b[old]);
+        const kh_place *op = kh_place_of(bd->tab, &bd->b[old]);
         if (!kh_bits_subset(op->mask, p->mask))
             return false;
         if (kh_bits_any(kh_bits_and(kh_bits_minus(p->mask, op->mask), bd->occ)))
@@ -310,7 +311,7 @@ void kh_board_domain_squares(const kh_board *bd, kh_domstat st[KH_MAXB], kh_bits
     /* kh_board_domains with the squares added in the same pass */
     for (int i = 0; i < bd->nb; i++) {
         const kh_bld *b = &bd->b[i];
-        const kh_bits m = khronos__place[b->place].mask;
+        const kh_bits m = bd->tab->place[b->place].mask;
         kh_domstat *d = &st[b->dom];
         if (b->dom == i) {
             memset(d, 0, sizeof *d);
@@ -364,8 +365,8 @@ int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, cons
     int f = KH_FAMILY(type), v = KH_SIZE(type), n = 0;
     covers_ok = board_river_ok(f, v, covers_ok);
     const kh_bits occ = bd->occ;
-    const uint16_t *anchor = khronos__anchor[v];
-    const int squares = khronos__data.squares;
+    const uint16_t *anchor = bd->tab->anchor[v];
+    const int squares = bd->tab->data.squares;
     /* only placements whose first square is free: by free square, in order */
     for (int w = 0; w < KH_WORDS; w++)
         for (uint64_t m = ~occ.w[w]; m; m &= m - 1) {
@@ -373,7 +374,7 @@ int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, cons
             if (at >= squares)
                 return n;
             for (int i = anchor[at]; i < anchor[at + 1]; i++) {
-                const kh_place *p = &khronos__place[i];
+                const kh_place *p = &bd->tab->place[i];
                 if (!(covers_ok >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, occ)))
                     continue;
                 if (f != KH_CIVIL) {
@@ -403,15 +404,15 @@ unsigned kh_board_new_families(const kh_board *bd, int v, unsigned families,
         other_ok = 0;
     const unsigned any_ok = civil_ok | other_ok;
     const kh_bits occ = bd->occ;
-    const uint16_t *anchor = khronos__anchor[v];
-    const int squares = khronos__data.squares;
+    const uint16_t *anchor = bd->tab->anchor[v];
+    const int squares = bd->tab->data.squares;
     for (int w = 0; w < KH_WORDS; w++)
         for (uint64_t m = ~occ.w[w]; m; m &= m - 1) {
             int at = w * 64 + __builtin_ctzll(m);
             if (at >= squares)
                 return found;
             for (int i = anchor[at]; i < anchor[at + 1]; i++) {
-                const kh_place *p = &khronos__place[i];
+                const kh_place *p = &bd->tab->place[i];
                 if (!(any_ok >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, occ)))
                     continue;
                 if (civil_ok >> p->covers & 1)
@@ -440,14 +441,14 @@ int kh_board_upgrade_places(const kh_board *bd, int i, int type, const kh_domsta
     if (f != KH_CIVIL && st[x->dom].top[f] == v)
         return 0;
     covers_ok = board_river_ok(f, v, covers_ok);
-    const kh_bits old = khronos__place[x->place].mask;
+    const kh_bits old = bd->tab->place[x->place].mask;
     const kh_bits others = kh_bits_minus(bd->occ, old); /* squares the new tile may not take */
     /* other domains' squares (civil tiles may touch any) */
     const kh_bits outside = f != KH_CIVIL ? kh_bits_minus(bd->occ, sq[x->dom]) : (kh_bits){{0}};
     /* the larger placements holding the old one, by size */
-    for (int s = khronos__super_first[x->place]; s < khronos__super_first[x->place + 1]; s++) {
-        int j = khronos__super[s];
-        const kh_place *p = &khronos__place[j];
+    for (int s = bd->tab->super_first[x->place]; s < bd->tab->super_first[x->place + 1]; s++) {
+        int j = bd->tab->super[s];
+        const kh_place *p = &bd->tab->place[j];
         if (p->size != v) {
             if (p->size > v)
                 break;
@@ -481,11 +482,11 @@ unsigned kh_board_upgrade_sizes(const kh_board *bd, int i, unsigned sizes, const
             want |= 1u << v;
     if (!want)
         return 0;
-    const kh_bits old = khronos__place[x->place].mask;
+    const kh_bits old = bd->tab->place[x->place].mask;
     const kh_bits others = kh_bits_minus(bd->occ, old);
     const kh_bits outside = f != KH_CIVIL ? kh_bits_minus(bd->occ, sq[x->dom]) : (kh_bits){{0}};
-    for (int s = khronos__super_first[x->place]; s < khronos__super_first[x->place + 1]; s++) {
-        const kh_place *p = &khronos__place[khronos__super[s]];
+    for (int s = bd->tab->super_first[x->place]; s < bd->tab->super_first[x->place + 1]; s++) {
+        const kh_place *p = &bd->tab->place[bd->tab->super[s]];
         if (!(ok[p->size] >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, others)) ||
             kh_bits_any(kh_bits_and(p->nbr, outside)))
             continue;
@@ -500,11 +501,11 @@ unsigned kh_board_upgrade_sizes(const kh_board *bd, int i, unsigned sizes, const
 /* The placements of the tile one size smaller within building i's squares. */
 int kh_smaller_places(const kh_board *bd, int i, uint16_t *out)
 {
-    const kh_place *p = kh_place_of(&bd->b[i]);
+    const kh_place *p = kh_place_of(bd->tab, &bd->b[i]);
     int v = p->size - 1, n = 0;
     for (int a = 0; a < p->n; a++)
-        for (int j = khronos__anchor[v][p->sq[a]]; j < khronos__anchor[v][p->sq[a] + 1]; j++)
-            if (n < KH_MAXSUB && kh_bits_subset(khronos__place[j].mask, p->mask))
+        for (int j = bd->tab->anchor[v][p->sq[a]]; j < bd->tab->anchor[v][p->sq[a] + 1]; j++)
+            if (n < KH_MAXSUB && kh_bits_subset(bd->tab->place[j].mask, p->mask))
                 out[n++] = (uint16_t)j;
     return n;
 }
