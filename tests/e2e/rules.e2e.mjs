@@ -2,10 +2,12 @@
 // page has its rules in words and its board drawn by the game's renderer, at
 // a desktop size and on a phone (390×844, no sideways scroll); the game page
 // links to its game's rules.  Screenshots: tests/e2e/artifacts/rules-*.png.
-import { assert, assertEq } from '../server/lib.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { WsClient, assert, assertEq } from '../server/lib.mjs';
 import { browserSuite } from './browser.mjs';
 
-const { server, browser, t, newPage, shot, errors, finish } = await browserSuite({ title: 'browser tests (how to play)', prefix: 'rules-' });
+const { server, browser, t, newPage, shot, errors, finish, artifacts } = await browserSuite({ title: 'browser tests (how to play)', prefix: 'rules-' });
 
 const GAMES = { clans: '.clans-board .territory', arkadia: '#board svg, #board canvas, #board .ark-board, #board *', khronos: '#board *' };
 
@@ -49,6 +51,71 @@ t.test('a game page links to its rules', async () => {
   await page.waitForSelector('#rules-link');
   assertEq(await page.getAttribute('#rules-link', 'href'), '/rules.html?game=khronos', 'the link names the game');
   await page.close();
+});
+
+// Every game page fits phones held sideways and tablets both ways: no
+// sideways scroll, the board drawn.
+t.test('game pages fit 844×390, 768×1024 and 1024×768', async () => {
+  for (const game of ['clans', 'arkadia', 'khronos']) {
+    const r = await fetch(`${server.base}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ game, players: 2 }) });
+    const g = await r.json();
+    for (const [w, h] of [[844, 390], [768, 1024], [1024, 768]]) {
+      const ctx = await browser.newContext({ viewport: { width: w, height: h }, isMobile: w < 900, hasTouch: w < 900 });
+      const p = await ctx.newPage();
+      p.on('pageerror', (e) => errors.push(`${p.url()}: ${e.message}`));
+      await p.goto(`${server.base}/game.html?game=${g.id}&token=${g.seats[0].token}`);
+      await p.waitForSelector('#turn .headline');
+      await p.waitForFunction(() => document.querySelector('#board').childElementCount > 0);
+      await p.waitForTimeout(300);
+      const width = await p.evaluate(() => document.documentElement.scrollWidth);
+      if (width > w) await shot(p, `${game}-${w}x${h}-overflow`);
+      assertEq(width, w, `${game} at ${w}×${h}: no sideways scroll`);
+      const words = await p.textContent('body');
+      assert(!/\bnull\b|\bundefined\b|NaN/.test(words), `${game}: no stray programmer words on the page`);
+      await shot(p, `${game}-${w}x${h}`);
+      await ctx.close();
+    }
+  }
+});
+
+// How long a computer seat at 'normal' takes for a whole turn (all its
+// decisions in a row), measured on this machine in two-player games between
+// computers: reported (tests/e2e/artifacts/computer-turns.txt), not asserted,
+// since the time depends on the machine and its load.
+t.test('the computer\'s turns at normal are measured and reported', async () => {
+  const lines = [`computer turns at 'normal', 2 players, this machine (load ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ')[0]})`];
+  for (const game of ['clans', 'arkadia', 'khronos']) {
+    const r = await fetch(`${server.base}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ game, players: 2, seats: [{ kind: 'ai', level: 'normal' }, { kind: 'ai', level: 'normal' }] }) });
+    const g = await r.json();
+    assertEq(r.status, 201, `a ${game} game between computers`);
+    const arrivals = []; // each decision as a spectator receives it: seat, time
+    let ended, finished = false;
+    const over = new Promise((resolve) => { ended = resolve; });
+    const ws = await WsClient.connect(server.port, `?game=${g.id}`, { onmessage: (m) => {
+      if (m.type !== 'state') return;
+      if (m.last && !arrivals.some((a) => a.n === m.last.n)) arrivals.push({ n: m.last.n, seat: m.last.seat, t: Date.now() });
+      if (m.result) { finished = true; ended(); }
+    } });
+    const timer = setTimeout(() => ended(), 240000);
+    await over;
+    clearTimeout(timer);
+    await ws.close();
+    assert(finished, `the ${game} game between computers ended`);
+    // a turn: a seat's run of decisions; it lasts from the previous turn's last decision to its own last
+    const turns = [];
+    for (const a of arrivals) {
+      const last = turns[turns.length - 1];
+      if (last && last.seat === a.seat) last.end = a.t;
+      else turns.push({ seat: a.seat, begin: last ? last.end : null, end: a.t });
+    }
+    const ms = turns.filter((x) => x.begin !== null).map((x) => x.end - x.begin).sort((a, b) => a - b);
+    assert(ms.length >= 4, `${game}: turns measured (${ms.length})`);
+    const q = (f) => ms[Math.min(ms.length - 1, Math.floor(f * ms.length))];
+    lines.push(`${game}: ${ms.length} turns, median ${q(0.5)} ms, 90th percentile ${q(0.9)} ms, longest ${ms[ms.length - 1]} ms; ${ms.filter((x) => x > 1500).length} over 1.5 s`);
+  }
+  fs.writeFileSync(path.join(artifacts, 'computer-turns.txt'), `${lines.join('\n')}\n`);
+  console.log(lines.map((x) => `# ${x}`).join('\n'));
 });
 
 await finish();

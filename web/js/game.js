@@ -146,10 +146,11 @@ function renderTurn(ctx) {
   if (ctx.yourTurn) {
     box.classList.add('mine');
     const help = S.renderer && S.renderer.instruction ? S.renderer.instruction(ctx) : null;
-    box.append(el('h3', 'Your turn'), el('div.headline', help ? help.headline : 'Choose a decision'),
+    // (no null among the nodes: the DOM's append would print it)
+    box.append(...[el('h3', 'Your turn'), el('div.headline', help ? help.headline : 'Choose a decision'),
       help && help.detail ? el('div.detail', help.detail) : null,
-      // the engine's own wording (0-based seats) only when the game has no words of its own
-      !help && ctx.prompt ? el('div.engine-prompt', ctx.prompt) : null);
+      // the engine's own wording only when the game has no words of its own
+      !help && ctx.prompt ? el('div.engine-prompt', ctx.prompt) : null].filter(Boolean));
     box.append(hintBox(ctx));
     if (S.whatNowOpen === undefined) S.whatNowOpen = !PHONE.matches;
     const panel = whatNowPanel(el, S.summary ? S.summary.game : '', ctx.legal, S.whatNowOpen);
