@@ -102,7 +102,7 @@ static bool sim_place_fits(const khronos_state *k, int b, int type, int i, int o
                            const kh_domstat *st)
 {
     const kh_board *bd = &k->board[b];
-    const kh_place *p = &bd->tab->place[i];
+    const kh_place *p = &KT->place[i];
     int f = KH_FAMILY(type), base = KH_SIZE(type) - (old >= 0 ? KH_SIZE(bd->b[old].type) : 0);
     int cap = kh_capacity(k, b), total = kh_total(k->hand[k->cur]);
     int budget = cap < total ? cap : total;
@@ -178,7 +178,7 @@ static int sim_khronos_placements(const tb_state *s, char *err, size_t n)
             for (int t = x->type + 1; t < f * 3 + 3; t++) {
                 bool want = can && k->stock[t] && (f == KH_CIVIL || x->owner == p) &&
                             sim_any_place(k, b, t, i, st);
-                tb_move m = KH_MOVE(KH_M_UPGRADE, b << 12 | kh_anchor(bd->tab, x) << 4 | t);
+                tb_move m = KH_MOVE(KH_M_UPGRADE, b << 12 | kh_anchor(KT, x) << 4 | t);
                 if (want != sim_listed(moves, nm, m))
                     return snprintf(err, n, "%s: the upgrade of building %d to the %s is %slisted",
                                     kh_board_name[b], i, D.tile[t].name, want ? "not " : ""), -1;
