@@ -149,12 +149,15 @@ static void room_log_push(srv_room *r, int seat, bool by_ai)
 
 static json_t *room_log_entry(const srv_room *r, int k) /* k: 0-based */
 {
-    json_t *e = json_pack("{s:i,s:i,s:s,s:s}", "n", k + 1, "seat", r->log[k].seat, "move",
-                          tb_record_move(r->record, k), "by", r->log[k].by_ai ? "ai" : "human");
+    /* the members in the order of the state message's "last" */
+    json_t *e = json_pack("{s:i,s:i,s:s}", "n", k + 1, "seat", r->log[k].seat, "move",
+                          tb_record_move(r->record, k));
     if (e && r->log[k].said) {
         json_object_set_new(e, "said", json_string(r->log[k].said));
         json_object_set_new(e, "stage", json_string(r->log[k].stage));
     }
+    if (e)
+        json_object_set_new(e, "by", json_string(r->log[k].by_ai ? "ai" : "human"));
     return e;
 }
 
