@@ -30,6 +30,10 @@ typedef struct srv_config {
     int idle_seconds;    /* an idle HTTP connection is closed after this; 0: 60 */
     int per_address;     /* connections (WebSockets included) from one address;
                           * 0: 256, -1: no limit */
+    long unstarted_expiry; /* seconds before a game never started is deleted;
+                            * 0: 7 days, -1: never */
+    int absent_after;    /* seconds a person's turn waits before the computer plays
+                          * it, for open tables; 0: 180, -1: never */
 } srv_config;
 
 typedef struct srv_server srv_server;
