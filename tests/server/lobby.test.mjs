@@ -4,6 +4,7 @@
 // creator's key, before any decision) and the refusals, expiry of games never
 // started, resigning with two and with three players (also after a restart),
 // and an absent seat played by the computer until its person is back.
+import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import {
@@ -266,6 +267,41 @@ t.test('an absent seat: the computer plays it, the log says so, the person takes
   await person.close();
   await watcher.close();
 });
+
+// The store's migration 2 on a database of version 1 (SQLite; the
+// PostgreSQL migrations run from an empty database in every _pg test).
+if (!pg) {
+  t.test('a version-1 database is brought up to date and its games go on', async () => {
+    const old = path.join(dir, 'v1.db');
+    const sql = `CREATE TABLE games (id TEXT PRIMARY KEY, game TEXT NOT NULL, players INTEGER NOT NULL,
+        options TEXT NOT NULL DEFAULT '{}', seed TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('running','over')), created TEXT NOT NULL, finished TEXT, result TEXT);
+      CREATE INDEX games_status ON games(status, created);
+      CREATE TABLE seats (game_id TEXT NOT NULL REFERENCES games(id), seat INTEGER NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('human','ai')), name TEXT NOT NULL, level TEXT NOT NULL DEFAULT '',
+        token_hash BLOB, joined INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (game_id, seat));
+      CREATE TABLE decisions (game_id TEXT NOT NULL REFERENCES games(id), n INTEGER NOT NULL, seat INTEGER NOT NULL,
+        move TEXT NOT NULL, by TEXT NOT NULL CHECK (by IN ('human','ai')), at TEXT NOT NULL, PRIMARY KEY (game_id, n));
+      INSERT INTO games VALUES ('oldgame22222', 'clans', 2, '{}', '7', 'running', '2026-01-01T00:00:00.000Z', NULL, NULL);
+      INSERT INTO seats VALUES ('oldgame22222', 0, 'human', 'Old', '', NULL, 1);
+      INSERT INTO seats VALUES ('oldgame22222', 1, 'ai', 'Computer 2', 'easy', NULL, 0);
+      PRAGMA user_version = 1;`;
+    const r = spawnSync('sqlite3', [old], { input: sql, encoding: 'utf8' });
+    assertEq(r.status, 0, `sqlite3 made the old database (${r.stderr || r.error})`);
+    const srv = await startServer(tabula, { db: old, aiDelay: 0 });
+    try {
+      const g = (await api(srv, 'GET', '/api/games/oldgame22222')).json;
+      assertEq([g.free_seats, g.seats[0].name, !!g.seats[0].open, g.absent_after], [0, 'Old', false, 0], 'the old game');
+      await expectError(await del('oldgame22222', { token: 'x'.repeat(43) }, srv), 403, 'bad_token');
+      const fresh = await create(openTable(), srv);
+      assertEq(fresh.status, 201, 'new games work');
+    } finally {
+      await srv.stop();
+    }
+    const v = spawnSync('sqlite3', [old, 'PRAGMA user_version'], { encoding: 'utf8' });
+    assert(Number(v.stdout.trim()) >= 2, `migrated (version ${v.stdout.trim()})`);
+  });
+}
 
 const failed = await t.run();
 await server.stop();
