@@ -598,7 +598,8 @@ int srv_room_take_seat(srv_rooms *s, const char *id, const char *body, size_t le
     } else if (!r->state || r->broken[0] || r->conceded || tb_is_over(r->state)) {
         status = lobby_error(reply, 409, "game_over", "this game is over: its seats are not free");
     } else if (jseat && (want < 0 || want >= r->players)) {
-        status = lobby_error(reply, 400, "bad_seat", "this game has seats 0 to %d (seat 1 to %d)",
+        status = lobby_error(reply, 400, "bad_seat",
+                             "there is no such seat: \"seat\" is 0 to %d here (seat 1 to seat %d)",
                              r->players - 1, r->players);
     } else {
         for (int i = 0; i < r->players && seat < 0; i++)

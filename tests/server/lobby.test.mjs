@@ -6,9 +6,10 @@
 // and an absent seat played by the computer until its person is back.
 import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import {
-  api, assert, assertEq, pg, runner, sleep, startServer, tempDir, testDb, WsClient,
+  api, assert, assertEq, dbFiles, pg, runner, sleep, startServer, tempDir, testDb, WsClient,
 } from './lib.mjs';
 
 const tabula = path.resolve(process.argv[2] || 'build/tabula');
@@ -134,6 +135,12 @@ t.test('creating twice with one request key makes one game and answers it again'
   assertEq(after - before, 1, 'one game more');
   const other = await create({ ...body, request_key: key() });
   assert(other.status === 201 && other.json.id !== a.json.id, 'another key: another game');
+  // Neither the request key nor a token it gave is stored anywhere.
+  const secrets = [k, a.json.creator_token, a.json.seats[0].token];
+  for (const f of dbFiles(db)) {
+    const bytes = fs.readFileSync(f);
+    for (const x of secrets) assert(!bytes.includes(Buffer.from(x)), `${path.basename(f)} holds no key or token`);
+  }
   await expectError(await create({ ...body, request_key: 'short' }), 400, 'bad_request');
   await expectError(await create({ ...body, request_key: 'x'.repeat(30) + '!' }), 400, 'bad_request');
   await expectError(await create({ ...body, request_key: 42 }), 400, 'bad_request');
@@ -282,7 +289,7 @@ if (!pg) {
         token_hash BLOB, joined INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (game_id, seat));
       CREATE TABLE decisions (game_id TEXT NOT NULL REFERENCES games(id), n INTEGER NOT NULL, seat INTEGER NOT NULL,
         move TEXT NOT NULL, by TEXT NOT NULL CHECK (by IN ('human','ai')), at TEXT NOT NULL, PRIMARY KEY (game_id, n));
-      INSERT INTO games VALUES ('oldgame22222', 'clans', 2, '{}', '7', 'running', '2026-01-01T00:00:00.000Z', NULL, NULL);
+      INSERT INTO games VALUES ('oldgame22222', 'clans', 2, '{}', '7', 'running', '${new Date().toISOString()}', NULL, NULL);
       INSERT INTO seats VALUES ('oldgame22222', 0, 'human', 'Old', '', NULL, 1);
       INSERT INTO seats VALUES ('oldgame22222', 1, 'ai', 'Computer 2', 'easy', NULL, 0);
       PRAGMA user_version = 1;`;
