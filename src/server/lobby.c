@@ -350,7 +350,7 @@ void srv_lobby_log_words(const srv_room *r, int k, char *said, size_t saidlen)
             break;
         }
     const char *name = r->seat[seat].name;
-    char text[700];
+    char text[1024];
     snprintf(text, sizeof text, "%s %s; the computer plays for %s. %s", name,
              r->seat[seat].resigned ? "resigned" : "was away", name, said);
     snprintf(said, saidlen, "%s", text);
@@ -498,7 +498,7 @@ void srv_lobby_resign(srv_room *r, srv_client *c, json_t *id)
         st->resigned = true;
         st->away = false;
         tb_record_set_player(r->record, seat, st->name, "human, resigned");
-        char text[200];
+        char text[400];
         if (r->players == 2) {
             /* Two players: the other one wins, now. */
             r->conceded = true;
@@ -782,7 +782,7 @@ static void lobby_absent(srv_rooms *s)
                 srv_seat *st = &r->seat[to];
                 st->away = true;
                 lobby_stand_in(r, to);
-                char text[200];
+                char text[400];
                 snprintf(text, sizeof text,
                          "%s was away; the computer plays for %s until %s is back.", st->name,
                          st->name, st->name);
