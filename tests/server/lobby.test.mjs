@@ -206,7 +206,8 @@ t.test('two players: resigning ends the game, the other wins, the record says wh
   assertEq(rec.players[1].kind, 'human, resigned', 'the record');
   for (const c of [gil, hal, spectator]) await c.close();
   // After a restart the game is still over, the same way.
-  await server.stop();
+  const stopped = await server.stop();
+  assertEq(stopped.code, 0, `the server stops cleanly (${server.stderr().slice(0, 1500)})`);
   server = await startServer(tabula, { db, aiDelay: 0 });
   const back = (await api(server, 'GET', `/api/games/${g.id}`)).json;
   assertEq([back.status, back.winners, back.result.resigned, back.to_move], ['over', [0], [1], null], 'after a restart');
@@ -303,14 +304,20 @@ if (!pg) {
       const fresh = await create(openTable(), srv);
       assertEq(fresh.status, 201, 'new games work');
     } finally {
-      await srv.stop();
+      const { code } = await srv.stop();
+      assertEq(code, 0, `the server stops cleanly (${srv.stderr().slice(0, 1500)})`);
     }
     const v = spawnSync('sqlite3', [old, 'PRAGMA user_version'], { encoding: 'utf8' });
     assert(Number(v.stdout.trim()) >= 2, `migrated (version ${v.stdout.trim()})`);
   });
 }
 
+t.test('the servers stop cleanly (no leak under ASan)', async () => {
+  for (const srv of [server, quick]) {
+    const { code } = await srv.stop();
+    assertEq(code, 0, `exit status (stderr: ${srv.stderr().slice(0, 2000)})`);
+  }
+});
+
 const failed = await t.run();
-await server.stop();
-await quick.stop();
 process.exit(failed ? 1 : 0);
