@@ -486,7 +486,8 @@ void srv_lobby_resign(srv_room *r, srv_client *c, json_t *id)
                            "delete it instead");
     } else if (r->seat[seat].resigned) {
         lobby_client_error(c, id, "resigned", "you have resigned already");
-    } else if (r->commit_pending) {
+    } else if (r->commit_pending && r->players == 2) {
+        /* The game would end under a decision on its way to the store. */
         lobby_client_error(c, id, "busy",
                            "a decision is being saved; resign again in a moment");
     } else if (r->rooms->store->m->seat_resign(r->rooms->store, r->id, seat, err, sizeof err)) {

@@ -179,10 +179,16 @@ t.test('games never started expire; started ones stay', async () => {
   assertEq((await api(quick, 'GET', `/api/games/${started.id}`)).status, 200, 'a started game stays');
 });
 
+// Resigns; a two-player game refuses while a decision is being saved
+// ('busy': the page tries again), so this does too.
 async function resign(ws, id) {
-  const from = ws.messages.length;
-  ws.send({ type: 'resign', id });
-  return ws.next((m) => m.type === 'notice' || (m.type === 'error' && m.id === id), { from, what: 'the resignation' });
+  for (let attempt = 0; ; attempt++) {
+    const from = ws.messages.length;
+    ws.send({ type: 'resign', id });
+    const m = await ws.next((x) => x.type === 'notice' || (x.type === 'error' && x.id === id), { from, what: 'the resignation' });
+    if (m.code !== 'busy' || attempt === 20) return m;
+    await sleep(100);
+  }
 }
 
 t.test('two players: resigning ends the game, the other wins, the record says who resigned', async () => {

@@ -176,7 +176,8 @@ function resignControl(ctx) {
   el('div.row', { style: 'margin-top:6px' },
     el('button.small.danger#resign-yes', { type: 'button', onclick: () => {
       S.confirmResign = false;
-      if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify({ type: 'resign', id: ++S.seq }));
+      S.resigning = ++S.seq;
+      if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify({ type: 'resign', id: S.resigning }));
       else toast('Not connected: nothing was sent.', 'error');
       renderAll();
     } }, 'Yes, resign'),
@@ -323,6 +324,10 @@ function onMessage(msg) {
         setConn('down', 'no game');
       } else if (msg.code === 'waiting') {
         toast('The game starts when every seat is taken.', 'error');
+      } else if (msg.code === 'busy' && S.resigning === msg.id) {
+        // a decision was being saved as the resignation came: send it again
+        setTimeout(() => { if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify({ type: 'resign', id: msg.id })); }, 300);
+        return;
       } else {
         toast(msg.message, 'error');
       }
