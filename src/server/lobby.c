@@ -307,6 +307,16 @@ void srv_lobby_load(srv_room *r, const srv_game_row *row)
     srv_lobby_new_turn(r);
 }
 
+void srv_lobby_reloaded(srv_room *r, const srv_room *fresh)
+{
+    r->has_creator = fresh->has_creator;
+    memcpy(r->creator_hash, fresh->creator_hash, SRV_HASH_LEN);
+    r->absent_after = fresh->absent_after;
+    r->conceded = fresh->conceded;
+    r->resigned_seat = fresh->resigned_seat;
+    srv_lobby_new_turn(r);
+}
+
 /* ---- the seats' state ---- */
 
 bool srv_lobby_computer_plays(const srv_room *r, int seat)

@@ -429,7 +429,7 @@ static char *room_state_text(const srv_room *r, int seat)
     }
     int n = tb_decisions_made(r->state);
     int to = r->conceded ? TB_OVER : tb_to_move(r->state);
-    bool mine = seat >= 0 && to == seat;
+    bool mine = seat >= 0 && to == seat && !r->seat[seat].resigned;
     room_text_raw(&t, ",\"n\":");
     room_text_int(&t, n);
     room_text_raw(&t, ",\"to_move\":");
@@ -1179,6 +1179,7 @@ int srv_room_reload(srv_room *r, char *err, size_t errlen)
         r->seat[i] = fresh->seat[i];
         r->seat[i].connected = connected;
     }
+    srv_lobby_reloaded(r, fresh);
     atomic_store(&r->away, false);
     bool running = r->state && !r->broken[0] && !room_over(r);
     if (running && !counted)
@@ -1412,6 +1413,8 @@ static void room_decide(srv_room *r, srv_client *c, int seat, json_t *msg, json_
     } else if (srv_lobby_waiting(r)) {
         room_client_error(c, id, "waiting",
                           "the game starts when every seat is taken; nothing changed");
+    } else if (seat >= 0 && r->seat[seat].resigned) {
+        room_client_error(c, id, "resigned", "you resigned: the computer plays your seat to the end");
     } else if (tb_to_move(r->state) != seat) {
         int to = tb_to_move(r->state);
         room_client_error(c, id, "not_your_turn", "it is %s's turn (seat %d), not yours",

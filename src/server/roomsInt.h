@@ -175,6 +175,7 @@ void srv_lobby_create_row(srv_room *r, const srv_lobby_create *lc, srv_game_row 
 int srv_lobby_create_repeat(srv_rooms *s, const srv_lobby_create *lc, char **reply);
 void srv_lobby_reply_extras(const srv_room *r, json_t *reply);
 void srv_lobby_load(srv_room *r, const srv_game_row *row);
+void srv_lobby_reloaded(srv_room *r, const srv_room *fresh); /* srv_room_reload */
 bool srv_lobby_computer_plays(const srv_room *r, int seat);
 bool srv_lobby_waiting(const srv_room *r); /* a seat is still free */
 void srv_lobby_new_turn(srv_room *r);

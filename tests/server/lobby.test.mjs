@@ -231,6 +231,7 @@ t.test('three players: the resigned seat is played by the computer to the end an
   const notice = await resign(jo, 1);
   assert(/Jo resigned; the computer plays for Jo/.test(notice.text), `in words: ${notice.text}`);
   assertEq((await resign(jo, 2)).code, 'resigned', 'once only');
+  assertEq((await jo.request({ type: 'decide', move: '1-2', id: 3 })).code, 'resigned', 'no deciding after resigning');
   // Ida plays; the computer plays Jo's seat and seat 3.
   let seen = -1, id = 10, end;
   for (;;) {
