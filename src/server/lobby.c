@@ -815,11 +815,7 @@ static void *lobby_sweeper(void *arg)
     while (!w->stop) {
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 250000000L; /* four rounds a second: absent seats are timely */
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
+        until.tv_sec += 1; /* a round a second: absent times are whole seconds */
         pthread_cond_timedwait(&w->wake, &w->lock, &until);
         if (w->stop)
             break;
