@@ -101,6 +101,7 @@ t.test('Bob resigns after confirming; Ada wins; the finished game offers Replay,
   assert(/resigned/.test(await ada.textContent('#resigned-note')), 'the result says who resigned');
   assert(/Ada wins/.test(await ada.textContent('#turn')), 'Ada wins');
   assert(/resigned/.test(await ada.textContent('#log')), 'the moves list says it');
+  for (const p of [ada, bob]) assert(!/\bnull\b/.test(await p.textContent('body')), 'no stray "null" on the page');
   await bob.waitForSelector('#result:not([hidden])');
   assert(!(await bob.$('#resign')), 'no resigning after the end');
   await noOverflow(bob, PHONE.width, 'phone game over');

@@ -146,10 +146,11 @@ function renderTurn(ctx) {
   if (ctx.yourTurn) {
     box.classList.add('mine');
     const help = S.renderer && S.renderer.instruction ? S.renderer.instruction(ctx) : null;
+    // (Node.append writes a null as the text "null": empty strings instead)
     box.append(el('h3', 'Your turn'), el('div.headline', help ? help.headline : 'Choose a decision'),
-      help && help.detail ? el('div.detail', help.detail) : null,
+      help && help.detail ? el('div.detail', help.detail) : '',
       // the engine's own wording (0-based seats) only when the game has no words of its own
-      !help && ctx.prompt ? el('div.engine-prompt', ctx.prompt) : null);
+      !help && ctx.prompt ? el('div.engine-prompt', ctx.prompt) : '');
     return;
   }
   const who = ctx.toMove === null ? '' : seatName(ctx.toMove);
@@ -267,7 +268,7 @@ function renderResult(ctx) {
   const order = res.ranks.map((r, k) => [r, k]).sort((a, b) => a[0] - b[0]);
   const resigned = (res.resigned || []).map(seatName);
   box.append(el('h2', 'Final result'), resigned.length
-    ? el('p.small#resigned-note', `${resigned.join(' and ')} resigned.`) : null,
+    ? el('p.small#resigned-note', `${resigned.join(' and ')} resigned.`) : '',
   el('table', el('tbody', order.map(([rank, k]) => {
     const extra = S.renderer && S.renderer.resultExtras ? S.renderer.resultExtras(ctx, k, S.replay ? S.replay.finalView : ctx.view) : null;
     return el(`tr${rank === 1 ? '.winner' : ''}`, { 'data-seat': k },
