@@ -20,7 +20,8 @@ static int serve_help(void)
            "                    [--ai-delay-ms MS] [--workers N] [--sync full|normal]\n"
            "                    [--max-games N] [--lease-seconds N] [--advertise URL]\n"
            "                    [--request-timeout S] [--idle-timeout S] [--max-per-address N]\n"
-           "                    [--data-dir DIR] [--quiet]\n\n"
+           "                    [--data-dir DIR] [--unstarted-expiry DURATION]\n"
+           "                    [--absent-after S] [--quiet]\n\n"
            "Serves the browser UI and the game API (docs/http-api.md) until interrupted.\n"
            "  --host ADDR       address to listen on (default 127.0.0.1; :: or 0.0.0.0 for all)\n"
            "  --port N          port (default 8080; 0 picks a free one)\n"
@@ -46,8 +47,34 @@ static int serve_help(void)
            "                    game WebSockets are not affected)\n"
            "  --max-per-address N  open connections from one client address, WebSockets\n"
            "                    included (default 256; 0: no limit)\n"
+           "  --unstarted-expiry DURATION  a game nobody has made a decision in is deleted\n"
+           "                    this long after its creation: 90s, 30m, 12h, 7d (default 7d;\n"
+           "                    0 or off: never)\n"
+           "  --absent-after S  at an open table, a person whose turn waits S seconds is\n"
+           "                    replaced by the computer until they are back (default 180;\n"
+           "                    0: never; a game may set its own)\n"
            "  --quiet           no log lines\n");
     return 0;
+}
+
+/* "90", "90s", "30m", "12h", "7d" in seconds; "off" is 0; -1 when not a
+ * duration (at most a year). */
+static long serve_duration(const char *v)
+{
+    if (strcmp(v, "off") == 0)
+        return 0;
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (end == v || n < 0)
+        return -1;
+    long unit = *end == '\0' || strcmp(end, "s") == 0 ? 1
+                : strcmp(end, "m") == 0               ? 60
+                : strcmp(end, "h") == 0               ? 3600
+                : strcmp(end, "d") == 0               ? 86400
+                                                      : -1;
+    if (unit < 0 || n > 366L * 86400 / unit)
+        return -1;
+    return n * unit;
 }
 
 int cmd_serve(int argc, char **argv)
@@ -110,6 +137,18 @@ int cmd_serve(int argc, char **argv)
             if (cli_parse_int(v, 0, 1000000, &n))
                 return cli_usage("serve", "--max-per-address must be 0 (no limit) to 1000000, got '%s'", v);
             cfg.per_address = n == 0 ? -1 : (int)n;
+        } else if (strcmp(a, "--unstarted-expiry") == 0) {
+            long seconds = serve_duration(v);
+            if (seconds < 0)
+                return cli_usage("serve",
+                                 "--unstarted-expiry is a duration such as 90s, 30m, 12h or 7d "
+                                 "(0 or off: never), got '%s'",
+                                 v);
+            cfg.unstarted_expiry = seconds == 0 ? -1 : seconds;
+        } else if (strcmp(a, "--absent-after") == 0) {
+            if (cli_parse_int(v, 0, 86400, &n))
+                return cli_usage("serve", "--absent-after must be 0 (never) to 86400 seconds, got '%s'", v);
+            cfg.absent_after = n == 0 ? -1 : (int)n;
         } else if (strcmp(a, "--advertise") == 0) {
             cfg.advertise = v;
         } else if (strcmp(a, "--sync") == 0) {

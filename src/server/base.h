@@ -73,6 +73,9 @@ uint64_t srv_secret_u64(void);
 /* A fresh token (base64url text) and its hash. */
 void srv_secret_token(char *text, size_t textlen, uint8_t hash[SRV_HASH_LEN]);
 void srv_secret_hash(const char *token, uint8_t hash[SRV_HASH_LEN]);
+/* A token derived from a secret key (16 to 64 bytes) and a label. */
+void srv_secret_derive(const char *key, const char *label, char *text, size_t textlen,
+                       uint8_t hash[SRV_HASH_LEN]);
 bool srv_secret_equal(const uint8_t a[SRV_HASH_LEN], const uint8_t b[SRV_HASH_LEN]);
 /* Sec-WebSocket-Accept for a Sec-WebSocket-Key (GnuTLS SHA-1); 0 on success. */
 int srv_secret_ws_accept(const char *key, char out[64]);

@@ -472,8 +472,27 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
     }
     if (parts == 3 && strcmp(part[2], "review") == 0)
         return http_review(h, c, part[1], get, method);
+    /* lobby.c: take a free seat; delete a game not started */
+    bool seats = parts == 3 && strcmp(part[2], "seats") == 0;
+    if ((seats && strcmp(method, "POST") == 0) || (parts == 2 && strcmp(method, "DELETE") == 0)) {
+        if (rq->too_big) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "the body may have at most %d bytes", SRV_MAX_BODY);
+            return http_error(c, 413, "too_large", msg);
+        }
+        if (!srv_valid_id(part[1]))
+            return http_error(c, 404, "unknown_game", "there is no such game");
+        char *reply = NULL;
+        int status = seats ? srv_room_take_seat(h->rooms, part[1], rq->body ? rq->body : "", rq->len,
+                                                &reply)
+                           : srv_room_delete(h->rooms, part[1], rq->body ? rq->body : "", rq->len,
+                                             &reply);
+        return http_send(c, (unsigned)status, "application/json", reply);
+    }
+    if (seats)
+        return http_method_not_allowed(c, "POST");
     if (!get)
-        return http_method_not_allowed(c, "GET");
+        return http_method_not_allowed(c, parts == 2 ? "GET, DELETE" : "GET");
     if (!srv_valid_id(part[1]))
         return http_error(c, 404, "unknown_game", "there is no such game");
     bool temporary;

@@ -68,11 +68,22 @@ static json_t *room_parse_view(char *text)
     return j ? j : json_null();
 }
 
+/* Over by the rules, or cut short by a resignation (lobby.c). */
+static bool room_over(const srv_room *r)
+{
+    return r->conceded || tb_is_over(r->state);
+}
+
+static char *room_result(const srv_room *r)
+{
+    return srv_lobby_result_changed(r) ? srv_lobby_result_json(r) : tb_result_json(r->state);
+}
+
 static const char *room_status(const srv_room *r)
 {
     if (r->broken[0] || !r->state)
         return "broken";
-    if (tb_is_over(r->state))
+    if (room_over(r))
         return "over";
     for (int i = 0; i < r->players; i++)
         if (r->seat[i].kind == SRV_HUMAN && !r->seat[i].joined)
@@ -83,7 +94,7 @@ static const char *room_status(const srv_room *r)
 bool srv_room_running(srv_room *r)
 {
     pthread_mutex_lock(&r->lock);
-    bool running = r->state && !r->broken[0] && !tb_is_over(r->state);
+    bool running = r->state && !r->broken[0] && !room_over(r) && !atomic_load(&r->deleted);
     pthread_mutex_unlock(&r->lock);
     return running;
 }
@@ -104,6 +115,7 @@ static void room_log_words(srv_room *r, int k, const tb_state *before, tb_move m
     room_names(r, names);
     char said[600];
     tb_narrate(before, m, names, said, sizeof said);
+    srv_lobby_log_words(r, k, said, sizeof said); /* "Anna was away; the computer plays …" */
     tb_stage_text(before, r->log[k].stage, sizeof r->log[k].stage);
     free(r->log[k].said);
     r->log[k].said = strdup(said); /* NULL (out of memory): the log shows the notation */
@@ -222,7 +234,13 @@ static json_t *room_seat_json(const srv_room *r, int i)
         if (st->note[0])
             json_object_set_new(o, "note", json_string(st->note));
     }
+    srv_lobby_seat_json(st, o); /* open, resigned, away */
     return o;
+}
+
+json_t *srv_room_seat_json_locked(const srv_room *r, int seat)
+{
+    return room_seat_json(r, seat);
 }
 
 static json_t *room_summary_locked(const srv_room *r)
@@ -238,7 +256,7 @@ static json_t *room_summary_locked(const srv_room *r)
     json_object_set_new(j, "finished", r->finished[0] ? json_string(r->finished) : json_null());
     json_object_set_new(j, "decisions",
                         json_integer(r->record ? tb_record_length(r->record) : 0));
-    int to = r->state && !r->broken[0] ? tb_to_move(r->state) : TB_OVER;
+    int to = r->state && !r->broken[0] && !r->conceded ? tb_to_move(r->state) : TB_OVER;
     json_object_set_new(j, "to_move", to >= 0 ? json_integer(to) : json_null());
     json_t *opts = json_object();
     for (int i = 0; i < r->options.count; i++)
@@ -251,8 +269,11 @@ static json_t *room_summary_locked(const srv_room *r)
     for (int i = 0; i < r->players; i++)
         json_array_append_new(seats, room_seat_json(r, i));
     json_object_set_new(j, "seats", seats);
+    srv_lobby_summary_json(r, j);
     json_t *winners = json_null();
-    if (to == TB_OVER && r->state && !r->broken[0]) {
+    if (to == TB_OVER && srv_lobby_result_changed(r)) {
+        winners = srv_lobby_winners(r);
+    } else if (to == TB_OVER && r->state && !r->broken[0]) {
         int ranks[TB_MAX_SEATS];
         tb_ranks(r->state, ranks);
         winners = json_array();
@@ -303,9 +324,11 @@ json_t *srv_row_summary(const srv_game_row *row)
                               s->name, "joined", s->joined, "connected", false);
         if (strcmp(s->kind, "ai") == 0)
             json_object_set_new(o, "level", json_string(s->level));
+        srv_lobby_row_seat_json(s, o);
         json_array_append_new(seats, o);
     }
     json_object_set_new(j, "seats", seats);
+    srv_lobby_row_summary_json(row, j);
     json_t *res = row->result ? json_loads(row->result, 0, NULL) : NULL;
     json_object_set_new(j, "winners", json_is_object(res) ? json_incref(json_object_get(res, "winners"))
                                                           : json_null());
@@ -413,8 +436,8 @@ static char *room_state_text(const srv_room *r, int seat)
         return room_text_take(&t);
     }
     int n = tb_decisions_made(r->state);
-    int to = tb_to_move(r->state);
-    bool mine = seat >= 0 && to == seat;
+    int to = r->conceded ? TB_OVER : tb_to_move(r->state);
+    bool mine = seat >= 0 && to == seat && !r->seat[seat].resigned;
     room_text_raw(&t, ",\"n\":");
     room_text_int(&t, n);
     room_text_raw(&t, ",\"to_move\":");
@@ -424,7 +447,7 @@ static char *room_state_text(const srv_room *r, int seat)
         room_text_raw(&t, "null");
     room_text_raw(&t, mine ? ",\"your_turn\":true" : ",\"your_turn\":false");
     room_text_raw(&t, ",\"thinking\":");
-    if (to >= 0 && r->seat[to].kind == SRV_AI)
+    if (to >= 0 && srv_lobby_computer_plays(r, to))
         room_text_int(&t, to);
     else
         room_text_raw(&t, "null");
@@ -462,8 +485,8 @@ static char *room_state_text(const srv_room *r, int seat)
         room_text_raw(&t, "],\"prompt\":");
         room_text_str(&t, prompt);
     }
-    if (tb_is_over(r->state)) {
-        char *result = tb_result_json(r->state);
+    if (room_over(r)) {
+        char *result = room_result(r);
         room_text_raw(&t, ",\"result\":");
         room_text_raw(&t, result ? result : "null");
         free(result);
@@ -518,11 +541,11 @@ static json_t *room_presence(const srv_room *r)
 /* Queues the AI seat to move, if any (room locked). */
 static void room_queue_ai(srv_room *r)
 {
-    if (!r->state || r->broken[0] || tb_is_over(r->state) || r->ai_queued ||
+    if (!r->state || r->broken[0] || room_over(r) || r->ai_queued ||
         r->commit_pending || atomic_load(&r->away))
         return;
     int to = tb_to_move(r->state);
-    if (to < 0 || r->seat[to].kind != SRV_AI)
+    if (to < 0 || !srv_lobby_computer_plays(r, to) || srv_lobby_waiting(r))
         return;
     uint64_t delay = (uint64_t)(r->rooms->cfg.ai_delay_ms > 0 ? r->rooms->cfg.ai_delay_ms : 0);
     r->ai_queued = srv_ai_schedule(r->rooms->ai, r, tb_decisions_made(r->state),
@@ -537,7 +560,7 @@ static void room_set_away_locked(srv_room *r, const char *owner)
 {
     if (atomic_exchange(&r->away, true))
         return;
-    if (r->state && !r->broken[0] && !tb_is_over(r->state))
+    if (r->state && !r->broken[0] && !room_over(r))
         atomic_fetch_sub(&r->rooms->running, 1);
     char msg[400];
     if (owner && *owner)
@@ -560,13 +583,32 @@ void srv_room_set_away(srv_room *r, const char *owner)
     pthread_mutex_unlock(&r->lock);
 }
 
+static void room_finish(srv_room *r);
+
+void srv_room_refresh_locked(srv_room *r)
+{
+    room_broadcast_state(r);
+    room_broadcast(r, room_presence(r));
+    room_queue_ai(r);
+}
+
+void srv_room_broadcast_locked(srv_room *r, json_t *msg)
+{
+    room_broadcast(r, msg);
+}
+
+void srv_room_finish_locked(srv_room *r)
+{
+    room_finish(r);
+}
+
 /* Records the end of a game in the record and the store (room locked). */
 static void room_finish(srv_room *r)
 {
     if (!r->finished[0])
         srv_iso_now(r->finished);
     tb_record_set_times(r->record, r->created, r->finished);
-    char *result = tb_result_json(r->state);
+    char *result = room_result(r);
     char err[TB_ERR_LEN];
     if (r->rooms->store->m->game_finish(r->rooms->store, r->id, r->finished, result, err,
                                           sizeof err))
@@ -672,12 +714,13 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
         if (before && tb_record_length(r->record) == n)
             room_log_words(r, n - 1, before, p->move);
         tb_state_free(before);
-        if (tb_is_over(r->state)) {
+        if (room_over(r)) {
             room_finish(r);
             atomic_fetch_sub(&r->rooms->running, 1);
         }
         if (ack_to)
             room_ack(ack_to, ack_id, n, p->text);
+        srv_lobby_new_turn(r);
         room_broadcast_state(r);
         room_queue_ai(r);
     } else {
@@ -797,14 +840,21 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     json_t *val;
     json_object_foreach(req, key, val) {
         if (strcmp(key, "game") && strcmp(key, "players") && strcmp(key, "options") &&
-            strcmp(key, "seats") && strcmp(key, "board")) {
+            strcmp(key, "seats") && strcmp(key, "board") && strcmp(key, "request_key") &&
+            strcmp(key, "absent_after")) {
             status = room_error_reply(reply, 400, "bad_request",
-                                      "unknown field '%.*s' (fields: game, players, options, seats, "
-                                      "board)",
+                                      "unknown field '%.*s' (fields: game, players, options, seats,"
+                                      " board, request_key, absent_after)",
                                       TB__CLIP(key, 40));
             goto done;
         }
     }
+    /* lobby.c: a request key seen before answers with its game */
+    srv_lobby_create lc;
+    status = srv_lobby_create_begin(s, req, &lc, reply);
+    if (status)
+        goto done;
+    status = 400;
     pthread_mutex_lock(&s->registry_lock);
     int limit = s->cfg.max_games > 0 ? s->cfg.max_games : SRV_MAX_ROOMS;
     bool full = atomic_load(&s->running) >= limit;
@@ -926,6 +976,17 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
         const char *kind = js ? json_string_value(json_object_get(js, "kind")) : (i ? "ai" : "human");
         const char *name = js ? json_string_value(json_object_get(js, "name")) : NULL;
         const char *level = js ? json_string_value(json_object_get(js, "level")) : NULL;
+        const json_t *jopen = js ? json_object_get(js, "open") : NULL;
+        if (jopen && !json_is_boolean(jopen)) {
+            status = room_error_reply(reply, 400, "bad_seats", "seat %d: 'open' must be true or false", i);
+            goto done;
+        }
+        st->open = json_is_true(jopen);
+        if (st->open && kind && strcmp(kind, "human") != 0) {
+            status = room_error_reply(reply, 400, "bad_seats",
+                                      "seat %d: only a seat for a person can be open", i);
+            goto done;
+        }
         if (js && json_object_get(js, "name") && !name) {
             status = room_error_reply(reply, 400, "bad_seats", "seat %d: 'name' must be a string", i);
             goto done;
@@ -967,11 +1028,12 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
             snprintf(st->name, sizeof st->name, "%s", name ? name : "");
             if (!name)
                 snprintf(st->name, sizeof st->name, "Player %d", i + 1);
-            srv_secret_token(tokens[i], sizeof tokens[i], st->token_hash);
         }
     }
-    /* the game itself */
+    /* the game itself; its seat keys (lobby.c: derived from a request key) */
     srv_secret_id(r->id);
+    char creator_token[64];
+    srv_lobby_create_keys(r, &lc, tokens, creator_token, sizeof creator_token);
     uint64_t seed = srv_secret_u64();
     r->state = tb_state_new(game);
     if (tb_setup_data(r->state, data, r->players, &r->options, seed, err, sizeof err)) {
@@ -1010,9 +1072,15 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
         snprintf(sr->name, sizeof sr->name, "%s", r->seat[i].name);
         snprintf(sr->level, sizeof sr->level, "%s", r->seat[i].level);
         memcpy(sr->token_hash, r->seat[i].token_hash, SRV_HASH_LEN);
+        sr->open = r->seat[i].open;
     }
+    srv_lobby_create_row(r, &lc, &row);
     int rc = s->store->m->game_create(s->store, &row, err, sizeof err);
     free(row.options);
+    if (rc == 2) { /* the same request key made a game a moment ago */
+        status = srv_lobby_create_repeat(s, &lc, reply);
+        goto done;
+    }
     if (rc) {
         srv_log(&s->cfg, "creating a game: %s", err);
         status = room_error_reply(reply, 500, "store_failed", "the game could not be saved: %s", err);
@@ -1028,7 +1096,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     json_t *seats = json_array();
     for (int i = 0; i < r->players; i++) {
         json_t *o = room_seat_json(r, i);
-        if (r->seat[i].kind == SRV_HUMAN) {
+        if (r->seat[i].kind == SRV_HUMAN && !r->seat[i].open) {
             json_object_set_new(o, "token", json_string(tokens[i]));
             snprintf(path, sizeof path, "/game.html?game=%.12s&token=%.63s", r->id, tokens[i]);
             json_object_set_new(o, "link", json_string(path));
@@ -1036,10 +1104,14 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
         json_array_append_new(seats, o);
     }
     json_object_set_new(out, "seats", seats);
+    json_object_set_new(out, "creator_token", json_string(creator_token));
+    srv_lobby_reply_extras(r, out);
+    memset(creator_token, 0, sizeof creator_token);
     *reply = room_dump(out);
     srv_room_register(s, r);
     srv_log(&s->cfg, "game %s: new %s for %d players", r->id, tb_game_name(game), r->players);
     pthread_mutex_lock(&r->lock);
+    srv_lobby_new_turn(r);
     room_queue_ai(r);
     pthread_mutex_unlock(&r->lock);
     r = NULL;
@@ -1140,6 +1212,7 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
             st->kind = SRV_HUMAN;
         }
     }
+    srv_lobby_load(r, &row);
     if (narrate && !r->broken[0])
         room_log_words_all(r);
     /* A game whose last decision was stored but whose end was not. */
@@ -1154,7 +1227,7 @@ int srv_room_reload(srv_room *r, char *err, size_t errlen)
 {
     /* Nothing is decided while the game is read again. */
     pthread_mutex_lock(&r->lock);
-    bool counted = r->state && !r->broken[0] && !tb_is_over(r->state) && !atomic_load(&r->away);
+    bool counted = r->state && !r->broken[0] && !room_over(r) && !atomic_load(&r->away);
     atomic_store(&r->away, true);
     pthread_mutex_unlock(&r->lock);
     srv_room *fresh = srv_room_load(r->rooms, r->id, err, errlen);
@@ -1189,8 +1262,9 @@ int srv_room_reload(srv_room *r, char *err, size_t errlen)
         r->seat[i] = fresh->seat[i];
         r->seat[i].connected = connected;
     }
+    srv_lobby_reloaded(r, fresh);
     atomic_store(&r->away, false);
-    bool running = r->state && !r->broken[0] && !tb_is_over(r->state);
+    bool running = r->state && !r->broken[0] && !room_over(r);
     if (running && !counted)
         atomic_fetch_add(&r->rooms->running, 1);
     else if (!running && counted)
@@ -1235,8 +1309,8 @@ char *srv_room_spectator_json(srv_room *r)
     if (r->state && !r->broken[0]) {
         json_object_set_new(j, "view", room_parse_view(tb_view_json(r->state, TB_SPECTATOR)));
         json_object_set_new(j, "log", room_log_json(r));
-        json_object_set_new(j, "result", tb_is_over(r->state)
-                                             ? room_parse_view(tb_result_json(r->state))
+        json_object_set_new(j, "result", room_over(r)
+                                             ? room_parse_view(room_result(r))
                                              : json_null());
     }
     pthread_mutex_unlock(&r->lock);
@@ -1273,7 +1347,7 @@ char *srv_room_replay_json(srv_room *r, long step, const char *token, int *statu
         out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "broken", "message", r->broken));
         goto done;
     }
-    bool over = tb_is_over(r->state);
+    bool over = room_over(r);
     if (over)
         seat = TB_SPECTATOR; /* the replay of a finished game is everybody's */
     int total = tb_record_length(r->record);
@@ -1299,7 +1373,7 @@ char *srv_room_replay_json(srv_room *r, long step, const char *token, int *statu
     char prompt[512];
     tb_prompt_text(s, prompt, sizeof prompt);
     json_object_set_new(j, "prompt", json_string(prompt));
-    json_object_set_new(j, "result", over ? room_parse_view(tb_result_json(r->state)) : json_null());
+    json_object_set_new(j, "result", over ? room_parse_view(room_result(r)) : json_null());
     tb_state_free(s);
     *status = 200;
     out = room_dump(j);
@@ -1394,6 +1468,8 @@ void srv_room_attach(srv_room *r, srv_client *c)
     }
     c->ops->ref(c);
     r->clients[r->nclients++] = c;
+    if (seat >= 0 && srv_lobby_seen(r, seat))
+        room_broadcast_state(r); /* the seat is the person's again */
     if (seat >= 0) {
         r->seat[seat].connected++;
         if (!r->seat[seat].joined) {
@@ -1467,8 +1543,13 @@ static void room_decide(srv_room *r, srv_client *c, int seat, json_t *msg, json_
                        "open the game again to follow it");
     } else if (!r->state || r->broken[0]) {
         room_client_error(c, id, "broken", "this game cannot continue: %s", r->broken);
-    } else if (tb_is_over(r->state)) {
+    } else if (room_over(r)) {
         room_client_error(c, id, "game_over", "the game is over");
+    } else if (srv_lobby_waiting(r)) {
+        room_client_error(c, id, "waiting",
+                          "the game starts when every seat is taken; nothing changed");
+    } else if (seat >= 0 && r->seat[seat].resigned) {
+        room_client_error(c, id, "resigned", "you resigned: the computer plays your seat to the end");
     } else if (tb_to_move(r->state) != seat) {
         int to = tb_to_move(r->state);
         room_client_error(c, id, "not_your_turn", "it is %s's turn (seat %d), not yours",
@@ -1482,8 +1563,10 @@ static void room_decide(srv_room *r, srv_client *c, int seat, json_t *msg, json_
         char why[TB_ERR_LEN];
         if (tb_text_to_move(r->state, move, &m, why, sizeof why))
             room_client_error(c, id, "illegal", "%s", why);
-        else
+        else {
+            srv_lobby_seen(r, seat); /* a person back from being away plays again */
             room_commit(r, seat, m, false, c, id);
+        }
     }
     pthread_mutex_unlock(&r->lock);
 }
@@ -1499,13 +1582,17 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
     const char *type = json_string_value(json_object_get(msg, "type"));
     if (!type) {
         room_client_error(c, id, "bad_message", "a message is a JSON object with a \"type\" "
-                                             "(decide, hint, sync or ping)");
+                                             "(decide, hint, resign, sync or ping)");
     } else if (strcmp(type, "decide") == 0) {
         room_decide(r, c, seat, msg, id);
     } else if (strcmp(type, "hint") == 0) {
         room_hint_request(r, c, id);
+    } else if (strcmp(type, "resign") == 0) {
+        srv_lobby_resign(r, c, id);
     } else if (strcmp(type, "sync") == 0) {
         pthread_mutex_lock(&r->lock);
+        if (seat >= 0 && srv_lobby_seen(r, seat))
+            room_broadcast_state(r);
         if (atomic_load(&r->away))
             room_client_error(c, id, "elsewhere",
                            "another server instance plays this game now; open the game again "
@@ -1515,7 +1602,8 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
         pthread_mutex_unlock(&r->lock);
     } else {
         room_client_error(c, id, "unknown_type",
-                       "unknown message type '%.*s' (decide, hint, sync or ping)", TB__CLIP(type, 32));
+                       "unknown message type '%.*s' (decide, hint, resign, sync or ping)",
+                       TB__CLIP(type, 32));
     }
 }
 
@@ -1629,14 +1717,14 @@ void srv_room_ai_step(void *owner, int expect)
     }
     pthread_mutex_lock(&r->lock);
     r->ai_queued = false;
-    if (!r->state || r->broken[0] || tb_is_over(r->state) || r->commit_pending ||
+    if (!r->state || r->broken[0] || room_over(r) || r->commit_pending ||
         tb_decisions_made(r->state) != expect) {
         room_queue_ai(r);
         pthread_mutex_unlock(&r->lock);
         return;
     }
     int seat = tb_to_move(r->state);
-    if (r->seat[seat].kind != SRV_AI || !r->seat[seat].agent) {
+    if (!srv_lobby_computer_plays(r, seat) || !r->seat[seat].agent) {
         pthread_mutex_unlock(&r->lock);
         return;
     }

@@ -109,6 +109,10 @@ srv_room *srv_room_claim(srv_rooms *s, const char *id, char *away, size_t awayle
     char err[TB_ERR_LEN], owner[256] = "";
     pthread_mutex_lock(&s->registry_lock);
     srv_room *r = rooms_lookup(s, id);
+    if (r && atomic_load(&r->deleted)) { /* deleted or expired: no such game */
+        pthread_mutex_unlock(&s->registry_lock);
+        return NULL;
+    }
     if (r && !atomic_load(&r->away)) {
         pthread_mutex_unlock(&s->registry_lock);
         return r;
@@ -231,7 +235,8 @@ srv_rooms *srv_rooms_open(const srv_config *cfg, srv_store *store, int workers, 
     s->ai = srv_ai_start(workers, srv_room_ai_step, err, errlen);
     if (s->ai)
         s->committer = srv_committer_start(s, err, errlen);
-    if (!s->ai || !s->committer || rooms_resume_all(s, err, errlen)) {
+    if (!s->ai || !s->committer || rooms_resume_all(s, err, errlen) ||
+        srv_lobby_start(s, err, errlen)) {
         srv_rooms_close(s);
         return NULL;
     }
@@ -264,6 +269,7 @@ void srv_rooms_quiesce(srv_rooms *s)
 {
     if (!s)
         return;
+    srv_lobby_stop(s); /* no more expiry, no more absent seats */
     srv_lease_stop(s->lease); /* no more takeovers */
     s->lease = NULL;
     if (s->ai)

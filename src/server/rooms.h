@@ -71,6 +71,13 @@ json_t *srv_rooms_list(srv_rooms *rooms, const char *status, int limit, char *er
 /* Creates a game from a POST /api/games body.  Returns the HTTP status and
  * sets *reply to the JSON reply (success or error). */
 int srv_room_create(srv_rooms *rooms, const char *body, size_t len, char **reply);
+/* lobby.c: POST /api/games/{id}/seats (take a free seat) and DELETE
+ * /api/games/{id} (the creator, before the game started).  Return the HTTP
+ * status and set *reply. */
+int srv_room_take_seat(srv_rooms *rooms, const char *id, const char *body, size_t len,
+                       char **reply);
+int srv_room_delete(srv_rooms *rooms, const char *id, const char *body, size_t len,
+                    char **reply);
 /* The room in memory, else a finished game loaded just for this answer
  * (*temporary set: free it with srv_room_free).  NULL: no such game. */
 srv_room *srv_room_borrow(srv_rooms *rooms, const char *id, bool *temporary);

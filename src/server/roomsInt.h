@@ -59,6 +59,11 @@ typedef struct srv_seat {
     uint8_t token_hash[SRV_HASH_LEN];
     bool joined;
     int connected;              /* live clients holding this seat */
+    /* lobby.c */
+    bool open;                  /* a free seat: no person yet, no token */
+    bool resigned;              /* the person resigned: the computer plays it */
+    bool away;                  /* the person let the turn wait too long: the
+                                 * computer plays it until they are back */
 } srv_seat;
 
 typedef struct srv_log_entry {
@@ -90,8 +95,18 @@ struct srv_room {
     char *hint_text;     /* its message once computed (NULL while the search runs) */
     atomic_bool away;    /* another instance holds the game's lease (PostgreSQL):
                           * the room is stale and decides nothing until reloaded */
+    /* lobby.c */
+    bool has_creator;    /* the creator's key can delete the game before it starts */
+    uint8_t creator_hash[SRV_HASH_LEN];
+    int absent_after;    /* seconds a person's turn may wait; 0: never handed over */
+    uint64_t turn_since_us; /* when the current position arrived (srv_now_us) */
+    bool conceded;       /* over by a resignation, not by the rules */
+    int resigned_seat;   /* who resigned when conceded */
+    atomic_bool deleted; /* deleted by its creator or expired: no such game any more */
     struct srv_room *next; /* registry chain */
 };
+
+typedef struct srv_sweeper srv_sweeper;
 
 struct srv_rooms {
     srv_config cfg;
@@ -104,6 +119,7 @@ struct srv_rooms {
     int resumed;
     srv_lease *lease;    /* several instances: renews leases, takes over free games */
     srv_committer *committer; /* writes decisions, then hands them back */
+    srv_sweeper *sweeper; /* lobby.c: expires games never started, hands over absent seats */
 };
 
 /* rooms.c: the registry */
@@ -133,6 +149,52 @@ void srv_room_ai_step(void *owner, int expect);
  * instance holds the game, -1 no, with why): applies, acknowledges and
  * broadcasts it, or tells its sender; frees p. */
 void srv_room_committed(srv_pending *p, int stored, const char *why);
+
+/* room.c, for lobby.c (room locked) */
+json_t *srv_room_seat_json_locked(const srv_room *r, int seat);
+/* Every connection gets the state and the presence; the computer moves if
+ * it is its turn. */
+void srv_room_refresh_locked(srv_room *r);
+void srv_room_broadcast_locked(srv_room *r, json_t *msg); /* steals msg */
+void srv_room_finish_locked(srv_room *r);
+
+/* lobby.c: open tables, idempotent creation, deleting, expiry, resigning,
+ * absent seats (room locked unless said otherwise) */
+typedef struct srv_lobby_create {
+    bool has_key;
+    char key[72];                 /* the client's request key (secret, like a token) */
+    uint8_t key_hash[SRV_HASH_LEN];
+    char since[SRV_TIME_LEN];     /* a key older than this is forgotten */
+    int absent_after;             /* -1: the server's default */
+} srv_lobby_create;
+/* Reads request_key and absent_after; 0 to go on creating, else the HTTP
+ * status of *reply (an error, or the game this key created already). */
+int srv_lobby_create_begin(srv_rooms *s, json_t *req, srv_lobby_create *lc, char **reply);
+/* Seat tokens (human seats not open) and the creator's key of a new room. */
+void srv_lobby_create_keys(srv_room *r, const srv_lobby_create *lc, char tokens[][64],
+                           char *creator, size_t creatorlen);
+void srv_lobby_create_row(srv_room *r, const srv_lobby_create *lc, srv_game_row *row);
+int srv_lobby_create_repeat(srv_rooms *s, const srv_lobby_create *lc, char **reply);
+void srv_lobby_reply_extras(const srv_room *r, json_t *reply);
+void srv_lobby_load(srv_room *r, const srv_game_row *row);
+void srv_lobby_reloaded(srv_room *r, const srv_room *fresh); /* srv_room_reload */
+bool srv_lobby_computer_plays(const srv_room *r, int seat);
+bool srv_lobby_waiting(const srv_room *r); /* a seat is still free */
+void srv_lobby_new_turn(srv_room *r);
+/* The person of `seat` acts: an absent seat is theirs again (true then). */
+bool srv_lobby_seen(srv_room *r, int seat);
+void srv_lobby_log_words(const srv_room *r, int k, char *said, size_t saidlen);
+void srv_lobby_seat_json(const srv_seat *st, json_t *o);
+void srv_lobby_summary_json(const srv_room *r, json_t *j);
+void srv_lobby_row_seat_json(const srv_seat_row *s, json_t *o);
+void srv_lobby_row_summary_json(const srv_game_row *row, json_t *j);
+/* A resignation changes the result: who ranks where, who wins. */
+bool srv_lobby_result_changed(const srv_room *r);
+char *srv_lobby_result_json(const srv_room *r);
+json_t *srv_lobby_winners(const srv_room *r);
+void srv_lobby_resign(srv_room *r, srv_client *c, json_t *id); /* room not locked */
+int srv_lobby_start(srv_rooms *s, char *err, size_t errlen);
+void srv_lobby_stop(srv_rooms *s);
 
 /* commit.c */
 srv_committer *srv_committer_start(srv_rooms *rooms, char *err, size_t errlen);

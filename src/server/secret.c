@@ -5,7 +5,9 @@
  * Invariants: every id, seed and token comes from the operating system's
  * generator (randombytes); a token carries SRV_TOKEN_BYTES (256) random bits
  * and only its BLAKE2b-256 hash is ever stored or kept in memory after the
- * creating request returns; hashes are compared in constant time.
+ * creating request returns; hashes are compared in constant time.  Tokens
+ * of a game created with a request key (lobby.c) are derived from that key,
+ * which only its creator holds, so a repeated request can answer them again.
  */
 #include "base.h"
 
@@ -46,6 +48,19 @@ void srv_secret_token(char *text, size_t textlen, uint8_t hash[SRV_HASH_LEN])
 {
     uint8_t raw[SRV_TOKEN_BYTES];
     randombytes_buf(raw, sizeof raw);
+    sodium_bin2base64(text, textlen, raw, sizeof raw, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+    sodium_memzero(raw, sizeof raw);
+    srv_secret_hash(text, hash);
+}
+
+void srv_secret_derive(const char *key, const char *label, char *text, size_t textlen,
+                       uint8_t hash[SRV_HASH_LEN])
+{
+    /* BLAKE2b keyed by the client's request key (22 to 64 bytes, as random
+     * as a token): the same key and label give the same token again. */
+    uint8_t raw[SRV_TOKEN_BYTES];
+    crypto_generichash(raw, sizeof raw, (const unsigned char *)label, strlen(label),
+                       (const unsigned char *)key, strlen(key));
     sodium_bin2base64(text, textlen, raw, sizeof raw, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
     sodium_memzero(raw, sizeof raw);
     srv_secret_hash(text, hash);

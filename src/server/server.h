@@ -34,6 +34,10 @@ typedef struct srv_config {
                           * 0: 256, -1: no limit */
     const tb_data_set *boards; /* the boards games may be played on (--data-dir), the
                                 * caller's, alive until srv_stop; NULL: built-in only */
+    long unstarted_expiry; /* seconds before a game never started is deleted;
+                            * 0: 7 days, -1: never */
+    int absent_after;    /* seconds a person's turn waits before the computer plays
+                          * it, for open tables; 0: 180, -1: never */
 } srv_config;
 
 typedef struct srv_server srv_server;

@@ -44,6 +44,8 @@ typedef struct srv_seat_row {
     char level[SRV_LEVEL_LEN]; /* AI seats: the level asked for */
     uint8_t token_hash[SRV_HASH_LEN]; /* human seats; zero for AI */
     bool joined; /* a person has connected with the seat's token */
+    bool open;     /* a free seat of an open table: no token until someone takes it */
+    bool resigned; /* the person resigned (lobby.c) */
 } srv_seat_row;
 
 typedef struct srv_game_row {
@@ -58,6 +60,14 @@ typedef struct srv_game_row {
     char *result; /* JSON text when over (malloc'd), else NULL */
     int decisions;
     srv_seat_row seat[TB_MAX_SEATS];
+    /* lobby (lobby.c): the creator's key, the absent-seat time, the
+     * creation request's key; game_load fills the first two */
+    bool has_creator;
+    uint8_t creator_hash[SRV_HASH_LEN];
+    int absent_after; /* seconds a human seat's turn may wait; 0: never handed over */
+    bool has_request;
+    uint8_t request_hash[SRV_HASH_LEN];
+    char request_since[SRV_TIME_LEN]; /* an older request with that key is forgotten */
 } srv_game_row;
 
 typedef struct srv_decision_row {
@@ -94,8 +104,25 @@ typedef struct srv_store_methods {
      * store that takes one writer at a time, more where the database merges
      * concurrent commits.  0 counts as 1. */
     int writers;
-    /* Creates a game and its seats in one transaction. */
+    /* Creates a game and its seats in one transaction.  With has_request:
+     * 2 (nothing created) when a game was already created with that request
+     * key since request_since. */
     int (*game_create)(srv_store *st, const srv_game_row *g, char *err, size_t errlen);
+    /* The game created with a request key since `since`: 0 (id filled in),
+     * 1 none, -1 error. */
+    int (*request_find)(srv_store *st, const uint8_t key_hash[SRV_HASH_LEN], const char *since,
+                        char id[SRV_ID_LEN + 1], char *err, size_t errlen);
+    /* Gives free seat `seat` of a running game a name and a token: 0 taken,
+     * 1 it was not free (someone else took it first), -1 error. */
+    int (*seat_take)(srv_store *st, const char *id, int seat, const char *name,
+                     const uint8_t token_hash[SRV_HASH_LEN], char *err, size_t errlen);
+    int (*seat_resign)(srv_store *st, const char *id, int seat, char *err, size_t errlen);
+    /* Deletes a game without decisions with everything of it: 0 deleted,
+     * 1 no such game, 2 it has decisions (started: nothing deleted), -1. */
+    int (*game_delete)(srv_store *st, const char *id, char *err, size_t errlen);
+    /* Running games created before `before` (ISO time) without a decision. */
+    int (*games_unstarted)(srv_store *st, const char *before, int limit, srv_game_id **ids,
+                           int *count, char *err, size_t errlen);
     /* Appends decision number n (1-based; must be the next one).  1 (nothing
      * stored) when another instance holds the game's lease. */
     int (*decision_add)(srv_store *st, const char *id, int n, int seat, const char *move,

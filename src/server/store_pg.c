@@ -136,6 +136,21 @@ static const char *const pgstore_migrations[] = {
     "  review TEXT NOT NULL,"
     "  at TEXT NOT NULL"
     ");",
+    /* 3 (lobby.c): open seats, resignations, the creator's key, absent
+     * seats, idempotent creation (as in SQLite) */
+    "ALTER TABLE seats ADD COLUMN is_open BOOLEAN NOT NULL DEFAULT false;"
+    "ALTER TABLE seats ADD COLUMN resigned BOOLEAN NOT NULL DEFAULT false;"
+    "CREATE TABLE game_lobby ("
+    "  game_id TEXT PRIMARY KEY REFERENCES games (id),"
+    "  creator_hash BYTEA CHECK (length(creator_hash) = 32),"
+    "  absent_after INTEGER NOT NULL DEFAULT 0"
+    ");"
+    "CREATE TABLE create_requests ("
+    "  key_hash BYTEA PRIMARY KEY CHECK (length(key_hash) = 32),"
+    "  game_id TEXT NOT NULL REFERENCES games (id),"
+    "  at TEXT NOT NULL"
+    ");"
+    "CREATE INDEX create_requests_game ON create_requests (game_id);",
 };
 
 #define PGSTORE_VERSION ((int)(sizeof pgstore_migrations / sizeof pgstore_migrations[0]))
@@ -383,6 +398,50 @@ static void pgstore_give(pgstore *st, pgsession *s)
 
 /* ---- games ---- */
 
+static void pgstore_hex_of(const uint8_t hash[SRV_HASH_LEN], char out[2 * SRV_HASH_LEN + 1])
+{
+    static const char digits[] = "0123456789abcdef";
+    for (int k = 0; k < SRV_HASH_LEN; k++) {
+        out[2 * k] = digits[hash[k] >> 4];
+        out[2 * k + 1] = digits[hash[k] & 15];
+    }
+    out[2 * SRV_HASH_LEN] = '\0';
+}
+
+/* The lobby rows of a new game inside game_create's transaction: 2 when its
+ * request key already made a game since request_since. */
+static int pgstore_create_lobby(pgsession *s, const srv_game_row *g, char *err, size_t errlen)
+{
+    char creator[2 * SRV_HASH_LEN + 1], absent[16];
+    pgstore_hex_of(g->creator_hash, creator);
+    snprintf(absent, sizeof absent, "%d", g->absent_after);
+    const char *lp[] = {g->id, g->has_creator ? creator : NULL, absent};
+    PGresult *r = pgstore_params(s,
+                                 "INSERT INTO game_lobby (game_id, creator_hash, absent_after)"
+                                 " VALUES ($1, decode($2, 'hex'), $3::int)",
+                                 3, lp);
+    int rc = pgstore_is(r, PGRES_COMMAND_OK) ? 0
+                                             : pgstore_fail(s, r, err, errlen, "adding the lobby row");
+    PQclear(r);
+    if (rc || !g->has_request)
+        return rc;
+    char key[2 * SRV_HASH_LEN + 1];
+    pgstore_hex_of(g->request_hash, key);
+    const char *rp[] = {key, g->id, g->created, g->request_since};
+    r = pgstore_params(s,
+                       "INSERT INTO create_requests (key_hash, game_id, at)"
+                       " VALUES (decode($1, 'hex'), $2, $3) ON CONFLICT (key_hash) DO UPDATE"
+                       " SET game_id = excluded.game_id, at = excluded.at"
+                       " WHERE create_requests.at < $4",
+                       4, rp);
+    if (!pgstore_is(r, PGRES_COMMAND_OK))
+        rc = pgstore_fail(s, r, err, errlen, "remembering the creation request");
+    else if (strcmp(PQcmdTuples(r), "1") != 0)
+        rc = 2;
+    PQclear(r);
+    return rc;
+}
+
 static int pgstore_create_once(pgsession *s, const srv_game_row *g, bool retry, char *err,
                                size_t errlen)
 {
@@ -421,13 +480,14 @@ static int pgstore_create_once(pgsession *s, const srv_game_row *g, bool retry, 
         snprintf(seat, sizeof seat, "%d", i);
         bool human = strcmp(sr->kind, "human") == 0;
         const char *sp[] = {g->id, seat, sr->kind, sr->name, sr->level,
-                            human ? (const char *)sr->token_hash : NULL};
-        int lens[] = {0, 0, 0, 0, 0, SRV_HASH_LEN};
-        int fmts[] = {0, 0, 0, 0, 0, 1};
+                            human && !sr->open ? (const char *)sr->token_hash : NULL,
+                            sr->open ? "true" : "false"};
+        int lens[] = {0, 0, 0, 0, 0, SRV_HASH_LEN, 0};
+        int fmts[] = {0, 0, 0, 0, 0, 1, 0};
         r = PQexecParams(s->db,
-                         "INSERT INTO seats (game_id, seat, kind, name, level, token_hash)"
-                         " VALUES ($1, $2, $3, $4, $5, $6)",
-                         6, NULL, sp, lens, fmts, 0);
+                         "INSERT INTO seats (game_id, seat, kind, name, level, token_hash, is_open)"
+                         " VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                         7, NULL, sp, lens, fmts, 0);
         ok = pgstore_is(r, PGRES_COMMAND_OK);
         if (!ok)
             pgstore_fail(s, r, err, errlen, "adding a seat");
@@ -444,10 +504,11 @@ static int pgstore_create_once(pgsession *s, const srv_game_row *g, bool retry, 
             pgstore_fail(s, r, err, errlen, "taking the new game's lease");
         PQclear(r);
     }
-    if (ok)
+    int lobby = ok ? pgstore_create_lobby(s, g, err, errlen) : -1;
+    if (lobby == 0)
         return pgstore_exec(s, "COMMIT", err, errlen, "adding the game");
     pgstore_exec(s, "ROLLBACK", NULL, 0, "");
-    return -1;
+    return lobby == 2 ? 2 : -1;
 }
 
 static int pgstore_game_create(srv_store *base, const srv_game_row *g, char *err, size_t errlen)
@@ -455,7 +516,7 @@ static int pgstore_game_create(srv_store *base, const srv_game_row *g, char *err
     pgstore *st = (pgstore *)base;
     pgsession *s = pgstore_take(st, false);
     int rc = pgstore_create_once(s, g, false, err, errlen);
-    if (rc && pgstore_lost(s))
+    if (rc < 0 && pgstore_lost(s))
         rc = pgstore_create_once(s, g, true, err, errlen);
     pgstore_give(st, s);
     return rc;
@@ -805,48 +866,6 @@ static char *pgstore_dup(const PGresult *r, int row, int col)
     return d;
 }
 
-static int pgstore_review_save(srv_store *base, const char *id, const char *json,
-                               const char *at, char *err, size_t errlen)
-{
-    pgstore *st = (pgstore *)base;
-    const char *p[] = {id, json, at};
-    pgsession *s = pgstore_take(st, false);
-    int rc = pgstore_write(s,
-                           "INSERT INTO reviews (game_id, review, at) VALUES ($1, $2, $3)"
-                           " ON CONFLICT (game_id) DO UPDATE SET review = $2, at = $3",
-                           3, p, err, errlen, "saving a review");
-    pgstore_give(st, s);
-    return rc;
-}
-
-static int pgstore_review_load(srv_store *base, const char *id, char **json, char *err,
-                               size_t errlen)
-{
-    pgstore *st = (pgstore *)base;
-    const char *p[] = {id};
-    *json = NULL;
-    pgsession *s = pgstore_take(st, false);
-    int rc = -1;
-    for (int attempt = 0; attempt < 2 && rc < 0; attempt++) {
-        if (attempt && !pgstore_lost(s))
-            break;
-        if (pgstore_ensure(s, err, errlen))
-            continue;
-        PGresult *r = pgstore_params(s, "SELECT review FROM reviews WHERE game_id = $1", 1, p);
-        if (!pgstore_is(r, PGRES_TUPLES_OK)) {
-            rc = pgstore_fail(s, r, err, errlen, "reading a review");
-        } else if (PQntuples(r) == 0) {
-            rc = 1;
-        } else {
-            *json = pgstore_dup(r, 0, 0);
-            rc = *json ? 0 : 1;
-        }
-        PQclear(r);
-    }
-    pgstore_give(st, s);
-    return rc;
-}
-
 static void pgstore_copy(char *dst, size_t n, const PGresult *r, int row, int col)
 {
     snprintf(dst, n, "%s", PQgetvalue(r, row, col)); /* "" for NULL */
@@ -916,8 +935,8 @@ static int pgstore_load_once(pgsession *s, const char *id, srv_game_row *g,
     g->result = pgstore_dup(r, 0, 9);
     PQclear(r);
     r = pgstore_params(s,
-                       "SELECT seat, kind, name, level, joined, encode(token_hash, 'hex')"
-                       " FROM seats WHERE game_id = $1 ORDER BY seat",
+                       "SELECT seat, kind, name, level, joined, encode(token_hash, 'hex'),"
+                       " is_open, resigned FROM seats WHERE game_id = $1 ORDER BY seat",
                        1, p);
     if (!pgstore_is(r, PGRES_TUPLES_OK)) {
         pgstore_fail(s, r, err, errlen, "reading seats");
@@ -927,11 +946,32 @@ static int pgstore_load_once(pgsession *s, const char *id, srv_game_row *g,
         pgstore_read_seat(r, i, 0, g);
         int seat = atoi(PQgetvalue(r, i, 0));
         const char *hex = PQgetvalue(r, i, 5);
+        if (seat >= 0 && seat < TB_MAX_SEATS) {
+            g->seat[seat].open = strcmp(PQgetvalue(r, i, 6), "t") == 0;
+            g->seat[seat].resigned = strcmp(PQgetvalue(r, i, 7), "t") == 0;
+        }
         if (seat < 0 || seat >= TB_MAX_SEATS || strlen(hex) != 2 * SRV_HASH_LEN)
             continue;
         for (int k = 0; k < SRV_HASH_LEN; k++)
             g->seat[seat].token_hash[k] =
                 (uint8_t)(pgstore_hex(hex[2 * k]) << 4 | pgstore_hex(hex[2 * k + 1]));
+    }
+    PQclear(r);
+    r = pgstore_params(s,
+                       "SELECT encode(creator_hash, 'hex'), absent_after FROM game_lobby"
+                       " WHERE game_id = $1",
+                       1, p);
+    if (!pgstore_is(r, PGRES_TUPLES_OK)) {
+        pgstore_fail(s, r, err, errlen, "reading the lobby row");
+        goto done;
+    }
+    if (PQntuples(r) == 1) {
+        const char *hex = PQgetvalue(r, 0, 0);
+        g->has_creator = strlen(hex) == 2 * SRV_HASH_LEN;
+        for (int k = 0; g->has_creator && k < SRV_HASH_LEN; k++)
+            g->creator_hash[k] =
+                (uint8_t)(pgstore_hex(hex[2 * k]) << 4 | pgstore_hex(hex[2 * k + 1]));
+        g->absent_after = atoi(PQgetvalue(r, 0, 1));
     }
     PQclear(r);
     r = pgstore_params(s, "SELECT n, seat, by, move FROM decisions WHERE game_id = $1 ORDER BY n",
@@ -998,7 +1038,7 @@ static int pgstore_list_once(pgsession *s, const char *status, int limit, srv_ga
     /* One row per seat, games newest first, seats in order. */
     PGresult *r = pgstore_params(
         s,
-        "SELECT g.*, s.seat, s.kind, s.name, s.level, s.joined FROM"
+        "SELECT g.*, s.seat, s.kind, s.name, s.level, s.joined, s.is_open, s.resigned FROM"
         " (SELECT " PGSTORE_GAME_COLUMNS ", g.result, g.seq FROM games g"
         "  WHERE $1::text IS NULL OR g.status = $1"
         "  ORDER BY g.created DESC, g.seq DESC LIMIT $2::int) g"
@@ -1024,8 +1064,14 @@ static int pgstore_list_once(pgsession *s, const char *status, int limit, srv_ga
             out[n].result = pgstore_dup(r, i, 8);
             n++;
         }
-        if (!PQgetisnull(r, i, 10))
+        if (!PQgetisnull(r, i, 10)) {
             pgstore_read_seat(r, i, 10, &out[n - 1]);
+            int seat = atoi(PQgetvalue(r, i, 10));
+            if (seat >= 0 && seat < TB_MAX_SEATS) {
+                out[n - 1].seat[seat].open = strcmp(PQgetvalue(r, i, 15), "t") == 0;
+                out[n - 1].seat[seat].resigned = strcmp(PQgetvalue(r, i, 16), "t") == 0;
+            }
+        }
     }
     PQclear(r);
     *rows = out;
@@ -1198,6 +1244,139 @@ static int pgstore_instance_address(srv_store *base, const char *address, char *
     return rc;
 }
 
+/* ---- the lobby (lobby.c) ---- */
+
+static int pgstore_request_find(srv_store *base, const uint8_t key_hash[SRV_HASH_LEN],
+                                const char *since, char id[SRV_ID_LEN + 1], char *err,
+                                size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    char key[2 * SRV_HASH_LEN + 1];
+    pgstore_hex_of(key_hash, key);
+    const char *p[] = {key, since};
+    pgsession *s = pgstore_take(st, false);
+    srv_game_id *ids = NULL;
+    int count = 0;
+    int rc = pgstore_ids(s,
+                         "SELECT game_id FROM create_requests WHERE key_hash = decode($1, 'hex')"
+                         " AND at >= $2",
+                         2, p, &ids, &count, err, errlen, "looking up a creation request");
+    pgstore_give(st, s);
+    if (rc == 0 && count > 0)
+        snprintf(id, SRV_ID_LEN + 1, "%s", ids[0].id);
+    free(ids);
+    return rc ? rc : count > 0 ? 0 : 1;
+}
+
+/* One statement that changes rows: *changes gets how many (PQcmdTuples). */
+static int pgstore_change(pgstore *st, const char *sql, int n, const char *const *p, int *changes,
+                          char *err, size_t errlen, const char *what)
+{
+    pgsession *s = pgstore_take(st, false);
+    int rc = -1;
+    if (pgstore_ensure(s, err, errlen) == 0) {
+        PGresult *r = pgstore_params(s, sql, n, p);
+        if (pgstore_is(r, PGRES_COMMAND_OK)) {
+            rc = 0;
+            if (changes)
+                *changes = atoi(PQcmdTuples(r));
+        } else {
+            pgstore_fail(s, r, err, errlen, what);
+        }
+        PQclear(r);
+    }
+    pgstore_give(st, s);
+    return rc;
+}
+
+static int pgstore_seat_take(srv_store *base, const char *id, int seat, const char *name,
+                             const uint8_t token_hash[SRV_HASH_LEN], char *err, size_t errlen)
+{
+    char hash[2 * SRV_HASH_LEN + 1], seatno[16];
+    pgstore_hex_of(token_hash, hash);
+    snprintf(seatno, sizeof seatno, "%d", seat);
+    const char *p[] = {name, hash, id, seatno};
+    int changes = 0;
+    int rc = pgstore_change((pgstore *)base,
+                            "UPDATE seats SET name = $1, token_hash = decode($2, 'hex'),"
+                            " is_open = false WHERE game_id = $3 AND seat = $4::int AND is_open"
+                            " AND kind = 'human' AND EXISTS (SELECT 1 FROM games"
+                            " WHERE id = $3 AND status = 'running')",
+                            4, p, &changes, err, errlen, "taking a seat");
+    return rc ? rc : changes == 1 ? 0 : 1;
+}
+
+static int pgstore_seat_resign(srv_store *base, const char *id, int seat, char *err,
+                               size_t errlen)
+{
+    char seatno[16];
+    snprintf(seatno, sizeof seatno, "%d", seat);
+    const char *p[] = {id, seatno};
+    return pgstore_change((pgstore *)base,
+                          "UPDATE seats SET resigned = true WHERE game_id = $1 AND seat = $2::int",
+                          2, p, NULL, err, errlen, "recording a resignation");
+}
+
+static int pgstore_game_delete(srv_store *base, const char *id, char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    pgsession *s = pgstore_take(st, false);
+    int rc = -1;
+    const char *p[] = {id};
+    if (pgstore_ensure(s, err, errlen) || pgstore_exec(s, "BEGIN", err, errlen, "deleting a game"))
+        goto out;
+    /* The game row locked first: a decision being inserted (its key share
+     * on the game) and this deletion are ordered by the database. */
+    PGresult *r = pgstore_params(s,
+                                 "SELECT (SELECT count(*) FROM decisions WHERE game_id = $1)"
+                                 " FROM games WHERE id = $1 FOR UPDATE",
+                                 1, p);
+    if (!pgstore_is(r, PGRES_TUPLES_OK))
+        pgstore_fail(s, r, err, errlen, "deleting a game");
+    else if (PQntuples(r) == 0)
+        rc = 1;
+    else if (atoi(PQgetvalue(r, 0, 0)) > 0)
+        rc = 2;
+    else
+        rc = 0;
+    PQclear(r);
+    static const char *const deletes[] = {
+        "DELETE FROM create_requests WHERE game_id = $1", "DELETE FROM game_lobby WHERE game_id = $1",
+        "DELETE FROM leases WHERE game_id = $1",          "DELETE FROM seats WHERE game_id = $1",
+        "DELETE FROM games WHERE id = $1",
+    };
+    for (size_t i = 0; rc == 0 && i < sizeof deletes / sizeof deletes[0]; i++) {
+        r = pgstore_params(s, deletes[i], 1, p);
+        if (!pgstore_is(r, PGRES_COMMAND_OK))
+            rc = pgstore_fail(s, r, err, errlen, "deleting a game");
+        PQclear(r);
+    }
+    if (rc == 0)
+        rc = pgstore_exec(s, "COMMIT", err, errlen, "deleting a game");
+    else
+        pgstore_exec(s, "ROLLBACK", NULL, 0, "");
+out:
+    pgstore_give(st, s);
+    return rc;
+}
+
+static int pgstore_games_unstarted(srv_store *base, const char *before, int limit,
+                                   srv_game_id **ids, int *count, char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    char lim[16];
+    snprintf(lim, sizeof lim, "%d", limit);
+    const char *p[] = {before, lim};
+    pgsession *s = pgstore_take(st, false);
+    int rc = pgstore_ids(s,
+                         "SELECT id FROM games g WHERE status = 'running' AND created < $1"
+                         " AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.game_id = g.id)"
+                         " ORDER BY created LIMIT $2::int",
+                         2, p, ids, count, err, errlen, "looking for games never started");
+    pgstore_give(st, s);
+    return rc;
+}
+
 static void pgstore_close(srv_store *base)
 {
     pgstore *st = (pgstore *)base;
@@ -1217,6 +1396,48 @@ static void pgstore_close(srv_store *base)
     free(st);
 }
 
+static int pgstore_review_save(srv_store *base, const char *id, const char *json,
+                               const char *at, char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    const char *p[] = {id, json, at};
+    pgsession *s = pgstore_take(st, false);
+    int rc = pgstore_write(s,
+                           "INSERT INTO reviews (game_id, review, at) VALUES ($1, $2, $3)"
+                           " ON CONFLICT (game_id) DO UPDATE SET review = $2, at = $3",
+                           3, p, err, errlen, "saving a review");
+    pgstore_give(st, s);
+    return rc;
+}
+
+static int pgstore_review_load(srv_store *base, const char *id, char **json, char *err,
+                               size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    const char *p[] = {id};
+    *json = NULL;
+    pgsession *s = pgstore_take(st, false);
+    int rc = -1;
+    for (int attempt = 0; attempt < 2 && rc < 0; attempt++) {
+        if (attempt && !pgstore_lost(s))
+            break;
+        if (pgstore_ensure(s, err, errlen))
+            continue;
+        PGresult *r = pgstore_params(s, "SELECT review FROM reviews WHERE game_id = $1", 1, p);
+        if (!pgstore_is(r, PGRES_TUPLES_OK)) {
+            rc = pgstore_fail(s, r, err, errlen, "reading a review");
+        } else if (PQntuples(r) == 0) {
+            rc = 1;
+        } else {
+            *json = pgstore_dup(r, 0, 0);
+            rc = *json ? 0 : 1;
+        }
+        PQclear(r);
+    }
+    pgstore_give(st, s);
+    return rc;
+}
+
 static const srv_store_methods pgstore_methods = {
     .name = "postgresql",
     /* Batches of one statement each (decisions_add), two at once: one
@@ -1233,13 +1454,18 @@ static const srv_store_methods pgstore_methods = {
     .seat_joined = pgstore_seat_joined,
     .game_load = pgstore_game_load,
     .games_list = pgstore_games_list,
+    .request_find = pgstore_request_find,
+    .seat_take = pgstore_seat_take,
+    .seat_resign = pgstore_seat_resign,
+    .game_delete = pgstore_game_delete,
+    .games_unstarted = pgstore_games_unstarted,
+    .review_save = pgstore_review_save,
+    .review_load = pgstore_review_load,
     .close = pgstore_close,
     .lease_take = pgstore_lease_take,
     .lease_renew = pgstore_lease_renew,
     .lease_orphans = pgstore_lease_orphans,
     .instance_address = pgstore_instance_address,
-    .review_save = pgstore_review_save,
-    .review_load = pgstore_review_load,
 };
 
 /* Opens one connection; what the URL says overrides the defaults. */

@@ -67,6 +67,21 @@ static const char *const sqlstore_migrations[] = {
     "  review TEXT NOT NULL,"
     "  at TEXT NOT NULL"
     ");",
+    /* 3 (lobby.c): open seats, resignations, the creator's key, absent
+     * seats, idempotent creation */
+    "ALTER TABLE seats ADD COLUMN is_open INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE seats ADD COLUMN resigned INTEGER NOT NULL DEFAULT 0;"
+    "CREATE TABLE game_lobby ("
+    "  game_id TEXT PRIMARY KEY REFERENCES games(id),"
+    "  creator_hash BLOB,"
+    "  absent_after INTEGER NOT NULL DEFAULT 0"
+    ");"
+    "CREATE TABLE create_requests ("
+    "  key_hash BLOB PRIMARY KEY,"
+    "  game_id TEXT NOT NULL REFERENCES games(id),"
+    "  at TEXT NOT NULL"
+    ");"
+    "CREATE INDEX create_requests_game ON create_requests(game_id);",
 };
 
 #define SQLSTORE_VERSION ((int)(sizeof sqlstore_migrations / sizeof sqlstore_migrations[0]))
@@ -154,6 +169,44 @@ static int sqlstore_step_done(sqlstore *s, sqlite3_stmt *st, char *err, size_t e
     return ok ? 0 : -1;
 }
 
+/* The lobby rows of a new game, inside game_create's transaction: 2 when
+ * its request key already made a game since request_since. */
+static int sqlstore_create_lobby(sqlstore *s, const srv_game_row *g, char *err, size_t errlen)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlstore_prepare(s,
+                         "INSERT INTO game_lobby (game_id, creator_hash, absent_after)"
+                         " VALUES (?, ?, ?)",
+                         &st, err, errlen))
+        return -1;
+    sqlite3_bind_text(st, 1, g->id, -1, SQLITE_STATIC);
+    if (g->has_creator)
+        sqlite3_bind_blob(st, 2, g->creator_hash, SRV_HASH_LEN, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, 2);
+    sqlite3_bind_int(st, 3, g->absent_after);
+    int rc = sqlstore_step_done(s, st, err, errlen, "adding the game's lobby row");
+    sqlite3_finalize(st);
+    if (rc || !g->has_request)
+        return rc;
+    /* A key seen recently keeps its game; an old one is taken over. */
+    if (sqlstore_prepare(s,
+                         "INSERT INTO create_requests (key_hash, game_id, at) VALUES (?1, ?2, ?3)"
+                         " ON CONFLICT (key_hash) DO UPDATE SET game_id = excluded.game_id,"
+                         " at = excluded.at WHERE create_requests.at < ?4",
+                         &st, err, errlen))
+        return -1;
+    sqlite3_bind_blob(st, 1, g->request_hash, SRV_HASH_LEN, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, g->id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, g->created, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, g->request_since, -1, SQLITE_STATIC);
+    rc = sqlstore_step_done(s, st, err, errlen, "remembering the creation request");
+    sqlite3_finalize(st);
+    if (rc == 0 && sqlite3_changes(s->db) != 1)
+        rc = 2;
+    return rc;
+}
+
 static int sqlstore_game_create(srv_store *base, const srv_game_row *g, char *err, size_t errlen)
 {
     sqlstore *s = (sqlstore *)base;
@@ -169,8 +222,8 @@ static int sqlstore_game_create(srv_store *base, const srv_game_row *g, char *er
                          " VALUES (?, ?, ?, ?, ?, 'running', ?)",
                          &gst, err, errlen) ||
         sqlstore_prepare(s,
-                         "INSERT INTO seats (game_id, seat, kind, name, level, token_hash)"
-                         " VALUES (?, ?, ?, ?, ?, ?)",
+                         "INSERT INTO seats (game_id, seat, kind, name, level, token_hash, is_open)"
+                         " VALUES (?, ?, ?, ?, ?, ?, ?)",
                          &sst, err, errlen))
         goto done;
     char seed[24];
@@ -190,12 +243,18 @@ static int sqlstore_game_create(srv_store *base, const srv_game_row *g, char *er
         sqlite3_bind_text(sst, 3, r->kind, -1, SQLITE_STATIC);
         sqlite3_bind_text(sst, 4, r->name, -1, SQLITE_STATIC);
         sqlite3_bind_text(sst, 5, r->level, -1, SQLITE_STATIC);
-        if (strcmp(r->kind, "human") == 0)
+        if (strcmp(r->kind, "human") == 0 && !r->open)
             sqlite3_bind_blob(sst, 6, r->token_hash, SRV_HASH_LEN, SQLITE_STATIC);
         else
             sqlite3_bind_null(sst, 6);
+        sqlite3_bind_int(sst, 7, r->open);
         if (sqlstore_step_done(s, sst, err, errlen, "adding a seat"))
             goto done;
+    }
+    int lobby = sqlstore_create_lobby(s, g, err, errlen);
+    if (lobby) {
+        rc = lobby;
+        goto done;
     }
     rc = sqlstore_exec(s, "COMMIT", err, errlen);
 done:
@@ -334,7 +393,7 @@ static int sqlstore_read_seats(sqlstore *s, srv_game_row *g, char *err, size_t e
 {
     sqlite3_stmt *st;
     if (sqlstore_prepare(s,
-                         "SELECT seat, kind, name, level, token_hash, joined FROM seats"
+                         "SELECT seat, kind, name, level, token_hash, joined, is_open, resigned FROM seats"
                          " WHERE game_id = ? ORDER BY seat",
                          &st, err, errlen))
         return -1;
@@ -351,6 +410,8 @@ static int sqlstore_read_seats(sqlstore *s, srv_game_row *g, char *err, size_t e
         if (sqlite3_column_bytes(st, 4) == SRV_HASH_LEN)
             memcpy(r->token_hash, sqlite3_column_blob(st, 4), SRV_HASH_LEN);
         r->joined = sqlite3_column_int(st, 5) != 0;
+        r->open = sqlite3_column_int(st, 6) != 0;
+        r->resigned = sqlite3_column_int(st, 7) != 0;
     }
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? 0 : sqlstore_fail(s, err, errlen, "reading seats");
@@ -394,6 +455,18 @@ static int sqlstore_game_load(srv_store *base, const char *id, srv_game_row *g,
     st = NULL;
     if (sqlstore_read_seats(s, g, err, errlen))
         goto done;
+    if (sqlstore_prepare(s, "SELECT creator_hash, absent_after FROM game_lobby WHERE game_id = ?",
+                         &st, err, errlen))
+        goto done;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        g->has_creator = sqlite3_column_bytes(st, 0) == SRV_HASH_LEN;
+        if (g->has_creator)
+            memcpy(g->creator_hash, sqlite3_column_blob(st, 0), SRV_HASH_LEN);
+        g->absent_after = sqlite3_column_int(st, 1);
+    }
+    sqlite3_finalize(st);
+    st = NULL;
     if (sqlstore_prepare(s, "SELECT n, seat, by, move FROM decisions WHERE game_id = ? ORDER BY n",
                          &st, err, errlen))
         goto done;
@@ -495,6 +568,178 @@ out:
     return rc;
 }
 
+/* ---- the lobby (lobby.c) ---- */
+
+static int sqlstore_request_find(srv_store *base, const uint8_t key_hash[SRV_HASH_LEN],
+                                 const char *since, char id[SRV_ID_LEN + 1], char *err,
+                                 size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    pthread_mutex_lock(&s->lock);
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    if (sqlstore_prepare(s, "SELECT game_id FROM create_requests WHERE key_hash = ? AND at >= ?",
+                         &st, err, errlen) == 0) {
+        sqlite3_bind_blob(st, 1, key_hash, SRV_HASH_LEN, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, since, -1, SQLITE_STATIC);
+        int step = sqlite3_step(st);
+        if (step == SQLITE_ROW) {
+            sqlstore_copy(id, SRV_ID_LEN + 1, sqlite3_column_text(st, 0));
+            rc = 0;
+        } else if (step == SQLITE_DONE) {
+            rc = 1;
+        } else {
+            sqlstore_fail(s, err, errlen, "looking up a creation request");
+        }
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+/* One write statement with text and integer parameters ("t" / "i" / "b"
+ * for a 32-byte hash); *changes gets the rows it changed. */
+static int sqlstore_run(sqlstore *s, const char *sql, const char *types, const void *const *args,
+                        int *changes, char *err, size_t errlen, const char *what)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlstore_prepare(s, sql, &st, err, errlen))
+        return -1;
+    for (int i = 0; types[i]; i++) {
+        if (types[i] == 't')
+            sqlite3_bind_text(st, i + 1, args[i], -1, SQLITE_STATIC);
+        else if (types[i] == 'i')
+            sqlite3_bind_int(st, i + 1, *(const int *)args[i]);
+        else
+            sqlite3_bind_blob(st, i + 1, args[i], SRV_HASH_LEN, SQLITE_STATIC);
+    }
+    int rc = sqlstore_step_done(s, st, err, errlen, what);
+    if (changes)
+        *changes = sqlite3_changes(s->db);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int sqlstore_seat_take(srv_store *base, const char *id, int seat, const char *name,
+                              const uint8_t token_hash[SRV_HASH_LEN], char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    pthread_mutex_lock(&s->lock);
+    int changes = 0;
+    const void *args[] = {name, token_hash, id, &seat};
+    int rc = sqlstore_run(s,
+                          "UPDATE seats SET name = ?1, token_hash = ?2, is_open = 0"
+                          " WHERE game_id = ?3 AND seat = ?4 AND is_open = 1 AND kind = 'human'"
+                          " AND EXISTS (SELECT 1 FROM games WHERE id = ?3 AND status = 'running')",
+                          "tbti", args, &changes, err, errlen, "taking a seat");
+    pthread_mutex_unlock(&s->lock);
+    return rc ? rc : changes == 1 ? 0 : 1;
+}
+
+static int sqlstore_seat_resign(srv_store *base, const char *id, int seat, char *err,
+                                size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    pthread_mutex_lock(&s->lock);
+    const void *args[] = {id, &seat};
+    int rc = sqlstore_run(s, "UPDATE seats SET resigned = 1 WHERE game_id = ?1 AND seat = ?2",
+                          "ti", args, NULL, err, errlen, "recording a resignation");
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static int sqlstore_game_delete(srv_store *base, const char *id, char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    pthread_mutex_lock(&s->lock);
+    if (sqlstore_exec(s, "BEGIN IMMEDIATE", err, errlen)) {
+        pthread_mutex_unlock(&s->lock);
+        return -1;
+    }
+    const void *args[] = {id};
+    int changes = 0, rc;
+    sqlite3_stmt *st = NULL;
+    rc = sqlstore_prepare(s,
+                          "SELECT (SELECT COUNT(*) FROM games WHERE id = ?1),"
+                          " (SELECT COUNT(*) FROM decisions WHERE game_id = ?1)",
+                          &st, err, errlen);
+    if (rc == 0) {
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        if (sqlite3_step(st) != SQLITE_ROW)
+            rc = sqlstore_fail(s, err, errlen, "reading a game");
+        else if (sqlite3_column_int(st, 0) == 0)
+            rc = 1;
+        else if (sqlite3_column_int(st, 1) > 0)
+            rc = 2;
+    }
+    sqlite3_finalize(st);
+    if (rc == 0)
+        rc = sqlstore_run(s, "DELETE FROM create_requests WHERE game_id = ?1", "t", args, NULL,
+                          err, errlen, "deleting a game") ||
+             sqlstore_run(s, "DELETE FROM game_lobby WHERE game_id = ?1", "t", args, NULL, err,
+                          errlen, "deleting a game") ||
+             sqlstore_run(s, "DELETE FROM seats WHERE game_id = ?1", "t", args, NULL, err,
+                          errlen, "deleting a game") ||
+             sqlstore_run(s, "DELETE FROM games WHERE id = ?1", "t", args, &changes, err, errlen,
+                          "deleting a game")
+             ? -1
+             : 0;
+    if (rc == 0)
+        rc = sqlstore_exec(s, "COMMIT", err, errlen);
+    if (rc)
+        sqlstore_exec(s, "ROLLBACK", NULL, 0);
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static int sqlstore_games_unstarted(srv_store *base, const char *before, int limit,
+                                    srv_game_id **ids, int *count, char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    *ids = NULL;
+    *count = 0;
+    pthread_mutex_lock(&s->lock);
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    if (sqlstore_prepare(s,
+                         "SELECT id FROM games g WHERE status = 'running' AND created < ?1"
+                         " AND NOT EXISTS (SELECT 1 FROM decisions d WHERE d.game_id = g.id)"
+                         " ORDER BY created LIMIT ?2",
+                         &st, err, errlen) == 0) {
+        sqlite3_bind_text(st, 1, before, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 2, limit);
+        srv_game_id *out = calloc((size_t)(limit > 0 ? limit : 1), sizeof *out);
+        int n = 0;
+        while (out && n < limit && sqlite3_step(st) == SQLITE_ROW) {
+            sqlstore_copy(out[n].id, sizeof out[n].id, sqlite3_column_text(st, 0));
+            n++;
+        }
+        if (!out) {
+            snprintf(err, errlen, "out of memory");
+        } else {
+            *ids = out;
+            *count = n;
+            rc = 0;
+        }
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static void sqlstore_close(srv_store *base)
+{
+    sqlstore *s = (sqlstore *)base;
+    if (!s)
+        return;
+    sqlite3_finalize(s->add_decision);
+    sqlite3_finalize(s->finish);
+    sqlite3_finalize(s->joined);
+    sqlite3_close(s->db);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
+}
+
 static int sqlstore_review_save(srv_store *base, const char *id, const char *json,
                                 const char *at, char *err, size_t errlen)
 {
@@ -540,19 +785,6 @@ static int sqlstore_review_load(srv_store *base, const char *id, char **json, ch
     return rc;
 }
 
-static void sqlstore_close(srv_store *base)
-{
-    sqlstore *s = (sqlstore *)base;
-    if (!s)
-        return;
-    sqlite3_finalize(s->add_decision);
-    sqlite3_finalize(s->finish);
-    sqlite3_finalize(s->joined);
-    sqlite3_close(s->db);
-    pthread_mutex_destroy(&s->lock);
-    free(s);
-}
-
 static const srv_store_methods sqlstore_methods = {
     .name = "sqlite",
     .writers = 1, /* one writer at a time: batches serve it best */
@@ -563,9 +795,14 @@ static const srv_store_methods sqlstore_methods = {
     .seat_joined = sqlstore_seat_joined,
     .game_load = sqlstore_game_load,
     .games_list = sqlstore_games_list,
-    .close = sqlstore_close,
+    .request_find = sqlstore_request_find,
+    .seat_take = sqlstore_seat_take,
+    .seat_resign = sqlstore_seat_resign,
+    .game_delete = sqlstore_game_delete,
+    .games_unstarted = sqlstore_games_unstarted,
     .review_save = sqlstore_review_save,
     .review_load = sqlstore_review_load,
+    .close = sqlstore_close,
 };
 
 srv_store *srv_store_sqlite_open(const char *path, bool full_sync, char *err, size_t errlen)

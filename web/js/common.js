@@ -10,13 +10,35 @@ export async function apiGet(path) {
   return body;
 }
 
-export async function apiPost(path, data) {
+export async function apiPost(path, data, method = 'POST') {
   const res = await fetch(path, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(data),
+    method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(data),
   });
   const body = await res.json().catch(() => null);
-  if (!res.ok) throw new Error(body && body.error ? body.error.message : `HTTP ${res.status}`);
+  if (!res.ok) {
+    const e = new Error(body && body.error ? body.error.message : `HTTP ${res.status}`);
+    e.code = body && body.error ? body.error.code : null;
+    throw e;
+  }
   return body;
+}
+
+// "1 card", "2 cards"; `many` when the plural is not word + s.
+export function plural(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+// A name that may be long: cut with an ellipsis by the style sheet, whole in
+// its tooltip.
+export function nameSpan(name, cls = 'name-cut') {
+  return el(`span.${cls}`, { title: name }, name);
+}
+
+// A fresh random key (base64url, 32 characters): the request key of a new
+// game, so that a repeated click or a retried request makes one game.
+export function randomKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 // el('div.card#x', {attrs}, children...) — children are nodes or strings.
@@ -95,7 +117,8 @@ export const brandSvg = () => {
   return g;
 };
 
-// Games this browser created: {id, game, title, created, seats:[{seat,name,link}]}
+// Games this browser created or sat down at: {id, game, title, created,
+// seats:[{seat,name,link}], creator (the key that deletes it before it starts)}
 const MINE = 'tabula.mygames';
 export function myGames() {
   try { return JSON.parse(localStorage.getItem(MINE) || '[]'); } catch { return []; }
@@ -104,4 +127,7 @@ export function rememberGame(entry) {
   const list = myGames().filter((g) => g.id !== entry.id);
   list.unshift(entry);
   localStorage.setItem(MINE, JSON.stringify(list.slice(0, 50)));
+}
+export function forgetGame(id) {
+  localStorage.setItem(MINE, JSON.stringify(myGames().filter((g) => g.id !== id)));
 }

@@ -7,8 +7,10 @@
 // back-off (the server sends the current state at once).  The board itself is
 // drawn by the game's renderer (js/renderers/NAME.js); a game without one gets
 // the generic renderer, which shows the view as text and the legal decisions
-// as buttons.  The page never learns more than its seat's view.
-import { apiGet, brandSvg, clear, el, toast } from './common.js';
+// as buttons.  The page never learns more than its seat's view.  A seat can
+// resign (after a second click to confirm); the server's notices (someone
+// resigned, was away, sat down) appear in the moves list.
+import { apiGet, brandSvg, clear, el, nameSpan, plural, toast } from './common.js';
 import { renderGameLog } from './gamelog.js';
 import { setBaseTitle, signalControls, turnSignal } from './notify.js';
 import { scoreGraph, stageTable } from './scoregraph.js';
@@ -26,11 +28,24 @@ const RENDERERS = { arkadia: './renderers/arkadia.js', clans: './renderers/clans
 
 const S = {
   summary: null, board: null, renderer: null, seats: [], seat: null, role: 'spectator',
-  log: [], current: null, ws: null, retry: 0, seq: 0, fatal: null,
-  replay: null, spectators: 0, rendererModule: null, review: null,
+  log: [], current: null, ws: null, retry: 0, seq: 0, fatal: null, fatalCode: null,
+  replay: null, spectators: 0, rendererModule: null, review: null, notices: [], confirmResign: false,
   look: null,          // a look back during live play: { n, r } (the position after decision n)
   openTurns: new Set(), // log turns the player unfolded
 };
+
+// What went wrong, in plain words, for the page that cannot show the game.
+const FATAL_WORDS = {
+  bad_token: 'This seat link does not open a seat of this game: it may be cut short or mistyped, '
+    + 'or it belongs to another game. Ask the person who sent it for the link again. You can still watch the game.',
+  unknown_game: 'There is no such game here. It may have been deleted by the person who created it, '
+    + 'or it expired before anyone played; check the link, or start a new game from the lobby.',
+  deleted: 'This game was deleted by the person who created it, before anyone played.',
+};
+
+function freeSeats() {
+  return S.seats.filter((s) => s.open).length;
+}
 
 function seatName(k) {
   const s = S.seats[k];
@@ -120,7 +135,11 @@ function renderTurn(ctx) {
   const box = clear($('turn'));
   box.className = 'card turn-card';
   if (S.fatal) {
-    box.append(el('h3', 'Cannot play'), el('div.headline', S.fatal));
+    box.append(el('h3', S.fatalCode === 'bad_token' ? 'This link does not work' : 'Cannot show this game'),
+      el('div.headline#fatal', S.fatal),
+      el('div.row', { style: 'margin-top:10px' },
+        el('a.button.small.primary#back-to-lobby', { href: '/' }, 'Back to the lobby'),
+        S.fatalCode === 'bad_token' && gameId ? el('a.button.small', { href: `/game.html?game=${encodeURIComponent(gameId)}` }, 'Watch the game') : null));
     return;
   }
   if (!ctx.view) { box.append(el('div.headline', 'Loading…')); return; }
@@ -136,6 +155,12 @@ function renderTurn(ctx) {
       el('div.headline', `The board after decision ${ctx.n} of ${S.log.length}`),
       el('div.detail', 'The game goes on meanwhile; nothing you see here is played.'),
       el('button.primary#look-return', { type: 'button', onclick: () => lookBack(null) }, 'Back to the game'));
+    return;
+  }
+  if (!ctx.replay && freeSeats() > 0) {
+    box.append(el('h3', 'Waiting for players'),
+      el('div.headline', `${plural(freeSeats(), 'seat')} still free`),
+      el('div.detail', 'The game is listed in the lobby under Open tables; it starts when every seat is taken.'));
     return;
   }
   if (ctx.replay) {
@@ -189,7 +214,36 @@ function hintBox(ctx) {
   }, waiting ? 'The computer is thinking…' : 'Hint'));
 }
 
+// Resign: a second click confirms (a phone has no hover and no undo).
+function resignControl(ctx) {
+  const me = S.seats[ctx.seat];
+  if (ctx.replay || ctx.seat === null || ctx.result || !me || me.resigned || freeSeats() > 0 || !ctx.view) return null;
+  if (!S.confirmResign) {
+    return el('div.row.resign', el('button.small.danger#resign', { type: 'button', onclick: () => { S.confirmResign = true; renderAll(); } }, 'Resign'));
+  }
+  const others = S.seats.length - 1;
+  return el('div.resign', el('div.small', others === 1
+    ? 'Resign? The game ends now and the other player wins.'
+    : 'Resign? The computer plays your seat to the end, and you cannot win.'),
+  el('div.row', { style: 'margin-top:6px' },
+    el('button.small.danger#resign-yes', { type: 'button', onclick: () => {
+      S.confirmResign = false;
+      S.resigning = ++S.seq;
+      if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify({ type: 'resign', id: S.resigning }));
+      else toast('Not connected: nothing was sent.', 'error');
+      renderAll();
+    } }, 'Yes, resign'),
+    el('button.small#resign-no', { type: 'button', onclick: () => { S.confirmResign = false; renderAll(); } }, 'Keep playing')));
+}
+
 function renderYou(ctx) {
+  const box = $('you');
+  renderYouPanel(ctx);
+  const resign = resignControl(ctx);
+  if (resign) { box.hidden = false; box.append(resign); }
+}
+
+function renderYouPanel(ctx) {
   const box = $('you');
   const node = ctx.view && S.renderer && S.renderer.youPanel ? S.renderer.youPanel(ctx) : null;
   if (!node && ctx.seat === null && !ctx.replay) {
@@ -200,23 +254,26 @@ function renderYou(ctx) {
   }
   if (!node && ctx.seat !== null && !ctx.replay) {
     box.hidden = false;
-    clear(box).append(el('div', el('div.label', 'You play'), el('div.value', `${seatName(ctx.seat)} · seat ${ctx.seat + 1}`)));
+    clear(box).append(el('div', el('div.label', 'You play'), el('div.value', nameSpan(seatName(ctx.seat)), ` · seat ${ctx.seat + 1}`)));
     return;
   }
   box.hidden = !node;
-  if (node) clear(box).append(node);
+  clear(box);
+  if (node) box.append(node);
 }
 
 function renderPlayers(ctx) {
   const box = clear($('players'));
   S.seats.forEach((s, k) => {
-    const sub = s.kind === 'ai'
-      ? `Computer · ${s.level}${s.agent && s.agent !== s.level ? ` (${s.agent})` : ''}`
-      : (k === ctx.seat ? 'You' : 'Person');
+    const sub = s.open ? 'Free seat: anyone may sit here from the lobby'
+      : s.kind === 'ai' ? `Computer · ${s.level}${s.agent && s.agent !== s.level ? ` (${s.agent})` : ''}`
+        : s.resigned ? `${k === ctx.seat ? 'You' : 'Person'} · resigned${ctx.result ? '' : '; the computer plays'}`
+          : s.away ? `${k === ctx.seat ? 'You' : 'Person'} · away; the computer plays until back`
+            : (k === ctx.seat ? 'You' : 'Person');
     const extra = S.renderer && S.renderer.seatExtras && ctx.view ? S.renderer.seatExtras(ctx, k) : null;
     box.append(el(`div.player${ctx.toMove === k && !ctx.result ? '.to-move' : ''}`, { 'data-seat': k },
       ctx.replay ? el('span') : el(`span.online${s.connected || s.kind === 'ai' ? '.on' : ''}`, { title: s.connected ? 'connected' : 'not connected' }),
-      el('div', el('div.name', s.name), el('div.sub', sub)),
+      el('div', { style: 'min-width:0' }, el('div.name.name-cut', { title: s.open ? '' : s.name }, s.open ? `Seat ${k + 1}` : s.name), el('div.sub', sub)),
       el('div.right', extra)));
   });
   const notes = [...new Set(S.seats.filter((s) => s.note).map((s) => s.note.replace(/^level '\w+' /, 'this level ')))];
@@ -234,6 +291,9 @@ function renderLog(ctx) {
   renderGameLog(box, S.log, {
     upto: ctx.replay ? ctx.n : null, current: ctx.replay ? ctx.n : null, open: S.openTurns,
     seatName, formatMove, onPick: (n) => (S.replay ? replayGo(n) : lookBack(n)),
+    // the server's notices (resigned, away, sat down) after the decision they follow
+    after: (n) => (ctx.replay ? [] : S.notices.filter((x) => x.after === n)
+      .map((x) => el('div.notice-entry', { 'data-notice': x.code }, x.text))),
   });
   $('move-count').textContent = `${S.log.length}`;
   const cur = box.querySelector('.current');
@@ -264,11 +324,14 @@ function renderResult(ctx) {
   box.hidden = false;
   clear(box);
   const order = res.ranks.map((r, k) => [r, k]).sort((a, b) => a[0] - b[0]);
-  box.append(el('h2', 'Final result'), el('table', el('tbody', order.map(([rank, k]) => {
+  const resigned = (res.resigned || []).map(seatName);
+  box.append(el('h2', 'Final result'), resigned.length
+    ? el('p.small#resigned-note', `${resigned.join(' and ')} resigned.`) : '',
+  el('table', el('tbody', order.map(([rank, k]) => {
     const extra = S.renderer && S.renderer.resultExtras ? S.renderer.resultExtras(ctx, k, S.replay ? S.replay.finalView : ctx.view) : null;
     return el(`tr${rank === 1 ? '.winner' : ''}`, { 'data-seat': k },
       el('td', rank === 1 ? el('span.trophy', '★ 1') : String(rank)),
-      el('td', seatName(k), k === S.seat ? ' (you)' : ''), el('td', extra),
+      el('td', nameSpan(seatName(k)), k === S.seat ? ' (you)' : ''), el('td', extra),
       el('td', { style: 'text-align:right' }, `${res.scores[k]} pts`));
   }))));
   const story = el('div.story#story');
@@ -301,6 +364,11 @@ function onMessage(msg) {
       S.seats = msg.game.seats;
       S.log = msg.log;
       break;
+    case 'notice':
+      S.notices.push({ after: S.current ? S.current.n : S.log.length, code: msg.code, text: msg.text });
+      toast(msg.text);
+      refreshSeats();
+      break;
     case 'state':
       S.current = msg;
       if (msg.last && !S.log.some((e) => e.n === msg.last.n)) S.log.push(msg.last);
@@ -313,11 +381,20 @@ function onMessage(msg) {
     case 'presence':
       for (const p of msg.seats) if (S.seats[p.seat]) { S.seats[p.seat].connected = p.connected; S.seats[p.seat].joined = p.joined; }
       S.spectators = msg.spectators;
+      if (freeSeats() > 0) refreshSeats(); // someone may have sat down
       break;
     case 'error':
-      if (['bad_token', 'unknown_game', 'bad_request'].includes(msg.code)) {
-        S.fatal = msg.message;
-        banner(msg.message);
+      if (['bad_token', 'unknown_game', 'bad_request', 'deleted'].includes(msg.code)) {
+        S.fatal = FATAL_WORDS[msg.code] || msg.message;
+        S.fatalCode = msg.code;
+        banner(S.fatal);
+        setConn('down', 'no game');
+      } else if (msg.code === 'waiting') {
+        toast('The game starts when every seat is taken.', 'error');
+      } else if (msg.code === 'busy' && S.resigning === msg.id) {
+        // a decision was being saved as the resignation came: send it again
+        setTimeout(() => { if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify({ type: 'resign', id: msg.id })); }, 300);
+        return;
       } else {
         toast(msg.message, 'error');
       }
@@ -328,6 +405,15 @@ function onMessage(msg) {
       return;
   }
   renderAll();
+}
+
+// Names and seats change as people sit down, resign or come back.
+async function refreshSeats() {
+  try {
+    const sum = await apiGet(`/api/games/${encodeURIComponent(gameId)}`);
+    S.seats = sum.seats;
+    renderAll();
+  } catch { /* the next message brings it */ }
 }
 
 function connect() {
@@ -349,7 +435,7 @@ function connect() {
   ws.onclose = () => {
     if (S.ws !== ws) return;
     setConn('down', 'disconnected');
-    if (S.current && S.current.result) return; // nothing more will happen
+    if ((S.current && S.current.result) || S.fatal) return; // nothing more will happen
     const wait = Math.min(10000, 500 * 2 ** S.retry++);
     banner(`Connection lost. Reconnecting in ${Math.round(wait / 1000)} s…`);
     setTimeout(connect, wait);
@@ -488,9 +574,10 @@ async function main() {
   try {
     S.summary = await apiGet(`/api/games/${encodeURIComponent(gameId)}`);
   } catch (e) {
-    S.fatal = e.message;
+    S.fatalCode = /no such game/.test(e.message) ? 'unknown_game' : null;
+    S.fatal = FATAL_WORDS[S.fatalCode] || `The server could not show this game: ${e.message}.`;
     setConn('down', 'no game');
-    banner(`${e.message}.`);
+    banner(S.fatal);
     renderTurn(context());
     return;
   }
@@ -498,7 +585,8 @@ async function main() {
   S.seats = sum.seats;
   setBaseTitle(`Tabula — ${sum.title} ${sum.id}`);
   if (token && !wantReplay && sum.status !== 'over') $('players-card').append(signalControls(el));
-  $('crumb').append(el('b', sum.title), ` · game ${sum.id}`, token ? ' · your seat' : wantReplay ? ' · replay' : ' · watching');
+  $('crumb').append(el('b', sum.title), ` · game ${sum.id}`,
+    sum.status === 'over' ? ' · finished' : token ? ' · your seat' : wantReplay ? ' · replay' : ' · watching');
   $('crumb').after(el('a.rules-link#rules-link', { href: `/rules.html?game=${sum.game}`, target: '_blank', rel: 'noopener', title: `How to play ${sum.title}` }, 'Rules'));
   if (sum.notice) { $('notice').hidden = false; $('notice').textContent = sum.notice; }
   // the board the game is played on: the built-in one, or one installed on the server, by name

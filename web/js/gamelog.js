@@ -32,9 +32,12 @@ function turnSummary(turn, words) {
 
 // Draws the log into `box`.  opts: { upto (decisions shown as made; later
 // ones faded, for the replay), current (decision marked), open (Set of turn
-// keys the player unfolded), seatName(k), formatMove(m), onPick(n) }.
+// keys the player unfolded), seatName(k), formatMove(m), onPick(n), after(n)
+// (nodes shown after decision n, e.g. the server's notices; n = 0: first) }.
 export function renderGameLog(box, log, opts) {
   const words = (e) => e.said || `${opts.seatName(e.seat)} plays ${opts.formatMove(e.move)}`;
+  const after = opts.after || (() => []);
+  box.append(...after(0));
   let stage = null;
   for (const turn of groupTurns(log)) {
     if (turn.stage && turn.stage !== stage) {
@@ -69,7 +72,7 @@ export function renderGameLog(box, log, opts) {
         e.by === 'ai' ? el('span.ai-tag', { title: 'decided by the computer' }, 'AI') : el('span'));
       row.addEventListener('click', () => opts.onPick(e.n));
       row.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); opts.onPick(e.n); } });
-      body.append(row);
+      body.append(row, ...after(e.n));
     }
     group.append(body);
     box.append(group);

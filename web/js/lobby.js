@@ -1,10 +1,16 @@
 // lobby.js — the lobby page: the catalog of games (GET /api/catalog), the
-// new-game form (POST /api/games), the seat links of a created game, the list
-// of games (GET /api/games) with watch and replay links, and join by link.
+// new-game form (POST /api/games, with a request key so a second click makes
+// no second game), the seat links of a created game, open tables (games with
+// a free seat anyone can take: POST /api/games/ID/seats), the list of games
+// (GET /api/games) with watch and replay links, the games made here (delete
+// before they start: DELETE /api/games/ID), and join by link.
 // Everything the server sends is shown as text (el() never parses HTML).
-import { ago, apiGet, apiPost, brandSvg, clear, el, myGames, rememberGame, toast } from './common.js';
+import {
+  ago, apiGet, apiPost, brandSvg, clear, el, forgetGame, myGames, nameSpan, plural, randomKey,
+  rememberGame, toast,
+} from './common.js';
 
-const state = { catalog: null, game: null, tab: 'live' };
+const state = { catalog: null, game: null, tab: 'live', requestKey: randomKey(), busy: false };
 
 const $ = (id) => document.getElementById(id);
 
@@ -30,15 +36,17 @@ function renderGameChoices() {
 function seatRow(i, kind) {
   const levels = state.catalog.levels;
   const kindSel = el('select', { 'aria-label': `Seat ${i + 1} player`, 'data-seat-kind': i },
-    el('option', { value: 'human' }, 'Person'), el('option', { value: 'ai' }, 'Computer'));
+    el('option', { value: 'human' }, 'Person'), el('option', { value: 'ai' }, 'Computer'),
+    i > 0 ? el('option', { value: 'open' }, 'Open seat (anyone)') : null);
   kindSel.value = kind;
   const name = el('input', { type: 'text', placeholder: i === 0 ? 'Your name' : `Player ${i + 1}`, maxlength: 40, 'aria-label': `Seat ${i + 1} name` });
   const level = el('select', { 'aria-label': `Seat ${i + 1} level`, 'data-seat-level': i },
     levels.map((l) => el('option', { value: l.name }, levelLabel(l))));
   level.value = levels.some((l) => l.name === 'normal') ? 'normal' : levels[0].name;
   const slot = el('div');
+  const openNote = el('span.small.muted', 'Listed in Open tables: anyone may sit here.');
   const sync = () => {
-    clear(slot).append(kindSel.value === 'human' ? name : level);
+    clear(slot).append(kindSel.value === 'human' ? name : kindSel.value === 'open' ? openNote : level);
     updateLevelNote();
   };
   kindSel.addEventListener('change', sync);
@@ -104,12 +112,15 @@ function renderForm() {
 
 async function create(ev) {
   ev.preventDefault();
+  if (state.busy) return; // one request at a time; the key makes a retry harmless
   const btn = $('create');
+  state.busy = true;
   btn.disabled = true;
   $('create-status').textContent = 'Creating…';
   try {
-    const seats = [...$('seats').children].map((r, i) => {
+    const seats = [...$('seats').children].map((r) => {
       const s = r.seat;
+      if (s.kindSel.value === 'open') return { kind: 'human', open: true };
       if (s.kindSel.value === 'human') {
         const nm = s.name.value.trim();
         return nm ? { kind: 'human', name: nm } : { kind: 'human' };
@@ -118,18 +129,21 @@ async function create(ev) {
     });
     const options = {};
     for (const sel of document.querySelectorAll('[data-option]')) options[sel.dataset.option] = sel.value;
-    const body = { game: state.game.name, players: seats.length, seats, options };
+    const body = { game: state.game.name, players: seats.length, seats, options, request_key: state.requestKey };
     if ($('board')) body.board = $('board').value;
     const res = await apiPost('/api/games', body);
     rememberGame({
       id: res.id, game: res.game, title: state.game.title, created: new Date().toISOString(),
       seats: res.seats.filter((s) => s.link).map((s) => ({ seat: s.seat, name: s.name, link: s.link })),
+      creator: res.creator_token,
     });
+    state.requestKey = randomKey(); // the next game is another game
     showCreated(res);
     loadGames();
   } catch (e) {
     toast(`Could not create the game: ${e.message}`, 'error');
   } finally {
+    state.busy = false;
     btn.disabled = false;
     $('create-status').textContent = '';
   }
@@ -139,8 +153,14 @@ function showCreated(res) {
   const box = clear($('created'));
   box.hidden = false;
   const humans = res.seats.filter((s) => s.link);
+  const free = res.seats.filter((s) => s.open).length;
   box.append(el('div.card-head', el('h2', 'Game created'), el('span.pill.open', res.id)));
-  if (humans.length === 0) {
+  if (free) {
+    box.append(el('p.small', `${plural(free, 'open seat')} listed in Open tables: the game starts when every seat is taken.`));
+  }
+  if (humans.length === 0 && free) {
+    // every person's seat is open
+  } else if (humans.length === 0) {
     box.append(el('p.small', 'Every seat is played by the computer. Watch it play:'));
   } else {
     box.append(el('p.small.muted', humans.length === 1
@@ -150,7 +170,7 @@ function showCreated(res) {
   const links = el('div.links');
   for (const s of humans) {
     const input = el('input', { type: 'text', readonly: true, value: absolute(s.link), 'aria-label': `Link for ${s.name}` });
-    links.append(el('div', el('div.small', { style: 'font-weight:600;margin-bottom:4px' }, `Seat ${s.seat + 1} · ${s.name}`),
+    links.append(el('div', el('div.small.name-line', { style: 'font-weight:600;margin-bottom:4px' }, `Seat ${s.seat + 1} · `, nameSpan(s.name)),
       el('div.link-row', input,
         el('button.small', { type: 'button', onclick: () => { input.select(); navigator.clipboard?.writeText(input.value); toast('Link copied'); } }, 'Copy'),
         el('a.button.small.primary', { href: s.link, 'data-play-seat': s.seat }, 'Play'))));
@@ -161,16 +181,71 @@ function showCreated(res) {
 }
 
 function seatChips(g) {
-  return el('div.who', g.seats.map((s) => el(`span.chip${s.kind === 'ai' ? '.ai' : ''}`,
-    s.kind === 'ai' ? `${s.name} · ${s.level}` : `${s.joined ? '●' : '○'} ${s.name}`)));
+  return el('div.who', g.seats.map((s) => {
+    if (s.open) return el('span.chip.free', `Seat ${s.seat + 1} · free`);
+    const label = s.kind === 'ai' ? `${s.name} · ${s.level}` : `${s.joined ? '●' : '○'} ${s.name}`;
+    return el(`span.chip${s.kind === 'ai' ? '.ai' : ''}`, { title: label }, label, s.resigned ? ' · resigned' : '');
+  }));
+}
+
+const STATUS_WORDS = { open: 'waiting', running: 'playing', over: 'finished', broken: 'broken' };
+
+function optionsText(g) {
+  const o = Object.entries(g.options || {});
+  return o.length ? o.map(([k, v]) => `${k.replace(/[_-]/g, ' ')}: ${v}`).join(' · ') : 'standard rules';
+}
+
+// An open table: who sits, the free seats, and a name to sit down with.
+function openTableRow(g) {
+  const name = el('input', { type: 'text', maxlength: 40, placeholder: 'Your name', 'aria-label': `Your name for ${g.title} ${g.id}` });
+  const free = g.seats.filter((s) => s.open);
+  const sit = async (seat, btn) => {
+    const nm = name.value.trim();
+    if (!nm) { toast('Say your name first: the other players see it.', 'error'); name.focus(); return; }
+    btn.disabled = true;
+    try {
+      const res = await apiPost(`/api/games/${g.id}/seats`, { seat, name: nm });
+      rememberGame({ id: g.id, game: g.game, title: g.title, created: g.created, seats: [{ seat: res.seat, name: res.name, link: res.link }] });
+      location.href = res.link;
+    } catch (e) {
+      toast(e.code === 'seat_taken' ? `Too late: ${e.message}` : `Could not take the seat: ${e.message}`, 'error', 7000);
+      btn.disabled = false;
+      loadGames();
+    }
+  };
+  return el('tr', { 'data-game-id': g.id, 'data-open-table': '' },
+    el('td', el('b', g.title), el('div.small.muted', `${plural(g.players, 'player')} · ${ago(g.created)}`),
+      el('div.small.muted', optionsText(g))),
+    el('td', seatChips(g), el('div.small.muted', { style: 'margin-top:4px' }, `${plural(free.length, 'free seat')}`)),
+    el('td', el('div.sit', name, free.map((s) => el('button.small.primary', {
+      type: 'button', 'data-take-seat': s.seat, onclick: (ev) => sit(s.seat, ev.currentTarget),
+    }, `Sit at seat ${s.seat + 1}`)))));
+}
+
+async function loadOpenTables() {
+  const box = $('open-tables');
+  if (box.querySelector('.sit input:focus')) return; // someone is typing their name
+  try {
+    const games = (await apiGet('/api/games?status=open&limit=100')).games.filter((g) => g.free_seats > 0);
+    clear(box);
+    if (!games.length) {
+      box.append(el('div.empty', 'No table is waiting for players. Create a game with an open seat and it is listed here.'));
+      return;
+    }
+    box.append(el('table.games.open-tables', el('thead', el('tr', el('th', 'Game'), el('th', 'Seats'), el('th', 'Sit down'))),
+      el('tbody', games.map(openTableRow))));
+  } catch (e) {
+    clear(box).append(el('div.empty', `Could not load the open tables: ${e.message}`));
+  }
 }
 
 async function loadGames() {
+  loadOpenTables();
   const box = $('games');
   try {
     let games;
     if (state.tab === 'mine') {
-      renderMine(box);
+      await renderMine(box);
       return;
     }
     games = (await apiGet(state.tab === 'over' ? '/api/games?status=over&limit=50' : '/api/games')).games;
@@ -180,11 +255,11 @@ async function loadGames() {
       return;
     }
     const rows = games.map((g) => el('tr', { 'data-game-id': g.id },
-      el('td', el('b', g.title), el('div.small.muted', `${g.players} players · ${ago(g.created)}`)),
+      el('td', el('b', g.title), el('div.small.muted', `${plural(g.players, 'player')} · ${ago(g.created)}`)),
       el('td', seatChips(g), g.winners && g.winners.length
-        ? el('div.small.muted', { style: 'margin-top:4px' }, `Won by ${g.winners.map((k) => g.seats[k].name).join(' and ')}`) : null),
-      el('td', el(`span.pill.${g.status}`, g.status)),
-      el('td.small', `${g.decisions} moves`),
+        ? el('div.small.muted.name-line', { style: 'margin-top:4px' }, 'Won by ', nameSpan(g.winners.map((k) => g.seats[k].name).join(' and '))) : null),
+      el('td', el(`span.pill.${g.status}`, STATUS_WORDS[g.status] || g.status)),
+      el('td.small', plural(g.decisions, 'move')),
       el('td', g.status === 'over'
         ? el('a.button.small', { href: `/game.html?game=${g.id}&replay=1` }, 'Replay')
         : el('a.button.small', { href: `/game.html?game=${g.id}` }, 'Watch'))));
@@ -195,17 +270,49 @@ async function loadGames() {
   }
 }
 
-function renderMine(box) {
+async function deleteGame(g, btn) {
+  btn.disabled = true;
+  try {
+    await apiPost(`/api/games/${g.id}`, { token: g.creator }, 'DELETE');
+    forgetGame(g.id);
+    toast('The game is deleted.');
+  } catch (e) {
+    if (e.code === 'unknown_game') forgetGame(g.id);
+    toast(e.code === 'unknown_game' ? 'That game is gone already.' : `Not deleted: ${e.message}`, 'error', 7000);
+  }
+  loadGames();
+}
+
+// The games made (or sat down at) in this browser, as the server sees them
+// now: finished ones offer their replay, never a seat to play.
+async function renderMine(box) {
   const mine = myGames();
+  let known = new Map();
+  try {
+    known = new Map((await apiGet('/api/games?status=all&limit=500')).games.map((g) => [g.id, g]));
+  } catch { /* shown without their status */ }
   clear(box);
   if (!mine.length) {
     box.append(el('div.empty', 'Games you create in this browser are listed here, with their seat links.'));
     return;
   }
-  box.append(el('table.games', el('tbody', mine.map((g) => el('tr',
-    el('td', el('b', g.title || g.game), el('div.small.muted', `${g.id} · ${ago(g.created)}`)),
-    el('td', el('div.who', g.seats.map((s) => el('a.button.small', { href: s.link }, `Play as ${s.name}`)))),
-    el('td', el('a.button.small', { href: `/game.html?game=${g.id}` }, 'Watch')))))));
+  box.append(el('table.games', el('tbody', mine.map((g) => {
+    const now = known.get(g.id);
+    const over = now && now.status === 'over';
+    const gone = known.size > 0 && !now;
+    const actions = over
+      ? [el('a.button.small', { href: `/game.html?game=${g.id}&replay=1` }, 'Replay')]
+      : gone ? [el('span.small.muted', 'Deleted or expired')]
+        : [...g.seats.map((s) => el('a.button.small.name-button', { href: s.link, title: `Play as ${s.name}` }, 'Play as ', nameSpan(s.name))),
+          el('a.button.small', { href: `/game.html?game=${g.id}` }, 'Watch'),
+          g.creator && now && now.decisions === 0
+            ? el('button.small.danger', { type: 'button', 'data-delete': g.id, onclick: (ev) => deleteGame(g, ev.currentTarget) }, 'Delete')
+            : null];
+    return el('tr', { 'data-game-id': g.id },
+      el('td', el('b', g.title || g.game), el('div.small.muted', `${g.id} · ${ago(g.created)}`),
+        now ? el('div.small.muted', `${STATUS_WORDS[now.status] || now.status} · ${plural(now.decisions, 'move')}`) : null),
+      el('td', el('div.who', actions)));
+  }))));
 }
 
 function join(ev) {
@@ -244,7 +351,8 @@ async function main() {
   state.game = state.catalog.games.find((g) => g.name === 'clans') || state.catalog.games[0];
   renderForm();
   loadGames();
-  setInterval(() => { if (state.tab !== 'mine') loadGames(); }, 5000);
+  // Open tables change as people sit down; the other lists every few seconds.
+  setInterval(() => { if (state.tab !== 'mine') loadGames(); else loadOpenTables(); }, 5000);
 }
 
 main();

@@ -1,0 +1,876 @@
+/*
+ * lobby.c — the lobby's rules around a room (docs/server.md, "Lobby"):
+ * open tables (free seats anyone may take), creation that a repeated
+ * request key answers with the same game, deleting a game that has not
+ * started, expiry of games never started, resigning, and absent seats the
+ * computer plays until their person is back.  room.c calls the srv_lobby_*
+ * hooks; the sweeper thread here runs the timed rules.
+ *
+ * Invariants:
+ *   - a game with a free seat is waiting: nobody decides, the computer does
+ *     not move, until every seat is taken; a seat is taken at most once
+ *     (the room lock on one instance, the store's conditional update across
+ *     instances), the loser of a race hears that plainly;
+ *   - a game is deleted (by its creator, or by expiry) only while it has no
+ *     decision; once deleted its room answers as if it never existed;
+ *   - only hashes of seat tokens, creator keys and request keys are stored;
+ *     a request key's tokens are derived from the key itself (secret.c);
+ *   - a resigned or absent seat is played by the computer at `normal`; an
+ *     absent one is its person's again at their next action; a resignation
+ *     never makes its seat a winner.
+ * Locking: as roomsInt.h; the sweeper takes the registry lock, then one room.
+ */
+#include "roomsInt.h"
+#include "core/text.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define LOBBY_REQUEST_WINDOW_S (24L * 3600)    /* a request key answers for a day */
+#define LOBBY_EXPIRY_DEFAULT_S (7L * 24 * 3600) /* --unstarted-expiry */
+#define LOBBY_ABSENT_DEFAULT_S 180              /* --absent-after */
+#define LOBBY_ABSENT_MAX_S 86400
+#define LOBBY_KEY_MIN 22                        /* 132 bits of base64url at least */
+#define LOBBY_KEY_MAX 64
+
+/* ---- small helpers ---- */
+
+static int lobby_error(char **reply, int status, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static int lobby_error(char **reply, int status, const char *code, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    tb__utf8_repair(msg);
+    json_t *j = json_pack("{s:{s:s,s:s}}", "error", "code", code, "message", msg);
+    *reply = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    if (!*reply)
+        *reply = srv_internal_error("an error");
+    return status;
+}
+
+static int lobby_reply(char **reply, int status, json_t *j) /* steals j */
+{
+    *reply = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    if (!*reply) {
+        *reply = srv_internal_error("a reply");
+        return 500;
+    }
+    return status;
+}
+
+static void lobby_client_error(srv_client *c, const json_t *id, const char *code,
+                               const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void lobby_client_error(srv_client *c, const json_t *id, const char *code,
+                               const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    c->ops->send(c, srv_error_message(id, code, fmt, ap));
+    va_end(ap);
+}
+
+/* The ISO time `seconds` ago, in srv_iso_now's format (so texts compare). */
+static void lobby_iso_ago(long seconds, char out[SRV_TIME_LEN])
+{
+    time_t t = time(NULL) - seconds;
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    char base[32];
+    strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(out, SRV_TIME_LEN, "%.20s.000Z", base);
+}
+
+static bool lobby_valid_name(const char *name)
+{
+    size_t len = strlen(name);
+    if (len == 0 || len >= SRV_NAME_LEN)
+        return false;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return false;
+    return true;
+}
+
+static bool lobby_valid_key(const char *key)
+{
+    size_t len = strlen(key);
+    if (len < LOBBY_KEY_MIN || len > LOBBY_KEY_MAX)
+        return false;
+    for (const char *p = key; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '-' || *p == '_'))
+            return false;
+    return true;
+}
+
+static int lobby_free_seats(const srv_room *r)
+{
+    int n = 0;
+    for (int i = 0; i < r->players; i++)
+        n += r->seat[i].open;
+    return n;
+}
+
+/* The computer that stands in for a person (resigned or away): `normal`. */
+static void lobby_stand_in(srv_room *r, int seat)
+{
+    srv_seat *st = &r->seat[seat];
+    if (st->agent)
+        return;
+    const tb_agent *agent = NULL;
+    tb_budget budget;
+    memset(&budget, 0, sizeof budget);
+    if (r->game && tb_level_lookup(r->game, "normal", &agent, &budget) == 0) {
+        st->agent = agent;
+        st->budget = budget;
+    } else {
+        st->agent = tb_agent_find("random");
+        memset(&st->budget, 0, sizeof st->budget);
+    }
+}
+
+static void lobby_notice(srv_room *r, const char *code, int seat, const char *text)
+{
+    srv_room_broadcast_locked(r, json_pack("{s:s,s:s,s:i,s:s}", "type", "notice", "code", code,
+                                           "seat", seat, "text", text));
+}
+
+/* ---- creating ---- */
+
+static int lobby_since(srv_lobby_create *lc)
+{
+    lobby_iso_ago(LOBBY_REQUEST_WINDOW_S, lc->since);
+    return 0;
+}
+
+int srv_lobby_create_begin(srv_rooms *s, json_t *req, srv_lobby_create *lc, char **reply)
+{
+    memset(lc, 0, sizeof *lc);
+    lc->absent_after = -1;
+    const json_t *ja = json_object_get(req, "absent_after");
+    if (ja) {
+        if (!json_is_integer(ja) || json_integer_value(ja) < 0 ||
+            json_integer_value(ja) > LOBBY_ABSENT_MAX_S)
+            return lobby_error(reply, 400, "bad_request",
+                               "'absent_after' is the seconds a person's turn may wait before "
+                               "the computer plays it: 0 (never) to %d",
+                               LOBBY_ABSENT_MAX_S);
+        lc->absent_after = (int)json_integer_value(ja);
+    }
+    const json_t *jk = json_object_get(req, "request_key");
+    if (!jk)
+        return 0;
+    const char *key = json_string_value(jk);
+    if (!key || !lobby_valid_key(key))
+        return lobby_error(reply, 400, "bad_request",
+                           "'request_key' must be %d to %d characters of A-Z, a-z, 0-9, - and _ "
+                           "(a random key the page makes once for each new game)",
+                           LOBBY_KEY_MIN, LOBBY_KEY_MAX);
+    lc->has_key = true;
+    snprintf(lc->key, sizeof lc->key, "%s", key);
+    srv_secret_hash(key, lc->key_hash);
+    lobby_since(lc);
+    char id[SRV_ID_LEN + 1], err[TB_ERR_LEN];
+    int rc = s->store->m->request_find(s->store, lc->key_hash, lc->since, id, err, sizeof err);
+    if (rc < 0)
+        return lobby_error(reply, 500, "store_failed", "the game could not be created: %s", err);
+    return rc == 0 ? srv_lobby_create_repeat(s, lc, reply) : 0;
+}
+
+static void lobby_seat_label(char *label, size_t len, const char *id, int seat)
+{
+    snprintf(label, len, "tabula seat %s %d", id, seat);
+}
+
+void srv_lobby_create_keys(srv_room *r, const srv_lobby_create *lc, char tokens[][64],
+                           char *creator, size_t creatorlen)
+{
+    char label[64];
+    bool open = false;
+    for (int i = 0; i < r->players; i++) {
+        srv_seat *st = &r->seat[i];
+        open |= st->open;
+        if (st->kind != SRV_HUMAN || st->open)
+            continue;
+        if (lc->has_key) {
+            lobby_seat_label(label, sizeof label, r->id, i);
+            srv_secret_derive(lc->key, label, tokens[i], 64, st->token_hash);
+        } else {
+            srv_secret_token(tokens[i], 64, st->token_hash);
+        }
+    }
+    if (lc->has_key) {
+        snprintf(label, sizeof label, "tabula creator %s", r->id);
+        srv_secret_derive(lc->key, label, creator, creatorlen, r->creator_hash);
+    } else {
+        srv_secret_token(creator, creatorlen, r->creator_hash);
+    }
+    r->has_creator = true;
+    /* Friends' games wait for their people; open tables (strangers) do not. */
+    int fallback = r->rooms->cfg.absent_after < 0    ? 0
+                   : r->rooms->cfg.absent_after == 0 ? LOBBY_ABSENT_DEFAULT_S
+                                                     : r->rooms->cfg.absent_after;
+    r->absent_after = lc->absent_after >= 0 ? lc->absent_after : open ? fallback : 0;
+}
+
+void srv_lobby_create_row(srv_room *r, const srv_lobby_create *lc, srv_game_row *row)
+{
+    row->has_creator = r->has_creator;
+    memcpy(row->creator_hash, r->creator_hash, SRV_HASH_LEN);
+    row->absent_after = r->absent_after;
+    row->has_request = lc->has_key;
+    memcpy(row->request_hash, lc->key_hash, SRV_HASH_LEN);
+    snprintf(row->request_since, sizeof row->request_since, "%s", lc->since);
+}
+
+void srv_lobby_reply_extras(const srv_room *r, json_t *reply)
+{
+    json_object_set_new(reply, "absent_after", json_integer(r->absent_after));
+    json_object_set_new(reply, "free_seats", json_integer(lobby_free_seats(r)));
+}
+
+int srv_lobby_create_repeat(srv_rooms *s, const srv_lobby_create *lc, char **reply)
+{
+    char id[SRV_ID_LEN + 1], err[TB_ERR_LEN], away[300];
+    int rc = s->store->m->request_find(s->store, lc->key_hash, lc->since, id, err, sizeof err);
+    if (rc < 0)
+        return lobby_error(reply, 500, "store_failed", "the game could not be created: %s", err);
+    srv_room *r = rc == 0 ? srv_room_claim(s, id, away, sizeof away) : NULL;
+    if (!r)
+        return lobby_error(reply, 409, "retry",
+                           "a game made with this request a moment ago is gone; try again");
+    pthread_mutex_lock(&r->lock);
+    json_t *out = json_object();
+    json_object_set_new(out, "id", json_string(r->id));
+    json_object_set_new(out, "game", json_string(r->game ? tb_game_name(r->game) : ""));
+    char path[200], label[64], token[64];
+    snprintf(path, sizeof path, "/game.html?game=%s", r->id);
+    json_object_set_new(out, "watch", json_string(path));
+    json_t *seats = json_array();
+    for (int i = 0; i < r->players; i++) {
+        json_t *o = srv_room_seat_json_locked(r, i);
+        uint8_t hash[SRV_HASH_LEN];
+        lobby_seat_label(label, sizeof label, r->id, i);
+        srv_secret_derive(lc->key, label, token, sizeof token, hash);
+        /* Only the seats this key made: not one somebody took at the table. */
+        if (r->seat[i].kind == SRV_HUMAN && !r->seat[i].open &&
+            srv_secret_equal(hash, r->seat[i].token_hash)) {
+            json_object_set_new(o, "token", json_string(token));
+            snprintf(path, sizeof path, "/game.html?game=%.12s&token=%.63s", r->id, token);
+            json_object_set_new(o, "link", json_string(path));
+        }
+        json_array_append_new(seats, o);
+    }
+    json_object_set_new(out, "seats", seats);
+    uint8_t hash[SRV_HASH_LEN];
+    snprintf(label, sizeof label, "tabula creator %s", r->id);
+    srv_secret_derive(lc->key, label, token, sizeof token, hash);
+    if (r->has_creator && srv_secret_equal(hash, r->creator_hash))
+        json_object_set_new(out, "creator_token", json_string(token));
+    json_object_set_new(out, "repeated", json_true());
+    srv_lobby_reply_extras(r, out);
+    pthread_mutex_unlock(&r->lock);
+    memset(token, 0, sizeof token);
+    return lobby_reply(reply, 200, out);
+}
+
+void srv_lobby_load(srv_room *r, const srv_game_row *row)
+{
+    r->has_creator = row->has_creator;
+    memcpy(r->creator_hash, row->creator_hash, SRV_HASH_LEN);
+    r->absent_after = row->absent_after;
+    r->resigned_seat = -1;
+    for (int i = 0; i < r->players && i < TB_MAX_SEATS; i++) {
+        srv_seat *st = &r->seat[i];
+        st->open = row->seat[i].open;
+        st->resigned = row->seat[i].resigned && st->kind == SRV_HUMAN;
+        if (!st->resigned)
+            continue;
+        r->resigned_seat = i;
+        lobby_stand_in(r, i);
+        if (r->record)
+            tb_record_set_player(r->record, i, st->name, "human, resigned");
+    }
+    /* Stored as over while the rules say it goes on: a resignation ended it. */
+    if (r->state && !r->broken[0] && strcmp(row->status, "over") == 0 && !tb_is_over(r->state) &&
+        r->resigned_seat >= 0)
+        r->conceded = true;
+    srv_lobby_new_turn(r);
+}
+
+void srv_lobby_reloaded(srv_room *r, const srv_room *fresh)
+{
+    r->has_creator = fresh->has_creator;
+    memcpy(r->creator_hash, fresh->creator_hash, SRV_HASH_LEN);
+    r->absent_after = fresh->absent_after;
+    r->conceded = fresh->conceded;
+    r->resigned_seat = fresh->resigned_seat;
+    srv_lobby_new_turn(r);
+}
+
+/* ---- the seats' state ---- */
+
+bool srv_lobby_computer_plays(const srv_room *r, int seat)
+{
+    const srv_seat *st = &r->seat[seat];
+    return st->kind == SRV_AI || st->resigned || st->away;
+}
+
+bool srv_lobby_waiting(const srv_room *r)
+{
+    return lobby_free_seats(r) > 0;
+}
+
+void srv_lobby_new_turn(srv_room *r)
+{
+    r->turn_since_us = srv_now_us();
+}
+
+bool srv_lobby_seen(srv_room *r, int seat)
+{
+    if (seat < 0 || seat >= r->players || !r->seat[seat].away)
+        return false;
+    r->seat[seat].away = false;
+    srv_lobby_new_turn(r);
+    srv_log(&r->rooms->cfg, "game %s: seat %d is back", r->id, seat + 1);
+    return true;
+}
+
+void srv_lobby_log_words(const srv_room *r, int k, char *said, size_t saidlen)
+{
+    if (!r->log || k >= r->log_cap)
+        return;
+    int seat = r->log[k].seat;
+    if (seat < 0 || seat >= r->players || !r->log[k].by_ai || r->seat[seat].kind != SRV_HUMAN)
+        return;
+    /* Said once, where the computer starts playing for the person. */
+    for (int j = k - 1; j >= 0; j--)
+        if (r->log[j].seat == seat) {
+            if (r->log[j].by_ai)
+                return;
+            break;
+        }
+    const char *name = r->seat[seat].name;
+    char text[1024];
+    snprintf(text, sizeof text, "%s %s; the computer plays for %s. %s", name,
+             r->seat[seat].resigned ? "resigned" : "was away", name, said);
+    snprintf(said, saidlen, "%s", text);
+    tb__utf8_repair(said);
+}
+
+void srv_lobby_seat_json(const srv_seat *st, json_t *o)
+{
+    if (st->open) {
+        json_object_set_new(o, "open", json_true());
+        json_object_set_new(o, "name", json_string(""));
+    }
+    if (st->resigned)
+        json_object_set_new(o, "resigned", json_true());
+    if (st->away)
+        json_object_set_new(o, "away", json_true());
+}
+
+void srv_lobby_summary_json(const srv_room *r, json_t *j)
+{
+    json_object_set_new(j, "free_seats", json_integer(lobby_free_seats(r)));
+    json_object_set_new(j, "absent_after", json_integer(r->absent_after));
+}
+
+void srv_lobby_row_seat_json(const srv_seat_row *s, json_t *o)
+{
+    if (s->open) {
+        json_object_set_new(o, "open", json_true());
+        json_object_set_new(o, "name", json_string(""));
+    }
+    if (s->resigned)
+        json_object_set_new(o, "resigned", json_true());
+}
+
+void srv_lobby_row_summary_json(const srv_game_row *row, json_t *j)
+{
+    int free_seats = 0;
+    for (int i = 0; i < row->players && i < TB_MAX_SEATS; i++)
+        free_seats += row->seat[i].open;
+    json_object_set_new(j, "free_seats", json_integer(free_seats));
+}
+
+/* ---- results with resignations ---- */
+
+bool srv_lobby_result_changed(const srv_room *r)
+{
+    if (r->conceded)
+        return true;
+    for (int i = 0; i < r->players; i++)
+        if (r->seat[i].resigned)
+            return true;
+    return false;
+}
+
+/* Ranks as the game gives them, except that a seat that resigned ranks
+ * after every seat that did not (in a conceded two-player game: last). */
+static void lobby_ranks(const srv_room *r, int out[TB_MAX_SEATS])
+{
+    int base[TB_MAX_SEATS];
+    if (r->conceded)
+        for (int i = 0; i < r->players; i++)
+            base[i] = r->seat[i].resigned ? 2 : 1;
+    else
+        tb_ranks(r->state, base);
+    int staying = 0;
+    for (int i = 0; i < r->players; i++)
+        staying += !r->seat[i].resigned;
+    for (int i = 0; i < r->players; i++) {
+        int better = 0;
+        for (int j = 0; j < r->players; j++)
+            better += r->seat[j].resigned == r->seat[i].resigned && base[j] < base[i];
+        out[i] = 1 + better + (r->seat[i].resigned ? staying : 0);
+    }
+}
+
+json_t *srv_lobby_winners(const srv_room *r)
+{
+    int ranks[TB_MAX_SEATS];
+    lobby_ranks(r, ranks);
+    json_t *w = json_array();
+    for (int i = 0; i < r->players; i++)
+        if (ranks[i] == 1)
+            json_array_append_new(w, json_integer(i));
+    return w;
+}
+
+char *srv_lobby_result_json(const srv_room *r)
+{
+    char *base = tb_result_json(r->state);
+    json_t *j = base ? json_loads(base, 0, NULL) : NULL;
+    free(base);
+    if (!json_is_object(j)) {
+        json_decref(j);
+        j = json_object();
+    }
+    int ranks[TB_MAX_SEATS];
+    lobby_ranks(r, ranks);
+    json_t *jr = json_array(), *resigned = json_array();
+    for (int i = 0; i < r->players; i++) {
+        json_array_append_new(jr, json_integer(ranks[i]));
+        if (r->seat[i].resigned)
+            json_array_append_new(resigned, json_integer(i));
+    }
+    json_object_set_new(j, "over", json_boolean(r->conceded || tb_is_over(r->state)));
+    json_object_set_new(j, "ranks", jr);
+    json_object_set_new(j, "winners", srv_lobby_winners(r));
+    json_object_set_new(j, "resigned", resigned);
+    char *text = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    return text;
+}
+
+/* ---- resigning ---- */
+
+void srv_lobby_resign(srv_room *r, srv_client *c, json_t *id)
+{
+    int seat = c->seat;
+    pthread_mutex_lock(&r->lock);
+    char err[TB_ERR_LEN];
+    if (seat < 0) {
+        lobby_client_error(c, id, "spectator", "spectators watch; only a player can resign");
+    } else if (atomic_load(&r->away)) {
+        lobby_client_error(c, id, "elsewhere",
+                           "another server instance plays this game now, so nothing changed; "
+                           "open the game again to follow it");
+    } else if (!r->state || r->broken[0]) {
+        lobby_client_error(c, id, "broken", "this game cannot continue: %s", r->broken);
+    } else if (r->conceded || tb_is_over(r->state)) {
+        lobby_client_error(c, id, "game_over", "the game is over");
+    } else if (srv_lobby_waiting(r)) {
+        lobby_client_error(c, id, "waiting",
+                           "the game has not started (a seat is still free); its creator can "
+                           "delete it instead");
+    } else if (r->seat[seat].resigned) {
+        lobby_client_error(c, id, "resigned", "you have resigned already");
+    } else if (r->commit_pending && r->players == 2) {
+        /* The game would end under a decision on its way to the store. */
+        lobby_client_error(c, id, "busy",
+                           "a decision is being saved; resign again in a moment");
+    } else if (r->rooms->store->m->seat_resign(r->rooms->store, r->id, seat, err, sizeof err)) {
+        srv_log(&r->rooms->cfg, "game %s: %s", r->id, err);
+        lobby_client_error(c, id, "store_failed",
+                           "the resignation could not be saved, so nothing changed: %s", err);
+    } else {
+        srv_seat *st = &r->seat[seat];
+        st->resigned = true;
+        st->away = false;
+        tb_record_set_player(r->record, seat, st->name, "human, resigned");
+        char text[400];
+        if (r->players == 2) {
+            /* Two players: the other one wins, now. */
+            r->conceded = true;
+            r->resigned_seat = seat;
+            srv_room_finish_locked(r);
+            atomic_fetch_sub(&r->rooms->running, 1);
+            snprintf(text, sizeof text, "%s resigned; %s wins.", st->name,
+                     r->seat[1 - seat].name);
+        } else {
+            /* More players: the game goes on, the computer plays the seat. */
+            lobby_stand_in(r, seat);
+            snprintf(text, sizeof text,
+                     "%s resigned; the computer plays for %s until the end, and %s cannot win.",
+                     st->name, st->name, st->name);
+        }
+        tb__utf8_repair(text);
+        srv_log(&r->rooms->cfg, "game %s: seat %d resigned", r->id, seat + 1);
+        lobby_notice(r, "resigned", seat, text);
+        srv_room_refresh_locked(r);
+    }
+    pthread_mutex_unlock(&r->lock);
+}
+
+/* ---- taking a free seat ---- */
+
+static srv_room *lobby_room(srv_rooms *s, const char *id, char **reply, int *status)
+{
+    char away[300];
+    srv_room *r = srv_room_claim(s, id, away, sizeof away);
+    if (!r)
+        *status = away[0] ? lobby_error(reply, 409, "elsewhere", "%s", away)
+                          : lobby_error(reply, 404, "unknown_game", "there is no such game");
+    return r;
+}
+
+static json_t *lobby_body(const char *body, size_t len, const char *const *fields, char **reply,
+                          int *status)
+{
+    json_error_t jerr;
+    json_t *req = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!req) {
+        *status = lobby_error(reply, 400, "bad_json", "the body is not JSON: %s (line %d, column %d)",
+                              tb__json_error_words(&jerr), jerr.line, jerr.column);
+        return NULL;
+    }
+    if (!json_is_object(req)) {
+        json_decref(req);
+        *status = lobby_error(reply, 400, "bad_request", "the body must be a JSON object");
+        return NULL;
+    }
+    const char *key;
+    json_t *val;
+    json_object_foreach(req, key, val) {
+        bool known = false;
+        for (int i = 0; fields[i]; i++)
+            known |= strcmp(key, fields[i]) == 0;
+        if (!known) {
+            *status = lobby_error(reply, 400, "bad_request", "unknown field '%.*s'",
+                                  TB__CLIP(key, 40));
+            json_decref(req);
+            return NULL;
+        }
+    }
+    return req;
+}
+
+int srv_room_take_seat(srv_rooms *s, const char *id, const char *body, size_t len, char **reply)
+{
+    static const char *const fields[] = {"seat", "name", NULL};
+    int status = 400;
+    json_t *req = lobby_body(body, len, fields, reply, &status);
+    if (!req)
+        return status;
+    const json_t *jseat = json_object_get(req, "seat");
+    const char *name = json_string_value(json_object_get(req, "name"));
+    if (jseat && !json_is_integer(jseat)) {
+        json_decref(req);
+        return lobby_error(reply, 400, "bad_request", "'seat' must be a seat number (0 for the first)");
+    }
+    if (!name || !lobby_valid_name(name)) {
+        json_decref(req);
+        return lobby_error(reply, 400, "bad_name",
+                           "say your name to take a seat: 1 to %d bytes, no control characters",
+                           SRV_NAME_LEN - 1);
+    }
+    srv_room *r = lobby_room(s, id, reply, &status);
+    if (!r) {
+        json_decref(req);
+        return status;
+    }
+    pthread_mutex_lock(&r->lock);
+    json_int_t want = jseat ? json_integer_value(jseat) : -1;
+    int seat = -1;
+    char token[64] = "", err[TB_ERR_LEN];
+    if (atomic_load(&r->deleted)) {
+        status = lobby_error(reply, 404, "unknown_game", "there is no such game");
+    } else if (!r->state || r->broken[0] || r->conceded || tb_is_over(r->state)) {
+        status = lobby_error(reply, 409, "game_over", "this game is over: its seats are not free");
+    } else if (jseat && (want < 0 || want >= r->players)) {
+        status = lobby_error(reply, 400, "bad_seat",
+                             "there is no such seat: \"seat\" is 0 to %d here (seat 1 to seat %d)",
+                             r->players - 1, r->players);
+    } else {
+        for (int i = 0; i < r->players && seat < 0; i++)
+            if (r->seat[i].open && (!jseat || i == want))
+                seat = i;
+        if (seat < 0 && jseat)
+            status = lobby_error(reply, 409, "seat_taken",
+                                 "seat %d is not free any more (%s sits there); choose another "
+                                 "free seat",
+                                 (int)want + 1, r->seat[want].name);
+        else if (seat < 0)
+            status = lobby_error(reply, 409, "seat_taken", "every seat of this game is taken");
+    }
+    if (seat >= 0) {
+        uint8_t hash[SRV_HASH_LEN];
+        srv_secret_token(token, sizeof token, hash);
+        int rc = s->store->m->seat_take(s->store, r->id, seat, name, hash, err, sizeof err);
+        if (rc < 0) {
+            srv_log(&s->cfg, "game %s: %s", r->id, err);
+            status = lobby_error(reply, 500, "store_failed", "the seat could not be taken: %s", err);
+        } else if (rc == 1) {
+            status = lobby_error(reply, 409, "seat_taken",
+                                 "someone took seat %d a moment before you; choose another free seat",
+                                 seat + 1);
+        } else {
+            srv_seat *st = &r->seat[seat];
+            snprintf(st->name, sizeof st->name, "%s", name);
+            memcpy(st->token_hash, hash, SRV_HASH_LEN);
+            st->open = false;
+            tb_record_set_player(r->record, seat, st->name, "human");
+            bool starts = !srv_lobby_waiting(r);
+            if (starts) {
+                srv_lobby_new_turn(r);
+                srv_log(&s->cfg, "game %s: every seat is taken; the game starts", r->id);
+            }
+            srv_room_refresh_locked(r);
+            if (starts)
+                lobby_notice(r, "started", seat, "Every seat is taken: the game starts.");
+            char path[200];
+            snprintf(path, sizeof path, "/game.html?game=%.12s&token=%.63s", r->id, token);
+            status = lobby_reply(reply, 201,
+                                 json_pack("{s:s,s:i,s:s,s:s,s:s,s:b}", "id", r->id, "seat", seat,
+                                           "name", st->name, "token", token, "link", path,
+                                           "started", starts));
+        }
+    }
+    pthread_mutex_unlock(&r->lock);
+    memset(token, 0, sizeof token);
+    json_decref(req);
+    return status;
+}
+
+/* ---- deleting and expiry ---- */
+
+/* Deletes a room's game that has no decision (room locked); 0, or the
+ * store's answer (1 no such game, 2 started, -1 with err). */
+static int lobby_delete_locked(srv_room *r, const char *why, char *err, size_t errlen)
+{
+    if (r->commit_pending || (r->state && tb_decisions_made(r->state) > 0))
+        return 2;
+    int rc = r->rooms->store->m->game_delete(r->rooms->store, r->id, err, errlen);
+    if (rc != 0)
+        return rc;
+    bool counted = r->state && !r->broken[0] && !tb_is_over(r->state) && !atomic_load(&r->away);
+    if (counted)
+        atomic_fetch_sub(&r->rooms->running, 1);
+    atomic_store(&r->away, true); /* decides nothing more */
+    atomic_store(&r->deleted, true);
+    srv_room_broadcast_locked(r, json_pack("{s:s,s:s,s:s}", "type", "error", "code", "deleted",
+                                           "message", why));
+    return 0;
+}
+
+int srv_room_delete(srv_rooms *s, const char *id, const char *body, size_t len, char **reply)
+{
+    static const char *const fields[] = {"token", NULL};
+    int status = 400;
+    json_t *req = lobby_body(len ? body : "{}", len ? len : 2, fields, reply, &status);
+    if (!req)
+        return status;
+    const char *token = json_string_value(json_object_get(req, "token"));
+    srv_room *r = token ? lobby_room(s, id, reply, &status) : NULL;
+    if (!token) {
+        json_decref(req);
+        return lobby_error(reply, 403, "bad_token",
+                           "only the person who created a game can delete it: send its "
+                           "creator's key as \"token\"");
+    }
+    if (!r) {
+        json_decref(req);
+        return status;
+    }
+    uint8_t hash[SRV_HASH_LEN];
+    srv_secret_hash(token, hash);
+    pthread_mutex_lock(&r->lock);
+    char err[TB_ERR_LEN];
+    if (atomic_load(&r->deleted)) {
+        status = lobby_error(reply, 404, "unknown_game", "there is no such game");
+    } else if (strlen(token) > 128 || !r->has_creator || !srv_secret_equal(hash, r->creator_hash)) {
+        status = lobby_error(reply, 403, "bad_token",
+                             "only the person who created this game can delete it, with the key "
+                             "their lobby kept");
+    } else {
+        int rc = lobby_delete_locked(r, "this game was deleted by the person who created it", err,
+                                     sizeof err);
+        if (rc == 0) {
+            srv_log(&s->cfg, "game %s: deleted by its creator", r->id);
+            status = lobby_reply(reply, 200, json_pack("{s:s,s:b}", "id", r->id, "deleted", true));
+        } else if (rc == 2) {
+            status = lobby_error(reply, 409, "started",
+                                 "this game has started, so it cannot be deleted; it stays until "
+                                 "it ends (a player can resign)");
+        } else if (rc == 1) {
+            status = lobby_error(reply, 404, "unknown_game", "there is no such game");
+        } else {
+            srv_log(&s->cfg, "game %s: %s", r->id, err);
+            status = lobby_error(reply, 500, "store_failed", "the game could not be deleted: %s", err);
+        }
+    }
+    pthread_mutex_unlock(&r->lock);
+    json_decref(req);
+    return status;
+}
+
+/* ---- the sweeper: expiry and absent seats ---- */
+
+struct srv_sweeper {
+    srv_rooms *rooms;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    bool stop;
+    long expiry_s;      /* -1: never */
+    uint64_t next_expiry_us;
+};
+
+static void lobby_expire(srv_sweeper *w)
+{
+    srv_rooms *s = w->rooms;
+    char before[SRV_TIME_LEN], err[TB_ERR_LEN];
+    lobby_iso_ago(w->expiry_s, before);
+    srv_game_id *ids = NULL;
+    int count = 0;
+    if (s->store->m->games_unstarted(s->store, before, 100, &ids, &count, err, sizeof err)) {
+        srv_log(&s->cfg, "expiry: %s", err);
+        return;
+    }
+    for (int i = 0; i < count; i++) {
+        srv_room *r = srv_room_claim(s, ids[i].id, NULL, 0);
+        if (!r)
+            continue; /* another instance plays it: that one expires it */
+        pthread_mutex_lock(&r->lock);
+        int rc = atomic_load(&r->deleted)
+                     ? 1
+                     : lobby_delete_locked(r, "this game was never started and has expired", err,
+                                           sizeof err);
+        pthread_mutex_unlock(&r->lock);
+        if (rc == 0)
+            srv_log(&s->cfg, "game %s: expired (never started)", ids[i].id);
+        else if (rc < 0)
+            srv_log(&s->cfg, "game %s: cannot expire: %s", ids[i].id, err);
+    }
+    free(ids);
+}
+
+/* The computer takes the seats whose person let the turn wait too long. */
+static void lobby_absent(srv_rooms *s)
+{
+    uint64_t now = srv_now_us();
+    pthread_mutex_lock(&s->registry_lock);
+    for (int b = 0; b < s->nbuckets; b++) {
+        for (srv_room *r = s->buckets[b]; r; r = r->next) {
+            if (atomic_load(&r->away))
+                continue;
+            pthread_mutex_lock(&r->lock);
+            int to = r->state && !r->broken[0] && !r->conceded ? tb_to_move(r->state) : TB_OVER;
+            if (to >= 0 && r->absent_after > 0 && !srv_lobby_waiting(r) &&
+                !srv_lobby_computer_plays(r, to) && !r->commit_pending &&
+                now - r->turn_since_us >= (uint64_t)r->absent_after * 1000000u) {
+                srv_seat *st = &r->seat[to];
+                st->away = true;
+                lobby_stand_in(r, to);
+                char text[400];
+                snprintf(text, sizeof text,
+                         "%s was away; the computer plays for %s until %s is back.", st->name,
+                         st->name, st->name);
+                tb__utf8_repair(text);
+                srv_log(&s->cfg, "game %s: seat %d away; the computer plays it", r->id, to + 1);
+                lobby_notice(r, "away", to, text);
+                srv_room_refresh_locked(r);
+            }
+            pthread_mutex_unlock(&r->lock);
+        }
+    }
+    pthread_mutex_unlock(&s->registry_lock);
+}
+
+static void *lobby_sweeper(void *arg)
+{
+    srv_sweeper *w = arg;
+    pthread_mutex_lock(&w->lock);
+    while (!w->stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 1; /* a round a second: absent times are whole seconds */
+        pthread_cond_timedwait(&w->wake, &w->lock, &until);
+        if (w->stop)
+            break;
+        pthread_mutex_unlock(&w->lock);
+        lobby_absent(w->rooms);
+        uint64_t now = srv_now_us();
+        if (w->expiry_s >= 0 && now >= w->next_expiry_us) {
+            /* A quarter of the expiry time between looks, a minute at most. */
+            long every = w->expiry_s / 4;
+            every = every < 1 ? 1 : every > 60 ? 60 : every;
+            w->next_expiry_us = now + (uint64_t)every * 1000000u;
+            lobby_expire(w);
+        }
+        pthread_mutex_lock(&w->lock);
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+int srv_lobby_start(srv_rooms *s, char *err, size_t errlen)
+{
+    srv_sweeper *w = calloc(1, sizeof *w);
+    if (!w) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    w->rooms = s;
+    w->expiry_s = s->cfg.unstarted_expiry < 0    ? -1
+                  : s->cfg.unstarted_expiry == 0 ? LOBBY_EXPIRY_DEFAULT_S
+                                                 : s->cfg.unstarted_expiry;
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_cond_init(&w->wake, NULL);
+    if (pthread_create(&w->thread, NULL, lobby_sweeper, w) != 0) {
+        snprintf(err, errlen, "cannot start the lobby's thread");
+        pthread_mutex_destroy(&w->lock);
+        pthread_cond_destroy(&w->wake);
+        free(w);
+        return -1;
+    }
+    s->sweeper = w;
+    return 0;
+}
+
+void srv_lobby_stop(srv_rooms *s)
+{
+    srv_sweeper *w = s->sweeper;
+    if (!w)
+        return;
+    pthread_mutex_lock(&w->lock);
+    w->stop = true;
+    pthread_cond_signal(&w->wake);
+    pthread_mutex_unlock(&w->lock);
+    pthread_join(w->thread, NULL);
+    pthread_mutex_destroy(&w->lock);
+    pthread_cond_destroy(&w->wake);
+    free(w);
+    s->sweeper = NULL;
+}

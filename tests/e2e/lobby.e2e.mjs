@@ -1,0 +1,160 @@
+// lobby.e2e.mjs TABULA — the lobby's tables in a browser, two people in two
+// browser contexts: Ada (desktop, 1440×960) creates a Clans game with an open
+// seat; Bob (a phone, 390×844, touch) finds it under Open tables and sits
+// down with a long name; both see the game start; Bob resigns (with the
+// confirmation) and Ada wins; the finished game offers Replay, never Play.
+// Then Ada deletes a game nobody has played from "Created here", a watcher of
+// it is told plainly, and a bad seat link says what happened and links back
+// to the lobby.  No page is wider than its screen.  Screenshots go to
+// tests/e2e/artifacts/lobby-*.png.
+import { api, assert, assertEq } from '../server/lib.mjs';
+import { browserSuite } from './browser.mjs';
+
+const { server, browser, t, errors, shot, finish } = await browserSuite({ title: 'browser tests (lobby: open tables, resign, delete)', prefix: 'lobby-', aiDelay: 0 });
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1440, height: 960 };
+const LONG = 'Bartholomew Fitzgerald-Montgomery III'; // the longest the form takes is 40
+
+async function person(viewport, phone) {
+  const ctx = await browser.newContext({ viewport, ...(phone ? { hasTouch: true, isMobile: true, deviceScaleFactor: 1 } : {}) });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  // A page for a deleted game or a bad link fetches a 404 on purpose.
+  page.on('console', (m) => { if (m.type() === 'error' && !/status of (404|403)/.test(m.text())) errors.push(`${page.url()}: console: ${m.text()}`); });
+  return page;
+}
+
+async function noOverflow(page, width, where) {
+  const sw = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert(sw <= width, `${where}: the page is ${sw} px wide on a ${width} px screen`);
+}
+
+let ada, bob, gameId, adaLink;
+
+t.test('Ada creates a game with an open seat; the button cannot make two', async () => {
+  ada = await person(DESKTOP, false);
+  await ada.goto(server.base + '/');
+  await ada.waitForSelector('.game-choice[data-game="clans"]');
+  await ada.click('.game-choice[data-game="clans"]');
+  await ada.selectOption('#players', '2');
+  await ada.fill('input[aria-label="Seat 1 name"]', 'Ada');
+  await ada.selectOption('[data-seat-kind="1"]', 'open');
+  const before = (await api(server, 'GET', '/api/games?status=all')).json.games.length;
+  await ada.dblclick('#create'); // a double click makes one game
+  await ada.waitForSelector('#created:not([hidden]) [data-play-seat="0"]');
+  await ada.waitForTimeout(500);
+  const after = (await api(server, 'GET', '/api/games?status=all')).json.games.length;
+  assertEq(after - before, 1, 'one game for a double click');
+  assert(/1 open seat listed/.test(await ada.textContent('#created')), 'says the seat is open, in the singular');
+  adaLink = server.base + (await ada.getAttribute('[data-play-seat="0"]', 'href'));
+  gameId = new URL(adaLink).searchParams.get('game');
+  await ada.waitForSelector(`#open-tables tr[data-game-id="${gameId}"]`);
+  await noOverflow(ada, DESKTOP.width, 'desktop lobby');
+  await shot(ada, 'desktop-created');
+  await ada.goto(adaLink);
+  await ada.waitForSelector('#turn .headline');
+  await ada.waitForFunction(() => /Waiting for players/.test(document.querySelector('#turn').textContent));
+  assert(/1 seat still free/.test(await ada.textContent('#turn')), 'the game waits for one seat');
+  await shot(ada, 'desktop-waiting');
+});
+
+t.test('Bob, on a phone, takes the free seat from the lobby; the game starts for both', async () => {
+  bob = await person(PHONE, true);
+  await bob.goto(server.base + '/');
+  const row = `#open-tables tr[data-game-id="${gameId}"]`;
+  await bob.waitForSelector(row);
+  assert(/Ada/.test(await bob.textContent(row)), 'who is seated');
+  assert(/1 free seat/.test(await bob.textContent(row)), 'how many seats are free');
+  await noOverflow(bob, PHONE.width, 'phone lobby with an open table');
+  await shot(bob, 'phone-open-tables');
+  await bob.tap(`${row} [data-take-seat="1"]`); // no name yet: told to say it
+  await bob.waitForSelector('.toast');
+  assert(/name/.test(await bob.textContent('.toast')), 'asked for a name');
+  await bob.fill(`${row} input`, LONG);
+  await bob.tap(`${row} [data-take-seat="1"]`);
+  await bob.waitForURL(/game\.html\?game=.*token=/);
+  await bob.waitForSelector('.clans-board .territory');
+  await noOverflow(bob, PHONE.width, 'phone game page');
+  // Ada's page learns Bob's name (cut only with a tooltip) and the game starts.
+  await ada.waitForFunction((name) => [...document.querySelectorAll('#players .name')].some((n) => n.title === name), LONG);
+  await ada.waitForFunction(() => !/Waiting for players/.test(document.querySelector('#turn').textContent));
+  const cut = await ada.$$eval('#players .name', (ns) => ns.map((n) => ({ title: n.title, text: n.textContent, cut: n.scrollWidth > n.clientWidth })));
+  for (const n of cut) if (n.cut) assertEq(n.title, n.text, 'a cut name has its whole self as a tooltip');
+  const listed = (await api(server, 'GET', `/api/games/${gameId}`)).json;
+  assertEq([listed.free_seats, listed.seats[1].name], [0, LONG], 'the server agrees');
+  await shot(ada, 'desktop-started');
+  await shot(bob, 'phone-started');
+});
+
+t.test('Bob resigns after confirming; Ada wins; the finished game offers Replay, never Play', async () => {
+  await bob.tap('#resign');
+  await bob.waitForSelector('#resign-yes');
+  assert(/other player wins/.test(await bob.textContent('.resign')), 'says what resigning does');
+  await noOverflow(bob, PHONE.width, 'phone resign confirmation');
+  await shot(bob, 'phone-resign-confirm');
+  await bob.tap('#resign-no'); // changed his mind
+  await bob.waitForSelector('#resign');
+  assertEq((await api(server, 'GET', `/api/games/${gameId}`)).json.status, 'running', 'nothing happened');
+  await bob.tap('#resign');
+  await bob.tap('#resign-yes');
+  await ada.waitForSelector('#result:not([hidden])');
+  assert(/resigned/.test(await ada.textContent('#resigned-note')), 'the result says who resigned');
+  assert(/Ada wins/.test(await ada.textContent('#turn')), 'Ada wins');
+  assert(/resigned/.test(await ada.textContent('#log')), 'the moves list says it');
+  for (const p of [ada, bob]) assert(!/\bnull\b/.test(await p.textContent('body')), 'no stray "null" on the page');
+  await bob.waitForSelector('#result:not([hidden])');
+  assert(!(await bob.$('#resign')), 'no resigning after the end');
+  await noOverflow(bob, PHONE.width, 'phone game over');
+  await shot(ada, 'desktop-resigned');
+  await shot(bob, 'phone-resigned');
+  // The lobby: Replay for the finished game, in the list and in "Created here".
+  await ada.goto(server.base + '/');
+  await ada.click('[data-tab="over"]');
+  const row = `#games tr[data-game-id="${gameId}"]`;
+  await ada.waitForSelector(row);
+  assert(/Replay/.test(await ada.textContent(row)) && !/Play as/.test(await ada.textContent(row)), 'finished: Replay');
+  await ada.click('[data-tab="mine"]');
+  await ada.waitForSelector(`${row} a[href*="replay=1"]`);
+  assert(!/Play as/.test(await ada.textContent(row)), 'never Play for a finished game');
+  await shot(ada, 'desktop-created-here');
+});
+
+t.test('Ada deletes a game nobody played; its watcher is told; bad links say what happened', async () => {
+  await ada.goto(server.base + '/');
+  await ada.waitForSelector('.game-choice[data-game="clans"]');
+  await ada.click('.game-choice[data-game="clans"]');
+  await ada.selectOption('#players', '3');
+  await ada.selectOption('[data-seat-kind="1"]', 'open');
+  await ada.selectOption('[data-seat-kind="2"]', 'open');
+  await ada.click('#create');
+  await ada.waitForSelector('#created:not([hidden]) [data-play-seat="0"]');
+  assert(/2 open seats listed/.test(await ada.textContent('#created')), 'plural');
+  const link = server.base + (await ada.getAttribute('[data-play-seat="0"]', 'href'));
+  const id = new URL(link).searchParams.get('game');
+  await bob.goto(`${server.base}/game.html?game=${id}`);
+  await bob.waitForFunction(() => /Waiting for players/.test(document.querySelector('#turn').textContent));
+  await ada.click('[data-tab="mine"]');
+  await ada.click(`[data-delete="${id}"]`);
+  await ada.waitForFunction((gid) => !document.querySelector(`[data-delete="${gid}"]`), id);
+  assertEq((await api(server, 'GET', `/api/games/${id}`)).status, 404, 'gone');
+  await bob.waitForSelector('#back-to-lobby');
+  assert(/deleted by the person who created it/.test(await bob.textContent('#fatal')), 'the watcher is told plainly');
+  await noOverflow(bob, PHONE.width, 'phone deleted game');
+  await shot(bob, 'phone-deleted');
+  // A seat link with a wrong key, and a game that is not there.
+  await bob.goto(`${server.base}/game.html?game=${gameId}&token=not-a-real-key`);
+  await bob.waitForSelector('#back-to-lobby');
+  assert(/does not open a seat of this game/.test(await bob.textContent('#fatal')), 'bad token in words');
+  assertEq(await bob.getAttribute('#back-to-lobby', 'href'), '/', 'a way back to the lobby');
+  await noOverflow(bob, PHONE.width, 'phone bad link');
+  await shot(bob, 'phone-bad-token');
+  await bob.goto(`${server.base}/game.html?game=${id}`);
+  await bob.waitForSelector('#back-to-lobby');
+  assert(/no such game/.test(await bob.textContent('#fatal')), 'unknown game in words');
+  await bob.tap('#back-to-lobby');
+  await bob.waitForSelector('#open-tables');
+  await ada.close();
+  await bob.close();
+});
+
+await finish();
