@@ -1393,7 +1393,7 @@ char *srv_room_scores_json(srv_room *r, int *status)
         out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "broken", "message", r->broken));
         goto done;
     }
-    if (!tb_is_over(r->state)) { /* scores on the way would tell secret colours */
+    if (!room_over(r)) { /* scores on the way would tell secret colours */
         *status = 409;
         out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "not_over", "message",
                                   "the score graph opens when the game is over"));
@@ -1625,7 +1625,7 @@ static void room_hint_request(srv_room *r, srv_client *c, const json_t *id)
 {
     pthread_mutex_lock(&r->lock);
     int n = r->state ? tb_decisions_made(r->state) : -1;
-    if (!r->state || r->broken[0] || tb_is_over(r->state) || c->seat < 0 ||
+    if (!r->state || r->broken[0] || room_over(r) || c->seat < 0 ||
         tb_to_move(r->state) != c->seat) {
         room_client_error(c, id, "not_your_turn", "a hint is for the player whose turn it is");
     } else if (r->hint_n == n && r->hint_text) {
@@ -1645,7 +1645,7 @@ static void room_hint_request(srv_room *r, srv_client *c, const json_t *id)
 static void room_hint_step(srv_room *r, int n)
 {
     pthread_mutex_lock(&r->lock);
-    if (!r->state || r->broken[0] || tb_is_over(r->state) || tb_decisions_made(r->state) != n ||
+    if (!r->state || r->broken[0] || room_over(r) || tb_decisions_made(r->state) != n ||
         r->hint_n != n) {
         if (r->hint_n == n)
             r->hint_n = -1;
