@@ -79,6 +79,13 @@ struct tb_game {
                    const char *const *names, char *buf, size_t buflen);
     /* Optional (tb_stage_text): "Epoch II", "Age 1, turn 2". */
     int (*stage_text)(const tb_state *s, char *buf, size_t buflen);
+    /* Optional (tb_reveals, reveal.c): the seats (bit mask, 1u << seat) the
+     * move showed something hidden, as far as the game knows exactly (a card
+     * came off a hidden stack).  The core adds what a generic check finds:
+     * each seat's view after the move compared with the views it gets in
+     * deals it could imagine (tb_resample); a game needs the hook only for
+     * reveals that check could miss (a draw whose outcomes are mostly alike). */
+    unsigned (*reveals)(const tb_state *before, tb_move m, const tb_state *after);
 
     /* The action space (docs/python.md): a fixed count of integers per game,
      * and a bijection between the game's decisions and part of [0, count),

@@ -428,6 +428,66 @@ static void json_dump_round_trips(void **unused)
     json_decref(o);
 }
 
+/* tb_reveals over random games of every game: Clans' moves show nothing
+ * until the last (every colour is shown at the end); in Arkadia and
+ * Khronos a card off the hidden stack shows every seat something, which
+ * the generic check alone (the game's hook taken away) also finds nearly
+ * always; the answer never changes when asked again; some decisions show
+ * nothing (so undo is possible). */
+static void reveals_finds_draws_and_only_them(void **unused)
+{
+    (void)unused;
+    const char *names[] = {"clans", "arkadia", "khronos"};
+    for (int gi = 0; gi < 3; gi++) {
+        const tb_game *g = tb_game_find(names[gi]);
+        struct tb_game without_hook = *g;
+        without_hook.reveals = NULL;
+        tb_state *s = tb_state_new(g);
+        char err[TB_ERR_LEN];
+        assert_int_equal(tb_setup(s, 3, NULL, 11, err, sizeof err), 0);
+        tb_rng rng;
+        tb_rng_seed(&rng, 5);
+        int hidden = 0, quiet = 0, generic_found = 0;
+        for (int k = 0; k < 400 && !tb_is_over(s); k++) {
+            tb_move m = tb_random_move(s, &rng);
+            long seats = tb_reveals(s, m);
+            assert_true(seats >= 0);
+            assert_int_equal(seats, tb_reveals(s, m));
+            tb_state *after = tb_state_dup(s);
+            tb_apply(after, m);
+            bool drew = g->reveals && g->reveals(s, m, after) != 0;
+            bool last = tb_is_over(after);
+            tb_state_free(after);
+            if (drew) {
+                hidden++;
+                assert_int_equal(seats, (1L << 3) - 1);
+                s->game = &without_hook;
+                long generic = tb_reveals(s, m);
+                s->game = g;
+                generic_found += (generic & (1L << tb_to_move(s))) != 0;
+            } else if (gi == 0) {
+                assert_int_equal(seats, last ? (1L << 3) - 1 : 0);
+            }
+            quiet += seats == 0;
+            tb_apply(s, m);
+        }
+        assert_true(quiet > 10);
+        if (gi > 0) {
+            assert_true(hidden > 3);
+            assert_true(generic_found * 10 >= hidden * 9);
+        }
+        tb_state_free(s);
+    }
+    /* Not a legal move: -1, nothing changed. */
+    const tb_game *clans = tb_game_find("clans");
+    tb_state *s = tb_state_new(clans);
+    char err[TB_ERR_LEN];
+    assert_int_equal(tb_setup(s, 2, NULL, 1, err, sizeof err), 0);
+    assert_int_equal(tb_reveals(s, (tb_move)0x7fffffff), -1);
+    assert_int_equal(tb_decisions_made(s), 0);
+    tb_state_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -447,6 +507,7 @@ int main(void)
         cmocka_unit_test(json_errors_are_in_plain_words),
         cmocka_unit_test(playout_matches_random_moves),
         cmocka_unit_test(random_moves_match_random_move),
+        cmocka_unit_test(reveals_finds_draws_and_only_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

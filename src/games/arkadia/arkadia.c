@@ -920,6 +920,17 @@ static void ark_deal(arkadia_state *a, int seat, const uint8_t *pool)
         a->stack[i] = pool[k++];
 }
 
+/* tb_reveals' exact part: a card taken from the face-down stack (to a hand
+ * or the display) shows every seat something hidden. */
+static unsigned ark_reveals(const tb_state *before, tb_move m, const tb_state *after)
+{
+    (void)m;
+    const arkadia_state *b = (const arkadia_state *)before, *a = (const arkadia_state *)after;
+    if (a->stack_n == b->stack_n && memcmp(a->stack, b->stack, sizeof a->stack) == 0)
+        return 0;
+    return (1u << before->players) - 1u;
+}
+
 /* Re-deals the cards `seat` cannot see: the hidden entries of the other
  * hands and the stack.  They are collected in sorted order first, so the
  * result depends only on what the seat sees and on rng.  The deal must also
@@ -1053,6 +1064,7 @@ const struct tb_game tb__arkadia_game = {
     .prompt_text = ark__prompt_text,
     .narrate = ark__narrate,
     .stage_text = ark__stage_text,
+    .reveals = ark_reveals,
     .num_actions = ark__num_actions,
     .move_to_action = ark__move_to_action,
     .action_to_move = ark__action_to_move,

@@ -1183,6 +1183,17 @@ static void kh_scores(const tb_state *s, int *out)
         out[p] = k->ecus[p];
 }
 
+/* tb_reveals' exact part: a card taken from the face-down deck (to a hand
+ * or the display) or a reshuffle shows every seat something hidden. */
+static unsigned kh_reveals(const tb_state *before, tb_move m, const tb_state *after)
+{
+    (void)m;
+    const khronos_state *b = (const khronos_state *)before, *a = (const khronos_state *)after;
+    if (a->deck_n == b->deck_n && memcmp(a->deck, b->deck, sizeof a->deck) == 0)
+        return 0;
+    return (1u << before->players) - 1u;
+}
+
 /* Re-deals every card `seat` cannot see: the unseen cards, in a canonical
  * order, shuffled with rng, go to the other hands (same sizes) and the deck.
  * The state's own generator (future reshuffles) is re-seeded from rng too,
@@ -1277,6 +1288,7 @@ const struct tb_game tb__khronos_game = {
     .prompt_text = khronos__prompt_text,
     .narrate = khronos__narrate,
     .stage_text = khronos__stage_text,
+    .reveals = kh_reveals,
     .num_actions = khronos__num_actions,
     .move_to_action = khronos__move_to_action,
     .action_to_move = khronos__action_to_move,
