@@ -682,8 +682,18 @@ static void room_commit_undo(srv_room *r, int seat, int keep, char *note, srv_cl
 static void room_rewind(srv_room *r, srv_pending *p)
 {
     int n = tb_decisions_made(r->state), keep = p->keep;
+    if (n != p->n) {
+        /* The room was read again from the store meanwhile (its lease came
+         * back) and is already where the undo went: stored, so acknowledged. */
+        json_t *ack = json_pack("{s:s,s:b,s:i}", "type", "ack", "undo", true, "n", keep);
+        if (ack) {
+            json_object_set(ack, "id", p->ack_id ? p->ack_id : json_null());
+            room_send_json(p->ack_to, ack);
+        }
+        return;
+    }
     char why[TB_ERR_LEN];
-    tb_state *back = n == p->n ? tb_record_replay(r->record, keep, why, sizeof why) : NULL;
+    tb_state *back = tb_record_replay(r->record, keep, why, sizeof why);
     if (!back) { /* stored already: a restart reads the game back right */
         snprintf(r->broken, sizeof r->broken,
                  "the server could not go back in this game; it is right again after a restart");
@@ -773,8 +783,16 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
             srv_log(&r->rooms->cfg, "game %s: out of memory for the record of decision %d",
                     r->id, n);
         room_log_push(r, p->seat, p->by_ai);
-        if (before && tb_record_length(r->record) == n)
+        if (before && tb_record_length(r->record) == n) {
             room_log_words(r, n - 1, before, p->move);
+            /* what it revealed, for undo (undo.c): the games' answer is one
+             * apply, and here the position before it is at hand */
+            if (!p->by_ai && r->log && n <= r->log_cap) {
+                long seats = tb_reveals(before, p->move);
+                r->log[n - 1].reveals = seats;
+                r->log[n - 1].reveals_known = seats >= 0;
+            }
+        }
         tb_state_free(before);
         if (tb_is_over(r->state)) {
             room_finish(r);

@@ -1183,15 +1183,24 @@ static void kh_scores(const tb_state *s, int *out)
         out[p] = k->ecus[p];
 }
 
-/* tb_reveals' exact part: a card taken from the face-down deck (to a hand
- * or the display) or a reshuffle shows every seat something hidden. */
+/* tb_reveals, exactly: the secrets are the hands' families, the deck and
+ * the generator (kh_resample re-deals nothing else).  A card taken from
+ * the deck (to a hand or the display) or a reshuffle shows every seat
+ * something; a card leaving a hand shows its family to the others.  What
+ * the rules' flow implies of a hand (a surcharge leaving a choice of
+ * cards) is not counted: nothing is shown (docs/api.md). */
 static unsigned kh_reveals(const tb_state *before, tb_move m, const tb_state *after)
 {
     (void)m;
     const khronos_state *b = (const khronos_state *)before, *a = (const khronos_state *)after;
-    if (a->deck_n == b->deck_n && memcmp(a->deck, b->deck, sizeof a->deck) == 0)
-        return 0;
-    return (1u << before->players) - 1u;
+    unsigned all = (1u << before->players) - 1u, seats = 0;
+    if (a->deck_n != b->deck_n || memcmp(a->deck, b->deck, sizeof a->deck) != 0)
+        return all;
+    for (int p = 0; p < before->players; p++)
+        for (int f = 0; f < KH_FAMILIES; f++)
+            if (a->hand[p][f] < b->hand[p][f])
+                seats |= all & ~(1u << p);
+    return seats;
 }
 
 /* Re-deals every card `seat` cannot see: the unseen cards, in a canonical
