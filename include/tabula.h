@@ -326,6 +326,79 @@ TB_API tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, con
 TB_API int tb_level_lookup(const tb_game *game, const char *level, const tb_agent **agent,
                     tb_budget *budget);
 
+/* ---- game review (docs/ai.md, "Game review") ----
+ * A seat's *win rate* at a position is the search's mean return for that seat
+ * (a win 1, a loss 0, a win shared by k seats 1/k; a cut-off playout is judged
+ * by the game's heuristic) over every iteration of an information-set search
+ * from the deciding seat's view: each decision is reviewed from what its seat
+ * knew then, every secret it could not see re-dealt (tb_resample), exactly as
+ * tb_agent_decide hands an agent the position. */
+#define TB_REVIEW_ITERATIONS 1000 /* per search when the budget sets no limit */
+#define TB_REVIEW_MISTAKE 0.10    /* a loss above this is a mistake */
+#define TB_REVIEW_BLUNDER 0.20    /* a loss above this is a blunder */
+
+enum { TB_REVIEW_GOOD = 0, TB_REVIEW_MISTAKE_MARK = 1, TB_REVIEW_BLUNDER_MARK = 2 };
+
+typedef struct tb_review_settings {
+    tb_budget budget;  /* per search; no limit set: TB_REVIEW_ITERATIONS */
+    uint64_t seed;     /* with an iteration budget the review replays exactly */
+    double mistake;    /* thresholds on the loss; 0: the defaults above */
+    double blunder;
+} tb_review_settings;
+
+typedef struct tb_review_entry {
+    int index;        /* the decision's number in the game, from 0 (the position
+                         before it is the one after `index` decisions) */
+    int seat;         /* the seat that decided, from 0 */
+    int players;      /* seats in the game (entries of win_rate) */
+    int choices;      /* legal decisions it had */
+    tb_move played, best;
+    char played_text[TB_MOVE_TEXT], best_text[TB_MOVE_TEXT];
+    double before;    /* the seat's win rate at the position: that of the
+                         search's preferred decision */
+    double after;     /* its win rate with the decision played */
+    double best_value; /* its win rate with the search's preferred decision
+                          (each of the two valued by a search of the whole
+                          budget whose root may take only that decision) */
+    double loss;      /* best_value - after, never below 0 */
+    int mark;         /* TB_REVIEW_GOOD, _MISTAKE_MARK or _BLUNDER_MARK */
+    double win_rate[TB_MAX_SEATS]; /* every seat's win rate at the position (the
+                                      preferred decision's search), from this
+                                      seat's view */
+    int64_t iterations; /* search iterations spent on this decision */
+} tb_review_entry;
+
+typedef struct tb_review {
+    int players;
+    int decisions;    /* decisions in the record */
+    int count;        /* entries reviewed */
+    tb_review_entry *entry; /* in game order */
+    bool over;        /* the record's game has ended; then final holds its returns */
+    double final[TB_MAX_SEATS];
+} tb_review;
+
+/* Reviews the decision `played` of the seat to move in `truth`.  The truth is
+ * copied and the mover's unseen secrets re-dealt from `seed` before any search,
+ * so the entry depends only on that seat's view, the settings and the seed.
+ * Returns 0, or -1 with a message (game over, illegal decision). */
+TB_API int tb_review_decision(const tb_state *truth, tb_move played,
+                              const tb_review_settings *settings, uint64_t seed,
+                              tb_review_entry *out, char *err, size_t errlen);
+/* Called after each reviewed decision; a nonzero answer stops the review. */
+typedef int (*tb_review_progress)(void *ctx, int done, int total);
+/* Reviews every decision of a record (seat -1) or one seat's.  Decision i is
+ * searched with a seed derived from settings->seed and i.  *out is freed with
+ * tb_review_free.  Returns 0, or -1 with a message (a record that does not
+ * replay, a sealed record, a seat out of range, stopped by `progress`). */
+TB_API int tb_review_record(const tb_record *rec, int seat, const tb_review_settings *settings,
+                            tb_review_progress progress, void *ctx, tb_review **out,
+                            char *err, size_t errlen);
+TB_API void tb_review_free(tb_review *review);
+/* "mistake", "blunder", or NULL for a good decision. */
+TB_API const char *tb_review_mark_name(int mark);
+/* One entry as one-line JSON (docs/ai.md lists the fields; seats from 0). */
+TB_API char *tb_review_entry_json(const tb_review_entry *entry);
+
 #ifdef __cplusplus
 }
 #endif

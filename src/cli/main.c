@@ -16,6 +16,7 @@ static const struct {
     {"play", cmd_play, "play a game in the terminal against the computer or at one screen"},
     {"engine", cmd_engine, "speak the engine line protocol on stdin/stdout (docs/protocol.md)"},
     {"replay", cmd_replay, "step through a saved game record"},
+    {"review", cmd_review, "review a saved game: win rates, the computer's preferred decisions, mistakes"},
     {"bench", cmd_bench, "measure random playouts per second"},
     {"serve", cmd_serve, "serve the browser UI and live games over HTTP (docs/http-api.md)"},
     {"match", cmd_match, "play a seeded tournament between agents: win rates, intervals, Elo"},

@@ -52,6 +52,7 @@ struct srv_http {
     char web_dir[1024];
     srv_rooms *rooms;
     srv_ws *ws;
+    srv_reviews *reviews;
     struct MHD_Daemon *daemon;
     int port;
     uint64_t request_us, idle_us;
@@ -340,6 +341,39 @@ static enum MHD_Result http_list_games(srv_http *h, struct MHD_Connection *c)
     return http_json(c, 200, json_pack("{s:o}", "games", games));
 }
 
+/* GET or POST /api/games/ID/review (review.h): a finished game's review. */
+static enum MHD_Result http_review(srv_http *h, struct MHD_Connection *c, const char *id,
+                                   bool get, const char *method)
+{
+    bool post = strcmp(method, "POST") == 0;
+    if (!get && !post)
+        return http_method_not_allowed(c, "GET, POST");
+    if (!srv_valid_id(id))
+        return http_error(c, 404, "unknown_game", "there is no such game");
+    bool temporary;
+    srv_room *r = srv_room_borrow(h->rooms, id, &temporary);
+    if (!r)
+        return http_error(c, 404, "unknown_game", "there is no such game");
+    int status = 200;
+    char *out = NULL;
+    if (get) {
+        status = srv_review_get(h->reviews, id, &out);
+    } else {
+        char *record = srv_room_record_json(r, &status);
+        if (status == 200 && record)
+            status = srv_review_request(h->reviews, id, record, &out);
+        else
+            out = record ? record : NULL;
+        if (out != record)
+            free(record);
+    }
+    if (temporary)
+        srv_room_free(r);
+    if (!out)
+        return http_error(c, 500, "internal", SRV_INTERNAL_MESSAGE);
+    return http_send(c, (unsigned)status, "application/json", out);
+}
+
 static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const char *url,
                                 const char *method, http_req *rq)
 {
@@ -371,6 +405,25 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
         return http_json(c, 200, json_pack("{s:b,s:s,s:i}", "ok", true, "version", TB_VERSION,
                                            "games_in_memory", rooms));
     }
+    if (parts == 3 && strcmp(part[0], "catalog") == 0 && strcmp(part[2], "start") == 0) {
+        /* a starting position as everybody sees it (the rules pages draw it) */
+        if (!get)
+            return http_method_not_allowed(c, "GET");
+        const tb_game *g = tb_game_find(part[1]);
+        if (!g)
+            return http_error(c, 404, "unknown_game", "there is no such game");
+        char err[TB_ERR_LEN];
+        tb_state *s = tb_state_new(g);
+        if (!s || tb_setup(s, tb_game_default_players(g), NULL, 1, err, sizeof err)) {
+            tb_state_free(s);
+            return http_error(c, 500, "internal", SRV_INTERNAL_MESSAGE);
+        }
+        char *view = tb_view_json(s, TB_SPECTATOR);
+        tb_state_free(s);
+        if (!view)
+            return http_error(c, 500, "internal", SRV_INTERNAL_MESSAGE);
+        return http_send(c, 200, "application/json", view);
+    }
     if (parts == 3 && strcmp(part[0], "catalog") == 0 && strcmp(part[2], "board") == 0) {
         if (!get)
             return http_method_not_allowed(c, "GET");
@@ -397,6 +450,8 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
             return http_method_not_allowed(c, "GET, POST");
         return http_list_games(h, c);
     }
+    if (parts == 3 && strcmp(part[2], "review") == 0)
+        return http_review(h, c, part[1], get, method);
     if (!get)
         return http_method_not_allowed(c, "GET");
     if (!srv_valid_id(part[1]))
@@ -411,6 +466,8 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
         out = srv_room_spectator_json(r);
     } else if (parts == 3 && strcmp(part[2], "record") == 0) {
         out = srv_room_record_json(r, &status);
+    } else if (parts == 3 && strcmp(part[2], "scores") == 0) {
+        out = srv_room_scores_json(r, &status);
     } else if (parts == 4 && strcmp(part[2], "replay") == 0) {
         char *end;
         long step = strtol(part[3], &end, 10);
@@ -581,7 +638,7 @@ static void http_completed(void *cls, struct MHD_Connection *c, void **req_cls,
 }
 
 srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *rooms,
-                         srv_ws *ws, char *err, size_t errlen)
+                         srv_ws *ws, srv_reviews *reviews, char *err, size_t errlen)
 {
     struct addrinfo hints = {0}, *ai = NULL;
     hints.ai_family = AF_UNSPEC;
@@ -609,6 +666,7 @@ srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *
     snprintf(h->web_dir, sizeof h->web_dir, "%s", web_dir);
     h->rooms = rooms;
     h->ws = ws;
+    h->reviews = reviews;
     int request_s = cfg->request_seconds > 0 ? cfg->request_seconds : SRV_REQUEST_SECONDS;
     int idle_s = cfg->idle_seconds > 0 ? cfg->idle_seconds : SRV_IDLE_SECONDS;
     unsigned per_address = cfg->per_address > 0    ? (unsigned)cfg->per_address

@@ -859,6 +859,7 @@ static srv_room *room_new(srv_rooms *s)
     srv_room *r = calloc(1, sizeof *r);
     if (!r)
         return NULL; /* out of memory: the caller says so */
+    r->hint_n = -1;
     r->rooms = s;
     pthread_mutex_init(&r->lock, NULL);
     return r;
@@ -1279,6 +1280,7 @@ void srv_room_free(srv_room *r)
         free(r->log[k].said);
     free(r->log);
     json_decref(r->takebacks);
+    free(r->hint_text);
     tb_state_free(r->state);
     tb_record_free(r->record);
     pthread_mutex_destroy(&r->lock);
@@ -1371,6 +1373,57 @@ char *srv_room_replay_json(srv_room *r, long step, const char *token, int *statu
     *status = 200;
     out = room_dump(j);
 done:
+    pthread_mutex_unlock(&r->lock);
+    return out;
+}
+
+char *srv_room_scores_json(srv_room *r, int *status)
+{
+    pthread_mutex_lock(&r->lock);
+    char *out = NULL;
+    char why[TB_ERR_LEN];
+    tb_state *s = NULL;
+    if (!r->state || r->broken[0]) {
+        *status = 409;
+        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "broken", "message", r->broken));
+        goto done;
+    }
+    if (!tb_is_over(r->state)) { /* scores on the way would tell secret colours */
+        *status = 409;
+        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "not_over", "message",
+                                  "the score graph opens when the game is over"));
+        goto done;
+    }
+    s = tb_record_replay(r->record, 0, why, sizeof why);
+    json_t *scores = json_array(), *stages = json_array();
+    for (int k = 0; s; k++) {
+        int sc[TB_MAX_SEATS];
+        tb_scores(s, sc);
+        json_t *row = json_array();
+        for (int p = 0; p < r->players; p++)
+            json_array_append_new(row, json_integer(sc[p]));
+        json_array_append_new(scores, row);
+        char stage[32];
+        tb_stage_text(s, stage, sizeof stage);
+        json_array_append_new(stages, json_string(stage));
+        tb_move m;
+        if (k >= tb_record_length(r->record) ||
+            tb_text_to_move(s, tb_record_move(r->record, k), &m, why, sizeof why) || !tb_is_legal(s, m))
+            break;
+        tb_apply(s, m);
+    }
+    if (!s) {
+        json_decref(scores);
+        json_decref(stages);
+        *status = 500;
+        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "replay_failed", "message", why));
+        goto done;
+    }
+    *status = 200;
+    out = room_dump(json_pack("{s:s,s:i,s:i,s:o,s:o}", "game", r->id, "players", r->players, "total",
+                              tb_record_length(r->record), "scores", scores, "stages", stages));
+done:
+    tb_state_free(s);
     pthread_mutex_unlock(&r->lock);
     return out;
 }
@@ -1546,6 +1599,8 @@ static void room_undo(srv_room *r, srv_client *c, int seat, json_t *msg, json_t 
     pthread_mutex_unlock(&r->lock);
 }
 
+static void room_hint_request(srv_room *r, srv_client *c, const json_t *id); /* below */
+
 void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
 {
     int seat = c->seat;
@@ -1555,11 +1610,13 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
     const char *type = json_string_value(json_object_get(msg, "type"));
     if (!type) {
         room_client_error(c, id, "bad_message", "a message is a JSON object with a \"type\" "
-                                             "(decide, undo, take_back, sync or ping)");
+                                             "(decide, undo, take_back, hint, sync or ping)");
     } else if (strcmp(type, "decide") == 0) {
         room_decide(r, c, seat, msg, id);
     } else if (strcmp(type, "undo") == 0 || strcmp(type, "take_back") == 0) {
         room_undo(r, c, seat, msg, id, strcmp(type, "take_back") == 0);
+    } else if (strcmp(type, "hint") == 0) {
+        room_hint_request(r, c, id);
     } else if (strcmp(type, "sync") == 0) {
         pthread_mutex_lock(&r->lock);
         if (atomic_load(&r->away))
@@ -1571,15 +1628,118 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
         pthread_mutex_unlock(&r->lock);
     } else {
         room_client_error(c, id, "unknown_type",
-                       "unknown message type '%.*s' (decide, undo, take_back, sync or ping)", TB__CLIP(type, 32));
+                       "unknown message type '%.*s' (decide, undo, take_back, hint, sync or ping)", TB__CLIP(type, 32));
     }
 }
 
 /* ---- AI seats ---- */
 
+/* ---- hints: the computer's choice for a person, with a reason ---- */
+
+/* Sends the hint message to every connection of `seat` (lock held). */
+static void room_hint_send(srv_room *r, int seat)
+{
+    for (int i = 0; r->hint_text && i < r->nclients; i++)
+        if (r->clients[i]->seat == seat)
+            room_send(r->clients[i], strdup(r->hint_text));
+}
+
+/* A hint asked for by a seat: computed once per position on an AI worker
+ * (job number -(n + 1) for position n), sent to the seat's connections. */
+static void room_hint_request(srv_room *r, srv_client *c, const json_t *id)
+{
+    pthread_mutex_lock(&r->lock);
+    int n = r->state ? tb_decisions_made(r->state) : -1;
+    if (!r->state || r->broken[0] || tb_is_over(r->state) || c->seat < 0 ||
+        tb_to_move(r->state) != c->seat) {
+        room_client_error(c, id, "not_your_turn", "a hint is for the player whose turn it is");
+    } else if (r->hint_n == n && r->hint_text) {
+        room_send(c, strdup(r->hint_text));
+    } else if (r->hint_n != n) {
+        free(r->hint_text);
+        r->hint_text = NULL;
+        r->hint_n = n;
+        if (srv_ai_schedule(r->rooms->ai, r, -(n + 1), srv_now_us()) != 0) {
+            r->hint_n = -1;
+            room_client_error(c, id, "busy", "the computer cannot think about a hint right now");
+        }
+    } /* else: being computed; it goes to every connection of the seat */
+    pthread_mutex_unlock(&r->lock);
+}
+
+static void room_hint_step(srv_room *r, int n)
+{
+    pthread_mutex_lock(&r->lock);
+    if (!r->state || r->broken[0] || tb_is_over(r->state) || tb_decisions_made(r->state) != n ||
+        r->hint_n != n) {
+        if (r->hint_n == n)
+            r->hint_n = -1;
+        pthread_mutex_unlock(&r->lock);
+        return;
+    }
+    int seat = tb_to_move(r->state);
+    tb_state *copy = tb_state_dup(r->state);
+    const char *names[TB_MAX_SEATS];
+    char name_copy[TB_MAX_SEATS][sizeof r->seat[0].name];
+    for (int i = 0; i < TB_MAX_SEATS; i++) { /* the names outlive the lock */
+        snprintf(name_copy[i], sizeof name_copy[i], "%s", i < r->players ? r->seat[i].name : "");
+        names[i] = name_copy[i][0] ? name_copy[i] : NULL;
+    }
+    pthread_mutex_unlock(&r->lock);
+
+    const tb_agent *agent = NULL;
+    tb_budget budget = {0};
+    char said[600] = "", reason[300] = "", text[TB_MOVE_TEXT] = "";
+    tb_agent_report report = {0};
+    tb_move m = 0;
+    if (copy && tb_level_lookup(tb_state_game(copy), "normal", &agent, &budget) == 0) {
+        budget.now_us = srv_now_us;
+        m = tb_agent_decide(agent, copy, &budget, srv_secret_u64(), &report);
+        tb_move_to_text(copy, m, text, sizeof text);
+        tb_narrate(copy, m, names, said, sizeof said);
+        if (report.count > 0) {
+            int win = (int)(report.value[0] * 100.0 + 0.5);
+            if (report.count > 1) {
+                char next[TB_MOVE_TEXT];
+                tb_move_to_text(copy, report.move[1], next, sizeof next);
+                snprintf(reason, sizeof reason,
+                         "From here the computer wins about %d%% of its games after this "
+                         "decision; its next best, %s, about %d%%.",
+                         win, next, (int)(report.value[1] * 100.0 + 0.5));
+            } else {
+                snprintf(reason, sizeof reason,
+                         "From here the computer wins about %d%% of its games after this decision.",
+                         win);
+            }
+        }
+    }
+    tb_state_free(copy);
+
+    pthread_mutex_lock(&r->lock);
+    if (r->hint_n == n && r->state && tb_decisions_made(r->state) == n && text[0]) {
+        json_t *msg = json_pack("{s:s,s:i,s:s,s:s,s:s}", "type", "hint", "n", n, "move", text,
+                                "said", said, "reason", reason);
+        if (msg && report.count > 0)
+            json_object_set_new(msg, "win", json_real(report.value[0]));
+        free(r->hint_text);
+        r->hint_text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+        json_decref(msg);
+        if (!r->hint_text)
+            r->hint_n = -1;
+        room_hint_send(r, seat);
+    } else if (r->hint_n == n) {
+        r->hint_n = -1;
+    }
+    pthread_mutex_unlock(&r->lock);
+}
+
 void srv_room_ai_step(void *owner, int expect)
 {
     srv_room *r = owner;
+    if (expect < 0) {
+        room_hint_step(r, -expect - 1);
+        return;
+    }
     pthread_mutex_lock(&r->lock);
     r->ai_queued = false;
     if (!r->state || r->broken[0] || tb_is_over(r->state) || r->commit_pending ||

@@ -83,6 +83,9 @@ char *srv_room_record_json(srv_room *room, int *status);
  * saw it then, or a spectator without a token; never the current position's
  * secrets.  *status is the HTTP status. */
 char *srv_room_replay_json(srv_room *room, long step, const char *token, int *status);
+/* A finished game's scores after every decision, for the score graph:
+ * {"players", "total", "scores": [[...] per step 0..total], "stages": [...]}. */
+char *srv_room_scores_json(srv_room *room, int *status);
 
 /* ---- for live connections ---- */
 

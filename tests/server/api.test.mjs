@@ -129,6 +129,7 @@ t.test('a created game: one secret link per human seat, only hashes stored', asy
   assertEq(mine.json.view.colours.filter((x) => x !== null).length, 1, 'and no other colour');
   await expectError(await api(server, 'GET', `/api/games/${r.json.id}/replay/0?token=nonsense`), 403, 'bad_token');
   await expectError(await api(server, 'GET', `/api/games/${r.json.id}/replay/999`), 404, 'bad_step');
+  await expectError(await api(server, 'GET', `/api/games/${r.json.id}/scores`), 409, 'not_over');
   // A token of this game is no key to another game.
   const other = await create({ game: 'clans', players: 2, seats: humans(2) });
   const c = await connect(other.json.id, s0.token);
@@ -160,6 +161,13 @@ t.test('an all-computer game plays through on its own', async () => {
   const listed = over.json.games.find((x) => x.id === r.json.id);
   assertEq(listed && listed.winners, g.result.winners, 'listed among finished games, with its winners');
   assertEq(g.winners, g.result.winners, 'the summary names the winners');
+  // the score graph: every seat's score after every decision, and the stage
+  const sc = (await api(server, 'GET', `/api/games/${r.json.id}/scores`)).json;
+  assertEq([sc.players, sc.total, sc.scores.length, sc.stages.length], [3, g.decisions, g.decisions + 1, g.decisions + 1], 'a score row per position');
+  assertEq(sc.scores[0], [0, 0, 0], 'nobody has scored at the start');
+  assertEq(sc.scores[g.decisions], g.result.scores, 'the last row is the result');
+  assertEq(sc.stages[0], 'Epoch I', 'the stage of every position');
+  assert(g.log.every((e) => typeof e.said === 'string' && e.said.length > 0 && e.stage), 'every logged decision is said in words');
 });
 
 // ---- a whole game over WebSockets ----
@@ -244,6 +252,20 @@ t.test('every WebSocket error is a message, changes nothing and keeps the connec
   await expectErr(mover, () => mover.send({ type: 'decide', move: legal[0], n: 'x' }), 'bad_message');
   await expectErr(other, () => other.send({ type: 'decide', move: legal[0] }), 'not_your_turn');
   await expectErr(spec, () => spec.send({ type: 'decide', move: legal[0] }), 'spectator');
+  await expectErr(other, () => other.send({ type: 'hint' }), 'not_your_turn');
+  await expectErr(spec, () => spec.send({ type: 'hint' }), 'not_your_turn');
+  // a hint: the computer's choice for this position, in words, with a reason
+  let at = mover.messages.length;
+  mover.send({ type: 'hint' });
+  const hint = await mover.next((m) => m.type === 'hint', { from: at, what: 'a hint' });
+  assert(legal.includes(hint.move), `the hint is a legal decision (${hint.move})`);
+  assertEq(hint.n, 0, 'for this position');
+  assert(/^.+ moves \d+ huts? from the \w+ at \d+/.test(hint.said), `the hint says it in words (${hint.said})`);
+  assert(/wins about \d+% of its games/.test(hint.reason) && hint.win >= 0 && hint.win <= 1, `with a reason (${hint.reason})`);
+  at = mover.messages.length;
+  mover.send({ type: 'hint' });
+  assertEq(await mover.next((m) => m.type === 'hint', { from: at, what: 'the hint again' }), hint, 'asked again: the same hint');
+  assertEq(other.messages.filter((m) => m.type === 'hint').length, 0, 'only the seat that asked hears it');
   await expectErr(mover, () => mover.sendBinary(Buffer.from('{"type":"ping"}')), 'bad_frame');
   await expectErr(mover, () => mover.send(JSON.stringify({ type: 'ping', pad: 'x'.repeat(40000) })), 'too_large');
   const echo = await mover.request({ type: 'ping', id: 'after-errors' });
