@@ -429,13 +429,15 @@ static char *room_state_text(srv_room *r, int seat)
         room_text_int(&t, r->log[n - 1].seat);
         room_text_raw(&t, ",\"move\":");
         room_text_str(&t, tb_record_move(r->record, n - 1));
+        /* the members in the order of the welcome's log entries (room_log_entry) */
+        room_text_raw(&t, r->log[n - 1].by_ai ? ",\"by\":\"ai\"" : ",\"by\":\"human\"");
         if (r->log[n - 1].said) {
             room_text_raw(&t, ",\"said\":");
             room_text_str(&t, r->log[n - 1].said);
             room_text_raw(&t, ",\"stage\":");
             room_text_str(&t, r->log[n - 1].stage);
         }
-        room_text_raw(&t, r->log[n - 1].by_ai ? ",\"by\":\"ai\"}" : ",\"by\":\"human\"}");
+        room_text_raw(&t, "}");
     } else {
         room_text_raw(&t, "null");
     }

@@ -53,6 +53,31 @@ t.test('a game page links to its rules', async () => {
   await page.close();
 });
 
+// Every game page fits phones held sideways and tablets both ways: no
+// sideways scroll, the board drawn.
+t.test('game pages fit 844×390, 768×1024 and 1024×768', async () => {
+  for (const game of ['clans', 'arkadia', 'khronos']) {
+    const r = await fetch(`${server.base}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ game, players: 2 }) });
+    const g = await r.json();
+    for (const [w, h] of [[844, 390], [768, 1024], [1024, 768]]) {
+      const ctx = await browser.newContext({ viewport: { width: w, height: h }, isMobile: w < 900, hasTouch: w < 900 });
+      const p = await ctx.newPage();
+      p.on('pageerror', (e) => errors.push(`${p.url()}: ${e.message}`));
+      await p.goto(`${server.base}/game.html?game=${g.id}&token=${g.seats[0].token}`);
+      await p.waitForSelector('#turn .headline');
+      await p.waitForFunction(() => document.querySelector('#board').childElementCount > 0);
+      await p.waitForTimeout(300);
+      const width = await p.evaluate(() => document.documentElement.scrollWidth);
+      if (width > w) await shot(p, `${game}-${w}x${h}-overflow`);
+      assertEq(width, w, `${game} at ${w}×${h}: no sideways scroll`);
+      const words = await p.textContent('body');
+      assert(!/\bnull\b|\bundefined\b|NaN/.test(words), `${game}: no stray programmer words on the page`);
+      await shot(p, `${game}-${w}x${h}`);
+      await ctx.close();
+    }
+  }
+});
+
 // How long a computer seat at 'normal' takes for a whole turn (all its
 // decisions in a row), measured on this machine in two-player games between
 // computers: reported (tests/e2e/artifacts/computer-turns.txt), not asserted,

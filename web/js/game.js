@@ -176,10 +176,10 @@ function renderTurn(ctx) {
     S.helpKey = JSON.stringify(help);
     const st = S.current || {};
     const undoShown = st.can_undo || st.undo_why;
-    // (el() skips the absent parts; the DOM's own append would write "null")
-    box.append(el('div', el('h3', 'Your turn'), el('div.headline', help ? help.headline : 'Choose a decision'),
+    // (no null among the nodes: the DOM's append would print it)
+    box.append(...[el('h3', 'Your turn'), el('div.headline', help ? help.headline : 'Choose a decision'),
       help && help.detail ? el('div.detail', help.detail) : null,
-      // the engine's own wording (0-based seats) only when the game has no words of its own
+      // the engine's own wording only when the game has no words of its own
       !help && ctx.prompt ? el('div.engine-prompt', ctx.prompt) : null,
       undoShown || st.can_take_back ? el('div.turn-actions',
         undoShown ? el(`button#turn-undo${st.can_undo ? '' : '.unavailable'}`, {
@@ -189,7 +189,7 @@ function renderTurn(ctx) {
         st.can_take_back ? el('button#turn-take-back', {
           type: 'button', onclick: () => askUndo('take_back'),
           title: 'Back to the start of your last turn; the computer\'s replies are taken back too',
-        }, 'Take back my last turn') : null) : null));
+        }, 'Take back my last turn') : null) : null].filter(Boolean));
     box.append(hintBox(ctx));
     if (S.whatNowOpen === undefined) S.whatNowOpen = !PHONE.matches;
     const panel = whatNowPanel(el, S.summary ? S.summary.game : '', ctx.legal, S.whatNowOpen);

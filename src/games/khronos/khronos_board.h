@@ -205,15 +205,36 @@ void kh_board_clear_snapshot(kh_board *bd);
 int kh_top_without(const kh_board *bd, int i, int f);
 /* Geography, dominion and hierarchy for laying `type` on placement p, new
  * (old < 0) or as the upgrade of building old whose domain tops f at
- * old_top; st: the board's domains (new military/religious buildings). */
+ * old_top; st: the board's domains (new military/religious buildings).
+ * The rule read one placement at a time: the legal-move generator uses the
+ * whole-board scans below instead, and the simulation test checks that
+ * they agree with it (tests/sim/sim_khronos.c). */
 bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int old_top,
                  const kh_domstat *st);
+/* kh_board_domains, and the squares each domain's buildings cover (sq[root]):
+ * what the placement scans below need to test dominion with set operations. */
+void kh_board_domain_squares(const kh_board *bd, kh_domstat st[KH_MAXB], kh_bits sq[KH_MAXB]);
 /* The placements of type's size where a new tile of that type may be laid
- * (kh_place_ok with old < 0; st: the domains, unused for civil types) and
- * whose terrain mix (covers) is a bit of covers_ok: lists their indices in
- * placement order (out may be NULL), stopping at limit; returns how many. */
-int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, unsigned covers_ok,
-                        uint32_t *out, int limit);
+ * (kh_place_ok with old < 0; st and sq: kh_board_domain_squares, unused for
+ * civil types) and whose terrain mix (covers) is a bit of covers_ok: lists
+ * their indices in placement order (out may be NULL), stopping at limit;
+ * returns how many. */
+int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, const kh_bits *sq,
+                        unsigned covers_ok, uint32_t *out, int limit);
+/* The families (bit f of the result) among `families` that have at least one
+ * placement of size v as kh_board_new_places would list it (one scan for all). */
+unsigned kh_board_new_families(const kh_board *bd, int v, unsigned families,
+                               const kh_domstat *st, const kh_bits *sq, unsigned covers_ok);
+/* The placements where building i may be upgraded to `type` (kh_place_ok
+ * with old = i; larger than i, same family) whose covers is a bit of
+ * covers_ok: listed and counted like kh_board_new_places. */
+int kh_board_upgrade_places(const kh_board *bd, int i, int type, const kh_domstat *st,
+                            const kh_bits *sq, unsigned covers_ok, uint32_t *out, int limit);
+/* The sizes v (bit v of the result) among `sizes` to which building i can be
+ * upgraded in its family, as kh_board_upgrade_places would list at least one
+ * placement with covers_ok[v] (one walk of the larger placements for all). */
+unsigned kh_board_upgrade_sizes(const kh_board *bd, int i, unsigned sizes, const kh_domstat *st,
+                                const kh_bits *sq, const unsigned covers_ok[4]);
 /* The placements of the tile one size smaller inside building i (at most KH_MAXSUB). */
 int kh_smaller_places(const kh_board *bd, int i, uint16_t *out);
 /* Lays a printed Hamlet again on every printed Hamlet square left bare. */
