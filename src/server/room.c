@@ -150,12 +150,16 @@ static void room_log_push(srv_room *r, int seat, bool by_ai)
 
 static json_t *room_log_entry(const srv_room *r, int k) /* k: 0-based */
 {
-    json_t *e = json_pack("{s:i,s:i,s:s,s:s}", "n", k + 1, "seat", r->log[k].seat, "move",
-                          tb_record_move(r->record, k), "by", r->log[k].by_ai ? "ai" : "human");
+    /* the members in the order of a state's "last" (room_state_text), so
+     * the two read the same as text */
+    json_t *e = json_pack("{s:i,s:i,s:s}", "n", k + 1, "seat", r->log[k].seat, "move",
+                          tb_record_move(r->record, k));
     if (e && r->log[k].said) {
         json_object_set_new(e, "said", json_string(r->log[k].said));
         json_object_set_new(e, "stage", json_string(r->log[k].stage));
     }
+    if (e)
+        json_object_set_new(e, "by", json_string(r->log[k].by_ai ? "ai" : "human"));
     return e;
 }
 
@@ -429,15 +433,13 @@ static char *room_state_text(srv_room *r, int seat)
         room_text_int(&t, r->log[n - 1].seat);
         room_text_raw(&t, ",\"move\":");
         room_text_str(&t, tb_record_move(r->record, n - 1));
-        /* the members in the order of the welcome's log entries (room_log_entry) */
-        room_text_raw(&t, r->log[n - 1].by_ai ? ",\"by\":\"ai\"" : ",\"by\":\"human\"");
         if (r->log[n - 1].said) {
             room_text_raw(&t, ",\"said\":");
             room_text_str(&t, r->log[n - 1].said);
             room_text_raw(&t, ",\"stage\":");
             room_text_str(&t, r->log[n - 1].stage);
         }
-        room_text_raw(&t, "}");
+        room_text_raw(&t, r->log[n - 1].by_ai ? ",\"by\":\"ai\"}" : ",\"by\":\"human\"}");
     } else {
         room_text_raw(&t, "null");
     }
