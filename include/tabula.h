@@ -265,6 +265,15 @@ TB_API tb_state *tb_state_load_in(const char *json, const tb_data_set *boards, c
 /* Re-deals every secret `seat` cannot see (see the contract above). */
 TB_API void tb_resample(tb_state *state, int seat, tb_rng *rng);
 
+/* Which seats `move` (legal, about to be played in `state`) shows something
+ * they could not know before: a card drawn, a tile from a bag, an outcome
+ * of chance, a secret of the mover's.  A bit mask, 1L << seat per seat that
+ * learns; 0: nothing hidden comes out (such a decision can be taken back
+ * without anyone having gained from it).  -1: the move is not legal, the
+ * game is over, or out of memory.  The same answer every time for the same
+ * state and move (docs/api.md says how it is found). */
+TB_API long tb_reveals(const tb_state *state, tb_move move);
+
 /* The game's static board and component data as JSON (malloc'd): what a user
  * interface needs to draw the board (e.g. Clans: territories with terrain,
  * region, centre and neighbours, and the epoch chart). */

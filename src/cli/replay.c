@@ -7,6 +7,8 @@
  */
 #include "cli.h"
 
+#include <jansson.h>
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +70,40 @@ static void replay_show(const tb_record *rec, int at, int seat, bool colour)
     tb_state_free(s);
 }
 
+/* The record's "takebacks" (docs/records.md: a person took a turn back
+ * against the computer on the server), or NULL; the moves are the game as
+ * it stands, so replaying needs none of it. */
+static json_t *replay_takebacks(const char *text)
+{
+    json_t *j = json_loads(text, 0, NULL);
+    json_t *list = json_incref(json_object_get(j, "takebacks"));
+    json_decref(j);
+    if (!json_is_array(list)) {
+        json_decref(list);
+        return NULL;
+    }
+    return list;
+}
+
+static void replay_say_takebacks(const tb_record *rec, const json_t *list)
+{
+    size_t i;
+    const json_t *t;
+    json_array_foreach(list, i, t) {
+        json_int_t seat = json_integer_value(json_object_get(t, "seat"));
+        json_int_t after = json_integer_value(json_object_get(t, "after"));
+        size_t count = json_array_size(json_object_get(t, "moves"));
+        const char *name = seat >= 0 && seat < tb_record_players(rec)
+                               ? tb_record_player_name(rec, (int)seat)
+                               : NULL;
+        printf("Taken back: %s went back to decision %lld, %zu decision%s undone%s\n",
+               name && *name ? name : "a player", (long long)after, count, count == 1 ? "" : "s",
+               json_is_true(json_object_get(t, "revealed"))
+                   ? " (something hidden had been shown: they played on knowing it)"
+                   : "");
+    }
+}
+
 int cmd_replay(int argc, char **argv)
 {
     const char *path = NULL, *board_file = NULL, *data_dir = NULL;
@@ -109,6 +145,7 @@ int cmd_replay(int argc, char **argv)
         return 1;
     }
     tb_record *rec = tb_record_from_json(text, err, sizeof err);
+    json_t *takebacks = rec ? replay_takebacks(text) : NULL;
     free(text);
     if (!rec) {
         fprintf(stderr, "tabula replay: %s: %s\n", path, err);
@@ -144,6 +181,8 @@ int cmd_replay(int argc, char **argv)
         printf("%s seat %d %s (%s)", i ? "," : "", i + 1, tb_record_player_name(rec, i),
                tb_record_player_kind(rec, i));
     printf("\n");
+    replay_say_takebacks(rec, takebacks);
+    json_decref(takebacks);
     if (to >= 0) {
         replay_show(rec, to > n ? n : (int)to, (int)seat, colour);
         tb_record_free(rec);

@@ -115,6 +115,14 @@ struct tb_game {
                    const char *const *names, char *buf, size_t buflen);
     /* Optional (tb_stage_text): "Epoch II", "Age 1, turn 2". */
     int (*stage_text)(const tb_state *s, char *buf, size_t buflen);
+    /* Optional (tb_reveals, reveal.c): the seats (bit mask, 1u << seat) the
+     * move shows something they could not know: a card or tile drawn or
+     * shown, a secret of the mover's, chance.  When present it answers
+     * alone, so it must cover all of these (test_core.c checks it against
+     * the generic check: each seat's view after the move compared with the
+     * views it gets in deals it could imagine, tb_resample); without it,
+     * that generic check answers, at the cost of dozens of views. */
+    unsigned (*reveals)(const tb_state *before, tb_move m, const tb_state *after);
 
     /* The action space (docs/python.md): a fixed count of integers per game,
      * and a bijection between the game's decisions and part of [0, count),
@@ -177,6 +185,9 @@ static inline uint32_t tb__rng_below(tb_rng *rng, uint32_t bound)
     }
     return (uint32_t)(m >> 32);
 }
+
+/* reveal.c: tb_reveals without the game's hook (for tests of the hooks). */
+long tb__reveals_generic(const tb_state *state, tb_move move);
 
 /* registry.c */
 extern const struct tb_game tb__arkadia_game;

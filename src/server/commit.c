@@ -61,27 +61,45 @@ static void commit_write(srv_committer *q, srv_pending *batch, int n)
 {
     srv_store *st = q->rooms->store;
     srv_decision_write rows[COMMIT_BATCH];
-    char err[TB_ERR_LEN] = "";
-    int i = 0;
-    for (srv_pending *p = batch; p; p = p->next, i++)
-        rows[i] = (srv_decision_write){.id = p->room->id, .n = p->n, .seat = p->seat,
-                                       .move = p->text, .by = p->by_ai ? "ai" : "human",
-                                       .at = p->at, .result = -1};
-    if (st->m->decisions_add) {
-        if (st->m->decisions_add(st, rows, n, err, sizeof err) != 0 && !err[0])
+    int result[COMMIT_BATCH];
+    char err[TB_ERR_LEN] = "", undo_err[TB_ERR_LEN] = "";
+    int i = 0, count = 0;
+    /* Undos are written one by one, decisions together: each room has one
+     * item here at most, so no game's order changes. */
+    for (srv_pending *p = batch; p; p = p->next, i++) {
+        result[i] = -1;
+        if (p->undo) {
+            result[i] = st->m->decisions_truncate
+                            ? st->m->decisions_truncate(st, p->room->id, p->keep, p->note,
+                                                        undo_err, sizeof undo_err)
+                            : -1;
+            continue;
+        }
+        rows[count++] = (srv_decision_write){.id = p->room->id, .n = p->n, .seat = p->seat,
+                                             .move = p->text, .by = p->by_ai ? "ai" : "human",
+                                             .at = p->at, .result = -1};
+    }
+    if (count && st->m->decisions_add) {
+        if (st->m->decisions_add(st, rows, count, err, sizeof err) != 0 && !err[0])
             snprintf(err, sizeof err, "the database refused the write");
     } else {
-        for (i = 0; i < n; i++)
+        for (i = 0; i < count; i++)
             rows[i].result = st->m->decision_add(st, rows[i].id, rows[i].n, rows[i].seat,
                                                   rows[i].move, rows[i].by, rows[i].at, err,
                                                   sizeof err);
     }
     i = 0;
+    int row = 0;
     for (srv_pending *p = batch, *next; p; p = next, i++) {
         next = p->next;
-        srv_room_committed(p, rows[i].result,
-                           err[0] ? err : "the database did not take it");
+        if (p->undo)
+            srv_room_committed(p, result[i],
+                               undo_err[0] ? undo_err : "the database did not take it");
+        else
+            srv_room_committed(p, rows[row++].result,
+                               err[0] ? err : "the database did not take it");
     }
+    (void)n;
 }
 
 static void *commit_loop(void *arg)

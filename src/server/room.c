@@ -157,6 +157,7 @@ static void room_log_push(srv_room *r, int seat, bool by_ai)
     r->log[n - 1].by_ai = by_ai;
     r->log[n - 1].stage[0] = '\0';
     r->log[n - 1].said = NULL;
+    r->log[n - 1].reveals_known = false;
 }
 
 static json_t *room_log_entry(const srv_room *r, int k) /* k: 0-based */
@@ -422,7 +423,7 @@ static char *room_text_take(room_text *t)
 /* The state message for one seat (-1: spectator) as text, written straight
  * from the state: the view (the bulk of it) as the library wrote it, the
  * legal decisions and the prompt only on the seat's turn. */
-static char *room_state_text(const srv_room *r, int seat)
+static char *room_state_text(srv_room *r, int seat)
 {
     room_text t = {0};
     room_text_raw(&t, "{\"type\":\"state\",\"game\":");
@@ -484,6 +485,19 @@ static char *room_state_text(const srv_room *r, int seat)
         tb_prompt_text(r->state, prompt, sizeof prompt);
         room_text_raw(&t, "],\"prompt\":");
         room_text_str(&t, prompt);
+        /* Whether undo and take back would be accepted now (undo.c), and
+         * why not: the buttons follow the server's rule. */
+        int keep;
+        const char *code;
+        char why[300];
+        bool undo = srv_undo_check(r, seat, &keep, &code, why, sizeof why) == 0;
+        room_text_raw(&t, undo ? ",\"can_undo\":true" : ",\"can_undo\":false");
+        if (!undo && strcmp(code, "nothing_to_undo") != 0) {
+            room_text_raw(&t, ",\"undo_why\":");
+            room_text_str(&t, why);
+        }
+        bool back = srv_takeback_check(r, seat, &keep, NULL, &code, why, sizeof why) == 0;
+        room_text_raw(&t, back ? ",\"can_take_back\":true" : ",\"can_take_back\":false");
     }
     if (room_over(r)) {
         char *result = room_result(r);
@@ -671,6 +685,112 @@ static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_client 
     return 0;
 }
 
+/* Undo or take back (room locked, allowed by undo.c): like a decision, the
+ * removal goes through the store writer and the room rewinds once it is
+ * stored (srv_room_committed).  Takes `note`. */
+static void room_commit_undo(srv_room *r, int seat, int keep, char *note, srv_client *ack_to,
+                             json_t *ack_id)
+{
+    if (r->commit_pending) {
+        free(note);
+        room_client_error(ack_to, ack_id, "busy",
+                          "the previous decision is still being saved; wait for the new "
+                          "position, then try again");
+        return;
+    }
+    srv_pending *p = calloc(1, sizeof *p);
+    if (!p) {
+        free(note);
+        room_client_error(ack_to, ack_id, "internal",
+                          "the server is out of memory, so nothing changed; try again");
+        return;
+    }
+    p->room = r;
+    p->undo = true;
+    p->keep = keep;
+    p->note = note;
+    p->n = tb_decisions_made(r->state);
+    p->seat = seat;
+    srv_iso_now(p->at);
+    ack_to->ops->ref(ack_to);
+    p->ack_to = ack_to;
+    p->ack_id = json_incref(ack_id);
+    r->commit_pending = true;
+    if (srv_committer_push(r->rooms->committer, p) != 0) {
+        r->commit_pending = false;
+        room_client_error(ack_to, ack_id, "stopping",
+                          "the server is stopping, so nothing changed; try again when it is back");
+        ack_to->ops->unref(ack_to);
+        json_decref(p->ack_id);
+        free(p->note);
+        free(p);
+    }
+}
+
+/* The store took an undo or take-back (room locked): the room goes back to
+ * the position after p->keep decisions and everyone hears it. */
+static void room_rewind(srv_room *r, srv_pending *p)
+{
+    int n = tb_decisions_made(r->state), keep = p->keep;
+    if (n != p->n) {
+        /* The room was read again from the store meanwhile (its lease came
+         * back) and is already where the undo went: stored, so acknowledged. */
+        json_t *ack = json_pack("{s:s,s:b,s:i}", "type", "ack", "undo", true, "n", keep);
+        if (ack) {
+            json_object_set(ack, "id", p->ack_id ? p->ack_id : json_null());
+            room_send_json(p->ack_to, ack);
+        }
+        return;
+    }
+    char why[TB_ERR_LEN];
+    tb_state *back = tb_record_replay(r->record, keep, why, sizeof why);
+    if (!back) { /* stored already: a restart reads the game back right */
+        snprintf(r->broken, sizeof r->broken,
+                 "the server could not go back in this game; it is right again after a restart");
+        srv_log(&r->rooms->cfg, "game %s: rewinding to decision %d failed", r->id, keep);
+        room_broadcast_state(r);
+        return;
+    }
+    for (int k = keep; k < n; k++) {
+        if (r->log && k < r->log_cap) {
+            free(r->log[k].said);
+            r->log[k].said = NULL;
+        }
+        tb_record_pop(r->record);
+    }
+    tb_state_free(r->state);
+    r->state = back;
+    /* a hint of a position taken back is for no position now */
+    free(r->hint_text);
+    r->hint_text = NULL;
+    r->hint_n = -1;
+    if (p->note) {
+        json_t *note = json_loads(p->note, 0, NULL);
+        if (!r->takebacks)
+            r->takebacks = json_array();
+        if (note && r->takebacks)
+            json_array_append(r->takebacks, note);
+        json_decref(note);
+    }
+    char said[200];
+    const char *name = r->seat[p->seat].name[0] ? r->seat[p->seat].name : "A player";
+    if (p->note)
+        snprintf(said, sizeof said, "%s took back their last turn (%d decision%s, the "
+                 "computer's replies with it)", name, n - keep, n - keep == 1 ? "" : "s");
+    else
+        snprintf(said, sizeof said, "%s took back a decision", name);
+    json_t *ack = json_pack("{s:s,s:b,s:i}", "type", "ack", "undo", true, "n", keep);
+    if (ack) {
+        json_object_set(ack, "id", p->ack_id ? p->ack_id : json_null());
+        room_send_json(p->ack_to, ack);
+    }
+    room_broadcast(r, json_pack("{s:s,s:i,s:i,s:i,s:b,s:s}", "type", "undone", "seat", p->seat,
+                                "n", keep, "count", n - keep, "take_back", p->note != NULL,
+                                "said", said));
+    room_broadcast_state(r);
+    room_queue_ai(r);
+}
+
 /* Tells the sender its decision n is stored (and so taken). */
 static void room_ack(srv_client *to, json_t *id, int n, const char *move)
 {
@@ -688,7 +808,13 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
     int n = p->n;
     pthread_mutex_lock(&r->lock);
     r->commit_pending = false;
-    if (stored == 1) {
+    if (p->undo && stored == 0) {
+        room_rewind(r, p);
+    } else if (p->undo && stored != 1) {
+        srv_log(&r->rooms->cfg, "game %s: taking back to decision %d: %s", r->id, p->keep, why);
+        room_client_error(ack_to, ack_id, "store_failed",
+                          "the take-back could not be saved, so nothing changed: %s", why);
+    } else if (stored == 1) {
         /* Another instance holds the game now (PostgreSQL): this room is
          * stale; the lease thread finds out where the game went. */
         srv_log(&r->rooms->cfg, "game %s: decision %d: %s", r->id, n, why);
@@ -711,8 +837,16 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
             srv_log(&r->rooms->cfg, "game %s: out of memory for the record of decision %d",
                     r->id, n);
         room_log_push(r, p->seat, p->by_ai);
-        if (before && tb_record_length(r->record) == n)
+        if (before && tb_record_length(r->record) == n) {
             room_log_words(r, n - 1, before, p->move);
+            /* what it revealed, for undo (undo.c): the games' answer is one
+             * apply, and here the position before it is at hand */
+            if (!p->by_ai && r->log && n <= r->log_cap) {
+                long seats = tb_reveals(before, p->move);
+                r->log[n - 1].reveals = seats;
+                r->log[n - 1].reveals_known = seats >= 0;
+            }
+        }
         tb_state_free(before);
         if (room_over(r)) {
             room_finish(r);
@@ -734,6 +868,7 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
     if (ack_to)
         ack_to->ops->unref(ack_to);
     json_decref(ack_id);
+    free(p->note);
     free(p);
 }
 
@@ -1215,6 +1350,14 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
     srv_lobby_load(r, &row);
     if (narrate && !r->broken[0])
         room_log_words_all(r);
+    if (row.takebacks) {
+        r->takebacks = json_loads(row.takebacks, 0, NULL);
+        if (!json_is_array(r->takebacks)) { /* a note that does not read: the game still plays */
+            srv_log(&s->cfg, "game %s: its take-back notes do not read", r->id);
+            json_decref(r->takebacks);
+            r->takebacks = NULL;
+        }
+    }
     /* A game whose last decision was stored but whose end was not. */
     if (r->state && !r->broken[0] && tb_is_over(r->state) && strcmp(row.status, "over") != 0)
         room_finish(r);
@@ -1251,6 +1394,9 @@ int srv_room_reload(srv_room *r, char *err, size_t errlen)
     fresh->record = record;
     fresh->log = log;
     fresh->log_cap = log_cap;
+    json_t *takebacks = r->takebacks;
+    r->takebacks = fresh->takebacks;
+    fresh->takebacks = takebacks;
     r->game = fresh->game;
     r->players = fresh->players;
     r->options = fresh->options;
@@ -1293,6 +1439,7 @@ void srv_room_free(srv_room *r)
     for (int k = 0; r->log && r->record && k < tb_record_length(r->record) && k < r->log_cap; k++)
         free(r->log[k].said);
     free(r->log);
+    json_decref(r->takebacks);
     free(r->hint_text);
     tb_state_free(r->state);
     tb_record_free(r->record);
@@ -1327,6 +1474,14 @@ char *srv_room_record_json(srv_room *r, int *status)
     } else {
         *status = 200;
         out = tb_record_json_sealed(r->record, r->state, TB_SPECTATOR);
+        if (out && r->takebacks && json_array_size(r->takebacks)) { /* docs/records.md */
+            json_t *j = json_loads(out, 0, NULL);
+            if (j) {
+                json_object_set(j, "takebacks", r->takebacks);
+                free(out);
+                out = room_dump(j);
+            }
+        }
     }
     pthread_mutex_unlock(&r->lock);
     return out;
@@ -1571,6 +1726,48 @@ static void room_decide(srv_room *r, srv_client *c, int seat, json_t *msg, json_
     pthread_mutex_unlock(&r->lock);
 }
 
+/* {"type":"undo"} and {"type":"take_back"} (docs/http-api.md): the seat
+ * asks to take back; undo.c says whether it may. */
+static void room_undo(srv_room *r, srv_client *c, int seat, json_t *msg, json_t *id,
+                      bool take_back)
+{
+    const json_t *jn = json_object_get(msg, "n");
+    if (jn && !json_is_integer(jn)) {
+        room_client_error(c, id, "bad_message", "\"n\" must be the number of decisions you saw");
+        return;
+    }
+    pthread_mutex_lock(&r->lock);
+    int keep = 0;
+    const char *code = "undo_refused";
+    char why[300];
+    char *note = NULL;
+    if (seat < 0) {
+        room_client_error(c, id, "spectator", "spectators watch; only a player can take back");
+    } else if (atomic_load(&r->away)) {
+        room_client_error(c, id, "elsewhere",
+                          "another server instance plays this game now, so nothing changed; "
+                          "open the game again to follow it");
+    } else if (!r->state || r->broken[0]) {
+        room_client_error(c, id, "broken", "this game cannot continue: %s", r->broken);
+    } else if (tb_is_over(r->state)) {
+        room_client_error(c, id, "game_over", "the game is over, so nothing can be taken back");
+    } else if (jn && json_integer_value(jn) != tb_decisions_made(r->state)) {
+        room_client_error(c, id, "stale",
+                          "the game moved on: you saw %lld decisions, there are %d now",
+                          (long long)json_integer_value(jn), tb_decisions_made(r->state));
+    } else if (r->commit_pending) {
+        room_client_error(c, id, "busy",
+                          "the previous decision is still being saved; wait for the new "
+                          "position, then try again");
+    } else if ((take_back ? srv_takeback_check(r, seat, &keep, &note, &code, why, sizeof why)
+                          : srv_undo_check(r, seat, &keep, &code, why, sizeof why)) != 0) {
+        room_client_error(c, id, code, "%s", why);
+    } else {
+        room_commit_undo(r, seat, keep, note, c, id);
+    }
+    pthread_mutex_unlock(&r->lock);
+}
+
 static void room_hint_request(srv_room *r, srv_client *c, const json_t *id); /* below */
 
 void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
@@ -1582,9 +1779,11 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
     const char *type = json_string_value(json_object_get(msg, "type"));
     if (!type) {
         room_client_error(c, id, "bad_message", "a message is a JSON object with a \"type\" "
-                                             "(decide, hint, resign, sync or ping)");
+                                             "(decide, undo, take_back, hint, resign, sync or ping)");
     } else if (strcmp(type, "decide") == 0) {
         room_decide(r, c, seat, msg, id);
+    } else if (strcmp(type, "undo") == 0 || strcmp(type, "take_back") == 0) {
+        room_undo(r, c, seat, msg, id, strcmp(type, "take_back") == 0);
     } else if (strcmp(type, "hint") == 0) {
         room_hint_request(r, c, id);
     } else if (strcmp(type, "resign") == 0) {
@@ -1602,8 +1801,8 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
         pthread_mutex_unlock(&r->lock);
     } else {
         room_client_error(c, id, "unknown_type",
-                       "unknown message type '%.*s' (decide, hint, resign, sync or ping)",
-                       TB__CLIP(type, 32));
+                       "unknown message type '%.*s' (decide, undo, take_back, hint, resign, sync "
+                       "or ping)", TB__CLIP(type, 32));
     }
 }
 

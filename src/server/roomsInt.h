@@ -44,6 +44,13 @@ typedef struct srv_pending {
     char at[SRV_TIME_LEN];
     srv_client *ack_to;   /* who hears the ack or the error; NULL for a computer */
     json_t *ack_id;
+    /* Undo or take back (undo.c): not a decision but the removal of every
+     * decision after the first `keep`; `note` (malloc'd JSON, take back
+     * only) goes into the record.  It travels the same queue as decisions,
+     * so a decision and its undo are stored in the order they were made. */
+    bool undo;
+    int keep;
+    char *note;
     struct srv_pending *next;
 } srv_pending;
 
@@ -71,6 +78,8 @@ typedef struct srv_log_entry {
     bool by_ai;
     char stage[24]; /* where the game stood before it: "Epoch II" (tb_stage_text) */
     char *said;     /* what it did, in players' words (tb_narrate, public); NULL if unknown */
+    bool reveals_known; /* reveals below was worked out (undo.c, on demand) */
+    long reveals;       /* tb_reveals of this decision: seats that learned something */
 } srv_log_entry;
 
 struct srv_room {
@@ -87,6 +96,7 @@ struct srv_room {
     srv_seat seat[TB_MAX_SEATS];
     char created[SRV_TIME_LEN], finished[SRV_TIME_LEN];
     char broken[TB_ERR_LEN]; /* why a stored game does not replay, or "" */
+    json_t *takebacks;   /* the record's "takebacks" array (undo.c), or NULL */
     srv_client **clients;
     int nclients, client_cap;
     bool ai_queued;      /* an AI job for the current position is pending */
@@ -195,6 +205,18 @@ json_t *srv_lobby_winners(const srv_room *r);
 void srv_lobby_resign(srv_room *r, srv_client *c, json_t *id); /* room not locked */
 int srv_lobby_start(srv_rooms *s, char *err, size_t errlen);
 void srv_lobby_stop(srv_rooms *s);
+
+/* undo.c: taking decisions back (docs/server.md) */
+/* Whether `seat` may undo its last decision now (room locked): 0 yes, and
+ * *keep is the decision count after it; -1 no, with why in players' words
+ * and a machine code. */
+int srv_undo_check(srv_room *room, int seat, int *keep, const char **code, char *why,
+                   size_t whylen);
+/* The same for "take back my last turn" against the computer: back to the
+ * start of the seat's latest turn, the computer's replies undone with it;
+ * on success *note is the record's note (malloc'd JSON text). */
+int srv_takeback_check(srv_room *room, int seat, int *keep, char **note, const char **code,
+                       char *why, size_t whylen);
 
 /* commit.c */
 srv_committer *srv_committer_start(srv_rooms *rooms, char *err, size_t errlen);

@@ -58,6 +58,7 @@ typedef struct srv_game_row {
     char created[SRV_TIME_LEN];
     char finished[SRV_TIME_LEN]; /* "" while running */
     char *result; /* JSON text when over (malloc'd), else NULL */
+    char *takebacks; /* game_load: JSON array of the game's take-backs (malloc'd), or NULL */
     int decisions;
     srv_seat_row seat[TB_MAX_SEATS];
     /* lobby (lobby.c): the creator's key, the absent-seat time, the
@@ -134,6 +135,14 @@ typedef struct srv_store_methods {
      * why).  NULL: the caller writes the rows one by one with decision_add. */
     int (*decisions_add)(srv_store *st, srv_decision_write *rows, int count, char *err,
                          size_t errlen);
+    /* Removes the decisions after the first `keep` of running game `id`
+     * (undo, take back; docs/server.md) and, when `note` is not NULL, keeps
+     * it with the game in the same transaction (a JSON object: an entry of
+     * the record's "takebacks", docs/records.md).  1 (nothing changed) when
+     * another instance holds the game's lease.  The room sends it through
+     * the store writer (commit.c) like a decision, so the two never swap. */
+    int (*decisions_truncate)(srv_store *st, const char *id, int keep, const char *note,
+                              char *err, size_t errlen);
     int (*game_finish)(srv_store *st, const char *id, const char *finished, const char *result,
                        char *err, size_t errlen);
     int (*seat_joined)(srv_store *st, const char *id, int seat, char *err, size_t errlen);

@@ -151,6 +151,13 @@ static const char *const pgstore_migrations[] = {
     "  at TEXT NOT NULL"
     ");"
     "CREATE INDEX create_requests_game ON create_requests (game_id);",
+    /* 4: take-backs against the computer, kept for the record */
+    "CREATE TABLE takebacks ("
+    "  game_id TEXT NOT NULL REFERENCES games (id),"
+    "  k INTEGER NOT NULL,"
+    "  note TEXT NOT NULL,"
+    "  PRIMARY KEY (game_id, k)"
+    ");",
 };
 
 #define PGSTORE_VERSION ((int)(sizeof pgstore_migrations / sizeof pgstore_migrations[0]))
@@ -804,6 +811,63 @@ done:
     return rc;
 }
 
+/* Undo and take back in one statement, fenced by the lease like a
+ * decision: the decisions after `keep` go and the note (if any) is kept.
+ * `retry`: an earlier attempt may have done it already. */
+static int pgstore_truncate_once(pgsession *s, const char *id, int keep, const char *note,
+                                 bool retry, char *err, size_t errlen)
+{
+    if (pgstore_ensure(s, err, errlen))
+        return -1;
+    char kt[16];
+    snprintf(kt, sizeof kt, "%d", keep);
+    const char *p[] = {id, kt, note, s->store->instance};
+    PGresult *r = pgstore_params(
+        s,
+        "WITH fence AS (SELECT 1 FROM leases WHERE game_id = $1::text AND owner = $4::text"
+        " FOR SHARE),"
+        " gone AS (DELETE FROM decisions WHERE game_id = $1::text AND n > $2::int"
+        " AND EXISTS (SELECT 1 FROM fence)"
+        " AND EXISTS (SELECT 1 FROM games WHERE id = $1::text AND status = 'running')"
+        " RETURNING n),"
+        " kept AS (INSERT INTO takebacks (game_id, k, note) SELECT $1::text,"
+        " (SELECT COUNT(*) + 1 FROM takebacks WHERE game_id = $1::text), $3::text"
+        " WHERE $3::text IS NOT NULL AND EXISTS (SELECT 1 FROM gone) RETURNING k)"
+        " SELECT (SELECT COUNT(*) FROM gone), (SELECT COUNT(*) FROM decisions"
+        " WHERE game_id = $1::text AND n > $2::int)",
+        4, p);
+    if (!pgstore_is(r, PGRES_TUPLES_OK)) {
+        int rc = pgstore_fail(s, r, err, errlen, "taking decisions back");
+        PQclear(r);
+        return rc;
+    }
+    bool removed = atoi(PQgetvalue(r, 0, 0)) > 0;
+    bool none_left = atoi(PQgetvalue(r, 0, 1)) == 0;
+    PQclear(r);
+    if (removed)
+        return 0;
+    int refused = pgstore_decision_refused(s, id, keep + 1, err, errlen);
+    if (refused == 1)
+        return 1;
+    if (retry && none_left && refused == -1 && strstr(err, "was not stored"))
+        return 0; /* the first attempt did it before the connection dropped */
+    if (refused != 1 && strstr(err, "was not stored"))
+        snprintf(err, errlen, "database: game %s has no decision after %d to take back", id, keep);
+    return -1;
+}
+
+static int pgstore_decisions_truncate(srv_store *base, const char *id, int keep,
+                                      const char *note, char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    pgsession *s = pgstore_take(st, false);
+    int rc = pgstore_truncate_once(s, id, keep, note, false, err, errlen);
+    if (rc < 0 && pgstore_lost(s))
+        rc = pgstore_truncate_once(s, id, keep, note, true, err, errlen);
+    pgstore_give(st, s);
+    return rc;
+}
+
 /* Runs one idempotent statement, once more after a dropped connection. */
 static int pgstore_write(pgsession *s, const char *sql, int n, const char *const *p, char *err,
                          size_t errlen, const char *what)
@@ -996,6 +1060,17 @@ static int pgstore_load_once(pgsession *s, const char *id, srv_game_row *g,
         pgstore_copy(m[k].by, sizeof m[k].by, r, k, 2);
         m[k].move = pgstore_dup(r, k, 3);
     }
+    PQclear(r);
+    r = pgstore_params(s,
+                       "SELECT '[' || string_agg(note, ',' ORDER BY k) || ']' FROM takebacks"
+                       " WHERE game_id = $1",
+                       1, p);
+    if (!pgstore_is(r, PGRES_TUPLES_OK) || PQntuples(r) != 1) {
+        pgstore_fail(s, r, err, errlen, "reading take-backs");
+        srv_decisions_free(m, total);
+        goto done;
+    }
+    g->takebacks = pgstore_dup(r, 0, 0);
     *moves = m;
     *count = total;
     rc = 0;
@@ -1450,6 +1525,7 @@ static const srv_store_methods pgstore_methods = {
     .game_create = pgstore_game_create,
     .decision_add = pgstore_decision_add,
     .decisions_add = pgstore_decisions_add,
+    .decisions_truncate = pgstore_decisions_truncate,
     .game_finish = pgstore_game_finish,
     .seat_joined = pgstore_seat_joined,
     .game_load = pgstore_game_load,

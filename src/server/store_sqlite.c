@@ -82,6 +82,13 @@ static const char *const sqlstore_migrations[] = {
     "  at TEXT NOT NULL"
     ");"
     "CREATE INDEX create_requests_game ON create_requests(game_id);",
+    /* 4: take-backs against the computer, kept for the record */
+    "CREATE TABLE takebacks ("
+    "  game_id TEXT NOT NULL REFERENCES games(id),"
+    "  k INTEGER NOT NULL,"
+    "  note TEXT NOT NULL,"
+    "  PRIMARY KEY (game_id, k)"
+    ");",
 };
 
 #define SQLSTORE_VERSION ((int)(sizeof sqlstore_migrations / sizeof sqlstore_migrations[0]))
@@ -331,6 +338,56 @@ static int sqlstore_decisions_add(srv_store *base, srv_decision_write *rows, int
     return 0;
 }
 
+/* Undo and take back: the decisions after `keep` go, and the take-back's
+ * note (if any) is kept, in one transaction; only while the game runs. */
+static int sqlstore_decisions_truncate(srv_store *base, const char *id, int keep,
+                                       const char *note, char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    pthread_mutex_lock(&s->lock);
+    sqlite3_stmt *del = NULL, *add = NULL;
+    int rc = -1;
+    if (sqlstore_exec(s, "BEGIN IMMEDIATE", err, errlen)) {
+        pthread_mutex_unlock(&s->lock);
+        return -1;
+    }
+    if (sqlstore_prepare(s,
+                         "DELETE FROM decisions WHERE game_id = ?1 AND n > ?2 AND EXISTS"
+                         " (SELECT 1 FROM games WHERE id = ?1 AND status = 'running')",
+                         &del, err, errlen))
+        goto done;
+    sqlite3_bind_text(del, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(del, 2, keep);
+    if (sqlstore_step_done(s, del, err, errlen, "taking decisions back"))
+        goto done;
+    if (sqlite3_changes(s->db) < 1) {
+        snprintf(err, errlen, "database: game %s has no decision after %d to take back, or is over",
+                 id, keep);
+        goto done;
+    }
+    if (note) {
+        if (sqlstore_prepare(s,
+                             "INSERT INTO takebacks (game_id, k, note) SELECT ?1,"
+                             " (SELECT COUNT(*) + 1 FROM takebacks WHERE game_id = ?1), ?2",
+                             &add, err, errlen))
+            goto done;
+        sqlite3_bind_text(add, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(add, 2, note, -1, SQLITE_STATIC);
+        if (sqlstore_step_done(s, add, err, errlen, "keeping a take-back"))
+            goto done;
+    }
+    rc = 0;
+done:
+    sqlite3_finalize(del);
+    sqlite3_finalize(add);
+    if (rc == 0 && sqlstore_exec(s, "COMMIT", err, errlen))
+        rc = -1;
+    if (rc != 0)
+        sqlstore_exec(s, "ROLLBACK", NULL, 0);
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
 static int sqlstore_game_finish(srv_store *base, const char *id, const char *finished,
                                 const char *result, char *err, size_t errlen)
 {
@@ -421,6 +478,41 @@ static int sqlstore_read_seats(sqlstore *s, srv_game_row *g, char *err, size_t e
     "g.id, g.game, g.players, g.seed, g.status, g.created, g.finished,"                         \
     " (SELECT COUNT(*) FROM decisions d WHERE d.game_id = g.id)"
 
+/* The game's take-backs as one JSON array text (g->takebacks), or NULL
+ * when it has none. */
+static int sqlstore_read_takebacks(sqlstore *s, const char *id, srv_game_row *g, char *err,
+                                   size_t errlen)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlstore_prepare(s, "SELECT note FROM takebacks WHERE game_id = ? ORDER BY k", &st, err,
+                         errlen))
+        return -1;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    int step;
+    size_t len = 0;
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *note = (const char *)sqlite3_column_text(st, 0);
+        size_t add = strlen(note ? note : "{}");
+        char *grown = realloc(g->takebacks, len + add + 3);
+        if (!grown) {
+            sqlite3_finalize(st);
+            snprintf(err, errlen, "out of memory reading game %s", id);
+            return -1;
+        }
+        g->takebacks = grown;
+        grown[len] = len == 0 ? '[' : ',';
+        len++;
+        memcpy(grown + len, note ? note : "{}", add);
+        len += add;
+        grown[len] = ']';
+        grown[len + 1] = '\0';
+    }
+    sqlite3_finalize(st);
+    if (step != SQLITE_DONE)
+        return sqlstore_fail(s, err, errlen, "reading take-backs");
+    return 0;
+}
+
 static int sqlstore_game_load(srv_store *base, const char *id, srv_game_row *g,
                               srv_decision_row **moves, int *count, char *err, size_t errlen)
 {
@@ -453,7 +545,7 @@ static int sqlstore_game_load(srv_store *base, const char *id, srv_game_row *g,
     g->result = sqlstore_dup(sqlite3_column_text(st, 9));
     sqlite3_finalize(st);
     st = NULL;
-    if (sqlstore_read_seats(s, g, err, errlen))
+    if (sqlstore_read_seats(s, g, err, errlen) || sqlstore_read_takebacks(s, id, g, err, errlen))
         goto done;
     if (sqlstore_prepare(s, "SELECT creator_hash, absent_after FROM game_lobby WHERE game_id = ?",
                          &st, err, errlen))
@@ -791,6 +883,7 @@ static const srv_store_methods sqlstore_methods = {
     .game_create = sqlstore_game_create,
     .decision_add = sqlstore_decision_add,
     .decisions_add = sqlstore_decisions_add,
+    .decisions_truncate = sqlstore_decisions_truncate,
     .game_finish = sqlstore_game_finish,
     .seat_joined = sqlstore_seat_joined,
     .game_load = sqlstore_game_load,
@@ -849,7 +942,8 @@ void srv_game_row_clear(srv_game_row *g)
 {
     free(g->options);
     free(g->result);
-    g->options = g->result = NULL;
+    free(g->takebacks);
+    g->options = g->result = g->takebacks = NULL;
 }
 
 void srv_decisions_free(srv_decision_row *moves, int count)

@@ -12,6 +12,9 @@ const W = 390, H = 844;
 
 async function phonePage({ expect404 = false } = {}) {
   const ctx = await browser.newContext({ viewport: { width: W, height: H }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 });
+  // These games are played tap by tap without the "Confirm each move" step
+  // (on by default on touch screens); undo.e2e.mjs covers confirming.
+  await ctx.addInitScript(() => localStorage.setItem('tabula.confirmEachMove', 'off'));
   const page = await ctx.newPage();
   page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error' && !(expect404 && /status of 404/.test(m.text()))) errors.push(`${page.url()}: console: ${m.text()}`); });

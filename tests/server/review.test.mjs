@@ -132,9 +132,9 @@ if (!pg) {
   t.test('a database of schema version 1 is upgraded in place and its games can be reviewed', async () => {
     await server.stop();
     const newest = spawnSync('sqlite3', [db, 'PRAGMA user_version;'], { encoding: 'utf8' }).stdout.trim();
-    // back to version 1: without everything the later migrations add (reviews, the lobby's)
+    // back to version 1: without everything the later migrations add (reviews, the lobby's, take-backs)
     const back = ['DROP TABLE reviews', 'DROP TABLE game_lobby', 'DROP TABLE create_requests',
-      'ALTER TABLE seats DROP COLUMN is_open', 'ALTER TABLE seats DROP COLUMN resigned'];
+      'ALTER TABLE seats DROP COLUMN is_open', 'ALTER TABLE seats DROP COLUMN resigned', 'DROP TABLE takebacks'];
     const sql = spawnSync('sqlite3', [db, `${back.join('; ')}; PRAGMA user_version = 1;`], { encoding: 'utf8' });
     assertEq(sql.status, 0, `sqlite3: ${sql.stderr}`);
     server = await startServer(tabula, { db, aiDelay: 0, quiet: false });

@@ -10,6 +10,14 @@
 // as buttons.  The page never learns more than its seat's view.  A seat can
 // resign (after a second click to confirm); the server's notices (someone
 // resigned, was away, sat down) appear in the moves list.
+//
+// Confirm and undo (docs/http-api.md): with the setting "Confirm each move"
+// (this browser's, in localStorage; on by default on touch screens) a chosen
+// decision is staged — the board keeps the choice highlighted and the turn
+// card says it in words — and sent only on Confirm; Cancel returns to
+// choosing.  The turn card's Undo follows the server's rule (the state's
+// can_undo / undo_why), and against the computer "Take back my last turn"
+// (can_take_back) rewinds to the start of the player's previous turn.
 import { apiGet, brandSvg, clear, el, nameSpan, plural, toast } from './common.js';
 import { renderGameLog } from './gamelog.js';
 import { setBaseTitle, signalControls, turnSignal } from './notify.js';
@@ -32,6 +40,7 @@ const S = {
   replay: null, spectators: 0, rendererModule: null, review: null, notices: [], confirmResign: false,
   look: null,          // a look back during live play: { n, r } (the position after decision n)
   openTurns: new Set(), // log turns the player unfolded
+  staged: null, // a chosen decision waiting for Confirm: {move, n}
 };
 
 // What went wrong, in plain words, for the page that cannot show the game.
@@ -45,6 +54,14 @@ const FATAL_WORDS = {
 
 function freeSeats() {
   return S.seats.filter((s) => s.open).length;
+}
+
+// ---- the player's settings (this browser only) ----
+const CONFIRM_KEY = 'tabula.confirmEachMove';
+const TOUCH = matchMedia('(pointer: coarse)');
+function confirmEachMove() {
+  const v = localStorage.getItem(CONFIRM_KEY);
+  return v === null ? TOUCH.matches : v === 'on';
 }
 
 function seatName(k) {
@@ -134,6 +151,7 @@ function showTab(name) {
 function renderTurn(ctx) {
   const box = clear($('turn'));
   box.className = 'card turn-card';
+  box.dataset.n = ctx.view ? String(ctx.n) : ''; // the position it speaks of (tests wait on it)
   if (S.fatal) {
     box.append(el('h3', S.fatalCode === 'bad_token' ? 'This link does not work' : 'Cannot show this game'),
       el('div.headline#fatal', S.fatal),
@@ -168,14 +186,35 @@ function renderTurn(ctx) {
       el('div.detail', 'Step through the game with the controls under the board, or the arrow keys.'));
     return;
   }
+  if (ctx.yourTurn && S.staged && S.staged.n === ctx.n) {
+    box.classList.add('mine', 'staged');
+    box.append(el('h3', 'Your turn'), el('div.headline#turn-staged', 'Your choice: ', el('b', formatMove(S.staged.move))),
+      el('div.detail', 'Confirm it, or cancel to choose again.'),
+      el('div.turn-actions',
+        el('button.primary#turn-confirm', { type: 'button', onclick: confirmStaged }, 'Confirm'),
+        el('button#turn-cancel', { type: 'button', onclick: cancelStaged }, 'Cancel')));
+    return;
+  }
   if (ctx.yourTurn) {
     box.classList.add('mine');
     const help = S.renderer && S.renderer.instruction ? S.renderer.instruction(ctx) : null;
+    S.helpKey = JSON.stringify(help);
+    const st = S.current || {};
+    const undoShown = st.can_undo || st.undo_why;
     // (no null among the nodes: the DOM's append would print it)
     box.append(...[el('h3', 'Your turn'), el('div.headline', help ? help.headline : 'Choose a decision'),
       help && help.detail ? el('div.detail', help.detail) : null,
       // the engine's own wording only when the game has no words of its own
-      !help && ctx.prompt ? el('div.engine-prompt', ctx.prompt) : null].filter(Boolean));
+      !help && ctx.prompt ? el('div.engine-prompt', ctx.prompt) : null,
+      undoShown || st.can_take_back ? el('div.turn-actions',
+        undoShown ? el(`button#turn-undo${st.can_undo ? '' : '.unavailable'}`, {
+          type: 'button', onclick: () => askUndo('undo'),
+          title: st.can_undo ? 'Take back your last decision in this turn' : `Not possible: ${st.undo_why}`,
+        }, '↶ Undo') : null,
+        st.can_take_back ? el('button#turn-take-back', {
+          type: 'button', onclick: () => askUndo('take_back'),
+          title: 'Back to the start of your last turn; the computer\'s replies are taken back too',
+        }, 'Take back my last turn') : null) : null].filter(Boolean));
     box.append(hintBox(ctx));
     if (S.whatNowOpen === undefined) S.whatNowOpen = !PHONE.matches;
     const panel = whatNowPanel(el, S.summary ? S.summary.game : '', ctx.legal, S.whatNowOpen);
@@ -347,13 +386,63 @@ function renderResult(ctx) {
 
 // ---- live play ----
 
-function decide(move) {
+function connected() {
   if (!S.ws || S.ws.readyState !== WebSocket.OPEN || !S.current) {
-    toast('Not connected: the decision was not sent.', 'error');
+    toast('Not connected: nothing was sent.', 'error');
     return false;
   }
+  return true;
+}
+
+function sendDecision(move) {
+  if (!connected()) return false;
   S.ws.send(JSON.stringify({ type: 'decide', move, id: ++S.seq, n: S.current.n }));
   return true;
+}
+
+// What the renderers call with a chosen decision.  With "Confirm each
+// move" it is only staged: the renderer keeps it on the board (it counts
+// as sent there) until Confirm sends it or Cancel resets the renderer.
+function decide(move) {
+  if (!confirmEachMove()) return sendDecision(move);
+  if (!S.current || !S.current.your_turn) return false;
+  S.staged = { move, n: S.current.n };
+  if (S.renderer && S.renderer.preview) S.renderer.preview(move);
+  renderTurn(context());
+  placeDock();
+  const ok = $('turn-confirm');
+  if (ok) ok.focus({ preventScroll: true });
+  return true;
+}
+
+function confirmStaged() {
+  const st = S.staged;
+  if (!st) return;
+  S.staged = null;
+  if (!S.current || S.current.n !== st.n || !sendDecision(st.move)) {
+    if (S.renderer && S.renderer.reset) S.renderer.reset();
+  }
+  renderTurn(context());
+  placeDock();
+}
+
+function cancelStaged() {
+  S.staged = null;
+  if (S.renderer && S.renderer.preview) S.renderer.preview(null);
+  if (S.renderer && S.renderer.reset) S.renderer.reset();
+  renderTurn(context());
+  placeDock();
+}
+
+function askUndo(type) {
+  const st = S.current;
+  if (type === 'undo' && st && !st.can_undo) {
+    toast(st.undo_why ? `Undo is not possible: ${st.undo_why}.` : 'Nothing to undo in this turn.', 'error');
+    return;
+  }
+  if (!connected()) return;
+  if (S.staged) cancelStaged();
+  S.ws.send(JSON.stringify({ type, id: ++S.seq, n: st.n }));
 }
 
 function onMessage(msg) {
@@ -370,9 +459,17 @@ function onMessage(msg) {
       refreshSeats();
       break;
     case 'state':
+      if (S.staged && (!msg.your_turn || msg.n !== S.staged.n)) S.staged = null;
       S.current = msg;
       if (msg.last && !S.log.some((e) => e.n === msg.last.n)) S.log.push(msg.last);
       S.log.sort((a, b) => a.n - b.n);
+      break;
+    case 'undone':
+      // decisions taken back: the log forgets them; the state follows
+      S.log = S.log.filter((e) => e.n <= msg.n);
+      S.staged = null;
+      toast(msg.said, 'info');
+      if (S.renderer && S.renderer.reset) S.renderer.reset();
       break;
     case 'hint':
       S.hint = msg;
@@ -556,11 +653,38 @@ async function loadRenderer(name) {
   S.rendererModule = mod;
   return mod.create({
     boardEl: $('board'), panelsEl: $('game-panels'), board: S.board, decide, seatName,
+    // a renderer calls this when its selection changed: the turn card follows
+    // (only when its words change, so buttons are not rebuilt under a pointer)
+    changed: () => {
+      if (S.replay || !S.renderer || !S.renderer.instruction) return;
+      const ctx = context();
+      if (!ctx.view || !ctx.yourTurn) return;
+      if (JSON.stringify(S.renderer.instruction(ctx)) === S.helpKey) return;
+      renderTurn(ctx);
+      placeDock();
+    },
   });
+}
+
+// The settings menu of the top bar: this browser's own choices.
+function setupSettings() {
+  const btn = $('settings-button'), menu = $('settings-menu'), box = $('setting-confirm');
+  if (!btn || !menu || !box) return;
+  box.checked = confirmEachMove();
+  box.addEventListener('change', () => {
+    localStorage.setItem(CONFIRM_KEY, box.checked ? 'on' : 'off');
+    if (!box.checked && S.staged) cancelStaged();
+  });
+  const open = (yes) => { menu.hidden = !yes; btn.setAttribute('aria-expanded', String(yes)); };
+  btn.addEventListener('click', (ev) => { ev.stopPropagation(); open(menu.hidden); });
+  menu.addEventListener('click', (ev) => ev.stopPropagation());
+  document.addEventListener('click', () => open(false));
+  document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape') open(false); });
 }
 
 async function main() {
   $('brand-logo').append(brandSvg());
+  setupSettings();
   for (const b of document.querySelectorAll('[data-phone-tab]')) b.addEventListener('click', () => showTab(b.dataset.phoneTab));
   PHONE.addEventListener('change', () => renderAll());
   document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape' && S.look) lookBack(null); });

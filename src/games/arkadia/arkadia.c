@@ -933,6 +933,39 @@ static void ark_deal(arkadia_state *a, int seat, const uint8_t *pool)
         a->stack[i] = pool[k++];
 }
 
+/* tb_reveals, exactly: the secrets are the hidden hand entries and the
+ * stack (ark_resample re-deals nothing else), and what the phase shows of
+ * the mover's hand (ark_hand_constraint).  A card off the stack shows
+ * every seat something; a hidden card leaving a hand, or being shown,
+ * shows it to the others; a phase that tells something of the mover's
+ * hand tells the others. */
+static int ark_hidden_count(const arkadia_state *a, int p, int card)
+{
+    int n = 0;
+    for (int i = 0; i < a->hand_n[p]; i++)
+        n += a->hand[p][i] == card * 2;
+    return n;
+}
+
+static unsigned ark_reveals(const tb_state *before, tb_move m, const tb_state *after)
+{
+    (void)m;
+    const arkadia_state *b = (const arkadia_state *)before, *a = (const arkadia_state *)after;
+    unsigned all = (1u << before->players) - 1u, seats = 0;
+    if (a->stack_n != b->stack_n || memcmp(a->stack, b->stack, sizeof a->stack) != 0)
+        return all;
+    for (int p = 0; p < before->players; p++)
+        for (int i = 0; i < b->hand_n[p]; i++) {
+            int card = b->hand[p][i] / 2;
+            if (!(b->hand[p][i] & 1) && ark_hidden_count(a, p, card) < ark_hidden_count(b, p, card))
+                seats |= all & ~(1u << p);
+        }
+    if (!tb_is_over(after) && ark_hand_constraint(a) != 0 &&
+        (ark_hand_constraint(b) != ark_hand_constraint(a) || ark__mover(a) != ark__mover(b)))
+        seats |= all & ~(1u << ark__mover(a));
+    return seats;
+}
+
 /* Re-deals the cards `seat` cannot see: the hidden entries of the other
  * hands and the stack.  They are collected in sorted order first, so the
  * result depends only on what the seat sees and on rng.  The deal must also
@@ -1091,6 +1124,7 @@ const struct tb_game tb__arkadia_game = {
     .prompt_text = ark__prompt_text,
     .narrate = ark__narrate,
     .stage_text = ark__stage_text,
+    .reveals = ark_reveals,
     .num_actions = ark__num_actions,
     .move_to_action = ark__move_to_action,
     .action_to_move = ark__action_to_move,

@@ -345,6 +345,15 @@ static void clans_scores(const tb_state *s, int *out)
         out[p] = c->track[c->colour[p]] + c->chips[p];
 }
 
+/* tb_reveals, exactly: the only secrets are the clans' colours, and every
+ * colour is shown when the game ends (the decisions never depend on them). */
+static unsigned clans_reveals(const tb_state *before, tb_move m, const tb_state *after)
+{
+    (void)m;
+    const clans_state *b = (const clans_state *)before, *a = (const clans_state *)after;
+    return a->over && !b->over ? (1u << before->players) - 1u : 0u;
+}
+
 static void clans_resample(tb_state *s, int seat, tb_rng *rng)
 {
     clans_state *c = (clans_state *)s;
@@ -449,6 +458,7 @@ const struct tb_game tb__clans_game = {
     .state_json = clans__state_json,
     .state_from_json = clans__state_from_json,
     .resample = clans_resample,
+    .reveals = clans_reveals,
     .heuristic = clans_heuristic,
     .board_json = clans__board_json,
     .render_text = clans__render_text,

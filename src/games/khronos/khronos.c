@@ -1248,6 +1248,26 @@ static void kh_scores(const tb_state *s, int *out)
         out[p] = k->ecus[p];
 }
 
+/* tb_reveals, exactly: the secrets are the hands' families, the deck and
+ * the generator (kh_resample re-deals nothing else).  A card taken from
+ * the deck (to a hand or the display) or a reshuffle shows every seat
+ * something; a card leaving a hand shows its family to the others.  What
+ * the rules' flow implies of a hand (a surcharge leaving a choice of
+ * cards) is not counted: nothing is shown (docs/api.md). */
+static unsigned kh_reveals(const tb_state *before, tb_move m, const tb_state *after)
+{
+    (void)m;
+    const khronos_state *b = (const khronos_state *)before, *a = (const khronos_state *)after;
+    unsigned all = (1u << before->players) - 1u, seats = 0;
+    if (a->deck_n != b->deck_n || memcmp(a->deck, b->deck, sizeof a->deck) != 0)
+        return all;
+    for (int p = 0; p < before->players; p++)
+        for (int f = 0; f < KH_FAMILIES; f++)
+            if (a->hand[p][f] < b->hand[p][f])
+                seats |= all & ~(1u << p);
+    return seats;
+}
+
 /* Re-deals every card `seat` cannot see: the unseen cards, in a canonical
  * order, shuffled with rng, go to the other hands (same sizes) and the deck.
  * The state's own generator (future reshuffles) is re-seeded from rng too,
@@ -1346,6 +1366,7 @@ const struct tb_game tb__khronos_game = {
     .prompt_text = khronos__prompt_text,
     .narrate = khronos__narrate,
     .stage_text = khronos__stage_text,
+    .reveals = kh_reveals,
     .num_actions = khronos__num_actions,
     .move_to_action = khronos__move_to_action,
     .action_to_move = khronos__action_to_move,

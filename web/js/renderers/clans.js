@@ -91,7 +91,7 @@ function arrowPath(a, b) {
   return `M${sx.toFixed(1)} ${sy.toFixed(1)} Q${cx.toFixed(1)} ${cy.toFixed(1)} ${ex.toFixed(1)} ${ey.toFixed(1)}`;
 }
 
-export function create({ boardEl, panelsEl, board, decide }) {
+export function create({ boardEl, panelsEl, board, decide, changed }) {
   loadCss();
   const map = buildClansMap(board);
   const epochsData = board.epochs;
@@ -138,6 +138,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
   panelsEl.append(tracksCard, epochCard);
 
   let ctx = null, moves = [], villages = [], selected = null, hover = null, sent = false;
+  let staged = null; // a decision waiting for the player's Confirm (game.js), shown on the board
 
   function parseLegal(legal) {
     moves = [];
@@ -167,6 +168,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
     }
     selected = selected === id || !sources().has(id) ? null : id;
     paint();
+    if (changed) changed(); // the turn card says what the selection means
   }
 
   function onHover(id) {
@@ -175,7 +177,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
   }
 
   document.addEventListener('keydown', (ev) => {
-    if (ev.key === 'Escape' && selected !== null) { selected = null; paint(); }
+    if (ev.key === 'Escape' && selected !== null && !sent) { selected = null; paint(); if (changed) changed(); }
   });
 
   function paintArrows() {
@@ -188,8 +190,18 @@ export function create({ boardEl, panelsEl, board, decide }) {
         svg('path', { class: 'halo', d: arrowPath(a, b) }),
         svg('path', { class: 'line', d: arrowPath(a, b), 'marker-end': 'url(#arrowhead)' })));
     }
-    for (const t of T.values()) t.hl.classList.remove('hover-dst');
-    if (selected !== null && hover !== null && targets(selected).has(hover)) {
+    for (const t of T.values()) t.hl.classList.remove('hover-dst', 'staged');
+    const st = staged && /^(\d+)-(\d+)$/.exec(staged);
+    const sv = staged && /^village (\d+)$/.exec(staged);
+    if (sv) T.get(Number(sv[1])).hl.classList.add('staged');
+    if (st) {
+      const a = T.get(Number(st[1])).centre, b = T.get(Number(st[2])).centre;
+      T.get(Number(st[1])).hl.classList.add('staged');
+      T.get(Number(st[2])).hl.classList.add('staged');
+      arrowLayer.append(svg('g', { class: 'arrow preview staged' },
+        svg('path', { class: 'halo', d: arrowPath(a, b) }),
+        svg('path', { class: 'line', d: arrowPath(a, b), 'marker-end': 'url(#arrowhead-preview)' })));
+    } else if (selected !== null && hover !== null && targets(selected).has(hover)) {
       const a = T.get(selected).centre, b = T.get(hover).centre;
       T.get(hover).hl.classList.add('hover-dst');
       arrowLayer.append(svg('g', { class: 'arrow preview' },
@@ -303,11 +315,12 @@ export function create({ boardEl, panelsEl, board, decide }) {
     update(next) {
       const prevN = ctx ? ctx.n : -1;
       ctx = next;
-      if (next.n !== prevN || !next.yourTurn) { selected = null; sent = false; }
+      if (next.n !== prevN || !next.yourTurn) { selected = null; sent = false; staged = null; }
       parseLegal(next.yourTurn ? next.legal : null);
       paint();
     },
-    reset() { sent = false; selected = null; if (ctx) paint(); },
+    reset() { sent = false; selected = null; staged = null; if (ctx) { paint(); paintArrows(); } },
+    preview(move) { staged = move; if (ctx) paintArrows(); },
     instruction(c) {
       const v = c.view;
       if (v.phase === 'village') {

@@ -247,7 +247,7 @@ function parseLegal(legal) {
 
 // ---- the renderer ----
 
-export function create({ boardEl, panelsEl, board, decide, seatName }) {
+export function create({ boardEl, panelsEl, board, decide, seatName, changed }) {
   loadCss();
   const G = geometry(board);
   const nameOf = (k) => (seatName ? seatName(k) : `Seat ${k + 1}`);
@@ -1095,6 +1095,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName }) {
     paintControls();
     paintScore();
     if (!legendCard.firstChild) paintLegend();
+    if (changed) changed(); // the turn card follows every selection (game.js redraws it when its words change)
   }
 
   document.addEventListener('keydown', (ev) => {

@@ -1,0 +1,106 @@
+/*
+ * reveal.c — tb_reveals: which seats a decision showed something hidden
+ * (docs/api.md; the server's undo rule, docs/server.md).
+ *
+ * A seat learns something from a decision when what it sees afterwards
+ * does not follow from what it saw before plus the decision itself: a card
+ * drawn, a tile taken from a bag, an outcome of chance, or a secret of the
+ * mover's that the decision showed.
+ *   - A game that fills in the `reveals` hook (game.h) answers alone: it
+ *     knows its secrets, and its answer costs one apply.  The hook must
+ *     cover every card or tile drawn or shown: tests/unit/test_core.c
+ *     checks it against the generic check below over random games.
+ *   - Otherwise the generic check: for each seat, the position before is
+ *     re-dealt the way that seat could imagine it (tb_resample, and a fresh
+ *     generator for chance), the decision is played there too, and the
+ *     seat's view afterwards compared with the true one.  A difference means
+ *     the seat learned something.  Deals in which the decision would be
+ *     impossible are passed over: what the choice itself implies of the
+ *     mover's secrets (that it could afford it) is the mover's own to show,
+ *     and taking the decision back gives the mover nothing.  The deals come from a fixed seed, so the answer
+ *     is the same every time it is asked (a restarted server agrees).  It
+ *     costs a few milliseconds (dozens of views), so the server asks it
+ *     once per decision at most.
+ * Invariant: the state passed in is never changed; the answer depends only
+ * on the state and the decision.
+ */
+#include "game.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Imagined deals per seat: enough that a drawn card of two or more kinds
+ * is seen with near certainty. */
+#define REVEAL_SAMPLES 16
+
+/* Whether `seat`'s view after `move` differs in some deal it could imagine;
+ * `truth` is its view of the real outcome.  -1: out of memory. */
+static int reveal_seat_learns(const tb_state *state, tb_move move, int seat, const char *truth)
+{
+    tb_rng rng;
+    tb_rng_seed(&rng, 0x7265766561ULL ^ ((uint64_t)(seat + 1) << 40) ^
+                          (uint64_t)state->decisions);
+    for (int k = 0; k < REVEAL_SAMPLES; k++) {
+        tb_state *imagined = tb_state_dup(state);
+        if (!imagined)
+            return -1;
+        tb_resample(imagined, seat, &rng);
+        imagined->rng = tb_rng_split(&rng); /* chance to come is a secret too */
+        if (!tb_is_legal(imagined, move)) {
+            /* what the choice itself implies of the mover's secrets (it
+             * could afford it) is the mover's to show: not a reveal */
+            tb_state_free(imagined);
+            continue;
+        }
+        tb_apply(imagined, move);
+        char *view = tb_view_json(imagined, seat);
+        tb_state_free(imagined);
+        if (!view)
+            return -1;
+        int differs = strcmp(view, truth) != 0;
+        free(view);
+        if (differs)
+            return 1;
+    }
+    return 0;
+}
+
+/* The generic check alone (tb_reveals without the game's hook). */
+long tb__reveals_generic(const tb_state *state, tb_move move)
+{
+    if (tb_is_over(state) || !tb_is_legal(state, move))
+        return -1;
+    tb_state *after = tb_state_dup(state);
+    if (!after)
+        return -1;
+    tb_apply(after, move);
+    long seats = 0;
+    for (int seat = 0; seat < state->players; seat++) {
+        char *truth = tb_view_json(after, seat);
+        int learns = truth ? reveal_seat_learns(state, move, seat, truth) : -1;
+        free(truth);
+        if (learns < 0) {
+            seats = -1;
+            break;
+        }
+        if (learns)
+            seats |= 1L << seat;
+    }
+    tb_state_free(after);
+    return seats;
+}
+
+long tb_reveals(const tb_state *state, tb_move move)
+{
+    if (!state->game->reveals)
+        return tb__reveals_generic(state, move);
+    if (tb_is_over(state) || !tb_is_legal(state, move))
+        return -1;
+    tb_state *after = tb_state_dup(state);
+    if (!after)
+        return -1;
+    tb_apply(after, move);
+    long seats = (long)state->game->reveals(state, move, after);
+    tb_state_free(after);
+    return seats;
+}

@@ -1,0 +1,162 @@
+/*
+ * undo.c — the server's rule for taking decisions back (docs/server.md,
+ * "Undo and take back").
+ *
+ * Undo: the seat to move takes back its own last decision, one at a time,
+ * back to the start of its turn (its unbroken run of decisions), as long as
+ * no other seat has decided since and the decision showed no one anything
+ * hidden (tb_reveals: a card drawn, a tile from a bag, chance).  The rule is
+ * the server's, so every client gets the same answer, with the reason in
+ * players' words when it says no.
+ *
+ * Take back (games against the computer only: every other seat is a
+ * computer): back to the start of the seat's latest turn, the computer's
+ * replies undone with it, even when they showed something hidden (the
+ * person may have seen it: the record's note says so).  The note goes into
+ * the record's "takebacks" (docs/records.md).
+ *
+ * Invariants: called with the room locked; nothing here changes the game:
+ * the room sends the removal through the store writer (commit.c) and only
+ * rewinds once it is stored.  The reveal answer of a log entry is cached in
+ * it (room_log_push clears it when the entry is reused).
+ */
+#include "roomsInt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* tb_reveals of decision k (0-based) of the room's game, cached. */
+static long undo_reveals(srv_room *r, int k)
+{
+    if (!r->log || k >= r->log_cap || k >= tb_record_length(r->record))
+        return -1;
+    srv_log_entry *e = &r->log[k];
+    if (e->reveals_known)
+        return e->reveals;
+    char why[TB_ERR_LEN];
+    tb_state *before = tb_record_replay(r->record, k, why, sizeof why);
+    long seats = -1;
+    tb_move m;
+    if (before &&
+        tb_text_to_move(before, tb_record_move(r->record, k), &m, why, sizeof why) == 0)
+        seats = tb_reveals(before, m);
+    tb_state_free(before);
+    if (seats >= 0) {
+        e->reveals = seats;
+        e->reveals_known = true;
+    }
+    return seats;
+}
+
+static const char *undo_name(const srv_room *r, int seat, char *tmp, size_t tmplen)
+{
+    if (seat >= 0 && seat < r->players && r->seat[seat].name[0])
+        return r->seat[seat].name;
+    snprintf(tmp, tmplen, "seat %d", seat + 1);
+    return tmp;
+}
+
+/* What both kinds share: the seat is to move and there is a log. */
+static int undo_common(srv_room *r, int seat, const char **code, char *why, size_t whylen)
+{
+    char tmp[24];
+    int to = tb_to_move(r->state);
+    if (to != seat) {
+        *code = "not_your_turn";
+        snprintf(why, whylen, "you can take back only on your own turn; it is %s's turn now",
+                 undo_name(r, to, tmp, sizeof tmp));
+        return -1;
+    }
+    int n = tb_decisions_made(r->state);
+    if (n == 0 || !r->log || n > r->log_cap || n != tb_record_length(r->record)) {
+        *code = "nothing_to_undo";
+        snprintf(why, whylen, "there is nothing to take back yet");
+        return -1;
+    }
+    return 0;
+}
+
+int srv_undo_check(srv_room *r, int seat, int *keep, const char **code, char *why, size_t whylen)
+{
+    if (undo_common(r, seat, code, why, whylen))
+        return -1;
+    int n = tb_decisions_made(r->state);
+    int last = r->log[n - 1].seat;
+    char tmp[24];
+    *code = "undo_refused";
+    if (last != seat) {
+        snprintf(why, whylen, "%s has played since, so your turn so far stands",
+                 undo_name(r, last, tmp, sizeof tmp));
+        return -1;
+    }
+    long seats = undo_reveals(r, n - 1);
+    if (seats < 0) {
+        snprintf(why, whylen, "the server could not check that decision; it stands");
+        return -1;
+    }
+    if (seats & ~(1L << seat)) {
+        snprintf(why, whylen, "something hidden has been shown since (a card drawn or turned "
+                              "up), so that decision stands");
+        return -1;
+    }
+    if (seats) {
+        snprintf(why, whylen, "you have seen something hidden since (a card drawn), so that "
+                              "decision stands");
+        return -1;
+    }
+    *keep = n - 1;
+    return 0;
+}
+
+int srv_takeback_check(srv_room *r, int seat, int *keep, char **note, const char **code,
+                       char *why, size_t whylen)
+{
+    if (note)
+        *note = NULL;
+    for (int i = 0; i < r->players; i++)
+        if (i != seat && r->seat[i].kind != SRV_AI) {
+            *code = "takeback_refused";
+            snprintf(why, whylen, "taking back a whole turn is only for games against the "
+                                  "computer; use undo within your own turn");
+            return -1;
+        }
+    if (undo_common(r, seat, code, why, whylen))
+        return -1;
+    int n = tb_decisions_made(r->state);
+    int k = n - 1;
+    while (k >= 0 && r->log[k].seat != seat) /* the computer's replies */
+        k--;
+    if (k < 0) {
+        *code = "nothing_to_undo";
+        snprintf(why, whylen, "you have not played yet, so there is nothing to take back");
+        return -1;
+    }
+    while (k >= 0 && r->log[k].seat == seat) /* the seat's own turn */
+        k--;
+    *keep = k + 1;
+    if (!note)
+        return 0;
+    /* The note: what was taken back, and whether any of it had shown
+     * something hidden (the person may have seen it). */
+    bool revealed = false;
+    json_t *moves = json_array(), *seats = json_array();
+    for (int i = *keep; i < n; i++) {
+        long s = undo_reveals(r, i);
+        revealed = revealed || s != 0; /* unknown (-1) counts as shown */
+        json_array_append_new(moves, json_string(tb_record_move(r->record, i)));
+        json_array_append_new(seats, json_integer(r->log[i].seat));
+    }
+    char at[SRV_TIME_LEN];
+    srv_iso_now(at);
+    json_t *j = json_pack("{s:i,s:i,s:o,s:o,s:b,s:s}", "seat", seat, "after", *keep, "moves",
+                          moves, "seats", seats, "revealed", revealed, "at", at);
+    *note = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    if (!*note) {
+        *code = "internal";
+        snprintf(why, whylen, "the server is out of memory, so nothing changed; try again");
+        return -1;
+    }
+    return 0;
+}
