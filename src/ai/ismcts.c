@@ -33,6 +33,7 @@
  *     move; threads share only the read-only view.
  */
 #include "agents.h"
+#include "belief.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -103,6 +104,7 @@ typedef struct ism_node {
 typedef struct ism_tree {
     char guard_head[ISM_GUARD];
     const tb_state *view;
+    const tb__deals *deals;   /* hidden roles dealt by belief, or NULL: uniformly */
     int seat, players;
     bool judge;               /* cut playouts short and ask the heuristic */
     tb_rng rng;
@@ -218,6 +220,8 @@ static void ism_iterate(ism_tree *t)
     tb_state *s = t->det;
     tb_state_copy(s, t->view);
     tb_resample(s, t->seat, &t->rng);
+    if (t->deals)
+        tb__deals_apply(t->deals, s, &t->rng);
     const double c = t->cfg->exploration;
     int depth = 0;
     int32_t cur = 0;
@@ -444,6 +448,16 @@ tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_
     if (cap > INT32_MAX)
         cap = INT32_MAX;
 
+    /* With an inference that has seen every decision so far, each iteration
+     * deals the other seats' hidden roles by the mover's belief (belief.c). */
+    tb__deals *deals = NULL;
+    if (budget->inference && tb_inference_decisions(budget->inference) == tb_decisions_made(view)) {
+        deals = malloc(sizeof *deals);
+        if (deals && tb__inference_deals(budget->inference, view, seat, deals) != 0) {
+            free(deals);
+            deals = NULL;
+        }
+    }
     ism_tree *tree[ISM_MAX_THREADS];
     int made = 0;
     bool judge = cfg.playout_depth >= 0 && tb_game_has_heuristic(tb_state_game(view));
@@ -455,6 +469,7 @@ tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_
         if (!t)
             break;
         t->view = view;
+        t->deals = deals;
         t->seat = seat;
         t->players = tb_players(view);
         t->judge = judge;
@@ -484,8 +499,10 @@ tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_
             ism_seed_root(t, prior);
         tree[made++] = t;
     }
-    if (made == 0)
+    if (made == 0) {
+        free(deals);
         return tb_random_move(view, rng);
+    }
     if (made < threads) /* out of memory: the trees we have share all the work */
         for (int i = 0; i < made; i++)
             tree[i]->target = iterations ? iterations / made + (i < iterations % made) : 0;
@@ -550,6 +567,7 @@ tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_
         }
     }
     free(stat);
+    free(deals);
     for (int i = 0; i < made; i++) {
         free(tree[i]->pool);
         free(tree[i]->sqrt_log);
