@@ -29,7 +29,7 @@
  * (docs/ai.md, "Clans colour inference"). */
 tb__belief_model tb__belief_default_model(void)
 {
-    tb__belief_model m = {.temperature = 0.02, .floor = 0.1};
+    tb__belief_model m = {.temperature = 0.002, .floor = 0.1};
     return m;
 }
 
