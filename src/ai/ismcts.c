@@ -4,7 +4,8 @@
  *
  * One iteration: copy the view the agent was handed and re-deal every secret
  * the searching seat cannot see (tb_resample), so each iteration searches a
- * different guess of the hidden state; descend one tree whose edges are
+ * different guess of the hidden state (with budget->inference, the other
+ * seats' hidden roles are then dealt by the mover's belief: belief.c); descend one tree whose edges are
  * decisions (tb_move values, which never encode a secret), choosing among
  * the children that are legal in this guess by UCB with availability counts
  * (a child's exploration term uses how often it was available, not how often
