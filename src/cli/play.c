@@ -297,6 +297,9 @@ static char *play_read_line(const char *prompt)
     return line;
 }
 
+static tb_inference *play_inference(const play_game *pg);
+static bool play_infers(const play_game *pg, const tb_budget *budget);
+
 /* The computer's view of the person's best decisions: the search of the
  * `normal` level (greedy's one ply without it), from the person's view only. */
 static void play_hint(play_game *pg)
@@ -313,8 +316,11 @@ static void play_hint(play_game *pg)
     }
     budget.now_us = cli_now_us;
     tb_agent_report report;
+    tb_inference *inf = play_infers(pg, &budget) ? play_inference(pg) : NULL;
+    budget.inference = inf;
     tb_agent_decide(agent, pg->state, &budget,
                     pg->agent_seed ^ 0x48494e54u ^ (uint64_t)tb_decisions_made(pg->state), &report);
+    tb_inference_free(inf);
     printf("Best decisions for you (%s, %lld iterations; win rate as estimated by the search):\n",
            agent->name, (long long)report.iterations);
     int shown = report.count < 5 ? report.count : 5;
@@ -333,6 +339,24 @@ static void play_hint(play_game *pg)
  * the inference of docs/ai.md rebuilt from the positions before each
  * decision (so it follows undo), and the seat's own role.  Nothing of any
  * other seat's secret is read. */
+/* The inference of hidden roles rebuilt from the positions before each
+ * decision (so it follows undo); NULL when the game has none or the steps do
+ * not match the record. */
+static tb_inference *play_inference(const play_game *pg)
+{
+    tb_inference *inf = tb_inference_new(tb_state_game(pg->state), tb_players(pg->state));
+    if (!inf || pg->depth != tb_record_length(pg->record)) {
+        tb_inference_free(inf);
+        return NULL;
+    }
+    for (int k = 0; k < pg->depth; k++) {
+        tb_move m;
+        if (tb_text_to_move(pg->steps[k].before, tb_record_move(pg->record, k), &m, NULL, 0) == 0)
+            tb_inference_observe(inf, pg->steps[k].before, m);
+    }
+    return inf;
+}
+
 static void play_deduce(const play_game *pg, int seat)
 {
     const tb_game *g = tb_state_game(pg->state);
@@ -345,16 +369,10 @@ static void play_deduce(const play_game *pg, int seat)
         printf("The game is over: every colour is shown.\n");
         return;
     }
-    tb_inference *inf = tb_inference_new(g, players);
-    if (!inf || pg->depth != tb_record_length(pg->record)) {
+    tb_inference *inf = play_inference(pg);
+    if (!inf) {
         printf("No deduction available now.\n");
-        tb_inference_free(inf);
         return;
-    }
-    for (int k = 0; k < pg->depth; k++) {
-        tb_move m;
-        if (tb_text_to_move(pg->steps[k].before, tb_record_move(pg->record, k), &m, NULL, 0) == 0)
-            tb_inference_observe(inf, pg->steps[k].before, m);
     }
     if (tb_inference_decisions(inf) == 0) {
         printf("Deduction: nobody has played yet, so every colour but yours is equally likely.\n");
@@ -484,11 +502,29 @@ static int play_human_turn(play_game *pg, int seat)
     }
 }
 
+/* Whether a search deals the others' secret colours by what play has shown,
+ * where it was measured to win (docs/ai.md, "Clans colour inference"): in
+ * two-player Clans at every budget (1000 and 5000 iterations measured), and
+ * in four-player Clans from the `normal` level's 5000 iterations up (at 1000
+ * it did not help); three players were not measured. */
+static bool play_infers(const play_game *pg, const tb_budget *budget)
+{
+    int players = tb_players(pg->state);
+    if (tb_role_count(tb_state_game(pg->state)) == 0)
+        return false;
+    bool deep = budget->iterations >= 5000 || (budget->iterations == 0 && budget->time_ms == 0);
+    return players == 2 || (players == 4 && deep); /* no budget: the search's 5000 */
+}
+
 static void play_agent_turn(play_game *pg, int seat)
 {
     tb_agent_report report;
-    tb_move m = tb_agent_decide(pg->seat[seat].agent, pg->state, &pg->seat[seat].budget,
+    tb_budget budget = pg->seat[seat].budget;
+    tb_inference *inf = play_infers(pg, &budget) ? play_inference(pg) : NULL;
+    budget.inference = inf;
+    tb_move m = tb_agent_decide(pg->seat[seat].agent, pg->state, &budget,
                                 pg->agent_seed + (uint64_t)tb_decisions_made(pg->state), &report);
+    tb_inference_free(inf);
     char text[TB_MOVE_TEXT];
     tb_move_to_text(pg->state, m, text, sizeof text);
     printf("seat %d (%s) plays %s\n", seat + 1, pg->seat[seat].label, text);
