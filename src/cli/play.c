@@ -357,6 +357,19 @@ static tb_inference *play_inference(const play_game *pg)
     return inf;
 }
 
+/* A chance for people: whole percents, but never 0% or 100% for what is
+ * only very likely or unlikely. */
+static const char *play_percent(double p, char *buf, size_t len)
+{
+    if (p > 0.0 && p < 0.005)
+        snprintf(buf, len, "under 1%%");
+    else if (p < 1.0 && p > 0.995)
+        snprintf(buf, len, "over 99%%");
+    else
+        snprintf(buf, len, "%.0f%%", 100.0 * p);
+    return buf;
+}
+
 static void play_deduce(const play_game *pg, int seat)
 {
     const tb_game *g = tb_state_game(pg->state);
@@ -400,16 +413,17 @@ static void play_deduce(const play_game *pg, int seat)
         if (n == 0)
             continue;
         int from = 0;
+        char pct[16];
         if (chance[order[0]] >= 0.5) {
-            printf("  %s is probably seat %d (%s): %.0f%%", tb_role_name(g, order[0]), other + 1,
-                   pg->seat[other].label, 100.0 * chance[order[0]]);
+            printf("  %s is probably seat %d (%s): %s", tb_role_name(g, order[0]), other + 1,
+                   pg->seat[other].label, play_percent(chance[order[0]], pct, sizeof pct));
             from = 1;
         } else {
             printf("  seat %d (%s): no clear sign yet", other + 1, pg->seat[other].label);
         }
         for (int i = from; i < n; i++)
-            printf("%s%s %.0f%%", i == from ? (from ? " (otherwise " : " (") : ", ",
-                   tb_role_name(g, order[i]), 100.0 * chance[order[i]]);
+            printf("%s%s %s", i == from ? (from ? " (otherwise " : " (") : ", ",
+                   tb_role_name(g, order[i]), play_percent(chance[order[i]], pct, sizeof pct));
         printf("%s\n", from < n ? ")" : "");
     }
     tb_inference_free(inf);

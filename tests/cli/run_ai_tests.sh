@@ -123,7 +123,7 @@ check "a match with infer=on replays exactly" \
   "$tabula" play clans --seats human,greedy,greedy --seed 3 --record "$tmp/d.json" >"$tmp/d.out" 2>&1
 check "deduce gives the person's own colour" grep -q "^> Deduction from how everyone has played so far (a guess, not a certainty; you are [a-z]*):" "$tmp/d.out"
 check "deduce gives a line for each other seat" \
-  test "$(grep -Ec '^  ([a-z]+ is probably seat [23] \(greedy\): [0-9]+%|seat [23] \(greedy\): no clear sign yet)' "$tmp/d.out")" -eq 2
+  test "$(grep -Ec '^  ([a-z]+ is probably seat [23] \(greedy\): (over )?[0-9]+%|seat [23] \(greedy\): no clear sign yet)' "$tmp/d.out")" -eq 2
 check "no deduction unless asked" bash -c "! grep -q 'is probably seat\\|no clear sign' '$tmp/p.out'"
 printf 'deduce\nquit\n' | "$tabula" play khronos --seats human,random --seed 1 --record "$tmp/k.json" >"$tmp/k.out" 2>&1
 check "deduce in a game without secret roles says so" grep -q "Nothing to deduce" "$tmp/k.out"
