@@ -53,8 +53,8 @@ typedef struct play_game {
 static int play_help(void)
 {
     printf("usage: tabula play GAME [--players N] [--seats SEAT,SEAT,...] [--seed S]\n"
-           "                   [--record FILE] [--no-colour] [--hide-totals] [--deduction]\n"
-           "                   [KEY=VALUE ...]\n\n"
+           "                   [--board FILE] [--record FILE] [--no-colour] [--hide-totals]\n"
+           "                   [--deduction] [KEY=VALUE ...]\n\n"
            "Plays GAME in the terminal.  SEAT is 'human', an agent ('random', or with the AI\n"
            "built in 'greedy', 'ismcts') optionally with a level ('ismcts:hard'), or a level\n"
            "alone ('easy', 'normal', 'hard').  The default is you in seat 1 against the\n"
@@ -74,8 +74,11 @@ static int play_help(void)
            "                  how everyone has played; --deduction shows it every turn\n"
            "  help            this list\n"
            "  quit            stop (the record is saved)\n\n"
+           "--board FILE plays Khronos or Arkadia on the board and components of FILE\n"
+           "(docs/data-format.md) instead of the built-in ones; a bad file is refused\n"
+           "with its line and what is wrong.\n\n"
            "The record is saved to FILE (default tabula-GAME-SEED.json); replay it with\n"
-           "'tabula replay FILE'.\n");
+           "'tabula replay FILE' (with the same --board FILE when the game used one).\n");
     return 0;
 }
 
@@ -139,8 +142,10 @@ static void play_push(play_game *pg, bool by_human)
 
 static void play_apply(play_game *pg, tb_move m, bool by_human)
 {
-    char text[TB_MOVE_TEXT];
+    char text[TB_MOVE_TEXT], said[512];
     tb_move_to_text(pg->state, m, text, sizeof text);
+    tb_narrate(pg->state, m, NULL, said, sizeof said);
+    printf("%s.\n", said);
     play_push(pg, by_human);
     tb_apply(pg->state, m);
     tb_record_push(pg->record, text);
@@ -182,7 +187,10 @@ static void play_show(play_game *pg, int seat)
     char *board = tb_render_text(pg->state, seat, flags);
     printf("\n%s", board);
     free(board);
-    const char *notice = tb_game_notice(tb_state_game(pg->state));
+    /* the notice is about the built-in data, not a board file the player gave */
+    const tb_data *data = tb_state_data(pg->state);
+    const char *notice = !data || tb_data_is_builtin(data) ? tb_game_notice(tb_state_game(pg->state))
+                                                           : NULL;
     if (notice)
         printf("Note: %s\n", notice);
 }
@@ -518,16 +526,16 @@ static int play_human_turn(play_game *pg, int seat)
 
 /* Whether a search deals the others' secret colours by what play has shown,
  * where it was measured to win (docs/ai.md, "Clans colour inference"): in
- * two-player Clans at every budget (1000 and 5000 iterations measured), and
- * in four-player Clans from the `normal` level's 5000 iterations up (at 1000
- * it did not help); three players were not measured. */
+ * two-player Clans at every budget (300, 1000 and 5000 iterations measured),
+ * and with three or four players from the `normal` level's 5000 iterations
+ * up (at 1000, four players, it did not help). */
 static bool play_infers(const play_game *pg, const tb_budget *budget)
 {
     int players = tb_players(pg->state);
     if (tb_role_count(tb_state_game(pg->state)) == 0)
         return false;
     bool deep = budget->iterations >= 5000 || (budget->iterations == 0 && budget->time_ms == 0);
-    return players == 2 || (players == 4 && deep); /* no budget: the search's 5000 */
+    return players == 2 || deep; /* no budget: the search's 5000 */
 }
 
 static void play_agent_turn(play_game *pg, int seat)
@@ -539,9 +547,6 @@ static void play_agent_turn(play_game *pg, int seat)
     tb_move m = tb_agent_decide(pg->seat[seat].agent, pg->state, &budget,
                                 pg->agent_seed + (uint64_t)tb_decisions_made(pg->state), &report);
     tb_inference_free(inf);
-    char text[TB_MOVE_TEXT];
-    tb_move_to_text(pg->state, m, text, sizeof text);
-    printf("seat %d (%s) plays %s\n", seat + 1, pg->seat[seat].label, text);
     play_apply(pg, m, false);
 }
 
@@ -559,7 +564,7 @@ int cmd_play(int argc, char **argv)
 {
     play_game pg;
     memset(&pg, 0, sizeof pg);
-    const char *game_name = NULL, *seats_arg = NULL;
+    const char *game_name = NULL, *seats_arg = NULL, *board_arg = NULL;
     long players = 0;
     uint64_t seed = 0;
     bool have_seed = false, no_colour = false;
@@ -571,7 +576,7 @@ int cmd_play(int argc, char **argv)
         if (cli_is_help(a))
             return play_help();
         if (strcmp(a, "--players") == 0 || strcmp(a, "--seats") == 0 || strcmp(a, "--seed") == 0 ||
-            strcmp(a, "--record") == 0) {
+            strcmp(a, "--record") == 0 || strcmp(a, "--board") == 0) {
             if (i + 1 >= argc)
                 return cli_usage("play", "%s needs a value", a);
             const char *v = argv[++i];
@@ -580,6 +585,8 @@ int cmd_play(int argc, char **argv)
                     return cli_usage("play", "--players must be a number, not '%s'", v);
             } else if (strcmp(a, "--seats") == 0) {
                 seats_arg = v;
+            } else if (strcmp(a, "--board") == 0) {
+                board_arg = v;
             } else if (strcmp(a, "--seed") == 0) {
                 if (cli_parse_u64(v, &seed))
                     return cli_usage("play", "--seed must be a whole number, not '%s'", v);
@@ -640,14 +647,25 @@ int cmd_play(int argc, char **argv)
         play_default_seats(g, &pg, (int)players);
     if (!have_seed)
         seed = cli_random_seed();
+    tb_data_set *boards = tb_data_set_new(); /* alive until the game is over */
+    const tb_data *data = NULL;
+    if (board_arg) {
+        data = cli_board_arg(boards, g, board_arg, err, sizeof err);
+        if (!data) {
+            tb_data_set_free(boards);
+            return cli_usage("play", "%s", err);
+        }
+    }
     pg.state = tb_state_new(g);
-    if (tb_setup(pg.state, (int)players, &opts, seed, err, sizeof err)) {
+    if (tb_setup_data(pg.state, data, (int)players, &opts, seed, err, sizeof err)) {
         tb_state_free(pg.state);
+        tb_data_set_free(boards);
         return cli_usage("play", "%s", err);
     }
     tb_options norm;
     tb_state_options(pg.state, &norm);
     pg.record = tb_record_new(g, (int)players, &norm, seed);
+    tb_record_set_data(pg.record, data);
     char when[40];
     cli_iso_time(when, sizeof when);
     tb_record_set_times(pg.record, when, NULL);
@@ -660,7 +678,10 @@ int cmd_play(int argc, char **argv)
     pg.agent_seed = seed * 1000003u + 17;
     snprintf(pg.default_path, sizeof pg.default_path, "tabula-%s-%llu.json", tb_game_name(g),
              (unsigned long long)seed);
-    printf("%s, %ld players, seed %llu.", tb_game_title(g), players, (unsigned long long)seed);
+    printf("%s, %ld players, seed %llu", tb_game_title(g), players, (unsigned long long)seed);
+    if (data)
+        printf(", on the board '%s' (%s)", tb_data_name(data), tb_data_hash(data));
+    printf(".");
     for (int i = 0; i < players; i++)
         printf("%s seat %d: %s", i ? "," : "", i + 1, pg.seat[i].label);
     printf("\n");
@@ -670,9 +691,7 @@ int cmd_play(int argc, char **argv)
         if (pg.seat[seat].human) {
             tb_move only[TB_MAX_MOVES];
             if (tb_legal(pg.state, only) == 1) {
-                char text[TB_MOVE_TEXT];
-                tb_move_to_text(pg.state, only[0], text, sizeof text);
-                printf("seat %d has only one choice: %s\n", seat + 1, text);
+                printf("(seat %d has only one choice)\n", seat + 1);
                 play_apply(&pg, only[0], false);
                 continue;
             }
@@ -691,5 +710,6 @@ int cmd_play(int argc, char **argv)
     free(pg.steps);
     tb_record_free(pg.record);
     tb_state_free(pg.state);
+    tb_data_set_free(boards);
     return 0;
 }
