@@ -273,6 +273,19 @@ TB_API void tb_resample(tb_state *state, int seat, tb_rng *rng);
  * game is over, or out of memory.  The same answer every time for the same
  * state and move (docs/api.md says how it is found). */
 TB_API long tb_reveals(const tb_state *state, tb_move move);
+/* Hidden roles (Clans: the colours): in a game that has them every seat
+ * holds one of tb_role_count roles, distinct, dealt at setup and kept all
+ * game; a seat sees only its own until the end; the legal decisions and
+ * their effects never depend on the roles (scores and the heuristic do).
+ * tb_role_count is 0 for a game without them.  tb_role_of reads a seat's
+ * role from the state it is given (a secret of that seat: -1 without
+ * roles or for a bad seat); tb_set_roles overwrites every seat's role
+ * (roles[0..players), distinct and in range; 0 on success, else -1 and the
+ * state is unchanged).  Searches use it to deal roles by what they infer. */
+TB_API int tb_role_count(const tb_game *game);
+TB_API const char *tb_role_name(const tb_game *game, int role); /* NULL: no such role */
+TB_API int tb_role_of(const tb_state *state, int seat);
+TB_API int tb_set_roles(tb_state *state, const int roles[TB_MAX_SEATS]);
 
 /* The game's static board and component data as JSON (malloc'd): what a user
  * interface needs to draw the board (e.g. Clans: territories with terrain,
@@ -356,6 +369,29 @@ TB_API tb_state *tb_record_replay_in(const tb_record *rec, int upto, const tb_da
                                      char *err, size_t errlen);
 
 /* ---- agents (docs/ai.md) ---- */
+/* What play has shown about the hidden roles of a game's seats (docs/ai.md,
+ * "Clans colour inference"): for each seat and role, how likely that seat's
+ * decisions so far would have been had it held the role, under a fast model
+ * of play (the game heuristic's one-ply values, softened).  It is built from
+ * public information only: the positions the decisions were made in, every
+ * role overwritten by each hypothesis, and the decisions.  A caller that
+ * wants its agents to infer keeps one per game, shows it every decision
+ * before playing it, and passes it in tb_budget.inference. */
+typedef struct tb_inference tb_inference;
+/* NULL when the game has no hidden roles, the player count is bad or memory ran out. */
+TB_API tb_inference *tb_inference_new(const tb_game *game, int players);
+TB_API void tb_inference_free(tb_inference *inference);
+/* Takes note of `move`, legal in `before` and about to be played there (a
+ * state of the inference's game and player count; anything else is ignored). */
+TB_API void tb_inference_observe(tb_inference *inference, const tb_state *before, tb_move move);
+/* How many decisions it has taken note of. */
+TB_API int tb_inference_decisions(const tb_inference *inference);
+/* The chance, as `seat` sees it (its own role, read from `state`, and what
+ * play has shown), that seat `other` holds `role`; 1 or 0 for the seat's
+ * own role, and -1 for bad arguments. */
+TB_API double tb_inference_chance(const tb_inference *inference, const tb_state *state, int seat,
+                                  int other, int role);
+
 typedef struct tb_budget {
     int64_t iterations; /* 0: no iteration limit */
     int64_t time_ms;    /* 0: no time limit */
@@ -363,6 +399,11 @@ typedef struct tb_budget {
     /* Monotonic clock in microseconds, supplied by the caller (the engine
      * library never reads the clock itself); NULL disables time limits. */
     uint64_t (*now_us)(void);
+    /* Optional (NULL: none): what play has shown about hidden roles, kept
+     * by the caller up to this decision.  A search deals the other seats'
+     * roles by the mover's belief from it instead of uniformly; it is
+     * ignored unless it has seen exactly the decisions made so far. */
+    const tb_inference *inference;
 } tb_budget;
 
 #define TB_REPORT_MOVES 8

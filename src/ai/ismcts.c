@@ -4,7 +4,8 @@
  *
  * One iteration: copy the view the agent was handed and re-deal every secret
  * the searching seat cannot see (tb_resample), so each iteration searches a
- * different guess of the hidden state; descend one tree whose edges are
+ * different guess of the hidden state (with budget->inference, the other
+ * seats' hidden roles are then dealt by the mover's belief: belief.c); descend one tree whose edges are
  * decisions (tb_move values, which never encode a secret), choosing among
  * the children that are legal in this guess by UCB with availability counts
  * (a child's exploration term uses how often it was available, not how often
@@ -33,6 +34,7 @@
  *     move; threads share only the read-only view.
  */
 #include "agents.h"
+#include "belief.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -103,6 +105,7 @@ typedef struct ism_node {
 typedef struct ism_tree {
     char guard_head[ISM_GUARD];
     const tb_state *view;
+    const tb__deals *deals;   /* hidden roles dealt by belief, or NULL: uniformly */
     int seat, players;
     bool judge;               /* cut playouts short and ask the heuristic */
     tb_rng rng;
@@ -219,6 +222,8 @@ static void ism_iterate(ism_tree *t)
     tb_state *s = t->det;
     tb_state_copy(s, t->view);
     tb_resample(s, t->seat, &t->rng);
+    if (t->deals)
+        tb__deals_apply(t->deals, s, &t->rng);
     const double c = t->cfg->exploration;
     int depth = 0;
     int32_t cur = 0;
@@ -473,6 +478,16 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
     if (cap > INT32_MAX)
         cap = INT32_MAX;
 
+    /* With an inference that has seen every decision so far, each iteration
+     * deals the other seats' hidden roles by the mover's belief (belief.c). */
+    tb__deals *deals = NULL;
+    if (budget->inference && tb_inference_decisions(budget->inference) == tb_decisions_made(view)) {
+        deals = malloc(sizeof *deals);
+        if (deals && tb__inference_deals(budget->inference, view, seat, deals) != 0) {
+            free(deals);
+            deals = NULL;
+        }
+    }
     ism_tree *tree[ISM_MAX_THREADS];
     int made = 0;
     bool judge = cfg.playout_depth >= 0 && tb_game_has_heuristic(tb_state_game(view));
@@ -484,6 +499,7 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
         if (!t)
             break;
         t->view = view;
+        t->deals = deals;
         t->seat = seat;
         t->players = tb_players(view);
         t->judge = judge;
@@ -513,8 +529,10 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
             ism_seed_root(t, prior);
         tree[made++] = t;
     }
-    if (made == 0)
+    if (made == 0) {
+        free(deals);
         return tb_random_move(view, rng);
+    }
     if (made < threads) /* out of memory: the trees we have share all the work */
         for (int i = 0; i < made; i++)
             tree[i]->target = iterations ? iterations / made + (i < iterations % made) : 0;
@@ -590,6 +608,7 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
         }
     }
     free(stat);
+    free(deals);
     for (int i = 0; i < made; i++) {
         free(tree[i]->pool);
         free(tree[i]->sqrt_log);

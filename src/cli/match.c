@@ -32,6 +32,7 @@ typedef struct match_agent {
     char label[64];       /* as written on the command line */
     const tb_agent *agent;
     tb_budget budget;
+    bool infer;           /* infer=on: deal hidden roles by what play has shown */
     int id;               /* index of the pooled agent (same label) */
 } match_agent;
 
@@ -73,6 +74,8 @@ static int match_help(void)
            "  ismcts:easy, ismcts:hard, hard    a player level (docs/ai.md)\n"
            "  ismcts:iterations=2000            an iteration budget per decision\n"
            "  ismcts:time_ms=500:threads=2      a time budget, threads within a decision\n"
+           "  ismcts:normal:infer=on            deal the others' secret roles (Clans: colours)\n"
+           "                                    by what their play has shown, not uniformly\n"
            "Agents written the same way are pooled in the summary.\n\n"
            "At the end, per agent: seat appearances, wins (a shared win counts as a\n"
            "fraction), win rate with a 95%% Wilson interval, mean score and time per\n"
@@ -140,6 +143,14 @@ static int match_parse_agent(const tb_game *game, const char *spec, match_agent 
             continue;
         }
         *eq = '\0';
+        if (strcmp(part, "infer") == 0) {
+            if (strcmp(eq + 1, "on") != 0 && strcmp(eq + 1, "off") != 0) {
+                snprintf(err, errlen, "'infer' in agent '%s' must be on or off", spec);
+                return -1;
+            }
+            a->infer = strcmp(eq + 1, "on") == 0;
+            continue;
+        }
         long v;
         long hi = strcmp(part, "threads") == 0 ? MATCH_MAX_THREADS : 1000000000L;
         if (cli_parse_int(eq + 1, 1, hi, &v) != 0) {
@@ -155,7 +166,7 @@ static int match_parse_agent(const tb_game *game, const char *spec, match_agent 
             a->budget.threads = (int)v;
         } else {
             snprintf(err, errlen, "unknown key '%s' in agent '%s' (keys: iterations, time_ms, "
-                     "threads)", part, spec);
+                     "threads, infer)", part, spec);
             return -1;
         }
     }
@@ -202,12 +213,20 @@ static void match_play(match_run *r, int g)
         tb_record_set_player(rec, seat, a->label, a->agent->name);
     }
     uint64_t base = (r->seed * 1000003u + (uint64_t)g) * 0x9e3779b97f4a7c15ULL;
+    bool infer = false;
+    for (int k = 0; k < n; k++)
+        infer = infer || r->entry[k].infer;
+    tb_inference *inference = infer ? tb_inference_new(r->game, n) : NULL;
     while (!tb_is_over(s)) {
         int seat = tb_to_move(s);
         const match_agent *a = &r->entry[mg->entry[seat]];
+        tb_budget budget = a->budget;
+        budget.inference = a->infer ? inference : NULL;
         uint64_t t0 = cli_now_us();
-        tb_move m = tb_agent_decide(a->agent, s, &a->budget,
+        tb_move m = tb_agent_decide(a->agent, s, &budget,
                                     base + (uint64_t)tb_decisions_made(s), NULL);
+        if (inference) /* before the clock stops: inferring is the agent's work */
+            tb_inference_observe(inference, s, m);
         mg->seconds[seat] += (double)(cli_now_us() - t0) / 1e6;
         mg->decisions[seat]++;
         char text[TB_MOVE_TEXT];
@@ -228,6 +247,7 @@ static void match_play(match_run *r, int g)
         mg->record = tb_record_json(rec, s);
     }
     tb_record_free(rec);
+    tb_inference_free(inference);
     tb_state_free(s);
 }
 

@@ -44,6 +44,7 @@ typedef struct play_game {
     int depth, cap;
     bool colour;
     bool hide_totals; /* --hide-totals, or the `totals` command */
+    bool deduction;   /* --deduction: show the deduction aid at each person's turn */
     uint64_t agent_seed;
     const char *record_path;
     char default_path[128];
@@ -53,7 +54,7 @@ static int play_help(void)
 {
     printf("usage: tabula play GAME [--players N] [--seats SEAT,SEAT,...] [--seed S]\n"
            "                   [--board FILE] [--record FILE] [--no-colour] [--hide-totals]\n"
-           "                   [KEY=VALUE ...]\n\n"
+           "                   [--deduction] [KEY=VALUE ...]\n\n"
            "Plays GAME in the terminal.  SEAT is 'human', an agent ('random', or with the AI\n"
            "built in 'greedy', 'ismcts') optionally with a level ('ismcts:hard'), or a level\n"
            "alone ('easy', 'normal', 'hard').  The default is you in seat 1 against the\n"
@@ -69,6 +70,8 @@ static int play_help(void)
            "  undo            take back your last decision (and the computer's replies)\n"
            "  hint            the computer's best few decisions for you, with estimated\n"
            "                  win rates\n"
+           "  deduce          who probably holds which secret colour (Clans), judged from\n"
+           "                  how everyone has played; --deduction shows it every turn\n"
            "  help            this list\n"
            "  quit            stop (the record is saved)\n\n"
            "--board FILE plays Khronos or Arkadia on the board and components of FILE\n"
@@ -302,6 +305,9 @@ static char *play_read_line(const char *prompt)
     return line;
 }
 
+static tb_inference *play_inference(const play_game *pg);
+static bool play_infers(const play_game *pg, const tb_budget *budget);
+
 /* The computer's view of the person's best decisions: the search of the
  * `normal` level (greedy's one ply without it), from the person's view only. */
 static void play_hint(play_game *pg)
@@ -318,8 +324,11 @@ static void play_hint(play_game *pg)
     }
     budget.now_us = cli_now_us;
     tb_agent_report report;
+    tb_inference *inf = play_infers(pg, &budget) ? play_inference(pg) : NULL;
+    budget.inference = inf;
     tb_agent_decide(agent, pg->state, &budget,
                     pg->agent_seed ^ 0x48494e54u ^ (uint64_t)tb_decisions_made(pg->state), &report);
+    tb_inference_free(inf);
     printf("Best decisions for you (%s, %lld iterations; win rate as estimated by the search):\n",
            agent->name, (long long)report.iterations);
     int shown = report.count < 5 ? report.count : 5;
@@ -333,11 +342,108 @@ static void play_hint(play_game *pg)
     }
 }
 
+/* The deduction aid (games with secret roles: Clans's colours): what the
+ * play so far suggests about who holds which role, as `seat` may see it:
+ * the inference of docs/ai.md rebuilt from the positions before each
+ * decision (so it follows undo), and the seat's own role.  Nothing of any
+ * other seat's secret is read. */
+/* The inference of hidden roles rebuilt from the positions before each
+ * decision (so it follows undo); NULL when the game has none or the steps do
+ * not match the record. */
+static tb_inference *play_inference(const play_game *pg)
+{
+    tb_inference *inf = tb_inference_new(tb_state_game(pg->state), tb_players(pg->state));
+    if (!inf || pg->depth != tb_record_length(pg->record)) {
+        tb_inference_free(inf);
+        return NULL;
+    }
+    for (int k = 0; k < pg->depth; k++) {
+        tb_move m;
+        if (tb_text_to_move(pg->steps[k].before, tb_record_move(pg->record, k), &m, NULL, 0) == 0)
+            tb_inference_observe(inf, pg->steps[k].before, m);
+    }
+    return inf;
+}
+
+/* A chance for people: whole percents, but never 0% or 100% for what is
+ * only very likely or unlikely. */
+static const char *play_percent(double p, char *buf, size_t len)
+{
+    if (p > 0.0 && p < 0.005)
+        snprintf(buf, len, "under 1%%");
+    else if (p < 1.0 && p > 0.995)
+        snprintf(buf, len, "over 99%%");
+    else
+        snprintf(buf, len, "%.0f%%", 100.0 * p);
+    return buf;
+}
+
+static void play_deduce(const play_game *pg, int seat)
+{
+    const tb_game *g = tb_state_game(pg->state);
+    int roles = tb_role_count(g), players = tb_players(pg->state);
+    if (roles == 0) {
+        printf("Nothing to deduce: in %s nobody holds a secret role.\n", tb_game_title(g));
+        return;
+    }
+    if (tb_is_over(pg->state)) {
+        printf("The game is over: every colour is shown.\n");
+        return;
+    }
+    tb_inference *inf = play_inference(pg);
+    if (!inf) {
+        printf("No deduction available now.\n");
+        return;
+    }
+    if (tb_inference_decisions(inf) == 0) {
+        printf("Deduction: nobody has played yet, so every colour but yours is equally likely.\n");
+        tb_inference_free(inf);
+        return;
+    }
+    printf("Deduction from how everyone has played so far (a guess, not a certainty; you are %s):\n",
+           tb_role_name(g, tb_role_of(pg->state, seat)));
+    for (int other = 0; other < players; other++) {
+        if (other == seat)
+            continue;
+        double chance[TB_MAX_SEATS * 2 + 8];
+        int order[TB_MAX_SEATS * 2 + 8], n = 0;
+        for (int r = 0; r < roles && n < (int)(sizeof order / sizeof order[0]); r++) {
+            chance[r] = tb_inference_chance(inf, pg->state, seat, other, r);
+            if (chance[r] > 0.0)
+                order[n++] = r;
+        }
+        for (int i = 1; i < n; i++) /* most likely first */
+            for (int j = i; j > 0 && chance[order[j]] > chance[order[j - 1]]; j--) {
+                int t = order[j];
+                order[j] = order[j - 1];
+                order[j - 1] = t;
+            }
+        if (n == 0)
+            continue;
+        int from = 0;
+        char pct[16];
+        if (chance[order[0]] >= 0.5) {
+            printf("  %s is probably seat %d (%s): %s", tb_role_name(g, order[0]), other + 1,
+                   pg->seat[other].label, play_percent(chance[order[0]], pct, sizeof pct));
+            from = 1;
+        } else {
+            printf("  seat %d (%s): no clear sign yet", other + 1, pg->seat[other].label);
+        }
+        for (int i = from; i < n; i++)
+            printf("%s%s %s", i == from ? (from ? " (otherwise " : " (") : ", ",
+                   tb_role_name(g, order[i]), play_percent(chance[order[i]], pct, sizeof pct));
+        printf("%s\n", from < n ? ")" : "");
+    }
+    tb_inference_free(inf);
+}
+
 /* One person's turn.  Returns 1 when a decision was made, 0 to quit. */
 static int play_human_turn(play_game *pg, int seat)
 {
     static bool shown_help;
     play_show(pg, seat);
+    if (pg->deduction)
+        play_deduce(pg, seat);
     if (!shown_help) {
         printf("(type a decision, or 'legal', 'hint', 'undo', 'help', 'quit')\n");
         shown_help = true;
@@ -367,6 +473,7 @@ static int play_human_turn(play_game *pg, int seat)
                    "  undo          take back your last decision\n"
                    "  hint          the computer's best few decisions for you, with estimated\n"
                    "                win rates\n"
+                   "  deduce        who probably holds which secret colour (Clans), from play\n"
                    "  quit          stop and save the record\n");
         } else if (strcmp(line, "legal") == 0 || strncmp(line, "legal ", 6) == 0) {
             play_list_legal(pg, line[5] ? line + 6 : "");
@@ -374,6 +481,8 @@ static int play_human_turn(play_game *pg, int seat)
             play_show(pg, seat);
         } else if (strcmp(line, "hint") == 0) {
             play_hint(pg);
+        } else if (strcmp(line, "deduce") == 0) {
+            play_deduce(pg, seat);
         } else if (strcmp(line, "totals") == 0) {
             pg->hide_totals = !pg->hide_totals;
             printf("Other players' totals are now %s.\n", pg->hide_totals ? "hidden" : "shown");
@@ -415,12 +524,29 @@ static int play_human_turn(play_game *pg, int seat)
     }
 }
 
+/* Whether a search deals the others' secret colours by what play has shown,
+ * where it was measured to win (docs/ai.md, "Clans colour inference"): in
+ * two-player Clans at every budget (300, 1000 and 5000 iterations measured),
+ * and with three or four players from the `normal` level's 5000 iterations
+ * up (at 1000, four players, it did not help). */
+static bool play_infers(const play_game *pg, const tb_budget *budget)
+{
+    int players = tb_players(pg->state);
+    if (tb_role_count(tb_state_game(pg->state)) == 0)
+        return false;
+    bool deep = budget->iterations >= 5000 || (budget->iterations == 0 && budget->time_ms == 0);
+    return players == 2 || deep; /* no budget: the search's 5000 */
+}
+
 static void play_agent_turn(play_game *pg, int seat)
 {
     tb_agent_report report;
-    tb_move m = tb_agent_decide(pg->seat[seat].agent, pg->state, &pg->seat[seat].budget,
+    tb_budget budget = pg->seat[seat].budget;
+    tb_inference *inf = play_infers(pg, &budget) ? play_inference(pg) : NULL;
+    budget.inference = inf;
+    tb_move m = tb_agent_decide(pg->seat[seat].agent, pg->state, &budget,
                                 pg->agent_seed + (uint64_t)tb_decisions_made(pg->state), &report);
-    (void)seat;
+    tb_inference_free(inf);
     play_apply(pg, m, false);
 }
 
@@ -472,6 +598,8 @@ int cmd_play(int argc, char **argv)
             no_colour = true;
         } else if (strcmp(a, "--hide-totals") == 0) {
             pg.hide_totals = true;
+        } else if (strcmp(a, "--deduction") == 0) {
+            pg.deduction = true;
         } else if (a[0] == '-') {
             return cli_usage("play", "unknown option '%s'", a);
         } else if (strchr(a, '=')) {

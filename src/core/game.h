@@ -102,6 +102,16 @@ struct tb_game {
     /* Reads the game-specific part; the core already filled in the base. */
     int (*state_from_json)(tb_state *s, const json_t *j, char *err, size_t errlen);
     void (*resample)(tb_state *s, int seat, tb_rng *rng);
+    /* Optional hidden roles (Clans: the colours): every seat holds one of
+     * role_count roles, distinct, dealt at setup and kept all game, and sees
+     * only its own until the end.  The legal decisions and what apply does
+     * never depend on the roles (only scores, returns and the heuristic do).
+     * role reads a seat's role; set_roles overwrites every seat's role with
+     * roles[0..players), distinct and in range (the caller checks). */
+    int role_count;                    /* 0: the game has no hidden roles */
+    const char *const *role_names;     /* role_count names, for people */
+    int (*role)(const tb_state *s, int seat);
+    void (*set_roles)(tb_state *s, const int *roles);
     double (*heuristic)(const tb_state *s, int seat); /* optional */
     json_t *(*board_json)(void); /* a game without loadable data */
     /* A game with loadable data: the board JSON of those data (never NULL). */

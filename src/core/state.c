@@ -469,6 +469,39 @@ void tb_resample(tb_state *state, int seat, tb_rng *rng)
     state->game->resample(state, seat, rng);
 }
 
+int tb_role_count(const tb_game *game)
+{
+    return game->role && game->set_roles ? game->role_count : 0;
+}
+
+const char *tb_role_name(const tb_game *game, int role)
+{
+    return role >= 0 && role < tb_role_count(game) ? game->role_names[role] : NULL;
+}
+
+int tb_role_of(const tb_state *state, int seat)
+{
+    if (!tb_role_count(state->game) || seat < 0 || seat >= state->players)
+        return -1;
+    return state->game->role(state, seat);
+}
+
+int tb_set_roles(tb_state *state, const int roles[TB_MAX_SEATS])
+{
+    int count = tb_role_count(state->game);
+    if (!count)
+        return -1;
+    for (int p = 0; p < state->players; p++) {
+        if (roles[p] < 0 || roles[p] >= count)
+            return -1;
+        for (int q = 0; q < p; q++)
+            if (roles[q] == roles[p])
+                return -1;
+    }
+    state->game->set_roles(state, roles);
+    return 0;
+}
+
 char *tb_board_json(const tb_game *game)
 {
     return tb_board_json_data(game, NULL);

@@ -36,6 +36,7 @@ usage_case "unknown agent" "${m[@]}" --game clans --agents greedy,oracle --games
 usage_case "bad budget key" "${m[@]}" --game clans --agents ismcts:depth=3,random --games 2
 usage_case "bad budget value" "${m[@]}" --game clans --agents ismcts:iterations=x,random --games 2
 usage_case "level of another agent" "${m[@]}" --game clans --agents greedy:hard,random --games 2
+usage_case "bad infer value" "${m[@]}" --game clans --agents ismcts:infer=maybe,random --games 2
 usage_case "players disagree" "${m[@]}" --game clans --players 3 --agents greedy,random --games 2
 usage_case "too few players" "${m[@]}" --game clans --agents greedy --games 2
 usage_case "too many agents" "${m[@]}" --game clans --agents a,b,c,d,e,f --games 2
@@ -107,6 +108,26 @@ check "hint names the search" grep -q "^> Best decisions for you (ismcts, [0-9]*
 check "hint shows five decisions with win rates" \
   test "$(grep -Ec '^  [1-5]\. [0-9]+-[0-9]+ +[0-9]+%  \([0-9]+ visits\)$' "$tmp/h.out")" -eq 5
 check "help mentions hint" bash -c "'$tabula' play --help | grep -q '  hint '"
+
+# colour inference: a match with infer=on replays exactly; the deduction aid
+"$tabula" match --game clans --agents ismcts:iterations=200:infer=on,ismcts:iterations=200 --games 4 \
+  --seed 2 --quiet >"$tmp/i1.out" 2>&1; rc=$?
+"$tabula" match --game clans --agents ismcts:iterations=200:infer=on,ismcts:iterations=200 --games 4 \
+  --seed 2 --quiet --threads 2 >"$tmp/i2.out" 2>&1
+check "a match with infer=on exits 0" test $rc -eq 0
+check "infer=on is its own agent in the summary" grep -q "^ismcts:iterations=200:infer=on " "$tmp/i1.out"
+check "a match with infer=on replays exactly" \
+  test "$(grep -v 'on [12] thread' "$tmp/i1.out" | grep -v ms/decision | sed 's/  *[0-9.]*$//')" = \
+       "$(grep -v 'on [12] thread' "$tmp/i2.out" | grep -v ms/decision | sed 's/  *[0-9.]*$//')"
+{ for i in $(seq 1 12); do echo 1; done; echo deduce; echo quit; } | \
+  "$tabula" play clans --seats human,greedy,greedy --seed 3 --record "$tmp/d.json" >"$tmp/d.out" 2>&1
+check "deduce gives the person's own colour" grep -q "^> Deduction from how everyone has played so far (a guess, not a certainty; you are [a-z]*):" "$tmp/d.out"
+check "deduce gives a line for each other seat" \
+  test "$(grep -Ec '^  ([a-z]+ is probably seat [23] \(greedy\): (over )?[0-9]+%|seat [23] \(greedy\): no clear sign yet)' "$tmp/d.out")" -eq 2
+check "no deduction unless asked" bash -c "! grep -q 'is probably seat\\|no clear sign' '$tmp/p.out'"
+printf 'deduce\nquit\n' | "$tabula" play khronos --seats human,random --seed 1 --record "$tmp/k.json" >"$tmp/k.out" 2>&1
+check "deduce in a game without secret roles says so" grep -q "Nothing to deduce" "$tmp/k.out"
+check "help mentions deduce" bash -c "'$tabula' play --help | grep -q '  deduce '"
 
 # bench --agent: iterations per second with one thread and with two
 "$tabula" bench --agent ismcts clans --seconds 0.3 --iterations 500 --json >"$tmp/b1.json"

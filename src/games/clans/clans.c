@@ -373,6 +373,18 @@ static void clans_resample(tb_state *s, int seat, tb_rng *rng)
     }
 }
 
+static int clans_role(const tb_state *s, int seat)
+{
+    return ((const clans_state *)s)->colour[seat];
+}
+
+static void clans_set_roles(tb_state *s, const int *roles)
+{
+    clans_state *c = (clans_state *)s;
+    for (int p = 0; p < s->players; p++)
+        c->colour[p] = (uint8_t)roles[p];
+}
+
 /* A lead squashed to (0,1): 0.5 when level, 0.75 ten points ahead. */
 static double clans_squash(int lead)
 {
@@ -460,6 +472,10 @@ const struct tb_game tb__clans_game = {
     .resample = clans_resample,
     .reveals = clans_reveals,
     .heuristic = clans_heuristic,
+    .role_count = CLANS_COLOURS,
+    .role_names = clans__colour_name,
+    .role = clans_role,
+    .set_roles = clans_set_roles,
     .board_json = clans__board_json,
     .render_text = clans__render_text,
     .prompt_text = clans__prompt_text,
