@@ -18,8 +18,8 @@
  *   ./kh_boards [--md] match-2p.json match-3p.json ...
  *
  * The library must be built with the board the records were played on (the
- * board is compiled in): a record that does not replay is reported and
- * skipped, and the tool exits 1.
+ * board is compiled in): a record that does not replay, or replays to other
+ * scores than it stored, is reported and skipped, and the tool exits 1.
  *
  * Room refusals.  At every decision where the player whose turn it is picks
  * a free action (nothing pending), for each of the 2 boards Might and Faith
@@ -329,6 +329,17 @@ static int kb_game(kb_stats *st, const kb_geo *g, const json_t *rec_json)
     double sum = 0, ss = 0;
     tb_scores(s, sc);
     tb_ranks(s, rk);
+    /* a record played on another board may replay here, but not to the same scores */
+    json_t *stored = json_object_get(json_object_get(rec_json, "result"), "scores");
+    for (int p = 0; p < players; p++)
+        if (json_is_array(stored) &&
+            json_integer_value(json_array_get(stored, (size_t)p)) != sc[p]) {
+            fprintf(stderr, "kh_boards: a record replays to other scores than it stored (was "
+                            "it played on another board?)\n");
+            tb_state_free(s);
+            tb_record_free(rec);
+            return -1;
+        }
     for (int p = 0; p < players; p++) {
         winners += rk[p] == 1;
         hi = sc[p] > hi ? sc[p] : hi;
