@@ -52,7 +52,7 @@ test-clang: deps
 
 # Each libFuzzer harness for FUZZ_SECONDS (make test gives each 20 s).
 fuzz: test-clang
-	@for f in engine state record move server; do \
+	@for f in engine state record move data server; do \
 	    echo "# fuzz_$$f for $(FUZZ_SECONDS) s"; \
 	    mkdir -p build-clang/tests/fuzz/corpus-$$f; \
 	    build-clang/tests/fuzz/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=20 \

@@ -59,6 +59,8 @@ typedef uint32_t tb_move;
 typedef struct tb_game tb_game;     /* a game's rules: one per game, const */
 typedef struct tb_state tb_state;   /* one position of one game */
 typedef struct tb_record tb_record; /* a game record (docs/records.md) */
+typedef struct tb_data tb_data;     /* one game's boards and components (docs/data-format.md) */
+typedef struct tb_data_set tb_data_set; /* the data sets a program has loaded */
 
 /* ---- random numbers: xoshiro256** seeded through splitmix64 ---- */
 typedef struct tb_rng {
@@ -87,6 +89,52 @@ TB_API int tb_game_default_players(const tb_game *game);
 TB_API const char *tb_game_notice(const tb_game *game);
 TB_API size_t tb_state_size(const tb_game *game);
 TB_API bool tb_game_has_heuristic(const tb_game *game);
+
+/* ---- board and component data (docs/data-format.md) ----
+ *
+ * A game whose boards and components come from a data file (Khronos,
+ * Arkadia) has one set compiled in, its built-in data (named "default"), and
+ * reads other files of the same text format at run time.  A tb_data is one
+ * such set, immutable once read, named by a name (letters, digits, '-', '_')
+ * and the hash of its content (16 hex digits: FNV-1a 64 of the normalised
+ * text, so comments and spacing do not count).
+ *
+ * Ownership: a state set up on a tb_data points to it (a copy of the state
+ * is still a memcpy); the caller keeps the tb_data alive, unchanged, for as
+ * long as any state, record replay or agent uses it.  A tb_data_set owns the
+ * data added to it and frees them with itself: programs keep one set for
+ * their whole run.  Games without loadable data (Clans) have no tb_data; a
+ * state of theirs has tb_state_data() == NULL. */
+#define TB_DATA_NAME 32 /* the longest data name, with its final NUL */
+#define TB_DATA_DEFAULT "default"
+
+/* The game's built-in data, or NULL when the game reads none. */
+TB_API const tb_data *tb_data_builtin(const tb_game *game);
+/* Reads a data file's text (len bytes, need not end in NUL).  `name` is the
+ * name the set goes by; `where` names the file in messages.  NULL on any
+ * error, with err "WHERE:LINE: what is wrong" in an owner's words. */
+TB_API tb_data *tb_data_read(const tb_game *game, const char *name, const char *text, size_t len,
+                             const char *where, char *err, size_t errlen);
+TB_API void tb_data_free(tb_data *data); /* a read set only; NULL is fine */
+TB_API const tb_game *tb_data_game(const tb_data *data);
+TB_API const char *tb_data_name(const tb_data *data);
+TB_API const char *tb_data_hash(const tb_data *data);
+TB_API bool tb_data_is_builtin(const tb_data *data);
+/* Whether `name` may name a data set (a word of letters, digits, '-', '_'). */
+TB_API bool tb_data_name_ok(const char *name);
+
+/* A set of loaded data: every game's built-in data, plus those added. */
+TB_API tb_data_set *tb_data_set_new(void);
+TB_API void tb_data_set_free(tb_data_set *set);
+/* Adds a read data set, which the set then owns (also on failure); fails
+ * when the game already has a data set of that name. */
+TB_API int tb_data_set_add(tb_data_set *set, tb_data *data, char *err, size_t errlen);
+/* The game's data sets, the built-in one first, then by name. */
+TB_API int tb_data_set_count(const tb_data_set *set, const tb_game *game);
+TB_API const tb_data *tb_data_set_at(const tb_data_set *set, const tb_game *game, int index);
+/* By name (NULL or "": the built-in one); NULL when there is none. */
+TB_API const tb_data *tb_data_set_find(const tb_data_set *set, const tb_game *game,
+                                       const char *name);
 
 /* ---- options: KEY=VALUE pairs a game declares (docs per game) ---- */
 #define TB_MAX_OPTIONS 16
@@ -131,6 +179,12 @@ TB_API bool tb_state_equal(const tb_state *a, const tb_state *b); /* byte equali
  * says why. */
 TB_API int tb_setup(tb_state *state, int players, const tb_options *opts, uint64_t seed,
              char *err, size_t errlen);
+/* tb_setup on given data (of the state's game; NULL: the built-in data).
+ * tb_setup is tb_setup_data with NULL. */
+TB_API int tb_setup_data(tb_state *state, const tb_data *data, int players, const tb_options *opts,
+                         uint64_t seed, char *err, size_t errlen);
+/* The data the state plays on (NULL for a game without loadable data). */
+TB_API const tb_data *tb_state_data(const tb_state *state);
 
 TB_API const tb_game *tb_state_game(const tb_state *state);
 TB_API int tb_players(const tb_state *state);
@@ -199,6 +253,14 @@ TB_API int tb_state_from_json(tb_state *state, const tb_game *game, const char *
 /* Reads a state of any game from tb_state_json output into a new state;
  * NULL and err on failure. */
 TB_API tb_state *tb_state_load(const char *json, char *err, size_t errlen);
+/* The same, finding the data the state names ("data": name and hash) in
+ * `boards` (NULL: built-in data only).  A state naming data that is not
+ * there, or whose hash differs, is refused and err says so; a state that
+ * names none (written before data could be loaded) is on the built-in data. */
+TB_API int tb_state_from_json_in(tb_state *state, const tb_game *game, const char *json,
+                                 const tb_data_set *boards, char *err, size_t errlen);
+TB_API tb_state *tb_state_load_in(const char *json, const tb_data_set *boards, char *err,
+                                  size_t errlen);
 
 /* Re-deals every secret `seat` cannot see (see the contract above). */
 TB_API void tb_resample(tb_state *state, int seat, tb_rng *rng);
@@ -207,6 +269,8 @@ TB_API void tb_resample(tb_state *state, int seat, tb_rng *rng);
  * interface needs to draw the board (e.g. Clans: territories with terrain,
  * region, centre and neighbours, and the epoch chart). */
 TB_API char *tb_board_json(const tb_game *game);
+/* The same for given data (NULL: the built-in data). */
+TB_API char *tb_board_json_data(const tb_game *game, const tb_data *data);
 
 /* A readable text board as `seat` sees it (malloc'd).  Flags: ANSI colours;
  * hide the other seats' totals (a player's choice where the rules make them
@@ -216,6 +280,18 @@ TB_API char *tb_board_json(const tb_game *game);
 TB_API char *tb_render_text(const tb_state *state, int seat, unsigned flags);
 /* A one-line description of what the seat to move must decide now. */
 TB_API int tb_prompt_text(const tb_state *state, char *buf, size_t buflen);
+/* One sentence telling a person what `move` (legal in `state`, not yet
+ * applied) does, as a game log says it: "Anna moves 3 huts from the forest at
+ * 12 to the grassland at 17 and founds a village: red +8, blue +8".  It says
+ * only what every seat sees (never a drawn card or a secret colour), so it may
+ * be shown to anyone.  names[seat] names the players (NULL, or a NULL entry:
+ * "Seat N", counted from 1).  Returns the length, as snprintf; -1 if the move
+ * is not legal there (buf then holds the move's notation, if any). */
+TB_API int tb_narrate(const tb_state *state, tb_move move, const char *const *names, char *buf,
+                      size_t buflen);
+/* Where the game stands, in a few words for grouping a log: "Epoch II",
+ * "Age 1, turn 2"; "" for a game that has no such stages. */
+TB_API int tb_stage_text(const tb_state *state, char *buf, size_t buflen);
 
 /* ---- for learning code: actions and observations (docs/python.md) ---- */
 /* The size of the game's action space: decisions map to integers in
@@ -238,6 +314,11 @@ TB_API int tb_observation(const tb_state *state, int seat, float *out);
 /* ---- records (docs/records.md) ---- */
 TB_API tb_record *tb_record_new(const tb_game *game, int players, const tb_options *opts, uint64_t seed);
 TB_API void tb_record_free(tb_record *rec);
+/* The data the game is played on (NULL: built-in); the record keeps its name
+ * and hash, and writes them as "data" (docs/records.md). */
+TB_API void tb_record_set_data(tb_record *rec, const tb_data *data);
+TB_API const char *tb_record_data_name(const tb_record *rec); /* "default" when none named */
+TB_API const char *tb_record_data_hash(const tb_record *rec); /* NULL when none named */
 TB_API const tb_game *tb_record_game(const tb_record *rec);
 TB_API int tb_record_players(const tb_record *rec);
 TB_API uint64_t tb_record_seed(const tb_record *rec);
@@ -259,6 +340,11 @@ TB_API tb_record *tb_record_from_json(const char *json, char *err, size_t errlen
 /* Replays the first `upto` decisions (-1: all) into a new state; NULL and err
  * on a record that does not replay. */
 TB_API tb_state *tb_record_replay(const tb_record *rec, int upto, char *err, size_t errlen);
+/* The same, on the data the record names found in `boards` (NULL: built-in
+ * only); a record naming data that is missing or changed (another hash) is
+ * refused, err saying which. */
+TB_API tb_state *tb_record_replay_in(const tb_record *rec, int upto, const tb_data_set *boards,
+                                     char *err, size_t errlen);
 
 /* ---- agents (docs/ai.md) ---- */
 typedef struct tb_budget {
@@ -304,6 +390,80 @@ TB_API tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, con
  * NULL: the usual budgets). */
 TB_API int tb_level_lookup(const tb_game *game, const char *level, const tb_agent **agent,
                     tb_budget *budget);
+
+/* ---- game review (docs/ai.md, "Game review") ----
+ * A seat's *win rate* at a position is the search's mean return for that seat
+ * (a win 1, a loss 0, a win shared by k seats 1/k; a cut-off playout is judged
+ * by the game's heuristic) over every iteration of an information-set search
+ * from the deciding seat's view: each decision is reviewed from what its seat
+ * knew then, every secret it could not see re-dealt (tb_resample), exactly as
+ * tb_agent_decide hands an agent the position. */
+#define TB_REVIEW_ITERATIONS 1000 /* per search when the budget sets no limit */
+#define TB_REVIEW_MISTAKE 0.10    /* a loss above this is a mistake */
+#define TB_REVIEW_BLUNDER 0.20    /* a loss above this is a blunder */
+
+enum { TB_REVIEW_GOOD = 0, TB_REVIEW_MISTAKE_MARK = 1, TB_REVIEW_BLUNDER_MARK = 2 };
+
+typedef struct tb_review_settings {
+    tb_budget budget;  /* per search; no limit set: TB_REVIEW_ITERATIONS */
+    uint64_t seed;     /* with an iteration budget the review replays exactly */
+    double mistake;    /* thresholds on the loss; 0: the defaults above */
+    double blunder;
+    const tb_data_set *boards; /* where the record's board is found (NULL: built-in only) */
+} tb_review_settings;
+
+typedef struct tb_review_entry {
+    int index;        /* the decision's number in the game, from 0 (the position
+                         before it is the one after `index` decisions) */
+    int seat;         /* the seat that decided, from 0 */
+    int players;      /* seats in the game (entries of win_rate) */
+    int choices;      /* legal decisions it had */
+    tb_move played, best;
+    char played_text[TB_MOVE_TEXT], best_text[TB_MOVE_TEXT];
+    double before;    /* the seat's win rate at the position: that of the
+                         search's preferred decision */
+    double after;     /* its win rate with the decision played */
+    double best_value; /* its win rate with the search's preferred decision
+                          (each of the two valued by a search of the whole
+                          budget whose root may take only that decision) */
+    double loss;      /* best_value - after, never below 0 */
+    int mark;         /* TB_REVIEW_GOOD, _MISTAKE_MARK or _BLUNDER_MARK */
+    double win_rate[TB_MAX_SEATS]; /* every seat's win rate at the position (the
+                                      preferred decision's search), from this
+                                      seat's view */
+    int64_t iterations; /* search iterations spent on this decision */
+} tb_review_entry;
+
+typedef struct tb_review {
+    int players;
+    int decisions;    /* decisions in the record */
+    int count;        /* entries reviewed */
+    tb_review_entry *entry; /* in game order */
+    bool over;        /* the record's game has ended; then final holds its returns */
+    double final[TB_MAX_SEATS];
+} tb_review;
+
+/* Reviews the decision `played` of the seat to move in `truth`.  The truth is
+ * copied and the mover's unseen secrets re-dealt from `seed` before any search,
+ * so the entry depends only on that seat's view, the settings and the seed.
+ * Returns 0, or -1 with a message (game over, illegal decision). */
+TB_API int tb_review_decision(const tb_state *truth, tb_move played,
+                              const tb_review_settings *settings, uint64_t seed,
+                              tb_review_entry *out, char *err, size_t errlen);
+/* Called after each reviewed decision; a nonzero answer stops the review. */
+typedef int (*tb_review_progress)(void *ctx, int done, int total);
+/* Reviews every decision of a record (seat -1) or one seat's.  Decision i is
+ * searched with a seed derived from settings->seed and i.  *out is freed with
+ * tb_review_free.  Returns 0, or -1 with a message (a record that does not
+ * replay, a sealed record, a seat out of range, stopped by `progress`). */
+TB_API int tb_review_record(const tb_record *rec, int seat, const tb_review_settings *settings,
+                            tb_review_progress progress, void *ctx, tb_review **out,
+                            char *err, size_t errlen);
+TB_API void tb_review_free(tb_review *review);
+/* "mistake", "blunder", or NULL for a good decision. */
+TB_API const char *tb_review_mark_name(int mark);
+/* One entry as one-line JSON (docs/ai.md lists the fields; seats from 0). */
+TB_API char *tb_review_entry_json(const tb_review_entry *entry);
 
 #ifdef __cplusplus
 }

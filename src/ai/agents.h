@@ -28,11 +28,23 @@ typedef struct tb__ismcts_config {
                                  each decision at the root; 0: none */
     int64_t node_cap;         /* most tree nodes per search, over all threads */
     int64_t default_iterations; /* used when the budget sets no limit */
+    bool search_forced;       /* search a position with one legal decision too,
+                                 instead of answering it at once (the review) */
+    bool root_restricted;     /* the root considers root_move only, legal or
+                                 dominated (the review's value of a decision) */
+    tb_move root_move;
 } tb__ismcts_config;
 
 /* The settings the agent searches `game` with (NULL: the general ones). */
 tb__ismcts_config tb__ismcts_defaults(const tb_game *game);
 tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_rng *rng,
                           tb_agent_report *report, const tb__ismcts_config *config);
+/* The same search; root_mean (may be NULL) receives every seat's mean return
+ * over all the search's iterations (the position's value for each seat, as
+ * seen from `seat`'s information), or the heuristic's values when the
+ * position was answered without search. */
+tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budget, tb_rng *rng,
+                                 tb_agent_report *report, const tb__ismcts_config *config,
+                                 double root_mean[TB_MAX_SEATS]);
 
 #endif

@@ -114,6 +114,7 @@ typedef struct ism_tree {
     ism_node *pool;
     int64_t used, alloc;
     int64_t done;             /* iterations run */
+    double root_sum[TB_MAX_SEATS]; /* every seat's returns summed over iterations */
     tb_state *det;            /* this iteration's guess of the hidden state */
     tb_state *scratch;        /* for judging playout decisions */
     /* sqrt(log a) and 1/sqrt(v) for the small counts UCB meets most: entries
@@ -224,8 +225,14 @@ static void ism_iterate(ism_tree *t)
     t->path[depth++] = 0;
     int mover;
     while ((mover = tb_to_move(s)) != TB_OVER && depth <= ISM_MAX_DEPTH) {
-        int n = tb_legal_undominated(s, t->moves);
-        ism_sort(t->moves, n);
+        int n;
+        if (cur == 0 && t->cfg->root_restricted) {
+            t->moves[0] = t->cfg->root_move; /* legal in every guess: the mover's own view */
+            n = 1;
+        } else {
+            n = tb_legal_undominated(s, t->moves);
+            ism_sort(t->moves, n);
+        }
         /* Merge the legal decisions with the children: count availability,
          * find the best available child, and list the untried decisions. */
         int nu = 0, i = 0;
@@ -308,6 +315,8 @@ static void ism_iterate(ism_tree *t)
         for (int p = 0; p < t->players; p++)
             r[p] = tb_heuristic(s, p);
     }
+    for (int p = 0; p < t->players; p++)
+        t->root_sum[p] += r[p];
     t->pool[0].visits++;
     for (int d = 1; d < depth; d++) {
         ism_node *nd = &t->pool[t->path[d]];
@@ -407,15 +416,35 @@ static void ism_fill_single(tb_agent_report *report, tb_move m, double value)
 tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_rng *rng,
                           tb_agent_report *report, const tb__ismcts_config *config)
 {
+    return tb__ismcts_search_values(view, seat, budget, rng, report, config, NULL);
+}
+
+/* The heuristic's value of `s` for every seat (the exact returns when over). */
+static void ism_judge_all(const tb_state *s, double out[TB_MAX_SEATS])
+{
+    if (tb_is_over(s)) {
+        tb_returns(s, out);
+        return;
+    }
+    for (int p = 0; p < TB_MAX_SEATS; p++)
+        out[p] = p < tb_players(s) ? tb_heuristic(s, p) : 0.0;
+}
+
+tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budget, tb_rng *rng,
+                                 tb_agent_report *report, const tb__ismcts_config *config,
+                                 double root_mean[TB_MAX_SEATS])
+{
     tb__ismcts_config cfg = config ? *config : tb__ismcts_defaults(tb_state_game(view));
     tb_budget none = {0};
     if (!budget)
         budget = &none;
     if (report)
         memset(report, 0, sizeof *report);
+    if (root_mean)
+        ism_judge_all(view, root_mean);
     if (tb_is_over(view))
         return 0;
-    {
+    if (!cfg.search_forced && !cfg.root_restricted) {
         tb_move only[2] = {0, 0};
         tb_move *all = malloc(TB_MAX_MOVES * sizeof *all);
         int n = all ? tb_legal_undominated(view, all) : 0;
@@ -504,6 +533,17 @@ tb_move tb__ismcts_search(tb_state *view, int seat, const tb_budget *budget, tb_
 
     /* Sum the root statistics of every tree by move. */
     int64_t total_children = 0, done = 0;
+    if (root_mean) {
+        double sum[TB_MAX_SEATS] = {0};
+        for (int i = 0; i < made; i++) {
+            done += tree[i]->done;
+            for (int p = 0; p < TB_MAX_SEATS; p++)
+                sum[p] += tree[i]->root_sum[p];
+        }
+        for (int p = 0; done > 0 && p < tb_players(view); p++)
+            root_mean[p] = sum[p] / (double)done;
+        done = 0;
+    }
     for (int i = 0; i < made; i++)
         for (int32_t k = tree[i]->pool[0].child; k >= 0; k = tree[i]->pool[k].sibling)
             total_children++;

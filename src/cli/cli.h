@@ -17,6 +17,7 @@
 int cmd_engine(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_review(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_match(int argc, char **argv);
@@ -34,5 +35,14 @@ uint64_t cli_random_seed(void);
 char *cli_read_file(const char *path, char *err, size_t errlen); /* malloc'd */
 int cli_write_file(const char *path, const char *text, char *err, size_t errlen);
 const tb_game *cli_game_arg(const char *cmd, const char *name); /* prints the error */
+/* Board files (docs/data-format.md).  Reads one (named by the file's name
+ * without ".txt"); NULL and err "FILE:LINE: what is wrong". */
+tb_data *cli_read_board(const tb_game *game, const char *path, char *err, size_t errlen);
+/* Adds every DIR/GAME/NAME.txt to set; -1 and err on the first bad one. */
+int cli_load_data_dir(tb_data_set *set, const char *dir, char *err, size_t errlen);
+/* --board ARG: NULL arg: the built-in board; a name the set knows; else a
+ * file, read and added to set.  NULL and err when none of these. */
+const tb_data *cli_board_arg(tb_data_set *set, const tb_game *game, const char *arg, char *err,
+                             size_t errlen);
 
 #endif

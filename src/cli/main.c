@@ -16,6 +16,7 @@ static const struct {
     {"play", cmd_play, "play a game in the terminal against the computer or at one screen"},
     {"engine", cmd_engine, "speak the engine line protocol on stdin/stdout (docs/protocol.md)"},
     {"replay", cmd_replay, "step through a saved game record"},
+    {"review", cmd_review, "review a saved game: win rates, the computer's preferred decisions, mistakes"},
     {"bench", cmd_bench, "measure random playouts per second"},
     {"serve", cmd_serve, "serve the browser UI and live games over HTTP (docs/http-api.md)"},
     {"match", cmd_match, "play a seeded tournament between agents: win rates, intervals, Elo"},
@@ -39,16 +40,33 @@ static void main_help(FILE *out)
 int cmd_engine(int argc, char **argv)
 {
     if (argc > 1 && cli_is_help(argv[1])) {
-        printf("usage: tabula engine\n\n"
+        printf("usage: tabula engine [--data-dir DIR]\n\n"
                "Reads protocol commands from stdin, one per line, and answers on stdout:\n"
                "'= payload' or '? error', then an empty line (protocol version 2: 'legal'\n"
                "prints one decision per line).  Start with 'help' or 'new clans players=4\n"
-               "seed=1'.  The protocol is described in docs/protocol.md.\n");
+               "seed=1'.  The protocol is described in docs/protocol.md.\n\n"
+               "--data-dir DIR loads the board files DIR/GAME/NAME.txt (docs/data-format.md);\n"
+               "'new khronos board=NAME' then plays on one of them.  A bad file stops the\n"
+               "engine before it starts, naming the file and the line.\n");
         return 0;
     }
-    if (argc > 1)
+    const char *data_dir = NULL;
+    if (argc > 2 && strcmp(argv[1], "--data-dir") == 0)
+        data_dir = argv[2];
+    else if (argc > 1)
         return cli_usage("engine", "unexpected argument '%s'", argv[1]);
-    return tb_engine_run(stdin, stdout, cli_now_us);
+    if (argc > 3)
+        return cli_usage("engine", "unexpected argument '%s'", argv[3]);
+    tb_data_set *boards = tb_data_set_new();
+    char err[TB_ERR_LEN];
+    if (data_dir && cli_load_data_dir(boards, data_dir, err, sizeof err)) {
+        fprintf(stderr, "tabula engine: %s\n", err);
+        tb_data_set_free(boards);
+        return 1;
+    }
+    int rc = tb_engine_run(stdin, stdout, cli_now_us, boards);
+    tb_data_set_free(boards);
+    return rc;
 }
 
 int main(int argc, char **argv)

@@ -52,7 +52,8 @@ typedef struct play_game {
 static int play_help(void)
 {
     printf("usage: tabula play GAME [--players N] [--seats SEAT,SEAT,...] [--seed S]\n"
-           "                   [--record FILE] [--no-colour] [--hide-totals] [KEY=VALUE ...]\n\n"
+           "                   [--board FILE] [--record FILE] [--no-colour] [--hide-totals]\n"
+           "                   [KEY=VALUE ...]\n\n"
            "Plays GAME in the terminal.  SEAT is 'human', an agent ('random', or with the AI\n"
            "built in 'greedy', 'ismcts') optionally with a level ('ismcts:hard'), or a level\n"
            "alone ('easy', 'normal', 'hard').  The default is you in seat 1 against the\n"
@@ -70,8 +71,11 @@ static int play_help(void)
            "                  win rates\n"
            "  help            this list\n"
            "  quit            stop (the record is saved)\n\n"
+           "--board FILE plays Khronos or Arkadia on the board and components of FILE\n"
+           "(docs/data-format.md) instead of the built-in ones; a bad file is refused\n"
+           "with its line and what is wrong.\n\n"
            "The record is saved to FILE (default tabula-GAME-SEED.json); replay it with\n"
-           "'tabula replay FILE'.\n");
+           "'tabula replay FILE' (with the same --board FILE when the game used one).\n");
     return 0;
 }
 
@@ -135,8 +139,10 @@ static void play_push(play_game *pg, bool by_human)
 
 static void play_apply(play_game *pg, tb_move m, bool by_human)
 {
-    char text[TB_MOVE_TEXT];
+    char text[TB_MOVE_TEXT], said[512];
     tb_move_to_text(pg->state, m, text, sizeof text);
+    tb_narrate(pg->state, m, NULL, said, sizeof said);
+    printf("%s.\n", said);
     play_push(pg, by_human);
     tb_apply(pg->state, m);
     tb_record_push(pg->record, text);
@@ -178,7 +184,10 @@ static void play_show(play_game *pg, int seat)
     char *board = tb_render_text(pg->state, seat, flags);
     printf("\n%s", board);
     free(board);
-    const char *notice = tb_game_notice(tb_state_game(pg->state));
+    /* the notice is about the built-in data, not a board file the player gave */
+    const tb_data *data = tb_state_data(pg->state);
+    const char *notice = !data || tb_data_is_builtin(data) ? tb_game_notice(tb_state_game(pg->state))
+                                                           : NULL;
     if (notice)
         printf("Note: %s\n", notice);
 }
@@ -411,9 +420,7 @@ static void play_agent_turn(play_game *pg, int seat)
     tb_agent_report report;
     tb_move m = tb_agent_decide(pg->seat[seat].agent, pg->state, &pg->seat[seat].budget,
                                 pg->agent_seed + (uint64_t)tb_decisions_made(pg->state), &report);
-    char text[TB_MOVE_TEXT];
-    tb_move_to_text(pg->state, m, text, sizeof text);
-    printf("seat %d (%s) plays %s\n", seat + 1, pg->seat[seat].label, text);
+    (void)seat;
     play_apply(pg, m, false);
 }
 
@@ -431,7 +438,7 @@ int cmd_play(int argc, char **argv)
 {
     play_game pg;
     memset(&pg, 0, sizeof pg);
-    const char *game_name = NULL, *seats_arg = NULL;
+    const char *game_name = NULL, *seats_arg = NULL, *board_arg = NULL;
     long players = 0;
     uint64_t seed = 0;
     bool have_seed = false, no_colour = false;
@@ -443,7 +450,7 @@ int cmd_play(int argc, char **argv)
         if (cli_is_help(a))
             return play_help();
         if (strcmp(a, "--players") == 0 || strcmp(a, "--seats") == 0 || strcmp(a, "--seed") == 0 ||
-            strcmp(a, "--record") == 0) {
+            strcmp(a, "--record") == 0 || strcmp(a, "--board") == 0) {
             if (i + 1 >= argc)
                 return cli_usage("play", "%s needs a value", a);
             const char *v = argv[++i];
@@ -452,6 +459,8 @@ int cmd_play(int argc, char **argv)
                     return cli_usage("play", "--players must be a number, not '%s'", v);
             } else if (strcmp(a, "--seats") == 0) {
                 seats_arg = v;
+            } else if (strcmp(a, "--board") == 0) {
+                board_arg = v;
             } else if (strcmp(a, "--seed") == 0) {
                 if (cli_parse_u64(v, &seed))
                     return cli_usage("play", "--seed must be a whole number, not '%s'", v);
@@ -510,14 +519,25 @@ int cmd_play(int argc, char **argv)
         play_default_seats(g, &pg, (int)players);
     if (!have_seed)
         seed = cli_random_seed();
+    tb_data_set *boards = tb_data_set_new(); /* alive until the game is over */
+    const tb_data *data = NULL;
+    if (board_arg) {
+        data = cli_board_arg(boards, g, board_arg, err, sizeof err);
+        if (!data) {
+            tb_data_set_free(boards);
+            return cli_usage("play", "%s", err);
+        }
+    }
     pg.state = tb_state_new(g);
-    if (tb_setup(pg.state, (int)players, &opts, seed, err, sizeof err)) {
+    if (tb_setup_data(pg.state, data, (int)players, &opts, seed, err, sizeof err)) {
         tb_state_free(pg.state);
+        tb_data_set_free(boards);
         return cli_usage("play", "%s", err);
     }
     tb_options norm;
     tb_state_options(pg.state, &norm);
     pg.record = tb_record_new(g, (int)players, &norm, seed);
+    tb_record_set_data(pg.record, data);
     char when[40];
     cli_iso_time(when, sizeof when);
     tb_record_set_times(pg.record, when, NULL);
@@ -530,7 +550,10 @@ int cmd_play(int argc, char **argv)
     pg.agent_seed = seed * 1000003u + 17;
     snprintf(pg.default_path, sizeof pg.default_path, "tabula-%s-%llu.json", tb_game_name(g),
              (unsigned long long)seed);
-    printf("%s, %ld players, seed %llu.", tb_game_title(g), players, (unsigned long long)seed);
+    printf("%s, %ld players, seed %llu", tb_game_title(g), players, (unsigned long long)seed);
+    if (data)
+        printf(", on the board '%s' (%s)", tb_data_name(data), tb_data_hash(data));
+    printf(".");
     for (int i = 0; i < players; i++)
         printf("%s seat %d: %s", i ? "," : "", i + 1, pg.seat[i].label);
     printf("\n");
@@ -540,9 +563,7 @@ int cmd_play(int argc, char **argv)
         if (pg.seat[seat].human) {
             tb_move only[TB_MAX_MOVES];
             if (tb_legal(pg.state, only) == 1) {
-                char text[TB_MOVE_TEXT];
-                tb_move_to_text(pg.state, only[0], text, sizeof text);
-                printf("seat %d has only one choice: %s\n", seat + 1, text);
+                printf("(seat %d has only one choice)\n", seat + 1);
                 play_apply(&pg, only[0], false);
                 continue;
             }
@@ -561,5 +582,6 @@ int cmd_play(int argc, char **argv)
     free(pg.steps);
     tb_record_free(pg.record);
     tb_state_free(pg.state);
+    tb_data_set_free(boards);
     return 0;
 }

@@ -14,30 +14,47 @@
 
 static int replay_help(void)
 {
-    printf("usage: tabula replay FILE [--to N] [--seat S] [--no-colour]\n\n"
+    printf("usage: tabula replay FILE [--to N] [--seat S] [--board FILE] [--data-dir DIR]\n"
+           "                     [--no-colour]\n\n"
            "Shows a saved game record decision by decision.  Commands (one per line):\n"
            "  Enter or n  next decision     b  back one     N  jump to decision N\n"
            "  s  start     e  end           q  quit\n"
            "--to N prints the position after N decisions and exits.  --seat S shows\n"
            "the board as seat S (1 to the number of players) saw it (default:\n"
-           "everything, as a referee).\n");
+           "everything, as a referee).\n"
+           "A game played on a board file (Khronos, Arkadia) replays only on that very\n"
+           "file: give it with --board FILE, or the folder of board files with\n"
+           "--data-dir DIR (docs/data-format.md).\n");
     return 0;
 }
+
+/* The boards a record may name (--board, --data-dir); kept for the run. */
+static tb_data_set *replay_boards;
 
 static void replay_show(const tb_record *rec, int at, int seat, bool colour)
 
 {
     char err[TB_ERR_LEN];
-    tb_state *s = tb_record_replay(rec, at, err, sizeof err);
+    tb_state *s = tb_record_replay_in(rec, at, replay_boards, err, sizeof err);
     if (!s)
         return;
     char *board = tb_render_text(s, seat, colour ? TB_RENDER_COLOUR : 0);
     printf("\n%s", board);
     free(board);
     int n = tb_record_length(rec);
-    /* The board already ends with the last move, so only the count is said here. */
+    /* The board already ends with the last move's notation; here it is in words. */
+    tb_state *before = at > 0 ? tb_record_replay_in(rec, at - 1, replay_boards, err, sizeof err) : NULL;
+    tb_move m;
+    char said[600] = "";
+    if (before && tb_text_to_move(before, tb_record_move(rec, at - 1), &m, err, sizeof err) == 0) {
+        const char *names[TB_MAX_SEATS] = {0};
+        for (int i = 0; i < tb_record_players(rec); i++)
+            names[i] = tb_record_player_name(rec, i);
+        tb_narrate(before, m, names, said, sizeof said);
+    }
+    tb_state_free(before);
     if (at > 0)
-        printf("Decision %d of %d\n", at, n);
+        printf("Decision %d of %d%s%s\n", at, n, said[0] ? ": " : "", said);
     else
         printf("Start of the game (%d decisions recorded)\n", n);
     if (tb_is_over(s)) {
@@ -53,7 +70,7 @@ static void replay_show(const tb_record *rec, int at, int seat, bool colour)
 
 int cmd_replay(int argc, char **argv)
 {
-    const char *path = NULL;
+    const char *path = NULL, *board_file = NULL, *data_dir = NULL;
     long to = -1, seat = TB_SPECTATOR;
     bool no_colour = false;
     for (int i = 1; i < argc; i++) {
@@ -69,6 +86,10 @@ int cmd_replay(int argc, char **argv)
                                  dst == &seat ? " from 1" : "", argv[i]);
             if (dst == &seat)
                 seat--; /* seats are counted from 1 on the command line */
+        } else if (strcmp(a, "--board") == 0 || strcmp(a, "--data-dir") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage("replay", "%s needs a %s", a, a[2] == 'b' ? "file" : "folder");
+            *(a[2] == 'b' ? &board_file : &data_dir) = argv[++i];
         } else if (strcmp(a, "--no-colour") == 0 || strcmp(a, "--no-color") == 0) {
             no_colour = true;
         } else if (a[0] == '-') {
@@ -93,16 +114,27 @@ int cmd_replay(int argc, char **argv)
         fprintf(stderr, "tabula replay: %s: %s\n", path, err);
         return 1;
     }
-    tb_state *check = tb_record_replay(rec, -1, err, sizeof err);
+    tb_data_set *boards = tb_data_set_new();
+    replay_boards = boards;
+    if ((data_dir && cli_load_data_dir(boards, data_dir, err, sizeof err)) ||
+        (board_file && !cli_board_arg(boards, tb_record_game(rec), board_file, err, sizeof err))) {
+        fprintf(stderr, "tabula replay: %s\n", err);
+        tb_record_free(rec);
+        tb_data_set_free(boards);
+        return 1;
+    }
+    tb_state *check = tb_record_replay_in(rec, -1, replay_boards, err, sizeof err);
     if (!check) {
         fprintf(stderr, "tabula replay: %s: %s\n", path, err);
         tb_record_free(rec);
+        tb_data_set_free(boards);
         return 1;
     }
     tb_state_free(check);
     if (seat >= tb_record_players(rec)) {
         int players = tb_record_players(rec);
         tb_record_free(rec);
+        tb_data_set_free(boards);
         return cli_usage("replay", "--seat must be 1 to %d", players);
     }
     bool colour = !no_colour && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
@@ -115,6 +147,7 @@ int cmd_replay(int argc, char **argv)
     if (to >= 0) {
         replay_show(rec, to > n ? n : (int)to, (int)seat, colour);
         tb_record_free(rec);
+        tb_data_set_free(boards);
         return 0;
     }
     int at = 0;
@@ -152,5 +185,6 @@ int cmd_replay(int argc, char **argv)
         replay_show(rec, at, (int)seat, colour);
     }
     tb_record_free(rec);
+    tb_data_set_free(boards);
     return 0;
 }

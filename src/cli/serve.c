@@ -20,7 +20,7 @@ static int serve_help(void)
            "                    [--ai-delay-ms MS] [--workers N] [--sync full|normal]\n"
            "                    [--max-games N] [--lease-seconds N] [--advertise URL]\n"
            "                    [--request-timeout S] [--idle-timeout S] [--max-per-address N]\n"
-           "                    [--quiet]\n\n"
+           "                    [--data-dir DIR] [--quiet]\n\n"
            "Serves the browser UI and the game API (docs/http-api.md) until interrupted.\n"
            "  --host ADDR       address to listen on (default 127.0.0.1; :: or 0.0.0.0 for all)\n"
            "  --port N          port (default 8080; 0 picks a free one)\n"
@@ -28,6 +28,9 @@ static int serve_help(void)
            "  --db URL          PostgreSQL instead (postgresql://USER:PASSWORD@HOST:PORT/DB),\n"
            "                    which several servers may share (docs/server.md)\n"
            "  --web DIR         the static UI (default: the web/ folder of the source tree)\n"
+           "  --data-dir DIR    offer the boards DIR/GAME/NAME.txt (Khronos, Arkadia) by name,\n"
+           "                    besides the built-in ones (docs/data-format.md); a bad file\n"
+           "                    stops the server before it starts, naming file and line\n"
            "  --ai-delay-ms MS  least time before a computer player moves (default 700)\n"
            "  --workers N       AI worker threads (default: one per CPU, at least 2)\n"
            "  --sync full       fsync every decision (default normal: survives a crash of\n"
@@ -52,6 +55,7 @@ int cmd_serve(int argc, char **argv)
     srv_config cfg = {
         .host = "127.0.0.1", .port = 8080, .db_path = "tabula.db", .ai_delay_ms = 700,
     };
+    const char *data_dir = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a))
@@ -68,6 +72,8 @@ int cmd_serve(int argc, char **argv)
         long n;
         if (strcmp(a, "--host") == 0) {
             cfg.host = v;
+        } else if (strcmp(a, "--data-dir") == 0) {
+            data_dir = v;
         } else if (strcmp(a, "--port") == 0) {
             if (cli_parse_int(v, 0, 65535, &n))
                 return cli_usage("serve", "--port must be 0 to 65535, got '%s'", v);
@@ -122,9 +128,17 @@ int cmd_serve(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
 
     char err[512];
+    tb_data_set *boards = tb_data_set_new(); /* alive until the server stops */
+    if (data_dir && cli_load_data_dir(boards, data_dir, err, sizeof err)) {
+        fprintf(stderr, "tabula serve: %s\n", err);
+        tb_data_set_free(boards);
+        return 1;
+    }
+    cfg.boards = boards;
     srv_server *server = srv_start(&cfg, err, sizeof err);
     if (!server) {
         fprintf(stderr, "tabula serve: %s\n", err);
+        tb_data_set_free(boards);
         return 1;
     }
     const char *shown = strcmp(cfg.host, "0.0.0.0") == 0 || strcmp(cfg.host, "::") == 0
@@ -140,5 +154,6 @@ int cmd_serve(int argc, char **argv)
     sigwait(&stop, &sig);
     fprintf(stderr, "tabula serve: %s, stopping\n", sig == SIGINT ? "interrupted" : "terminated");
     srv_stop(server);
+    tb_data_set_free(boards);
     return 0;
 }

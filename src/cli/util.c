@@ -1,10 +1,12 @@
 /*
  * util.c — helpers of the command line: the clock, argument parsing with
- * one-line errors, whole-file reads and atomic writes.  The clock and files
- * live here, not in the engine library (DESIGN.md §2).
+ * one-line errors, whole-file reads and atomic writes, and the board files a
+ * command loads (--board FILE, --data-dir DIR: docs/data-format.md).  The
+ * clock and files live here, not in the engine library (DESIGN.md §2).
  */
 #include "cli.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -168,4 +170,112 @@ const tb_game *cli_game_arg(const char *cmd, const char *name)
         cli_usage(cmd, "unknown game '%s' (games: %s)", name, known);
     }
     return g;
+}
+
+tb_data *cli_read_board(const tb_game *game, const char *path, char *err, size_t errlen)
+{
+    char *text = cli_read_file(path, err, errlen);
+    if (!text)
+        return NULL;
+    /* the board's name: the file's name without its folder and ".txt" */
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    char name[TB_DATA_NAME + 8];
+    snprintf(name, sizeof name, "%s", base);
+    size_t n = strlen(name);
+    if (n > 4 && strcmp(name + n - 4, ".txt") == 0)
+        name[n - 4] = '\0';
+    tb_data *d = NULL;
+    if (!tb_data_name_ok(name))
+        snprintf(err, errlen,
+                 "%s: a board file is named NAME.txt, NAME being at most %d letters, digits, "
+                 "'-' or '_' (the board's name)",
+                 path, TB_DATA_NAME - 1);
+    else if (strcmp(name, TB_DATA_DEFAULT) == 0)
+        snprintf(err, errlen, "%s: '%s' is the name of the built-in board; call the file "
+                 "something else", path, TB_DATA_DEFAULT);
+    else
+        d = tb_data_read(game, name, text, strlen(text), path, err, errlen);
+    free(text);
+    return d;
+}
+
+static int cli_name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int cli_load_data_dir(tb_data_set *set, const char *dir, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s is not a folder", dir);
+        return -1;
+    }
+    for (int g = 0; g < tb_game_count(); g++) {
+        const tb_game *game = tb_game_at(g);
+        if (!tb_data_builtin(game))
+            continue;
+        char sub[4096];
+        snprintf(sub, sizeof sub, "%s/%s", dir, tb_game_name(game));
+        DIR *d = opendir(sub);
+        if (!d)
+            continue; /* no boards of this game */
+        char **names = NULL;
+        size_t count = 0, cap = 0;
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL) {
+            size_t n = strlen(e->d_name);
+            if (n <= 4 || strcmp(e->d_name + n - 4, ".txt") != 0 || e->d_name[0] == '.')
+                continue;
+            if (count == cap) {
+                cap = cap ? cap * 2 : 16;
+                names = realloc(names, cap * sizeof *names);
+                if (!names)
+                    abort();
+            }
+            names[count++] = strdup(e->d_name);
+        }
+        closedir(d);
+        if (count)
+            qsort(names, count, sizeof *names, cli_name_cmp);
+        int rc = 0;
+        for (size_t i = 0; i < count; i++) {
+            char path[8192];
+            snprintf(path, sizeof path, "%s/%s", sub, names[i]);
+            if (rc == 0) {
+                tb_data *data = cli_read_board(game, path, err, errlen);
+                if (!data || tb_data_set_add(set, data, err, errlen))
+                    rc = -1;
+            }
+            free(names[i]);
+        }
+        free(names);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+const tb_data *cli_board_arg(tb_data_set *set, const tb_game *game, const char *arg, char *err,
+                             size_t errlen)
+{
+    if (!arg)
+        return tb_data_builtin(game);
+    if (!tb_data_builtin(game)) {
+        snprintf(err, errlen, "%s has no boards to choose from", tb_game_title(game));
+        return NULL;
+    }
+    /* a name the program knows, else a file */
+    const tb_data *known = tb_data_name_ok(arg) ? tb_data_set_find(set, game, arg) : NULL;
+    if (known)
+        return known;
+    tb_data *d = cli_read_board(game, arg, err, errlen);
+    if (!d)
+        return NULL;
+    const char *name = tb_data_name(d);
+    char copy[TB_DATA_NAME];
+    snprintf(copy, sizeof copy, "%s", name);
+    if (tb_data_set_add(set, d, err, errlen))
+        return NULL;
+    return tb_data_set_find(set, game, copy);
 }

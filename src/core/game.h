@@ -7,7 +7,8 @@
  *
  * Invariants every game keeps:
  *   - the state is plain data: no pointer but `base.game` (a pointer to a
- *     static const table), so copying is a memcpy of game->state_size bytes;
+ *     static const table) and `base.data` (the game's loaded data, see
+ *     below), so copying is a memcpy of game->state_size bytes;
  *   - every random draw after setup comes from `base.rng`;
  *   - `legal` writes decisions in canonical sorted order and returns 0 only
  *     when the game is over;
@@ -15,6 +16,19 @@
  *   - `text_to_move` only parses: the core checks legality afterwards;
  *   - `view_json` and `render_text` reveal only what the seat may know.
  * Games use jansson for JSON, but the public API only trades in strings.
+ *
+ * Loadable data (docs/data-format.md).  A game whose boards and components
+ * come from a data file fills in data_builtin, data_read and data_free.  Its
+ * ONE parser (e.g. khronos_data.c) lives in the library and is also compiled
+ * into the game's build-time generator, which turns data/GAME.txt into the
+ * const tables of the built-in tb_data: both paths run the same code, and the
+ * built-in data costs nothing at setup.  A tb_data is immutable and outlives
+ * every state on it (the caller's tb_data_set owns read ones for the run), so
+ * states hold a plain pointer, `base.data`, and copying a state needs no
+ * reference count.  The game reaches its tables as base.data->tables (cast
+ * to its own type); setup and state_from_json find base.data already set.
+ * The core writes "data": {"name", "hash"} into state JSON and records and
+ * checks it on reading, so games never see names or hashes.
  */
 #ifndef TB_CORE_GAME_H
 #define TB_CORE_GAME_H
@@ -26,6 +40,7 @@
 
 struct tb_state {
     const struct tb_game *game;
+    const struct tb_data *data; /* the game's data; NULL for a game without */
     uint64_t seed;
     tb_rng rng;
     int32_t players;
@@ -35,6 +50,17 @@ struct tb_state {
     uint8_t option[TB_MAX_OPTIONS];
 };
 
+/* One game's loaded data (tabula.h): the built-in data are static const
+ * (written by the game's generator), read ones are malloc'd by data.c. */
+#define TB_DATA_HASH_LEN 17 /* 16 hex digits and the NUL */
+struct tb_data {
+    const struct tb_game *game;
+    const void *tables; /* the game's own tables (e.g. const kh_tables *) */
+    char name[TB_DATA_NAME];
+    char hash[TB_DATA_HASH_LEN];
+    bool builtin;
+};
+
 struct tb_game {
     const char *name;
     const char *title;
@@ -42,6 +68,14 @@ struct tb_game {
     size_t state_size;
     const tb_option_spec *options; /* ended by {NULL} */
     const char *notice;            /* provisional-data notice or NULL */
+
+    /* Loadable data (see the top of this file); all NULL for a game without.
+     * data_read parses a data file's text into the game's tables (malloc'd,
+     * released by data_free) or returns NULL with err "WHERE:LINE: what is
+     * wrong" (LINE counted from 1); it never exits and keeps no state. */
+    const struct tb_data *data_builtin;
+    void *(*data_read)(const char *text, size_t len, const char *where, char *err, size_t errlen);
+    void (*data_free)(void *tables);
 
     /* base.game, seed, rng, players and options are already filled in. */
     int (*setup)(tb_state *s, char *err, size_t errlen);
@@ -69,9 +103,18 @@ struct tb_game {
     int (*state_from_json)(tb_state *s, const json_t *j, char *err, size_t errlen);
     void (*resample)(tb_state *s, int seat, tb_rng *rng);
     double (*heuristic)(const tb_state *s, int seat); /* optional */
-    json_t *(*board_json)(void);
+    json_t *(*board_json)(void); /* a game without loadable data */
+    /* A game with loadable data: the board JSON of those data (never NULL). */
+    json_t *(*data_board_json)(const struct tb_data *data);
     char *(*render_text)(const tb_state *s, int seat, unsigned flags); /* TB_RENDER_* */
     int (*prompt_text)(const tb_state *s, char *buf, size_t buflen);
+    /* Optional (tb_narrate): a sentence for the log saying what the move did,
+     * from the states before and after it; public information only.  who is
+     * the mover's name.  Without it the log says "NAME plays MOVE". */
+    int (*narrate)(const tb_state *before, tb_move m, const tb_state *after, const char *who,
+                   const char *const *names, char *buf, size_t buflen);
+    /* Optional (tb_stage_text): "Epoch II", "Age 1, turn 2". */
+    int (*stage_text)(const tb_state *s, char *buf, size_t buflen);
 
     /* The action space (docs/python.md): a fixed count of integers per game,
      * and a bijection between the game's decisions and part of [0, count),
@@ -163,6 +206,64 @@ int tb__option_index(const tb_state *s, const char *key);
 int tb__options_encode(const tb_game *game, const tb_options *normalized, uint8_t *out);
 void tb__options_defaults(const tb_game *game, uint8_t *out);
 void tb__options_decode(const tb_game *game, const uint8_t *in, tb_options *out);
+
+/* data.c: FNV-1a 64 of the normalised text of a data file (every line
+ * whose first word does not start with '#', its words joined by one space,
+ * lines joined by '\n'), as 16 lower-case hex digits.  Static inline so the
+ * native generators hash exactly as the library does. */
+static inline void tb__data_hash(const char *text, size_t len, char out[TB_DATA_HASH_LEN])
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    bool any_line = false;
+    size_t i = 0;
+    while (i < len) {
+        size_t end = i;
+        while (end < len && text[end] != '\n')
+            end++;
+        size_t a = i;
+        while (a < end && (text[a] == ' ' || text[a] == '\t' || text[a] == '\r'))
+            a++;
+        if (a < end && text[a] != '#') {
+            if (any_line) {
+                h ^= (unsigned char)'\n';
+                h *= 0x100000001b3ULL;
+            }
+            any_line = true;
+            bool space = false, first = true;
+            for (size_t k = a; k < end; k++) {
+                char c = text[k];
+                if (c == ' ' || c == '\t' || c == '\r') {
+                    space = true;
+                    continue;
+                }
+                if (space && !first) {
+                    h ^= (unsigned char)' ';
+                    h *= 0x100000001b3ULL;
+                }
+                space = false;
+                first = false;
+                h ^= (unsigned char)c;
+                h *= 0x100000001b3ULL;
+            }
+        }
+        i = end + 1;
+    }
+    static const char hex[] = "0123456789abcdef";
+    for (int k = 0; k < 16; k++)
+        out[k] = hex[(h >> (60 - 4 * k)) & 15];
+    out[16] = '\0';
+}
+
+/* data.c: {"name", "hash"} of data; and the data a state or record names
+ * (`board`: that object, or NULL for one written before data could be
+ * loaded, which is on the built-in data), found in `boards` (NULL: built-in
+ * only); 0 and *out on success, else err says what is missing or changed. */
+json_t *tb__data_json(const tb_data *data);
+bool tb__data_hash_ok(const char *hash); /* 16 lower-case hex digits */
+int tb__data_lookup(const tb_game *game, const char *name, const char *hash,
+                    const tb_data_set *boards, const tb_data **out, char *err, size_t errlen);
+int tb__data_from_json(const tb_game *game, const json_t *board, const tb_data_set *boards,
+                       const tb_data **out, char *err, size_t errlen);
 
 /* Reads an integer member of an object within [lo, hi]; 0 on success. */
 int tb__json_int(const json_t *obj, const char *key, long long lo, long long hi,

@@ -7,7 +7,10 @@
  * prints them.  Replaying a record sets the game up from its seed and plays
  * every decision through the checked path, so a record that does not replay
  * (tampered, or written under other rules) is reported, never half-applied.
- * A sealed record carries a seat's view instead of the seed.
+ * A sealed record carries a seat's view instead of the seed.  A record of a
+ * game with loadable data names the data (name and content hash, "data")
+ * and replays only on those very data; one without "data" (written before
+ * data could be chosen) replays on the built-in data.
  */
 #include "game.h"
 #include "text.h"
@@ -29,6 +32,9 @@ struct tb_record {
     char **moves;
     int count, cap;
     json_t *result; /* as read from a file, or NULL */
+    bool has_board; /* board/board_hash name the data (else: the built-in data) */
+    char board[TB_DATA_NAME];
+    char board_hash[TB_DATA_HASH_LEN];
 };
 
 tb_record *tb_record_new(const tb_game *game, int players, const tb_options *opts, uint64_t seed)
@@ -42,6 +48,7 @@ tb_record *tb_record_new(const tb_game *game, int players, const tb_options *opt
         r->options = *opts;
     tb_options_normalize(game, &r->options, NULL, 0);
     r->seed = seed;
+    tb_record_set_data(r, NULL);
     for (int i = 0; i < TB_MAX_SEATS; i++) {
         snprintf(r->name[i], sizeof r->name[i], "seat %d", i);
         snprintf(r->kind[i], sizeof r->kind[i], "human");
@@ -58,6 +65,29 @@ void tb_record_free(tb_record *rec)
     free(rec->moves);
     json_decref(rec->result);
     free(rec);
+}
+
+void tb_record_set_data(tb_record *rec, const tb_data *data)
+{
+    if (!data)
+        data = rec->game->data_builtin;
+    rec->has_board = data && data->game == rec->game;
+    if (rec->has_board) {
+        snprintf(rec->board, sizeof rec->board, "%s", data->name);
+        snprintf(rec->board_hash, sizeof rec->board_hash, "%s", data->hash);
+    }
+}
+
+const char *tb_record_data_name(const tb_record *rec)
+{
+    if (!rec->game->data_builtin)
+        return NULL;
+    return rec->has_board ? rec->board : TB_DATA_DEFAULT;
+}
+
+const char *tb_record_data_hash(const tb_record *rec)
+{
+    return rec->has_board ? rec->board_hash : NULL;
 }
 
 const tb_game *tb_record_game(const tb_record *rec) { return rec->game; }
@@ -137,6 +167,9 @@ static json_t *record_to_object(const tb_record *rec, bool with_seed)
         json_object_set_new(opts, rec->options.item[i].key,
                             json_string(rec->options.item[i].value));
     json_object_set_new(j, "options", opts);
+    if (rec->has_board)
+        json_object_set_new(j, "data", json_pack("{s:s,s:s}", "name", rec->board, "hash",
+                                                  rec->board_hash));
     if (with_seed) {
         char buf[32];
         snprintf(buf, sizeof buf, "%" PRIu64, rec->seed);
@@ -255,8 +288,26 @@ tb_record *tb_record_from_json(const char *json, char *err, size_t errlen)
             goto fail;
         }
     }
+    const json_t *board = json_object_get(j, "data");
+    const char *board_name = json_string_value(json_object_get(board, "name"));
+    const char *board_hash = json_string_value(json_object_get(board, "hash"));
+    if (board && (!json_is_object(board) || !tb_data_name_ok(board_name) ||
+                  !tb__data_hash_ok(board_hash))) {
+        tb__errf(err, errlen, "'data' must be an object with a 'name' and a 16-digit 'hash'");
+        goto fail;
+    }
+    if (board && !game->data_builtin) {
+        tb__errf(err, errlen, "%s has no boards to choose from, but this record names '%s'",
+                 game->title, board_name);
+        goto fail;
+    }
     rec = tb_record_new(game, (int)json_array_size(players), &opts, seed);
     rec->sealed = sealed;
+    rec->has_board = board != NULL;
+    if (board) {
+        snprintf(rec->board, sizeof rec->board, "%s", board_name);
+        snprintf(rec->board_hash, sizeof rec->board_hash, "%s", board_hash);
+    }
     for (size_t i = 0; i < json_array_size(players); i++) {
         const json_t *p = json_array_get(players, i);
         const char *name = json_string_value(json_object_get(p, "name"));
@@ -300,6 +351,16 @@ fail:
 
 tb_state *tb_record_replay(const tb_record *rec, int upto, char *err, size_t errlen)
 {
+    return tb_record_replay_in(rec, upto, NULL, err, errlen);
+}
+
+tb_state *tb_record_replay_in(const tb_record *rec, int upto, const tb_data_set *boards,
+                              char *err, size_t errlen)
+{
+    const tb_data *data = NULL;
+    if (tb__data_lookup(rec->game, rec->has_board ? rec->board : NULL,
+                        rec->has_board ? rec->board_hash : NULL, boards, &data, err, errlen))
+        return NULL;
     if (rec->sealed) {
         tb__errf(err, errlen, "this record is sealed (no seed) until its game is over");
         return NULL;
@@ -308,7 +369,7 @@ tb_state *tb_record_replay(const tb_record *rec, int upto, char *err, size_t err
         upto = rec->count;
     tb_state *s = tb_state_new(rec->game);
     char why[TB_ERR_LEN];
-    if (tb_setup(s, rec->players, &rec->options, rec->seed, why, sizeof why)) {
+    if (tb_setup_data(s, data, rec->players, &rec->options, rec->seed, why, sizeof why)) {
         tb__errf(err, errlen, "cannot set the game up: %s", why);
         tb_state_free(s);
         return NULL;

@@ -51,7 +51,18 @@ bool tb_state_equal(const tb_state *a, const tb_state *b)
 int tb_setup(tb_state *state, int players, const tb_options *opts, uint64_t seed, char *err,
              size_t errlen)
 {
+    return tb_setup_data(state, NULL, players, opts, seed, err, errlen);
+}
+
+int tb_setup_data(tb_state *state, const tb_data *data, int players, const tb_options *opts,
+                  uint64_t seed, char *err, size_t errlen)
+{
     const tb_game *g = state->game;
+    if (!data)
+        data = g->data_builtin;
+    else if (data->game != g)
+        return tb__errf(err, errlen, "the board '%s' is for %s, not %s", data->name,
+                        data->game->title, g->title);
     if (players < g->min_players || players > g->max_players)
         return tb__errf(err, errlen, "%s is for %d to %d players, not %d", g->name,
                         g->min_players, g->max_players, players);
@@ -66,6 +77,7 @@ int tb_setup(tb_state *state, int players, const tb_options *opts, uint64_t seed
     }
     memset(state, 0, g->state_size);
     state->game = g;
+    state->data = data;
     state->seed = seed;
     tb_rng_seed(&state->rng, seed);
     state->players = players;
@@ -75,6 +87,7 @@ int tb_setup(tb_state *state, int players, const tb_options *opts, uint64_t seed
 }
 
 const tb_game *tb_state_game(const tb_state *state) { return state->game; }
+const tb_data *tb_state_data(const tb_state *state) { return state->data; }
 int tb_players(const tb_state *state) { return state->players; }
 uint64_t tb_seed(const tb_state *state) { return state->seed; }
 void tb_state_options(const tb_state *state, tb_options *out)
@@ -295,6 +308,8 @@ char *tb_state_json(const tb_state *state)
     tb_options o;
     tb_state_options(state, &o);
     json_object_set_new(j, "options", state_options_json(&o));
+    if (state->data)
+        json_object_set_new(j, "data", tb__data_json(state->data));
     json_t *own = state->game->state_json(state);
     json_object_update(j, own);
     json_decref(own);
@@ -341,6 +356,12 @@ static int state_parse_u64(const char *s, int base, uint64_t *out)
 int tb_state_from_json(tb_state *state, const tb_game *game, const char *json, char *err,
                        size_t errlen)
 {
+    return tb_state_from_json_in(state, game, json, NULL, err, errlen);
+}
+
+int tb_state_from_json_in(tb_state *state, const tb_game *game, const char *json,
+                          const tb_data_set *boards, char *err, size_t errlen)
+{
     json_error_t jerr;
     json_t *j = json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
     if (!j)
@@ -359,6 +380,8 @@ int tb_state_from_json(tb_state *state, const tb_game *game, const char *json, c
         goto done;
     }
     tmp = tb_state_new(game);
+    if (tb__data_from_json(game, json_object_get(j, "data"), boards, &tmp->data, err, errlen))
+        goto done;
     long long v;
     if (tb__json_int(j, "players", game->min_players, game->max_players, &v, err, errlen))
         goto done;
@@ -414,6 +437,11 @@ done:
 
 tb_state *tb_state_load(const char *json, char *err, size_t errlen)
 {
+    return tb_state_load_in(json, NULL, err, errlen);
+}
+
+tb_state *tb_state_load_in(const char *json, const tb_data_set *boards, char *err, size_t errlen)
+{
     json_error_t jerr;
     json_t *j = json_loads(json, 0, &jerr);
     if (!j) {
@@ -429,7 +457,7 @@ tb_state *tb_state_load(const char *json, char *err, size_t errlen)
         return NULL;
     }
     tb_state *s = tb_state_new(g);
-    if (tb_state_from_json(s, g, json, err, errlen)) {
+    if (tb_state_from_json_in(s, g, json, boards, err, errlen)) {
         tb_state_free(s);
         return NULL;
     }
@@ -443,7 +471,14 @@ void tb_resample(tb_state *state, int seat, tb_rng *rng)
 
 char *tb_board_json(const tb_game *game)
 {
-    json_t *j = game->board_json();
+    return tb_board_json_data(game, NULL);
+}
+
+char *tb_board_json_data(const tb_game *game, const tb_data *data)
+{
+    if (!data)
+        data = game->data_builtin;
+    json_t *j = data && game->data_board_json ? game->data_board_json(data) : game->board_json();
     char *s = tb__json_dump(j);
     json_decref(j);
     return s;
@@ -457,4 +492,54 @@ char *tb_render_text(const tb_state *state, int seat, unsigned flags)
 int tb_prompt_text(const tb_state *state, char *buf, size_t buflen)
 {
     return state->game->prompt_text(state, buf, buflen);
+}
+
+/* The name of a seat for narration: the caller's, else "Seat N" (from 1). */
+static const char *state_seat_name(const char *const *names, int seat, char *tmp, size_t tmplen)
+{
+    if (names && seat >= 0 && names[seat] && names[seat][0])
+        return names[seat];
+    snprintf(tmp, tmplen, "Seat %d", seat + 1);
+    return tmp;
+}
+
+int tb_narrate(const tb_state *state, tb_move move, const char *const *names, char *buf,
+               size_t buflen)
+{
+    char notation[TB_MOVE_TEXT];
+    if (tb_move_to_text(state, move, notation, sizeof notation) < 0)
+        snprintf(notation, sizeof notation, "?");
+    if (buflen)
+        buf[0] = '\0';
+    int mover = tb_to_move(state);
+    if (mover < 0 || !tb_is_legal(state, move)) {
+        snprintf(buf, buflen, "%s", notation);
+        return -1;
+    }
+    char tmp[16];
+    const char *who = state_seat_name(names, mover, tmp, sizeof tmp);
+    const tb_game *g = state->game;
+    if (g->narrate) {
+        tb_state *after = tb_state_dup(state);
+        if (after) {
+            tb_apply(after, move);
+            /* the game's names array needs every seat named */
+            const char *all[TB_MAX_SEATS];
+            char fallback[TB_MAX_SEATS][16];
+            for (int i = 0; i < state->players; i++)
+                all[i] = state_seat_name(names, i, fallback[i], sizeof fallback[i]);
+            int n = g->narrate(state, move, after, who, all, buf, buflen);
+            tb_state_free(after);
+            if (n > 0)
+                return n;
+        }
+    }
+    return snprintf(buf, buflen, "%s plays %s", who, notation);
+}
+
+int tb_stage_text(const tb_state *state, char *buf, size_t buflen)
+{
+    if (buflen)
+        buf[0] = '\0';
+    return state->game->stage_text ? state->game->stage_text(state, buf, buflen) : 0;
 }

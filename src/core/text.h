@@ -12,6 +12,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <string.h>
 #include <stddef.h>
 
 /* Bytes of the longest prefix of `s` (up to its NUL) that has at most `max`
@@ -34,5 +35,11 @@ bool tb__utf8_valid(const char *s);
 /* A jansson parse error in a reader's words (jansson names its own flags
  * in some of its messages, e.g. for a NUL character inside a string). */
 const char *tb__json_error_words(const json_error_t *e);
+
+/* "a" or "an" before an English word, by its first letter (the log's words). */
+static inline const char *tb__article(const char *word)
+{
+    return word[0] && strchr("AEIOUaeiou", word[0]) ? "an" : "a";
+}
 
 #endif

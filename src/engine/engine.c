@@ -28,6 +28,7 @@ typedef struct engine_session {
     tb_state **history;  /* states before each decision, oldest first */
     int depth, cap;
     tb_record *record;   /* NULL after `load` (no seed to replay from) */
+    const tb_data_set *boards; /* what board=NAME may name (NULL: built-in only) */
 } engine_session;
 
 static void engine_reply(engine_session *e, const char *payload)
@@ -134,7 +135,7 @@ static void cmd_new(engine_session *e, char *args)
     char *w[40];
     int n = engine_words(args, w, 40);
     if (n < 1) {
-        engine_error(e, "usage: new GAME [players=N] [seed=S] [KEY=VALUE ...]");
+        engine_error(e, "usage: new GAME [players=N] [seed=S] [board=NAME] [KEY=VALUE ...]");
         return;
     }
     const tb_game *g = tb_game_find(w[0]);
@@ -144,6 +145,7 @@ static void cmd_new(engine_session *e, char *args)
     }
     int players = tb_game_default_players(g);
     uint64_t seed = 0;
+    const tb_data *data = NULL;
     tb_options opts;
     tb_options_clear(&opts);
     char err[TB_ERR_LEN];
@@ -160,13 +162,31 @@ static void cmd_new(engine_session *e, char *args)
                 engine_error(e, "seed must be a number from 0 to 18446744073709551615, got '%s'", w[i] + 5);
                 return;
             }
+        } else if (strncmp(w[i], "board=", 6) == 0) {
+            if (!tb_data_builtin(g)) {
+                engine_error(e, "%s has no boards to choose from", tb_game_title(g));
+                return;
+            }
+            data = tb_data_name_ok(w[i] + 6) ? tb_data_set_find(e->boards, g, w[i] + 6) : NULL;
+            if (!data) {
+                char names[512] = "";
+                int count = e->boards ? tb_data_set_count(e->boards, g) : 1;
+                for (int k = 0; k < count; k++) {
+                    const tb_data *d = e->boards ? tb_data_set_at(e->boards, g, k) : tb_data_builtin(g);
+                    size_t used = strlen(names);
+                    snprintf(names + used, sizeof names - used, "%s%s", k ? ", " : "", tb_data_name(d));
+                }
+                engine_error(e, "unknown %s board '%.*s' (boards: %s)", tb_game_title(g),
+                             TB__CLIP(w[i] + 6, 60), names);
+                return;
+            }
         } else if (tb_options_set_pair(&opts, w[i], err, sizeof err)) {
             engine_error(e, "%s", err);
             return;
         }
     }
     tb_state *s = tb_state_new(g);
-    if (tb_setup(s, players, &opts, seed, err, sizeof err)) {
+    if (tb_setup_data(s, data, players, &opts, seed, err, sizeof err)) {
         tb_state_free(s);
         engine_error(e, "%s", err);
         return;
@@ -178,9 +198,33 @@ static void cmd_new(engine_session *e, char *args)
     tb_options norm;
     tb_state_options(s, &norm);
     e->record = tb_record_new(g, players, &norm, seed);
+    tb_record_set_data(e->record, data);
     for (int i = 0; i < players; i++)
         tb_record_set_player(e->record, i, NULL, "engine");
     engine_reply(e, "");
+}
+
+static void cmd_list_boards(engine_session *e, char *args)
+{
+    const tb_game *g = tb_game_find(args);
+    if (!g) {
+        engine_error(e, "usage: list_boards GAME (games: see list_games)");
+        return;
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f) {
+        engine_error(e, "out of memory");
+        return;
+    }
+    int count = e->boards ? tb_data_set_count(e->boards, g) : (tb_data_builtin(g) ? 1 : 0);
+    for (int k = 0; k < count; k++) {
+        const tb_data *d = e->boards ? tb_data_set_at(e->boards, g, k) : tb_data_builtin(g);
+        fprintf(f, "%s%s %s", k ? "\n" : "", tb_data_name(d), tb_data_hash(d));
+    }
+    fclose(f);
+    engine_reply_owned(e, buf);
 }
 
 static void cmd_play(engine_session *e, char *args)
@@ -242,7 +286,7 @@ static void cmd_load(engine_session *e, char *args)
         return;
     }
     char err[TB_ERR_LEN];
-    tb_state *s = tb_state_load(args, err, sizeof err);
+    tb_state *s = tb_state_load_in(args, e->boards, err, sizeof err);
     if (!s) {
         engine_error(e, "bad state: %s", err);
         return;
@@ -343,8 +387,11 @@ static const engine_command_help engine_commands[] = {
     {"list_games", "list_games", "The game names, separated by spaces."},
     {"help", "help [COMMAND]",
      "Without COMMAND: every command's usage, one per line. With COMMAND: its usage and what it does."},
-    {"new", "new GAME [players=N] [seed=S] [KEY=VALUE ...]",
-     "Deals a new game (players: the game's usual count; seed: 0; options per game in docs/rules-GAME.md)."},
+    {"list_boards", "list_boards GAME",
+     "The boards GAME may be played on (default, then those of --data-dir), one per line: NAME HASH."},
+    {"new", "new GAME [players=N] [seed=S] [board=NAME] [KEY=VALUE ...]",
+     "Deals a new game (players: the game's usual count; seed: 0; board: one of list_boards, default the "
+     "built-in one; options per game in docs/rules-GAME.md)."},
     {"legal", "legal [json]",
      "The legal decisions of the seat to move in canonical order, one per line (a decision may contain spaces); "
      "with json, one line holding a JSON array of strings. Empty when the game is over."},
@@ -449,6 +496,8 @@ static bool engine_command(engine_session *e, char *line)
             snprintf(buf + used, sizeof buf - used, "%s%s", i ? " " : "", tb_game_name(tb_game_at(i)));
         }
         engine_reply(e, buf);
+    } else if (strcmp(cmd, "list_boards") == 0) {
+        cmd_list_boards(e, args);
     } else if (strcmp(cmd, "new") == 0) {
         cmd_new(e, args);
     } else if (strcmp(cmd, "help") == 0) {
@@ -508,9 +557,9 @@ static bool engine_command(engine_session *e, char *line)
     return true;
 }
 
-int tb_engine_run(FILE *in, FILE *out, uint64_t (*now_us)(void))
+int tb_engine_run(FILE *in, FILE *out, uint64_t (*now_us)(void), const tb_data_set *boards)
 {
-    engine_session e = {.out = out, .now_us = now_us};
+    engine_session e = {.out = out, .now_us = now_us, .boards = boards};
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;

@@ -11,6 +11,7 @@
  *     rooms.h: room.c, rooms.c,    games, seats, turns, the registry, leases
  *              lease.c             (roomsInt.h is private to these three)
  *     ai.h: ai.c                   AI workers beside the rooms: a job queue
+ *     review.h: review.c           game reviews beside the rooms: a queue, a thread
  *     base.h: base.c, secret.c     this header
  *     store.h: store_sqlite.c,     persistence
  *              store_pg.c

@@ -52,6 +52,7 @@ struct srv_http {
     char web_dir[1024];
     srv_rooms *rooms;
     srv_ws *ws;
+    srv_reviews *reviews;
     struct MHD_Daemon *daemon;
     int port;
     uint64_t request_us, idle_us;
@@ -269,7 +270,7 @@ static enum MHD_Result http_method_not_allowed(struct MHD_Connection *c, const c
 
 /* ---- the API ---- */
 
-static json_t *http_catalog(void)
+static json_t *http_catalog(const tb_data_set *boards)
 {
     json_t *games = json_array();
     for (int i = 0; i < tb_game_count(); i++) {
@@ -288,12 +289,19 @@ static json_t *http_catalog(void)
                                                   o->help ? o->help : ""));
         }
         const char *notice = tb_game_notice(g);
+        /* the boards a game may be played on, by name (the built-in one first) */
+        json_t *names = json_array();
+        int nb = !tb_data_builtin(g) ? 0 : boards ? tb_data_set_count(boards, g) : 1;
+        for (int k = 0; k < nb; k++)
+            json_array_append_new(names, json_string(tb_data_name(
+                                             boards ? tb_data_set_at(boards, g, k) : tb_data_builtin(g))));
         json_array_append_new(
-            games, json_pack("{s:s,s:s,s:i,s:i,s:i,s:o,s:o}", "name", tb_game_name(g), "title",
+            games, json_pack("{s:s,s:s,s:i,s:i,s:i,s:o,s:o,s:o}", "name", tb_game_name(g), "title",
                              tb_game_title(g), "min_players", tb_game_min_players(g),
                              "max_players", tb_game_max_players(g), "default_players",
                              tb_game_default_players(g), "notice",
-                             notice ? json_string(notice) : json_null(), "options", opts));
+                             notice ? json_string(notice) : json_null(), "options", opts,
+                             "boards", names));
     }
     json_t *levels = json_array();
     static const char *const names[] = {"easy", "normal", "hard"};
@@ -340,6 +348,39 @@ static enum MHD_Result http_list_games(srv_http *h, struct MHD_Connection *c)
     return http_json(c, 200, json_pack("{s:o}", "games", games));
 }
 
+/* GET or POST /api/games/ID/review (review.h): a finished game's review. */
+static enum MHD_Result http_review(srv_http *h, struct MHD_Connection *c, const char *id,
+                                   bool get, const char *method)
+{
+    bool post = strcmp(method, "POST") == 0;
+    if (!get && !post)
+        return http_method_not_allowed(c, "GET, POST");
+    if (!srv_valid_id(id))
+        return http_error(c, 404, "unknown_game", "there is no such game");
+    bool temporary;
+    srv_room *r = srv_room_borrow(h->rooms, id, &temporary);
+    if (!r)
+        return http_error(c, 404, "unknown_game", "there is no such game");
+    int status = 200;
+    char *out = NULL;
+    if (get) {
+        status = srv_review_get(h->reviews, id, &out);
+    } else {
+        char *record = srv_room_record_json(r, &status);
+        if (status == 200 && record)
+            status = srv_review_request(h->reviews, id, record, &out);
+        else
+            out = record ? record : NULL;
+        if (out != record)
+            free(record);
+    }
+    if (temporary)
+        srv_room_free(r);
+    if (!out)
+        return http_error(c, 500, "internal", SRV_INTERNAL_MESSAGE);
+    return http_send(c, (unsigned)status, "application/json", out);
+}
+
 static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const char *url,
                                 const char *method, http_req *rq)
 {
@@ -362,7 +403,7 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
     if (parts == 1 && strcmp(part[0], "catalog") == 0) {
         if (!get)
             return http_method_not_allowed(c, "GET");
-        return http_json(c, 200, http_catalog());
+        return http_json(c, 200, http_catalog(h->cfg.boards));
     }
     if (parts == 1 && strcmp(part[0], "health") == 0) {
         if (!get)
@@ -370,6 +411,25 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
         int rooms = srv_rooms_in_memory(h->rooms);
         return http_json(c, 200, json_pack("{s:b,s:s,s:i}", "ok", true, "version", TB_VERSION,
                                            "games_in_memory", rooms));
+    }
+    if (parts == 3 && strcmp(part[0], "catalog") == 0 && strcmp(part[2], "start") == 0) {
+        /* a starting position as everybody sees it (the rules pages draw it) */
+        if (!get)
+            return http_method_not_allowed(c, "GET");
+        const tb_game *g = tb_game_find(part[1]);
+        if (!g)
+            return http_error(c, 404, "unknown_game", "there is no such game");
+        char err[TB_ERR_LEN];
+        tb_state *s = tb_state_new(g);
+        if (!s || tb_setup(s, tb_game_default_players(g), NULL, 1, err, sizeof err)) {
+            tb_state_free(s);
+            return http_error(c, 500, "internal", SRV_INTERNAL_MESSAGE);
+        }
+        char *view = tb_view_json(s, TB_SPECTATOR);
+        tb_state_free(s);
+        if (!view)
+            return http_error(c, 500, "internal", SRV_INTERNAL_MESSAGE);
+        return http_send(c, 200, "application/json", view);
     }
     if (parts == 3 && strcmp(part[0], "catalog") == 0 && strcmp(part[2], "board") == 0) {
         if (!get)
@@ -379,6 +439,19 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
             return http_error(c, 404, "unknown_game", "there is no such game");
         char *board = tb_board_json(g);
         return http_send(c, 200, "application/json", board);
+    }
+    if (parts == 4 && strcmp(part[0], "catalog") == 0 && strcmp(part[2], "boards") == 0) {
+        if (!get)
+            return http_method_not_allowed(c, "GET");
+        const tb_game *g = tb_game_find(part[1]);
+        if (!g)
+            return http_error(c, 404, "unknown_game", "there is no such game");
+        const tb_data *d = tb_data_builtin(g) && tb_data_name_ok(part[3])
+                               ? tb_data_set_find(h->cfg.boards, g, part[3])
+                               : NULL;
+        if (!d)
+            return http_error(c, 404, "unknown_board", "this server has no such board of the game");
+        return http_send(c, 200, "application/json", tb_board_json_data(g, d));
     }
     if (strcmp(part[0], "games") != 0)
         return http_error(c, 404, "not_found", "no such API address (see docs/http-api.md)");
@@ -397,6 +470,8 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
             return http_method_not_allowed(c, "GET, POST");
         return http_list_games(h, c);
     }
+    if (parts == 3 && strcmp(part[2], "review") == 0)
+        return http_review(h, c, part[1], get, method);
     if (!get)
         return http_method_not_allowed(c, "GET");
     if (!srv_valid_id(part[1]))
@@ -411,6 +486,8 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
         out = srv_room_spectator_json(r);
     } else if (parts == 3 && strcmp(part[2], "record") == 0) {
         out = srv_room_record_json(r, &status);
+    } else if (parts == 3 && strcmp(part[2], "scores") == 0) {
+        out = srv_room_scores_json(r, &status);
     } else if (parts == 4 && strcmp(part[2], "replay") == 0) {
         char *end;
         long step = strtol(part[3], &end, 10);
@@ -418,7 +495,8 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
             status = 404;
             out = strdup("{\"error\":{\"code\":\"bad_step\",\"message\":\"a replay step is a whole number\"}}");
         } else {
-            out = srv_room_replay_json(r, step, &status);
+            out = srv_room_replay_json(
+                r, step, MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token"), &status);
         }
     }
     if (temporary)
@@ -580,7 +658,7 @@ static void http_completed(void *cls, struct MHD_Connection *c, void **req_cls,
 }
 
 srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *rooms,
-                         srv_ws *ws, char *err, size_t errlen)
+                         srv_ws *ws, srv_reviews *reviews, char *err, size_t errlen)
 {
     struct addrinfo hints = {0}, *ai = NULL;
     hints.ai_family = AF_UNSPEC;
@@ -608,6 +686,7 @@ srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *
     snprintf(h->web_dir, sizeof h->web_dir, "%s", web_dir);
     h->rooms = rooms;
     h->ws = ws;
+    h->reviews = reviews;
     int request_s = cfg->request_seconds > 0 ? cfg->request_seconds : SRV_REQUEST_SECONDS;
     int idle_s = cfg->idle_seconds > 0 ? cfg->idle_seconds : SRV_IDLE_SECONDS;
     unsigned per_address = cfg->per_address > 0    ? (unsigned)cfg->per_address

@@ -88,6 +88,44 @@ bool srv_room_running(srv_room *r)
     return running;
 }
 
+/* The players' names, for the log's sentences. */
+static void room_names(const srv_room *r, const char *names[TB_MAX_SEATS])
+{
+    for (int i = 0; i < TB_MAX_SEATS; i++)
+        names[i] = i < r->players && r->seat[i].name[0] ? r->seat[i].name : NULL;
+}
+
+/* What decision k (0-based, about to be applied to `before`) did, in words. */
+static void room_log_words(srv_room *r, int k, const tb_state *before, tb_move m)
+{
+    if (!r->log || k >= r->log_cap)
+        return;
+    const char *names[TB_MAX_SEATS];
+    room_names(r, names);
+    char said[600];
+    tb_narrate(before, m, names, said, sizeof said);
+    tb_stage_text(before, r->log[k].stage, sizeof r->log[k].stage);
+    free(r->log[k].said);
+    r->log[k].said = strdup(said); /* NULL (out of memory): the log shows the notation */
+}
+
+/* The words of every decision of a game read back from the store: one pass
+ * over the record from the start. */
+static void room_log_words_all(srv_room *r)
+{
+    char why[TB_ERR_LEN];
+    tb_state *s = tb_record_replay_in(r->record, 0, r->rooms->cfg.boards, why, sizeof why);
+    for (int k = 0; s && k < tb_record_length(r->record); k++) {
+        tb_move m;
+        if (tb_text_to_move(s, tb_record_move(r->record, k), &m, why, sizeof why) ||
+            !tb_is_legal(s, m))
+            break;
+        room_log_words(r, k, s, m);
+        tb_apply(s, m);
+    }
+    tb_state_free(s);
+}
+
 static void room_log_push(srv_room *r, int seat, bool by_ai)
 {
     int n = tb_record_length(r->record);
@@ -105,12 +143,22 @@ static void room_log_push(srv_room *r, int seat, bool by_ai)
     }
     r->log[n - 1].seat = (int8_t)seat;
     r->log[n - 1].by_ai = by_ai;
+    r->log[n - 1].stage[0] = '\0';
+    r->log[n - 1].said = NULL;
 }
 
 static json_t *room_log_entry(const srv_room *r, int k) /* k: 0-based */
 {
-    return json_pack("{s:i,s:i,s:s,s:s}", "n", k + 1, "seat", r->log[k].seat, "move",
-                     tb_record_move(r->record, k), "by", r->log[k].by_ai ? "ai" : "human");
+    /* the members in the order of the state message's "last" */
+    json_t *e = json_pack("{s:i,s:i,s:s}", "n", k + 1, "seat", r->log[k].seat, "move",
+                          tb_record_move(r->record, k));
+    if (e && r->log[k].said) {
+        json_object_set_new(e, "said", json_string(r->log[k].said));
+        json_object_set_new(e, "stage", json_string(r->log[k].stage));
+    }
+    if (e)
+        json_object_set_new(e, "by", json_string(r->log[k].by_ai ? "ai" : "human"));
+    return e;
 }
 
 static json_t *room_log_json(const srv_room *r)
@@ -196,6 +244,9 @@ static json_t *room_summary_locked(const srv_room *r)
     for (int i = 0; i < r->options.count; i++)
         json_object_set_new(opts, r->options.item[i].key, json_string(r->options.item[i].value));
     json_object_set_new(j, "options", opts);
+    /* the board the game is played on (games with loadable data), by name */
+    const char *board = r->record ? tb_record_data_name(r->record) : NULL;
+    json_object_set_new(j, "board", board ? json_string(board) : json_null());
     json_t *seats = json_array();
     for (int i = 0; i < r->players; i++)
         json_array_append_new(seats, room_seat_json(r, i));
@@ -210,7 +261,9 @@ static json_t *room_summary_locked(const srv_room *r)
                 json_array_append_new(winners, json_integer(i));
     }
     json_object_set_new(j, "winners", winners);
-    const char *notice = r->game ? tb_game_notice(r->game) : NULL;
+    /* the game's notice is about its built-in data: not shown for another board */
+    bool builtin = !board || strcmp(board, TB_DATA_DEFAULT) == 0;
+    const char *notice = r->game && builtin ? tb_game_notice(r->game) : NULL;
     json_object_set_new(j, "notice", notice ? json_string(notice) : json_null());
     if (r->broken[0])
         json_object_set_new(j, "error", json_string(r->broken));
@@ -383,6 +436,12 @@ static char *room_state_text(const srv_room *r, int seat)
         room_text_int(&t, r->log[n - 1].seat);
         room_text_raw(&t, ",\"move\":");
         room_text_str(&t, tb_record_move(r->record, n - 1));
+        if (r->log[n - 1].said) {
+            room_text_raw(&t, ",\"said\":");
+            room_text_str(&t, r->log[n - 1].said);
+            room_text_raw(&t, ",\"stage\":");
+            room_text_str(&t, r->log[n - 1].stage);
+        }
         room_text_raw(&t, r->log[n - 1].by_ai ? ",\"by\":\"ai\"}" : ",\"by\":\"human\"}");
     } else {
         room_text_raw(&t, "null");
@@ -604,11 +663,15 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
         else if (p->by_ai && !atomic_load(&r->away)) /* a computer's: try again in a second */
             r->ai_queued = srv_ai_schedule(r->rooms->ai, r, n - 1, srv_now_us() + 1000000u) == 0;
     } else if (r->state && tb_decisions_made(r->state) == n - 1) {
+        tb_state *before = tb_state_dup(r->state); /* for the log's words */
         tb_apply(r->state, p->move);
         if (tb_record_push(r->record, p->text)) /* stored already: a restart reads it back */
             srv_log(&r->rooms->cfg, "game %s: out of memory for the record of decision %d",
                     r->id, n);
         room_log_push(r, p->seat, p->by_ai);
+        if (before && tb_record_length(r->record) == n)
+            room_log_words(r, n - 1, before, p->move);
+        tb_state_free(before);
         if (tb_is_over(r->state)) {
             room_finish(r);
             atomic_fetch_sub(&r->rooms->running, 1);
@@ -658,14 +721,51 @@ static int room_error_reply(char **reply, int status, const char *code, const ch
     return status;
 }
 
-static char *room_options_text(const tb_options *o)
+/* The stored options column: the options, and under "@board" (no option is
+ * called that) the board's name and content hash, so a stored game is only
+ * ever replayed on that very board.  Games stored before boards could be
+ * chosen have no "@board" and are on the built-in board. */
+#define ROOM_BOARD_KEY "@board"
+
+static char *room_options_text(const tb_options *o, const tb_data *data)
 {
     json_t *j = json_object();
     for (int i = 0; i < o->count; i++)
         json_object_set_new(j, o->item[i].key, json_string(o->item[i].value));
+    if (data)
+        json_object_set_new(j, ROOM_BOARD_KEY, json_pack("{s:s,s:s}", "name", tb_data_name(data),
+                                                         "hash", tb_data_hash(data)));
     char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(j);
     return s; /* NULL only when out of memory: the caller refuses the game */
+}
+
+/* The board a stored game names (its "@board"; NULL: the built-in one), or
+ * NULL with r->broken saying why it cannot be played here. */
+static const tb_data *room_stored_board(srv_room *r, const json_t *board)
+{
+    const tb_data *builtin = tb_data_builtin(r->game);
+    if (!board)
+        return builtin;
+    const char *name = json_string_value(json_object_get(board, "name"));
+    const char *hash = json_string_value(json_object_get(board, "hash"));
+    if (!name || !hash) {
+        snprintf(r->broken, sizeof r->broken, "the stored board is not a name and a hash");
+        return NULL;
+    }
+    const tb_data *d = tb_data_name_ok(name) && builtin
+                           ? tb_data_set_find(r->rooms->cfg.boards, r->game, name)
+                           : NULL;
+    if (!d)
+        snprintf(r->broken, sizeof r->broken,
+                 "this game was played on the %s board '%.*s', which this server no longer has",
+                 tb_game_title(r->game), TB__CLIP(name, 40));
+    else if (strcmp(tb_data_hash(d), hash) != 0)
+        snprintf(r->broken, sizeof r->broken,
+                 "this game was played on another version of the %s board '%.*s' (its file has "
+                 "changed since)",
+                 tb_game_title(r->game), TB__CLIP(name, 40));
+    return r->broken[0] ? NULL : d;
 }
 
 static srv_room *room_new(srv_rooms *s)
@@ -673,6 +773,7 @@ static srv_room *room_new(srv_rooms *s)
     srv_room *r = calloc(1, sizeof *r);
     if (!r)
         return NULL; /* out of memory: the caller says so */
+    r->hint_n = -1;
     r->rooms = s;
     pthread_mutex_init(&r->lock, NULL);
     return r;
@@ -696,9 +797,10 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     json_t *val;
     json_object_foreach(req, key, val) {
         if (strcmp(key, "game") && strcmp(key, "players") && strcmp(key, "options") &&
-            strcmp(key, "seats")) {
+            strcmp(key, "seats") && strcmp(key, "board")) {
             status = room_error_reply(reply, 400, "bad_request",
-                                      "unknown field '%.*s' (fields: game, players, options, seats)",
+                                      "unknown field '%.*s' (fields: game, players, options, seats, "
+                                      "board)",
                                       TB__CLIP(key, 40));
             goto done;
         }
@@ -746,6 +848,36 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
         status = room_error_reply(reply, 400, "bad_seats", "'seats' lists %zu seats for %lld players",
                                   json_array_size(jseats), (long long)players);
         goto done;
+    }
+    /* the board, by name only: a client never names a file */
+    const json_t *jboard = json_object_get(req, "board");
+    const tb_data *data = tb_data_builtin(game);
+    if (jboard && !json_is_null(jboard)) {
+        const char *bname = json_string_value(jboard);
+        if (!bname) {
+            status = room_error_reply(reply, 400, "bad_request", "'board' must be a board's name");
+            goto done;
+        }
+        if (!tb_data_builtin(game)) {
+            status = room_error_reply(reply, 400, "unknown_board", "%s has no boards to choose from",
+                                      tb_game_title(game));
+            goto done;
+        }
+        data = tb_data_name_ok(bname) ? tb_data_set_find(s->cfg.boards, game, bname) : NULL;
+        if (!data) {
+            char names[400] = "";
+            int nb = s->cfg.boards ? tb_data_set_count(s->cfg.boards, game) : 1;
+            for (int k = 0; k < nb; k++) {
+                const tb_data *d = s->cfg.boards ? tb_data_set_at(s->cfg.boards, game, k)
+                                                 : tb_data_builtin(game);
+                size_t used = strlen(names);
+                snprintf(names + used, sizeof names - used, "%s%s", k ? ", " : "", tb_data_name(d));
+            }
+            status = room_error_reply(reply, 400, "unknown_board",
+                                      "this server has no %s board '%.*s' (boards: %s)",
+                                      tb_game_title(game), TB__CLIP(bname, 40), names);
+            goto done;
+        }
     }
     r = room_new(s);
     if (!r) {
@@ -842,12 +974,13 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     srv_secret_id(r->id);
     uint64_t seed = srv_secret_u64();
     r->state = tb_state_new(game);
-    if (tb_setup(r->state, r->players, &r->options, seed, err, sizeof err)) {
+    if (tb_setup_data(r->state, data, r->players, &r->options, seed, err, sizeof err)) {
         status = room_error_reply(reply, 400, "bad_options", "%s", err);
         goto done;
     }
     srv_iso_now(r->created);
     r->record = tb_record_new(game, r->players, &r->options, seed);
+    tb_record_set_data(r->record, data);
     for (int i = 0; i < r->players; i++) {
         char kind[64];
         if (r->seat[i].kind == SRV_AI)
@@ -863,7 +996,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     snprintf(row.id, sizeof row.id, "%s", r->id);
     snprintf(row.game, sizeof row.game, "%s", tb_game_name(game));
     row.players = r->players;
-    row.options = room_options_text(&r->options);
+    row.options = room_options_text(&r->options, tb_state_data(r->state));
     if (!row.options) {
         srv_log(&s->cfg, "creating a game: out of memory");
         status = room_error_reply(reply, 500, "internal", "the server is out of memory; try again later");
@@ -948,13 +1081,17 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
         snprintf(r->broken, sizeof r->broken, "this build has no game '%s'", row.game);
     else if (r->players < 1 || r->players > TB_MAX_SEATS)
         snprintf(r->broken, sizeof r->broken, "bad player count %d", r->players);
+    const tb_data *data = NULL;
     if (!r->broken[0]) {
         tb_options_clear(&r->options);
         json_t *jo = json_loads(row.options ? row.options : "{}", 0, NULL);
         const char *key;
         json_t *val;
+        data = room_stored_board(r, json_object_get(jo, ROOM_BOARD_KEY));
         json_object_foreach(jo, key, val) {
-            if (tb_options_set(&r->options, key, json_string_value(val) ? json_string_value(val) : "",
+            if (strcmp(key, ROOM_BOARD_KEY) == 0)
+                continue;
+            if (!r->broken[0] && tb_options_set(&r->options, key, json_string_value(val) ? json_string_value(val) : "",
                                why, sizeof why))
                 snprintf(r->broken, sizeof r->broken, "stored options: %.*s", TB__CLIP(why, 200));
         }
@@ -964,6 +1101,7 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
     }
     if (!r->broken[0]) {
         r->record = tb_record_new(r->game, r->players, &r->options, row.seed);
+        tb_record_set_data(r->record, data);
         for (int i = 0; i < r->players; i++) {
             char kind[64];
             if (strcmp(row.seat[i].kind, "ai") == 0)
@@ -977,10 +1115,11 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
             tb_record_push(r->record, moves[k].move);
             room_log_push(r, moves[k].seat, strcmp(moves[k].by, "ai") == 0);
         }
-        r->state = tb_record_replay(r->record, -1, why, sizeof why);
+        r->state = tb_record_replay_in(r->record, -1, r->rooms->cfg.boards, why, sizeof why);
         if (!r->state)
             snprintf(r->broken, sizeof r->broken, "%s", why);
     }
+    bool narrate = r->state != NULL;
     for (int i = 0; i < r->players && i < TB_MAX_SEATS; i++) {
         srv_seat *st = &r->seat[i];
         const srv_seat_row *sr = &row.seat[i];
@@ -1001,6 +1140,8 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
             st->kind = SRV_HUMAN;
         }
     }
+    if (narrate && !r->broken[0])
+        room_log_words_all(r);
     /* A game whose last decision was stored but whose end was not. */
     if (r->state && !r->broken[0] && tb_is_over(r->state) && strcmp(row.status, "over") != 0)
         room_finish(r);
@@ -1075,9 +1216,12 @@ void srv_room_free(srv_room *r)
     for (int i = 0; i < r->nclients; i++)
         room_client_unref(r->clients[i]);
     free(r->clients);
+    for (int k = 0; r->log && r->record && k < tb_record_length(r->record) && k < r->log_cap; k++)
+        free(r->log[k].said);
+    free(r->log);
+    free(r->hint_text);
     tb_state_free(r->state);
     tb_record_free(r->record);
-    free(r->log);
     pthread_mutex_destroy(&r->lock);
     free(r);
 }
@@ -1114,8 +1258,14 @@ char *srv_room_record_json(srv_room *r, int *status)
     return out;
 }
 
-char *srv_room_replay_json(srv_room *r, long step, int *status)
+char *srv_room_replay_json(srv_room *r, long step, const char *token, int *status)
 {
+    int seat = token && *token ? srv_room_seat_of_token(r, token) : TB_SPECTATOR;
+    if (seat < TB_SPECTATOR) {
+        *status = 403;
+        return room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "bad_token", "message",
+                                   "this link's seat key is not one of this game's"));
+    }
     pthread_mutex_lock(&r->lock);
     char *out = NULL;
     if (!r->state || r->broken[0]) {
@@ -1123,12 +1273,9 @@ char *srv_room_replay_json(srv_room *r, long step, int *status)
         out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "broken", "message", r->broken));
         goto done;
     }
-    if (!tb_is_over(r->state)) {
-        *status = 409;
-        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "not_over", "message",
-                                  "the replay opens when the game is over"));
-        goto done;
-    }
+    bool over = tb_is_over(r->state);
+    if (over)
+        seat = TB_SPECTATOR; /* the replay of a finished game is everybody's */
     int total = tb_record_length(r->record);
     if (step < 0 || step > total) {
         *status = 404;
@@ -1138,7 +1285,7 @@ char *srv_room_replay_json(srv_room *r, long step, int *status)
         goto done;
     }
     char why[TB_ERR_LEN];
-    tb_state *s = tb_record_replay(r->record, (int)step, why, sizeof why);
+    tb_state *s = tb_record_replay_in(r->record, (int)step, r->rooms->cfg.boards, why, sizeof why);
     if (!s) {
         *status = 500;
         out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "replay_failed", "message", why));
@@ -1148,15 +1295,66 @@ char *srv_room_replay_json(srv_room *r, long step, int *status)
     int to = tb_to_move(s);
     json_object_set_new(j, "to_move", to >= 0 ? json_integer(to) : json_null());
     json_object_set_new(j, "last", step > 0 ? room_log_entry(r, (int)step - 1) : json_null());
-    json_object_set_new(j, "view", room_parse_view(tb_view_json(s, TB_SPECTATOR)));
+    json_object_set_new(j, "view", room_parse_view(tb_view_json(s, seat)));
     char prompt[512];
     tb_prompt_text(s, prompt, sizeof prompt);
     json_object_set_new(j, "prompt", json_string(prompt));
-    json_object_set_new(j, "result", room_parse_view(tb_result_json(r->state)));
+    json_object_set_new(j, "result", over ? room_parse_view(tb_result_json(r->state)) : json_null());
     tb_state_free(s);
     *status = 200;
     out = room_dump(j);
 done:
+    pthread_mutex_unlock(&r->lock);
+    return out;
+}
+
+char *srv_room_scores_json(srv_room *r, int *status)
+{
+    pthread_mutex_lock(&r->lock);
+    char *out = NULL;
+    char why[TB_ERR_LEN];
+    tb_state *s = NULL;
+    if (!r->state || r->broken[0]) {
+        *status = 409;
+        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "broken", "message", r->broken));
+        goto done;
+    }
+    if (!tb_is_over(r->state)) { /* scores on the way would tell secret colours */
+        *status = 409;
+        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "not_over", "message",
+                                  "the score graph opens when the game is over"));
+        goto done;
+    }
+    s = tb_record_replay_in(r->record, 0, r->rooms->cfg.boards, why, sizeof why);
+    json_t *scores = json_array(), *stages = json_array();
+    for (int k = 0; s; k++) {
+        int sc[TB_MAX_SEATS];
+        tb_scores(s, sc);
+        json_t *row = json_array();
+        for (int p = 0; p < r->players; p++)
+            json_array_append_new(row, json_integer(sc[p]));
+        json_array_append_new(scores, row);
+        char stage[32];
+        tb_stage_text(s, stage, sizeof stage);
+        json_array_append_new(stages, json_string(stage));
+        tb_move m;
+        if (k >= tb_record_length(r->record) ||
+            tb_text_to_move(s, tb_record_move(r->record, k), &m, why, sizeof why) || !tb_is_legal(s, m))
+            break;
+        tb_apply(s, m);
+    }
+    if (!s) {
+        json_decref(scores);
+        json_decref(stages);
+        *status = 500;
+        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "replay_failed", "message", why));
+        goto done;
+    }
+    *status = 200;
+    out = room_dump(json_pack("{s:s,s:i,s:i,s:o,s:o}", "game", r->id, "players", r->players, "total",
+                              tb_record_length(r->record), "scores", scores, "stages", stages));
+done:
+    tb_state_free(s);
     pthread_mutex_unlock(&r->lock);
     return out;
 }
@@ -1290,6 +1488,8 @@ static void room_decide(srv_room *r, srv_client *c, int seat, json_t *msg, json_
     pthread_mutex_unlock(&r->lock);
 }
 
+static void room_hint_request(srv_room *r, srv_client *c, const json_t *id); /* below */
+
 void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
 {
     int seat = c->seat;
@@ -1299,9 +1499,11 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
     const char *type = json_string_value(json_object_get(msg, "type"));
     if (!type) {
         room_client_error(c, id, "bad_message", "a message is a JSON object with a \"type\" "
-                                             "(decide, sync or ping)");
+                                             "(decide, hint, sync or ping)");
     } else if (strcmp(type, "decide") == 0) {
         room_decide(r, c, seat, msg, id);
+    } else if (strcmp(type, "hint") == 0) {
+        room_hint_request(r, c, id);
     } else if (strcmp(type, "sync") == 0) {
         pthread_mutex_lock(&r->lock);
         if (atomic_load(&r->away))
@@ -1313,15 +1515,118 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
         pthread_mutex_unlock(&r->lock);
     } else {
         room_client_error(c, id, "unknown_type",
-                       "unknown message type '%.*s' (decide, sync or ping)", TB__CLIP(type, 32));
+                       "unknown message type '%.*s' (decide, hint, sync or ping)", TB__CLIP(type, 32));
     }
 }
 
 /* ---- AI seats ---- */
 
+/* ---- hints: the computer's choice for a person, with a reason ---- */
+
+/* Sends the hint message to every connection of `seat` (lock held). */
+static void room_hint_send(srv_room *r, int seat)
+{
+    for (int i = 0; r->hint_text && i < r->nclients; i++)
+        if (r->clients[i]->seat == seat)
+            room_send(r->clients[i], strdup(r->hint_text));
+}
+
+/* A hint asked for by a seat: computed once per position on an AI worker
+ * (job number -(n + 1) for position n), sent to the seat's connections. */
+static void room_hint_request(srv_room *r, srv_client *c, const json_t *id)
+{
+    pthread_mutex_lock(&r->lock);
+    int n = r->state ? tb_decisions_made(r->state) : -1;
+    if (!r->state || r->broken[0] || tb_is_over(r->state) || c->seat < 0 ||
+        tb_to_move(r->state) != c->seat) {
+        room_client_error(c, id, "not_your_turn", "a hint is for the player whose turn it is");
+    } else if (r->hint_n == n && r->hint_text) {
+        room_send(c, strdup(r->hint_text));
+    } else if (r->hint_n != n) {
+        free(r->hint_text);
+        r->hint_text = NULL;
+        r->hint_n = n;
+        if (srv_ai_schedule(r->rooms->ai, r, -(n + 1), srv_now_us()) != 0) {
+            r->hint_n = -1;
+            room_client_error(c, id, "busy", "the computer cannot think about a hint right now");
+        }
+    } /* else: being computed; it goes to every connection of the seat */
+    pthread_mutex_unlock(&r->lock);
+}
+
+static void room_hint_step(srv_room *r, int n)
+{
+    pthread_mutex_lock(&r->lock);
+    if (!r->state || r->broken[0] || tb_is_over(r->state) || tb_decisions_made(r->state) != n ||
+        r->hint_n != n) {
+        if (r->hint_n == n)
+            r->hint_n = -1;
+        pthread_mutex_unlock(&r->lock);
+        return;
+    }
+    int seat = tb_to_move(r->state);
+    tb_state *copy = tb_state_dup(r->state);
+    const char *names[TB_MAX_SEATS];
+    char name_copy[TB_MAX_SEATS][sizeof r->seat[0].name];
+    for (int i = 0; i < TB_MAX_SEATS; i++) { /* the names outlive the lock */
+        snprintf(name_copy[i], sizeof name_copy[i], "%s", i < r->players ? r->seat[i].name : "");
+        names[i] = name_copy[i][0] ? name_copy[i] : NULL;
+    }
+    pthread_mutex_unlock(&r->lock);
+
+    const tb_agent *agent = NULL;
+    tb_budget budget = {0};
+    char said[600] = "", reason[300] = "", text[TB_MOVE_TEXT] = "";
+    tb_agent_report report = {0};
+    tb_move m = 0;
+    if (copy && tb_level_lookup(tb_state_game(copy), "normal", &agent, &budget) == 0) {
+        budget.now_us = srv_now_us;
+        m = tb_agent_decide(agent, copy, &budget, srv_secret_u64(), &report);
+        tb_move_to_text(copy, m, text, sizeof text);
+        tb_narrate(copy, m, names, said, sizeof said);
+        if (report.count > 0) {
+            int win = (int)(report.value[0] * 100.0 + 0.5);
+            if (report.count > 1) {
+                char next[TB_MOVE_TEXT];
+                tb_move_to_text(copy, report.move[1], next, sizeof next);
+                snprintf(reason, sizeof reason,
+                         "From here the computer wins about %d%% of its games after this "
+                         "decision; its next best, %s, about %d%%.",
+                         win, next, (int)(report.value[1] * 100.0 + 0.5));
+            } else {
+                snprintf(reason, sizeof reason,
+                         "From here the computer wins about %d%% of its games after this decision.",
+                         win);
+            }
+        }
+    }
+    tb_state_free(copy);
+
+    pthread_mutex_lock(&r->lock);
+    if (r->hint_n == n && r->state && tb_decisions_made(r->state) == n && text[0]) {
+        json_t *msg = json_pack("{s:s,s:i,s:s,s:s,s:s}", "type", "hint", "n", n, "move", text,
+                                "said", said, "reason", reason);
+        if (msg && report.count > 0)
+            json_object_set_new(msg, "win", json_real(report.value[0]));
+        free(r->hint_text);
+        r->hint_text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+        json_decref(msg);
+        if (!r->hint_text)
+            r->hint_n = -1;
+        room_hint_send(r, seat);
+    } else if (r->hint_n == n) {
+        r->hint_n = -1;
+    }
+    pthread_mutex_unlock(&r->lock);
+}
+
 void srv_room_ai_step(void *owner, int expect)
 {
     srv_room *r = owner;
+    if (expect < 0) {
+        room_hint_step(r, -expect - 1);
+        return;
+    }
     pthread_mutex_lock(&r->lock);
     r->ai_queued = false;
     if (!r->state || r->broken[0] || tb_is_over(r->state) || r->commit_pending ||

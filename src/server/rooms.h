@@ -78,7 +78,14 @@ void srv_room_free(srv_room *room);
 char *srv_room_spectator_json(srv_room *room);
 /* The record, sealed until the game is over; *status is the HTTP status. */
 char *srv_room_record_json(srv_room *room, int *status);
-char *srv_room_replay_json(srv_room *room, long step, int *status);
+/* The position after `step` decisions.  A finished game: as a spectator
+ * sees it.  A running game (a look back from the log): as the token's seat
+ * saw it then, or a spectator without a token; never the current position's
+ * secrets.  *status is the HTTP status. */
+char *srv_room_replay_json(srv_room *room, long step, const char *token, int *status);
+/* A finished game's scores after every decision, for the score graph:
+ * {"players", "total", "scores": [[...] per step 0..total], "stages": [...]}. */
+char *srv_room_scores_json(srv_room *room, int *status);
 
 /* ---- for live connections ---- */
 

@@ -64,6 +64,8 @@ typedef struct srv_seat {
 typedef struct srv_log_entry {
     int8_t seat;
     bool by_ai;
+    char stage[24]; /* where the game stood before it: "Epoch II" (tb_stage_text) */
+    char *said;     /* what it did, in players' words (tb_narrate, public); NULL if unknown */
 } srv_log_entry;
 
 struct srv_room {
@@ -84,6 +86,8 @@ struct srv_room {
     int nclients, client_cap;
     bool ai_queued;      /* an AI job for the current position is pending */
     bool commit_pending; /* a decision of this room is with the store writer */
+    int hint_n;          /* the position (decisions made) a hint is for, -1: none */
+    char *hint_text;     /* its message once computed (NULL while the search runs) */
     atomic_bool away;    /* another instance holds the game's lease (PostgreSQL):
                           * the room is stale and decides nothing until reloaded */
     struct srv_room *next; /* registry chain */

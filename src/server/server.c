@@ -37,6 +37,7 @@ struct srv_server {
     char web_dir[1024];
     srv_store *store;
     srv_rooms *rooms;
+    srv_reviews *reviews;
     srv_http *http;
     srv_ws *ws;
     int port;
@@ -126,7 +127,10 @@ srv_server *srv_start(const srv_config *cfg, char *err, size_t errlen)
     s->ws = srv_ws_start(&s->cfg, s->rooms, err, errlen);
     if (!s->ws)
         goto fail;
-    s->http = srv_http_start(&s->cfg, s->web_dir, s->rooms, s->ws, err, errlen);
+    s->reviews = srv_reviews_start(&s->cfg, s->store, err, errlen);
+    if (!s->reviews)
+        goto fail;
+    s->http = srv_http_start(&s->cfg, s->web_dir, s->rooms, s->ws, s->reviews, err, errlen);
     if (!s->http)
         goto fail;
     s->port = srv_http_port(s->http);
@@ -167,12 +171,14 @@ void srv_stop(srv_server *s)
     if (s->http)
         srv_http_quiesce(s->http); /* no new connections */
     srv_rooms_quiesce(s->rooms);  /* no takeovers; workers finish their decision */
+    srv_reviews_stop(s->reviews); /* a review under way stops at its next decision */
     if (s->ws)
         srv_ws_stop(s->ws); /* closes every WebSocket */
     if (s->http)
         srv_http_stop(s->http);
     srv_ws_free(s->ws);
     srv_rooms_close(s->rooms);
+    srv_reviews_free(s->reviews);
     if (s->store)
         s->store->m->close(s->store);
     if (s->lock_fd >= 0)

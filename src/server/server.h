@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "tabula.h"
+
 typedef struct srv_config {
     const char *host;    /* address to bind, e.g. "127.0.0.1" or "::" */
     int port;            /* 0: any free port (see srv_port) */
@@ -30,6 +32,8 @@ typedef struct srv_config {
     int idle_seconds;    /* an idle HTTP connection is closed after this; 0: 60 */
     int per_address;     /* connections (WebSockets included) from one address;
                           * 0: 256, -1: no limit */
+    const tb_data_set *boards; /* the boards games may be played on (--data-dir), the
+                                * caller's, alive until srv_stop; NULL: built-in only */
 } srv_config;
 
 typedef struct srv_server srv_server;

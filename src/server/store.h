@@ -138,6 +138,13 @@ typedef struct srv_store_methods {
                          size_t errlen);
     /* The address other instances send this instance's players to. */
     int (*instance_address)(srv_store *st, const char *address, char *err, size_t errlen);
+
+    /* ---- game reviews (review.c), one per finished game ---- */
+    /* Stores the review of game `id` (JSON text), replacing any earlier one. */
+    int (*review_save)(srv_store *st, const char *id, const char *json, const char *at,
+                       char *err, size_t errlen);
+    /* The stored review (malloc'd JSON text); 1 when there is none, -1 on an error. */
+    int (*review_load)(srv_store *st, const char *id, char **json, char *err, size_t errlen);
 } srv_store_methods;
 
 struct srv_store {

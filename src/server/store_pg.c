@@ -130,6 +130,12 @@ static const char *const pgstore_migrations[] = {
     "    ON p.locktype = 'advisory' AND p.granted AND p.objsubid = 2"
     "   AND p.classid = 1952539244 AND p.objid = i.lock_key::oid"
     "   AND p.database = (SELECT oid FROM pg_database WHERE datname = current_database());",
+    /* 2: the review of a finished game (review.c), one per game */
+    "CREATE TABLE reviews ("
+    "  game_id TEXT PRIMARY KEY REFERENCES games (id),"
+    "  review TEXT NOT NULL,"
+    "  at TEXT NOT NULL"
+    ");",
 };
 
 #define PGSTORE_VERSION ((int)(sizeof pgstore_migrations / sizeof pgstore_migrations[0]))
@@ -799,6 +805,48 @@ static char *pgstore_dup(const PGresult *r, int row, int col)
     return d;
 }
 
+static int pgstore_review_save(srv_store *base, const char *id, const char *json,
+                               const char *at, char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    const char *p[] = {id, json, at};
+    pgsession *s = pgstore_take(st, false);
+    int rc = pgstore_write(s,
+                           "INSERT INTO reviews (game_id, review, at) VALUES ($1, $2, $3)"
+                           " ON CONFLICT (game_id) DO UPDATE SET review = $2, at = $3",
+                           3, p, err, errlen, "saving a review");
+    pgstore_give(st, s);
+    return rc;
+}
+
+static int pgstore_review_load(srv_store *base, const char *id, char **json, char *err,
+                               size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    const char *p[] = {id};
+    *json = NULL;
+    pgsession *s = pgstore_take(st, false);
+    int rc = -1;
+    for (int attempt = 0; attempt < 2 && rc < 0; attempt++) {
+        if (attempt && !pgstore_lost(s))
+            break;
+        if (pgstore_ensure(s, err, errlen))
+            continue;
+        PGresult *r = pgstore_params(s, "SELECT review FROM reviews WHERE game_id = $1", 1, p);
+        if (!pgstore_is(r, PGRES_TUPLES_OK)) {
+            rc = pgstore_fail(s, r, err, errlen, "reading a review");
+        } else if (PQntuples(r) == 0) {
+            rc = 1;
+        } else {
+            *json = pgstore_dup(r, 0, 0);
+            rc = *json ? 0 : 1;
+        }
+        PQclear(r);
+    }
+    pgstore_give(st, s);
+    return rc;
+}
+
 static void pgstore_copy(char *dst, size_t n, const PGresult *r, int row, int col)
 {
     snprintf(dst, n, "%s", PQgetvalue(r, row, col)); /* "" for NULL */
@@ -1190,6 +1238,8 @@ static const srv_store_methods pgstore_methods = {
     .lease_renew = pgstore_lease_renew,
     .lease_orphans = pgstore_lease_orphans,
     .instance_address = pgstore_instance_address,
+    .review_save = pgstore_review_save,
+    .review_load = pgstore_review_load,
 };
 
 /* Opens one connection; what the URL says overrides the defaults. */

@@ -61,6 +61,12 @@ static const char *const sqlstore_migrations[] = {
     "  at TEXT NOT NULL,"
     "  PRIMARY KEY (game_id, n)"
     ");",
+    /* 2: the review of a finished game (review.c), one per game */
+    "CREATE TABLE reviews ("
+    "  game_id TEXT PRIMARY KEY REFERENCES games(id),"
+    "  review TEXT NOT NULL,"
+    "  at TEXT NOT NULL"
+    ");",
 };
 
 #define SQLSTORE_VERSION ((int)(sizeof sqlstore_migrations / sizeof sqlstore_migrations[0]))
@@ -489,6 +495,51 @@ out:
     return rc;
 }
 
+static int sqlstore_review_save(srv_store *base, const char *id, const char *json,
+                                const char *at, char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    pthread_mutex_lock(&s->lock);
+    sqlite3_stmt *st;
+    int rc = sqlstore_prepare(s,
+                              "INSERT INTO reviews (game_id, review, at) VALUES (?1, ?2, ?3)"
+                              " ON CONFLICT (game_id) DO UPDATE SET review = ?2, at = ?3",
+                              &st, err, errlen);
+    if (rc == 0) {
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, json, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, at, -1, SQLITE_STATIC);
+        rc = sqlstore_step_done(s, st, err, errlen, "saving a review");
+        sqlite3_finalize(st);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static int sqlstore_review_load(srv_store *base, const char *id, char **json, char *err,
+                                size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    *json = NULL;
+    pthread_mutex_lock(&s->lock);
+    sqlite3_stmt *st;
+    int rc = sqlstore_prepare(s, "SELECT review FROM reviews WHERE game_id = ?1", &st, err,
+                              errlen);
+    if (rc == 0) {
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        int step = sqlite3_step(st);
+        if (step == SQLITE_ROW) {
+            *json = sqlstore_dup(sqlite3_column_text(st, 0));
+            rc = *json ? 0 : sqlstore_fail(s, err, errlen, "reading a review");
+        } else {
+            rc = step == SQLITE_DONE ? 1 : sqlstore_fail(s, err, errlen, "reading a review");
+        }
+        sqlite3_finalize(st);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
 static void sqlstore_close(srv_store *base)
 {
     sqlstore *s = (sqlstore *)base;
@@ -513,6 +564,8 @@ static const srv_store_methods sqlstore_methods = {
     .game_load = sqlstore_game_load,
     .games_list = sqlstore_games_list,
     .close = sqlstore_close,
+    .review_save = sqlstore_review_save,
+    .review_load = sqlstore_review_load,
 };
 
 srv_store *srv_store_sqlite_open(const char *path, bool full_sync, char *err, size_t errlen)

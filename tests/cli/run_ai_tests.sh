@@ -121,5 +121,73 @@ check "bench --decisions with two threads: the same work" grep -q '"threads":2,"
 usage_case "bench --decisions without --agent" "$tabula" bench clans --decisions 3
 usage_case "bench --decisions 0" "$tabula" bench --agent ismcts clans --decisions 0
 
+# review: a saved game reviewed decision by decision
+check "tabula --help lists review" bash -c "'$tabula' --help | grep -q '^  review'"
+out=$("$tabula" review --help 2>&1); rc=$?
+check "review help exits 0" test $rc -eq 0
+check "review help mentions usage" grep -q "usage: tabula review" <<<"$out"
+"$tabula" play clans --seats random,greedy --seed 21 --record "$tmp/rv.json" </dev/null >/dev/null 2>&1
+check "a game to review was saved" test -s "$tmp/rv.json"
+r=("$tabula" review "$tmp/rv.json")
+usage_case "review without file" "$tabula" review
+usage_case "review seat 0" "${r[@]}" --seat 0
+usage_case "review seat not a number" "${r[@]}" --seat x
+usage_case "review seat past the players" "${r[@]}" --seat 3
+usage_case "review zero iterations" "${r[@]}" --iterations 0
+usage_case "review bad threads" "${r[@]}" --threads 0
+usage_case "review unknown flag" "${r[@]}" --fast
+review_error() {
+  local name=$1 file=$2 want=$3
+  "$tabula" review "$file" --iterations 10 >"$tmp/out" 2>"$tmp/err" </dev/null; local rc=$?
+  check "$name exits 1" test $rc -eq 1
+  check "$name says why" grep -q "$want" "$tmp/err"
+  check "$name prints nothing on stdout" test ! -s "$tmp/out"
+}
+review_error "review of a missing file" "$tmp/none.json" "tabula review: .*none.json"
+printf '{"format": "tabula-record", "game": "clans"' >"$tmp/cut.json"
+review_error "review of cut JSON" "$tmp/cut.json" "tabula review: "
+python3 - "$tmp/rv.json" "$tmp/illegal.json" "$tmp/sealed.json" <<'PY'
+import json, sys
+rec = json.load(open(sys.argv[1]))
+bad = dict(rec); bad["moves"] = rec["moves"][:3] + ["99-98"] + rec["moves"][4:]
+json.dump(bad, open(sys.argv[2], "w"))
+sealed = dict(rec); del sealed["seed"]; sealed["sealed"] = True
+json.dump(sealed, open(sys.argv[3], "w"))
+PY
+review_error "review of a record that does not replay" "$tmp/illegal.json" "99-98"
+review_error "review of a sealed record" "$tmp/sealed.json" "sealed"
+"${r[@]}" --seat 1 --iterations 300 >"$tmp/rv.out" 2>"$tmp/rv.err"; rc=$?
+check "review exits 0" test $rc -eq 0
+check "review names the game and players" grep -q "^Clans, 2 players: seat 1 random, seat 2 greedy" "$tmp/rv.out"
+check "review says whose decisions" grep -q "^Review of random's decisions (300 iterations" "$tmp/rv.out"
+check "review table rows name the player" grep -Eq "^ +[0-9]+  random +[0-9]+-[0-9]+ +[0-9.]+% +[0-9.]+%" "$tmp/rv.out"
+check "review lists only seat 1" bash -c "! grep -Eq '^ +[0-9]+  greedy ' '$tmp/rv.out'"
+check "review sums up mistakes" grep -Eq "^Seat 1 random: [0-9]+ mistakes?, [0-9]+ blunders?; result" "$tmp/rv.out"
+check "no review progress bar off a terminal" test ! -s "$tmp/rv.err"
+"${r[@]}" --json --iterations 200 --seed 5 >"$tmp/all1.jsonl" 2>/dev/null
+"${r[@]}" --json --iterations 200 --seed 5 >"$tmp/all2.jsonl" 2>/dev/null
+check "review is the same for the same seed" cmp -s "$tmp/all1.jsonl" "$tmp/all2.jsonl"
+"${r[@]}" --json --iterations 200 --seed 5 --threads 2 >"$tmp/t1.jsonl" 2>/dev/null
+"${r[@]}" --json --iterations 200 --seed 5 --threads 2 >"$tmp/t2.jsonl" 2>/dev/null
+check "review with two threads is the same for the same seed" cmp -s "$tmp/t1.jsonl" "$tmp/t2.jsonl"
+"${r[@]}" --json --iterations 200 --seed 5 --seat 2 >"$tmp/s2.jsonl" 2>/dev/null
+check "review --json is consistent" python3 - "$tmp/rv.json" "$tmp/all1.jsonl" "$tmp/s2.jsonl" <<'PY'
+import json, sys
+rec = json.load(open(sys.argv[1]))
+every = [json.loads(l) for l in open(sys.argv[2])]
+seat2 = [json.loads(l) for l in open(sys.argv[3])]
+assert len(every) == len(rec["moves"]), (len(every), len(rec["moves"]))
+for i, e in enumerate(every):
+    assert e["index"] == i and e["played"] == rec["moves"][i], e
+    assert e["player"] == rec["players"][e["seat"]]["name"]
+    assert len(e["win_rates"]) == 2 and all(0 <= w <= 1 for w in e["win_rates"])
+    assert abs(e["before"] - e["win_rates"][e["seat"]]) < 1e-9
+    assert abs(e["loss"] - max(0.0, e["best_value"] - e["after"])) < 2e-4, e
+    want = "blunder" if e["loss"] > 0.2 else "mistake" if e["loss"] > 0.1 else None
+    assert e["mark"] == want or abs(e["loss"] - 0.1) < 2e-4 or abs(e["loss"] - 0.2) < 2e-4, e
+assert seat2 and all(e["seat"] == 1 for e in seat2)
+assert seat2 == [e for e in every if e["seat"] == 1]
+PY
+
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -50,7 +50,8 @@ printf 'n\nn\nb\n3\ne\nzz\nq\n' | "$tabula" replay "$tmp/ai.json" >"$tmp/rs.out"
 check "replay steps" grep -q "Decision 3 of" "$tmp/rs.out"
 check "replay reaches the end" grep -q "Result:" "$tmp/rs.out"
 check "replay explains a bad command" grep -q "'zz' is not a replay command" "$tmp/rs.out"
-check "replay says each move once (the board names it)" bash -c "[ \$(grep -c 'Last move:' '$tmp/r5.out') -eq 1 ] && ! grep -q 'Decision 5 of [0-9]*:' '$tmp/r5.out'"
+check "replay says the move in words once, under the board's notation" bash -c "[ \$(grep -c 'Last move:' '$tmp/r5.out') -eq 1 ] && grep -qE 'Decision 5 of [0-9]+: .+ moves [0-9]+ huts? from the [a-z]+ at [0-9]+ to the [a-z]+ at [0-9]+' '$tmp/r5.out'"
+check "the terminal game says each decision in words" grep -qE '^Seat [0-9] moves [0-9]+ huts? from the [a-z]+ at [0-9]+' "$tmp/ai.out"
 check "replay names the seats from 1" grep -q "seat 1 .*seat 2 .*seat 3 " "$tmp/r5.out"
 "$tabula" replay "$tmp/ai.json" --to 5 --seat 1 >"$tmp/rseat.out" 2>&1
 check "replay --seat 1 shows the first seat's view" grep -q "you are seat 1" "$tmp/rseat.out"
@@ -99,6 +100,50 @@ check "help lists commands" grep -q "undo" "$tmp/cut.out"
 for f in games_per_s decisions_per_s ns_per_decision clone_ns; do
   check "bench --json has $f" grep -q "\"$f\":" "$tmp/bench.json"
 done
+
+# Board files (docs/data-format.md): play on one, replay only with it, a bad
+# file refused naming its line, the engine's --data-dir
+small=$2/../data/khronos-small.txt
+mkdir -p "$tmp/boards/khronos"
+cp "$small" "$tmp/boards/khronos/small.txt"
+"$tabula" play khronos --board "$tmp/boards/khronos/small.txt" --seats random,random --seed 4 \
+  --record "$tmp/kb.json" </dev/null >"$tmp/kb.out" 2>&1; rc=$?
+check "play --board FILE plays a game" bash -c "[ $rc -eq 0 ] && grep -q \"on the board 'small'\" '$tmp/kb.out'"
+check "the record names the board" grep -q '"data":{"name":"small","hash":"[0-9a-f]\{16\}"}' "$tmp/kb.json"
+"$tabula" replay "$tmp/kb.json" --to 3 >/dev/null 2>"$tmp/kb.err"; rc=$?
+check "replay without the board is refused, saying which" bash -c "[ $rc -eq 1 ] && grep -q \"board 'small', which is not installed\" '$tmp/kb.err'"
+check "replay --board FILE" bash -c "'$tabula' replay '$tmp/kb.json' --to 3 --board '$tmp/boards/khronos/small.txt' | grep -q 'Decision 3 of'"
+check "replay --data-dir DIR" bash -c "'$tabula' replay '$tmp/kb.json' --to 3 --data-dir '$tmp/boards' | grep -q 'Decision 3 of'"
+sed 's/^hand 4$/hand 5/' "$small" > "$tmp/changed.txt"
+mkdir -p "$tmp/changed/khronos"; cp "$tmp/changed.txt" "$tmp/changed/khronos/small.txt"
+"$tabula" replay "$tmp/kb.json" --data-dir "$tmp/changed" >/dev/null 2>"$tmp/kc.err"; rc=$?
+check "replay on a changed board is refused" bash -c "[ $rc -eq 1 ] && grep -q 'different version' '$tmp/kc.err'"
+sed 's/^row 3 \(.*\)$/row 3 ....~~..mq/' "$small" > "$tmp/bad.txt"
+usage_case "play --board with a bad file" "$tabula" play khronos --board "$tmp/bad.txt"
+check "the bad file's line is named" grep -q "bad.txt:8: row 3: unknown terrain letter 'q'" "$tmp/err"
+usage_case "play clans --board" "$tabula" play clans --board "$small"
+cp "$tmp/bad.txt" "$tmp/boards/khronos/bad.txt"
+"$tabula" engine --data-dir "$tmp/boards" </dev/null >/dev/null 2>"$tmp/eb.err"; rc=$?
+check "engine --data-dir with a bad file does not start" bash -c "[ $rc -eq 1 ] && grep -q 'khronos/bad.txt:8:' '$tmp/eb.err'"
+rm "$tmp/boards/khronos/bad.txt"
+check "engine --data-dir offers the boards by name" bash -c "printf 'list_boards khronos\nnew khronos board=small players=2\n' | '$tabula' engine --data-dir '$tmp/boards' | grep -q '^small [0-9a-f]'"
+
+# The same for an Arkadia board (tests/data/arkadia_moved.txt: other tents, a 4 x 4 lot)
+moved=$2/../data/arkadia_moved.txt
+mkdir -p "$tmp/boards/arkadia"
+cp "$moved" "$tmp/boards/arkadia/moved.txt"
+"$tabula" play arkadia --board "$tmp/boards/arkadia/moved.txt" --seats random,random --seed 5 \
+  --record "$tmp/ab.json" </dev/null >"$tmp/ab.out" 2>&1; rc=$?
+check "arkadia: play --board FILE plays a game" bash -c "[ $rc -eq 0 ] && grep -q \"on the board 'moved'\" '$tmp/ab.out'"
+check "arkadia: the record names the board" grep -q '"data":{"name":"moved","hash":"[0-9a-f]\{16\}"}' "$tmp/ab.json"
+"$tabula" replay "$tmp/ab.json" --to 3 >/dev/null 2>"$tmp/ab.err"; rc=$?
+check "arkadia: replay without the board is refused" bash -c "[ $rc -eq 1 ] && grep -q \"board 'moved', which is not installed\" '$tmp/ab.err'"
+check "arkadia: replay --board FILE" bash -c "'$tabula' replay '$tmp/ab.json' --to 3 --board '$tmp/boards/arkadia/moved.txt' | grep -q 'Decision 3 of'"
+sed 's/^tents a1 f1 /tents a1 a1 /' "$moved" > "$tmp/abad.txt"
+usage_case "arkadia: play --board with a bad file" "$tabula" play arkadia --board "$tmp/abad.txt"
+check "arkadia: the bad file's line is named" grep -q "abad.txt:15: the tent on a1 is given twice" "$tmp/err"
+check "arkadia: engine --data-dir plays on the board by name" bash -c "printf 'list_boards arkadia\nnew arkadia board=moved players=2\nlegal\n' | '$tabula' engine --data-dir '$tmp/boards' | grep -q '^lot k4'"
+check "arkadia: the built-in board has no such lot place" bash -c "! printf 'new arkadia players=2\nlegal\n' | '$tabula' engine | grep -q '^lot k4'"
 
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -42,6 +42,15 @@ t.test('the lobby creates a Clans game against the computer', async () => {
 
 t.test('a whole game played by clicking; the board follows every decision; a spectator sees no secret', async () => {
   const page = await newPage();
+  // every title the tab shows, in order (the turn signal)
+  await page.addInitScript(() => {
+    window.titles = [];
+    const seen = () => { if (window.titles[window.titles.length - 1] !== document.title) window.titles.push(document.title); };
+    document.addEventListener('DOMContentLoaded', () => {
+      seen();
+      new MutationObserver(seen).observe(document.querySelector('title'), { childList: true, characterData: true, subtree: true });
+    });
+  });
   await page.goto(gameUrl);
   await page.waitForSelector('.clans-board .territory');
   assertEq(await page.$$eval('.clans-board .territory', (x) => x.length), 60, '60 territories drawn');
@@ -56,7 +65,26 @@ t.test('a whole game played by clicking; the board follows every decision; a spe
     await page.waitForFunction(() => document.querySelector('#result:not([hidden])') ||
       document.querySelector('.legal-source, .legal-village'), null, { timeout: 30000 });
     if (await page.$('#result:not([hidden])')) break;
-    if (decisions === 0) await shot(page, '03-first-turn');
+    if (decisions === 0) {
+      await shot(page, '03-first-turn');
+      // the tab tells the player it is their turn: title and icon
+      await page.waitForFunction(() => document.title.startsWith('● Your turn'), null, { timeout: 5000 });
+      assert((await page.getAttribute('link[rel="icon"]', 'href')).startsWith('data:image/svg+xml'), 'the tab icon carries a dot');
+      assert(!(await spec.title()).includes('Your turn'), 'a spectator is never told it is their turn');
+      assertEq(await spec.$('#turn-sound'), null, 'a spectator has no turn signals to set');
+      // "What can I do now?" says it in words, open on a desktop
+      assert((await page.textContent('.what-now li[data-kind="move"]')).startsWith('Move all huts of a territory'), 'the turn card says what we can do');
+      assert(await page.$eval('.what-now', (d) => d.open), 'open on a desktop');
+      // a hint: the computer's choice for this position, with a reason
+      await page.click('#hint-button');
+      await page.waitForSelector('#hint', { timeout: 20000 });
+      const hint = await page.textContent('#hint');
+      assert(/^Hint: Tester moves \d+ huts? from the \w+ at \d+/.test(hint) && /wins about \d+%/.test(hint), `the hint says what and why (${hint})`);
+      await shot(page, '03b-hint');
+      await page.check('#turn-sound');
+      assertEq(await page.evaluate(() => localStorage.getItem('tabula.turnSound')), 'on', 'the sound choice is kept');
+      await page.uncheck('#turn-sound');
+    }
     const n = await page.$$eval('.log .entry', (x) => x.length);
     if (await page.$('.legal-village')) {
       await page.click('.legal-village >> nth=0');
@@ -93,12 +121,29 @@ t.test('a whole game played by clicking; the board follows every decision; a spe
           `huts of ${from} arrive on ${to} (${snap.to} of ${moved}, fewer only by strife or ruin)`);
         checkedMoves++;
       }
-      const logText = await page.textContent('.log .entry:last-child, .log .entry:nth-last-child(1)');
+      const logText = await page.$$eval('.log .entry', (x) => x[x.length - 1].textContent);
       assert(logText.includes(`${from} → ${to}`) || (await page.$$eval('.log .entry', (x) => x.length)) > n + 1,
         'the move log shows the decision');
     }
     decisions++;
     if (decisions === 10) await shot(page, '05-mid-game');
+    if (decisions === 6) {
+      // The log tells the story in words, and a decision clicked shows the
+      // board just after it; "Back to the game" returns to the live board.
+      const said = await page.$$eval('.log .entry .words', (x) => x.map((e) => e.textContent));
+      assert(said.some((w) => /^Tester moves \d+ huts? from the \w+ at \d+ to the \w+ at \d+/.test(w)),
+        `the log tells our moves in words (${said.slice(0, 2).join(' | ')})`);
+      const occupied = () => page.$$eval('g[data-id]', (g) => new Set(g.filter((x) => x.querySelector('.hut')).map((x) => x.dataset.id)).size);
+      await page.click('.log .entry[data-n="1"]');
+      await page.waitForSelector('#look-return');
+      assert((await page.textContent('#turn')).includes('Looking back'), 'the turn card says we are looking back');
+      assertEq(await occupied(), 59, 'the board after decision 1: one territory emptied');
+      assertEq(await page.$$eval('.legal-source', (x) => x.length), 0, 'nothing can be played while looking back');
+      await shot(page, '05b-looking-back');
+      await page.click('#look-return');
+      await page.waitForFunction(() => !document.querySelector('#look-return'));
+      assert(await occupied() < 59, 'back at the live board');
+    }
     if (decisions === 4) {
       // The spectator (early, long before any game can end): same board, no colour of any seat.
       await spec.waitForFunction((k) => document.querySelectorAll('.log .entry').length >= k, n + 1);
@@ -110,6 +155,10 @@ t.test('a whole game played by clicking; the board follows every decision; a spe
     }
   }
   await page.waitForSelector('#result:not([hidden])', { timeout: 30000 });
+  const titles = await page.evaluate(() => window.titles);
+  const turns = titles.filter((x) => x.startsWith('● Your turn')).length;
+  assert(turns >= 3 && turns >= titles.length / 2 - 1, `the tab says "your turn" at each of our turns and stops in between (${turns} of ${titles.length} titles)`);
+  assert(!titles[titles.length - 1].startsWith('● Your turn'), 'and not once the game is over');
   assert(decisions >= 5, `played a real game (${decisions} decisions by clicking, ${villagesChosen} village choices)`);
   assert(checkedMoves >= 3, `hut arithmetic checked on ${checkedMoves} moves`);
   const rows = await page.$$eval('#result tr[data-seat]', (r) => r.length);
@@ -152,6 +201,25 @@ t.test('the replay viewer steps through the finished game', async () => {
   await page.waitForFunction((k) => document.querySelector('#replay-step').textContent.startsWith(`Decision ${k} of`), total);
   await page.waitForSelector('#result:not([hidden])');
   await shot(page, '09-replay-end');
+  // the story of the result: a score line per seat, and points by stage that add up
+  await page.waitForSelector('#story .score-graph .seat-line');
+  assertEq(await page.$$eval('#story .seat-line', (x) => x.length), 4, 'a score line per seat');
+  const stageRows = await page.$$eval('#story .stage-table tbody tr', (rows) => rows.map((r) => {
+    const cells = [...r.querySelectorAll('td')].map((d) => Number(d.textContent));
+    return { seat: r.dataset.rowSeat, sum: cells.slice(0, -1).reduce((a, b) => a + b, 0), total: cells[cells.length - 1] };
+  }));
+  const finalScores = await page.$$eval('#result > table tr[data-seat]', (rows) => Object.fromEntries(rows.map((r) =>
+    [r.dataset.seat, Number(r.lastElementChild.textContent.replace(/\D/g, ''))])));
+  assertEq(stageRows.length, 4, 'points by stage for every seat');
+  for (const r of stageRows) {
+    assertEq(r.sum, r.total, 'the points by stage add up to the total');
+    assertEq(r.total, finalScores[r.seat], 'the total is the result');
+  }
+  assert((await page.$$eval('#story .stage-table thead th', (x) => x.map((e) => e.textContent))).includes('Epoch I'), 'the stages are the epochs');
+  const gb = await (await page.$('#story .score-graph')).boundingBox();
+  await page.click('#story .score-graph', { position: { x: gb.width * 0.3, y: gb.height / 2 } });
+  await page.waitForFunction((k) => !document.querySelector('#replay-step').textContent.startsWith(`Decision ${k} of`), total);
+  assert(Number((await page.textContent('#replay-step')).match(/Decision (\d+)/)[1]) < total, 'clicking the graph goes to that moment');
   // jump with the slider
   await page.$eval('#replay-slider', (s, k) => { s.value = String(k); s.dispatchEvent(new Event('input')); }, Math.floor(total / 2));
   await page.waitForFunction((k) => document.querySelector('#replay-step').textContent.startsWith(`Decision ${k} of`), Math.floor(total / 2));

@@ -40,7 +40,7 @@ t.test('the lobby creates a Khronos game against the computer', async () => {
 // ---- reading the page ----
 
 const logLength = (page) => page.$$eval('.log .entry', (x) => x.length);
-const lastLog = (page) => page.$eval('.log .entry:last-child .mv', (x) => x.textContent).catch(() => '');
+const lastLog = (page) => page.$$eval('.log .entry .mv', (x) => (x.length ? x[x.length - 1].textContent : '')).catch(() => '');
 const state = (page) => page.$eval('.kh-root', (r) => ({ phase: r.dataset.phase, n: Number(r.dataset.n), mine: r.dataset.mine === '1', mode: r.dataset.mode }));
 const buildingAt = (page, board, at) => page.$(`.kh-bld[data-board="${board}"][data-at="${at}"]`);
 const pawnsOn = (page, board, seat) => page.$$eval(`.kh-pawn[data-board="${board}"][data-seat="${seat}"]`, (x) => x.length);
@@ -247,7 +247,7 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
         const all = await page.$$('.kh-board.legal-build .kh-sq.act-build');
         await all[(stats.decisions * 7) % all.length].click();
         await decided(page, n, `build ${type}`);
-        assert(/^build /.test(await page.$eval(`.log .entry:nth-child(${n + 1}) .mv`, (x) => x.textContent)), 'the build is logged');
+        assert(/^build /.test(await page.$eval(`.log .entry[data-n="${n + 1}"] .mv`, (x) => x.textContent)), 'the build is logged');
         const s2 = await state(page);
         assert(['squares', 'action', 'pay', 'pick'].includes(s2.phase), `after build: ${s2.phase}`);
         count('build');
@@ -258,7 +258,7 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
         const board = await up.getAttribute('data-board');
         await up.click();
         await decided(page, n, `upgrade to ${type}`);
-        assert(/^upgrade /.test(await page.$eval(`.log .entry:nth-child(${n + 1}) .mv`, (x) => x.textContent)), 'the upgrade is logged');
+        assert(/^upgrade /.test(await page.$eval(`.log .entry[data-n="${n + 1}"] .mv`, (x) => x.textContent)), 'the upgrade is logged');
         assertEq((await state(page)).phase, 'squares', 'an upgrade asks for the squares');
         assert(await page.$(`.kh-sq.sel[data-board="${board}"][data-sq="${sq}"], .kh-sq.cand[data-board="${board}"][data-sq="${sq}"]`),
           'the old footprint is part of every placement offered');
@@ -306,7 +306,7 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
     if (await page.$('#kh-end[disabled]')) await page.click('#kh-hand .kh-card.selected'); // that discard is not offered
     await page.click('#kh-end');
     await decided(page, n, 'end');
-    assert(/^end/.test(await page.$eval(`.log .entry:nth-child(${n + 1}) .mv`, (x) => x.textContent)), 'the end of the turn is logged');
+    assert(/^end/.test(await page.$eval(`.log .entry[data-n="${n + 1}"] .mv`, (x) => x.textContent)), 'the end of the turn is logged');
     if (!(await page.$('#result:not([hidden])'))) {
       assertEq(await page.$$eval('#kh-hand .kh-card', (x) => x.length), 4, 'the hand is refilled to four cards');
       stats.checked++;

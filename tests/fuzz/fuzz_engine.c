@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t len = 0;
     FILE *out = open_memstream(&text, &len);
     if (in && out)
-        tb_engine_run(in, out, fuzz_clock);
+        tb_engine_run(in, out, fuzz_clock, NULL);
     if (in)
         fclose(in);
     if (out)

@@ -117,7 +117,19 @@ t.test('a created game: one secret link per human seat, only hashes stored', asy
   assert(!('legal' in spec.json) && !('prompt' in spec.json), 'no decisions for spectators');
   const rec = await api(server, 'GET', `/api/games/${r.json.id}/record`);
   assert(rec.json.sealed === true && !('seed' in rec.json), 'record sealed, no seed');
-  await expectError(await api(server, 'GET', `/api/games/${r.json.id}/replay/0`), 409, 'not_over');
+  // Looking back at a running game: a spectator sees what every seat sees; a
+  // seat's key shows that seat's view then (its own colour), nothing more.
+  const back = await api(server, 'GET', `/api/games/${r.json.id}/replay/0`);
+  assertEq(back.status, 200, 'a running game can be looked back at');
+  assertEq(back.json.view.colours, [null, null, null], 'the look back hides every colour from a spectator');
+  assertEq(back.json.result, null, 'no result while the game runs');
+  const mine = await api(server, 'GET', `/api/games/${r.json.id}/replay/0?token=${s0.token}`);
+  assertEq(mine.status, 200, 'a seat looks back with its key');
+  assert(mine.json.view.your_colour !== null, 'the seat sees its own colour in the look back');
+  assertEq(mine.json.view.colours.filter((x) => x !== null).length, 1, 'and no other colour');
+  await expectError(await api(server, 'GET', `/api/games/${r.json.id}/replay/0?token=nonsense`), 403, 'bad_token');
+  await expectError(await api(server, 'GET', `/api/games/${r.json.id}/replay/999`), 404, 'bad_step');
+  await expectError(await api(server, 'GET', `/api/games/${r.json.id}/scores`), 409, 'not_over');
   // A token of this game is no key to another game.
   const other = await create({ game: 'clans', players: 2, seats: humans(2) });
   const c = await connect(other.json.id, s0.token);
@@ -149,6 +161,13 @@ t.test('an all-computer game plays through on its own', async () => {
   const listed = over.json.games.find((x) => x.id === r.json.id);
   assertEq(listed && listed.winners, g.result.winners, 'listed among finished games, with its winners');
   assertEq(g.winners, g.result.winners, 'the summary names the winners');
+  // the score graph: every seat's score after every decision, and the stage
+  const sc = (await api(server, 'GET', `/api/games/${r.json.id}/scores`)).json;
+  assertEq([sc.players, sc.total, sc.scores.length, sc.stages.length], [3, g.decisions, g.decisions + 1, g.decisions + 1], 'a score row per position');
+  assertEq(sc.scores[0], [0, 0, 0], 'nobody has scored at the start');
+  assertEq(sc.scores[g.decisions], g.result.scores, 'the last row is the result');
+  assertEq(sc.stages[0], 'Epoch I', 'the stage of every position');
+  assert(g.log.every((e) => typeof e.said === 'string' && e.said.length > 0 && e.stage), 'every logged decision is said in words');
 });
 
 // ---- a whole game over WebSockets ----
@@ -233,6 +252,20 @@ t.test('every WebSocket error is a message, changes nothing and keeps the connec
   await expectErr(mover, () => mover.send({ type: 'decide', move: legal[0], n: 'x' }), 'bad_message');
   await expectErr(other, () => other.send({ type: 'decide', move: legal[0] }), 'not_your_turn');
   await expectErr(spec, () => spec.send({ type: 'decide', move: legal[0] }), 'spectator');
+  await expectErr(other, () => other.send({ type: 'hint' }), 'not_your_turn');
+  await expectErr(spec, () => spec.send({ type: 'hint' }), 'not_your_turn');
+  // a hint: the computer's choice for this position, in words, with a reason
+  let at = mover.messages.length;
+  mover.send({ type: 'hint' });
+  const hint = await mover.next((m) => m.type === 'hint', { from: at, what: 'a hint' });
+  assert(legal.includes(hint.move), `the hint is a legal decision (${hint.move})`);
+  assertEq(hint.n, 0, 'for this position');
+  assert(/^.+ moves \d+ huts? from the \w+ at \d+/.test(hint.said), `the hint says it in words (${hint.said})`);
+  assert(/wins about \d+% of its games/.test(hint.reason) && hint.win >= 0 && hint.win <= 1, `with a reason (${hint.reason})`);
+  at = mover.messages.length;
+  mover.send({ type: 'hint' });
+  assertEq(await mover.next((m) => m.type === 'hint', { from: at, what: 'the hint again' }), hint, 'asked again: the same hint');
+  assertEq(other.messages.filter((m) => m.type === 'hint').length, 0, 'only the seat that asked hears it');
   await expectErr(mover, () => mover.sendBinary(Buffer.from('{"type":"ping"}')), 'bad_frame');
   await expectErr(mover, () => mover.send(JSON.stringify({ type: 'ping', pad: 'x'.repeat(40000) })), 'too_large');
   const echo = await mover.request({ type: 'ping', id: 'after-errors' });
@@ -252,7 +285,8 @@ t.test('every WebSocket error is a message, changes nothing and keeps the connec
   const ackAt = mover.messages.indexOf(ack);
   const next = await mover.next((m) => m.type === 'state' && m.n === 1);
   assert(mover.messages.indexOf(next) > ackAt, 'ack before the new state');
-  assertEq(next.last, { n: 1, seat: st.to_move, move: legal[0], by: 'human' }, 'last decision');
+  assertEq(next.last, { n: 1, seat: st.to_move, move: legal[0], said: next.last.said, stage: 'Epoch I', by: 'human' }, 'last decision');
+  assert(/^P\d moves 1 hut from the \w+ at \d+ to the \w+ at \d+$/.test(next.last.said), `the log says it in words: ${next.last.said}`);
   await expectErr(mover, () => mover.send({ type: 'decide', move: legal[1] || legal[0], n: 1 }), 'not_your_turn');
   for (const c of [a, b, spec]) await c.close();
 });
@@ -377,6 +411,109 @@ t.test('SIGTERM stops the server cleanly and closes WebSockets with 1001', async
   assert(Date.now() - t0 < 5000, 'stops quickly');
   await sleep(100);
   assertEq(c.closeCode, 1001, 'close frame "going away"');
+  fs.rmSync(d2, { recursive: true, force: true });
+});
+
+t.test('boards: offered by name from --data-dir, chosen at creation, remembered by stored games', async () => {
+  const d2 = tempDir();
+  const small = fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'data', 'khronos-small.txt'), 'utf8');
+  const boards = path.join(d2, 'boards');
+  fs.mkdirSync(path.join(boards, 'khronos'), { recursive: true });
+  fs.writeFileSync(path.join(boards, 'khronos', 'bad.txt'), small.replace('row 3 ....~~..m^', 'row 3 ....~~..mq'));
+  let refused = null;
+  try {
+    const bad = await startServer(tabula, { db: testDb(d2, 'b'), args: ['--data-dir', boards] });
+    await bad.stop();
+  } catch (e) {
+    refused = e.message;
+  }
+  assert(refused && /khronos\/bad\.txt:8: row 3: unknown terrain letter 'q'/.test(refused), `a bad board stops the server: ${refused}`);
+  fs.rmSync(path.join(boards, 'khronos', 'bad.txt'));
+  fs.writeFileSync(path.join(boards, 'khronos', 'small.txt'), small);
+  const bdb = testDb(d2, 'boards');
+  const s2 = await startServer(tabula, { db: bdb, args: ['--data-dir', boards] });
+  const cat = (await api(s2, 'GET', '/api/catalog')).json.games;
+  assertEq(cat.find((g) => g.name === 'khronos').boards, ['default', 'small'], 'khronos boards by name');
+  assertEq(cat.find((g) => g.name === 'clans').boards, [], 'clans has none');
+  const drawn = await api(s2, 'GET', '/api/catalog/khronos/boards/small');
+  assertEq([drawn.json.width, drawn.json.height, drawn.json.data.name], [10, 8, 'small'], 'the small board drawn');
+  await expectError(await api(s2, 'GET', '/api/catalog/khronos/boards/huge'), 404, 'unknown_board');
+  const mk = (body) => api(s2, 'POST', '/api/games', body);
+  await expectError(await mk({ game: 'khronos', board: 'huge' }), 400, 'unknown_board');
+  await expectError(await mk({ game: 'khronos', board: '../../etc/passwd' }), 400, 'unknown_board');
+  await expectError(await mk({ game: 'khronos', board: 7 }), 400, 'bad_request');
+  await expectError(await mk({ game: 'clans', board: 'default' }), 400, 'unknown_board');
+  const g = await mk({ game: 'khronos', board: 'small', players: 2, seats: humans(2) });
+  assertEq(g.status, 201, 'a game on the small board');
+  const dflt = await mk({ game: 'khronos', players: 2, seats: humans(2) });
+  const clans = await mk({ game: 'clans', players: 2, seats: humans(2) });
+  assertEq((await api(s2, 'GET', `/api/games/${g.json.id}`)).json.board, 'small', 'the game names its board');
+  assertEq((await api(s2, 'GET', `/api/games/${dflt.json.id}`)).json.board, 'default', 'the built-in board');
+  assertEq((await api(s2, 'GET', `/api/games/${clans.json.id}`)).json.board, null, 'clans: none');
+  const c = await WsClient.connect(s2.port, `?game=${g.json.id}&token=${g.json.seats[0].token}`);
+  const st = await c.next((m) => m.type === 'state');
+  await c.close();
+  assertEq((await s2.stop()).code, 0, 'clean stop');
+  // Restarted with the board: the game resumes as it was.
+  const s3 = await startServer(tabula, { db: bdb, args: ['--data-dir', boards] });
+  assert(/3 unfinished games resumed/.test(s3.stdout()), `all three resumed: ${s3.stdout()}`);
+  const c3 = await WsClient.connect(s3.port, `?game=${g.json.id}&token=${g.json.seats[0].token}`);
+  assertEq((await c3.next((m) => m.type === 'state')).view, st.view, 'the same position on the same board');
+  await c3.close();
+  assertEq((await s3.stop()).code, 0, 'clean stop');
+  // Without it, or with the file changed: that game is refused with the reason, the others play on.
+  for (const [args, why] of [[[], /board 'small', which this server no longer has/],
+    [['--data-dir', boards], /another version of the Khronos board 'small'/]]) {
+    if (args.length) fs.writeFileSync(path.join(boards, 'khronos', 'small.txt'), small.replace(/^hand 4$/m, 'hand 5'));
+    const s4 = await startServer(tabula, { db: bdb, args });
+    assert(/2 unfinished games resumed/.test(s4.stdout()), `the two others resumed: ${s4.stdout()}`);
+    const broken = (await api(s4, 'GET', `/api/games/${g.json.id}`)).json;
+    assert(why.test(broken.error || ''), `refused with a reason: ${broken.error}`);
+    const ok = (await api(s4, 'GET', `/api/games/${dflt.json.id}`)).json;
+    assert(!ok.error && ok.board === 'default', 'the game on the built-in board plays on');
+    assertEq((await s4.stop()).code, 0, 'clean stop');
+  }
+  fs.rmSync(d2, { recursive: true, force: true });
+});
+
+t.test('boards: an Arkadia board file from --data-dir, played on and resumed on it', async () => {
+  const d2 = tempDir();
+  const moved = fs.readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'data', 'arkadia_moved.txt'), 'utf8');
+  const boards = path.join(d2, 'boards');
+  fs.mkdirSync(path.join(boards, 'arkadia'), { recursive: true });
+  fs.writeFileSync(path.join(boards, 'arkadia', 'bad.txt'), moved.replace('tents a1 f1 ', 'tents a1 a1 '));
+  let refused = null;
+  try {
+    const bad = await startServer(tabula, { db: testDb(d2, 'b'), args: ['--data-dir', boards] });
+    await bad.stop();
+  } catch (e) {
+    refused = e.message;
+  }
+  assert(refused && /arkadia\/bad\.txt:15: the tent on a1 is given twice/.test(refused), `a bad board stops the server: ${refused}`);
+  fs.rmSync(path.join(boards, 'arkadia', 'bad.txt'));
+  fs.writeFileSync(path.join(boards, 'arkadia', 'moved.txt'), moved);
+  const adb = testDb(d2, 'arkadia');
+  const s2 = await startServer(tabula, { db: adb, args: ['--data-dir', boards] });
+  const cat = (await api(s2, 'GET', '/api/catalog')).json.games;
+  assertEq(cat.find((g) => g.name === 'arkadia').boards, ['default', 'moved'], 'arkadia boards by name');
+  const drawn = (await api(s2, 'GET', '/api/catalog/arkadia/boards/moved')).json;
+  assertEq([drawn.lot_size, drawn.tents.length, drawn.provisional], [[4, 4], 20, false], 'the moved board drawn');
+  const g = await api(s2, 'POST', '/api/games', { game: 'arkadia', board: 'moved', players: 2, seats: humans(2) });
+  assertEq(g.status, 201, 'a game on the moved board');
+  const summary = (await api(s2, 'GET', `/api/games/${g.json.id}`)).json;
+  assertEq([summary.board, summary.notice], ['moved', null], 'named, and no notice about the built-in board');
+  const seat = summary.to_move;
+  const c = await WsClient.connect(s2.port, `?game=${g.json.id}&token=${g.json.seats[seat].token}`);
+  const st = await c.next((m) => m.type === 'state');
+  await c.close();
+  assert(st.legal.includes('lot k4'), `the lot goes where the moved board leaves room: ${st.legal}`);
+  assertEq((await s2.stop()).code, 0, 'clean stop');
+  const s3 = await startServer(tabula, { db: adb, args: ['--data-dir', boards] });
+  const c3 = await WsClient.connect(s3.port, `?game=${g.json.id}&token=${g.json.seats[seat].token}`);
+  const again = await c3.next((m) => m.type === 'state');
+  await c3.close();
+  assertEq([again.view, again.legal], [st.view, st.legal], 'resumed on the same board');
+  assertEq((await s3.stop()).code, 0, 'clean stop');
   fs.rmSync(d2, { recursive: true, force: true });
 });
 

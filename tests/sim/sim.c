@@ -12,7 +12,8 @@
  * The JSON checks (round trip, no leak, resampling) cost far more than the
  * rules, so they run at every decision of the first FULL games of each player
  * count; the other checks run at every decision of every game.
- * usage: sim GAME GAMES FULL [PLAYERS...]
+ * usage: sim [--data FILE] GAME GAMES FULL [PLAYERS...]
+ * (--data: play on the board and component data of FILE, docs/data-format.md)
  */
 #include "sim.h"
 
@@ -30,6 +31,8 @@ static const struct {
 };
 
 static int sim_failures;
+static const tb_data_set *sim_boards; /* NULL: built-in data only */
+static const tb_data *sim_data;       /* NULL: the built-in data */
 
 static void sim_fail(const char *game, int players, int g, int d, const char *what)
 {
@@ -46,7 +49,7 @@ static void sim_decision_checks(const tb_state *s, tb_rng *rng, const char *game
         sim_fail(game, players, g, d, "a copy differs from its original");
     /* JSON round trip */
     char *json = tb_state_json(s), err[TB_ERR_LEN];
-    tb_state *back = tb_state_load(json, err, sizeof err);
+    tb_state *back = tb_state_load_in(json, sim_boards, err, sizeof err);
     if (!back) {
         char msg[TB_ERR_LEN + 40];
         snprintf(msg, sizeof msg, "state JSON does not load: %s", err);
@@ -71,6 +74,31 @@ static void sim_decision_checks(const tb_state *s, tb_rng *rng, const char *game
         if (strcmp(v1, v2) != 0)
             sim_fail(game, players, g, d, seat < 0 ? "resampling changes the spectator view"
                                                    : "resampling changes the seat's own view");
+        if (seat == TB_SPECTATOR && mover >= 0) {
+            /* the log's words say only what everybody sees: for two dealings
+             * of the secrets a spectator cannot see that show everybody the
+             * same before and after the decision, the words are the same */
+            tb_move moves[TB_MAX_MOVES];
+            int n = tb_legal(s, moves);
+            tb_move m = moves[(int)tb_rng_below(rng, (uint32_t)n)];
+            char said1[600], said2[600];
+            if (tb_narrate(s, m, NULL, said1, sizeof said1) <= 0)
+                sim_fail(game, players, g, d, "a legal decision has no words for the log");
+            if (tb_is_legal(c, m)) {
+                tb_state *a1 = tb_state_dup(s), *a2 = tb_state_dup(c);
+                tb_apply(a1, m);
+                tb_apply(a2, m);
+                char *w1 = tb_view_json(a1, TB_SPECTATOR), *w2 = tb_view_json(a2, TB_SPECTATOR);
+                if (strcmp(w1, w2) == 0 && (tb_narrate(c, m, NULL, said2, sizeof said2) <= 0 ||
+                                            strcmp(said1, said2) != 0))
+                    sim_fail(game, players, g, d,
+                             "the log's words depend on secrets a spectator cannot see");
+                free(w1);
+                free(w2);
+                tb_state_free(a1);
+                tb_state_free(a2);
+            }
+        }
         if (seat == mover) {
             char *legal2 = tb_legal_text(c);
             if (strcmp(legal, legal2) != 0)
@@ -84,12 +112,41 @@ static void sim_decision_checks(const tb_state *s, tb_rng *rng, const char *game
     tb_state_free(c);
 }
 
+static tb_data_set *sim_read_data(const char *game_name, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    static char text[1 << 16];
+    size_t len = f ? fread(text, 1, sizeof text, f) : 0;
+    if (!f) {
+        perror(path);
+        exit(2);
+    }
+    fclose(f);
+    char err[TB_ERR_LEN];
+    tb_data_set *set = tb_data_set_new();
+    tb_data *d = tb_data_read(tb_game_find(game_name), "sim", text, len, path, err, sizeof err);
+    if (!d || tb_data_set_add(set, d, err, sizeof err)) {
+        fprintf(stderr, "sim: %s\n", err);
+        exit(2);
+    }
+    sim_data = d;
+    return set;
+}
+
 int main(int argc, char **argv)
 {
+    const char *data_file = NULL;
+    if (argc > 2 && strcmp(argv[1], "--data") == 0) {
+        data_file = argv[2];
+        argc -= 2;
+        argv += 2;
+    }
     if (argc < 4) {
-        fprintf(stderr, "usage: sim GAME GAMES FULL [PLAYERS...]\n");
+        fprintf(stderr, "usage: sim [--data FILE] GAME GAMES FULL [PLAYERS...]\n");
         return 2;
     }
+    tb_data_set *boards = data_file ? sim_read_data(argv[1], data_file) : NULL;
+    sim_boards = boards;
     const tb_game *game = tb_game_find(argv[1]);
     if (!game) {
         fprintf(stderr, "sim: unknown game %s\n", argv[1]);
@@ -119,7 +176,7 @@ int main(int argc, char **argv)
             tb_state *s = tb_state_new(game), *before = tb_state_new(game);
             tb_rng rng;
             tb_rng_seed(&rng, (uint64_t)g * 7919u + (uint64_t)players);
-            if (tb_setup(s, players, NULL, (uint64_t)g, err, sizeof err)) {
+            if (tb_setup_data(s, sim_data, players, NULL, (uint64_t)g, err, sizeof err)) {
                 sim_fail(argv[1], players, g, 0, err);
                 break;
             }
@@ -170,8 +227,10 @@ int main(int argc, char **argv)
             tb_state_free(s);
         }
     }
-    printf("sim %s: %ld games, %ld decisions checked, %ld of them with the JSON checks\n",
-           argv[1], played, decisions, full_decisions);
+    printf("sim %s%s%s: %ld games, %ld decisions checked, %ld of them with the JSON checks\n",
+           argv[1], data_file ? " on " : "", data_file ? data_file : "", played, decisions,
+           full_decisions);
+    tb_data_set_free(boards);
     printf("%d passed, %d failed\n", sim_failures ? 0 : 1, sim_failures ? 1 : 0);
     return sim_failures ? 1 : 0;
 }

@@ -13,6 +13,8 @@
  *   - §17.2 the four seal values add up to at most 10, and to 8 at the start;
  *   - §17.3 own workers: screen + board + pool = 11, pool = 8 - 2 x banners used;
  *   - §17.4 neutral workers: pool + screens + board = 24;
+ * (the numbers of the built-in board: every count comes from the board the
+ * state is played on, so the same checks hold on an owner's board file);
  *   - §17.5 a building is paid once: every seal a decision pays matches the
  *     own workers next to the buildings it completed, plus each building's
  *     seal to the active player, and one castle piece is owed per building;
@@ -28,7 +30,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define D (ark__data)
 
 #define FAIL(...) return snprintf(err, n, __VA_ARGS__), -1
 
@@ -47,11 +48,12 @@ static int sim_total(const uint8_t *v, int k)
 
 static int sim_static(const arkadia_state *a, char *err, size_t n)
 {
+    const ark_data *d = ark__board(a);
     int players = a->base.players, mover = ark__mover(a);
     /* the board */
     ark_bb occ = ark__lot_cells(a);
     for (int i = 0; i < a->nbld; i++) {
-        ark_bb cells = ark__building_cells(&a->bld[i]);
+        ark_bb cells = ark__building_cells(d, &a->bld[i]);
         if (ark_bb_any(ark_bb_and(cells, occ)))
             FAIL("building %d overlaps something", i);
         occ = ark_bb_or(occ, cells);
@@ -70,14 +72,14 @@ static int sim_static(const arkadia_state *a, char *err, size_t n)
     /* cards */
     int count[ARK_CARD_TYPES] = {0};
     for (int p = 0; p < players; p++) {
-        if (a->hand_n[p] > D.hand)
+        if (a->hand_n[p] > d->hand)
             FAIL("seat %d holds %d cards", p, a->hand_n[p]);
         for (int i = 0; i < a->hand_n[p]; i++) {
             count[a->hand[p][i] / 2]++;
             if (i && a->hand[p][i - 1] > a->hand[p][i])
                 FAIL("seat %d: hand not sorted", p);
         }
-        int want = D.hand - (p == mover && a->action == ARK_ACT_BUILD &&
+        int want = d->hand - (p == mover && a->action == ARK_ACT_BUILD &&
                              (a->phase == ARK_PH_PLACE || a->phase == ARK_PH_CASTLE || a->phase == ARK_PH_DRAW));
         if ((a->stack_n || a->display_n) && a->hand_n[p] != want)
             FAIL("seat %d holds %d cards while cards remain; %d expected", p, a->hand_n[p], want);
@@ -91,9 +93,9 @@ static int sim_static(const arkadia_state *a, char *err, size_t n)
     if (a->phase == ARK_PH_PLACE)
         count[a->card]++;
     for (int c = 0; c < ARK_CARD_TYPES; c++)
-        if (count[c] != D.cards[c / ARK_FAMILIES][c % ARK_FAMILIES])
+        if (count[c] != d->cards[c / ARK_FAMILIES][c % ARK_FAMILIES])
             FAIL("card %d: %d copies", c, count[c]);
-    if (a->stack_n && a->display_n != D.display)
+    if (a->stack_n && a->display_n != d->display)
         FAIL("the display is short while the stack has cards");
     /* §17.1: 28 pieces */
     int pieces = 0, placed = 0;
@@ -101,42 +103,46 @@ static int sim_static(const arkadia_state *a, char *err, size_t n)
         pieces += sim_total(a->pool[f], ARK_FAMILIES);
     for (int q = 0; q < ARK_CASTLE; q++)
         placed += a->height[q];
-    int start_pieces = 0;
+    int start[ARK_FLOORS], start_pieces = 0;
     for (int f = 0; f < ARK_FLOORS; f++)
-        start_pieces += sim_total(D.pieces[f], ARK_FAMILIES);
-    if (pieces + placed != start_pieces || start_pieces != 28)
-        FAIL("castle: %d placed + %d in pools != 28", placed, pieces);
+        start_pieces += start[f] = sim_total(d->pieces[f], ARK_FAMILIES);
+    if (pieces + placed != start_pieces)
+        FAIL("castle: %d placed + %d in pools != %d", placed, pieces, start_pieces);
     int on_floor[ARK_FLOORS] = {0};
     for (int q = 0; q < ARK_CASTLE; q++)
         for (int f = 0; f < a->height[q]; f++)
             on_floor[f]++;
-    if ((on_floor[1] && on_floor[0] < 10) || (on_floor[2] && on_floor[1] < 10))
+    /* the floor-1 and floor-2 leftovers join pool 3 when their floor fills
+     * (built-in board: 12 + 12 + 4 pieces, so pool 3 holds 6, then 8) */
+    if ((on_floor[1] && on_floor[0] < ARK_CASTLE) || (on_floor[2] && on_floor[1] < ARK_CASTLE))
         FAIL("a floor was started before the one below was full");
-    if (on_floor[0] == 10 && sim_total(a->pool[0], 4))
+    if (on_floor[0] == ARK_CASTLE && sim_total(a->pool[0], 4))
         FAIL("floor 1 is full but its pool still holds pieces");
-    if (on_floor[0] == 10 && on_floor[1] == 0 && sim_total(a->pool[2], 4) != 6)
-        FAIL("floor 1 just full: pool 3 holds %d, not 6", sim_total(a->pool[2], 4));
-    if (on_floor[1] == 10 && (sim_total(a->pool[1], 4) || sim_total(a->pool[2], 4) != 8 - on_floor[2]))
+    int pool3_after_1 = start[2] + start[0] - ARK_CASTLE;
+    if (on_floor[0] == ARK_CASTLE && on_floor[1] == 0 && sim_total(a->pool[2], 4) != pool3_after_1)
+        FAIL("floor 1 just full: pool 3 holds %d, not %d", sim_total(a->pool[2], 4), pool3_after_1);
+    int pool3_after_2 = pool3_after_1 + start[1] - ARK_CASTLE - on_floor[2];
+    if (on_floor[1] == ARK_CASTLE && (sim_total(a->pool[1], 4) || sim_total(a->pool[2], 4) != pool3_after_2))
         FAIL("floor 2 full: pools are %d and %d", sim_total(a->pool[1], 4), sim_total(a->pool[2], 4));
-    if ((on_floor[1] == 10) != (a->trigger_turn >= 0))
+    if ((on_floor[1] == ARK_CASTLE) != (a->trigger_turn >= 0))
         FAIL("the end is triggered exactly when floor 2 is full");
     /* §17.2 */
     int values = 0;
     for (int k = 0; k < ARK_FAMILIES; k++)
         values += ark__value(a, k);
-    if (values > 10)
+    if (values > ARK_CASTLE)
         FAIL("seal values add up to %d", values);
     /* §17.3, §17.4 */
     int neutral = ark__neutral_pool(a) + ark_bb_count(a->workers[ARK_NEUTRAL]);
     for (int p = 0; p < players; p++) {
-        int pool = ark__own_pool(a, p), used = D.banners - a->banners[p];
-        if (a->screen[p] + ark_bb_count(a->workers[p]) + pool != 11)
-            FAIL("seat %d: own workers do not add up to 11", p);
-        if (pool != 8 - 2 * used)
+        int pool = ark__own_pool(a, p), used = d->banners - a->banners[p];
+        if (a->screen[p] + ark_bb_count(a->workers[p]) + pool != d->own_workers)
+            FAIL("seat %d: own workers do not add up to %d", p, d->own_workers);
+        if (pool != d->own_workers - d->start_workers - d->per_banner * used)
             FAIL("seat %d: own pool %d after %d banners", p, pool, used);
         neutral += a->screen_neutral[p];
     }
-    if (neutral != 24 || ark__neutral_pool(a) < 0)
+    if (neutral != d->neutral || ark__neutral_pool(a) < 0)
         FAIL("neutral workers add up to %d", neutral);
     /* completion: done exactly when enclosed, outside the workers phase */
     for (int i = 0; i < a->nbld; i++) {
@@ -159,15 +165,18 @@ static int sim_static(const arkadia_state *a, char *err, size_t n)
 int sim_arkadia_check(const tb_state *before, const tb_state *after, char *err, size_t n)
 {
     const arkadia_state *a = (const arkadia_state *)after;
+    const ark_data *d = ark__board(a);
     if (sim_static(a, err, n))
         return -1;
     int players = after->players;
     if (!before) {
-        int values = 0;
+        int values = 0, printed = 0;
         for (int k = 0; k < ARK_FAMILIES; k++)
             values += ark__value(a, k);
-        if (values != 8)
-            FAIL("seal values add up to %d at the start, not 8", values);
+        for (int q = 0; q < ARK_CASTLE; q++)
+            printed += d->castle_seal[q] != ARK_NO_FAMILY;
+        if (values != printed)
+            FAIL("seal values add up to %d at the start, not %d (the printed seals)", values, printed);
         return 0;
     }
     const arkadia_state *b = (const arkadia_state *)before;
@@ -204,7 +213,7 @@ int sim_arkadia_check(const tb_state *before, const tb_state *after, char *err, 
                 int delta = a->seals[p][k] - b->seals[p][k];
                 bool sold = b->phase == ARK_PH_SALE && p == mover && k == b->family;
                 if (sold ? delta > 0 : delta != expect[p][k])
-                    FAIL("seat %d %s seals changed by %d; payouts explain %d", p, D.family[k], delta,
+                    FAIL("seat %d %s seals changed by %d; payouts explain %d", p, d->family[k], delta,
                          expect[p][k]);
             }
     }
@@ -262,7 +271,7 @@ int sim_arkadia_check(const tb_state *before, const tb_state *after, char *err, 
             if (a->gold[p] != worth)
                 FAIL("seat %d ends with %d gold; the final evaluation gives %d", p, a->gold[p], worth);
         }
-    if (b->phase == ARK_PH_SALE && a->banners[mover] > D.banners - 1)
+    if (b->phase == ARK_PH_SALE && a->banners[mover] > d->banners - 1)
         FAIL("a sale without a banner");
     return 0;
 }

@@ -9,11 +9,17 @@
 // the generic renderer, which shows the view as text and the legal decisions
 // as buttons.  The page never learns more than its seat's view.
 import { apiGet, brandSvg, clear, el, toast } from './common.js';
+import { renderGameLog } from './gamelog.js';
+import { setBaseTitle, signalControls, turnSignal } from './notify.js';
+import { scoreGraph, stageTable } from './scoregraph.js';
+import { whatNowPanel } from './whatnow.js';
+import { mountReview } from './review.js';
 
 const params = new URLSearchParams(location.search);
 const gameId = params.get('game');
 const token = params.get('token');
 const wantReplay = params.has('replay');
+const wantReview = params.has('review');
 const $ = (id) => document.getElementById(id);
 
 const RENDERERS = { arkadia: './renderers/arkadia.js', clans: './renderers/clans.js', khronos: './renderers/khronos.js' };
@@ -21,7 +27,9 @@ const RENDERERS = { arkadia: './renderers/arkadia.js', clans: './renderers/clans
 const S = {
   summary: null, board: null, renderer: null, seats: [], seat: null, role: 'spectator',
   log: [], current: null, ws: null, retry: 0, seq: 0, fatal: null,
-  replay: null, spectators: 0,
+  replay: null, spectators: 0, rendererModule: null, review: null,
+  look: null,          // a look back during live play: { n, r } (the position after decision n)
+  openTurns: new Set(), // log turns the player unfolded
 };
 
 function seatName(k) {
@@ -44,6 +52,13 @@ function banner(text, kind = 'down') {
 // ---- what every renderer gets ----
 
 function context() {
+  if (S.look && S.look.r) {
+    const r = S.look.r;
+    return {
+      view: r.view, legal: null, yourTurn: false, seat: S.seat, toMove: r.to_move, last: r.last,
+      result: null, thinking: null, seats: S.seats, replay: true, n: r.step, look: true,
+    };
+  }
   if (S.replay) {
     const r = S.replay.current;
     return {
@@ -63,6 +78,8 @@ function context() {
 
 function renderAll() {
   const ctx = context();
+  const live = S.current && !S.replay;
+  turnSignal(!!(live && S.current.your_turn && !S.current.result), S.summary ? `${S.summary.title}: your turn` : '');
   if (ctx.view && S.renderer) S.renderer.update(ctx);
   renderTurn(ctx);
   renderYou(ctx);
@@ -113,6 +130,14 @@ function renderTurn(ctx) {
     box.append(el('h3', 'Game over'), el('div.headline', w.length > 1 ? `Shared win: ${w.join(' and ')}` : `${w[0]} wins`));
     return;
   }
+  if (ctx.look) {
+    box.classList.add('looking');
+    box.append(el('h3', 'Looking back'),
+      el('div.headline', `The board after decision ${ctx.n} of ${S.log.length}`),
+      el('div.detail', 'The game goes on meanwhile; nothing you see here is played.'),
+      el('button.primary#look-return', { type: 'button', onclick: () => lookBack(null) }, 'Back to the game'));
+    return;
+  }
   if (ctx.replay) {
     box.append(el('h3', 'Replay'), el('div.headline', ctx.toMove === null ? 'Final position' : `${seatName(ctx.toMove)} to move`),
       el('div.detail', 'Step through the game with the controls under the board, or the arrow keys.'));
@@ -121,10 +146,18 @@ function renderTurn(ctx) {
   if (ctx.yourTurn) {
     box.classList.add('mine');
     const help = S.renderer && S.renderer.instruction ? S.renderer.instruction(ctx) : null;
-    box.append(el('h3', 'Your turn'), el('div.headline', help ? help.headline : 'Choose a decision'),
+    // (no null among the nodes: the DOM's append would print it)
+    box.append(...[el('h3', 'Your turn'), el('div.headline', help ? help.headline : 'Choose a decision'),
       help && help.detail ? el('div.detail', help.detail) : null,
-      // the engine's own wording (0-based seats) only when the game has no words of its own
-      !help && ctx.prompt ? el('div.engine-prompt', ctx.prompt) : null);
+      // the engine's own wording only when the game has no words of its own
+      !help && ctx.prompt ? el('div.engine-prompt', ctx.prompt) : null].filter(Boolean));
+    box.append(hintBox(ctx));
+    if (S.whatNowOpen === undefined) S.whatNowOpen = !PHONE.matches;
+    const panel = whatNowPanel(el, S.summary ? S.summary.game : '', ctx.legal, S.whatNowOpen);
+    if (panel) {
+      panel.addEventListener('toggle', () => { S.whatNowOpen = panel.open; placeDock(); });
+      box.append(panel);
+    }
     return;
   }
   const who = ctx.toMove === null ? '' : seatName(ctx.toMove);
@@ -135,6 +168,25 @@ function renderTurn(ctx) {
     box.append(el('h3', ctx.seat === null ? 'Watching' : 'Their turn'), el('div.headline', `Waiting for ${who}`),
       el('div.detail', S.seats[ctx.toMove] && !S.seats[ctx.toMove].connected ? 'That player is not connected right now.' : ''));
   }
+}
+
+// The hint: the computer's choice for this position, with a one-line reason.
+function hintBox(ctx) {
+  const hint = S.hint && S.hint.n === ctx.n ? S.hint : null;
+  if (hint) {
+    return el('div.hint#hint', el('div', el('b', 'Hint: '), `${hint.said}.`),
+      hint.reason ? el('div.small.muted', hint.reason) : null);
+  }
+  const waiting = S.hintWaiting === ctx.n;
+  return el('div.hint-row', el('button.small#hint-button', {
+    type: 'button', disabled: waiting, title: 'Ask the computer what it would do here',
+    onclick: () => {
+      if (!S.ws || S.ws.readyState !== WebSocket.OPEN) { toast('Not connected.', 'error'); return; }
+      S.hintWaiting = ctx.n;
+      S.ws.send(JSON.stringify({ type: 'hint', id: ++S.seq }));
+      renderAll();
+    },
+  }, waiting ? 'The computer is thinking…' : 'Hint'));
 }
 
 function renderYou(ctx) {
@@ -179,14 +231,9 @@ function formatMove(m) {
 
 function renderLog(ctx) {
   const box = clear($('log'));
-  const upto = ctx.replay ? ctx.n : S.log.length;
-  S.log.forEach((e, i) => {
-    const row = el(`div.entry${ctx.replay && i + 1 === upto ? '.current' : ''}`, { 'data-n': e.n },
-      el('span.n', `${e.n}.`), el('span', seatName(e.seat), ' ', el('span.mv', formatMove(e.move))),
-      e.by === 'ai' ? el('span.ai-tag', { title: 'decided by the computer' }, 'AI') : el('span'));
-    if (ctx.replay && i >= upto) row.style.opacity = '.35';
-    if (ctx.replay) row.addEventListener('click', () => replayGo(e.n));
-    box.append(row);
+  renderGameLog(box, S.log, {
+    upto: ctx.replay ? ctx.n : null, current: ctx.replay ? ctx.n : null, open: S.openTurns,
+    seatName, formatMove, onPick: (n) => (S.replay ? replayGo(n) : lookBack(n)),
   });
   $('move-count').textContent = `${S.log.length}`;
   const cur = box.querySelector('.current');
@@ -194,9 +241,25 @@ function renderLog(ctx) {
   else if (!ctx.replay) box.scrollTop = box.scrollHeight;
 }
 
+// The finished game's scores over time (fetched once).
+function scoreData() {
+  if (!S.scores) S.scores = apiGet(`/api/games/${encodeURIComponent(gameId)}/scores`).catch(() => null);
+  return S.scores;
+}
+
+async function renderStory(box) {
+  const data = await scoreData();
+  if (!data || !box.isConnected) return;
+  const pick = (k) => (S.replay ? replayGo(k) : lookBack(k));
+  const at = S.replay && S.replay.current ? S.replay.current.step : S.look ? S.look.n : null;
+  box.append(el('h3', 'How the game went'), scoreGraph(data, seatName, pick, at),
+    el('div.small.muted', 'Click the graph to see the board at that moment.'),
+    el('h3', 'Points by stage'), stageTable(data, seatName));
+}
+
 function renderResult(ctx) {
   const box = $('result');
-  const res = S.replay ? S.replay.result : ctx.result;
+  const res = S.replay ? S.replay.result : (S.current && S.current.result) || ctx.result;
   if (!res) { box.hidden = true; return; }
   box.hidden = false;
   clear(box);
@@ -208,9 +271,13 @@ function renderResult(ctx) {
       el('td', seatName(k), k === S.seat ? ' (you)' : ''), el('td', extra),
       el('td', { style: 'text-align:right' }, `${res.scores[k]} pts`));
   }))));
+  const story = el('div.story#story');
+  box.append(story);
+  renderStory(story);
   if (!S.replay) {
     box.append(el('div.row', { style: 'margin-top:12px' },
       el('a.button.small.primary#open-replay', { href: `/game.html?game=${gameId}&replay=1` }, 'Watch the replay'),
+      el('a.button.small#open-review', { href: `/game.html?game=${gameId}&replay=1&review=1` }, 'Review'),
       el('a.button.small', { href: '/' }, 'Back to the lobby')));
   }
 }
@@ -239,6 +306,10 @@ function onMessage(msg) {
       if (msg.last && !S.log.some((e) => e.n === msg.last.n)) S.log.push(msg.last);
       S.log.sort((a, b) => a.n - b.n);
       break;
+    case 'hint':
+      S.hint = msg;
+      S.hintWaiting = null;
+      break;
     case 'presence':
       for (const p of msg.seats) if (S.seats[p.seat]) { S.seats[p.seat].connected = p.connected; S.seats[p.seat].joined = p.joined; }
       S.spectators = msg.spectators;
@@ -250,6 +321,7 @@ function onMessage(msg) {
       } else {
         toast(msg.message, 'error');
       }
+      S.hintWaiting = null;
       if (S.renderer && S.renderer.reset) S.renderer.reset();
       break;
     default:
@@ -284,6 +356,30 @@ function connect() {
   };
 }
 
+// ---- looking back during live play ----
+// Clicking a decision in the log shows the board just after it, as this seat
+// saw it then (the server answers from the seat's view of that moment);
+// `null`, Escape or "Back to the game" returns to the live position.
+async function lookBack(n) {
+  if (n === null || n === undefined || (S.current && n >= S.current.n)) {
+    S.look = null;
+    renderAll();
+    return;
+  }
+  S.look = { n, r: S.look ? S.look.r : null };
+  const q = token ? `?token=${encodeURIComponent(token)}` : '';
+  let r;
+  try { r = await apiGet(`/api/games/${encodeURIComponent(gameId)}/replay/${n}${q}`); } catch (e) {
+    toast(`Cannot show that moment: ${e.message}`, 'error');
+    S.look = null;
+    return;
+  }
+  if (!S.look || S.look.n !== n) return; // a later click or a return won
+  S.look.r = r;
+  renderAll();
+  $('board').scrollIntoView({ block: 'nearest' });
+}
+
 // ---- replay ----
 
 async function replayLoad(k) {
@@ -303,6 +399,7 @@ async function replayGo(k) {
   $('replay-slider').value = String(k);
   const last = r.last ? `${seatName(r.last.seat)}: ${formatMove(r.last.move)}` : 'the start';
   $('replay-step').textContent = `Decision ${k} of ${R.total} · ${last}`;
+  if (S.review) S.review.setPosition(k);
   renderAll();
   replayLoad(Math.min(R.total, k + 1)); // prefetch
 }
@@ -339,6 +436,24 @@ async function startReplay() {
     if (ev.key === 'End') replayGo(total);
   });
   await replayGo(0);
+  S.review = mountReview($('review'), {
+    gameId, seats: S.seats, seatName, colourOf: seatColour, formatMove, goTo: (k) => replayGo(k),
+  });
+  if (wantReview) {
+    S.review.start();
+    $('review').scrollIntoView({ block: 'nearest' });
+  }
+}
+
+// A player's colour in games where players have one (shown on the board),
+// from the final position's view and the renderer's colours; else null.
+function seatColour(k) {
+  const v = S.replay && S.replay.finalView;
+  const mod = S.rendererModule || {};
+  const table = mod.SEAT_COLOUR || mod.SEAT_COLOURS;
+  if (!v || !table) return null;
+  const name = (Array.isArray(v.colours) && v.colours[k]) || (Array.isArray(v.seats) && v.seats[k] && v.seats[k].colour);
+  return typeof name === 'string' && typeof table[name] === 'string' ? table[name] : null;
 }
 
 // ---- start ----
@@ -352,6 +467,7 @@ async function loadRenderer(name) {
     console.error(e);
     mod = await import('./renderers/generic.js');
   }
+  S.rendererModule = mod;
   return mod.create({
     boardEl: $('board'), panelsEl: $('game-panels'), board: S.board, decide, seatName,
   });
@@ -361,6 +477,7 @@ async function main() {
   $('brand-logo').append(brandSvg());
   for (const b of document.querySelectorAll('[data-phone-tab]')) b.addEventListener('click', () => showTab(b.dataset.phoneTab));
   PHONE.addEventListener('change', () => renderAll());
+  document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape' && S.look) lookBack(null); });
   new ResizeObserver(() => placeDock()).observe($('dock'));
   placeDock();
   if (!gameId) {
@@ -379,10 +496,15 @@ async function main() {
   }
   const sum = S.summary;
   S.seats = sum.seats;
-  document.title = `Tabula — ${sum.title} ${sum.id}`;
+  setBaseTitle(`Tabula — ${sum.title} ${sum.id}`);
+  if (token && !wantReplay && sum.status !== 'over') $('players-card').append(signalControls(el));
   $('crumb').append(el('b', sum.title), ` · game ${sum.id}`, token ? ' · your seat' : wantReplay ? ' · replay' : ' · watching');
+  $('crumb').after(el('a.rules-link#rules-link', { href: `/rules.html?game=${sum.game}`, target: '_blank', rel: 'noopener', title: `How to play ${sum.title}` }, 'Rules'));
   if (sum.notice) { $('notice').hidden = false; $('notice').textContent = sum.notice; }
-  try { S.board = await apiGet(`/api/catalog/${sum.game}/board`); } catch { S.board = null; }
+  // the board the game is played on: the built-in one, or one installed on the server, by name
+  const boardUrl = sum.board && sum.board !== 'default'
+    ? `/api/catalog/${sum.game}/boards/${encodeURIComponent(sum.board)}` : `/api/catalog/${sum.game}/board`;
+  try { S.board = await apiGet(boardUrl); } catch { S.board = null; }
   // ?renderer=generic shows any game with the generic renderer (what a game
   // without its own renderer gets); tests use it to keep that path working.
   S.renderer = await loadRenderer(params.get('renderer') === 'generic' ? '' : sum.game);

@@ -81,6 +81,18 @@ function renderForm() {
   notice.hidden = !g.notice;
   notice.textContent = g.notice || '';
   const opts = clear($('options'));
+  // The boards this server offers for the game, by name (docs/data-format.md):
+  // a choice only when there is more than the built-in one.
+  const boards = g.boards || [];
+  if (boards.length > 1) {
+    const sel = el('select', { id: 'board' }, boards.map((b) =>
+      el('option', { value: b }, b === 'default' ? 'Built-in board' : b)));
+    sel.value = boards[0];
+    // the notice speaks of the built-in board only
+    sel.onchange = () => { notice.hidden = !g.notice || sel.value !== 'default'; };
+    opts.append(el('label.field', { title: 'The board the game is played on' }, 'Board', sel,
+      el('span.small.muted', 'Boards installed on this server')));
+  }
   for (const o of g.options) {
     const sel = el('select', { 'data-option': o.key }, o.values.map((v) => el('option', { value: v }, v)));
     sel.value = o.default;
@@ -106,7 +118,9 @@ async function create(ev) {
     });
     const options = {};
     for (const sel of document.querySelectorAll('[data-option]')) options[sel.dataset.option] = sel.value;
-    const res = await apiPost('/api/games', { game: state.game.name, players: seats.length, seats, options });
+    const body = { game: state.game.name, players: seats.length, seats, options };
+    if ($('board')) body.board = $('board').value;
+    const res = await apiPost('/api/games', body);
     rememberGame({
       id: res.id, game: res.game, title: state.game.title, created: new Date().toISOString(),
       seats: res.seats.filter((s) => s.link).map((s) => ({ seat: s.seat, name: s.name, link: s.link })),

@@ -23,9 +23,9 @@
  */
 #include "arkadia.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#define D (ark__data)
 #define CARD(form, family) ((form) * ARK_FAMILIES + (family))
 #define CARD_FORM(card) ((card) / ARK_FAMILIES)
 #define CARD_FAMILY(card) ((card) % ARK_FAMILIES)
@@ -46,23 +46,25 @@ int ark__to_move(const tb_state *s)
     return a->phase == ARK_PH_OVER ? TB_OVER : ark__mover(a);
 }
 
-ark_bb ark__building_cells(const ark_building *b)
+ark_bb ark__building_cells(const ark_data *d, const ark_building *b)
 {
-    return ark_bb_shl(D.form[b->form].orient[b->orient].base, b->anchor);
+    return ark_bb_shl(d->form[b->form].orient[b->orient].base, b->anchor);
 }
 
 ark_bb ark__lot_cells(const arkadia_state *a)
 {
+    const ark_data *d = ark__board(a);
     if (a->lot == ARK_NO_SQUARE)
         return (ark_bb){{0, 0, 0}};
-    return ark_bb_shl(D.lot_base, a->lot);
+    return ark_bb_shl(d->lot_base, a->lot);
 }
 
 int ark__value(const arkadia_state *a, int family)
 {
+    const ark_data *d = ark__board(a);
     int v = 0;
     for (int q = 0; q < ARK_CASTLE; q++) {
-        int top = a->height[q] ? a->castle[q][a->height[q] - 1] : D.castle_seal[q];
+        int top = a->height[q] ? a->castle[q][a->height[q] - 1] : d->castle_seal[q];
         v += top == family;
     }
     return v;
@@ -86,12 +88,14 @@ int ark__floor(const arkadia_state *a)
 
 int ark__own_pool(const arkadia_state *a, int seat)
 {
-    return D.own_workers - a->screen[seat] - ark_bb_count(a->workers[seat]);
+    const ark_data *d = ark__board(a);
+    return d->own_workers - a->screen[seat] - ark_bb_count(a->workers[seat]);
 }
 
 int ark__neutral_pool(const arkadia_state *a)
 {
-    int n = D.neutral - ark_bb_count(a->workers[ARK_NEUTRAL]);
+    const ark_data *d = ark__board(a);
+    int n = d->neutral - ark_bb_count(a->workers[ARK_NEUTRAL]);
     for (int p = 0; p < a->base.players; p++)
         n -= a->screen_neutral[p];
     return n;
@@ -99,7 +103,8 @@ int ark__neutral_pool(const arkadia_state *a)
 
 int ark__orients(const arkadia_state *a, int form)
 {
-    return a->mirror ? D.form[form].orients : D.form[form].rotations;
+    const ark_data *d = ark__board(a);
+    return a->mirror ? d->form[form].orients : d->form[form].rotations;
 }
 
 /* ---- cards ---- */
@@ -172,7 +177,8 @@ static inline ark_bb ark_fits(const ark_form *f, const ark_orient *or, ark_bb va
 
 int ark__placements(const arkadia_state *a, int form, ark_bb out[ARK_MAX_ORIENT])
 {
-    const ark_form *f = &D.form[form];
+    const ark_data *d = ark__board(a);
+    const ark_form *f = &d->form[form];
     ark_bb vacant = {{~a->occ.w[0], ~a->occ.w[1], ~a->occ.w[2]}};
     ark_bb touch = ark_bb_around(a->occ);
     int total = 0, n = ark__orients(a, form);
@@ -186,13 +192,14 @@ int ark__placements(const arkadia_state *a, int form, ark_bb out[ARK_MAX_ORIENT]
 /* The forms (bit per form, among `forms`) that fit somewhere now. */
 static int ark_placeable_forms(const arkadia_state *a, int forms)
 {
+    const ark_data *d = ark__board(a);
     ark_bb vacant = {{~a->occ.w[0], ~a->occ.w[1], ~a->occ.w[2]}};
     ark_bb touch = ark_bb_around(a->occ);
     int fit = 0;
     for (int form = 0; form < ARK_FORMS; form++) {
         if (!(forms >> form & 1))
             continue;
-        const ark_form *f = &D.form[form];
+        const ark_form *f = &d->form[form];
         for (int o = 0, n = ark__orients(a, form); o < n; o++)
             if (ark_bb_any(ark_fits(f, &f->orient[o], vacant, touch))) {
                 fit |= 1 << form;
@@ -223,8 +230,9 @@ ark_bb ark__worker_squares(const arkadia_state *a)
 
 static int ark_building_first(const arkadia_state *a, int i)
 {
+    const ark_data *d = ark__board(a);
     const ark_building *b = &a->bld[i];
-    const ark_orient *or = &D.form[b->form].orient[b->orient];
+    const ark_orient *or = &d->form[b->form].orient[b->orient];
     return b->anchor + or->dy[0] * ARK_W + or->dx[0]; /* cells are sorted */
 }
 
@@ -381,6 +389,7 @@ static void ark_place_castle(arkadia_state *a, int family, int q)
 
 static void ark_place_building(arkadia_state *a, int form, int orient, int anchor)
 {
+    const ark_data *d = ark__board(a);
     int p = ark__mover(a);
     ark_building *b = &a->bld[a->nbld];
     b->form = (uint8_t)form;
@@ -388,12 +397,12 @@ static void ark_place_building(arkadia_state *a, int form, int orient, int ancho
     b->anchor = (uint8_t)anchor;
     b->family = (uint8_t)CARD_FAMILY(a->card);
     b->done = 0;
-    ark_bb cells = ark__building_cells(b);
+    ark_bb cells = ark__building_cells(d, b);
     a->nb[a->nbld] = ark_bb_around(cells);
     a->nbld++;
     a->occ = ark_bb_or(a->occ, cells);
     /* 5.4, E16: one neutral worker per tent covered, while the pool lasts */
-    int tents = ark_bb_count(ark_bb_and(cells, D.tents)), pool = ark__neutral_pool(a);
+    int tents = ark_bb_count(ark_bb_and(cells, d->tents)), pool = ark__neutral_pool(a);
     a->screen_neutral[p] = (uint8_t)(a->screen_neutral[p] + (tents < pool ? tents : pool));
 }
 
@@ -438,6 +447,7 @@ static void ark_clean(arkadia_state *a)
 static void ark_apply(tb_state *s, tb_move m)
 {
     arkadia_state *a = (arkadia_state *)s;
+    const ark_data *d = ark__board(a);
     int p = ark__mover(a), pl = ARK_PAYLOAD(m);
     switch (ARK_KIND(m)) {
     case ARK_K_LOT:
@@ -502,7 +512,7 @@ static void ark_apply(tb_state *s, tb_move m)
         break;
     case ARK_K_BANNER:
         if (pl) {
-            int pool = ark__own_pool(a, p), gain = D.per_banner < pool ? D.per_banner : pool;
+            int pool = ark__own_pool(a, p), gain = d->per_banner < pool ? d->per_banner : pool;
             a->banners[p]--;
             a->screen[p] = (uint8_t)(a->screen[p] + gain);
             a->banner_used = 1;
@@ -582,10 +592,11 @@ static int ark_bits(ark_bb b, tb_move base, tb_move *out)
 int ark__legal(const tb_state *s, tb_move *out)
 {
     const arkadia_state *a = (const arkadia_state *)s;
+    const ark_data *d = ark__board(a);
     int p = ark__mover(a), n = 0;
     switch (a->phase) {
     case ARK_PH_LOT:
-        return ark_bits(D.lot_anchors, ARK_MOVE(ARK_K_LOT, 0), out);
+        return ark_bits(d->lot_anchors, ARK_MOVE(ARK_K_LOT, 0), out);
     case ARK_PH_ACTION: {
         int cards[ARK_HAND];
         int nc = ark_buildable(a, p, cards);
@@ -776,13 +787,14 @@ static bool ark_option_on(const tb_state *s, const char *key, const char *value)
 
 void ark__derive(arkadia_state *a)
 {
+    const ark_data *d = ark__board(a);
     a->mirror = ark_option_on(&a->base, "mirror", "on");
     a->lot_workers = ark_option_on(&a->base, "lot_workers", "on");
     a->first_game = ark_option_on(&a->base, "variant", "first-game");
     ark_bb occ = ark__lot_cells(a);
     a->lot_nb = a->lot == ARK_NO_SQUARE ? (ark_bb){{0, 0, 0}} : ark_bb_around(occ);
     for (int i = 0; i < a->nbld; i++) {
-        ark_bb cells = ark__building_cells(&a->bld[i]);
+        ark_bb cells = ark__building_cells(d, &a->bld[i]);
         a->nb[i] = ark_bb_around(cells);
         occ = ark_bb_or(occ, cells);
     }
@@ -798,7 +810,7 @@ void ark__derive(arkadia_state *a)
             int placed = 0;
             for (int q = 0; q < ARK_CASTLE; q++)
                 placed += a->height[q] > f && a->castle[q][f] == k;
-            left[f] = D.pieces[f][k] - placed;
+            left[f] = d->pieces[f][k] - placed;
         }
         int to3 = 0;
         for (int f = 0; f < 2; f++) {
@@ -818,28 +830,29 @@ static int ark_setup(tb_state *s, char *err, size_t errlen)
     (void)err;
     (void)errlen;
     arkadia_state *a = (arkadia_state *)s;
+    const ark_data *d = ark__board(a);
     a->lot = ARK_NO_SQUARE;
     a->trigger_turn = -1;
     ark__derive(a); /* options, empty pools */
     uint8_t deck[ARK_CARDS];
     int removed[ARK_CARD_TYPES] = {0}, n = 0;
     if (a->first_game)
-        for (int i = 0; i < D.first_count; i++)
-            removed[CARD(D.first[i].form, D.first[i].family)]++;
+        for (int i = 0; i < d->first_count; i++)
+            removed[CARD(d->first[i].form, d->first[i].family)]++;
     for (int f = 0; f < ARK_FORMS; f++)
         for (int k = 0; k < ARK_FAMILIES; k++)
-            for (int c = removed[CARD(f, k)]; c < D.cards[f][k]; c++)
+            for (int c = removed[CARD(f, k)]; c < d->cards[f][k]; c++)
                 deck[n++] = (uint8_t)CARD(f, k);
     tb__shuffle(deck, (size_t)n, 1, &s->rng);
     for (int p = 0; p < s->players; p++) {
-        for (int i = 0; i < D.hand; i++)
+        for (int i = 0; i < d->hand; i++)
             ark_hand_add(a, p, deck[--n], 0);
-        a->screen[p] = D.start_workers;
-        a->banners[p] = D.banners;
+        a->screen[p] = d->start_workers;
+        a->banners[p] = d->banners;
         if (a->first_game)
-            a->screen_neutral[p] = D.first_neutral[s->players];
+            a->screen_neutral[p] = d->first_neutral[s->players];
     }
-    for (int i = 0; i < D.display; i++)
+    for (int i = 0; i < d->display; i++)
         ark_display_add(a, deck[--n]);
     memset(a->stack, 0, sizeof a->stack);
     memcpy(a->stack, deck, (size_t)n);
@@ -847,20 +860,20 @@ static int ark_setup(tb_state *s, char *err, size_t errlen)
     a->start = (uint8_t)tb_rng_below(&s->rng, (uint32_t)s->players);
     a->seat = a->start;
     for (int f = 0; f < ARK_FLOORS; f++)
-        memcpy(a->pool[f], D.pieces[f], ARK_FAMILIES);
+        memcpy(a->pool[f], d->pieces[f], ARK_FAMILIES);
     if (a->first_game) {
-        ark_place_lot(a, D.first_lot);
-        for (int i = 0; i < D.first_count; i++) {
-            const ark_first_building *fb = &D.first[i];
+        ark_place_lot(a, d->first_lot);
+        for (int i = 0; i < d->first_count; i++) {
+            const ark_first_building *fb = &d->first[i];
             ark_building *b = &a->bld[a->nbld];
             *b = (ark_building){fb->form, fb->orient, fb->anchor, fb->family, 0};
-            ark_bb cells = ark__building_cells(b);
+            ark_bb cells = ark__building_cells(d, b);
             a->nb[a->nbld++] = ark_bb_around(cells);
             a->occ = ark_bb_or(a->occ, cells);
         }
     } else if (ark_option_on(s, "lot", "random")) {
-        ark_place_lot(a, ark_nth(D.lot_anchors,
-                                 tb_rng_below(&s->rng, (uint32_t)ark_bb_count(D.lot_anchors))));
+        ark_place_lot(a, ark_nth(d->lot_anchors,
+                                 tb_rng_below(&s->rng, (uint32_t)ark_bb_count(d->lot_anchors))));
     }
     if (a->lot == ARK_NO_SQUARE) {
         a->phase = ARK_PH_LOT;
@@ -1023,6 +1036,28 @@ static double ark_heuristic(const tb_state *s, int seat)
     return 0.5 + 0.5 * lead / (20.0 + (lead < 0 ? -lead : lead));
 }
 
+/* ---- board files (docs/data-format.md, "Arkadia") ---- */
+
+void *ark__data_read(const char *text, size_t len, const char *where, char *err, size_t errlen)
+{
+    ark_data *d = malloc(sizeof *d);
+    if (!d) {
+        tb__errf(err, errlen, "%s: out of memory", where);
+        return NULL;
+    }
+    /* the names must be the built-in board's: moves and saved games use them */
+    if (ark__data_parse(text, len, where, ark__names(), d, err, errlen)) {
+        free(d);
+        return NULL;
+    }
+    return d;
+}
+
+void ark__data_free(void *tables)
+{
+    free(tables);
+}
+
 const struct tb_game tb__arkadia_game = {
     .name = "arkadia",
     .title = "Arkadia",
@@ -1048,9 +1083,14 @@ const struct tb_game tb__arkadia_game = {
     .state_from_json = ark__state_from_json,
     .resample = ark_resample,
     .heuristic = ark_heuristic,
-    .board_json = ark__board_json,
+    .data_builtin = &ark__builtin_data,
+    .data_read = ark__data_read,
+    .data_free = ark__data_free,
+    .data_board_json = ark__board_json,
     .render_text = ark__render_text,
     .prompt_text = ark__prompt_text,
+    .narrate = ark__narrate,
+    .stage_text = ark__stage_text,
     .num_actions = ark__num_actions,
     .move_to_action = ark__move_to_action,
     .action_to_move = ark__action_to_move,

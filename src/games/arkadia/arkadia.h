@@ -1,87 +1,15 @@
 /*
- * arkadia.h — private to src/games/arkadia: the component tables (generated
- * at build time from data/arkadia.txt by arkadia_datagen.c), the 192-square
- * bit boards, the move encoding and the state struct.
- *
- * Squares are indexed y*16 + x (x = column a..p, y = row 1..12 from the top);
- * a bit board keeps square i in bit i%64 of word i/64, so each word holds four
- * whole rows and a shape moves to another anchor by a plain shift.  Families
- * (seal colours) are indexed red, olive, black, silver; ARK_NO_FAMILY marks a
- * blank castle square.  A card is form*4 + family.
+ * arkadia.h — private to src/games/arkadia: the move encoding, the state
+ * struct and the functions the rules, text, JSON and tensor files share.
+ * The component tables and the bit boards are in arkadia_data.h.
  */
 #ifndef TB_ARKADIA_H
 #define TB_ARKADIA_H
 
+#include "arkadia_data.h"
 #include "game.h"
 
 #include <stdint.h>
-
-#define ARK_W 16
-#define ARK_H 12
-#define ARK_SQUARES 192
-#define ARK_FAMILIES 4
-#define ARK_NO_FAMILY 4
-#define ARK_FORMS 7
-#define ARK_CARD_TYPES (ARK_FORMS * ARK_FAMILIES)
-#define ARK_CARDS 40
-#define ARK_MAX_ORIENT 8
-#define ARK_MAX_CELLS 4
-#define ARK_CASTLE 10
-#define ARK_FLOORS 3
-#define ARK_SEATS 4
-#define ARK_NEUTRAL 4      /* index of the neutral workers' board */
-#define ARK_HAND 4         /* most cards a hand holds (checked against the data) */
-#define ARK_DISPLAY 3      /* most face-up cards (checked against the data) */
-#define ARK_MAX_FIRST 12   /* most buildings of the first-game layout */
-#define ARK_NO_SQUARE 255
-
-/* ---- bit boards ---- */
-typedef struct ark_bb {
-    uint64_t w[3];
-} ark_bb;
-
-/* ---- component data (arkadia_datagen.c → arkadia_data.c) ---- */
-typedef struct ark_orient {
-    uint8_t w, h;                  /* bounding box */
-    uint8_t dx[ARK_MAX_CELLS], dy[ARK_MAX_CELLS]; /* cells, sorted by (dy, dx) */
-    ark_bb base;                   /* the shape with its box's corner on a1 */
-    ark_bb anchors;                /* corners where the shape stays on the board */
-} ark_orient;
-
-typedef struct ark_form {
-    const char *name;
-    uint8_t number, tiles, cells;
-    uint8_t rotations; /* distinct quarter turns: orient[0 .. rotations-1] */
-    uint8_t orients;   /* plus distinct mirror images: orient[0 .. orients-1] */
-    ark_orient orient[ARK_MAX_ORIENT];
-} ark_form;
-
-typedef struct ark_first_building {
-    uint8_t form, family, orient, anchor;
-} ark_first_building;
-
-typedef struct ark_data {
-    const char *family[ARK_FAMILIES];       /* "red" */
-    const char *family_title[ARK_FAMILIES]; /* "cloth merchants" */
-    const char *seat_colour[ARK_SEATS];     /* "yellow" */
-    ark_bb tents;
-    uint8_t lot_w, lot_h;
-    ark_bb lot_base;    /* the lot with its corner on a1 */
-    ark_bb lot_anchors; /* corners where the lot covers no tent */
-    uint8_t castle_x[ARK_CASTLE], castle_y[ARK_CASTLE]; /* offsets in the lot */
-    uint8_t castle_seal[ARK_CASTLE];                     /* family or ARK_NO_FAMILY */
-    ark_form form[ARK_FORMS];
-    uint8_t cards[ARK_FORMS][ARK_FAMILIES];
-    uint8_t hand, display;
-    uint8_t pieces[ARK_FLOORS][ARK_FAMILIES];
-    uint8_t own_workers, start_workers, banners, per_banner, neutral;
-    uint8_t first_neutral[ARK_SEATS + 1]; /* by player count */
-    uint8_t first_lot;                    /* corner square */
-    uint8_t first_count;
-    ark_first_building first[ARK_MAX_FIRST];
-} ark_data;
-
-extern const ark_data ark__data;
 
 /* ---- moves: kind << 16 | payload ---- */
 enum ark_kind {
@@ -180,93 +108,35 @@ typedef struct arkadia_state {
     uint8_t mirror, lot_workers, first_game; /* options */
 } arkadia_state;
 
-/* ---- bit-board helpers (inline: the hot path) ---- */
-static inline ark_bb ark_bb_or(ark_bb a, ark_bb b)
+/* The names of families, forms and player colours, which every board keeps
+ * (the board reader refuses a file that renames them), so the notation and
+ * anything else that has no state at hand reads them from the built-in board. */
+static inline const ark_data *ark__names(void)
 {
-    return (ark_bb){{a.w[0] | b.w[0], a.w[1] | b.w[1], a.w[2] | b.w[2]}};
-}
-static inline ark_bb ark_bb_and(ark_bb a, ark_bb b)
-{
-    return (ark_bb){{a.w[0] & b.w[0], a.w[1] & b.w[1], a.w[2] & b.w[2]}};
-}
-static inline ark_bb ark_bb_andnot(ark_bb a, ark_bb b)
-{
-    return (ark_bb){{a.w[0] & ~b.w[0], a.w[1] & ~b.w[1], a.w[2] & ~b.w[2]}};
-}
-static inline bool ark_bb_any(ark_bb a)
-{
-    return (a.w[0] | a.w[1] | a.w[2]) != 0;
-}
-static inline int ark_pop64(uint64_t x)
-{
-    return __builtin_popcountll(x); /* one instruction with -mpopcnt (meson.build) */
-}
-static inline int ark_bb_count(ark_bb a)
-{
-    return ark_pop64(a.w[0]) + ark_pop64(a.w[1]) + ark_pop64(a.w[2]);
-}
-static inline bool ark_bb_has(ark_bb a, int sq)
-{
-    return (a.w[sq >> 6] >> (sq & 63)) & 1;
-}
-static inline void ark_bb_set(ark_bb *a, int sq)
-{
-    a->w[sq >> 6] |= 1ULL << (sq & 63);
-}
-/* The lowest square of a non-empty board. */
-static inline int ark_bb_first(ark_bb a)
-{
-    if (a.w[0])
-        return __builtin_ctzll(a.w[0]);
-    if (a.w[1])
-        return 64 + __builtin_ctzll(a.w[1]);
-    return 128 + __builtin_ctzll(a.w[2]);
-}
-/* Squares moved n places up the index order (0 <= n < 192). */
-static inline ark_bb ark_bb_shl(ark_bb a, int n)
-{
-    ark_bb r = {{0, 0, 0}};
-    int words = n >> 6, bits = n & 63;
-    for (int i = 2; i >= words; i--) {
-        uint64_t v = a.w[i - words] << bits;
-        if (bits && i - words - 1 >= 0)
-            v |= a.w[i - words - 1] >> (64 - bits);
-        r.w[i] = v;
-    }
-    return r;
-}
-/* Squares moved n places down the index order (0 <= n < 64). */
-static inline ark_bb ark_bb_shr_small(ark_bb a, int n)
-{
-    if (!n)
-        return a;
-    return (ark_bb){{(a.w[0] >> n) | (a.w[1] << (64 - n)), (a.w[1] >> n) | (a.w[2] << (64 - n)),
-                     a.w[2] >> n}};
-}
-#define ARK_COL_A 0x0001000100010001ULL
-#define ARK_COL_P 0x8000800080008000ULL
-/* The orthogonal neighbours of a set of squares (on the board), minus the set. */
-static inline ark_bb ark_bb_around(ark_bb a)
-{
-    ark_bb r;
-    for (int i = 0; i < 3; i++) {
-        uint64_t east = (a.w[i] << 1) & ~ARK_COL_A;
-        uint64_t west = (a.w[i] >> 1) & ~ARK_COL_P;
-        uint64_t south = a.w[i] << 16 | (i ? a.w[i - 1] >> 48 : 0);
-        uint64_t north = a.w[i] >> 16 | (i < 2 ? a.w[i + 1] << 48 : 0);
-        r.w[i] = (east | west | south | north) & ~a.w[i];
-    }
-    return r;
+    return &ark__data;
 }
 
 /* ---- arkadia.c: rules ---- */
 extern const struct tb_game tb__arkadia_game;
+/* The built-in board as the core knows it (name "default", its content hash;
+ * written by arkadia_datagen.c beside ark__data). */
+extern const struct tb_data ark__builtin_data;
+/* The game's data hooks (game.h): a board file read into a malloc'd ark_data
+ * (names checked against the built-in board), and its release. */
+void *ark__data_read(const char *text, size_t len, const char *where, char *err, size_t errlen);
+void ark__data_free(void *tables);
+/* The board the state is played on: the built-in one or a loaded board file;
+ * the rules, text, JSON and tensor code read their tables only through this. */
+static inline const ark_data *ark__board(const arkadia_state *a)
+{
+    return a->base.data ? (const ark_data *)a->base.data->tables : &ark__data;
+}
 int ark__to_move(const tb_state *s);
 static inline int ark__mover(const arkadia_state *a)
 {
     return a->seat;
 }
-ark_bb ark__building_cells(const ark_building *b);
+ark_bb ark__building_cells(const ark_data *d, const ark_building *b);
 ark_bb ark__lot_cells(const arkadia_state *a);
 int ark__value(const arkadia_state *a, int family); /* visible seals of a family */
 int ark__floor(const arkadia_state *a);             /* floor under construction, 0..2 */
@@ -296,12 +166,15 @@ int ark__text_to_move(const tb_state *s, const char *text, tb_move *out, char *e
                       size_t errlen);
 char *ark__render_text(const tb_state *s, int seat, unsigned flags);
 int ark__prompt_text(const tb_state *s, char *buf, size_t buflen);
+int ark__narrate(const tb_state *before, tb_move m, const tb_state *after, const char *who,
+                 const char *const *names, char *buf, size_t buflen);
+int ark__stage_text(const tb_state *s, char *buf, size_t buflen);
 
 /* ---- arkadia_json.c: views, state JSON, board JSON ---- */
 json_t *ark__view_json(const tb_state *s, int seat);
 json_t *ark__state_json(const tb_state *s);
 int ark__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen);
-json_t *ark__board_json(void);
+json_t *ark__board_json(const struct tb_data *data);
 
 /* ---- arkadia_tensor.c: action indexes (docs/python.md) ---- */
 int ark__num_actions(int players);

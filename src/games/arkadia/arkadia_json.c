@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define D (ark__data)
 
 /* ---- writing ---- */
 
@@ -45,29 +44,32 @@ static json_t *aj_squares(ark_bb b)
 
 static json_t *aj_families(const uint16_t *count)
 {
+    const ark_data *d = ark__names();
     json_t *o = json_object();
     for (int k = 0; k < ARK_FAMILIES; k++)
-        json_object_set_new(o, D.family[k], json_integer(count[k]));
+        json_object_set_new(o, d->family[k], json_integer(count[k]));
     return o;
 }
 
 static json_t *aj_family_counts(const uint8_t *count)
 {
+    const ark_data *d = ark__names();
     json_t *o = json_object();
     for (int k = 0; k < ARK_FAMILIES; k++)
-        json_object_set_new(o, D.family[k], json_integer(count[k]));
+        json_object_set_new(o, d->family[k], json_integer(count[k]));
     return o;
 }
 
 static json_t *aj_buildings(const arkadia_state *a)
 {
+    const ark_data *d = ark__board(a);
     json_t *arr = json_array();
     for (int i = 0; i < a->nbld; i++) {
         const ark_building *b = &a->bld[i];
         char cells[64];
-        ark__cells_text(ark__building_cells(b), cells, sizeof cells);
-        json_array_append_new(arr, json_pack("{s:s,s:s,s:s,s:b}", "form", D.form[b->form].name,
-                                             "family", D.family[b->family], "squares", cells,
+        ark__cells_text(ark__building_cells(d, b), cells, sizeof cells);
+        json_array_append_new(arr, json_pack("{s:s,s:s,s:s,s:b}", "form", d->form[b->form].name,
+                                             "family", d->family[b->family], "squares", cells,
                                              "done", b->done));
     }
     return arr;
@@ -75,24 +77,27 @@ static json_t *aj_buildings(const arkadia_state *a)
 
 static json_t *aj_workers(const arkadia_state *a)
 {
+    const ark_data *d = ark__board(a);
     json_t *o = json_object();
     for (int p = 0; p < a->base.players; p++)
-        json_object_set_new(o, D.seat_colour[p], aj_squares(a->workers[p]));
+        json_object_set_new(o, d->seat_colour[p], aj_squares(a->workers[p]));
     json_object_set_new(o, "neutral", aj_squares(a->workers[ARK_NEUTRAL]));
     return o;
 }
 
 static json_t *aj_target(const arkadia_state *a)
 {
+    const ark_data *d = ark__board(a);
     if (a->target_lot)
         return json_string("lot");
     const ark_building *b = &a->bld[a->target];
-    return aj_square(ark_bb_first(D.form[b->form].orient[b->orient].base) + b->anchor);
+    return aj_square(ark_bb_first(d->form[b->form].orient[b->orient].base) + b->anchor);
 }
 
 /* The fields both the view and the state carry. */
 static void aj_common(const arkadia_state *a, json_t *j)
 {
+    const ark_data *d = ark__board(a);
     json_object_set_new(j, "phase", json_string(ark__phase_name[a->phase]));
     json_object_set_new(j, "action", json_string(ark__action_name[a->action]));
     json_object_set_new(j, "start", json_integer(a->start));
@@ -103,7 +108,7 @@ static void aj_common(const arkadia_state *a, json_t *j)
     json_object_set_new(j, "target", a->phase == ARK_PH_WORKER ? aj_target(a) : json_null());
     json_object_set_new(j, "placed", a->phase == ARK_PH_WORKER ? json_integer(a->placed) : json_null());
     json_object_set_new(j, "castle_left", a->phase == ARK_PH_CASTLE ? json_integer(a->castle_left) : json_null());
-    json_object_set_new(j, "family", a->phase == ARK_PH_SALE ? json_string(D.family[a->family]) : json_null());
+    json_object_set_new(j, "family", a->phase == ARK_PH_SALE ? json_string(d->family[a->family]) : json_null());
     json_object_set_new(j, "lot", a->lot == ARK_NO_SQUARE ? json_null() : aj_square(a->lot));
     json_object_set_new(j, "buildings", aj_buildings(a));
     json_object_set_new(j, "workers", aj_workers(a));
@@ -111,11 +116,12 @@ static void aj_common(const arkadia_state *a, json_t *j)
 
 static json_t *aj_stacks(const arkadia_state *a)
 {
+    const ark_data *d = ark__board(a);
     json_t *arr = json_array();
     for (int q = 0; q < ARK_CASTLE; q++) {
         json_t *st = json_array();
         for (int h = 0; h < a->height[q]; h++)
-            json_array_append_new(st, json_string(D.family[a->castle[q][h]]));
+            json_array_append_new(st, json_string(d->family[a->castle[q][h]]));
         json_array_append_new(arr, st);
     }
     return arr;
@@ -133,6 +139,7 @@ static json_t *aj_hand(const arkadia_state *a, int p, bool seen_only)
 json_t *ark__view_json(const tb_state *s, int seat)
 {
     const arkadia_state *a = (const arkadia_state *)s;
+    const ark_data *d = ark__board(a);
     json_t *j = json_object();
     json_object_set_new(j, "game", json_string("arkadia"));
     json_object_set_new(j, "players", json_integer(s->players));
@@ -145,18 +152,18 @@ json_t *ark__view_json(const tb_state *s, int seat)
     for (int q = 0; q < ARK_CASTLE; q++) {
         json_t *pieces = json_array();
         for (int h = 0; h < a->height[q]; h++)
-            json_array_append_new(pieces, json_string(D.family[a->castle[q][h]]));
-        int top = a->height[q] ? a->castle[q][a->height[q] - 1] : D.castle_seal[q];
+            json_array_append_new(pieces, json_string(d->family[a->castle[q][h]]));
+        int top = a->height[q] ? a->castle[q][a->height[q] - 1] : d->castle_seal[q];
         json_array_append_new(
             castle, json_pack("{s:i,s:o,s:o,s:o}", "square", q + 1, "printed",
-                              D.castle_seal[q] < ARK_FAMILIES ? json_string(D.family[D.castle_seal[q]]) : json_null(),
+                              d->castle_seal[q] < ARK_FAMILIES ? json_string(d->family[d->castle_seal[q]]) : json_null(),
                               "pieces", pieces,
-                              "visible", top < ARK_FAMILIES ? json_string(D.family[top]) : json_null()));
+                              "visible", top < ARK_FAMILIES ? json_string(d->family[top]) : json_null()));
     }
     json_object_set_new(j, "castle", castle);
     json_t *values = json_object();
     for (int k = 0; k < ARK_FAMILIES; k++)
-        json_object_set_new(values, D.family[k], json_integer(ark__value(a, k)));
+        json_object_set_new(values, d->family[k], json_integer(ark__value(a, k)));
     json_object_set_new(j, "values", values);
     json_object_set_new(j, "floor", json_integer(ark__floor(a) + 1));
     json_t *pools = json_array();
@@ -172,7 +179,7 @@ json_t *ark__view_json(const tb_state *s, int seat)
     json_t *players = json_array();
     for (int p = 0; p < s->players; p++) {
         json_t *o = json_object();
-        json_object_set_new(o, "colour", json_string(D.seat_colour[p]));
+        json_object_set_new(o, "colour", json_string(d->seat_colour[p]));
         json_object_set_new(o, "hand", p == seat ? aj_hand(a, p, false) : json_null());
         json_object_set_new(o, "seen", aj_hand(a, p, true));
         json_object_set_new(o, "cards", json_integer(a->hand_n[p]));
@@ -279,6 +286,7 @@ static bool aj_read_present(const json_t *j, const char *key)
 static int aj_read_building_squares(const arkadia_state *a, const char *text, int form, int *orient,
                                  int *corner, char *err, size_t errlen, int index)
 {
+    const ark_data *d = ark__board(a);
     ark_bb cells = {{0, 0, 0}};
     int count = 0;
     for (const char *p = text ? text : ""; *p;) {
@@ -291,7 +299,7 @@ static int aj_read_building_squares(const arkadia_state *a, const char *text, in
         count++;
         p += len + (p[len] == '-');
     }
-    const ark_form *f = &D.form[form];
+    const ark_form *f = &d->form[form];
     if (count != f->cells)
         return tb__errf(err, errlen, "buildings[%d]: a %s covers %d squares, not %d", index, f->name, f->cells, count);
     int minx = ARK_W, miny = ARK_H;
@@ -317,6 +325,7 @@ static int aj_read_building_squares(const arkadia_state *a, const char *text, in
 
 static int aj_read_buildings(arkadia_state *a, const json_t *arr, int *used, char *err, size_t errlen)
 {
+    const ark_data *d = ark__board(a);
     if (!json_is_array(arr) || json_array_size(arr) > ARK_CARDS)
         return tb__errf(err, errlen, "'buildings' must be an array of at most 40 buildings");
     ark_bb taken = ark__lot_cells(a);
@@ -345,12 +354,12 @@ static int aj_read_buildings(arkadia_state *a, const json_t *arr, int *used, cha
         ark_building *b = &a->bld[a->nbld++];
         *b = (ark_building){(uint8_t)form, (uint8_t)orient, (uint8_t)corner, (uint8_t)k,
                             (uint8_t)json_is_true(done)};
-        ark_bb cells = ark__building_cells(b);
+        ark_bb cells = ark__building_cells(d, b);
         if (ark_bb_any(ark_bb_and(cells, taken)))
             return tb__errf(err, errlen, "buildings[%d] overlaps the lot or another building", idx);
         taken = ark_bb_or(taken, cells);
-        if (++per_form[form] > D.form[form].tiles)
-            return tb__errf(err, errlen, "more than %d %s buildings", D.form[form].tiles, D.form[form].name);
+        if (++per_form[form] > d->form[form].tiles)
+            return tb__errf(err, errlen, "more than %d %s buildings", d->form[form].tiles, d->form[form].name);
         used[form * ARK_FAMILIES + k]++;
     }
     return 0;
@@ -358,12 +367,16 @@ static int aj_read_buildings(arkadia_state *a, const json_t *arr, int *used, cha
 
 static int aj_read_workers(arkadia_state *a, const json_t *o, char *err, size_t errlen)
 {
+    const ark_data *d = ark__board(a);
     if (!json_is_object(o))
         return tb__errf(err, errlen, "'workers' must be an object of colour → squares");
     const char *key;
     const json_t *list;
+    const char *colours[ARK_SEATS];
+    for (int p = 0; p < ARK_SEATS; p++)
+        colours[p] = d->seat_colour[p];
     json_object_foreach((json_t *)o, key, list) {
-        int k = strcmp(key, "neutral") == 0 ? ARK_NEUTRAL : aj_read_index(key, D.seat_colour, a->base.players);
+        int k = strcmp(key, "neutral") == 0 ? ARK_NEUTRAL : aj_read_index(key, colours, a->base.players);
         if (k < 0)
             return tb__errf(err, errlen, "workers: '%s' is not a colour in play or neutral", key);
         if (!json_is_array(list))
@@ -387,6 +400,7 @@ static int aj_read_workers(arkadia_state *a, const json_t *o, char *err, size_t 
 
 static int aj_read_castle(arkadia_state *a, const json_t *arr, char *err, size_t errlen)
 {
+    const ark_data *d = ark__board(a);
     if (!json_is_array(arr) || json_array_size(arr) != ARK_CASTLE)
         return tb__errf(err, errlen, "'castle' must be an array of 10 stacks (castle squares 1-10)");
     for (int q = 0; q < ARK_CASTLE; q++) {
@@ -417,20 +431,20 @@ static int aj_read_castle(arkadia_state *a, const json_t *arr, char *err, size_t
         for (int q = 0; q < ARK_CASTLE; q++)
             for (int f = 0; f < a->height[q]; f++)
                 placed[f] += a->castle[q][f] == k;
-        int spare = D.pieces[2][k];
+        int spare = d->pieces[2][k];
         for (int f = 0; f < 2; f++) {
-            if (placed[f] > D.pieces[f][k])
+            if (placed[f] > d->pieces[f][k])
                 return tb__errf(err, errlen, "%d %s pieces on floor %d; its pool had %d", placed[f],
-                                D.family[k], f + 1, D.pieces[f][k]);
+                                d->family[k], f + 1, d->pieces[f][k]);
             bool full = true;
             for (int q = 0; q < ARK_CASTLE; q++)
                 full &= a->height[q] > f;
             if (full)
-                spare += D.pieces[f][k] - placed[f];
+                spare += d->pieces[f][k] - placed[f];
         }
         if (placed[2] > spare)
             return tb__errf(err, errlen, "%d %s pieces on floor 3; only %d were in its pool", placed[2],
-                            D.family[k], spare);
+                            d->family[k], spare);
     }
     return 0;
 }
@@ -457,6 +471,7 @@ static int aj_read_cards(const json_t *arr, const char *what, int max, uint8_t *
 
 static int aj_read_players(arkadia_state *a, const json_t *arr, int *used, char *err, size_t errlen)
 {
+    const ark_data *d = ark__board(a);
     if (!json_is_array(arr) || (int)json_array_size(arr) != a->base.players)
         return tb__errf(err, errlen, "'seats' must hold one object per player");
     for (int p = 0; p < a->base.players; p++) {
@@ -467,10 +482,10 @@ static int aj_read_players(arkadia_state *a, const json_t *arr, int *used, char 
         uint8_t cards[ARK_CARDS], seen[ARK_CARDS];
         int n, ns, seen_used[ARK_CARD_TYPES] = {0}, hand_used[ARK_CARD_TYPES] = {0};
         snprintf(what, sizeof what, "seats[%d].hand", p);
-        if (aj_read_cards(json_object_get(o, "hand"), what, D.hand, cards, &n, hand_used, err, errlen))
+        if (aj_read_cards(json_object_get(o, "hand"), what, d->hand, cards, &n, hand_used, err, errlen))
             return -1;
         snprintf(what, sizeof what, "seats[%d].seen", p);
-        if (aj_read_cards(json_object_get(o, "seen"), what, D.hand, seen, &ns, seen_used, err, errlen))
+        if (aj_read_cards(json_object_get(o, "seen"), what, d->hand, seen, &ns, seen_used, err, errlen))
             return -1;
         for (int c = 0; c < ARK_CARD_TYPES; c++) {
             if (seen_used[c] > hand_used[c])
@@ -489,13 +504,13 @@ static int aj_read_players(arkadia_state *a, const json_t *arr, int *used, char 
         }
         long long v;
         char msg[TB_ERR_LEN];
-        if (tb__json_int(o, "workers", 0, D.own_workers, &v, msg, sizeof msg))
+        if (tb__json_int(o, "workers", 0, d->own_workers, &v, msg, sizeof msg))
             return tb__errf(err, errlen, "seats[%d]: %s", p, msg);
         a->screen[p] = (uint8_t)v;
-        if (tb__json_int(o, "neutral", 0, D.neutral, &v, msg, sizeof msg))
+        if (tb__json_int(o, "neutral", 0, d->neutral, &v, msg, sizeof msg))
             return tb__errf(err, errlen, "seats[%d]: %s", p, msg);
         a->screen_neutral[p] = (uint8_t)v;
-        if (tb__json_int(o, "banners", 0, D.banners, &v, msg, sizeof msg))
+        if (tb__json_int(o, "banners", 0, d->banners, &v, msg, sizeof msg))
             return tb__errf(err, errlen, "seats[%d]: %s", p, msg);
         a->banners[p] = (uint8_t)v;
         if (tb__json_int(o, "gold", 0, 1000000, &v, msg, sizeof msg))
@@ -507,7 +522,7 @@ static int aj_read_players(arkadia_state *a, const json_t *arr, int *used, char 
         /* a game pays at most about 120 seals of a family to one player; the
          * cap keeps every sale count within the move's 8 bits */
         for (int k = 0; k < ARK_FAMILIES; k++) {
-            if (tb__json_int(seals, D.family[k], 0, 200, &v, msg, sizeof msg))
+            if (tb__json_int(seals, d->family[k], 0, 200, &v, msg, sizeof msg))
                 return tb__errf(err, errlen, "seats[%d].seals: %s", p, msg);
             a->seals[p][k] = (uint16_t)v;
         }
@@ -518,9 +533,10 @@ static int aj_read_players(arkadia_state *a, const json_t *arr, int *used, char 
 /* Every invariant that ties the parts together (arkadia.h). */
 static int aj_read_check(arkadia_state *a, const int *used, char *err, size_t errlen)
 {
+    const ark_data *d = ark__board(a);
     int players = a->base.players, mover = ark__mover(a);
     for (int c = 0; c < ARK_CARD_TYPES; c++) {
-        int want = D.cards[c / ARK_FAMILIES][c % ARK_FAMILIES];
+        int want = d->cards[c / ARK_FAMILIES][c % ARK_FAMILIES];
         if (used[c] != want) {
             char t[48];
             ark__card_text(c, t, sizeof t);
@@ -531,7 +547,7 @@ static int aj_read_check(arkadia_state *a, const int *used, char *err, size_t er
     }
     ark_bb built = ark__lot_cells(a), workers = {{0, 0, 0}}, reach = a->lot_workers ? a->lot_nb : (ark_bb){{0, 0, 0}};
     for (int i = 0; i < a->nbld; i++) {
-        built = ark_bb_or(built, ark__building_cells(&a->bld[i]));
+        built = ark_bb_or(built, ark__building_cells(d, &a->bld[i]));
         reach = ark_bb_or(reach, a->nb[i]);
     }
     for (int k = 0; k <= ARK_NEUTRAL; k++)
@@ -555,16 +571,16 @@ static int aj_read_check(arkadia_state *a, const int *used, char *err, size_t er
     }
     int neutral_out = ark_bb_count(a->workers[ARK_NEUTRAL]);
     for (int p = 0; p < players; p++) {
-        int used_banners = D.banners - a->banners[p];
+        int used_banners = d->banners - a->banners[p];
         int have = a->screen[p] + ark_bb_count(a->workers[p]);
-        if (have != D.start_workers + D.per_banner * used_banners)
+        if (have != d->start_workers + d->per_banner * used_banners)
             return tb__errf(err, errlen,
                             "%s has %d own workers (behind the screen + on the board) but %d started and %d came from banners",
-                            D.seat_colour[p], have, D.start_workers, D.per_banner * used_banners);
+                            d->seat_colour[p], have, d->start_workers, d->per_banner * used_banners);
         neutral_out += a->screen_neutral[p];
     }
-    if (neutral_out > D.neutral)
-        return tb__errf(err, errlen, "%d neutral workers behind screens and on the board; there are %d", neutral_out, D.neutral);
+    if (neutral_out > d->neutral)
+        return tb__errf(err, errlen, "%d neutral workers behind screens and on the board; there are %d", neutral_out, d->neutral);
     bool full2 = true;
     for (int q = 0; q < ARK_CASTLE; q++)
         full2 &= a->height[q] >= 2;
@@ -579,15 +595,15 @@ static int aj_read_check(arkadia_state *a, const int *used, char *err, size_t er
         return tb__errf(err, errlen, "after %d idle turns in a row the game is over", players);
     /* hands: full while cards remain to draw */
     for (int p = 0; p < players; p++) {
-        int want = D.hand;
+        int want = d->hand;
         if (p == mover && a->action == ARK_ACT_BUILD &&
             (a->phase == ARK_PH_PLACE || a->phase == ARK_PH_CASTLE || a->phase == ARK_PH_DRAW))
             want--;
         if (a->hand_n[p] > want || ((a->stack_n || a->display_n) && a->hand_n[p] != want))
-            return tb__errf(err, errlen, "%s holds %d cards; %d expected now", D.seat_colour[p], a->hand_n[p], want);
+            return tb__errf(err, errlen, "%s holds %d cards; %d expected now", d->seat_colour[p], a->hand_n[p], want);
     }
-    if (a->stack_n && a->display_n != D.display)
-        return tb__errf(err, errlen, "the display must hold %d cards while the stack is not empty", D.display);
+    if (a->stack_n && a->display_n != d->display)
+        return tb__errf(err, errlen, "the display must hold %d cards while the stack is not empty", d->display);
     /* the phase and its fields */
     int ph = a->phase, act = a->action;
     bool ok_action = (ph == ARK_PH_LOT || ph == ARK_PH_ACTION || ph == ARK_PH_OVER) ? act == ARK_ACT_NONE
@@ -602,10 +618,10 @@ static int aj_read_check(arkadia_state *a, const int *used, char *err, size_t er
     if (ph == ARK_PH_LOT && (a->nbld || ark_bb_any(workers) || a->turn_no))
         return tb__errf(err, errlen, "the lot phase comes before anything is built");
     if (act == ARK_ACT_SKIP && ark__can_build(a, mover))
-        return tb__errf(err, errlen, "action 'skip' means no card of %s fits anywhere, but one does", D.seat_colour[mover]);
+        return tb__errf(err, errlen, "action 'skip' means no card of %s fits anywhere, but one does", d->seat_colour[mover]);
     if (ph == ARK_PH_BANNER && !a->banners[mover])
         return tb__errf(err, errlen, "the banner phase needs a banner left");
-    if (ph == ARK_PH_SALE && (!a->seals[mover][a->family] || a->banners[mover] == D.banners))
+    if (ph == ARK_PH_SALE && (!a->seals[mover][a->family] || a->banners[mover] == d->banners))
         return tb__errf(err, errlen, "the sale phase needs seals of 'family' and a banner just used");
     if (ph == ARK_PH_OVER)
         for (int p = 0; p < players; p++)
@@ -620,6 +636,7 @@ static int aj_read_check(arkadia_state *a, const int *used, char *err, size_t er
 int ark__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen)
 {
     arkadia_state *a = (arkadia_state *)s;
+    const ark_data *d = ark__board(a);
     size_t base = sizeof(tb_state);
     memset((char *)a + base, 0, sizeof *a - base);
     ark__derive(a); /* options */
@@ -664,7 +681,7 @@ int ark__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen)
         int sq;
         if (aj_read_square(lot, "'lot'", &sq, err, errlen))
             return -1;
-        if (!ark_bb_has(D.lot_anchors, sq))
+        if (!ark_bb_has(d->lot_anchors, sq))
             return tb__errf(err, errlen, "the lot at %s covers a tent camp or leaves the board", json_string_value(lot));
         a->lot = (uint8_t)sq;
     }
@@ -674,7 +691,7 @@ int ark__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen)
         return -1;
     ark__derive(a);
     int n;
-    if (aj_read_cards(json_object_get(j, "display"), "display", D.display, a->display, &n, used, err, errlen))
+    if (aj_read_cards(json_object_get(j, "display"), "display", d->display, a->display, &n, used, err, errlen))
         return -1;
     a->display_n = (uint8_t)n;
     for (int i = 1; i < n; i++)
@@ -710,10 +727,10 @@ int ark__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen)
             if (aj_read_square(t, "'target'", &sq, err, errlen))
                 return -1;
             for (int i = 0; i < a->nbld; i++)
-                if (ark_bb_has(ark__building_cells(&a->bld[i]), sq))
+                if (ark_bb_has(ark__building_cells(d, &a->bld[i]), sq))
                     found = i;
             const ark_building *b = found >= 0 ? &a->bld[found] : NULL;
-            if (!b || ark_bb_first(D.form[b->form].orient[b->orient].base) + b->anchor != sq)
+            if (!b || ark_bb_first(d->form[b->form].orient[b->orient].base) + b->anchor != sq)
                 return tb__errf(err, errlen, "'target' must be the first square of a building");
             a->target = (uint8_t)found;
         }
@@ -740,32 +757,33 @@ int ark__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen)
 
 /* ---- the static board ---- */
 
-json_t *ark__board_json(void)
+json_t *ark__board_json(const struct tb_data *data)
 {
+    const ark_data *d = data ? (const ark_data *)data->tables : &ark__data;
     json_t *j = json_object();
     json_object_set_new(j, "game", json_string("arkadia"));
     json_object_set_new(j, "width", json_integer(ARK_W));
     json_object_set_new(j, "height", json_integer(ARK_H));
-    json_object_set_new(j, "tents", aj_squares(D.tents));
-    json_object_set_new(j, "lot_size", json_pack("[i,i]", D.lot_w, D.lot_h));
-    json_object_set_new(j, "lot_places", aj_squares(D.lot_anchors));
+    json_object_set_new(j, "tents", aj_squares(d->tents));
+    json_object_set_new(j, "lot_size", json_pack("[i,i]", d->lot_w, d->lot_h));
+    json_object_set_new(j, "lot_places", aj_squares(d->lot_anchors));
     json_t *castle = json_array();
     for (int q = 0; q < ARK_CASTLE; q++)
-        json_array_append_new(castle, json_pack("{s:i,s:[i,i],s:o}", "square", q + 1, "offset", D.castle_x[q],
-                                                D.castle_y[q], "printed",
-                                                D.castle_seal[q] < ARK_FAMILIES ? json_string(D.family[D.castle_seal[q]]) : json_null()));
+        json_array_append_new(castle, json_pack("{s:i,s:[i,i],s:o}", "square", q + 1, "offset", d->castle_x[q],
+                                                d->castle_y[q], "printed",
+                                                d->castle_seal[q] < ARK_FAMILIES ? json_string(d->family[d->castle_seal[q]]) : json_null()));
     json_object_set_new(j, "castle", castle);
     json_t *families = json_array();
     for (int k = 0; k < ARK_FAMILIES; k++)
-        json_array_append_new(families, json_pack("{s:s,s:s}", "id", D.family[k], "name", D.family_title[k]));
+        json_array_append_new(families, json_pack("{s:s,s:s}", "id", d->family[k], "name", d->family_title[k]));
     json_object_set_new(j, "families", families);
     json_t *colours = json_array();
     for (int p = 0; p < ARK_SEATS; p++)
-        json_array_append_new(colours, json_string(D.seat_colour[p]));
+        json_array_append_new(colours, json_string(d->seat_colour[p]));
     json_object_set_new(j, "seat_colours", colours);
     json_t *forms = json_array();
     for (int f = 0; f < ARK_FORMS; f++) {
-        const ark_form *fm = &D.form[f];
+        const ark_form *fm = &d->form[f];
         json_t *orients = json_array();
         for (int o = 0; o < fm->orients; o++) {
             json_t *cells = json_array();
@@ -775,34 +793,35 @@ json_t *ark__board_json(void)
         }
         json_t *cards = json_object();
         for (int k = 0; k < ARK_FAMILIES; k++)
-            json_object_set_new(cards, D.family[k], json_integer(D.cards[f][k]));
+            json_object_set_new(cards, d->family[k], json_integer(d->cards[f][k]));
         json_array_append_new(forms, json_pack("{s:i,s:s,s:i,s:o,s:o}", "number", fm->number, "name", fm->name,
                                                "tiles", fm->tiles, "orientations", orients, "cards", cards));
     }
     json_object_set_new(j, "forms", forms);
     json_t *pieces = json_array();
     for (int f = 0; f < ARK_FLOORS; f++)
-        json_array_append_new(pieces, aj_family_counts(D.pieces[f]));
+        json_array_append_new(pieces, aj_family_counts(d->pieces[f]));
     json_object_set_new(j, "pieces", pieces);
-    json_object_set_new(j, "workers", json_pack("{s:i,s:i,s:i,s:i,s:i}", "own", D.own_workers, "start",
-                                                D.start_workers, "banners", D.banners, "per_banner",
-                                                D.per_banner, "neutral", D.neutral));
-    json_object_set_new(j, "hand", json_integer(D.hand));
-    json_object_set_new(j, "display", json_integer(D.display));
+    json_object_set_new(j, "workers", json_pack("{s:i,s:i,s:i,s:i,s:i}", "own", d->own_workers, "start",
+                                                d->start_workers, "banners", d->banners, "per_banner",
+                                                d->per_banner, "neutral", d->neutral));
+    json_object_set_new(j, "hand", json_integer(d->hand));
+    json_object_set_new(j, "display", json_integer(d->display));
     json_t *first = json_array();
-    for (int i = 0; i < D.first_count; i++) {
-        const ark_first_building *fb = &D.first[i];
+    for (int i = 0; i < d->first_count; i++) {
+        const ark_first_building *fb = &d->first[i];
         ark_building b = {fb->form, fb->orient, fb->anchor, fb->family, 0};
         char cells[64];
-        ark__cells_text(ark__building_cells(&b), cells, sizeof cells);
-        json_array_append_new(first, json_pack("{s:s,s:s,s:s}", "form", D.form[fb->form].name, "family",
-                                               D.family[fb->family], "squares", cells));
+        ark__cells_text(ark__building_cells(d, &b), cells, sizeof cells);
+        json_array_append_new(first, json_pack("{s:s,s:s,s:s}", "form", d->form[fb->form].name, "family",
+                                               d->family[fb->family], "squares", cells));
     }
     char lot[8];
-    ark__square_text(D.first_lot, lot, sizeof lot);
+    ark__square_text(d->first_lot, lot, sizeof lot);
     json_object_set_new(j, "first_game", json_pack("{s:s,s:o,s:[i,i,i]}", "lot", lot, "buildings", first,
-                                                   "neutral", D.first_neutral[2], D.first_neutral[3],
-                                                   D.first_neutral[4]));
-    json_object_set_new(j, "provisional", json_true());
+                                                   "neutral", d->first_neutral[2], d->first_neutral[3],
+                                                   d->first_neutral[4]));
+    /* the built-in board is our reconstruction; an owner's file is their own */
+    json_object_set_new(j, "provisional", json_boolean(!data || data->builtin));
     return j;
 }

@@ -21,7 +21,6 @@
 
 #include "game.h"
 
-#define D ark__data
 
 #define ARK_PLACE_ACTIONS (ARK_FORMS * ARK_MAX_ORIENT * ARK_SQUARES)
 #define ARK_OBS_PLANES 14
@@ -100,11 +99,12 @@ static void ark_obs_cells(float *board, ark_bb cells, int plane, float v)
 void ark__observation(const tb_state *s, int seat, float *out)
 {
     const arkadia_state *a = (const arkadia_state *)s;
+    const ark_data *d = ark__board(a);
     int players = s->players;
     float *board = out, *o = out + ARK_SQUARES * ARK_OBS_PLANES;
     for (int i = 0; i < a->nbld; i++) {
         const ark_building *b = &a->bld[i];
-        ark_bb cells = ark__building_cells(b);
+        ark_bb cells = ark__building_cells(d, b);
         ark_obs_cells(board, cells, 0, 1.0f);
         if (b->family < ARK_FAMILIES)
             ark_obs_cells(board, cells, 1 + b->family, 1.0f);
@@ -115,9 +115,9 @@ void ark__observation(const tb_state *s, int seat, float *out)
     for (int r = 0; r < players; r++)
         ark_obs_cells(board, a->workers[(seat + r) % players], 7 + r, 1.0f);
     ark_obs_cells(board, a->workers[ARK_NEUTRAL], 11, 1.0f);
-    ark_obs_cells(board, D.tents, 12, 1.0f);
+    ark_obs_cells(board, d->tents, 12, 1.0f);
     if (a->phase == ARK_PH_WORKER)
-        ark_obs_cells(board, a->target_lot ? ark__lot_cells(a) : ark__building_cells(&a->bld[a->target]),
+        ark_obs_cells(board, a->target_lot ? ark__lot_cells(a) : ark__building_cells(d, &a->bld[a->target]),
                       13, 1.0f);
     for (int q = 0; q < ARK_CASTLE; q++, o += ARK_FLOORS * ARK_FAMILIES)
         for (int h = 0; h < a->height[q]; h++)

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define D (ark__data)
 
 const char *const ark__phase_name[ARK_PHASES] = {"lot",    "action", "place", "workers", "castle",
                                                  "draw",   "banner", "sale",  "over"};
@@ -66,24 +65,27 @@ int ark__parse_square(const char *p, int *sq)
 
 int ark__family_index(const char *name)
 {
+    const ark_data *d = ark__names();
     for (int k = 0; k < ARK_FAMILIES; k++)
-        if (name && strcmp(name, D.family[k]) == 0)
+        if (name && strcmp(name, d->family[k]) == 0)
             return k;
     return -1;
 }
 
 int ark__form_index(const char *name)
 {
+    const ark_data *d = ark__names();
     for (int f = 0; f < ARK_FORMS; f++)
-        if (name && strcmp(name, D.form[f].name) == 0)
+        if (name && strcmp(name, d->form[f].name) == 0)
             return f;
     return -1;
 }
 
 int ark__card_text(int card, char *buf, size_t buflen)
 {
-    return snprintf(buf, buflen, "%s %s", D.form[card / ARK_FAMILIES].name,
-                    D.family[card % ARK_FAMILIES]);
+    const ark_data *d = ark__names();
+    return snprintf(buf, buflen, "%s %s", d->form[card / ARK_FAMILIES].name,
+                    d->family[card % ARK_FAMILIES]);
 }
 
 int ark__parse_card(const char *text, int *card)
@@ -118,7 +120,7 @@ int ark__cells_text(ark_bb cells, char *buf, size_t buflen)
 
 int ark__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen)
 {
-    (void)s;
+    const ark_data *d = ark__board((const arkadia_state *)s);
     int pl = ARK_PAYLOAD(m);
     char sq[8];
     switch (ARK_KIND(m)) {
@@ -126,8 +128,8 @@ int ark__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen)
         ark__square_text(pl, sq, sizeof sq);
         return snprintf(buf, buflen, "lot %s", sq);
     case ARK_K_BUILD:
-        return snprintf(buf, buflen, "build %s %s", D.form[pl / ARK_FAMILIES].name,
-                        D.family[pl % ARK_FAMILIES]);
+        return snprintf(buf, buflen, "build %s %s", d->form[pl / ARK_FAMILIES].name,
+                        d->family[pl % ARK_FAMILIES]);
     case ARK_K_WORKERS:
         if (pl == ARK_LOT_TARGET)
             return snprintf(buf, buflen, "workers lot");
@@ -135,9 +137,9 @@ int ark__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen)
         return snprintf(buf, buflen, "workers %s", sq);
     case ARK_K_PLACE: {
         int form = pl >> 12, o = (pl >> 8) & 15;
-        if (form >= ARK_FORMS || o >= D.form[form].orients)
+        if (form >= ARK_FORMS || o >= d->form[form].orients)
             return snprintf(buf, buflen, "?");
-        return ark__cells_text(ark_bb_shl(D.form[form].orient[o].base, pl & 0xff), buf, buflen);
+        return ark__cells_text(ark_bb_shl(d->form[form].orient[o].base, pl & 0xff), buf, buflen);
     }
     case ARK_K_OWN:
     case ARK_K_NEUTRAL:
@@ -146,16 +148,16 @@ int ark__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen)
     case ARK_K_STOP:
         return snprintf(buf, buflen, "stop");
     case ARK_K_CASTLE:
-        return snprintf(buf, buflen, "castle %s %d", D.family[(pl >> 4) & 3], (pl & 15) + 1);
+        return snprintf(buf, buflen, "castle %s %d", d->family[(pl >> 4) & 3], (pl & 15) + 1);
     case ARK_K_DRAW:
         if (pl == ARK_DRAW_STACK)
             return snprintf(buf, buflen, "draw stack");
-        return snprintf(buf, buflen, "draw %s %s", D.form[(pl / ARK_FAMILIES) % ARK_FORMS].name,
-                        D.family[pl % ARK_FAMILIES]);
+        return snprintf(buf, buflen, "draw %s %s", d->form[(pl / ARK_FAMILIES) % ARK_FORMS].name,
+                        d->family[pl % ARK_FAMILIES]);
     case ARK_K_BANNER:
         return snprintf(buf, buflen, "banner %s", pl ? "yes" : "no");
     case ARK_K_SELL:
-        return snprintf(buf, buflen, "sell %s %d", D.family[(pl >> 8) & 3], pl & 0xff);
+        return snprintf(buf, buflen, "sell %s %d", d->family[(pl >> 8) & 3], pl & 0xff);
     default:
         return snprintf(buf, buflen, "?");
     }
@@ -165,12 +167,13 @@ int ark__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen)
 
 static int text_names(char *buf, size_t buflen, bool forms)
 {
+    const ark_data *d = ark__names();
     size_t used = 0;
     buf[0] = '\0';
     int n = forms ? ARK_FORMS : ARK_FAMILIES;
     for (int i = 0; i < n; i++) {
         int k = snprintf(buf + used, buflen - used, "%s%s", i ? ", " : "",
-                         forms ? D.form[i].name : D.family[i]);
+                         forms ? d->form[i].name : d->family[i]);
         if (k < 0 || (size_t)k >= buflen - used)
             break;
         used += (size_t)k;
@@ -218,10 +221,11 @@ static int text_one_square(const char *w, int *sq, char *err, size_t errlen)
 /* The building (index) covering sq, -1 for none, ARK_LOT_TARGET for the lot. */
 static int text_building_at(const arkadia_state *a, int sq)
 {
+    const ark_data *d = ark__board(a);
     if (ark_bb_has(ark__lot_cells(a), sq))
         return ARK_LOT_TARGET;
     for (int i = 0; i < a->nbld; i++)
-        if (ark_bb_has(ark__building_cells(&a->bld[i]), sq))
+        if (ark_bb_has(ark__building_cells(d, &a->bld[i]), sq))
             return i;
     return -1;
 }
@@ -238,6 +242,7 @@ static bool text_holds(const arkadia_state *a, int p, int card)
 static int text_placement(const arkadia_state *a, char **w, int nw, tb_move *out, char *err,
                           size_t errlen)
 {
+    const ark_data *d = ark__board(a);
     ark_bb cells = {{0, 0, 0}};
     int count = 0;
     for (int i = 0; i < nw; i++) {
@@ -264,7 +269,7 @@ static int text_placement(const arkadia_state *a, char **w, int nw, tb_move *out
                         "illegal move: squares lay out a building, but no card is being played now "
                         "(first 'build FORM FAMILY')");
     int form = a->card / ARK_FAMILIES;
-    const ark_form *f = &D.form[form];
+    const ark_form *f = &d->form[form];
     if (count != f->cells)
         return tb__errf(err, errlen, "illegal move: a %s covers %d squares, not %d", f->name,
                         f->cells, count);
@@ -319,6 +324,7 @@ int ark__text_to_move(const tb_state *s, const char *text, tb_move *out, char *e
                       size_t errlen)
 {
     const arkadia_state *a = (const arkadia_state *)s;
+    const ark_data *d = ark__board(a);
     char buf[TB_MOVE_TEXT * 2];
     if (strlen(text) >= sizeof buf)
         return tb__errf(err, errlen, "that decision is too long");
@@ -338,7 +344,7 @@ int ark__text_to_move(const tb_state *s, const char *text, tb_move *out, char *e
     if (strcmp(cmd, "lot") == 0) {
         if (n != 2 || text_one_square(w[1], &sq, err, errlen))
             return n != 2 ? tb__errf(err, errlen, "write 'lot SQUARE' with the lot's top-left square, e.g. lot g5") : -1;
-        if (!ark_bb_has(D.lot_anchors, sq))
+        if (!ark_bb_has(d->lot_anchors, sq))
             return tb__errf(err, errlen, "illegal move: the lot at %s would cover a tent camp or leave the board", w[1]);
         *out = ARK_MOVE(ARK_K_LOT, sq);
         return 0;
@@ -368,7 +374,7 @@ int ark__text_to_move(const tb_state *s, const char *text, tb_move *out, char *e
             return 0;
         }
         const ark_building *bb = &a->bld[b];
-        int first = ark_bb_first(D.form[bb->form].orient[bb->orient].base) + bb->anchor;
+        int first = ark_bb_first(d->form[bb->form].orient[bb->orient].base) + bb->anchor;
         *out = ARK_MOVE(ARK_K_WORKERS, first);
         return 0;
     }
@@ -441,12 +447,14 @@ int ark__text_to_move(const tb_state *s, const char *text, tb_move *out, char *e
 
 static const char *text_seat_colour(int seat)
 {
-    return seat >= 0 && seat < ARK_SEATS ? D.seat_colour[seat] : "?";
+    const ark_data *d = ark__names();
+    return seat >= 0 && seat < ARK_SEATS ? d->seat_colour[seat] : "?";
 }
 
 int ark__prompt_text(const tb_state *s, char *buf, size_t buflen)
 {
     const arkadia_state *a = (const arkadia_state *)s;
+    const ark_data *d = ark__board(a);
     int p = ark__mover(a);
     const char *who = text_seat_colour(p);
     switch (a->phase) {
@@ -462,16 +470,16 @@ int ark__prompt_text(const tb_state *s, char *buf, size_t buflen)
         char example[48] = "";
         for (int o = 0; o < ark__orients(a, form) && !example[0]; o++)
             if (ark_bb_any(masks[o]))
-                ark__cells_text(ark_bb_shl(D.form[form].orient[o].base, ark_bb_first(masks[o])),
+                ark__cells_text(ark_bb_shl(d->form[form].orient[o].base, ark_bb_first(masks[o])),
                                 example, sizeof example);
         return snprintf(buf, buflen, "seat %d (%s) lays out the %s: type its squares, e.g. %s (%d places, marked +)",
-                        p + 1, who, D.form[form].name, example, total);
+                        p + 1, who, d->form[form].name, example, total);
     }
     case ARK_PH_WORKER: {
         char sq[8] = "lot";
         if (!a->target_lot) {
             const ark_building *b = &a->bld[a->target];
-            ark__square_text(ark_bb_first(D.form[b->form].orient[b->orient].base) + b->anchor, sq, sizeof sq);
+            ark__square_text(ark_bb_first(d->form[b->form].orient[b->orient].base) + b->anchor, sq, sizeof sq);
         }
         return snprintf(buf, buflen, "seat %d (%s) introduces workers at %s: own SQUARE, neutral SQUARE%s",
                         p + 1, who, sq, a->placed ? " or stop" : "");
@@ -487,8 +495,8 @@ int ark__prompt_text(const tb_state *s, char *buf, size_t buflen)
                         p + 1, who, a->banners[p], a->action == ARK_ACT_SKIP ? " after no possible action" : "");
     case ARK_PH_SALE:
         return snprintf(buf, buflen, "seat %d (%s) sells %s seals (has %d, %d gold each): sell %s N",
-                        p + 1, who, D.family[a->family], a->seals[p][a->family],
-                        ark__value(a, a->family), D.family[a->family]);
+                        p + 1, who, d->family[a->family], a->seals[p][a->family],
+                        ark__value(a, a->family), d->family[a->family]);
     default:
         return snprintf(buf, buflen, "the game is over");
     }
@@ -503,6 +511,7 @@ typedef struct text_board {
 
 static void text_owner_map(const arkadia_state *a, text_board *tb)
 {
+    const ark_data *d = ark__board(a);
     for (int sq = 0; sq < ARK_SQUARES; sq++)
         tb->owner[sq] = -1;
     ark_bb lot = ark__lot_cells(a);
@@ -510,7 +519,7 @@ static void text_owner_map(const arkadia_state *a, text_board *tb)
         if (ark_bb_has(lot, sq))
             tb->owner[sq] = ARK_LOT_TARGET;
     for (int i = 0; i < a->nbld; i++) {
-        ark_bb cells = ark__building_cells(&a->bld[i]);
+        ark_bb cells = ark__building_cells(d, &a->bld[i]);
         for (int sq = 0; sq < ARK_SQUARES; sq++)
             if (ark_bb_has(cells, sq))
                 tb->owner[sq] = i;
@@ -523,7 +532,7 @@ static void text_owner_map(const arkadia_state *a, text_board *tb)
         for (int o = 0; o < ark__orients(a, form); o++)
             for (int w = 0; w < 3; w++)
                 for (uint64_t m = masks[o].w[w]; m; m &= m - 1)
-                    tb->preview = ark_bb_or(tb->preview, ark_bb_shl(D.form[form].orient[o].base,
+                    tb->preview = ark_bb_or(tb->preview, ark_bb_shl(d->form[form].orient[o].base,
                                                                     w * 64 + __builtin_ctzll(m)));
     } else if (a->phase == ARK_PH_WORKER) {
         tb->preview = ark__worker_squares(a);
@@ -533,6 +542,7 @@ static void text_owner_map(const arkadia_state *a, text_board *tb)
 /* One square: two visible characters. */
 static void text_square(tb_buf *b, const arkadia_state *a, const text_board *tb, int sq, bool colour)
 {
+    const ark_data *d = ark__board(a);
     const char *reset = colour ? ANSI_RESET : "";
     int own = tb->owner[sq];
     if (own == ARK_LOT_TARGET) {
@@ -542,7 +552,7 @@ static void text_square(tb_buf *b, const arkadia_state *a, const text_board *tb,
     if (own >= 0) {
         const ark_building *bl = &a->bld[own];
         int k = bl->done ? ARK_FAMILIES : bl->family;
-        tb__buf_printf(b, "%s%d%s%c%s", colour ? ANSI_BOLD : "", D.form[bl->form].number,
+        tb__buf_printf(b, "%s%d%s%c%s", colour ? ANSI_BOLD : "", d->form[bl->form].number,
                        colour ? text_family_ansi[k] : "", bl->done ? '*' : text_family_letter[k], reset);
         return;
     }
@@ -551,7 +561,7 @@ static void text_square(tb_buf *b, const arkadia_state *a, const text_board *tb,
             tb__buf_printf(b, " %s%c%s", colour ? text_seat_ansi[k] : "", text_seat_letter[k], reset);
             return;
         }
-    bool tent = ark_bb_has(D.tents, sq);
+    bool tent = ark_bb_has(d->tents, sq);
     if (ark_bb_has(tb->preview, sq))
         tb__buf_printf(b, "%s%c+%s", colour ? ANSI_BOLD : "", tent ? '^' : ' ', reset);
     else
@@ -584,24 +594,25 @@ static void text_counts(char *buf, size_t buflen, const uint8_t *count)
 
 static void text_castle_panel(const arkadia_state *a, text_side *side, bool colour)
 {
+    const ark_data *d = ark__board(a);
     const char *reset = colour ? ANSI_RESET : "";
     int at[4][4];
     for (int y = 0; y < 4; y++)
         for (int x = 0; x < 4; x++)
             at[y][x] = -1;
     for (int q = 0; q < ARK_CASTLE; q++)
-        at[D.castle_y[q]][D.castle_x[q]] = q;
+        at[d->castle_y[q]][d->castle_x[q]] = q;
     text_side_add(side, "Castle: square, seal, height");
-    for (int y = 0; y < D.lot_h; y++) {
+    for (int y = 0; y < d->lot_h; y++) {
         char row[TEXT_SIDE_WIDTH * 4] = " ";
-        for (int x = 0; x < D.lot_w; x++) {
+        for (int x = 0; x < d->lot_w; x++) {
             size_t used = strlen(row);
             int q = at[y][x];
             if (q < 0) {
                 snprintf(row + used, sizeof row - used, "  ....");
                 continue;
             }
-            int k = a->height[q] ? a->castle[q][a->height[q] - 1] : D.castle_seal[q];
+            int k = a->height[q] ? a->castle[q][a->height[q] - 1] : d->castle_seal[q];
             snprintf(row + used, sizeof row - used, " %2d %s%c%s%d", q + 1, colour ? text_family_ansi[k] : "",
                      text_family_letter[k], reset, a->height[q]);
         }
@@ -685,10 +696,11 @@ static void text_board_lines(tb_buf *b, const arkadia_state *a, const text_side 
 static void text_player_line(tb_buf *b, const arkadia_state *a, int p, int seat, bool colour,
                              bool hide)
 {
+    const ark_data *d = ark__board(a);
     const char *reset = colour ? ANSI_RESET : "";
     int mover = ark__mover(a);
     tb__buf_printf(b, "%c %d %s%-6s%s%s", p == mover && a->phase != ARK_PH_OVER ? '>' : ' ', p,
-                   colour ? text_seat_ansi[p] : "", D.seat_colour[p], reset, p == seat ? " (you)" : "      ");
+                   colour ? text_seat_ansi[p] : "", d->seat_colour[p], reset, p == seat ? " (you)" : "      ");
     if (hide && p != seat && a->phase != ARK_PH_OVER) {
         /* behind the screen: the player chose not to keep count of it */
         tb__buf_printf(b, "  gold   ?  seals ?  ?  ?  ? ");
@@ -719,6 +731,7 @@ char *ark__render_text(const tb_state *s, int seat, unsigned flags)
 {
     bool colour = (flags & TB_RENDER_COLOUR) != 0;
     const arkadia_state *a = (const arkadia_state *)s;
+    const ark_data *d = ark__board(a);
     tb_buf b = {0};
     const char *bold = colour ? ANSI_BOLD : "", *reset = colour ? ANSI_RESET : "";
     int mover = ark__mover(a);
@@ -726,9 +739,9 @@ char *ark__render_text(const tb_state *s, int seat, unsigned flags)
     if (a->phase == ARK_PH_OVER)
         tb__buf_printf(&b, "  game over");
     else
-        tb__buf_printf(&b, "  seat %d (%s) to move", mover + 1, D.seat_colour[mover]);
+        tb__buf_printf(&b, "  seat %d (%s) to move", mover + 1, d->seat_colour[mover]);
     if (seat >= 0)
-        tb__buf_printf(&b, "  you are seat %d (%s)", seat + 1, D.seat_colour[seat]);
+        tb__buf_printf(&b, "  you are seat %d (%s)", seat + 1, d->seat_colour[seat]);
     tb__buf_printf(&b, "\n");
     text_side side = {.n = 0};
     text_castle_panel(a, &side, colour);
@@ -762,8 +775,101 @@ char *ark__render_text(const tb_state *s, int seat, unsigned flags)
             best = a->gold[p] > best ? a->gold[p] : best;
         tb__buf_printf(&b, "Final gold:");
         for (int p = 0; p < s->players; p++)
-            tb__buf_printf(&b, " %s %d%s", D.seat_colour[p], a->gold[p], a->gold[p] == best ? " (wins)" : "");
+            tb__buf_printf(&b, " %s %d%s", d->seat_colour[p], a->gold[p], a->gold[p] == best ? " (wins)" : "");
         tb__buf_printf(&b, "\n");
     }
     return tb__buf_take(&b);
+}
+
+/* ---- the log's words (tb_narrate) ---- */
+
+int ark__narrate(const tb_state *s_before, tb_move m, const tb_state *s_after, const char *who,
+                 const char *const *names, char *buf, size_t buflen)
+{
+    (void)names;
+    const arkadia_state *a = (const arkadia_state *)s_before;
+    const ark_data *d = ark__board(a);
+    const arkadia_state *after = (const arkadia_state *)s_after;
+    int pl = ARK_PAYLOAD(m);
+    char sq[8], cells[96];
+    tb_buf b = {0};
+    switch (ARK_KIND(m)) {
+    case ARK_K_LOT:
+        ark__square_text(pl, sq, sizeof sq);
+        tb__buf_printf(&b, "%s places the castle lot at %s", who, sq);
+        break;
+    case ARK_K_BUILD:
+        tb__buf_printf(&b, "%s lays out %s %s card to build %s %s", who,
+                       tb__article(d->family[pl % ARK_FAMILIES]), d->family[pl % ARK_FAMILIES],
+                       tb__article(d->form[pl / ARK_FAMILIES].name), d->form[pl / ARK_FAMILIES].name);
+        break;
+    case ARK_K_WORKERS:
+        if (pl == ARK_LOT_TARGET) {
+            tb__buf_printf(&b, "%s sends workers to the castle lot", who);
+        } else {
+            ark__square_text(pl, sq, sizeof sq);
+            tb__buf_printf(&b, "%s sends workers to the building at %s", who, sq);
+        }
+        break;
+    case ARK_K_PLACE: {
+        ark__move_to_text(s_before, m, cells, sizeof cells);
+        tb__buf_printf(&b, "%s builds the %s at %s", who, d->form[pl >> 12 < ARK_FORMS ? pl >> 12 : 0].name,
+                       cells);
+        break;
+    }
+    case ARK_K_OWN:
+    case ARK_K_NEUTRAL:
+        ark__square_text(pl, sq, sizeof sq);
+        tb__buf_printf(&b, "%s puts %s worker on %s", who,
+                       ARK_KIND(m) == ARK_K_OWN ? "an own" : "a neutral", sq);
+        break;
+    case ARK_K_STOP:
+        tb__buf_printf(&b, "%s stops placing workers", who);
+        break;
+    case ARK_K_CASTLE:
+        tb__buf_printf(&b, "%s adds %d %s piece%s to the castle", who, (pl & 15) + 1,
+                       d->family[(pl >> 4) & 3], (pl & 15) ? "s" : "");
+        break;
+    case ARK_K_DRAW:
+        if (pl == ARK_DRAW_STACK)
+            tb__buf_printf(&b, "%s draws a card from the stack", who);
+        else
+            tb__buf_printf(&b, "%s takes the %s %s card from the display", who,
+                           d->family[pl % ARK_FAMILIES], d->form[(pl / ARK_FAMILIES) % ARK_FORMS].name);
+        break;
+    case ARK_K_BANNER:
+        tb__buf_printf(&b, pl ? "%s hangs an architect banner" : "%s keeps the banners", who);
+        break;
+    case ARK_K_SELL: {
+        int n = pl & 0xff;
+        tb__buf_printf(&b, "%s sells %d %s seal%s", who, n, d->family[(pl >> 8) & 3], n == 1 ? "" : "s");
+        break;
+    }
+    default:
+        tb__buf_printf(&b, "%s plays", who);
+    }
+    int done = 0;
+    for (int i = 0; i < after->nbld; i++)
+        if (after->bld[i].done && (i >= a->nbld || !a->bld[i].done))
+            tb__buf_printf(&b, "%s%s", done++ ? " and the " : "; that completes the ",
+                           d->form[after->bld[i].form].name);
+    if (after->phase == ARK_PH_OVER && a->phase != ARK_PH_OVER)
+        tb__buf_printf(&b, ". The game ends");
+    char *text = tb__buf_take(&b);
+    int len = snprintf(buf, buflen, "%s", text);
+    free(text);
+    return len;
+}
+
+int ark__stage_text(const tb_state *s, char *buf, size_t buflen)
+{
+    const arkadia_state *a = (const arkadia_state *)s;
+    int floors = 0;
+    for (int f = 0; f < ARK_FLOORS; f++) {
+        int full = 1;
+        for (int c = 0; c < ARK_CASTLE; c++)
+            full &= a->height[c] > f;
+        floors += full;
+    }
+    return snprintf(buf, buflen, "Castle floor %d", floors + 1 > ARK_FLOORS ? ARK_FLOORS : floors + 1);
 }

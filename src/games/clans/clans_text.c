@@ -586,3 +586,81 @@ int clans__prompt_text(const tb_state *s, char *buf, size_t buflen)
     return snprintf(buf, buflen, "seat %d moves all huts of one territory onto a neighbour: FROM-TO",
                     c->turn + 1);
 }
+
+/* ---- the log's words (tb_narrate) ---- */
+
+/* Appends the villages founded between before and after (their squares,
+ * epochs, what strife and hostile ground took, the tracks' gains) and the
+ * villages still waiting.  mixed[t][k]: the huts on t just before founding. */
+static void clans_narrate_villages(tb_buf *b, const clans_state *before, const clans_state *after,
+                                   uint8_t mixed[CLANS_TERRITORIES][CLANS_COLOURS], const char *who)
+{
+    uint64_t founded = after->villages & ~before->villages;
+    for (uint64_t m = founded; m; m &= m - 1) {
+        int t = __builtin_ctzll(m);
+        const char *terrain = clans__terrain_name[clans__territory[t].terrain];
+        tb__buf_printf(b, "; founds a village at %d (%s, epoch %s)", t + 1, terrain,
+                       text_roman[after->village_epoch[t]]);
+        if (after->ruins & (1ULL << t)) {
+            tb__buf_printf(b, ", but hostile ground ruins it and its huts are lost");
+            continue;
+        }
+        int lost = 0;
+        for (int k = 0; k < CLANS_COLOURS; k++)
+            if (mixed[t][k] && !after->huts[t][k])
+                tb__buf_printf(b, "%s%s", lost++ ? ", " : " — the battle kills the lone huts of ",
+                               clans__colour_name[k]);
+        if (!after->size[t])
+            tb__buf_printf(b, " and nobody scores");
+    }
+    int gains = 0;
+    for (int k = 0; k < CLANS_COLOURS; k++) {
+        int d = after->track[k] - before->track[k];
+        if (d)
+            tb__buf_printf(b, "%s%s +%d", gains++ ? ", " : ": ", clans__colour_name[k], d);
+    }
+    if (after->pending) {
+        tb__buf_printf(b, "; %s chooses the order of the villages at", who);
+        int i = 0;
+        for (uint64_t m = after->pending; m; m &= m - 1, i++)
+            tb__buf_printf(b, "%s %d", i ? (m & (m - 1) ? "," : " and") : "", __builtin_ctzll(m) + 1);
+    }
+    if (after->over)
+        tb__buf_printf(b, ". The game ends");
+}
+
+int clans__narrate(const tb_state *s_before, tb_move mv, const tb_state *s_after, const char *who,
+                   const char *const *names, char *buf, size_t buflen)
+{
+    (void)names;
+    const clans_state *before = (const clans_state *)s_before;
+    const clans_state *after = (const clans_state *)s_after;
+    uint8_t mixed[CLANS_TERRITORIES][CLANS_COLOURS];
+    memcpy(mixed, before->huts, sizeof mixed);
+    tb_buf b = {0};
+    if (mv & CLANS_VILLAGE_FLAG) {
+        tb__buf_printf(&b, "%s chooses the village at %d next", who, (int)(mv & 0xff));
+    } else {
+        int from = (int)(mv >> 8) - 1, to = (int)(mv & 0xff) - 1;
+        int n = before->size[from];
+        tb__buf_printf(&b, "%s moves %d hut%s from the %s at %d to the %s at %d", who, n,
+                       n == 1 ? "" : "s", clans__terrain_name[clans__territory[from].terrain],
+                       from + 1, clans__terrain_name[clans__territory[to].terrain], to + 1);
+        for (int k = 0; k < CLANS_COLOURS; k++) {
+            mixed[to][k] = (uint8_t)(mixed[to][k] + mixed[from][k]);
+            mixed[from][k] = 0;
+        }
+    }
+    clans_narrate_villages(&b, before, after, mixed, who);
+    char *text = tb__buf_take(&b);
+    int len = snprintf(buf, buflen, "%s", text);
+    free(text);
+    return len;
+}
+
+int clans__stage_text(const tb_state *s, char *buf, size_t buflen)
+{
+    const clans_state *c = (const clans_state *)s;
+    int e = clans__chip_epoch(c->chips_taken);
+    return snprintf(buf, buflen, "Epoch %s", text_roman[e ? e : CLANS_EPOCHS]);
+}

@@ -28,7 +28,9 @@ const char *const kh_family_name[KH_FAMILIES] = {"military", "religious", "civil
 const char kh_family_letter[KH_FAMILIES] = {'m', 'r', 'c'};
 const char *const kh_colour_name[TB_MAX_SEATS] = {"red", "green", "blue", "white", "yellow"};
 
-#define D khronos__data
+/* The tables of the data the game is on (khronos_board.h); k is the state. */
+#define KT KH_TABLES(k)
+#define D (KT->data)
 #define EARNING_TURN(t) ((t) == 4 || (t) == KH_TURNS)
 #define BONUS(board) ((board) == KH_MIGHT ? 1 : (board) == KH_FAITH ? 2 : 0)
 
@@ -291,6 +293,7 @@ typedef struct kh_ctx {
     uint16_t fits[8]; /* by cards to spare: bit c when extra[c] fits (bit 8: worked out) */
     bool have_st[KH_BOARDS];
     kh_domstat st[KH_BOARDS][KH_MAXB];
+    kh_bits sq[KH_BOARDS][KH_MAXB]; /* the squares of each domain, by root */
 } kh_ctx;
 
 static void kh_ctx_init(kh_ctx *c, const khronos_state *k)
@@ -309,13 +312,13 @@ static void kh_ctx_init(kh_ctx *c, const khronos_state *k)
                                      ((covers & KH_COVERS_MOUNTAIN) ? D.surcharge_mountain[n] : 0));
 }
 
-static const kh_domstat *kh_ctx_domains(kh_ctx *c, int b)
+/* Board b's domains (st, sq), worked out on first use. */
+static void kh_ctx_domains(kh_ctx *c, int b)
 {
     if (!c->have_st[b]) {
-        kh_board_domains(&c->k->board[b], c->st[b]);
+        kh_board_domain_squares(&c->k->board[b], c->st[b], c->sq[b]);
         c->have_st[b] = true;
     }
-    return c->st[b];
 }
 
 /* The terrain mixes (bit c: covers bits c) whose surcharge fits in `spare`
@@ -345,30 +348,16 @@ static int kh_placements(kh_ctx *c, int b, int type, int target, tb_move *out, i
     int budget = c->cap[b] < c->total ? c->cap[b] : c->total; /* cards that can go in */
     if (c->hand[f] < base || budget < base)
         return 0;
-    if (target < 0) {
-        const kh_domstat *st = f != KH_CIVIL ? kh_ctx_domains(c, b) : NULL;
-        unsigned covers_ok = kh_ctx_fits(c, budget - base);
-        n = kh_board_new_places(bd, type, st, covers_ok, out, limit);
-        for (int k = 0; out && k < n; k++)
-            out[k] = KH_MOVE(KH_M_SQUARES, out[k]);
-        return n;
-    }
-    const kh_bld *x = &bd->b[target];
-    int old_top = f == KH_CIVIL ? 0 : kh_top_without(bd, target, f);
-    for (int s = khronos__super_first[x->place]; s < khronos__super_first[x->place + 1] && n < limit; s++) {
-        int i = khronos__super[s];
-        const kh_place *p = &khronos__place[i];
-        if (p->size != v) {
-            if (p->size > v)
-                break; /* the larger placements come by size */
-            continue;
-        }
-        if (base + c->extra[p->covers] <= budget && kh_place_ok(bd, type, p, target, old_top, NULL)) {
-            if (out)
-                out[n] = KH_MOVE(KH_M_SQUARES, i);
-            n++;
-        }
-    }
+    if (f != KH_CIVIL)
+        kh_ctx_domains(c, b);
+    unsigned covers_ok = kh_ctx_fits(c, budget - base);
+    /* the placement indices are listed in out, then made moves */
+    if (target < 0)
+        n = kh_board_new_places(bd, type, c->st[b], c->sq[b], covers_ok, out, limit);
+    else
+        n = kh_board_upgrade_places(bd, target, type, c->st[b], c->sq[b], covers_ok, out, limit);
+    for (int k = 0; out && k < n; k++)
+        out[k] = KH_MOVE(KH_M_SQUARES, out[k]);
     return n;
 }
 
@@ -388,7 +377,7 @@ static int kh_subsets_of_size(const uint8_t h[KH_FAMILIES], int n)
  * the same squares and type, and on Faith the same owner and no ruin. */
 static int kh_find_shadow(const kh_board *bd, int t, const kh_bld *x)
 {
-    int i = kh_board_find(bd, kh_anchor(x));
+    int i = kh_board_find(bd, kh_anchor(bd->tab, x));
     if (i < 0)
         return -1;
     const kh_bld *y = &bd->b[i];
@@ -470,7 +459,7 @@ static void kh_downsize_start(khronos_state *k, int b, int i)
     if (n > 1) {
         k->pend = KH_P_KEEP;
         k->pend_board = (uint8_t)b;
-        k->pend_target = (uint8_t)kh_anchor(x);
+        k->pend_target = (uint8_t)kh_anchor(KT, x);
         return;
     }
     kh_downsize(k, b, i, n ? opts[0] : 0xffff);
@@ -483,7 +472,7 @@ static void kh_lay_shadow(khronos_state *k)
     memset(&k->rip, 0, sizeof k->rip);
     int t = r.board, type = r.type, f = KH_FAMILY(type);
     kh_board *bd = &k->board[t];
-    const kh_place *p = &khronos__place[r.place];
+    const kh_place *p = &KT->place[r.place];
     int owner = f != KH_CIVIL && t == KH_FAITH ? r.owner : KH_NOBODY;
     int flags = f != KH_CIVIL && t == KH_REASON ? KH_RUIN : 0;
     /* what lies beneath, by index, highest first */
@@ -515,17 +504,24 @@ static void kh_lay_shadow(khronos_state *k)
     if (owner != KH_NOBODY && k->cubes[owner] + own_cubes == 0)
         return; /* no cube for the owner's copy: treated like no tile (ASSUMPTION) */
     if (owner != KH_NOBODY) {
-        /* blocked shadow (§1.7.4): would the copy break dominion or hierarchy? */
-        kh_board scratch = *bd;
-        for (int u = 0; u < nu; u++)
-            kh_board_remove(&scratch, under[u]);
+        /* blocked shadow (§1.7.4): would the copy break dominion or hierarchy?
+         * (asked of the board without what lies beneath: a copy, when
+         * something does) */
+        kh_board scratch;
+        const kh_board *without = bd;
+        if (nu) {
+            scratch = *bd;
+            for (int u = 0; u < nu; u++)
+                kh_board_remove(&scratch, under[u]);
+            without = &scratch;
+        }
         uint8_t roots[2];
-        int n = kh_board_touching(&scratch, p->nbr, -1, roots, 2);
+        int n = kh_board_touching(without, p->nbr, -1, roots, 2);
         if (n > 1)
             return;
         if (n == 1) {
             kh_domstat st[KH_MAXB];
-            kh_board_domains(&scratch, st);
+            kh_board_domains(without, st);
             if (st[roots[0]].top[f] == KH_SIZE(type))
                 return;
         }
@@ -540,7 +536,7 @@ static void kh_lay_shadow(khronos_state *k)
     int nk = 0;
     for (int u = 0; u < nu; u++) {
         kh_bld *x = &bd->b[under[u]]; /* removed below: its cubes may be edited in place */
-        bool covered = kh_bits_subset(kh_place_of(x)->mask, p->mask);
+        bool covered = kh_bits_subset(kh_place_of(KT, x)->mask, p->mask);
         if (f == KH_CIVIL && KH_FAMILY(x->type) == KH_CIVIL && covered) {
             int left = 0;
             for (int c = 0; c < x->ncubes; c++)
@@ -614,10 +610,11 @@ static int kh_setup(tb_state *s, char *err, size_t errlen)
     (void)errlen;
     khronos_state *k = (khronos_state *)s;
     k->holdem = tb__option_index(s, "holdem") == 1;
-    for (int b = 0; b < KH_BOARDS; b++) {
-        kh_board_init(&k->board[b]);
-        kh_board_restore_printed(&k->board[b]);
-    }
+    /* the three boards start alike: the printed Hamlets */
+    kh_board_init(&k->board[0], KT);
+    kh_board_restore_printed(&k->board[0]);
+    for (int b = 1; b < KH_BOARDS; b++)
+        k->board[b] = k->board[0];
     for (int t = 0; t < KH_TYPES; t++)
         k->stock[t] = D.tile[t].count;
     int n = 0;
@@ -786,34 +783,40 @@ static int kh_card_sets(const uint8_t h[KH_FAMILIES], int kind, int lo, int hi, 
 {
     int n = 0;
     for (int c = 0; c <= h[2]; c++)
-        for (int r = 0; r <= h[1]; r++)
-            for (int m = 0; m <= h[0]; m++) {
-                int size = m + r + c;
-                if (size >= lo && size <= hi)
-                    out[n++] = KH_MOVE(kind, KH_CARDS(m, r, c));
-            }
+        for (int r = 0; r <= h[1]; r++) {
+            /* the military counts that bring the size within [lo, hi] */
+            int from = lo - r - c > 0 ? lo - r - c : 0, to = hi - r - c < h[0] ? hi - r - c : h[0];
+            for (int m = from; m <= to; m++)
+                out[n++] = KH_MOVE(kind, KH_CARDS(m, r, c));
+        }
     return n;
 }
 
-static bool kh_can_upgrade(kh_ctx *c, int b, int i, int type)
+/* The types (bit t) that can be built on board b now: in stock, a cube for
+ * a military or religious tile, the cards, and a legal placement whose
+ * surcharge can be paid (kh_placements > 0), one scan per size for the three
+ * families. */
+static unsigned kh_buildable(kh_ctx *c, int b)
 {
     const khronos_state *k = c->k;
-    const kh_board *bd = &k->board[b];
-    const kh_bld *x = &bd->b[i];
-    int f = KH_FAMILY(x->type), base = KH_SIZE(type) - KH_SIZE(x->type);
-    if (KH_FAMILY(type) != f || base <= 0 || !k->stock[type])
-        return false;
-    if (f != KH_CIVIL && x->owner != k->cur)
-        return false;
-    return kh_placements(c, b, type, i, NULL, 1) > 0;
-}
-
-static bool kh_can_build(kh_ctx *c, int b, int type)
-{
-    const khronos_state *k = c->k;
-    if (!k->stock[type] || (KH_FAMILY(type) != KH_CIVIL && !k->cubes[k->cur]))
-        return false;
-    return kh_placements(c, b, type, -1, NULL, 1) > 0;
+    int budget = c->cap[b] < c->total ? c->cap[b] : c->total;
+    unsigned types = 0;
+    for (int v = 1; v <= 3 && v <= budget; v++) {
+        unsigned families = 0;
+        for (int f = 0; f < KH_FAMILIES; f++)
+            if (k->stock[KH_TYPE(f, v)] && (f == KH_CIVIL || k->cubes[k->cur]) && c->hand[f] >= v)
+                families |= 1u << f;
+        if (!families)
+            continue;
+        if (families & 3u)
+            kh_ctx_domains(c, b);
+        unsigned found = kh_board_new_families(&k->board[b], v, families, c->st[b], c->sq[b],
+                                               kh_ctx_fits(c, budget - v));
+        for (int f = 0; f < KH_FAMILIES; f++)
+            if (found >> f & 1)
+                types |= 1u << KH_TYPE(f, v);
+    }
+    return types;
 }
 
 static int kh_legal(const tb_state *s, tb_move *out)
@@ -849,7 +852,7 @@ static int kh_legal(const tb_state *s, tb_move *out)
         kh_board_conflict(&k->board[k->pend_board], k->cur, &c);
         for (int i = 0; i < c.n; i++)
             out[n++] = KH_MOVE(KH_M_DOWNSIZE,
-                               k->pend_board << 8 | kh_anchor(&k->board[k->pend_board].b[c.cand[i]]));
+                               k->pend_board << 8 | kh_anchor(KT, &k->board[k->pend_board].b[c.cand[i]]));
         return n;
     }
     case KH_P_KEEP: {
@@ -889,54 +892,100 @@ static int kh_legal(const tb_state *s, tb_move *out)
             }
         }
     for (int b = KH_MIGHT; b <= KH_FAITH; b++)
-        if (ctx.cap[b] > 0)
+        if (ctx.cap[b] > 0) {
+            unsigned types = kh_buildable(&ctx, b);
             for (int t = 0; t < KH_TYPES; t++)
-                if (kh_can_build(&ctx, b, t))
+                if (types >> t & 1)
                     out[n++] = KH_MOVE(KH_M_BUILD, b << 4 | t);
+        }
+    /* upgrades, then demolitions, board by board: one pass over each board's
+     * buildings collects both (the demolitions wait in their own list) */
+    tb_move demolish[2 * KH_MAXB];
+    int nd = 0;
+    bool may_demolish = k->ecus[p] >= KH_DEMOLISH_COST;
     for (int b = KH_MIGHT; b <= KH_FAITH; b++) {
         if (ctx.cap[b] <= 0)
             continue;
         const kh_board *bd = &k->board[b];
-        bool pays[KH_FAMILIES]; /* a card of the family can go in (an upgrade costs one or more) */
-        for (int f = 0; f < KH_FAMILIES; f++)
-            pays[f] = h[f] >= 1 && ctx.cap[b] >= 1 && ctx.total >= 1;
+        /* by family and present size: the larger sizes in stock whose cards
+         * (one per size gained) the hand and the adventurers can give, and
+         * the terrain mixes whose surcharge then fits */
+        int budget = ctx.cap[b] < ctx.total ? ctx.cap[b] : ctx.total;
+        unsigned sizes[KH_FAMILIES][3] = {{0}}, covers_ok[3][4] = {{0}};
+        for (int from = 1; from <= 2; from++) {
+            for (int v = from + 1; v <= 3; v++) {
+                int base = v - from;
+                if (budget < base)
+                    continue;
+                covers_ok[from][v] = kh_ctx_fits(&ctx, budget - base);
+                for (int f = 0; f < KH_FAMILIES; f++)
+                    if (h[f] >= base && k->stock[KH_TYPE(f, v)])
+                        sizes[f][from] |= 1u << v;
+            }
+        }
+        /* by type: which buildings may be demolished (a size-1 tile, the
+         * cards and the Ecu; printed Hamlets never) or upgraded (military and
+         * religious only by their owner); the buildings are sorted into the
+         * two lists without a branch each, as the loop's tests are random */
+        uint8_t demolish_ok[KH_TYPES], upgrade_ok[KH_TYPES], anyone[KH_TYPES];
+        for (int t = 0; t < KH_TYPES; t++) {
+            int f = KH_FAMILY(t), from = KH_SIZE(t);
+            demolish_ok[t] = from == 1 && may_demolish && h[f];
+            upgrade_ok[t] = from < 3 && sizes[f][from] != 0;
+            anyone[t] = f == KH_CIVIL;
+        }
+        uint8_t cand[KH_MAXB];
+        int nc = 0;
         for (int i = 0; i < bd->nb; i++) {
             const kh_bld *x = &bd->b[i];
-            int f = KH_FAMILY(x->type);
-            if (KH_SIZE(x->type) == 3 || !pays[f] || (f != KH_CIVIL && x->owner != p))
-                continue;
-            for (int t = x->type + 1; t < f * 3 + 3; t++)
-                if (kh_can_upgrade(&ctx, b, i, t))
-                    out[n++] = KH_MOVE(KH_M_UPGRADE, b << 12 | kh_anchor(x) << 4 | t);
+            int t = x->type;
+            demolish[nd] = (tb_move)(b << 8 | i); /* made a move below */
+            nd += demolish_ok[t] & !(x->flags & KH_PRINTED);
+            cand[nc] = (uint8_t)i;
+            nc += upgrade_ok[t] & (anyone[t] | (x->owner == p));
+        }
+        for (int c = 0; c < nc; c++) {
+            const kh_bld *x = &bd->b[cand[c]];
+            int f = KH_FAMILY(x->type), from = KH_SIZE(x->type);
+            if (f != KH_CIVIL)
+                kh_ctx_domains(&ctx, b);
+            unsigned found = kh_board_upgrade_sizes(bd, cand[c], sizes[f][from], ctx.st[b],
+                                                    ctx.sq[b], covers_ok[from]);
+            for (int v = from + 1; v <= 3; v++)
+                if (found >> v & 1)
+                    out[n++] = KH_MOVE(KH_M_UPGRADE, b << 12 | kh_anchor(KT, x) << 4 | KH_TYPE(f, v));
         }
     }
-    if (k->ecus[p] >= KH_DEMOLISH_COST)
-        for (int b = KH_MIGHT; b <= KH_FAITH; b++) {
-            if (ctx.cap[b] <= 0)
-                continue;
-            const kh_board *bd = &k->board[b];
-            for (int i = 0; i < bd->nb; i++) {
-                const kh_bld *x = &bd->b[i];
-                if (KH_SIZE(x->type) == 1 && !(x->flags & KH_PRINTED) && h[KH_FAMILY(x->type)])
-                    out[n++] = KH_MOVE(KH_M_DEMOLISH, b << 8 | kh_anchor(x));
-            }
-        }
+    for (int d = 0; d < nd; d++) {
+        int b = (int)(demolish[d] >> 8);
+        out[n++] = KH_MOVE(KH_M_DEMOLISH, b << 8 | kh_anchor(KT, &k->board[b].b[demolish[d] & 0xff]));
+    }
     if (ctx.cap[KH_REASON] > 0) {
+        /* populating civil buildings with room (a civil card and a cube),
+         * then renovating ruins (a card of their colour, and a cube when it
+         * is the first of two renovations): one pass, two lists */
         const kh_board *bd = &k->board[KH_REASON];
-        if (h[KH_CIVIL] && k->cubes[p])
-            for (int i = 0; i < bd->nb; i++) {
-                const kh_bld *x = &bd->b[i];
-                if (KH_FAMILY(x->type) == KH_CIVIL && x->ncubes < KH_SIZE(x->type))
-                    out[n++] = KH_MOVE(KH_M_POPULATE, kh_anchor(x));
-            }
+        bool may_populate = h[KH_CIVIL] && k->cubes[p];
+        uint8_t renovate_ok[KH_TYPES][2]; /* by type and whether a cube marker goes on */
+        for (int t = 0; t < KH_TYPES; t++) {
+            renovate_ok[t][0] = h[KH_FAMILY(t)] != 0;
+            renovate_ok[t][1] = h[KH_FAMILY(t)] && k->cubes[p];
+        }
+        uint8_t renovate[KH_MAXB];
+        int nr = 0, first_populate = n;
         for (int i = 0; i < bd->nb; i++) {
             const kh_bld *x = &bd->b[i];
-            if (!(x->flags & KH_RUIN) || !h[KH_FAMILY(x->type)])
-                continue;
-            bool marker = D.tile[x->type].renovation >= 2 && x->reno == KH_NOBODY;
-            if (!marker || k->cubes[p])
-                out[n++] = KH_MOVE(KH_M_RENOVATE, kh_anchor(x));
+            int t = x->type;
+            out[n] = (tb_move)i; /* made moves below */
+            n += may_populate & (KH_FAMILY(t) == KH_CIVIL) & (x->ncubes < KH_SIZE(t));
+            bool marker = D.tile[t].renovation >= 2 && x->reno == KH_NOBODY;
+            renovate[nr] = (uint8_t)i;
+            nr += (x->flags & KH_RUIN) && renovate_ok[t][marker];
         }
+        for (int j = first_populate; j < n; j++)
+            out[j] = KH_MOVE(KH_M_POPULATE, kh_anchor(KT, &bd->b[out[j]]));
+        for (int j = 0; j < nr; j++)
+            out[n++] = KH_MOVE(KH_M_RENOVATE, kh_anchor(KT, &bd->b[renovate[j]]));
     }
     n += kh_card_sets(h, KH_M_END, 0, 7, out + n);
     return n;
@@ -995,7 +1044,7 @@ static void kh_execute(khronos_state *k, int place, tb_move extra)
     kh_board *bd = &k->board[b];
     int target = k->pend_target == KH_NONE ? -1 : kh_board_find(bd, k->pend_target);
     int base = v - (target >= 0 ? KH_SIZE(bd->b[target].type) : 0);
-    int s = kh_surcharge(k, &khronos__place[place]);
+    int s = kh_surcharge(k, &KT->place[place]);
     kh_pay_cards(k, f, base, extra);
     kh_spend(k, b, base + s);
     kh_touch(k, b);
@@ -1039,7 +1088,7 @@ static void kh_squares_chosen(khronos_state *k, int place)
     int base = KH_SIZE(type);
     if (k->pend_target != KH_NONE)
         base -= KH_SIZE(bd->b[kh_board_find(bd, k->pend_target)].type);
-    int s = kh_surcharge(k, &khronos__place[place]);
+    int s = kh_surcharge(k, &KT->place[place]);
     uint8_t rest[KH_FAMILIES];
     memcpy(rest, k->hand[k->cur], sizeof rest);
     rest[f] = (uint8_t)(rest[f] - base);
@@ -1176,6 +1225,22 @@ static void kh_apply(tb_state *s, tb_move m)
     }
 }
 
+/* Random decisions to the end (or `limit`), drawn exactly as repeated
+ * tb_random_move + tb_apply draw them (a uniform index into the legal list),
+ * without a call through the game table per decision. */
+static int kh_playout(tb_state *s, tb_rng *rng, int limit)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    tb_move moves[TB_MAX_MOVES];
+    int played = 0;
+    while ((limit <= 0 || played < limit) && !k->over) {
+        int n = kh_legal(s, moves);
+        kh_apply(s, n ? moves[tb__rng_below(rng, (uint32_t)n)] : 0);
+        played++;
+    }
+    return played;
+}
+
 static void kh_scores(const tb_state *s, int *out)
 {
     const khronos_state *k = (const khronos_state *)s;
@@ -1258,12 +1323,16 @@ const struct tb_game tb__khronos_game = {
     /* Player-facing: the invented board is described in docs/rules-khronos.md. */
     .notice = "this Khronos board was drawn for Tabula: the published board's layout is not known "
               "yet",
+    .data_builtin = &khronos__builtin,
+    .data_read = kh_data_read,
+    .data_free = kh_data_free,
     .setup = kh_setup,
     .to_move = khronos__to_move,
     .legal = kh_legal,
     .undominated = kh_undominated,
     .apply = kh_apply,
     .random_move = NULL,
+    .playout = kh_playout,
     .scores = kh_scores,
     .move_to_text = khronos__move_to_text,
     .text_to_move = khronos__text_to_move,
@@ -1272,9 +1341,11 @@ const struct tb_game tb__khronos_game = {
     .state_from_json = khronos__state_from_json,
     .resample = kh_resample,
     .heuristic = kh_heuristic,
-    .board_json = khronos__board_json,
+    .data_board_json = khronos__data_board_json,
     .render_text = khronos__render_text,
     .prompt_text = khronos__prompt_text,
+    .narrate = khronos__narrate,
+    .stage_text = khronos__stage_text,
     .num_actions = khronos__num_actions,
     .move_to_action = khronos__move_to_action,
     .action_to_move = khronos__action_to_move,

@@ -133,13 +133,16 @@ int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, cha
 json_t *khronos__view_json(const tb_state *s, int seat);
 json_t *khronos__state_json(const tb_state *s);
 int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t errlen);
-json_t *khronos__board_json(void);
+json_t *khronos__data_board_json(const struct tb_data *data);
 char *khronos__render_text(const tb_state *s, int seat, unsigned flags);
 int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen);
-int kh_square_name(int sq, char *buf, size_t buflen);
+int khronos__narrate(const tb_state *before, tb_move m, const tb_state *after, const char *who,
+                     const char *const *names, char *buf, size_t buflen);
+int khronos__stage_text(const tb_state *s, char *buf, size_t buflen);
+int kh_square_name(const kh_tables *tab, int sq, char *buf, size_t buflen);
 /* A placement's canonical name: "c4", "c4-d5" (docs/notation.md). */
-int kh_place_name(int place, char *buf, size_t buflen);
-int kh_parse_square(const char **p); /* advances; -1 when not a square */
+int kh_place_name(const kh_tables *tab, int place, char *buf, size_t buflen);
+int kh_parse_square(const kh_tables *tab, const char **p); /* advances; -1 when not a square */
 
 /* ---- khronos_tensor.c: action indexes (docs/python.md) ---- */
 int khronos__num_actions(int players);

@@ -2,8 +2,10 @@
  * khronos_board.c — one Khronos board (khronos_board.h): its buildings, the
  * square map and the domains (connected groups of orthogonally adjacent
  * buildings), and the checks that concern one board alone: where a tile may
- * be laid (geography, dominion, hierarchy), the placements a downsized tile
- * may keep, the printed Hamlets, and a domain's hierarchy conflict.  It is
+ * be laid (geography, dominion, hierarchy: kh_place_ok for one placement,
+ * and the scans of a whole board the legal-move generator uses, which must
+ * give the same answers), the placements a downsized tile may keep, the
+ * printed Hamlets, and a domain's hierarchy conflict.  It is
  * the layer below the rules: it reads the component tables and nothing of
  * khronos.c or of the state (hands, Ecus, turns, the other boards).
  *
@@ -19,6 +21,12 @@
 
 #include <string.h>
 
+/* KH_FAMILY and KH_SIZE of each type, without a division in the hot loops */
+static const uint8_t board_family[KH_TYPES] = {0, 0, 0, 1, 1, 1, 2, 2, 2};
+static const uint8_t board_size[KH_TYPES] = {1, 2, 3, 1, 2, 3, 1, 2, 3};
+/* Sets of buildings (domains joined or walked) are two 64-bit words. */
+_Static_assert(KH_MAXB <= 128, "a set of a board's buildings must fit two words");
+
 #define FOR_BITS(bits, sq)                                                                         \
     for (int fb_w = 0; fb_w < KH_WORDS; fb_w++)                                                           \
         for (uint64_t fb_m = (bits).w[fb_w]; fb_m; fb_m &= fb_m - 1)                               \
@@ -29,12 +37,13 @@ int kh_board_find(const kh_board *bd, int anchor)
     if (anchor < 0 || anchor >= KH_MAXSQ)
         return -1;
     int i = bd->at[anchor];
-    return i != KH_NONE && kh_anchor(&bd->b[i]) == anchor ? i : -1;
+    return i != KH_NONE && kh_anchor(bd->tab, &bd->b[i]) == anchor ? i : -1;
 }
 
-void kh_board_init(kh_board *bd)
+void kh_board_init(kh_board *bd, const kh_tables *tab)
 {
     memset(bd, 0, sizeof *bd);
+    bd->tab = tab;
     memset(bd->at, KH_NONE, sizeof bd->at);
 }
 
@@ -54,22 +63,39 @@ static void board_shift_at(kh_board *bd, int from, int by)
 
 int kh_board_add(kh_board *bd, int place, int type, int owner, int flags)
 {
-    const kh_place *p = &khronos__place[place];
+    const kh_place *p = &bd->tab->place[place];
     int lo = 0, hi = bd->nb; /* the first building whose first square is after p's */
     while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if (kh_anchor(&bd->b[mid]) < p->sq[0])
+        if (kh_anchor(bd->tab, &bd->b[mid]) < p->sq[0])
             lo = mid + 1;
         else
             hi = mid;
     }
     int pos = lo;
+    /* the domains it touches (roots numbered as before the insertion) become
+     * one, whose root is the smallest index among them and the new building */
+    uint64_t touched[2] = {0, 0};
+    FOR_BITS(kh_bits_and(p->nbr, bd->occ), sq) {
+        int r = bd->b[bd->at[sq]].dom;
+        touched[r >> 6] |= 1ULL << (r & 63);
+    }
+    int root = pos;
+    if (touched[0] | touched[1]) {
+        int first = touched[0] ? __builtin_ctzll(touched[0]) : 64 + __builtin_ctzll(touched[1]);
+        first += first >= pos;
+        root = first < root ? first : root;
+    }
     memmove(&bd->b[pos + 1], &bd->b[pos], (size_t)(bd->nb - pos) * sizeof bd->b[0]);
     bd->nb++;
-    for (int i = 0; i < bd->nb; i++)
-        if (i != pos && bd->b[i].dom >= pos)
-            bd->b[i].dom++;
-    board_shift_at(bd, pos, 1);
+    /* one pass: every domain renumbered, the touched ones joined */
+    for (int i = 0; i < bd->nb; i++) {
+        int d = bd->b[i].dom;
+        bool joined = touched[d >> 6] >> (d & 63) & 1;
+        bd->b[i].dom = (uint8_t)(joined ? root : d + (d >= pos));
+    }
+    if (pos + 1 < bd->nb)
+        board_shift_at(bd, pos, 1);
     kh_bld *b = &bd->b[pos];
     memset(b, 0, sizeof *b);
     b->place = (uint16_t)place;
@@ -79,22 +105,6 @@ int kh_board_add(kh_board *bd, int place, int type, int owner, int flags)
     b->reno = KH_NOBODY;
     memset(b->cube, KH_NOBODY, sizeof b->cube);
     b->orig = KH_NONE;
-    /* the domains it touches become one */
-    uint8_t roots[KH_MAXB];
-    int n = kh_board_touching(bd, p->nbr, -1, roots, KH_MAXB);
-    int root = pos;
-    for (int k = 0; k < n; k++)
-        if (roots[k] < root)
-            root = roots[k];
-    for (int i = 0; i < bd->nb; i++) {
-        if (i == pos)
-            continue;
-        for (int k = 0; k < n; k++)
-            if (bd->b[i].dom == roots[k]) {
-                bd->b[i].dom = (uint8_t)root;
-                break;
-            }
-    }
     b->dom = (uint8_t)root;
     for (int k = 0; k < p->n; k++)
         bd->at[p->sq[k]] = (uint8_t)pos;
@@ -117,7 +127,7 @@ static void board_walk(kh_board *bd, const uint64_t members[2])
             bd->b[start].dom = (uint8_t)start;
             while (head < tail) {
                 int i = queue[head++];
-                FOR_BITS(kh_bits_and(khronos__place[bd->b[i].place].nbr, bd->occ), sq) {
+                FOR_BITS(kh_bits_and(bd->tab->place[bd->b[i].place].nbr, bd->occ), sq) {
                     int j = bd->at[sq];
                     if ((left[j >> 6] >> (j & 63)) & 1) {
                         left[j >> 6] &= ~(1ULL << (j & 63));
@@ -133,23 +143,23 @@ static void board_walk(kh_board *bd, const uint64_t members[2])
 void kh_board_remove(kh_board *bd, int i)
 {
     int root = bd->b[i].dom;
-    uint64_t members[2] = {0, 0};
-    for (int j = 0; j < bd->nb; j++)
-        if (j != i && bd->b[j].dom == root) {
-            int k = j > i ? j - 1 : j;
-            members[k >> 6] |= 1ULL << (k & 63);
-        }
-    const kh_place *p = kh_place_of(&bd->b[i]);
+    const kh_place *p = kh_place_of(bd->tab, &bd->b[i]);
     for (int k = 0; k < p->n; k++)
         bd->at[p->sq[k]] = KH_NONE;
     bd->occ = kh_bits_minus(bd->occ, p->mask);
     memmove(&bd->b[i], &bd->b[i + 1], (size_t)(bd->nb - i - 1) * sizeof bd->b[0]);
     bd->nb--;
     memset(&bd->b[bd->nb], 0, sizeof bd->b[0]);
-    for (int j = 0; j < bd->nb; j++)
-        if (bd->b[j].dom > i)
-            bd->b[j].dom--;
-    board_shift_at(bd, i + 1, -1);
+    /* one pass: the members of the domain it leaves (new numbering) noted,
+     * every domain renumbered */
+    uint64_t members[2] = {0, 0};
+    for (int j = 0; j < bd->nb; j++) {
+        int d = bd->b[j].dom;
+        members[j >> 6] |= (uint64_t)(d == root) << (j & 63);
+        bd->b[j].dom = (uint8_t)(d - (d > i));
+    }
+    if (i < bd->nb)
+        board_shift_at(bd, i + 1, -1);
     board_walk(bd, members);
 }
 
@@ -159,7 +169,7 @@ void kh_board_rebuild(kh_board *bd)
     memset(&bd->occ, 0, sizeof bd->occ);
     uint64_t all[2] = {0, 0};
     for (int i = 0; i < bd->nb; i++) {
-        const kh_place *p = kh_place_of(&bd->b[i]);
+        const kh_place *p = kh_place_of(bd->tab, &bd->b[i]);
         for (int k = 0; k < p->n; k++)
             bd->at[p->sq[k]] = (uint8_t)i;
         kh_bits_add(&bd->occ, p->mask);
@@ -214,19 +224,18 @@ void kh_board_domains(const kh_board *bd, kh_domstat st[KH_MAXB])
 void kh_board_snapshot(kh_board *bd, int fam)
 {
     uint8_t power[KH_MAXB];
-    for (int i = 0; i < bd->nb; i++)
-        if (bd->b[i].dom == i)
-            power[i] = 0;
-    for (int i = 0; i < bd->nb; i++) {
+    for (int i = 0; i < bd->nb; i++) { /* a domain's root is met before its other members */
         const kh_bld *b = &bd->b[i];
-        if (KH_FAMILY(b->type) == fam && !(b->flags & KH_RUIN))
-            power[b->dom] = (uint8_t)(power[b->dom] + KH_SIZE(b->type));
+        if (b->dom == i)
+            power[i] = 0;
+        if (board_family[b->type] == fam && !(b->flags & KH_RUIN))
+            power[b->dom] = (uint8_t)(power[b->dom] + board_size[b->type]);
     }
     for (int i = 0; i < bd->nb; i++) {
         kh_bld *b = &bd->b[i];
-        if (KH_FAMILY(b->type) == KH_CIVIL)
+        if (board_family[b->type] == KH_CIVIL)
             continue; /* civil buildings never conflict */
-        b->orig = (uint8_t)kh_anchor(&bd->b[b->dom]);
+        b->orig = (uint8_t)kh_anchor(bd->tab, &bd->b[b->dom]);
         b->opower = power[b->dom];
     }
 }
@@ -245,10 +254,10 @@ void kh_board_clear_snapshot(kh_board *bd)
  * (ASSUMPTION: the printed Hamlet lies under any tile covering its square). */
 void kh_board_restore_printed(kh_board *bd)
 {
-    for (int h = 0; h < khronos__data.hamlets; h++) {
-        int sq = khronos__data.hamlet[h];
+    for (int h = 0; h < bd->tab->data.hamlets; h++) {
+        int sq = bd->tab->data.hamlet[h];
         if (bd->at[sq] == KH_NONE)
-            kh_board_add(bd, khronos__data.place_first[1] + sq, KH_TYPE(KH_CIVIL, 1), KH_NOBODY, KH_PRINTED);
+            kh_board_add(bd, bd->tab->data.place_first[1] + sq, KH_TYPE(KH_CIVIL, 1), KH_NOBODY, KH_PRINTED);
     }
 }
 
@@ -272,7 +281,7 @@ bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int o
                  const kh_domstat *st)
 {
     if (old >= 0) {
-        const kh_place *op = kh_place_of(&bd->b[old]);
+        const kh_place *op = kh_place_of(bd->tab, &bd->b[old]);
         if (!kh_bits_subset(op->mask, p->mask))
             return false;
         if (kh_bits_any(kh_bits_and(kh_bits_minus(p->mask, op->mask), bd->occ)))
@@ -297,45 +306,79 @@ bool kh_place_ok(const kh_board *bd, int type, const kh_place *p, int old, int o
     return n == 0 || st[roots[0]].top[f] != v;
 }
 
-/* The one domain whose buildings cover squares of t: its root, -1 when
- * none, -2 when several (kh_board_touching with max 2, counted). */
-static inline int board_one_root(const kh_board *bd, kh_bits t)
+void kh_board_domain_squares(const kh_board *bd, kh_domstat st[KH_MAXB], kh_bits sq[KH_MAXB])
 {
-    int root = -1;
-    FOR_BITS(t, sq) {
-        int r = bd->b[bd->at[sq]].dom;
-        if (root < 0)
-            root = r;
-        else if (r != root)
-            return -2;
+    /* kh_board_domains with the squares added in the same pass */
+    for (int i = 0; i < bd->nb; i++) {
+        const kh_bld *b = &bd->b[i];
+        const kh_bits m = bd->tab->place[b->place].mask;
+        kh_domstat *d = &st[b->dom];
+        if (b->dom == i) {
+            memset(d, 0, sizeof *d);
+            sq[i] = m;
+        } else {
+            kh_bits_add(&sq[b->dom], m);
+        }
+        int f = board_family[b->type], v = board_size[b->type];
+        d->members++;
+        if (b->flags & KH_RUIN)
+            continue;
+        d->power[f] = (uint8_t)(d->power[f] + v);
+        if (f == KH_CIVIL)
+            continue;
+        if (v > d->top[f]) {
+            d->top[f] = (uint8_t)v;
+            d->ntop[f] = 1;
+        } else if (v == d->top[f]) {
+            d->ntop[f]++;
+        }
     }
-    return root;
 }
 
-/* kh_place_ok for every new placement of type's size at once, with the
- * board's sets held in registers: the same answers, in placement order. */
-int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, unsigned covers_ok,
-                        uint32_t *out, int limit)
+/* The one domain whose buildings cover squares of t (covered squares only):
+ * its root, -1 when none, -2 when several.  sq: the squares of each domain. */
+static inline int board_one_root(const kh_board *bd, kh_bits t, const kh_bits *sq)
 {
-    int f = KH_FAMILY(type), v = KH_SIZE(type), n = 0;
+    for (int w = 0; w < KH_WORDS; w++)
+        if (t.w[w]) {
+            int r = bd->b[bd->at[w * 64 + __builtin_ctzll(t.w[w])]].dom;
+            return kh_bits_subset(t, sq[r]) ? r : -2;
+        }
+    return -1;
+}
+
+/* The terrain mixes a tile of family f and size v may cover at all. */
+static inline unsigned board_river_ok(int f, int v, unsigned covers_ok)
+{
     if (!(f == KH_CIVIL && v >= 2))
         for (unsigned c = 0; c < 8; c++)
             if (c & KH_COVERS_RIVER)
                 covers_ok &= ~(1u << c);
+    return covers_ok;
+}
+
+/* kh_place_ok for every new placement of type's size at once, with the
+ * board's sets held in registers: the same answers, in placement order. */
+int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, const kh_bits *sq,
+                        unsigned covers_ok, uint32_t *out, int limit)
+{
+    int f = KH_FAMILY(type), v = KH_SIZE(type), n = 0;
+    covers_ok = board_river_ok(f, v, covers_ok);
     const kh_bits occ = bd->occ;
-    const uint16_t *anchor = khronos__anchor[v];
+    const uint16_t *anchor = bd->tab->anchor[v];
+    const int squares = bd->tab->data.squares;
     /* only placements whose first square is free: by free square, in order */
     for (int w = 0; w < KH_WORDS; w++)
         for (uint64_t m = ~occ.w[w]; m; m &= m - 1) {
-            int sq = w * 64 + __builtin_ctzll(m);
-            if (sq >= khronos__data.squares)
+            int at = w * 64 + __builtin_ctzll(m);
+            if (at >= squares)
                 return n;
-            for (int i = anchor[sq]; i < anchor[sq + 1]; i++) {
-                const kh_place *p = &khronos__place[i];
+            for (int i = anchor[at]; i < anchor[at + 1]; i++) {
+                const kh_place *p = &bd->tab->place[i];
                 if (!(covers_ok >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, occ)))
                     continue;
                 if (f != KH_CIVIL) {
-                    int root = board_one_root(bd, kh_bits_and(p->nbr, occ));
+                    int root = board_one_root(bd, kh_bits_and(p->nbr, occ), sq);
                     if (root == -2 || (root >= 0 && st[root].top[f] == v))
                         continue;
                 }
@@ -348,14 +391,121 @@ int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, unsi
     return n;
 }
 
+unsigned kh_board_new_families(const kh_board *bd, int v, unsigned families,
+                               const kh_domstat *st, const kh_bits *sq, unsigned covers_ok)
+{
+    unsigned found = 0;
+    /* the mixes each family may take: military and religious never a river */
+    unsigned civil_ok = board_river_ok(KH_CIVIL, v, covers_ok);
+    unsigned other_ok = board_river_ok(KH_MILITARY, v, covers_ok);
+    if (!(families & 1u << KH_CIVIL))
+        civil_ok = 0;
+    if (!(families & 3u))
+        other_ok = 0;
+    const unsigned any_ok = civil_ok | other_ok;
+    const kh_bits occ = bd->occ;
+    const uint16_t *anchor = bd->tab->anchor[v];
+    const int squares = bd->tab->data.squares;
+    for (int w = 0; w < KH_WORDS; w++)
+        for (uint64_t m = ~occ.w[w]; m; m &= m - 1) {
+            int at = w * 64 + __builtin_ctzll(m);
+            if (at >= squares)
+                return found;
+            for (int i = anchor[at]; i < anchor[at + 1]; i++) {
+                const kh_place *p = &bd->tab->place[i];
+                if (!(any_ok >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, occ)))
+                    continue;
+                if (civil_ok >> p->covers & 1)
+                    found |= 1u << KH_CIVIL;
+                if (other_ok >> p->covers & 1) {
+                    int root = board_one_root(bd, kh_bits_and(p->nbr, occ), sq);
+                    for (int f = KH_MILITARY; f <= KH_RELIGIOUS; f++)
+                        if ((families >> f & 1) && root != -2 && (root < 0 || st[root].top[f] != v))
+                            found |= 1u << f;
+                }
+                if (found == families)
+                    return found;
+            }
+        }
+    return found;
+}
+
+int kh_board_upgrade_places(const kh_board *bd, int i, int type, const kh_domstat *st,
+                            const kh_bits *sq, unsigned covers_ok, uint32_t *out, int limit)
+{
+    const kh_bld *x = &bd->b[i];
+    int f = KH_FAMILY(type), v = KH_SIZE(type), n = 0;
+    /* hierarchy: the domain's highest of the family, the old building left
+     * out, may not be v; the old building is smaller than v, so that is
+     * the domain's highest (kh_top_without) */
+    if (f != KH_CIVIL && st[x->dom].top[f] == v)
+        return 0;
+    covers_ok = board_river_ok(f, v, covers_ok);
+    const kh_bits old = bd->tab->place[x->place].mask;
+    const kh_bits others = kh_bits_minus(bd->occ, old); /* squares the new tile may not take */
+    /* other domains' squares (civil tiles may touch any) */
+    const kh_bits outside = f != KH_CIVIL ? kh_bits_minus(bd->occ, sq[x->dom]) : (kh_bits){{0}};
+    /* the larger placements holding the old one, by size */
+    for (int s = bd->tab->super_first[x->place]; s < bd->tab->super_first[x->place + 1]; s++) {
+        int j = bd->tab->super[s];
+        const kh_place *p = &bd->tab->place[j];
+        if (p->size != v) {
+            if (p->size > v)
+                break;
+            continue;
+        }
+        if (!(covers_ok >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, others)))
+            continue;
+        /* dominion: it may touch no other domain */
+        if (kh_bits_any(kh_bits_and(p->nbr, outside)))
+            continue;
+        if (out)
+            out[n] = (uint32_t)j;
+        if (++n == limit)
+            break;
+    }
+    return n;
+}
+
+unsigned kh_board_upgrade_sizes(const kh_board *bd, int i, unsigned sizes, const kh_domstat *st,
+                                const kh_bits *sq, const unsigned covers_ok[4])
+{
+    const kh_bld *x = &bd->b[i];
+    int f = board_family[x->type];
+    unsigned ok[4] = {0, 0, 0, 0}; /* covers allowed by size; 0: size not (or no longer) wanted */
+    for (int v = board_size[x->type] + 1; v <= 3; v++)
+        if ((sizes >> v & 1) && (f == KH_CIVIL || st[x->dom].top[f] != v)) /* hierarchy */
+            ok[v] = board_river_ok(f, v, covers_ok[v]);
+    unsigned found = 0, want = 0;
+    for (int v = 1; v <= 3; v++)
+        if (ok[v])
+            want |= 1u << v;
+    if (!want)
+        return 0;
+    const kh_bits old = bd->tab->place[x->place].mask;
+    const kh_bits others = kh_bits_minus(bd->occ, old);
+    const kh_bits outside = f != KH_CIVIL ? kh_bits_minus(bd->occ, sq[x->dom]) : (kh_bits){{0}};
+    for (int s = bd->tab->super_first[x->place]; s < bd->tab->super_first[x->place + 1]; s++) {
+        const kh_place *p = &bd->tab->place[bd->tab->super[s]];
+        if (!(ok[p->size] >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, others)) ||
+            kh_bits_any(kh_bits_and(p->nbr, outside)))
+            continue;
+        found |= 1u << p->size;
+        ok[p->size] = 0;
+        if (found == want)
+            break;
+    }
+    return found;
+}
+
 /* The placements of the tile one size smaller within building i's squares. */
 int kh_smaller_places(const kh_board *bd, int i, uint16_t *out)
 {
-    const kh_place *p = kh_place_of(&bd->b[i]);
+    const kh_place *p = kh_place_of(bd->tab, &bd->b[i]);
     int v = p->size - 1, n = 0;
     for (int a = 0; a < p->n; a++)
-        for (int j = khronos__anchor[v][p->sq[a]]; j < khronos__anchor[v][p->sq[a] + 1]; j++)
-            if (n < KH_MAXSUB && kh_bits_subset(khronos__place[j].mask, p->mask))
+        for (int j = bd->tab->anchor[v][p->sq[a]]; j < bd->tab->anchor[v][p->sq[a] + 1]; j++)
+            if (n < KH_MAXSUB && kh_bits_subset(bd->tab->place[j].mask, p->mask))
                 out[n++] = (uint16_t)j;
     return n;
 }

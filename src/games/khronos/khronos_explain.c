@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define D khronos__data
+/* The tables of the data the game is on (khronos_board.h); k is the state. */
+#define KT KH_TABLES(k)
+#define D (KT->data)
 
 static const char *const ex_number[] = {"no", "one", "two", "three", "four", "five", "six",
                                         "seven"};
@@ -30,7 +32,7 @@ static const char *ex_num(int n)
 }
 
 /* The tile's name with a capital, e.g. "Keep". */
-static const char *ex_tile(int t, char *buf, size_t buflen)
+static const char *ex_tile(const khronos_state *k, int t, char *buf, size_t buflen)
 {
     snprintf(buf, buflen, "%s", D.tile[t].name);
     if (buf[0] >= 'a' && buf[0] <= 'z')
@@ -92,21 +94,21 @@ static int ex_place(const khronos_state *k, int b, int type, int target, int pla
                     size_t errlen, int *stage)
 {
     const kh_board *bd = &k->board[b];
-    const kh_place *p = &khronos__place[place];
+    const kh_place *p = &KT->place[place];
     char tn[16], at[40], sq[8];
-    ex_tile(type, tn, sizeof tn);
-    kh_place_name(place, at, sizeof at);
+    ex_tile(k, type, tn, sizeof tn);
+    kh_place_name(KT, place, at, sizeof at);
     int f = KH_FAMILY(type), v = KH_SIZE(type);
     *stage = EX_SHAPE;
     if (p->size != v) {
-        if (khronos__place[D.place_first[v]].n == 1)
+        if (KT->place[D.place_first[v]].n == 1)
             return ex_fail(err, errlen, "%s %s covers a single square, not %s", ex_an(tn), tn,
                            at);
-        const kh_place *q = &khronos__place[D.place_first[v]];
+        const kh_place *q = &KT->place[D.place_first[v]];
         int w = q->sq[q->n - 1] % D.width - q->sq[0] % D.width + 1;
         int h = q->sq[q->n - 1] / D.width - q->sq[0] / D.width + 1;
         char like[40];
-        kh_place_name(D.place_first[v], like, sizeof like);
+        kh_place_name(KT, D.place_first[v], like, sizeof like);
         return ex_fail(err, errlen, "%s %s covers a %dx%d block (like %s), not %s", ex_an(tn), tn,
                        w, h, like,
                        at);
@@ -115,10 +117,10 @@ static int ex_place(const khronos_state *k, int b, int type, int target, int pla
     memset(&old, 0, sizeof old);
     *stage = EX_CONTAIN;
     if (target >= 0) {
-        old = kh_place_of(&bd->b[target])->mask;
+        old = kh_place_of(KT, &bd->b[target])->mask;
         if (!kh_bits_subset(old, p->mask)) {
             char on[40];
-            kh_place_name(bd->b[target].place, on, sizeof on);
+            kh_place_name(KT, bd->b[target].place, on, sizeof on);
             return ex_fail(err, errlen, "the %s must cover the whole building it grows from, %s",
                            tn, on);
         }
@@ -127,7 +129,7 @@ static int ex_place(const khronos_state *k, int b, int type, int target, int pla
     kh_bits taken = kh_bits_and(kh_bits_minus(p->mask, old), bd->occ);
     for (int i = 0; i < p->n; i++)
         if (kh_bits_has(taken, p->sq[i])) {
-            kh_square_name(p->sq[i], sq, sizeof sq);
+            kh_square_name(KT, p->sq[i], sq, sizeof sq);
             return ex_fail(err, errlen, "%s is already built on (a tile goes on free squares%s)",
                            sq, target >= 0 ? " besides the building it grows from" : "");
         }
@@ -135,7 +137,7 @@ static int ex_place(const khronos_state *k, int b, int type, int target, int pla
     if ((p->covers & KH_COVERS_RIVER) && !(f == KH_CIVIL && v >= 2)) {
         for (int i = 0; i < p->n; i++)
             if (D.terrain[p->sq[i]] == KH_RIVER)
-                kh_square_name(p->sq[i], sq, sizeof sq);
+                kh_square_name(KT, p->sq[i], sq, sizeof sq);
         return ex_fail(err, errlen, "%s is river: only a Town or a City may cover the river", sq);
     }
     *stage = EX_DOMINION;
@@ -181,12 +183,12 @@ static int ex_build(const khronos_state *k, int b, int type, int target, char *e
 {
     const kh_board *bd = &k->board[b];
     char tn[16];
-    ex_tile(type, tn, sizeof tn);
+    ex_tile(k, type, tn, sizeof tn);
     int f = KH_FAMILY(type), v = KH_SIZE(type), p = k->cur;
     if (target >= 0) {
         const kh_bld *x = &bd->b[target];
         char on[16];
-        ex_tile(x->type, on, sizeof on);
+        ex_tile(k, x->type, on, sizeof on);
         if (KH_FAMILY(x->type) != f || KH_SIZE(x->type) >= v)
             return ex_fail(err, errlen, "%s %s grows only into a larger %s building, not %s %s",
                            ex_an(on), on, kh_family_name[KH_FAMILY(x->type)], ex_an(tn), tn);
@@ -214,7 +216,7 @@ static int ex_build(const khronos_state *k, int b, int type, int target, char *e
     char msg[240] = "";
     for (int i = D.place_first[v]; i < D.place_end[v]; i++) {
         if (target >= 0 &&
-            !kh_bits_subset(kh_place_of(&bd->b[target])->mask, khronos__place[i].mask))
+            !kh_bits_subset(kh_place_of(KT, &bd->b[target])->mask, KT->place[i].mask))
             continue;
         int stage;
         char tmp[240];
@@ -227,16 +229,16 @@ static int ex_build(const khronos_state *k, int b, int type, int target, char *e
     }
     if (best <= EX_TAKEN) {
         char like[40];
-        kh_place_name(D.place_first[v], like, sizeof like);
+        kh_place_name(KT, D.place_first[v], like, sizeof like);
         return ex_fail(err, errlen, "there is no room on %s for %s %s: %s%s%s", ex_board[b],
                        ex_an(tn), tn,
-                       khronos__place[D.place_first[v]].n == 1 ? "no free square" :
+                       KT->place[D.place_first[v]].n == 1 ? "no free square" :
                                                                  "no free block like ",
-                       khronos__place[D.place_first[v]].n == 1 ? "" : like,
+                       KT->place[D.place_first[v]].n == 1 ? "" : like,
                        target >= 0 ? " around the building it grows from" : "");
     }
     char at[40];
-    kh_place_name(best_place, at, sizeof at);
+    kh_place_name(KT, best_place, at, sizeof at);
     return ex_fail(err, errlen, "no place on %s takes %s %s now; at %s, for one: %s",
                    ex_board[b], ex_an(tn), tn, at, msg);
 }
@@ -247,7 +249,7 @@ static int ex_pending(const khronos_state *k, char *err, size_t errlen)
     switch (k->pend) {
     case KH_P_SQUARES:
         return ex_fail(err, errlen, "first choose the squares of the %s on %s",
-                       ex_tile(k->pend_type, tn, sizeof tn), ex_board[k->pend_board]);
+                       ex_tile(k, k->pend_type, tn, sizeof tn), ex_board[k->pend_board]);
     case KH_P_PAY:
         return ex_fail(err, errlen, "first pay the terrain surcharge: %s card%s of any colour "
                        "(pay CARDS)", ex_num(k->pend_extra), k->pend_extra == 1 ? "" : "s");
@@ -355,7 +357,7 @@ int kh_explain(const khronos_state *k, tb_move m, char *err, size_t errlen)
         const kh_bld *x = ex_building(k, b, (int)pay & 0xff);
         if (!x)
             return ex_fail(err, errlen, "there is no building there");
-        ex_tile(x->type, tn, sizeof tn);
+        ex_tile(k, x->type, tn, sizeof tn);
         if (x->flags & KH_PRINTED)
             return ex_fail(err, errlen, "a printed Hamlet can never be demolished");
         if (KH_SIZE(x->type) > 1)
@@ -377,7 +379,7 @@ int kh_explain(const khronos_state *k, tb_move m, char *err, size_t errlen)
         const kh_bld *x = ex_building(k, KH_REASON, (int)pay & 0xff);
         if (!x)
             return ex_fail(err, errlen, "there is no building there");
-        ex_tile(x->type, tn, sizeof tn);
+        ex_tile(k, x->type, tn, sizeof tn);
         int f = KH_FAMILY(x->type);
         if (kind == KH_M_POPULATE) {
             if (f != KH_CIVIL)
@@ -411,9 +413,9 @@ int kh_explain(const khronos_state *k, tb_move m, char *err, size_t errlen)
         if (k->pend == KH_P_KEEP) {
             const kh_bld *x = &bd->b[target];
             char on[40];
-            kh_place_name(x->place, on, sizeof on);
+            kh_place_name(KT, x->place, on, sizeof on);
             return ex_fail(err, errlen, "the %s must stand on the squares of the %s it replaces, "
-                           "%s", ex_tile(x->type - 1, tn, sizeof tn),
+                           "%s", ex_tile(k, x->type - 1, tn, sizeof tn),
                            D.tile[x->type].name, on);
         }
         int stage;

@@ -24,7 +24,9 @@
 
 #include "game.h"
 
-#define D khronos__data
+/* The tables of the data the game is on (khronos_board.h); k is the state. */
+#define KT KH_TABLES(k)
+#define D (KT->data)
 
 #define KH_SQUARES_ACTIONS 1024
 #define KH_OBS_PLANES 35
@@ -32,6 +34,7 @@
 #define KH_OBS_SIZE (KH_BOARDS * KH_MAXSQ * KH_OBS_PLANES + KH_OBS_GLOBAL)
 
 _Static_assert(KH_OBS_SIZE == 26893, "the documented Khronos observation");
+_Static_assert(KH_MAXPLACES <= KH_SQUARES_ACTIONS, "every placement has its action index");
 
 static const int32_t kh_action_width[] = {
     0, KH_FAMILIES << 2, 512, KH_BOARDS << 5, KH_BOARDS << 4, KH_BOARDS << 12, KH_BOARDS << 8,
@@ -70,9 +73,9 @@ static int kh_rel(int p, int seat, int players)
     return p < players ? (p - seat + players) % players : -1;
 }
 
-static void kh_obs_place(float *board, int place, int plane)
+static void kh_obs_place(const kh_tables *tab, float *board, int place, int plane)
 {
-    const kh_place *pl = &khronos__place[place];
+    const kh_place *pl = &tab->place[place];
     for (int i = 0; i < pl->n; i++) /* every square the tile covers */
         board[pl->sq[i] * KH_OBS_PLANES + plane] = 1.0f;
 }
@@ -98,7 +101,7 @@ void khronos__observation(const tb_state *s, int seat, float *out)
         const kh_board *bd = &k->board[b];
         for (int i = 0; i < bd->nb; i++) {
             const kh_bld *x = &bd->b[i];
-            const kh_place *pl = kh_place_of(x);
+            const kh_place *pl = kh_place_of(KT, x);
             for (int c = 0; c < pl->n; c++) {
                 float *sq = board + pl->sq[c] * KH_OBS_PLANES;
                 sq[x->type] = 1.0f;
@@ -121,10 +124,10 @@ void khronos__observation(const tb_state *s, int seat, float *out)
             if (k->pend != KH_P_PICK && k->pend_target != KH_NONE)
                 board[k->pend_target * KH_OBS_PLANES + 32] = 1.0f;
             if (k->pend == KH_P_PAY)
-                kh_obs_place(board, k->pend_place, 33);
+                kh_obs_place(KT, board, k->pend_place, 33);
         }
         if (k->rip.active && k->rip.board == b)
-            kh_obs_place(board, k->rip.place, 34);
+            kh_obs_place(KT, board, k->rip.place, 34);
     }
     float *o = out + KH_BOARDS * KH_MAXSQ * KH_OBS_PLANES;
     for (int r = 0; r < players; r++) {

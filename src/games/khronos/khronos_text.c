@@ -19,24 +19,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define D khronos__data
+/* The tables of the data the game is on (khronos_board.h); k is the state. */
+#define KT KH_TABLES(k)
+#define D (KT->data)
 
 static const char *const text_pend_name[] = {"action", "squares", "pay", "pick", "keep"};
 static const char text_colour_letter[TB_MAX_SEATS] = {'r', 'g', 'b', 'w', 'y'};
 
 /* ---- squares, placements, cards ---- */
 
-int kh_square_name(int sq, char *buf, size_t buflen)
+int kh_square_name(const kh_tables *tab, int sq, char *buf, size_t buflen)
 {
     /* rows never reach 1000 (KH_MAXSQ squares); the bound lets the compiler
      * see the text fits the small buffers callers pass */
-    return snprintf(buf, buflen, "%c%d", 'a' + sq % D.width, (sq / D.width + 1) % 1000);
+    return snprintf(buf, buflen, "%c%d", 'a' + sq % tab->data.width, (sq / tab->data.width + 1) % 1000);
 }
 
-int kh_parse_square(const char **p)
+int kh_parse_square(const kh_tables *tab, const char **p)
 {
     const char *q = *p;
-    if (*q < 'a' || *q >= 'a' + D.width)
+    if (*q < 'a' || *q >= 'a' + tab->data.width)
         return -1;
     int col = *q++ - 'a';
     if (!isdigit((unsigned char)*q) || *q == '0')
@@ -44,22 +46,22 @@ int kh_parse_square(const char **p)
     int row = 0;
     while (isdigit((unsigned char)*q) && row < 1000)
         row = row * 10 + (*q++ - '0');
-    if (isdigit((unsigned char)*q) || row < 1 || row > D.height)
+    if (isdigit((unsigned char)*q) || row < 1 || row > tab->data.height)
         return -1;
     *p = q;
-    return (row - 1) * D.width + col;
+    return (row - 1) * tab->data.width + col;
 }
 
 /* Whether placement p's squares fill their bounding box exactly (a block:
  * every Khronos tile with the rulebook's square shapes). */
-static bool text_is_block(const kh_place *p)
+static bool text_is_block(const kh_tables *tab, const kh_place *p)
 {
-    int r0 = p->sq[0] / D.width, c0 = p->sq[0] % D.width;
-    int r1 = p->sq[p->n - 1] / D.width, c1 = p->sq[p->n - 1] % D.width;
+    int r0 = p->sq[0] / tab->data.width, c0 = p->sq[0] % tab->data.width;
+    int r1 = p->sq[p->n - 1] / tab->data.width, c1 = p->sq[p->n - 1] % tab->data.width;
     if (c1 < c0 || p->n != (r1 - r0 + 1) * (c1 - c0 + 1))
         return false;
     for (int i = 0; i < p->n; i++) {
-        int c = p->sq[i] % D.width;
+        int c = p->sq[i] % tab->data.width;
         if (c < c0 || c > c1)
             return false;
     }
@@ -69,20 +71,20 @@ static bool text_is_block(const kh_place *p)
 /* A placement's canonical name: one square ("c4"), a block by its top-left
  * and bottom-right corners ("c4-d5", "c4-e6"), and any other shape by its
  * squares in board order joined by '+' ("c4+c5+d5"). */
-int kh_place_name(int place, char *buf, size_t buflen)
+int kh_place_name(const kh_tables *tab, int place, char *buf, size_t buflen)
 {
-    const kh_place *p = &khronos__place[place];
+    const kh_place *p = &tab->place[place];
     char a[8], z[8];
-    kh_square_name(p->sq[0], a, sizeof a);
+    kh_square_name(tab, p->sq[0], a, sizeof a);
     if (p->n == 1)
         return snprintf(buf, buflen, "%s", a);
-    if (text_is_block(p)) {
-        kh_square_name(p->sq[p->n - 1], z, sizeof z);
+    if (text_is_block(tab, p)) {
+        kh_square_name(tab, p->sq[p->n - 1], z, sizeof z);
         return snprintf(buf, buflen, "%s-%s", a, z);
     }
     int len = 0;
     for (int i = 0; i < p->n; i++) {
-        kh_square_name(p->sq[i], z, sizeof z);
+        kh_square_name(tab, p->sq[i], z, sizeof z);
         len += snprintf(buf + len, len < (int)buflen ? buflen - (size_t)len : 0, "%s%s",
                         i ? "+" : "", z);
     }
@@ -90,7 +92,7 @@ int kh_place_name(int place, char *buf, size_t buflen)
 }
 
 /* The placement covering exactly the squares of mask, or -1. */
-static int text_find_place(kh_bits mask)
+static int text_find_place(const kh_tables *tab, kh_bits mask)
 {
     int first = -1;
     for (int w = 0; w < KH_WORDS && first < 0; w++)
@@ -99,8 +101,8 @@ static int text_find_place(kh_bits mask)
     if (first < 0)
         return -1;
     for (int s = 1; s <= 3; s++)
-        for (int i = khronos__anchor[s][first]; i < khronos__anchor[s][first + 1]; i++)
-            if (memcmp(&khronos__place[i].mask, &mask, sizeof mask) == 0)
+        for (int i = tab->anchor[s][first]; i < tab->anchor[s][first + 1]; i++)
+            if (memcmp(&tab->place[i].mask, &mask, sizeof mask) == 0)
                 return i;
     return -1;
 }
@@ -108,21 +110,21 @@ static int text_find_place(kh_bits mask)
 /* Parses a placement ("c4", "c4-d5", "c4+c5+d5"); advances.  Returns 0 with
  * *place set, -1 (not squares), -2 (squares that no tile covers) or -3 (a
  * tile's squares written otherwise than its canonical name; *place set). */
-static int text_parse_place(const char **p, int *place)
+static int text_parse_place(const kh_tables *tab, const char **p, int *place)
 {
     const char *start = *p, *q = *p;
     kh_bits mask;
     memset(&mask, 0, sizeof mask);
-    int a = kh_parse_square(&q), n = 1;
+    int a = kh_parse_square(tab, &q), n = 1;
     if (a < 0)
         return -1;
     kh_bits_set(&mask, a);
     if (*q == '-') {
         q++;
-        int z = kh_parse_square(&q);
+        int z = kh_parse_square(tab, &q);
         if (z < 0)
             return -1;
-        int r0 = a / D.width, c0 = a % D.width, r1 = z / D.width, c1 = z % D.width;
+        int r0 = a / tab->data.width, c0 = a % tab->data.width, r1 = z / tab->data.width, c1 = z % tab->data.width;
         if (r1 < r0) {
             int t = r0;
             r0 = r1;
@@ -135,11 +137,11 @@ static int text_parse_place(const char **p, int *place)
         }
         for (int r = r0; r <= r1; r++)
             for (int c = c0; c <= c1; c++)
-                kh_bits_set(&mask, r * D.width + c);
+                kh_bits_set(&mask, r * tab->data.width + c);
     } else {
         while (*q == '+') {
             q++;
-            int s = kh_parse_square(&q);
+            int s = kh_parse_square(tab, &q);
             if (s < 0)
                 return -1;
             if (kh_bits_has(mask, s) || ++n > KH_MAXCELLS)
@@ -148,11 +150,11 @@ static int text_parse_place(const char **p, int *place)
         }
     }
     *p = q;
-    *place = text_find_place(mask);
+    *place = text_find_place(tab, mask);
     if (*place < 0)
         return -2;
     char canon[40];
-    int len = kh_place_name(*place, canon, sizeof canon);
+    int len = kh_place_name(tab, *place, canon, sizeof canon);
     return len == (int)(q - start) && strncmp(canon, start, (size_t)len) == 0 ? 0 : -3;
 }
 
@@ -221,10 +223,10 @@ static int text_board_index(const char *w, size_t len)
     return -1;
 }
 
-static int text_type_index(const char *w, size_t len)
+static int text_type_index(const kh_tables *tab, const char *w, size_t len)
 {
     for (int t = 0; t < KH_TYPES; t++)
-        if (strlen(D.tile[t].name) == len && strncmp(w, D.tile[t].name, len) == 0)
+        if (strlen(tab->data.tile[t].name) == len && strncmp(w, tab->data.tile[t].name, len) == 0)
             return t;
     return -1;
 }
@@ -233,7 +235,7 @@ static int text_type_index(const char *w, size_t len)
 
 int khronos__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen)
 {
-    (void)s;
+    const khronos_state *k = (const khronos_state *)s;
     tb_move pay = m & 0xffffff;
     char a[16], b[32];
     switch (KH_KIND(m)) {
@@ -253,26 +255,26 @@ int khronos__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen
         return snprintf(buf, buflen, "build %s %s", kh_board_name[(pay >> 4) & 3],
                         D.tile[pay & 15].name);
     case KH_M_UPGRADE:
-        kh_square_name((int)(pay >> 4) & 0xff, a, sizeof a);
+        kh_square_name(KT, (int)(pay >> 4) & 0xff, a, sizeof a);
         return snprintf(buf, buflen, "upgrade %s %s %s", kh_board_name[(pay >> 12) & 3], a,
                         D.tile[pay & 15].name);
     case KH_M_DEMOLISH:
-        kh_square_name((int)pay & 0xff, a, sizeof a);
+        kh_square_name(KT, (int)pay & 0xff, a, sizeof a);
         return snprintf(buf, buflen, "demolish %s %s", kh_board_name[(pay >> 8) & 3], a);
     case KH_M_POPULATE:
-        kh_square_name((int)pay & 0xff, a, sizeof a);
+        kh_square_name(KT, (int)pay & 0xff, a, sizeof a);
         return snprintf(buf, buflen, "populate %s", a);
     case KH_M_RENOVATE:
-        kh_square_name((int)pay & 0xff, a, sizeof a);
+        kh_square_name(KT, (int)pay & 0xff, a, sizeof a);
         return snprintf(buf, buflen, "renovate %s", a);
     case KH_M_SQUARES:
-        kh_place_name((int)pay, b, sizeof b);
+        kh_place_name(KT, (int)pay, b, sizeof b);
         return snprintf(buf, buflen, "%s", b);
     case KH_M_PAY:
         text_cards(pay, b, sizeof b);
         return snprintf(buf, buflen, "pay %s", b);
     case KH_M_DOWNSIZE:
-        kh_square_name((int)pay & 0xff, a, sizeof a);
+        kh_square_name(KT, (int)pay & 0xff, a, sizeof a);
         return snprintf(buf, buflen, "downsize %s %s", kh_board_name[(pay >> 8) & 3], a);
     case KH_M_END:
         if (!pay)
@@ -315,14 +317,14 @@ static bool text_is(const text_words *tw, int i, const char *word)
 }
 
 /* Reads word i as one square; -1 when it is not one. */
-static int text_word_square(const text_words *tw, int i)
+static int text_word_square(const kh_tables *tab, const text_words *tw, int i)
 {
     if (i >= tw->n)
         return -1;
     char buf[16];
     snprintf(buf, sizeof buf, "%.*s", (int)(tw->len[i] < 15 ? tw->len[i] : 15), tw->w[i]);
     const char *p = buf;
-    int sq = kh_parse_square(&p);
+    int sq = kh_parse_square(tab, &p);
     return sq >= 0 && !*p ? sq : -1;
 }
 
@@ -333,14 +335,14 @@ static int text_building(const khronos_state *k, int b, int sq, const char *verb
     const kh_board *bd = &k->board[b];
     int i = bd->at[sq];
     char name[8];
-    kh_square_name(sq, name, sizeof name);
+    kh_square_name(KT, sq, name, sizeof name);
     if (i == KH_NONE)
         return tb__errf(err, errlen, "illegal move: there is no building on %s of %s", name,
                         kh_board_name[b]);
-    int anchor = kh_anchor(&bd->b[i]);
+    int anchor = kh_anchor(KT, &bd->b[i]);
     if (anchor != sq) {
         char first[8];
-        kh_square_name(anchor, first, sizeof first);
+        kh_square_name(KT, anchor, first, sizeof first);
         return tb__errf(err, errlen,
                         "the building on %s of %s is named by its first square: %s %s%s%s", name,
                         kh_board_name[b], verb, b == KH_REASON ? "" : kh_board_name[b],
@@ -370,10 +372,10 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
         char buf[32];
         snprintf(buf, sizeof buf, "%.*s", (int)(tw.len[0] < 31 ? tw.len[0] : 31), tw.w[0]);
         const char *p = buf;
-        int place = -1, r = text_parse_place(&p, &place);
+        int place = -1, r = text_parse_place(KT, &p, &place);
         if (r == -3 && !*p) {
             char canon[40];
-            kh_place_name(place, canon, sizeof canon);
+            kh_place_name(KT, place, canon, sizeof canon);
             return tb__errf(err, errlen, "write these squares as %s (a block is named by its "
                             "top-left and bottom-right squares)", canon);
         }
@@ -435,7 +437,7 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
     }
     if (text_is(&tw, 0, "build")) {
         b = tw.n == 3 ? text_board_index(tw.w[1], tw.len[1]) : -1;
-        t = tw.n == 3 ? text_type_index(tw.w[2], tw.len[2]) : -1;
+        t = tw.n == 3 ? text_type_index(KT, tw.w[2], tw.len[2]) : -1;
         if (b < 0 || t < 0)
             return tb__errf(err, errlen, "write 'build BOARD BUILDING', e.g. 'build might keep' "
                             "(buildings: watchtower keep castle chapel monastery abbey hamlet "
@@ -447,8 +449,8 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
     }
     if (text_is(&tw, 0, "upgrade")) {
         b = tw.n == 4 ? text_board_index(tw.w[1], tw.len[1]) : -1;
-        sq = text_word_square(&tw, 2);
-        t = tw.n == 4 ? text_type_index(tw.w[3], tw.len[3]) : -1;
+        sq = text_word_square(KT, &tw, 2);
+        t = tw.n == 4 ? text_type_index(KT, tw.w[3], tw.len[3]) : -1;
         if (b < 0 || sq < 0 || t < 0)
             return tb__errf(err, errlen, "write 'upgrade BOARD SQUARE BUILDING', e.g. 'upgrade "
                             "might c4 castle'");
@@ -462,7 +464,7 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
     if (text_is(&tw, 0, "demolish") || text_is(&tw, 0, "downsize")) {
         bool dem = text_is(&tw, 0, "demolish");
         b = tw.n == 3 ? text_board_index(tw.w[1], tw.len[1]) : -1;
-        sq = text_word_square(&tw, 2);
+        sq = text_word_square(KT, &tw, 2);
         if (b < 0 || sq < 0)
             return tb__errf(err, errlen, "write '%s BOARD SQUARE', e.g. '%s might c4'",
                             dem ? "demolish" : "downsize", dem ? "demolish" : "downsize");
@@ -473,7 +475,7 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
     }
     if (text_is(&tw, 0, "populate") || text_is(&tw, 0, "renovate")) {
         bool pop = text_is(&tw, 0, "populate");
-        sq = tw.n == 2 ? text_word_square(&tw, 1) : -1;
+        sq = tw.n == 2 ? text_word_square(KT, &tw, 1) : -1;
         if (sq < 0)
             return tb__errf(err, errlen, "write '%s SQUARE' for a building on the Reason board, "
                             "e.g. '%s d5'", pop ? "populate" : "renovate",
@@ -506,10 +508,10 @@ int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, cha
 
 /* ---- JSON ---- */
 
-static json_t *text_square_json(int sq)
+static json_t *text_square_json(const kh_tables *tab, int sq)
 {
     char name[8];
-    kh_square_name(sq, name, sizeof name);
+    kh_square_name(tab, sq, name, sizeof name);
     return json_string(name);
 }
 
@@ -530,8 +532,8 @@ static json_t *text_building_json(const kh_board *bd, int i, bool full)
     const kh_bld *x = &bd->b[i];
     json_t *o = json_object();
     char at[32];
-    kh_place_name(x->place, at, sizeof at);
-    json_object_set_new(o, "type", json_string(D.tile[x->type].name));
+    kh_place_name(bd->tab, x->place, at, sizeof at);
+    json_object_set_new(o, "type", json_string(bd->tab->data.tile[x->type].name));
     json_object_set_new(o, "at", json_string(at));
     if (x->owner != KH_NOBODY)
         json_object_set_new(o, "owner", json_integer(x->owner));
@@ -548,10 +550,10 @@ static json_t *text_building_json(const kh_board *bd, int i, bool full)
         json_object_set_new(o, "cubes", c);
     }
     if (full && x->orig != KH_NONE)
-        json_object_set_new(o, "was", json_pack("{s:o,s:i}", "domain", text_square_json(x->orig),
+        json_object_set_new(o, "was", json_pack("{s:o,s:i}", "domain", text_square_json(bd->tab, x->orig),
                                                 "power", x->opower));
     if (!full)
-        json_object_set_new(o, "domain", text_square_json(kh_anchor(&bd->b[x->dom])));
+        json_object_set_new(o, "domain", text_square_json(bd->tab, kh_anchor(bd->tab, &bd->b[x->dom])));
     return o;
 }
 
@@ -592,10 +594,10 @@ static json_t *text_pending_json(const khronos_state *k)
         json_object_set_new(o, "type", json_string(D.tile[k->pend_type].name));
     if (k->pend != KH_P_PICK)
         json_object_set_new(o, "target", k->pend_target == KH_NONE ? json_null()
-                                                                     : text_square_json(k->pend_target));
+                                                                     : text_square_json(KT, k->pend_target));
     if (k->pend == KH_P_PAY) {
         char at[32];
-        kh_place_name(k->pend_place, at, sizeof at);
+        kh_place_name(KT, k->pend_place, at, sizeof at);
         json_object_set_new(o, "at", json_string(at));
         json_object_set_new(o, "extra", json_integer(k->pend_extra));
     }
@@ -607,7 +609,7 @@ static json_t *text_ripple_json(const khronos_state *k)
     if (!k->rip.active)
         return json_null();
     char at[32];
-    kh_place_name(k->rip.place, at, sizeof at);
+    kh_place_name(KT, k->rip.place, at, sizeof at);
     json_t *o = json_pack("{s:s,s:s,s:s}", "board", kh_board_name[k->rip.board], "type",
                           D.tile[k->rip.type].name, "at", at);
     if (k->rip.owner != KH_NOBODY)
@@ -716,7 +718,8 @@ json_t *khronos__view_json(const tb_state *s, int seat)
     json_object_set_new(j, "boards", text_boards_json(k, false));
     json_object_set_new(j, "ripple", text_ripple_json(k));
     json_object_set_new(j, "last_earnings", text_ints(k->last_earn, s->players));
-    json_object_set_new(j, "notice", json_string(s->game->notice));
+    /* the notice is about the built-in (invented) board, not an owner's board */
+    json_object_set_new(j, "notice", s->data->builtin ? json_string(s->game->notice) : json_null());
     if (k->over) {
         json_t *scores = json_array();
         for (int p = 0; p < s->players; p++)
@@ -767,24 +770,24 @@ static int text_get_board(const json_t *v, const char *what, int lo, int hi, cha
     return b;
 }
 
-static int text_get_place(const json_t *v, const char *what, char *err, size_t errlen)
+static int text_get_place(const kh_tables *tab, const json_t *v, const char *what, char *err, size_t errlen)
 {
     const char *s = json_string_value(v);
     if (!s)
         return tb__errf(err, errlen, "%s must be squares like \"c4-d5\"", what);
     const char *p = s;
     int place = -1;
-    if (text_parse_place(&p, &place) != 0 || *p)
+    if (text_parse_place(tab, &p, &place) != 0 || *p)
         return tb__errf(err, errlen, "%s: '%s' is not the squares of one tile, named like "
                         "\"c4\", \"c4-d5\" or \"c4-e6\" (a state saved when Khronos tiles were "
                         "dominoes and trominoes cannot be loaded)", what, s);
     return place;
 }
 
-static int text_get_type(const json_t *v, const char *what, char *err, size_t errlen)
+static int text_get_type(const kh_tables *tab, const json_t *v, const char *what, char *err, size_t errlen)
 {
     const char *s = json_string_value(v);
-    int t = s ? text_type_index(s, strlen(s)) : -1;
+    int t = s ? text_type_index(tab, s, strlen(s)) : -1;
     if (t < 0)
         return tb__errf(err, errlen, "%s must name a building (watchtower, keep, ..., city)", what);
     return t;
@@ -805,6 +808,7 @@ static const char *const text_building_keys[] = {"type", "at", "owner", "printed
 static int text_read_board(khronos_state *k, int b, const json_t *a, char *err, size_t errlen)
 {
     kh_board *bd = &k->board[b];
+    bd->tab = KT; /* the state's data (set by the core before this is called) */
     const char *bn = kh_board_name[b];
     if (!json_is_array(a))
         return tb__errf(err, errlen, "boards.%s must be an array of buildings", bn);
@@ -826,13 +830,13 @@ static int text_read_board(khronos_state *k, int b, const json_t *a, char *err, 
             if (!known)
                 return tb__errf(err, errlen, "%s: unknown key '%s'", what, key);
         }
-        int t = text_get_type(json_object_get(o, "type"), what, err, errlen);
+        int t = text_get_type(KT, json_object_get(o, "type"), what, err, errlen);
         if (t < 0)
             return -1;
-        int place = text_get_place(json_object_get(o, "at"), what, err, errlen);
+        int place = text_get_place(KT, json_object_get(o, "at"), what, err, errlen);
         if (place < 0)
             return -1;
-        const kh_place *p = &khronos__place[place];
+        const kh_place *p = &KT->place[place];
         int f = KH_FAMILY(t), v = KH_SIZE(t);
         if (p->size != v)
             return tb__errf(err, errlen, "%s: a %s does not have the shape of these squares",
@@ -922,7 +926,7 @@ static int text_read_board(khronos_state *k, int b, const json_t *a, char *err, 
             long long pw;
             const char *dom = json_string_value(json_object_get(was, "domain"));
             const char *dp = dom ? dom : "";
-            int dsq = kh_parse_square(&dp);
+            int dsq = kh_parse_square(KT, &dp);
             if (!json_is_object(was) || dsq < 0 || *dp || f == KH_CIVIL || b == KH_REASON ||
                 tb__json_int(was, "power", 0, 255, &pw, err, errlen))
                 return tb__errf(err, errlen, "%s: 'was' must be {\"domain\": SQUARE, \"power\": N} "
@@ -935,7 +939,7 @@ static int text_read_board(khronos_state *k, int b, const json_t *a, char *err, 
     for (int i = 1; i < bd->nb; i++) {
         kh_bld x = bd->b[i];
         int j = i;
-        while (j > 0 && kh_anchor(&bd->b[j - 1]) > kh_anchor(&x)) {
+        while (j > 0 && kh_anchor(KT, &bd->b[j - 1]) > kh_anchor(KT, &x)) {
             bd->b[j] = bd->b[j - 1];
             j--;
         }
@@ -951,12 +955,12 @@ static int text_read_board(khronos_state *k, int b, const json_t *a, char *err, 
             kh_board_add(bd, D.place_first[1] + sq, KH_TYPE(KH_CIVIL, 1), KH_NOBODY, KH_PRINTED);
         } else if (KH_FAMILY(bd->b[i].type) != KH_CIVIL) {
             char name[8];
-            kh_square_name(sq, name, sizeof name);
+            kh_square_name(KT, sq, name, sizeof name);
             return tb__errf(err, errlen, "boards.%s: the printed hamlet square %s must hold a "
                             "civil building", bn, name);
         } else if (KH_SIZE(bd->b[i].type) == 1 && !(bd->b[i].flags & KH_PRINTED)) {
             char name[8];
-            kh_square_name(sq, name, sizeof name);
+            kh_square_name(KT, sq, name, sizeof name);
             return tb__errf(err, errlen, "boards.%s: %s is a printed hamlet (write \"printed\": "
                             "true)", bn, name);
         }
@@ -1157,7 +1161,7 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
         k->pend_board = (uint8_t)b;
         const kh_board *bd = &k->board[b];
         if (pk == KH_P_SQUARES || pk == KH_P_PAY) {
-            int t = text_get_type(json_object_get(pend, "type"), "pending.type", err, errlen);
+            int t = text_get_type(KT, json_object_get(pend, "type"), "pending.type", err, errlen);
             if (t < 0)
                 return -1;
             k->pend_type = (uint8_t)t;
@@ -1167,7 +1171,7 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
             if (tg && !json_is_null(tg)) {
                 const char *ts = json_string_value(tg);
                 const char *tp = ts ? ts : "";
-                int sq = kh_parse_square(&tp);
+                int sq = kh_parse_square(KT, &tp);
                 if (sq < 0 || *tp || kh_board_find(bd, sq) < 0)
                     return tb__errf(err, errlen, "pending.target must be the first square of a "
                                     "building on %s", kh_board_name[b]);
@@ -1193,10 +1197,10 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
             }
         }
         if (pk == KH_P_PAY) {
-            int place = text_get_place(json_object_get(pend, "at"), "pending.at", err, errlen);
+            int place = text_get_place(KT, json_object_get(pend, "at"), "pending.at", err, errlen);
             if (place < 0)
                 return -1;
-            if (khronos__place[place].size != KH_SIZE(k->pend_type))
+            if (KT->place[place].size != KH_SIZE(k->pend_type))
                 return tb__errf(err, errlen, "pending.at does not fit a %s",
                                 D.tile[k->pend_type].name);
             k->pend_place = (uint16_t)place;
@@ -1222,11 +1226,11 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
         if (!json_is_object(rip))
             return tb__errf(err, errlen, "'ripple' must be null or a shadow to lay");
         int b = text_get_board(json_object_get(rip, "board"), "ripple.board", 1, 2, err, errlen);
-        int t = b < 0 ? -1 : text_get_type(json_object_get(rip, "type"), "ripple.type", err, errlen);
-        int place = t < 0 ? -1 : text_get_place(json_object_get(rip, "at"), "ripple.at", err, errlen);
+        int t = b < 0 ? -1 : text_get_type(KT, json_object_get(rip, "type"), "ripple.type", err, errlen);
+        int place = t < 0 ? -1 : text_get_place(KT, json_object_get(rip, "at"), "ripple.at", err, errlen);
         if (place < 0)
             return -1;
-        if (KH_SIZE(t) < 2 || khronos__place[place].size != KH_SIZE(t))
+        if (KH_SIZE(t) < 2 || KT->place[place].size != KH_SIZE(t))
             return tb__errf(err, errlen, "ripple: only buildings of size 2 and 3 ripple, on "
                             "their own squares");
         int owner = KH_NOBODY;
@@ -1261,7 +1265,7 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
             kh_board_conflict(&k->board[b], k->cur, &c);
             if (c.found) {
                 char name[8];
-                kh_square_name(kh_anchor(&k->board[b].b[k->board[b].b[c.cand[0]].dom]), name,
+                kh_square_name(KT, kh_anchor(KT, &k->board[b].b[k->board[b].b[c.cand[0]].dom]), name,
                                sizeof name);
                 return tb__errf(err, errlen, "boards.%s: the domain of %s has two highest %s "
                                 "buildings (rule of hierarchy)", kh_board_name[b], name,
@@ -1278,20 +1282,24 @@ static const char *const text_terrain_name[KH_TERRAINS] = {
     "plain", "forest", "mountain", "river", "plain+forest", "forest+mountain"};
 static const char text_terrain_char[KH_TERRAINS] = {'.', 'f', 'm', '~', '/', '^'};
 
-json_t *khronos__board_json(void)
+json_t *khronos__data_board_json(const struct tb_data *data)
 {
+    const kh_tables *tab = data->tables;
     json_t *j = json_object();
     json_object_set_new(j, "game", json_string("khronos"));
-    json_object_set_new(j, "placeholder", json_true());
-    json_object_set_new(j, "notice", json_string(tb__khronos_game.notice));
-    json_object_set_new(j, "width", json_integer(D.width));
-    json_object_set_new(j, "height", json_integer(D.height));
+    json_object_set_new(j, "data", tb__data_json(data));
+    /* the built-in board is invented; a loaded one is its owner's */
+    json_object_set_new(j, "placeholder", json_boolean(data->builtin));
+    if (data->builtin)
+        json_object_set_new(j, "notice", json_string(tb__khronos_game.notice));
+    json_object_set_new(j, "width", json_integer(tab->data.width));
+    json_object_set_new(j, "height", json_integer(tab->data.height));
     json_t *rows = json_array();
-    for (int r = 0; r < D.height; r++) {
+    for (int r = 0; r < tab->data.height; r++) {
         char row[40];
-        for (int c = 0; c < D.width; c++)
-            row[c] = text_terrain_char[D.terrain[r * D.width + c]];
-        row[D.width] = '\0';
+        for (int c = 0; c < tab->data.width; c++)
+            row[c] = text_terrain_char[tab->data.terrain[r * tab->data.width + c]];
+        row[tab->data.width] = '\0';
         json_array_append_new(rows, json_string(row));
     }
     json_object_set_new(j, "terrain", rows);
@@ -1302,38 +1310,38 @@ json_t *khronos__board_json(void)
     }
     json_object_set_new(j, "terrain_legend", legend);
     json_t *ham = json_array();
-    for (int h = 0; h < D.hamlets; h++)
-        json_array_append_new(ham, text_square_json(D.hamlet[h]));
+    for (int h = 0; h < tab->data.hamlets; h++)
+        json_array_append_new(ham, text_square_json(tab, tab->data.hamlet[h]));
     json_object_set_new(j, "printed_hamlets", ham);
-    json_object_set_new(j, "start_board", json_string(kh_board_name[D.start_board]));
+    json_object_set_new(j, "start_board", json_string(kh_board_name[tab->data.start_board]));
     json_object_set_new(j, "boards", json_pack("[s,s,s]", kh_board_name[0], kh_board_name[1],
                                                kh_board_name[2]));
     json_t *tiles = json_array();
     for (int t = 0; t < KH_TYPES; t++)
-        json_array_append_new(tiles, json_pack("{s:s,s:s,s:i,s:i,s:i}", "name", D.tile[t].name,
+        json_array_append_new(tiles, json_pack("{s:s,s:s,s:i,s:i,s:i}", "name", tab->data.tile[t].name,
                                                "family", kh_family_name[KH_FAMILY(t)], "size",
-                                               KH_SIZE(t), "count", D.tile[t].count,
-                                               "renovation", D.tile[t].renovation));
+                                               KH_SIZE(t), "count", tab->data.tile[t].count,
+                                               "renovation", tab->data.tile[t].renovation));
     json_object_set_new(j, "tiles", tiles);
     json_t *shapes = json_object();
     for (int s = 1; s <= 3; s++) {
         /* the distinct shapes as offsets from the first square, from the placements at a1 */
         json_t *a = json_array();
-        for (int i = D.place_first[s]; i < D.place_end[s]; i++) {
-            const kh_place *p = &khronos__place[i];
-            int r0 = p->sq[0] / D.width, c0 = p->sq[0] % D.width;
+        for (int i = tab->data.place_first[s]; i < tab->data.place_end[s]; i++) {
+            const kh_place *p = &tab->place[i];
+            int r0 = p->sq[0] / tab->data.width, c0 = p->sq[0] % tab->data.width;
             bool left_col = true;
             int minc = c0;
             for (int k = 0; k < p->n; k++)
-                if (p->sq[k] % D.width < minc)
-                    minc = p->sq[k] % D.width;
+                if (p->sq[k] % tab->data.width < minc)
+                    minc = p->sq[k] % tab->data.width;
             left_col = minc == 0 && r0 == 0;
             if (!left_col)
                 continue;
             json_t *cells = json_array();
             for (int k = 0; k < p->n; k++)
-                json_array_append_new(cells, json_pack("[i,i]", p->sq[k] / D.width - r0,
-                                                       p->sq[k] % D.width));
+                json_array_append_new(cells, json_pack("[i,i]", p->sq[k] / tab->data.width - r0,
+                                                       p->sq[k] % tab->data.width));
             json_array_append_new(a, cells);
         }
         char key[4];
@@ -1341,21 +1349,21 @@ json_t *khronos__board_json(void)
         json_object_set_new(shapes, key, a);
     }
     json_object_set_new(j, "shapes", shapes);
-    json_object_set_new(j, "cards", json_pack("{s:i,s:i,s:i}", "military", D.cards[0],
-                                              "religious", D.cards[1], "civil", D.cards[2]));
+    json_object_set_new(j, "cards", json_pack("{s:i,s:i,s:i}", "military", tab->data.cards[0],
+                                              "religious", tab->data.cards[1], "civil", tab->data.cards[2]));
     json_t *sur = json_object();
     json_t *fo = json_object(), *mo = json_object();
     for (int n = 2; n <= TB_MAX_SEATS; n++) {
         char key[4];
         snprintf(key, sizeof key, "%d", n);
-        json_object_set_new(fo, key, json_integer(D.surcharge_forest[n]));
-        json_object_set_new(mo, key, json_integer(D.surcharge_mountain[n]));
+        json_object_set_new(fo, key, json_integer(tab->data.surcharge_forest[n]));
+        json_object_set_new(mo, key, json_integer(tab->data.surcharge_mountain[n]));
     }
     json_object_set_new(sur, "forest", fo);
     json_object_set_new(sur, "mountain", mo);
     json_object_set_new(j, "surcharge", sur);
-    json_object_set_new(j, "per_player", json_pack("{s:i,s:i,s:i,s:i}", "cubes", D.cubes, "ecus",
-                                                   D.ecus, "hand", D.hand, "adventurers", 2));
+    json_object_set_new(j, "per_player", json_pack("{s:i,s:i,s:i,s:i}", "cubes", tab->data.cubes, "ecus",
+                                                   tab->data.ecus, "hand", tab->data.hand, "adventurers", 2));
     json_t *colours = json_array();
     for (int p = 0; p < TB_MAX_SEATS; p++)
         json_array_append_new(colours, json_string(kh_colour_name[p]));
@@ -1406,7 +1414,7 @@ static void text_cell(tb_buf *out, const khronos_state *k, int b, int sq, bool c
         return;
     }
     const kh_bld *x = &bd->b[i];
-    const kh_place *p = kh_place_of(x);
+    const kh_place *p = kh_place_of(KT, x);
     int f = KH_FAMILY(x->type), v = KH_SIZE(x->type), part = 0;
     while (p->sq[part] != sq)
         part++;
@@ -1548,7 +1556,7 @@ char *khronos__render_text(const tb_state *s, int seat, unsigned flags)
             if (bd->b[i].dom != i || st[i].members < 2)
                 continue;
             char id[8];
-            kh_square_name(kh_anchor(&bd->b[i]), id, sizeof id);
+            kh_square_name(KT, kh_anchor(KT, &bd->b[i]), id, sizeof id);
             if (shown && shown % 3 == 0)
                 tb__buf_printf(&out, "\n       ");
             tb__buf_printf(&out, " [%s: %d buildings, power m%d r%d c%d]", id, st[i].members,
@@ -1634,7 +1642,7 @@ int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen)
                         kh_board_name[k->pend_board]);
     case KH_P_KEEP: {
         int o = khronos__to_move(s);
-        kh_square_name(k->pend_target, a, sizeof a);
+        kh_square_name(KT, k->pend_target, a, sizeof a);
         return snprintf(buf, buflen, "seat %d (%s) chooses the squares its downsized building "
                         "on %s %s keeps", o + 1, kh_colour_name[o], kh_board_name[k->pend_board], a);
     }
@@ -1644,4 +1652,141 @@ int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen)
     return snprintf(buf, buflen, "seat %d (%s), turn %d: %stravel, build, upgrade, demolish, "
                     "populate, renovate, or end [discard CARDS]", p + 1, kh_colour_name[p], k->turn,
                     !k->acted && !k->exchanged ? "exchange CARDS, " : "");
+}
+
+/* ---- the log's words (tb_narrate) ---- */
+
+static const char *const narrate_board[KH_BOARDS] = {"Might", "Faith", "Reason"};
+
+/* A tile's name with a capital, as a sentence names it: "Keep". */
+static void narrate_tile(const kh_tables *tab, int type, char *buf, size_t buflen)
+{
+    snprintf(buf, buflen, "%s", tab->data.tile[type].name);
+    if (buf[0] >= 'a' && buf[0] <= 'z')
+        buf[0] = (char)(buf[0] - 'a' + 'A');
+}
+
+/* The number of cards in a card multiset. */
+static int narrate_card_count(tb_move set)
+{
+    return (int)((set & 7) + ((set >> 3) & 7) + ((set >> 6) & 7));
+}
+
+/* What a building is called on a board: "the Keep at c4" (its first square). */
+static void narrate_building(const khronos_state *k, int board, int sq, char *buf, size_t buflen)
+{
+    char square[16], tile[32] = "building";
+    kh_square_name(KT, sq, square, sizeof square);
+    int i = kh_board_find(&k->board[board], sq);
+    if (i >= 0)
+        narrate_tile(KT, k->board[board].b[i].type, tile, sizeof tile);
+    snprintf(buf, buflen, "the %s%s at %s on %s", tile,
+             i >= 0 && (k->board[board].b[i].flags & KH_RUIN) ? " ruin" : "", square,
+             narrate_board[board]);
+}
+
+int khronos__narrate(const tb_state *s_before, tb_move m, const tb_state *s_after, const char *who,
+                     const char *const *names, char *buf, size_t buflen)
+{
+    const khronos_state *k = (const khronos_state *)s_before;
+    const khronos_state *after = (const khronos_state *)s_after;
+    tb_move pay = m & 0xffffff;
+    char tile[32], what[96], place[40];
+    tb_buf b = {0};
+    int acting_board = -1;
+    switch (KH_KIND(m)) {
+    case KH_M_SWAP:
+        tb__buf_printf(&b, "%s swaps a %s card for the %s card on display", who,
+                       kh_family_name[(pay >> 2) & 3], kh_family_name[pay & 3]);
+        break;
+    case KH_M_EXCHANGE: {
+        int n = narrate_card_count(pay);
+        tb__buf_printf(&b, "%s exchanges %d card%s", who, n, n == 1 ? "" : "s");
+        break;
+    }
+    case KH_M_TRAVEL:
+        tb__buf_printf(&b, "%s's adventurer travels from %s to %s", who,
+                       narrate_board[(pay >> 5) & 3], narrate_board[(pay >> 3) & 3]);
+        break;
+    case KH_M_BUILD:
+        narrate_tile(KT, (int)(pay & 15), tile, sizeof tile);
+        tb__buf_printf(&b, "%s builds %s %s on %s", who, tb__article(tile), tile,
+                       narrate_board[(pay >> 4) & 3]);
+        acting_board = (int)(pay >> 4) & 3;
+        break;
+    case KH_M_UPGRADE:
+        narrate_building(k, (int)(pay >> 12) & 3, (int)(pay >> 4) & 0xff, what, sizeof what);
+        narrate_tile(KT, (int)(pay & 15), tile, sizeof tile);
+        tb__buf_printf(&b, "%s upgrades %s to %s %s", who, what, tb__article(tile), tile);
+        acting_board = (int)(pay >> 12) & 3;
+        break;
+    case KH_M_DEMOLISH:
+        narrate_building(k, (int)(pay >> 8) & 3, (int)pay & 0xff, what, sizeof what);
+        tb__buf_printf(&b, "%s demolishes %s", who, what);
+        acting_board = (int)(pay >> 8) & 3;
+        break;
+    case KH_M_POPULATE:
+        narrate_building(k, KH_REASON, (int)pay & 0xff, what, sizeof what);
+        tb__buf_printf(&b, "%s puts a cube on %s", who, what);
+        break;
+    case KH_M_RENOVATE:
+        narrate_building(k, KH_REASON, (int)pay & 0xff, what, sizeof what);
+        tb__buf_printf(&b, "%s renovates %s", who, what);
+        acting_board = KH_REASON;
+        break;
+    case KH_M_SQUARES:
+        narrate_tile(KT, k->pend_type, tile, sizeof tile);
+        kh_place_name(KT, (int)pay, place, sizeof place);
+        tb__buf_printf(&b, "%s places the %s on %s at %s", who, tile, narrate_board[k->pend_board],
+                       place);
+        acting_board = k->pend_board;
+        break;
+    case KH_M_PAY: {
+        int n = narrate_card_count(pay);
+        tb__buf_printf(&b, "%s pays a surcharge of %d card%s", who, n, n == 1 ? "" : "s");
+        break;
+    }
+    case KH_M_DOWNSIZE:
+        narrate_building(k, (int)(pay >> 8) & 3, (int)pay & 0xff, what, sizeof what);
+        tb__buf_printf(&b, "%s downsizes %s", who, what);
+        break;
+    case KH_M_END: {
+        int n = narrate_card_count(pay);
+        tb__buf_printf(&b, "%s ends the turn", who);
+        if (n)
+            tb__buf_printf(&b, ", discarding %d card%s", n, n == 1 ? "" : "s");
+        break;
+    }
+    default:
+        tb__buf_printf(&b, "%s plays", who);
+    }
+    /* consequences everyone sees: shadows on the later boards, Ecus, a new turn */
+    if (acting_board >= 0) {
+        int shadows = 0;
+        for (int bd = acting_board + 1; bd < KH_BOARDS; bd++)
+            if (after->board[bd].nb > k->board[bd].nb)
+                tb__buf_printf(&b, "%s%s", shadows++ ? " and " : "; a shadow falls on ",
+                               narrate_board[bd]);
+    }
+    int gains = 0;
+    for (int p = 0; p < s_before->players; p++) {
+        int d = after->ecus[p] - k->ecus[p];
+        if (d)
+            tb__buf_printf(&b, "%s%s %+d", gains++ ? ", " : "; Ecus: ", names[p], d);
+    }
+    if (after->over && !k->over)
+        tb__buf_printf(&b, ". The game ends");
+    else if (after->turn != k->turn)
+        tb__buf_printf(&b, ". Turn %d of %d begins", after->turn, KH_TURNS);
+    char *text = tb__buf_take(&b);
+    int len = snprintf(buf, buflen, "%s", text);
+    free(text);
+    return len;
+}
+
+int khronos__stage_text(const tb_state *s, char *buf, size_t buflen)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    int turn = k->turn > KH_TURNS ? KH_TURNS : k->turn;
+    return snprintf(buf, buflen, "Turn %d of %d", turn, KH_TURNS);
 }

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# docs-screenshots.sh — copies the browser tests' screenshots that docs/screenshots.md
+# shows from tests/e2e/artifacts/ (written by `make test`) into docs/screenshots/.
+# Run it after `make test` when the pages changed; a missing screenshot is an error.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+src=tests/e2e/artifacts
+dst=docs/screenshots
+mkdir -p "$dst"
+shots=(
+  01-lobby 03-first-turn 09-replay-end 05b-looking-back
+  arkadia-02-first-turn phone-desktop-khronos-1280x800
+  phone-clans-1-lobby phone-clans-2-first-turn phone-clans-4-result
+  phone-arkadia-2-my-turn phone-khronos-2-my-turn
+  rules-khronos-844x390 rules-arkadia-768x1024 rules-clans-desktop rules-khronos-phone
+  review-03-graph review-07-phone
+)
+for s in "${shots[@]}"; do
+  [ -f "$src/$s.png" ] || { echo "docs-screenshots: $src/$s.png is missing (run make test first)" >&2; exit 1; }
+  cp "$src/$s.png" "$dst/$s.png"
+done
+echo "copied ${#shots[@]} screenshots to $dst"

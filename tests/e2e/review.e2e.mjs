@@ -1,0 +1,143 @@
+// review.e2e.mjs TABULA — the game review in the browser: a finished game's
+// page offers "Review"; the replay page's Review button starts the server's
+// review, a progress bar shows while it computes, then a graph with a line
+// per player (named, in the player's colour where the game gives players
+// colours) that moves the board to the clicked position, and the chosen
+// player's mistakes, each of which shows its position.  On a phone
+// (390×844) the page is no wider than the screen.  Screenshots go to
+// tests/e2e/artifacts/review-*.png.
+import { api, assert, assertEq, sleep } from '../server/lib.mjs';
+import { browserSuite } from './browser.mjs';
+
+const { server, browser, t, errors, newPage, shot, finish } = await browserSuite({ title: 'browser tests (game review)', prefix: 'review-', aiDelay: 0 });
+
+// A game between two computer players, played to its end by the server.
+async function finishedGame(game, players = 2) {
+  const seats = Array.from({ length: players }, () => ({ kind: 'ai', level: 'random' }));
+  const r = await api(server, 'POST', '/api/games', { game, players, seats });
+  assertEq(r.status, 201, 'game created');
+  for (let i = 0; i < 600; i++) {
+    const g = await api(server, 'GET', `/api/games/${r.json.id}`);
+    if (g.json.status === 'over') return { id: r.json.id, decisions: g.json.decisions };
+    await sleep(50);
+  }
+  throw new Error('the computer players did not finish');
+}
+
+// What the board shows, to tell two positions apart.
+const boardText = (page) => page.$eval('#board', (b) => b.innerHTML);
+
+let clans = null;
+
+t.test('a finished game offers Review; the replay page computes it with a progress bar and draws the graph', async () => {
+  clans = await finishedGame('clans', 3);
+  const page = await newPage();
+  await page.goto(`${server.base}/game.html?game=${clans.id}`);
+  await page.waitForSelector('#result:not([hidden]) #open-review');
+  await shot(page, '01-result');
+  await page.click('#open-review');
+  await page.waitForURL(/replay=1&review=1/);
+  // The review starts by itself from that link; the progress bar shows
+  // unless the server was faster than the first look.
+  await page.waitForSelector('#review-progress, .review-graph', { timeout: 30000 });
+  if (await page.$('#review-progress')) await shot(page, '02-progress');
+  await page.waitForSelector('.review-graph', { timeout: 120000 });
+  await shot(page, '03-graph');
+  const lines = await page.$$eval('.review-graph polyline.line', (ls) => ls.map((l) => l.getAttribute('stroke')));
+  assertEq(lines.length, 3, 'a line per player');
+  assertEq(new Set(lines).size, 3, 'each line in its own colour');
+  const legend = await page.$$eval('.review-legend .item', (xs) => xs.map((x) => x.textContent));
+  assertEq(legend.length, 3, 'a legend entry per player');
+  legend.forEach((text, k) => assert(text.startsWith(`Computer ${k + 1}`), `the legend names the player: ${text}`));
+  assert(!/seat \d/i.test(await page.textContent('#review')), 'players are named, not numbered seats');
+  const points = await page.$eval('.review-graph polyline.line', (l) => l.getAttribute('points').trim().split(/\s+/).length);
+  assertEq(points, clans.decisions + 1, 'a point for every position from the start to the end');
+  await page.close();
+});
+
+t.test('clicking the graph shows the board at that position; the mistakes list leads to its positions', async () => {
+  const page = await newPage();
+  await page.goto(`${server.base}/game.html?game=${clans.id}&replay=1`);
+  // The stored review shows at once, without asking again.
+  await page.waitForSelector('.review-graph', { timeout: 20000 });
+  assertEq(await page.textContent('#replay-step').then((s) => s.startsWith('Decision 0 of')), true, 'starts at the start');
+  const before = await boardText(page);
+  const hit = page.locator('.review-graph .hit');
+  await hit.scrollIntoViewIfNeeded();
+  const box = await hit.boundingBox();
+  await page.mouse.click(box.x + box.width * 0.6, box.y + box.height / 2);
+  await page.waitForFunction(() => !document.querySelector('#replay-step').textContent.startsWith('Decision 0 of'));
+  const step = Number((await page.textContent('#replay-step')).match(/Decision (\d+) of/)[1]);
+  const want = Math.round(0.6 * clans.decisions);
+  assert(Math.abs(step - want) <= 1, `the click at 60% shows position ${want} (showed ${step})`);
+  await page.waitForFunction((k) => document.querySelector('.review-graph').dataset.position === String(k), step);
+  assert((await boardText(page)) !== before, 'the board changed');
+  await shot(page, '04-clicked');
+  // Every player's mistakes: each entry names a decision and goes to it.
+  let listed = 0;
+  for (let k = 0; k < 3; k++) {
+    await page.selectOption('#review-seat', String(k));
+    const items = await page.$$('#review-mistakes button[data-position]');
+    if (!items.length) {
+      assert(/No mistakes found for Computer/.test(await page.textContent('#review-mistakes')), 'says there were none');
+      continue;
+    }
+    const pos = Number(await items[0].getAttribute('data-position'));
+    await items[0].click();
+    await page.waitForFunction((p) => document.querySelector('#replay-step').textContent.startsWith(`Decision ${p} of`), pos);
+    const text = await page.textContent('#review-mistakes li');
+    assert(/Decision \d+ · (Mistake|Blunder)/.test(text) && /preferred/.test(text), `a mistake in words: ${text}`);
+    listed++;
+  }
+  assert(listed > 0, 'random players make mistakes the review finds');
+  await shot(page, '05-mistake');
+  await page.close();
+});
+
+t.test('players with colours get their lines in those colours (Arkadia)', async () => {
+  const game = await finishedGame('arkadia', 2);
+  const page = await newPage();
+  await page.goto(`${server.base}/game.html?game=${game.id}&replay=1`);
+  await page.waitForSelector('#review-start');
+  await page.click('#review-start');
+  await page.waitForSelector('.review-graph', { timeout: 120000 });
+  const strokes = await page.$$eval('.review-graph polyline.line', (ls) => ls.map((l) => l.getAttribute('stroke')));
+  const arkadia = ['#f1c22c', '#e8772c', '#3c9b52', '#8a58bd'];
+  strokes.forEach((s) => assert(arkadia.includes(s), `an Arkadia seat colour: ${s}`));
+  await shot(page, '06-arkadia');
+  await page.close();
+});
+
+t.test('on a phone the review fits the screen and the graph still moves the board', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  await page.goto(`${server.base}/game.html?game=${clans.id}&replay=1`);
+  await page.waitForSelector('.review-graph', { timeout: 20000 });
+  const sw = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert(sw <= 390, `the page is ${sw} px wide on a 390 px screen`);
+  const g = page.locator('.review-graph .hit');
+  await g.scrollIntoViewIfNeeded();
+  const box = await g.boundingBox();
+  assert(box.width <= 390, 'the graph fits');
+  const before = await boardText(page);
+  await page.touchscreen.tap(box.x + box.width * 0.9, box.y + box.height / 2);
+  await page.waitForFunction(() => !document.querySelector('#replay-step').textContent.startsWith('Decision 0 of'));
+  assert((await boardText(page)) !== before, 'the board changed');
+  await shot(page, '07-phone');
+  await ctx.close();
+});
+
+t.test('a running game offers no review (it would reveal secrets)', async () => {
+  const r = await api(server, 'POST', '/api/games', { game: 'clans', players: 2, seats: [{ kind: 'human' }, { kind: 'human' }] });
+  const res = await api(server, 'POST', `/api/games/${r.json.id}/review`);
+  assertEq(res.status, 409, 'refused');
+  const page = await newPage();
+  await page.goto(`${server.base}/game.html?game=${r.json.id}`);
+  await page.waitForSelector('.clans-board .territory');
+  assertEq(await page.$('#open-review'), null, 'no Review link while it runs');
+  assert(await page.$eval('#review', (x) => x.hidden), 'no review panel while it runs');
+  await page.close();
+});
+
+await finish();

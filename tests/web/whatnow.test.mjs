@@ -1,0 +1,53 @@
+// whatnow.test.mjs TABULA — the "What can I do now?" panel's words
+// (web/js/whatnow.js) against the engine: in random games of every title,
+// every legal decision at every position falls into a kind the panel has
+// players' words for (no notation shown raw), and the counts add up.
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import readline from 'node:readline';
+import { assert, assertEq, runner } from '../server/lib.mjs';
+import { PHRASES, kindOf, whatNow } from '../../web/js/whatnow.js';
+
+const tabula = path.resolve(process.argv[2] || 'build/tabula');
+
+// A `tabula engine` session: send(line) → the answer's lines.
+function engine() {
+  const p = spawn(tabula, ['engine'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const rl = readline.createInterface({ input: p.stdout });
+  const waiting = [];
+  let lines = [];
+  rl.on('line', (line) => {
+    if (line === '' && lines.length) { waiting.shift()(lines); lines = []; } else if (line !== '') lines.push(line);
+  });
+  return {
+    send: (cmd) => new Promise((resolve) => { waiting.push(resolve); p.stdin.write(`${cmd}\n`); }),
+    close: () => { p.stdin.end(); },
+  };
+}
+
+const t = runner('what can I do now');
+for (const [game, players] of [['clans', 4], ['arkadia', 3], ['khronos', 3]]) {
+  t.test(`${game}: every legal decision has players' words`, async () => {
+    const e = engine();
+    const seen = new Set();
+    for (let g = 1; g <= 3; g++) {
+      assertEq((await e.send(`new ${game} players=${players} seed=${g}`))[0], '=', 'new game');
+      for (let d = 0; d < 400; d++) {
+        const ans = await e.send('legal');
+        assert(ans[0].startsWith('='), `legal answers (${ans[0]})`);
+        const legal = [ans[0].replace(/^= ?/, ''), ...ans.slice(1)].filter(Boolean);
+        if (!legal.length) break; // over
+        const kinds = whatNow(game, legal);
+        assertEq(kinds.reduce((a, k) => a + k.count, 0), legal.length, 'the counts add up');
+        for (const k of kinds) {
+          assert(PHRASES[game][k.kind], `${game}: no words for '${k.kind}' (e.g. ${legal.find((m) => kindOf(m) === k.kind)})`);
+          seen.add(k.kind);
+        }
+        await e.send('genmove');
+      }
+    }
+    e.close();
+    assert(seen.size >= 2, `several kinds met (${[...seen].join(', ')})`);
+  });
+}
+await t.run();

@@ -1,0 +1,183 @@
+// review.js — the review of a finished game on the replay page
+// (docs/http-api.md, "/api/games/{id}/review"): a button that asks the
+// server for it, a progress bar while the server computes it (polled; play
+// never waits on it), then a graph of every player's estimated chance of
+// winning over the game — one line per player in its colour, clickable to
+// show the board at that position through the replay view — and the chosen
+// player's mistakes and blunders with the decision the computer preferred.
+//
+// Invariants: the panel only reads the API (a review exists only for games
+// that are over); every text from the server is set as text; positions are
+// counted as the replay counts them (position k: after k decisions), and
+// decisions from 1 as the move list shows them.
+import { apiGet, apiPost, clear, el, svg } from './common.js';
+
+const POLL_MS = 600;
+// Lines for games whose players have no colours of their own (Clans hides them).
+const PALETTE = ['#2459c9', '#d8443c', '#2f9d5a', '#c17a12', '#8a58bd'];
+const W = 640, H = 220, PAD_L = 38, PAD_R = 10, PAD_T = 12, PAD_B = 24;
+
+const pct = (v) => `${Math.round(v * 100)}%`;
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+// mountReview(box, {gameId, seats, seatName, colourOf, formatMove, goTo})
+// colourOf(k): the player's colour (CSS) or null; goTo(k): show position k.
+export function mountReview(box, opts) {
+  const R = { review: null, chosen: defaultSeat(opts.seats), position: 0, timer: null, graph: null };
+
+  function defaultSeat(seats) {
+    const human = seats.findIndex((s) => s.kind === 'human');
+    return human >= 0 ? human : 0;
+  }
+
+  function colour(k) {
+    return opts.colourOf(k) || PALETTE[k % PALETTE.length];
+  }
+
+  function showIntro(message) {
+    clear(box).append(
+      el('div.card-head', el('h3', 'Review')),
+      el('p.small.muted', 'The computer looks at every decision again, from what that player knew at the time, ' +
+        'and estimates each player\'s chance of winning: where the game turned, and which moves cost the most.'),
+      message ? el('p.small.review-error', message) : null,
+      el('button.primary#review-start', { type: 'button', onclick: start }, 'Review this game'));
+  }
+
+  function showProgress(st) {
+    const total = st.total || 0, done = st.done || 0;
+    clear(box).append(
+      el('div.card-head', el('h3', 'Review')),
+      el('div.review-progress',
+        el('progress#review-progress', { max: String(total || 1), value: String(done) }),
+        el('span.small.muted#review-progress-text', st.status === 'queued' || !total
+          ? 'Waiting for the computer…'
+          : `Looking at decision ${done} of ${total}…`)));
+  }
+
+  async function poll() {
+    R.timer = null;
+    let st;
+    try { st = await apiGet(`/api/games/${opts.gameId}/review`); } catch (e) {
+      showIntro(`The review could not be loaded: ${e.message}`);
+      return;
+    }
+    handle(st);
+  }
+
+  function handle(st) {
+    if (st.status === 'done') { R.review = st.review; showReview(); return; }
+    if (st.status === 'none') { showIntro(null); return; }
+    if (st.status === 'failed') { showIntro(st.message); return; }
+    showProgress(st);
+    R.timer = setTimeout(poll, POLL_MS);
+  }
+
+  async function start() {
+    const b = box.querySelector('#review-start');
+    if (b) b.disabled = true;
+    try {
+      handle(await apiPost(`/api/games/${opts.gameId}/review`, {}));
+    } catch (e) {
+      showIntro(`The review could not start: ${e.message}`);
+    }
+  }
+
+  // Position k's win rates: before decision k, or the result after the last.
+  function ratesAt(k) {
+    const rv = R.review;
+    if (k < rv.entries.length) return rv.entries[k].win_rates;
+    return rv.final && rv.final.length ? rv.final : rv.entries[rv.entries.length - 1].win_rates;
+  }
+
+  function drawGraph() {
+    const rv = R.review, n = rv.entries.length;
+    const x = (k) => PAD_L + (n ? (k / n) * (W - PAD_L - PAD_R) : 0);
+    const y = (v) => PAD_T + (1 - v) * (H - PAD_T - PAD_B);
+    const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'review-graph', role: 'img',
+      'aria-label': 'Chance of winning of every player over the game; click to see the board there' });
+    for (const v of [0, 0.25, 0.5, 0.75, 1]) {
+      g.append(svg('line', { x1: PAD_L, x2: W - PAD_R, y1: y(v), y2: y(v), class: v === 0.5 ? 'grid mid' : 'grid' }),
+        svg('text', { x: PAD_L - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, pct(v)));
+    }
+    g.append(svg('text', { x: W - PAD_R, y: H - 6, 'text-anchor': 'end', class: 'axis' }, `decision ${n}`),
+      svg('text', { x: PAD_L, y: H - 6, class: 'axis' }, 'start'));
+    const players = rv.players.length;
+    for (let k = 0; k < players; k++) {
+      const pts = [];
+      for (let i = 0; i <= n; i++) pts.push(`${x(i).toFixed(1)},${y(ratesAt(i)[k]).toFixed(1)}`);
+      g.append(svg('polyline', { points: pts.join(' '), class: 'casing' }),
+        svg('polyline', { points: pts.join(' '), class: 'line', stroke: colour(k), 'data-seat': k }));
+    }
+    // The chosen player's marked decisions, as dots on its line.
+    for (const e of rv.entries) {
+      if (!e.mark || e.seat !== R.chosen) continue;
+      g.append(svg('circle', { cx: x(e.index), cy: y(e.win_rates[e.seat]), r: e.mark === 'blunder' ? 5 : 4,
+        class: `mark ${e.mark}`, fill: colour(e.seat) }));
+    }
+    const cursor = svg('line', { x1: x(R.position), x2: x(R.position), y1: PAD_T, y2: H - PAD_B, class: 'cursor' });
+    g.append(cursor);
+    const hit = svg('rect', { x: PAD_L, y: 0, width: W - PAD_L - PAD_R, height: H, class: 'hit' });
+    hit.addEventListener('click', (ev) => {
+      const box2 = g.getBoundingClientRect();
+      const sx = (ev.clientX - box2.left) * (W / box2.width);
+      const k = Math.max(0, Math.min(n, Math.round(((sx - PAD_L) / (W - PAD_L - PAD_R)) * n)));
+      opts.goTo(k);
+    });
+    g.append(hit);
+    R.graph = { svg: g, cursor, x };
+    return g;
+  }
+
+  function moveText(m) {
+    return opts.formatMove ? opts.formatMove(m) : m;
+  }
+
+  function mistakeList() {
+    const rv = R.review;
+    const marked = rv.entries.filter((e) => e.seat === R.chosen && e.mark);
+    if (!marked.length) {
+      return el('p.small.muted#review-mistakes', `No mistakes found for ${opts.seatName(R.chosen)}: no decision lost more than ${pct(rv.mistake)} of a win by the computer's estimate.`);
+    }
+    return el('ol.review-mistakes#review-mistakes', marked.map((e) => el(`li.${e.mark}`,
+      el('button.link', { type: 'button', 'data-position': e.index, onclick: () => opts.goTo(e.index) },
+        el('b', `Decision ${e.index + 1}`), ' · ', el('span.tag', e.mark === 'blunder' ? 'Blunder' : 'Mistake')),
+      el('div.small', 'Played ', el('span.mv', moveText(e.played)), ` (${pct(e.before)} → ${pct(e.after)})`),
+      el('div.small.muted', 'The computer preferred ', el('span.mv', moveText(e.best)), ` (${pct(e.best_value)})`))));
+  }
+
+  function showReview() {
+    const rv = R.review;
+    const picker = el('select#review-seat', { 'aria-label': 'Whose decisions' },
+      rv.players.map((p, k) => el('option', { value: String(k), ...(k === R.chosen ? { selected: true } : {}) }, opts.seatName(k))));
+    picker.addEventListener('change', () => { R.chosen = Number(picker.value); showReview(); });
+    const count = (k, mark) => rv.entries.filter((e) => e.seat === k && e.mark === mark).length;
+    clear(box).append(
+      el('div.card-head', el('h3', 'Review'), el('span.small.muted', `${rv.iterations} simulations a decision`)),
+      el('div.review-legend', rv.players.map((p, k) => el('span.item', { 'data-seat': k },
+        el('i.swatch', { style: `background:${colour(k)}` }), opts.seatName(k),
+        el('span.muted', ` · ${plural(count(k, 'mistake'), 'mistake')}, ${plural(count(k, 'blunder'), 'blunder')}`)))),
+      el('div.review-graph-wrap', drawGraph()),
+      el('p.small.muted', 'Each player\'s chance of winning as the computer estimates it from what the player ' +
+        'to move knew at that moment, so the lines may step as the turn passes. Click the graph to see the board there.'),
+      el('div.row.review-pick', el('label.small', { for: 'review-seat' }, 'Mistakes of '), picker),
+      mistakeList());
+    setPosition(R.position);
+  }
+
+  function setPosition(k) {
+    R.position = k;
+    if (!R.graph) return;
+    const xk = R.graph.x(k);
+    R.graph.cursor.setAttribute('x1', xk);
+    R.graph.cursor.setAttribute('x2', xk);
+    R.graph.svg.dataset.position = String(k);
+  }
+
+  box.hidden = false;
+  showIntro(null);
+  poll(); // a review already stored (or under way) shows at once
+  return {
+    setPosition,
+    start,
+  };
+}
