@@ -64,7 +64,7 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
   await page.waitForSelector('.kh-bld[data-board="reason"]');
   await page.waitForSelector('#kh-hand .kh-card');
   assertEq(await page.$$eval('.kh-board', (b) => b.map((x) => x.dataset.board)), ['might', 'faith', 'reason'], 'three boards');
-  assertEq(await page.$$eval('.kh-board[data-board="might"] .kh-sq', (x) => x.length), 192, '16 × 12 squares per board');
+  assertEq(await page.$$eval('.kh-board[data-board="might"] .kh-sq', (x) => x.length), 234, '18 × 13 squares per board');
   // every printed Hamlet square holds a civil building (the Hamlet, or a Town or City grown from it) on every board
   const printed = await page.evaluate(async () => {
     const board = await (await fetch('/api/catalog/khronos/board')).json();

@@ -376,16 +376,16 @@ static void bad_files_are_refused_with_line_and_reason(void **unused)
         free(text);
     }
     char err[TB_ERR_LEN];
-    /* more buildings than a board holds: a 12 x 10 board of 120 single tiles */
+    /* more buildings than a board holds: a 13 x 11 board of 143 single tiles */
     char *rest = small_board_edited(18, "tile watchtower military 1 200");
-    char big[4096] = "size 12 10\n";
-    for (int row = 1; row <= 10; row++)
-        snprintf(big + strlen(big), sizeof big - strlen(big), "row %d ............\n", row);
+    char big[4096] = "size 13 11\n";
+    for (int row = 1; row <= 11; row++)
+        snprintf(big + strlen(big), sizeof big - strlen(big), "row %d .............\n", row);
     strcat(big, strstr(rest, "hamlets"));
     free(rest);
     assert_null(tb_data_read(khronos(), "big", big, strlen(big), "board.txt", err, sizeof err));
-    assert_string_equal(err, "board.txt:0: a board could hold 120 buildings, more than the "
-                             "engine's 100: use fewer small tiles or a smaller board");
+    assert_string_equal(err, "board.txt:0: a board could hold 143 buildings, more than the "
+                             "engine's 128: use fewer small tiles or a smaller board");
     assert_null(tb_data_read(khronos(), "bad", "size 4 4\0row", 12, "nul.txt", err, sizeof err));
     assert_string_equal(err, "nul.txt:1: the line holds a NUL byte: this is not a text file");
     assert_null(tb_data_read(khronos(), "no/slash", "", 0, "f.txt", err, sizeof err));

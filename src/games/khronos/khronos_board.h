@@ -31,7 +31,7 @@
 
 #define KH_MAXSQ 255      /* squares a board may have (a square fits a byte; 0xff is KH_NONE) */
 #define KH_WORDS 4        /* 64-bit words of a set of squares */
-#define KH_MAXB 100       /* buildings one board may hold (datagen checks) */
+#define KH_MAXB 128       /* buildings one board may hold (datagen checks; the 18x13 board: 111) */
 #define KH_BOARDS 3
 #define KH_FAMILIES 3
 #define KH_TYPES 9
