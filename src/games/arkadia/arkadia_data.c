@@ -487,7 +487,7 @@ static int ap_lot(ap_reader *r)
 static int ap_castle(ap_reader *r)
 {
     ark_data *d = r->out;
-    int n, x, y, seal;
+    int n = 0, x = 0, y = 0, seal = 0;
     if (ap_next_number(r, "the castle square's number", 1, ARK_CASTLE, &n))
         return -1;
     n--;
@@ -561,7 +561,7 @@ static int ap_family_counts(ap_reader *r, int hi, uint8_t out[ARK_FAMILIES], con
 {
     bool seen[ARK_FAMILIES] = {false};
     for (int i = 0; i < ARK_FAMILIES; i++) {
-        int k, n;
+        int k = 0, n = 0;
         if (ap_family(r, ap_need(r, "a family (each of the 4 with its count)"), false, &k))
             return -1;
         if (seen[k])
@@ -576,7 +576,7 @@ static int ap_family_counts(ap_reader *r, int hi, uint8_t out[ARK_FAMILIES], con
 
 static int ap_cards(ap_reader *r)
 {
-    int f;
+    int f = 0;
     if (r->families < ARK_FAMILIES)
         return ap_fail(r, "the cards come before all %d families are given", ARK_FAMILIES);
     if (ap_form(r, ap_need(r, "the form"), &f))
@@ -668,7 +668,7 @@ static int ap_first_building(ap_reader *r)
     ark_data *d = r->out;
     if (d->first_count == ARK_MAX_FIRST)
         return ap_fail(r, "more than %d first-game buildings", ARK_MAX_FIRST);
-    int b = d->first_count, form, family, count = 0;
+    int b = d->first_count, form = 0, family = 0, count = 0;
     if (r->families < ARK_FAMILIES)
         return ap_fail(r, "the first-game buildings come before all %d families are given", ARK_FAMILIES);
     if (ap_form(r, ap_need(r, "the building's form"), &form) ||

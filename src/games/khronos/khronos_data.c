@@ -197,7 +197,7 @@ static int kd_row(kd_reader *r, char **save)
 {
     if (!r->width)
         return kd_fail(r, "the board's 'size' must come before its rows");
-    int row;
+    int row = 0;
     if (kd_number(r, kd_word(save), 1, r->height, "the row number", &row))
         return -1;
     if (r->row_seen[row]++)
@@ -249,7 +249,7 @@ static int kd_tile(kd_reader *r, char **save)
     for (const char *p = name; *p; p++)
         if (*p < 'a' || *p > 'z')
             return kd_fail(r, "tile names are written in lower-case letters, not '%s'", name);
-    int f, size, count;
+    int f = 0, size = 0, count = 0;
     if (kd_index(r, kd_word(save), kd_families, KH_FAMILIES, "family", &f) ||
         kd_number(r, kd_word(save), 1, 3, "the tile's size", &size))
         return -1;
@@ -280,7 +280,7 @@ static int kd_tile(kd_reader *r, char **save)
 
 static int kd_shape_line(kd_reader *r, char **save)
 {
-    int size;
+    int size = 0;
     if (kd_number(r, kd_word(save), 1, 3, "the shape's tile size", &size))
         return -1;
     if (size == 1)
@@ -369,7 +369,7 @@ static int kd_surcharge(kd_reader *r, char **save)
 /* One line (already cut at its first word w); 0 or a failure. */
 static int kd_line(kd_reader *r, const char *w, char **save)
 {
-    int f, v;
+    int f = 0, v = 0;
     if (strcmp(w, "size") == 0)
         return kd_size(r, save);
     if (strcmp(w, "row") == 0)
