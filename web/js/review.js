@@ -118,8 +118,11 @@ export function mountReview(box, opts) {
     g.append(cursor);
     const hit = svg('rect', { x: PAD_L, y: 0, width: W - PAD_L - PAD_R, height: H, class: 'hit' });
     hit.addEventListener('click', (ev) => {
-      const box2 = g.getBoundingClientRect();
-      const sx = (ev.clientX - box2.left) * (W / box2.width);
+      // the click in the graph's own units (right however the picture is fitted in its box)
+      const pt = g.createSVGPoint();
+      pt.x = ev.clientX;
+      pt.y = ev.clientY;
+      const sx = pt.matrixTransform(g.getScreenCTM().inverse()).x;
       const k = Math.max(0, Math.min(n, Math.round(((sx - PAD_L) / (W - PAD_L - PAD_R)) * n)));
       opts.goTo(k);
     });
