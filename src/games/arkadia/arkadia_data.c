@@ -16,6 +16,7 @@
  * calls, so any bytes at all are safe input (tests/fuzz/fuzz_arkadia_data.c).
  */
 #include "arkadia_data.h"
+#include "shape.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,12 +25,6 @@
 
 #define AP_LINE_MAX 1000 /* longest line the format allows, in bytes */
 #define AP_QUOTE 32      /* most bytes of the file quoted in a message */
-
-/* A polyomino: cell i at column x[i], row y[i]. */
-typedef struct ap_shape {
-    int n;
-    int x[ARK_MAX_CELLS], y[ARK_MAX_CELLS];
-} ap_shape;
 
 /* Everything the reader knows while it goes through the file. */
 typedef struct ap_reader {
@@ -47,7 +42,7 @@ typedef struct ap_reader {
     int castle_line[ARK_CASTLE], cards_line[ARK_FORMS], pieces_line[ARK_FLOORS];
     int first_line[ARK_MAX_FIRST];
     int families, forms;
-    ap_shape shape[ARK_FORMS];           /* each form as the file gives it */
+    tb_shape shape[ARK_FORMS];           /* each form as the file gives it */
     ark_bb first_cells[ARK_MAX_FIRST];   /* the first-game buildings' squares */
     bool first_neutral_seen[ARK_SEATS + 1];
 } ap_reader;
@@ -275,84 +270,31 @@ static void ap_square_name(int sq, char out[4])
 
 /* ---- shapes ---- */
 
-/* Moves the shape's box to column and row 0 and sorts its cells by row, then
- * column, so that equal shapes have equal cells. */
-static void ap_normalise(ap_shape *s)
-{
-    int mx = ARK_SQUARES, my = ARK_SQUARES;
-    for (int i = 0; i < s->n; i++) {
-        mx = s->x[i] < mx ? s->x[i] : mx;
-        my = s->y[i] < my ? s->y[i] : my;
-    }
-    for (int i = 0; i < s->n; i++) {
-        s->x[i] -= mx;
-        s->y[i] -= my;
-    }
-    for (int i = 1; i < s->n; i++)
-        for (int j = i; j > 0 && s->y[j] * ARK_W + s->x[j] < s->y[j - 1] * ARK_W + s->x[j - 1]; j--) {
-            int tx = s->x[j], ty = s->y[j];
-            s->x[j] = s->x[j - 1];
-            s->y[j] = s->y[j - 1];
-            s->x[j - 1] = tx;
-            s->y[j - 1] = ty;
-        }
-}
-
-static bool ap_same_shape(const ap_shape *a, const ap_shape *b)
-{
-    if (a->n != b->n)
-        return false;
-    for (int i = 0; i < a->n; i++)
-        if (a->x[i] != b->x[i] || a->y[i] != b->y[i])
-            return false;
-    return true;
-}
-
-/* Whether the cells are one orthogonally connected piece. */
-static bool ap_connected(const ap_shape *s)
-{
-    int reached = 1, grown = 1;
-    while (grown) {
-        grown = 0;
-        for (int i = 0; i < s->n; i++) {
-            if (reached >> i & 1)
-                continue;
-            for (int j = 0; j < s->n; j++)
-                if ((reached >> j & 1) && abs(s->x[i] - s->x[j]) + abs(s->y[i] - s->y[j]) == 1) {
-                    reached |= 1 << i;
-                    grown = 1;
-                    break;
-                }
-        }
-    }
-    return reached == (1 << s->n) - 1;
-}
-
-static ap_shape ap_turn(ap_shape s) /* a quarter turn */
+static tb_shape ap_turn(tb_shape s) /* a quarter turn */
 {
     for (int i = 0; i < s.n; i++) {
         int x = s.x[i];
         s.x[i] = -s.y[i];
         s.y[i] = x;
     }
-    ap_normalise(&s);
+    tb__shape_normalise(&s);
     return s;
 }
 
-static ap_shape ap_mirror(ap_shape s)
+static tb_shape ap_mirror(tb_shape s)
 {
     for (int i = 0; i < s.n; i++)
         s.x[i] = -s.x[i];
-    ap_normalise(&s);
+    tb__shape_normalise(&s);
     return s;
 }
 
 /* Fills form f's orientations from its shape: the distinct quarter turns
  * first, then the mirror images not already there; each with its mask on a1
  * and the corners where it stays on the board. */
-static void ap_orientations(ark_form *f, const ap_shape *shape)
+static void ap_orientations(ark_form *f, const tb_shape *shape)
 {
-    ap_shape found[ARK_MAX_ORIENT], s = *shape;
+    tb_shape found[ARK_MAX_ORIENT], s = *shape;
     int n = 0;
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 1) {
@@ -362,7 +304,7 @@ static void ap_orientations(ark_form *f, const ap_shape *shape)
         for (int t = 0; t < 4; t++, s = ap_turn(s)) {
             bool dup = false;
             for (int k = 0; k < n; k++)
-                dup |= ap_same_shape(&found[k], &s);
+                dup |= tb__shape_same(&found[k], &s);
             if (!dup)
                 found[n++] = s;
         }
@@ -515,7 +457,7 @@ static int ap_form_line(ap_reader *r)
         return ap_fail(r, "an eighth form: Arkadia has exactly %d building forms", ARK_FORMS);
     int number, tiles;
     ark_form *f = &d->form[r->forms];
-    ap_shape *s = &r->shape[r->forms];
+    tb_shape *s = &r->shape[r->forms];
     if (ap_next_number(r, "the form's number", 1, ARK_FORMS, &number))
         return -1;
     if (number != r->forms + 1)
@@ -544,10 +486,10 @@ static int ap_form_line(ap_reader *r)
     if (s->n < 2)
         return ap_fail(r, "%s covers %d square%s, but a building covers 2 to %d", f->name, s->n,
                        s->n == 1 ? "" : "s", ARK_MAX_CELLS);
-    if (!ap_connected(s))
+    if (!tb__shape_connected(s))
         return ap_fail(r, "the squares of %s are not connected: a building is one piece, each square "
                        "touching another along a side", f->name);
-    ap_normalise(s);
+    tb__shape_normalise(s);
     f->number = (uint8_t)number;
     f->tiles = (uint8_t)tiles;
     f->cells = (uint8_t)s->n;
@@ -852,7 +794,7 @@ static int ap_layout(ap_reader *r)
         ark_first_building *fb = &d->first[b];
         const ark_form *f = &d->form[fb->form];
         r->line = r->first_line[b];
-        ap_shape s = {0, {0}, {0}};
+        tb_shape s = {0, {0}, {0}};
         int mx = ARK_W, my = ARK_H;
         for (int sq = 0; sq < ARK_SQUARES; sq++) {
             if (!ark_bb_has(r->first_cells[b], sq))
@@ -873,15 +815,15 @@ static int ap_layout(ap_reader *r)
             s.n++;
         }
         used = ark_bb_or(used, r->first_cells[b]);
-        ap_normalise(&s);
+        tb__shape_normalise(&s);
         int orient = -1;
         for (int o = 0; o < f->rotations && orient < 0; o++) {
-            ap_shape t = {f->cells, {0}, {0}};
+            tb_shape t = {f->cells, {0}, {0}};
             for (int i = 0; i < f->cells; i++) {
                 t.x[i] = f->orient[o].dx[i];
                 t.y[i] = f->orient[o].dy[i];
             }
-            if (ap_same_shape(&t, &s))
+            if (tb__shape_same(&t, &s))
                 orient = o;
         }
         if (orient < 0)

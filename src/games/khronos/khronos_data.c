@@ -21,6 +21,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* strtok_r */
 #include "khronos_board.h"
+#include "shape.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -35,12 +36,6 @@ static const char kd_terrain_chars[] = ".fm~/^"; /* plain forest mountain river 
 static const char *const kd_families[] = {"military", "religious", "civil"};
 static const char *const kd_boards[] = {"might", "faith", "reason"};
 
-/* A tile shape: cell i at column x[i], row y[i]. */
-typedef struct kd_shape {
-    int n;
-    int x[KH_MAXCELLS], y[KH_MAXCELLS];
-} kd_shape;
-
 /* Everything read so far, and where the failure message goes. */
 typedef struct kd_reader {
     const char *where;
@@ -54,7 +49,7 @@ typedef struct kd_reader {
     int start;
     char tile_name[KH_TYPES][32];
     int tile_count[KH_TYPES], tile_reno[KH_TYPES], tile_seen[KH_TYPES];
-    kd_shape shapes[4][KH_MAXSHAPES];
+    tb_shape shapes[4][KH_MAXSHAPES];
     int nshapes[4], shape1_line;
     int cards[KH_FAMILIES], cards_line;
     int forest[4], mountain[4], forest_seen, mountain_seen;
@@ -124,59 +119,6 @@ static int kd_square(kd_reader *r, const char *w, int *out)
                        'a' + r->width - 1, r->height);
     *out = (int)(row - 1) * r->width + (w[0] - 'a');
     return 0;
-}
-
-/* Moves the shape's box to column and row 0 and sorts its cells by row,
- * then column, so that equal shapes have equal cells. */
-static void kd_normalise(kd_shape *s)
-{
-    int mx = 99, my = 99;
-    for (int i = 0; i < s->n; i++) {
-        mx = s->x[i] < mx ? s->x[i] : mx;
-        my = s->y[i] < my ? s->y[i] : my;
-    }
-    for (int i = 0; i < s->n; i++) {
-        s->x[i] -= mx;
-        s->y[i] -= my;
-    }
-    for (int i = 1; i < s->n; i++)
-        for (int j = i; j > 0 && s->y[j] * 16 + s->x[j] < s->y[j - 1] * 16 + s->x[j - 1]; j--) {
-            int tx = s->x[j], ty = s->y[j];
-            s->x[j] = s->x[j - 1];
-            s->y[j] = s->y[j - 1];
-            s->x[j - 1] = tx;
-            s->y[j - 1] = ty;
-        }
-}
-
-static bool kd_same_shape(const kd_shape *a, const kd_shape *b)
-{
-    if (a->n != b->n)
-        return false;
-    for (int i = 0; i < a->n; i++)
-        if (a->x[i] != b->x[i] || a->y[i] != b->y[i])
-            return false;
-    return true;
-}
-
-/* Whether the cells are one orthogonally connected piece. */
-static bool kd_connected(const kd_shape *s)
-{
-    int reached = 1, grown = 1;
-    while (grown) {
-        grown = 0;
-        for (int i = 0; i < s->n; i++) {
-            if (reached >> i & 1)
-                continue;
-            for (int j = 0; j < s->n; j++)
-                if ((reached >> j & 1) && abs(s->x[i] - s->x[j]) + abs(s->y[i] - s->y[j]) == 1) {
-                    reached |= 1 << i;
-                    grown = 1;
-                    break;
-                }
-        }
-    }
-    return reached == (1 << s->n) - 1;
 }
 
 static int kd_size(kd_reader *r, char **save)
@@ -278,7 +220,7 @@ static int kd_tile(kd_reader *r, char **save)
     return 0;
 }
 
-static int kd_shape_line(kd_reader *r, char **save)
+static int tb_shape_line(kd_reader *r, char **save)
 {
     int size = 0;
     if (kd_number(r, kd_word(save), 1, 3, "the shape's tile size", &size))
@@ -286,7 +228,7 @@ static int kd_shape_line(kd_reader *r, char **save)
     if (size == 1)
         r->shape1_line = r->line;
     const char *cells = kd_word(save);
-    kd_shape s = {0};
+    tb_shape s = {0};
     int row = 0, col = 0;
     for (const char *p = cells ? cells : ""; *p; p++) {
         if (*p == '/') {
@@ -309,10 +251,10 @@ static int kd_shape_line(kd_reader *r, char **save)
     }
     if (s.n == 0)
         return kd_fail(r, "the shape of size %d covers no square", size);
-    if (!kd_connected(&s))
+    if (!tb__shape_connected(&s))
         return kd_fail(r, "the squares of a size %d shape must be connected", size);
     for (int k = 0; k < 8; k++) { /* every rotation and reflection */
-        kd_shape t = s;
+        tb_shape t = s;
         for (int i = 0; i < t.n; i++) {
             int rr = s.y[i], cc = s.x[i];
             if (k & 4) {
@@ -327,10 +269,10 @@ static int kd_shape_line(kd_reader *r, char **save)
             t.y[i] = rr;
             t.x[i] = cc;
         }
-        kd_normalise(&t);
+        tb__shape_normalise(&t);
         bool dup = false;
         for (int i = 0; i < r->nshapes[size] && !dup; i++)
-            dup = kd_same_shape(&r->shapes[size][i], &t);
+            dup = tb__shape_same(&r->shapes[size][i], &t);
         if (dup)
             continue;
         if (r->nshapes[size] >= KH_MAXSHAPES)
@@ -384,7 +326,7 @@ static int kd_line(kd_reader *r, const char *w, char **save)
     if (strcmp(w, "tile") == 0)
         return kd_tile(r, save);
     if (strcmp(w, "shape") == 0)
-        return kd_shape_line(r, save);
+        return tb_shape_line(r, save);
     if (strcmp(w, "cards") == 0) {
         if (kd_index(r, kd_word(save), kd_families, KH_FAMILIES, "family", &f))
             return -1;
