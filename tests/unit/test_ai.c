@@ -10,6 +10,7 @@
  */
 #include "tabula.h"
 #include "ai/agents.h"
+#include "test_positions.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,52 +22,6 @@
 
 #include <cmocka.h>
 #include <jansson.h>
-
-/* A position `steps` random decisions into a seeded game (fewer if the game
- * ends first; then the last position before the end). */
-static tb_state *test_position(const tb_game *g, int players, uint64_t seed, int steps)
-{
-    tb_state *s = tb_state_new(g);
-    char err[TB_ERR_LEN];
-    if (tb_setup(s, players, NULL, seed, err, sizeof err) != 0)
-        fail_msg("setup %s/%d: %s", tb_game_name(g), players, err);
-    tb_rng rng;
-    tb_rng_seed(&rng, seed ^ 0x5eed);
-    tb_state *prev = tb_state_dup(s);
-    for (int i = 0; i < steps && !tb_is_over(s); i++) {
-        tb_state_copy(prev, s);
-        tb_apply(s, tb_random_move(s, &rng));
-    }
-    if (tb_is_over(s))
-        tb_state_copy(s, prev);
-    tb_state_free(prev);
-    return s;
-}
-
-/* A second truth that differs from `s` only in secrets the mover cannot
- * see: the same position with the mover's unseen secrets re-dealt.  NULL
- * when no re-deal changed anything (the game hides nothing here). */
-static tb_state *test_other_truth(const tb_state *s)
-{
-    int mover = tb_to_move(s);
-    char *want = tb_state_json(s);
-    for (uint64_t k = 1; k < 50; k++) {
-        tb_state *t = tb_state_dup(s);
-        tb_rng rng;
-        tb_rng_seed(&rng, 1000 + k);
-        tb_resample(t, mover, &rng);
-        char *got = tb_state_json(t);
-        bool differs = strcmp(got, want) != 0;
-        free(got);
-        if (differs) {
-            free(want);
-            return t;
-        }
-        tb_state_free(t);
-    }
-    free(want);
-    return NULL;
-}
 
 static bool test_same_view(const tb_state *a, const tb_state *b, int seat)
 {
@@ -110,7 +65,7 @@ static void decide_hands_agents_the_same_state_for_both_truths(void **unused)
         for (int players = tb_game_min_players(g); players <= tb_game_max_players(g); players++) {
             for (uint64_t seed = 1; seed <= 6; seed++) {
                 tb_state *a = test_position(g, players, seed, (int)(seed * 7));
-                tb_state *b = test_other_truth(a);
+                tb_state *b = test_other_truth(a, tb_to_move(a), 1000);
                 if (!b) {
                     tb_state_free(a);
                     continue;
@@ -149,7 +104,7 @@ static void no_agent_decides_differently_on_secrets_it_cannot_see(void **unused)
         for (int players = tb_game_min_players(g); players <= tb_game_max_players(g); players++) {
             for (uint64_t seed = 11; seed <= 14; seed++) {
                 tb_state *a = test_position(g, players, seed, (int)(seed * 3));
-                tb_state *b = test_other_truth(a);
+                tb_state *b = test_other_truth(a, tb_to_move(a), 1000);
                 if (!b) {
                     tb_state_free(a);
                     continue;

@@ -7,6 +7,7 @@
  * bad decisions and not the search's own, and a bad record gets an error.
  */
 #include "tabula.h"
+#include "test_positions.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,55 +18,6 @@
 #include <string.h>
 
 #include <cmocka.h>
-
-static tb_state *test_setup(const tb_game *g, int players, uint64_t seed)
-{
-    tb_state *s = tb_state_new(g);
-    char err[TB_ERR_LEN];
-    if (tb_setup(s, players, NULL, seed, err, sizeof err) != 0)
-        fail_msg("setup %s/%d: %s", tb_game_name(g), players, err);
-    return s;
-}
-
-/* A position `steps` random decisions into a seeded game, not over. */
-static tb_state *test_position(const tb_game *g, int players, uint64_t seed, int steps)
-{
-    tb_state *s = test_setup(g, players, seed);
-    tb_rng rng;
-    tb_rng_seed(&rng, seed ^ 0x5eed);
-    tb_state *prev = tb_state_dup(s);
-    for (int i = 0; i < steps && !tb_is_over(s); i++) {
-        tb_state_copy(prev, s);
-        tb_apply(s, tb_random_move(s, &rng));
-    }
-    if (tb_is_over(s))
-        tb_state_copy(s, prev);
-    tb_state_free(prev);
-    return s;
-}
-
-/* The same position with the secrets `seat` cannot see re-dealt, so that the
- * two truths differ; NULL when nothing is hidden from it here. */
-static tb_state *test_other_truth(const tb_state *s, int seat)
-{
-    char *want = tb_state_json(s);
-    for (uint64_t k = 1; k < 50; k++) {
-        tb_state *t = tb_state_dup(s);
-        tb_rng rng;
-        tb_rng_seed(&rng, 7000 + k);
-        tb_resample(t, seat, &rng);
-        char *got = tb_state_json(t);
-        bool differs = strcmp(got, want) != 0;
-        free(got);
-        if (differs) {
-            free(want);
-            return t;
-        }
-        tb_state_free(t);
-    }
-    free(want);
-    return NULL;
-}
 
 static void test_assert_same_entry(const tb_review_entry *a, const tb_review_entry *b,
                                    const char *what)
@@ -87,7 +39,7 @@ static void a_decision_is_reviewed_from_what_its_seat_knew(void **unused)
             for (uint64_t seed = 1; seed <= 3; seed++) {
                 tb_state *a = test_position(g, players, seed, (int)(seed * 9));
                 int mover = tb_to_move(a);
-                tb_state *b = test_other_truth(a, mover);
+                tb_state *b = test_other_truth(a, mover, 7000);
                 if (!b) {
                     tb_state_free(a);
                     continue;
@@ -136,7 +88,7 @@ static void a_whole_game_review_ignores_the_opponents_secret(void **unused)
     int checked_games = 0;
     for (uint64_t seed = 1; seed <= 20 && checked_games < 1; seed++) {
         tb_state *a = test_setup(g, 2, seed);
-        tb_state *b = test_other_truth(a, 0);
+        tb_state *b = test_other_truth(a, 0, 7000);
         if (!b) {
             tb_state_free(a);
             continue;
