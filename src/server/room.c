@@ -1832,18 +1832,15 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
 
 /* ---- AI seats ---- */
 
-/* The computer's decision for the seat to move in `truth` (a copy), with the
- * game's history `rec` (a copy of the room's record taken under the lock):
- * run on an AI worker with no lock held.  The history's start is replayed
- * here from the copy, so the room is not touched; tb_agent_decide_game
- * infers hidden roles from it where the rule says so, as tabula play does. */
-static tb_move room_search(srv_room *r, const tb_agent *agent, const tb_state *truth,
-                           const tb_record *rec, const tb_budget *budget, tb_agent_report *report)
+/* roomsInt.h; tests/unit/test_infer.c checks it against tabula play's path. */
+tb_move srv_room_search(const tb_data_set *boards, const tb_agent *agent, const tb_state *truth,
+                        const tb_record *rec, const tb_budget *budget, uint64_t seed,
+                        tb_agent_report *report)
 {
     char why[TB_ERR_LEN];
-    tb_state *start = rec ? tb_record_replay_in(rec, 0, r->rooms->cfg.boards, why, sizeof why) : NULL;
-    tb_move m = tb_agent_decide_game(agent, truth, start, rec, budget, TB_INFER_RULE,
-                                     srv_secret_u64(), report, NULL);
+    tb_state *start = rec ? tb_record_replay_in(rec, 0, boards, why, sizeof why) : NULL;
+    tb_move m = tb_agent_decide_game(agent, truth, start, rec, budget, TB_INFER_RULE, seed, report,
+                                     NULL);
     tb_state_free(start);
     return m;
 }
@@ -1909,7 +1906,8 @@ static void room_hint_step(srv_room *r, int n)
     tb_move m = 0;
     if (copy && tb_level_lookup(tb_state_game(copy), "normal", &agent, &budget) == 0) {
         budget.now_us = srv_now_us;
-        m = room_search(r, agent, copy, history, &budget, &report);
+        m = srv_room_search(r->rooms->cfg.boards, agent, copy, history, &budget, srv_secret_u64(),
+                            &report);
         tb_move_to_text(copy, m, text, sizeof text);
         tb_narrate(copy, m, names, said, sizeof said);
         if (report.count > 0) {
@@ -2106,7 +2104,8 @@ void srv_room_ai_step(void *owner, int kind, int expect)
     pthread_mutex_unlock(&r->lock);
 
     budget.now_us = srv_now_us;
-    tb_move m = room_search(r, agent, copy, history, &budget, NULL);
+    tb_move m = srv_room_search(r->rooms->cfg.boards, agent, copy, history, &budget,
+                                srv_secret_u64(), NULL);
     tb_state_free(copy);
     tb_record_free(history);
 
