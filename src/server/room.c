@@ -255,6 +255,8 @@ static json_t *room_summary_locked(const srv_room *r)
     const char *gname = r->game ? tb_game_name(r->game) : "unknown";
     json_object_set_new(j, "game", json_string(gname));
     json_object_set_new(j, "title", json_string(r->game ? tb_game_title(r->game) : gname));
+    /* whether seats hold secret roles (Clans's colours): the deduction aid applies */
+    json_object_set_new(j, "secret_roles", json_boolean(r->game && tb_role_count(r->game) > 0));
     json_object_set_new(j, "players", json_integer(r->players));
     json_object_set_new(j, "status", json_string(room_status(r)));
     json_object_set_new(j, "created", json_string(r->created));
@@ -311,6 +313,7 @@ json_t *srv_row_summary(const srv_game_row *row)
     json_object_set_new(j, "id", json_string(row->id));
     json_object_set_new(j, "game", json_string(row->game));
     json_object_set_new(j, "title", json_string(g ? tb_game_title(g) : row->game));
+    json_object_set_new(j, "secret_roles", json_boolean(g && tb_role_count(g) > 0));
     json_object_set_new(j, "players", json_integer(row->players));
     /* As a room would say: "open" while some person has not joined yet. */
     const char *status = row->status;
