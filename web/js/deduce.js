@@ -26,7 +26,7 @@ export function deductionWanted() {
 // secret colours; paint(colour) gives a colour name's CSS colour (the
 // renderer's palette).
 export function createDeduce({ el, send, seatName, applies: gameHasRoles = () => true, paint = (c) => c }) {
-  const D = { asked: null, ids: new Set(), latest: null, unsupported: false, seq: 0 };
+  const D = { asked: null, ids: new Set(), latest: null, unsupported: false, unavailable: false, seq: 0 };
   const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
   const swatch = (c) => el('span.deduce-swatch', { style: `background:${paint(c)}`, 'aria-hidden': 'true' });
 
@@ -42,6 +42,7 @@ export function createDeduce({ el, send, seatName, applies: gameHasRoles = () =>
     const id = `deduce-${++D.seq}`;
     if (send({ type: 'deduce', id }) === false) return;
     D.asked = ctx.n;
+    D.unavailable = false;
     D.ids.add(id);
   }
 
@@ -49,12 +50,15 @@ export function createDeduce({ el, send, seatName, applies: gameHasRoles = () =>
   function onMessage(msg) {
     if (msg.type === 'deduction') {
       D.latest = msg;
+      D.unavailable = false;
       return true;
     }
-    if (msg.type === 'error' && D.ids.has(msg.id)) {
+    // (a deduction that could not be worked out is said to every connection
+    // of the seat, without an id)
+    if (msg.type === 'error' && (D.ids.has(msg.id) || msg.code === 'no_deduction')) {
       D.ids.delete(msg.id);
       if (msg.code === 'no_secret_roles' || msg.code === 'not_a_player') D.unsupported = true;
-      else D.asked = null; // busy, or not available now: asked again at the next position
+      else D.unavailable = true; // busy, or not available now: asked again at the next position
       return true;
     }
     return false;
@@ -85,6 +89,10 @@ export function createDeduce({ el, send, seatName, applies: gameHasRoles = () =>
     box.append(el('div.card-head', el('h3', 'Your deduction'),
       el('span.small.muted', 'a guess from play, not a certainty')));
     const d = D.latest && D.latest.seat === ctx.seat ? D.latest : null;
+    if (D.unavailable && (!d || d.n !== ctx.n)) {
+      box.append(el('div.small.muted#deduce-waiting', 'No deduction is available for this position; it is tried again after the next decision.'));
+      return;
+    }
     if (!d) {
       box.append(el('div.small.muted#deduce-waiting', 'Working it out…'));
       return;
