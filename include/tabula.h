@@ -359,6 +359,8 @@ TB_API const char *tb_record_move(const tb_record *rec, int index);
 TB_API char *tb_record_json(const tb_record *rec, const tb_state *final);
 TB_API char *tb_record_json_sealed(const tb_record *rec, const tb_state *current, int seat);
 TB_API tb_record *tb_record_from_json(const char *json, char *err, size_t errlen);
+/* A copy of the whole record (NULL when memory ran out). */
+TB_API tb_record *tb_record_dup(const tb_record *rec);
 /* Replays the first `upto` decisions (-1: all) into a new state; NULL and err
  * on a record that does not replay. */
 TB_API tb_state *tb_record_replay(const tb_record *rec, int upto, char *err, size_t errlen);
@@ -391,6 +393,26 @@ TB_API int tb_inference_decisions(const tb_inference *inference);
  * own role, and -1 for bad arguments. */
 TB_API double tb_inference_chance(const tb_inference *inference, const tb_state *state, int seat,
                                   int other, int role);
+/* The inference over a game's history: `start` is the position before the
+ * record's first decision, and every decision of `rec` is replayed on a copy
+ * of it and taken note of.  NULL when the game has no hidden roles, a
+ * decision does not replay, or memory ran out. */
+TB_API tb_inference *tb_inference_replay(const tb_state *start, const tb_record *rec);
+
+/* The chances of one other seat's role as `seat` sees it, for people (the
+ * deduction aid of docs/ai.md): the roles `other` may hold, most likely
+ * first (ties by role), each with its chance and the chance in words
+ * ("71%", never "0%" or "100%" for what is only unlikely or likely: "under
+ * 1%", "over 99%").  Roles with no chance are left out.  Returns how many
+ * were written (at most max), 0 when there is nothing to say, -1 for bad
+ * arguments. */
+typedef struct tb_role_chance {
+    int role;
+    double chance;
+    char words[16];
+} tb_role_chance;
+TB_API int tb_inference_chances(const tb_inference *inference, const tb_state *state, int seat,
+                                int other, tb_role_chance *out, int max);
 
 typedef struct tb_budget {
     int64_t iterations; /* 0: no iteration limit */
@@ -433,6 +455,31 @@ TB_API const tb_agent *tb_agent_find(const char *name);
  * the agent that copy. */
 TB_API tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, const tb_budget *budget,
                         uint64_t seed, tb_agent_report *report);
+
+/* Whether the computer infers hidden roles (deals them by tb_inference)
+ * when nobody says: where it was measured to win (docs/ai.md, "Clans colour
+ * inference"): with two players at every budget, with more from 5000
+ * iterations up (a budget with no limit counts as the search's default,
+ * 5000).  False for a game without hidden roles. */
+TB_API bool tb_infer_rule(const tb_game *game, int players, const tb_budget *budget);
+
+typedef enum tb_infer {
+    TB_INFER_RULE = 0, /* as tb_infer_rule says (only the search, ismcts, uses it) */
+    TB_INFER_ON = 1,
+    TB_INFER_OFF = 2
+} tb_infer;
+
+/* The one way a holder of a game's truth and history asks an agent for a
+ * decision (tabula play, the server's computer seats and hints, the engine's
+ * genmove): tb_agent_decide, with budget->inference replaced by the
+ * inference over the history (start and rec as for tb_inference_replay,
+ * truth the position after rec's decisions) when `infer` asks for it.
+ * *inferred (may be NULL) says whether an inference that fits the position
+ * was used.  start or rec NULL: no history, no inference. */
+TB_API tb_move tb_agent_decide_game(const tb_agent *agent, const tb_state *truth,
+                                    const tb_state *start, const tb_record *rec,
+                                    const tb_budget *budget, tb_infer infer, uint64_t seed,
+                                    tb_agent_report *report, bool *inferred);
 
 /* Player levels for people: "easy", "normal", "hard" → an agent and a budget
  * for `game` (a game may have its own budget at a level, where the usual one

@@ -305,8 +305,12 @@ static char *play_read_line(const char *prompt)
     return line;
 }
 
-static tb_inference *play_inference(const play_game *pg);
-static bool play_infers(const play_game *pg, const tb_budget *budget);
+/* The position before the record's first decision (the history starts
+ * there: tb_agent_decide_game, tb_inference_replay). */
+static const tb_state *play_start(const play_game *pg)
+{
+    return pg->depth > 0 ? pg->steps[0].before : pg->state;
+}
 
 /* The computer's view of the person's best decisions: the search of the
  * `normal` level (greedy's one ply without it), from the person's view only. */
@@ -324,11 +328,9 @@ static void play_hint(play_game *pg)
     }
     budget.now_us = cli_now_us;
     tb_agent_report report;
-    tb_inference *inf = play_infers(pg, &budget) ? play_inference(pg) : NULL;
-    budget.inference = inf;
-    tb_agent_decide(agent, pg->state, &budget,
-                    pg->agent_seed ^ 0x48494e54u ^ (uint64_t)tb_decisions_made(pg->state), &report);
-    tb_inference_free(inf);
+    tb_agent_decide_game(agent, pg->state, play_start(pg), pg->record, &budget, TB_INFER_RULE,
+                         pg->agent_seed ^ 0x48494e54u ^ (uint64_t)tb_decisions_made(pg->state),
+                         &report, NULL);
     printf("Best decisions for you (%s, %lld iterations; win rate as estimated by the search):\n",
            agent->name, (long long)report.iterations);
     int shown = report.count < 5 ? report.count : 5;
@@ -344,40 +346,8 @@ static void play_hint(play_game *pg)
 
 /* The deduction aid (games with secret roles: Clans's colours): what the
  * play so far suggests about who holds which role, as `seat` may see it:
- * the inference of docs/ai.md rebuilt from the positions before each
- * decision (so it follows undo), and the seat's own role.  Nothing of any
- * other seat's secret is read. */
-/* The inference of hidden roles rebuilt from the positions before each
- * decision (so it follows undo); NULL when the game has none or the steps do
- * not match the record. */
-static tb_inference *play_inference(const play_game *pg)
-{
-    tb_inference *inf = tb_inference_new(tb_state_game(pg->state), tb_players(pg->state));
-    if (!inf || pg->depth != tb_record_length(pg->record)) {
-        tb_inference_free(inf);
-        return NULL;
-    }
-    for (int k = 0; k < pg->depth; k++) {
-        tb_move m;
-        if (tb_text_to_move(pg->steps[k].before, tb_record_move(pg->record, k), &m, NULL, 0) == 0)
-            tb_inference_observe(inf, pg->steps[k].before, m);
-    }
-    return inf;
-}
-
-/* A chance for people: whole percents, but never 0% or 100% for what is
- * only very likely or unlikely. */
-static const char *play_percent(double p, char *buf, size_t len)
-{
-    if (p > 0.0 && p < 0.005)
-        snprintf(buf, len, "under 1%%");
-    else if (p < 1.0 && p > 0.995)
-        snprintf(buf, len, "over 99%%");
-    else
-        snprintf(buf, len, "%.0f%%", 100.0 * p);
-    return buf;
-}
-
+ * the inference of docs/ai.md rebuilt from the record (so it follows undo),
+ * and the seat's own role.  Nothing of any other seat's secret is read. */
 static void play_deduce(const play_game *pg, int seat)
 {
     const tb_game *g = tb_state_game(pg->state);
@@ -390,7 +360,7 @@ static void play_deduce(const play_game *pg, int seat)
         printf("The game is over: every colour is shown.\n");
         return;
     }
-    tb_inference *inf = play_inference(pg);
+    tb_inference *inf = tb_inference_replay(play_start(pg), pg->record);
     if (!inf) {
         printf("No deduction available now.\n");
         return;
@@ -405,33 +375,21 @@ static void play_deduce(const play_game *pg, int seat)
     for (int other = 0; other < players; other++) {
         if (other == seat)
             continue;
-        double chance[TB_MAX_SEATS * 2 + 8];
-        int order[TB_MAX_SEATS * 2 + 8], n = 0;
-        for (int r = 0; r < roles && n < (int)(sizeof order / sizeof order[0]); r++) {
-            chance[r] = tb_inference_chance(inf, pg->state, seat, other, r);
-            if (chance[r] > 0.0)
-                order[n++] = r;
-        }
-        for (int i = 1; i < n; i++) /* most likely first */
-            for (int j = i; j > 0 && chance[order[j]] > chance[order[j - 1]]; j--) {
-                int t = order[j];
-                order[j] = order[j - 1];
-                order[j - 1] = t;
-            }
-        if (n == 0)
+        tb_role_chance c[TB_MAX_SEATS * 2 + 8];
+        int n = tb_inference_chances(inf, pg->state, seat, other, c, (int)(sizeof c / sizeof c[0]));
+        if (n <= 0)
             continue;
         int from = 0;
-        char pct[16];
-        if (chance[order[0]] >= 0.5) {
-            printf("  %s is probably seat %d (%s): %s", tb_role_name(g, order[0]), other + 1,
-                   pg->seat[other].label, play_percent(chance[order[0]], pct, sizeof pct));
+        if (c[0].chance >= 0.5) {
+            printf("  %s is probably seat %d (%s): %s", tb_role_name(g, c[0].role), other + 1,
+                   pg->seat[other].label, c[0].words);
             from = 1;
         } else {
             printf("  seat %d (%s): no clear sign yet", other + 1, pg->seat[other].label);
         }
         for (int i = from; i < n; i++)
             printf("%s%s %s", i == from ? (from ? " (otherwise " : " (") : ", ",
-                   tb_role_name(g, order[i]), play_percent(chance[order[i]], pct, sizeof pct));
+                   tb_role_name(g, c[i].role), c[i].words);
         printf("%s\n", from < n ? ")" : "");
     }
     tb_inference_free(inf);
@@ -524,29 +482,14 @@ static int play_human_turn(play_game *pg, int seat)
     }
 }
 
-/* Whether a search deals the others' secret colours by what play has shown,
- * where it was measured to win (docs/ai.md, "Clans colour inference"): in
- * two-player Clans at every budget (300, 1000 and 5000 iterations measured),
- * and with three or four players from the `normal` level's 5000 iterations
- * up (at 1000, four players, it did not help). */
-static bool play_infers(const play_game *pg, const tb_budget *budget)
-{
-    int players = tb_players(pg->state);
-    if (tb_role_count(tb_state_game(pg->state)) == 0)
-        return false;
-    bool deep = budget->iterations >= 5000 || (budget->iterations == 0 && budget->time_ms == 0);
-    return players == 2 || deep; /* no budget: the search's 5000 */
-}
-
 static void play_agent_turn(play_game *pg, int seat)
 {
     tb_agent_report report;
     tb_budget budget = pg->seat[seat].budget;
-    tb_inference *inf = play_infers(pg, &budget) ? play_inference(pg) : NULL;
-    budget.inference = inf;
-    tb_move m = tb_agent_decide(pg->seat[seat].agent, pg->state, &budget,
-                                pg->agent_seed + (uint64_t)tb_decisions_made(pg->state), &report);
-    tb_inference_free(inf);
+    tb_move m = tb_agent_decide_game(pg->seat[seat].agent, pg->state, play_start(pg), pg->record,
+                                     &budget, TB_INFER_RULE,
+                                     pg->agent_seed + (uint64_t)tb_decisions_made(pg->state),
+                                     &report, NULL);
     play_apply(pg, m, false);
 }
 

@@ -67,6 +67,35 @@ void tb_record_free(tb_record *rec)
     free(rec);
 }
 
+tb_record *tb_record_dup(const tb_record *rec)
+{
+    if (!rec)
+        return NULL;
+    tb_record *r = malloc(sizeof *r);
+    if (!r)
+        return NULL;
+    *r = *rec;
+    r->moves = NULL;
+    r->count = r->cap = 0;
+    r->result = rec->result ? json_deep_copy(rec->result) : NULL;
+    if (rec->count > 0) {
+        r->moves = malloc((size_t)rec->count * sizeof *r->moves);
+        if (!r->moves) {
+            tb_record_free(r);
+            return NULL;
+        }
+        r->cap = rec->count;
+        for (; r->count < rec->count; r->count++) {
+            r->moves[r->count] = strdup(rec->moves[r->count]);
+            if (!r->moves[r->count]) {
+                tb_record_free(r);
+                return NULL;
+            }
+        }
+    }
+    return r;
+}
+
 void tb_record_set_data(tb_record *rec, const tb_data *data)
 {
     if (!data)

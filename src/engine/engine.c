@@ -314,6 +314,8 @@ static void cmd_scores(engine_session *e)
     engine_reply(e, buf);
 }
 
+#define GENMOVE_KEYS "agent, iterations, time_ms, seed, infer"
+
 static void cmd_genmove(engine_session *e, char *args)
 {
     if (!engine_need_game(e))
@@ -328,10 +330,11 @@ static void cmd_genmove(engine_session *e, char *args)
     tb_budget budget = {0};
     budget.now_us = e->now_us;
     uint64_t seed = tb_seed(e->state) * 0x9e3779b97f4a7c15ULL + (uint64_t)tb_decisions_made(e->state);
+    tb_infer infer = TB_INFER_RULE;
     for (int i = 0; i < n; i++) {
         char *eq = strchr(w[i], '=');
         if (!eq) {
-            engine_error(e, "expected KEY=VALUE, got '%s' (keys: agent, iterations, time_ms, seed)", w[i]);
+            engine_error(e, "expected KEY=VALUE, got '%s' (keys: %s)", w[i], GENMOVE_KEYS);
             return;
         }
         *eq = '\0';
@@ -348,6 +351,15 @@ static void cmd_genmove(engine_session *e, char *args)
                 engine_error(e, "unknown agent '%s' (agents: %s)", val, known);
                 return;
             }
+        } else if (strcmp(key, "infer") == 0) {
+            if (strcmp(val, "on") == 0) {
+                infer = TB_INFER_ON;
+            } else if (strcmp(val, "off") == 0) {
+                infer = TB_INFER_OFF;
+            } else {
+                engine_error(e, "infer must be on or off, got '%s'", val);
+                return;
+            }
         } else if (strcmp(key, "iterations") == 0 || strcmp(key, "time_ms") == 0 ||
                    strcmp(key, "seed") == 0) {
             if (engine_parse_u64(val, &v) || (strcmp(key, "seed") != 0 && v > INT64_MAX / 1000)) {
@@ -361,11 +373,23 @@ static void cmd_genmove(engine_session *e, char *args)
             else
                 seed = v;
         } else {
-            engine_error(e, "unknown genmove key '%s' (keys: agent, iterations, time_ms, seed)", key);
+            engine_error(e, "unknown genmove key '%s' (keys: %s)", key, GENMOVE_KEYS);
             return;
         }
     }
-    tb_move m = tb_agent_decide(agent, e->state, &budget, seed, NULL);
+    if (infer == TB_INFER_ON && tb_role_count(tb_state_game(e->state)) == 0) {
+        engine_error(e, "infer=on: %s has no hidden roles to infer", tb_game_title(tb_state_game(e->state)));
+        return;
+    }
+    if (infer == TB_INFER_ON && !e->record) {
+        engine_error(e, "infer=on needs the game's history, and a loaded state has none "
+                        "(start the game with new)");
+        return;
+    }
+    /* The history: the position before the record's first decision (the
+     * states before each decision follow undo, as the record does). */
+    const tb_state *start = e->depth > 0 ? e->history[0] : e->state;
+    tb_move m = tb_agent_decide_game(agent, e->state, start, e->record, &budget, infer, seed, NULL, NULL);
     char text[TB_MOVE_TEXT];
     tb_move_to_text(e->state, m, text, sizeof text);
     if (!tb_is_legal(e->state, m)) {
@@ -403,8 +427,10 @@ static const engine_command_help engine_commands[] = {
     {"load", "load JSON", "Replaces the game with a state printed by state; the undo history starts afresh."},
     {"scores", "scores", "One line of JSON: the current score per seat."},
     {"result", "result", "One line of JSON: final scores, ranks and winners (only when the game is over)."},
-    {"genmove", "genmove [agent=NAME] [iterations=N] [time_ms=T] [seed=S]",
-     "Asks an agent (random, greedy, ismcts) for the decision of the seat to move, plays it and prints it."},
+    {"genmove", "genmove [agent=NAME] [iterations=N] [time_ms=T] [seed=S] [infer=on|off]",
+     "Asks an agent (random, greedy, ismcts) for the decision of the seat to move, plays it and prints it. "
+     "infer: whether the search deals hidden roles (Clans's colours) by what play since new has shown "
+     "(default: where it was measured to win, docs/ai.md)."},
     {"record", "record", "One line of JSON: the game record (none after load)."},
     {"quit", "quit", "Ends the session."},
 };

@@ -1,6 +1,6 @@
 /*
  * ai.c — the pool of AI worker threads (ai.h).  A job names an owner (a
- * room) and the number of decisions made when it was queued; a worker takes
+ * room), a kind and the number of decisions made when it was queued; a worker takes
  * the job whose time has come (not before `not_before`, which paces computer
  * players for people watching) and calls the pool's step function (the
  * rooms' srv_room_ai_step, which searches on a copy of the state with no
@@ -25,7 +25,7 @@
 
 typedef struct ai_job {
     void *owner;
-    int expect;
+    int kind, expect;
     uint64_t not_before;
     struct ai_job *next;
 } ai_job;
@@ -83,7 +83,7 @@ static void *ai_worker(void *arg)
             continue;
         }
         pthread_mutex_unlock(&p->lock);
-        p->step(job->owner, job->expect);
+        p->step(job->owner, job->kind, job->expect);
         free(job);
         pthread_mutex_lock(&p->lock);
     }
@@ -123,12 +123,13 @@ srv_ai_pool *srv_ai_start(int workers, srv_ai_step step, char *err, size_t errle
     return p;
 }
 
-int srv_ai_schedule(srv_ai_pool *p, void *owner, int expect, uint64_t not_before_us)
+int srv_ai_schedule(srv_ai_pool *p, void *owner, int kind, int expect, uint64_t not_before_us)
 {
     ai_job *job = calloc(1, sizeof *job);
     if (!job)
         return -1;
     job->owner = owner;
+    job->kind = kind;
     job->expect = expect;
     job->not_before = not_before_us;
     pthread_mutex_lock(&p->lock);

@@ -27,6 +27,10 @@
 #include <string.h>
 
 static const char *const room_levels[] = {"easy", "normal", "hard"};
+
+/* What an AI job does (srv_ai_schedule's kind): the computer's decision, a
+ * hint, or the deduction aid of seat k (ROOM_JOB_DEDUCE + k). */
+enum { ROOM_JOB_MOVE = 0, ROOM_JOB_HINT = 1, ROOM_JOB_DEDUCE = 2 };
 #define ROOM_LEVEL_COUNT ((int)(sizeof room_levels / sizeof room_levels[0]))
 
 /* ---- small helpers ---- */
@@ -251,6 +255,8 @@ static json_t *room_summary_locked(const srv_room *r)
     const char *gname = r->game ? tb_game_name(r->game) : "unknown";
     json_object_set_new(j, "game", json_string(gname));
     json_object_set_new(j, "title", json_string(r->game ? tb_game_title(r->game) : gname));
+    /* whether seats hold secret roles (Clans's colours): the deduction aid applies */
+    json_object_set_new(j, "secret_roles", json_boolean(r->game && tb_role_count(r->game) > 0));
     json_object_set_new(j, "players", json_integer(r->players));
     json_object_set_new(j, "status", json_string(room_status(r)));
     json_object_set_new(j, "created", json_string(r->created));
@@ -307,6 +313,7 @@ json_t *srv_row_summary(const srv_game_row *row)
     json_object_set_new(j, "id", json_string(row->id));
     json_object_set_new(j, "game", json_string(row->game));
     json_object_set_new(j, "title", json_string(g ? tb_game_title(g) : row->game));
+    json_object_set_new(j, "secret_roles", json_boolean(g && tb_role_count(g) > 0));
     json_object_set_new(j, "players", json_integer(row->players));
     /* As a room would say: "open" while some person has not joined yet. */
     const char *status = row->status;
@@ -552,6 +559,16 @@ static json_t *room_presence(const srv_room *r)
     return json_pack("{s:s,s:o,s:i}", "type", "presence", "seats", seats, "spectators", spectators);
 }
 
+/* Forgets every seat's deduction (room locked): the history changed. */
+static void room_deduce_forget(srv_room *r)
+{
+    for (int i = 0; i < TB_MAX_SEATS; i++) {
+        free(r->deduce_text[i]);
+        r->deduce_text[i] = NULL;
+        r->deduce_n[i] = -1;
+    }
+}
+
 /* Queues the AI seat to move, if any (room locked). */
 static void room_queue_ai(srv_room *r)
 {
@@ -562,7 +579,7 @@ static void room_queue_ai(srv_room *r)
     if (to < 0 || !srv_lobby_computer_plays(r, to) || srv_lobby_waiting(r))
         return;
     uint64_t delay = (uint64_t)(r->rooms->cfg.ai_delay_ms > 0 ? r->rooms->cfg.ai_delay_ms : 0);
-    r->ai_queued = srv_ai_schedule(r->rooms->ai, r, tb_decisions_made(r->state),
+    r->ai_queued = srv_ai_schedule(r->rooms->ai, r, ROOM_JOB_MOVE, tb_decisions_made(r->state),
                                    srv_now_us() + delay * 1000u) == 0;
     if (!r->ai_queued) /* out of memory: the next decision or a restart queues it */
         srv_log(&r->rooms->cfg, "game %s: cannot queue the computer's move", r->id);
@@ -760,10 +777,11 @@ static void room_rewind(srv_room *r, srv_pending *p)
     }
     tb_state_free(r->state);
     r->state = back;
-    /* a hint of a position taken back is for no position now */
+    /* a hint or deduction of a position taken back is for no position now */
     free(r->hint_text);
     r->hint_text = NULL;
     r->hint_n = -1;
+    room_deduce_forget(r);
     if (p->note) {
         json_t *note = json_loads(p->note, 0, NULL);
         if (!r->takebacks)
@@ -829,7 +847,8 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
             room_client_error(ack_to, ack_id, "store_failed",
                               "the decision could not be saved, so nothing changed: %s", why);
         else if (p->by_ai && !atomic_load(&r->away)) /* a computer's: try again in a second */
-            r->ai_queued = srv_ai_schedule(r->rooms->ai, r, n - 1, srv_now_us() + 1000000u) == 0;
+            r->ai_queued = srv_ai_schedule(r->rooms->ai, r, ROOM_JOB_MOVE, n - 1,
+                                           srv_now_us() + 1000000u) == 0;
     } else if (r->state && tb_decisions_made(r->state) == n - 1) {
         tb_state *before = tb_state_dup(r->state); /* for the log's words */
         tb_apply(r->state, p->move);
@@ -952,6 +971,8 @@ static srv_room *room_new(srv_rooms *s)
     if (!r)
         return NULL; /* out of memory: the caller says so */
     r->hint_n = -1;
+    for (int i = 0; i < TB_MAX_SEATS; i++)
+        r->deduce_n[i] = -1;
     r->rooms = s;
     pthread_mutex_init(&r->lock, NULL);
     return r;
@@ -1388,6 +1409,7 @@ int srv_room_reload(srv_room *r, char *err, size_t errlen)
     int log_cap = r->log_cap;
     r->state = fresh->state;
     r->record = fresh->record;
+    room_deduce_forget(r); /* computed from the history replaced */
     r->log = fresh->log;
     r->log_cap = fresh->log_cap;
     fresh->state = state;
@@ -1441,6 +1463,8 @@ void srv_room_free(srv_room *r)
     free(r->log);
     json_decref(r->takebacks);
     free(r->hint_text);
+    for (int i = 0; i < TB_MAX_SEATS; i++)
+        free(r->deduce_text[i]);
     tb_state_free(r->state);
     tb_record_free(r->record);
     pthread_mutex_destroy(&r->lock);
@@ -1769,6 +1793,7 @@ static void room_undo(srv_room *r, srv_client *c, int seat, json_t *msg, json_t 
 }
 
 static void room_hint_request(srv_room *r, srv_client *c, const json_t *id); /* below */
+static void room_deduce_request(srv_room *r, srv_client *c, const json_t *msg, const json_t *id);
 
 void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
 {
@@ -1779,13 +1804,15 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
     const char *type = json_string_value(json_object_get(msg, "type"));
     if (!type) {
         room_client_error(c, id, "bad_message", "a message is a JSON object with a \"type\" "
-                                             "(decide, undo, take_back, hint, resign, sync or ping)");
+                                             "(decide, undo, take_back, hint, deduce, resign, sync or ping)");
     } else if (strcmp(type, "decide") == 0) {
         room_decide(r, c, seat, msg, id);
     } else if (strcmp(type, "undo") == 0 || strcmp(type, "take_back") == 0) {
         room_undo(r, c, seat, msg, id, strcmp(type, "take_back") == 0);
     } else if (strcmp(type, "hint") == 0) {
         room_hint_request(r, c, id);
+    } else if (strcmp(type, "deduce") == 0) {
+        room_deduce_request(r, c, msg, id);
     } else if (strcmp(type, "resign") == 0) {
         srv_lobby_resign(r, c, id);
     } else if (strcmp(type, "sync") == 0) {
@@ -1801,12 +1828,25 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
         pthread_mutex_unlock(&r->lock);
     } else {
         room_client_error(c, id, "unknown_type",
-                       "unknown message type '%.*s' (decide, undo, take_back, hint, resign, sync "
-                       "or ping)", TB__CLIP(type, 32));
+                       "unknown message type '%.*s' (decide, undo, take_back, hint, deduce, "
+                       "resign, sync or ping)", TB__CLIP(type, 32));
     }
 }
 
 /* ---- AI seats ---- */
+
+/* roomsInt.h; tests/unit/test_infer.c checks it against tabula play's path. */
+tb_move srv_room_search(const tb_data_set *boards, const tb_agent *agent, const tb_state *truth,
+                        const tb_record *rec, const tb_budget *budget, uint64_t seed,
+                        tb_agent_report *report)
+{
+    char why[TB_ERR_LEN];
+    tb_state *start = rec ? tb_record_replay_in(rec, 0, boards, why, sizeof why) : NULL;
+    tb_move m = tb_agent_decide_game(agent, truth, start, rec, budget, TB_INFER_RULE, seed, report,
+                                     NULL);
+    tb_state_free(start);
+    return m;
+}
 
 /* ---- hints: the computer's choice for a person, with a reason ---- */
 
@@ -1819,7 +1859,7 @@ static void room_hint_send(srv_room *r, int seat)
 }
 
 /* A hint asked for by a seat: computed once per position on an AI worker
- * (job number -(n + 1) for position n), sent to the seat's connections. */
+ * (a ROOM_JOB_HINT job for position n), sent to the seat's connections. */
 static void room_hint_request(srv_room *r, srv_client *c, const json_t *id)
 {
     pthread_mutex_lock(&r->lock);
@@ -1833,7 +1873,7 @@ static void room_hint_request(srv_room *r, srv_client *c, const json_t *id)
         free(r->hint_text);
         r->hint_text = NULL;
         r->hint_n = n;
-        if (srv_ai_schedule(r->rooms->ai, r, -(n + 1), srv_now_us()) != 0) {
+        if (srv_ai_schedule(r->rooms->ai, r, ROOM_JOB_HINT, n, srv_now_us()) != 0) {
             r->hint_n = -1;
             room_client_error(c, id, "busy", "the computer cannot think about a hint right now");
         }
@@ -1853,6 +1893,7 @@ static void room_hint_step(srv_room *r, int n)
     }
     int seat = tb_to_move(r->state);
     tb_state *copy = tb_state_dup(r->state);
+    tb_record *history = tb_record_dup(r->record);
     const char *names[TB_MAX_SEATS];
     char name_copy[TB_MAX_SEATS][sizeof r->seat[0].name];
     for (int i = 0; i < TB_MAX_SEATS; i++) { /* the names outlive the lock */
@@ -1868,7 +1909,8 @@ static void room_hint_step(srv_room *r, int n)
     tb_move m = 0;
     if (copy && tb_level_lookup(tb_state_game(copy), "normal", &agent, &budget) == 0) {
         budget.now_us = srv_now_us;
-        m = tb_agent_decide(agent, copy, &budget, srv_secret_u64(), &report);
+        m = srv_room_search(r->rooms->cfg.boards, agent, copy, history, &budget, srv_secret_u64(),
+                            &report);
         tb_move_to_text(copy, m, text, sizeof text);
         tb_narrate(copy, m, names, said, sizeof said);
         if (report.count > 0) {
@@ -1888,6 +1930,7 @@ static void room_hint_step(srv_room *r, int n)
         }
     }
     tb_state_free(copy);
+    tb_record_free(history);
 
     pthread_mutex_lock(&r->lock);
     if (r->hint_n == n && r->state && tb_decisions_made(r->state) == n && text[0]) {
@@ -1907,11 +1950,140 @@ static void room_hint_step(srv_room *r, int n)
     pthread_mutex_unlock(&r->lock);
 }
 
-void srv_room_ai_step(void *owner, int expect)
+/* ---- the deduction aid: who probably holds which secret colour ---- */
+
+/* Sends seat `seat`'s deduction to every connection of that seat (lock held). */
+static void room_deduce_send(srv_room *r, int seat)
+{
+    for (int i = 0; r->deduce_text[seat] && i < r->nclients; i++)
+        if (r->clients[i]->seat == seat)
+            room_send(r->clients[i], strdup(r->deduce_text[seat]));
+}
+
+/* A player asks for their own deduction aid: computed once per position and
+ * seat on an AI worker (a ROOM_JOB_DEDUCE + seat job), from that seat's view
+ * and the public history only, and sent to that seat's connections.  A
+ * spectator, or a request naming another seat, is refused. */
+static void room_deduce_request(srv_room *r, srv_client *c, const json_t *msg, const json_t *id)
+{
+    const json_t *want = json_object_get(msg, "seat");
+    pthread_mutex_lock(&r->lock);
+    int seat = c->seat, n = r->state ? tb_decisions_made(r->state) : -1;
+    if (seat < 0 || seat >= r->players) {
+        room_client_error(c, id, "not_a_player",
+                          "the deduction aid is for the players of this game, not for spectators");
+    } else if (want && (!json_is_integer(want) || json_integer_value(want) != seat)) {
+        room_client_error(c, id, "not_your_seat",
+                          "each player may ask only for their own deduction (leave out \"seat\")");
+    } else if (!r->state || r->broken[0]) {
+        room_client_error(c, id, "broken", "this game cannot be played on, so there is nothing to deduce");
+    } else if (tb_role_count(r->game) == 0) {
+        room_client_error(c, id, "no_secret_roles",
+                          "nobody holds a secret colour in %s, so there is nothing to deduce",
+                          tb_game_title(r->game));
+    } else if (room_over(r)) {
+        room_client_error(c, id, "game_over", "the game is over: every colour is shown");
+    } else if (r->deduce_n[seat] == n && r->deduce_text[seat]) {
+        room_send(c, strdup(r->deduce_text[seat]));
+    } else if (r->deduce_n[seat] != n) {
+        free(r->deduce_text[seat]);
+        r->deduce_text[seat] = NULL;
+        r->deduce_n[seat] = n;
+        if (srv_ai_schedule(r->rooms->ai, r, ROOM_JOB_DEDUCE + seat, n, srv_now_us()) != 0) {
+            r->deduce_n[seat] = -1;
+            room_client_error(c, id, "busy", "the computer cannot work out a deduction right now");
+        }
+    } /* else: being computed; it goes to every connection of the seat */
+    pthread_mutex_unlock(&r->lock);
+}
+
+/* The deduction message of `seat` at position `truth`: for every other seat
+ * its possible colours, most likely first, with chances in words
+ * (tb_inference_chances, as tabula play's `deduce`).  NULL when the history
+ * does not replay. */
+static char *room_deduce_json(const srv_room *r, const tb_state *truth, const tb_record *rec,
+                              int seat, int n, char names[][sizeof r->seat[0].name])
+{
+    char why[TB_ERR_LEN];
+    tb_state *start = tb_record_replay_in(rec, 0, r->rooms->cfg.boards, why, sizeof why);
+    tb_inference *inf = tb_inference_replay(start, rec);
+    tb_state_free(start);
+    if (!inf || tb_inference_decisions(inf) != n) {
+        tb_inference_free(inf);
+        return NULL;
+    }
+    const tb_game *g = tb_state_game(truth);
+    json_t *others = json_array();
+    for (int other = 0; other < tb_players(truth); other++) {
+        if (other == seat)
+            continue;
+        tb_role_chance c[TB_MAX_SEATS * 2 + 8];
+        int k = tb_inference_chances(inf, truth, seat, other, c, (int)(sizeof c / sizeof c[0]));
+        json_t *chances = json_array();
+        for (int i = 0; i < k; i++)
+            json_array_append_new(chances, json_pack("{s:s,s:f,s:s}", "colour",
+                                                     tb_role_name(g, c[i].role), "chance",
+                                                     c[i].chance, "words", c[i].words));
+        json_array_append_new(others, json_pack("{s:i,s:s?,s:o}", "seat", other, "name",
+                                                names[other][0] ? names[other] : NULL, "chances",
+                                                chances));
+    }
+    json_t *msg = json_pack("{s:s,s:i,s:i,s:s,s:i,s:o}", "type", "deduction", "n", n, "seat", seat,
+                            "colour", tb_role_name(g, tb_role_of(truth, seat)), "decisions",
+                            tb_inference_decisions(inf), "others", others);
+    tb_inference_free(inf);
+    char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+    json_decref(msg);
+    return text;
+}
+
+static void room_deduce_step(srv_room *r, int seat, int n)
+{
+    pthread_mutex_lock(&r->lock);
+    if (seat < 0 || seat >= TB_MAX_SEATS || r->deduce_n[seat] != n || !r->state || r->broken[0] ||
+        room_over(r) || tb_decisions_made(r->state) != n) {
+        if (seat >= 0 && seat < TB_MAX_SEATS && r->deduce_n[seat] == n)
+            r->deduce_n[seat] = -1;
+        pthread_mutex_unlock(&r->lock);
+        return;
+    }
+    tb_state *copy = tb_state_dup(r->state);
+    tb_record *history = tb_record_dup(r->record);
+    char names[TB_MAX_SEATS][sizeof r->seat[0].name];
+    for (int i = 0; i < TB_MAX_SEATS; i++) /* the names outlive the lock */
+        snprintf(names[i], sizeof names[i], "%s", i < r->players ? r->seat[i].name : "");
+    pthread_mutex_unlock(&r->lock);
+
+    char *text = copy && history ? room_deduce_json(r, copy, history, seat, n, names) : NULL;
+    tb_state_free(copy);
+    tb_record_free(history);
+
+    pthread_mutex_lock(&r->lock);
+    if (r->deduce_n[seat] == n && r->state && tb_decisions_made(r->state) == n && text) {
+        free(r->deduce_text[seat]);
+        r->deduce_text[seat] = text;
+        text = NULL;
+        room_deduce_send(r, seat);
+    } else if (r->deduce_n[seat] == n) {
+        r->deduce_n[seat] = -1;
+        for (int i = 0; !text && i < r->nclients; i++) /* nothing to send: say so */
+            if (r->clients[i]->seat == seat)
+                room_client_error(r->clients[i], NULL, "no_deduction",
+                                  "no deduction is available for this position");
+    }
+    free(text);
+    pthread_mutex_unlock(&r->lock);
+}
+
+void srv_room_ai_step(void *owner, int kind, int expect)
 {
     srv_room *r = owner;
-    if (expect < 0) {
-        room_hint_step(r, -expect - 1);
+    if (kind == ROOM_JOB_HINT) {
+        room_hint_step(r, expect);
+        return;
+    }
+    if (kind >= ROOM_JOB_DEDUCE) {
+        room_deduce_step(r, kind - ROOM_JOB_DEDUCE, expect);
         return;
     }
     pthread_mutex_lock(&r->lock);
@@ -1930,12 +2102,15 @@ void srv_room_ai_step(void *owner, int expect)
     const tb_agent *agent = r->seat[seat].agent;
     tb_budget budget = r->seat[seat].budget;
     tb_state *copy = tb_state_dup(r->state);
+    tb_record *history = tb_record_dup(r->record);
     r->ai_queued = true; /* thinking: no second job for this position */
     pthread_mutex_unlock(&r->lock);
 
     budget.now_us = srv_now_us;
-    tb_move m = tb_agent_decide(agent, copy, &budget, srv_secret_u64(), NULL);
+    tb_move m = srv_room_search(r->rooms->cfg.boards, agent, copy, history, &budget,
+                                srv_secret_u64(), NULL);
     tb_state_free(copy);
+    tb_record_free(history);
 
     pthread_mutex_lock(&r->lock);
     r->ai_queued = false;

@@ -103,6 +103,8 @@ struct srv_room {
     bool commit_pending; /* a decision of this room is with the store writer */
     int hint_n;          /* the position (decisions made) a hint is for, -1: none */
     char *hint_text;     /* its message once computed (NULL while the search runs) */
+    int deduce_n[TB_MAX_SEATS];      /* per seat: the position its deduction is for, -1: none */
+    char *deduce_text[TB_MAX_SEATS]; /* its message once computed (NULL meanwhile) */
     atomic_bool away;    /* another instance holds the game's lease (PostgreSQL):
                           * the room is stale and decides nothing until reloaded */
     /* lobby.c */
@@ -153,8 +155,18 @@ void srv_room_resume(srv_room *room);
 bool srv_room_running(srv_room *room);
 json_t *srv_room_summary(srv_room *room);           /* takes the room lock */
 json_t *srv_row_summary(const srv_game_row *row);   /* a game not in memory */
-/* The AI pool's step: the position after `expect` decisions of room `owner`. */
-void srv_room_ai_step(void *owner, int expect);
+/* The computer's decision for the seat to move in `truth` (a copy), with
+ * the game's history `rec` (a copy of the room's record taken under the
+ * lock; its boards found in `boards`): run on an AI worker with no lock
+ * held, touching no room.  The history's start is replayed from the copy,
+ * and tb_agent_decide_game infers hidden roles from it where the rule says
+ * so, exactly as tabula play does (tests/unit/test_infer.c). */
+tb_move srv_room_search(const tb_data_set *boards, const tb_agent *agent, const tb_state *truth,
+                        const tb_record *rec, const tb_budget *budget, uint64_t seed,
+                        tb_agent_report *report);
+/* The AI pool's step: job `kind` (room.c's ROOM_JOB_*) for the position
+ * after `expect` decisions of room `owner`. */
+void srv_room_ai_step(void *owner, int kind, int expect);
 /* The store writer's answer for a decision (stored: 0 yes, 1 another
  * instance holds the game, -1 no, with why): applies, acknowledges and
  * broadcasts it, or tells its sender; frees p. */

@@ -307,7 +307,7 @@ static void ws_handle(srv_conn *c, int opcode)
     const char *type = json_string_value(json_object_get(msg, "type"));
     if (!json_is_object(msg)) {
         ws_conn_error(c, NULL, "bad_message",
-                       "a message is a JSON object with a \"type\" (decide, undo, take_back, hint, sync or ping)");
+                       "a message is a JSON object with a \"type\" (decide, undo, take_back, hint, deduce, resign, sync or ping)");
     } else if (type && strcmp(type, "ping") == 0) {
         json_t *pong = json_pack("{s:s}", "type", "pong");
         json_t *id = json_object_get(msg, "id");

@@ -3,7 +3,8 @@
 // create a Clans game against the computer in the lobby, play it to the end
 // by clicking territories on the SVG board, check the board follows every
 // decision, check a spectator never sees a secret colour, then step the
-// replay viewer through the finished game.  Screenshots go to
+// replay viewer through the finished game; the deduction aid (an option,
+// off by default) for the seat only.  Screenshots go to
 // tests/e2e/artifacts/.  A missing browser or package is a failure.
 import { assert, assertEq } from '../server/lib.mjs';
 import { browserSuite } from './browser.mjs';
@@ -254,6 +255,90 @@ t.test('the generic renderer (for games without their own) plays by buttons', as
   const text = await pages[0].textContent('.generic .kv');
   assert(/decisions: 12/.test(text), 'the view shows 12 decisions');
   for (const p of pages) await p.context().close();
+});
+
+t.test('the deduction aid: off by default; turned on, it shows the other seats\' likely colours with percentages, for the seat only', async () => {
+  const res = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'clans', players: 3, seats: [{ kind: 'human', name: 'Tester' }, { kind: 'ai', level: 'random' }, { kind: 'ai', level: 'random' }] }) });
+  const g = await res.json();
+  const page = await newPage();
+  await page.goto(`${server.base}${g.seats[0].link}`);
+  await page.waitForSelector('.clans-board .territory');
+  // off by default: offered in the settings, unchecked, no panel
+  await page.click('#settings-button');
+  await page.waitForSelector('#setting-deduce-box:not([hidden]) #setting-deduce');
+  assertEq(await page.isChecked('#setting-deduce'), false, 'off by default');
+  assert(await page.$eval('#deduce', (d) => d.hidden), 'no deduction panel by default');
+  assertEq(await page.evaluate(() => localStorage.getItem('tabula.showDeduction')), null, 'nothing stored yet');
+  await page.click('#settings-button'); // closed again
+  // a few decisions: ours by clicking, the computer's in between
+  const decideOnce = async (turn) => {
+    await page.waitForSelector('.legal-source, .legal-village', { timeout: 30000 });
+    const n = await page.$$eval('.log .entry', (x) => x.length);
+    if (await page.$('.legal-village')) {
+      await page.click('.legal-village >> nth=0');
+    } else {
+      const sources = await page.$$eval('.legal-source', (x) => x.map((e) => Number(e.dataset.id)));
+      const from = sources[(turn * 5) % sources.length];
+      await page.click(`.territory[data-id="${from}"]`);
+      await page.waitForSelector('.legal-target');
+      const targets = await page.$$eval('.legal-target', (x) => x.map((e) => Number(e.dataset.id)));
+      await page.click(`.territory[data-id="${targets[turn % targets.length]}"]`, { force: true });
+    }
+    await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k, n);
+  };
+  await decideOnce(0);
+  // turned on: the panel shows every other seat with percentages, never our own seat
+  await page.click('#settings-button');
+  await page.check('#setting-deduce');
+  assertEq(await page.evaluate(() => localStorage.getItem('tabula.showDeduction')), 'on', 'kept in the browser');
+  await page.click('#settings-button');
+  await page.waitForSelector('#deduce:not([hidden]) #deduce-list .deduce-seat', { timeout: 20000 });
+  const seatsShown = await page.$$eval('#deduce-list .deduce-seat', (x) => x.map((e) => Number(e.dataset.seat)));
+  assertEq(seatsShown.sort(), [1, 2], 'one line per other seat');
+  const text = await page.textContent('#deduce');
+  assert(!/Tester/.test(text), `our own seat is not guessed at (${text})`);
+  for (const line of await page.$$eval('#deduce-list .deduce-seat', (x) => x.map((e) => e.textContent))) {
+    assert(/\d+%|under 1%|over 99%/.test(line), `chances in percent (${line})`);
+    assert(/(is probably .+: \d+%|no clear sign yet)/.test(line), `in words (${line})`);
+  }
+  const myColour = (await page.textContent('#your-colour')).toLowerCase();
+  assert(text.includes(`You are ${myColour}.`), `it says our own colour (${text})`);
+  assert(!new RegExp(`\\b${myColour} \\d`).test(text), 'our own colour is never offered for another seat');
+  // updated after every decision: the panel follows the position
+  for (let turn = 1; turn <= 3; turn++) await decideOnce(turn);
+  await page.waitForFunction(() => {
+    const d = document.querySelector('#deduce');
+    const turn = document.querySelector('#turn');
+    return d && !d.hidden && d.dataset.n && d.dataset.n === turn.dataset.n;
+  }, null, { timeout: 20000 });
+  await shot(page, '12-deduction');
+  // at a phone's size the panel fits the screen
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForSelector('#deduce:not([hidden]) #deduce-list');
+  assert(await page.evaluate(() => document.documentElement.scrollWidth <= 390), 'no sideways scrolling at 390 px');
+  const box = await page.$eval('#deduce', (d) => { const r = d.getBoundingClientRect(); return { left: r.left, right: r.right }; });
+  assert(box.left >= 0 && box.right <= 390, `the panel fits (${JSON.stringify(box)})`);
+  await shot(page, '12b-deduction-phone');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // remembered: a reload shows it again
+  await page.reload();
+  await page.waitForSelector('#deduce:not([hidden]) #deduce-list .deduce-seat', { timeout: 20000 });
+  // a spectator never gets one, even with the option stored
+  const spec = await newPage();
+  await spec.addInitScript(() => localStorage.setItem('tabula.showDeduction', 'on'));
+  await spec.goto(`${server.base}/game.html?game=${g.id}`);
+  await spec.waitForSelector('.clans-board .territory');
+  await spec.waitForFunction(() => document.querySelectorAll('.log .entry').length >= 4);
+  assert(await spec.$eval('#deduce', (d) => d.hidden), 'no panel for a spectator');
+  assert(await spec.$eval('#setting-deduce-box', (d) => d.hidden), 'not offered to a spectator');
+  // turned off again: the panel goes
+  await page.click('#settings-button');
+  await page.uncheck('#setting-deduce');
+  assert(await page.$eval('#deduce', (d) => d.hidden), 'off: the panel is hidden');
+  assertEq(await page.evaluate(() => localStorage.getItem('tabula.showDeduction')), 'off', 'kept off');
+  await page.context().close();
+  await spec.context().close();
 });
 
 t.test('the Clans renderer asks for the village order by clicking', async () => {

@@ -224,6 +224,72 @@ t.test('a full 4-seat game between scripted clients; no client ever sees another
   for (const c of [...clients, spectator]) await c.close();
 });
 
+// ---- the deduction aid ----
+
+t.test('deduce: a player gets their own deduction, nobody else gets it, spectators and other seats are refused', async () => {
+  const r = await create({ game: 'clans', seats: [{ kind: 'human', name: 'Ann' }, { kind: 'human', name: 'Bob' }, { kind: 'human', name: 'Cy' }] });
+  const seats = [];
+  for (let i = 0; i < 3; i++) seats.push(await connect(r.json.id, r.json.seats[i].token));
+  const spec = await connect(r.json.id);
+  const expectErr = async (c, msg, code) => {
+    const e = await c.request({ ...msg, id: `e-${code}` });
+    assertEq([e.type, e.code], ['error', code], `error ${code}`);
+    assert(e.message.length > 5, 'error explained');
+  };
+  const colourOf = async (c) => (await c.next((m) => m.type === 'state')).view.your_colour;
+  const colours = [];
+  for (const c of seats) colours.push(await colourOf(c));
+  // Checks a deduction: for its seat, every other seat with its name and
+  // chances that sum to 1, most likely first, never the asker's own colour.
+  const check = (d, seat, n) => {
+    assertEq([d.type, d.seat, d.n, d.decisions, d.colour], ['deduction', seat, n, n, colours[seat]], 'deduction header');
+    assertEq(d.others.map((o) => [o.seat, o.name]), [0, 1, 2].filter((k) => k !== seat).map((k) => [k, ['Ann', 'Bob', 'Cy'][k]]), 'every other seat, by name');
+    for (const o of d.others) {
+      const sum = o.chances.reduce((s, c) => s + c.chance, 0);
+      assert(Math.abs(sum - 1) < 1e-6, `chances sum to 1 (${sum})`);
+      assert(o.chances.every((c, i) => i === 0 || c.chance <= o.chances[i - 1].chance), 'most likely first');
+      assert(o.chances.every((c) => c.colour !== colours[seat]), 'never the asker\'s own colour');
+      assert(o.chances.every((c) => /^(\d+%|under 1%|over 99%)$/.test(c.words)), `chances in words: ${o.chances.map((c) => c.words)}`);
+      if (n === 0) assert(o.chances.length === 4 && o.chances.every((c) => Math.abs(c.chance - 0.25) < 1e-9), 'no evidence yet: every other colour equally likely');
+    }
+  };
+  // At the start: every other colour equally likely.
+  let at = seats[0].messages.length;
+  seats[0].send({ type: 'deduce' });
+  check(await seats[0].next((m) => m.type === 'deduction', { from: at, what: 'a deduction' }), 0, 0);
+  // Thirty decisions later (villages founded), asked by a seat that is not to move.
+  const N = 30;
+  for (let n = 0; n < N; n++) {
+    const states = await Promise.all(seats.map((c) => c.next((m) => m.type === 'state' && m.n === n)));
+    const k = states.findIndex((s) => s.your_turn);
+    const ack = await seats[k].request({ type: 'decide', move: states[k].legal[0], id: `d${n}`, n });
+    assertEq(ack.type, 'ack', 'decision acknowledged');
+  }
+  const stN = await seats[0].next((m) => m.type === 'state' && m.n === N);
+  const asker = (stN.to_move + 1) % 3;
+  at = seats[asker].messages.length;
+  seats[asker].send({ type: 'deduce', seat: asker });
+  const d = await seats[asker].next((m) => m.type === 'deduction', { from: at, what: 'a deduction after the decisions' });
+  check(d, asker, N);
+  assert(d.others.some((o) => o.chances.some((c) => Math.abs(c.chance - 0.25) > 1e-3)), `play has shown something: ${JSON.stringify(d)}`);
+  at = seats[asker].messages.length;
+  seats[asker].send({ type: 'deduce' });
+  assertEq(await seats[asker].next((m) => m.type === 'deduction', { from: at, what: 'the deduction again' }), d, 'asked again: the same');
+  // Refused: spectators, a seat asking for another's, a game without secret colours.
+  await expectErr(spec, { type: 'deduce' }, 'not_a_player');
+  await expectErr(spec, { type: 'deduce', seat: asker }, 'not_a_player');
+  await expectErr(seats[0], { type: 'deduce', seat: 1 }, 'not_your_seat');
+  await expectErr(seats[0], { type: 'deduce', seat: 'all' }, 'not_your_seat');
+  for (let k = 0; k < 3; k++) {
+    assert(seats[k].messages.filter((m) => m.type === 'deduction').every((m) => m.seat === k), `seat ${k} hears only its own deduction`);
+  }
+  assertEq(spec.messages.filter((m) => m.type === 'deduction').length, 0, 'the spectator hears none');
+  const ark = await create({ game: 'arkadia', seats: humans(2) });
+  const a0 = await connect(ark.json.id, ark.json.seats[0].token);
+  await expectErr(a0, { type: 'deduce' }, 'no_secret_roles');
+  for (const c of [...seats, spec, a0]) await c.close();
+});
+
 // ---- WebSocket errors ----
 
 t.test('every WebSocket error is a message, changes nothing and keeps the connection', async () => {

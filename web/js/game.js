@@ -24,6 +24,7 @@ import { setBaseTitle, signalControls, turnSignal } from './notify.js';
 import { scoreGraph, stageTable } from './scoregraph.js';
 import { whatNowPanel } from './whatnow.js';
 import { mountReview } from './review.js';
+import { createDeduce, setupDeduceSetting } from './deduce.js';
 
 const params = new URLSearchParams(location.search);
 const gameId = params.get('game');
@@ -68,6 +69,14 @@ function seatName(k) {
   const s = S.seats[k];
   return s ? s.name : `Seat ${k + 1}`;
 }
+
+// The deduction aid (js/deduce.js): an option of this browser, off by default.
+const deduce = createDeduce({
+  el, seatName,
+  applies: () => !!(S.summary && S.summary.secret_roles),
+  send: (obj) => (S.ws && S.ws.readyState === WebSocket.OPEN ? (S.ws.send(JSON.stringify(obj)), true) : false),
+  paint: (c) => ((S.rendererModule && S.rendererModule.CLAN_COLOURS) || {})[c] || c,
+});
 
 function setConn(kind, text) {
   $('conn').className = `conn ${kind}`;
@@ -115,6 +124,7 @@ function renderAll() {
   if (ctx.view && S.renderer) S.renderer.update(ctx);
   renderTurn(ctx);
   renderYou(ctx);
+  deduce.render($('deduce'), ctx);
   renderPlayers(ctx);
   renderLog(ctx);
   renderResult(ctx);
@@ -446,6 +456,7 @@ function askUndo(type) {
 }
 
 function onMessage(msg) {
+  if (deduce.onMessage(msg)) { renderAll(); return; }
   switch (msg.type) {
     case 'welcome':
       S.seat = msg.seat;
@@ -521,6 +532,7 @@ function connect() {
   setConn('', 'connecting');
   ws.onopen = () => {
     S.retry = 0;
+    deduce.reset();
     setConn('live', token ? 'connected' : 'watching live');
     if (!S.fatal) banner(null);
   };
@@ -675,6 +687,7 @@ function setupSettings() {
     localStorage.setItem(CONFIRM_KEY, box.checked ? 'on' : 'off');
     if (!box.checked && S.staged) cancelStaged();
   });
+  setupDeduceSetting($('setting-deduce'), renderAll);
   const open = (yes) => { menu.hidden = !yes; btn.setAttribute('aria-expanded', String(yes)); };
   btn.addEventListener('click', (ev) => { ev.stopPropagation(); open(menu.hidden); });
   menu.addEventListener('click', (ev) => ev.stopPropagation());
@@ -707,6 +720,7 @@ async function main() {
   }
   const sum = S.summary;
   S.seats = sum.seats;
+  $('setting-deduce-box').hidden = !sum.secret_roles || !token || sum.status === 'over';
   setBaseTitle(`Tabula — ${sum.title} ${sum.id}`);
   if (token && !wantReplay && sum.status !== 'over') $('players-card').append(signalControls(el));
   $('crumb').append(el('b', sum.title), ` · game ${sum.id}`,
