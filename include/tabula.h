@@ -263,6 +263,10 @@ TB_API char *tb_result_json(const tb_state *state);          /* scores, ranks, w
 /* tb_score_breakdown of every seat: [[{"source":S,"points":N},...],...],
  * one array per seat; NULL when any seat has none. */
 TB_API char *tb_score_breakdown_json(const tb_state *state);
+/* tb_result_json with "breakdown": tb_score_breakdown_json, or null when the
+ * game gives none (what the engine's result command and the server send;
+ * records keep tb_result_json). */
+TB_API char *tb_result_breakdown_json(const tb_state *state);
 /* Replaces *state (of this game) with a state read from tb_state_json output.
  * 0 on success; on any error the state is unchanged and err says why. */
 TB_API int tb_state_from_json(tb_state *state, const tb_game *game, const char *json,

@@ -382,6 +382,18 @@ char *tb_score_breakdown_json(const tb_state *state)
     return s;
 }
 
+char *tb_result_breakdown_json(const tb_state *state)
+{
+    char *result = tb_result_json(state), *parts = tb_score_breakdown_json(state);
+    json_t *j = json_loads(result, 0, NULL);
+    json_object_set_new(j, "breakdown", parts ? json_loads(parts, 0, NULL) : json_null());
+    free(result);
+    free(parts);
+    char *s = tb__json_dump(j);
+    json_decref(j);
+    return s;
+}
+
 /* Parses a decimal uint64 string; 0 on success. */
 static int state_parse_u64(const char *s, int base, uint64_t *out)
 {
