@@ -241,10 +241,32 @@ TB_API void tb_returns(const tb_state *state, double out[TB_MAX_SEATS]);
  * game has none).  Uses only what that seat may see. */
 TB_API double tb_heuristic(const tb_state *state, int seat);
 
+/* Where each seat's score comes from: labelled parts ("Epoch II villages",
+ * "Gold from sales") whose points add up to exactly the seat's score from
+ * tb_scores.  Public information, meant for the end of the game.  Returns the
+ * number of parts written to out (at most TB_BREAKDOWN_MAX), or -1 when the
+ * game gives no breakdown or the parts of this state do not add up (a state
+ * the game cannot explain); nothing is written then. */
+#define TB_BREAKDOWN_MAX 16
+#define TB_SOURCE_LEN 48
+typedef struct tb_score_part {
+    char source[TB_SOURCE_LEN]; /* for players, e.g. "Epoch II villages" */
+    int points;
+} tb_score_part;
+TB_API int tb_score_breakdown(const tb_state *state, int seat,
+                              tb_score_part out[TB_BREAKDOWN_MAX]);
+
 /* JSON (malloc'd, compact, one line; the caller frees). */
 TB_API char *tb_view_json(const tb_state *state, int seat); /* seat -1: spectator */
 TB_API char *tb_state_json(const tb_state *state);           /* everything, secrets included */
 TB_API char *tb_result_json(const tb_state *state);          /* scores, ranks, winners */
+/* tb_score_breakdown of every seat: [[{"source":S,"points":N},...],...],
+ * one array per seat; NULL when any seat has none. */
+TB_API char *tb_score_breakdown_json(const tb_state *state);
+/* tb_result_json with "breakdown": tb_score_breakdown_json, or null when the
+ * game gives none (what the engine's result command and the server send;
+ * records keep tb_result_json). */
+TB_API char *tb_result_breakdown_json(const tb_state *state);
 /* Replaces *state (of this game) with a state read from tb_state_json output.
  * 0 on success; on any error the state is unchanged and err says why. */
 TB_API int tb_state_from_json(tb_state *state, const tb_game *game, const char *json,

@@ -195,6 +195,23 @@ static void play_show(play_game *pg, int seat)
         printf("Note: %s\n", notice);
 }
 
+/* Where a seat's points come from, one source a line (sources that gave
+ * nothing left out), under its line of the result. */
+static void play_show_breakdown(const tb_state *state, int seat)
+{
+    tb_score_part parts[TB_BREAKDOWN_MAX];
+    int n = tb_score_breakdown(state, seat, parts);
+    for (int i = 0; i < n; i++) {
+        if (!parts[i].points)
+            continue;
+        int width = 0; /* characters, not bytes: "×" is two bytes */
+        for (const char *c = parts[i].source; *c; c++)
+            width += ((unsigned char)*c & 0xc0) != 0x80;
+        printf("       %s%*s %4d\n", parts[i].source, width < 36 ? 36 - width : 0, "",
+               parts[i].points);
+    }
+}
+
 static void play_show_result(play_game *pg)
 {
     play_show(pg, TB_SPECTATOR);
@@ -205,9 +222,11 @@ static void play_show_result(play_game *pg)
     int players = tb_players(pg->state);
     for (int r = 1; r <= players; r++)
         for (int p = 0; p < players; p++)
-            if (rk[p] == r)
-                printf("  %d. seat %d (%s): %d points%s\n", r, p + 1, pg->seat[p].label, sc[p],
-                       r == 1 ? "  — winner" : "");
+            if (rk[p] == r) {
+                printf("  %d. seat %d (%s): %d point%s%s\n", r, p + 1, pg->seat[p].label, sc[p],
+                       sc[p] == 1 || sc[p] == -1 ? "" : "s", r == 1 ? "  — winner" : "");
+                play_show_breakdown(pg->state, p);
+            }
 }
 
 /* True when `text` starts with `filter`, a number in it taken whole: "3"

@@ -123,6 +123,13 @@ struct tb_game {
      * the mover's name.  Without it the log says "NAME plays MOVE". */
     int (*narrate)(const tb_state *before, tb_move m, const tb_state *after, const char *who,
                    const char *const *names, char *buf, size_t buflen);
+    /* Optional (tb_score_breakdown): where seat's score comes from, written
+     * as at most TB_BREAKDOWN_MAX parts (source words for players, points)
+     * in reading order; returns the count, or -1 when the state cannot say.
+     * Reads only what the state keeps (a game adds a small per-seat tally
+     * where the scores alone do not say), never the record.  The core checks
+     * that the points add up to the seat's score and shows nothing if not. */
+    int (*score_breakdown)(const tb_state *s, int seat, tb_score_part *out);
     /* Optional (tb_stage_text): "Epoch II", "Age 1, turn 2". */
     int (*stage_text)(const tb_state *s, char *buf, size_t buflen);
     /* Optional (tb_reveals, reveal.c): the seats (bit mask, 1u << seat) the

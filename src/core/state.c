@@ -340,6 +340,60 @@ char *tb_result_json(const tb_state *state)
     return s;
 }
 
+int tb_score_breakdown(const tb_state *state, int seat, tb_score_part out[TB_BREAKDOWN_MAX])
+{
+    if (!state || !out || seat < 0 || seat >= state->players || !state->game->score_breakdown)
+        return -1;
+    tb_score_part parts[TB_BREAKDOWN_MAX];
+    memset(parts, 0, sizeof parts);
+    int n = state->game->score_breakdown(state, seat, parts);
+    if (n < 0 || n > TB_BREAKDOWN_MAX)
+        return -1;
+    int sc[TB_MAX_SEATS], sum = 0;
+    tb_scores(state, sc);
+    for (int i = 0; i < n; i++) {
+        parts[i].source[TB_SOURCE_LEN - 1] = '\0';
+        sum += parts[i].points;
+    }
+    if (sum != sc[seat])
+        return -1; /* never show parts that do not add up to the score */
+    memcpy(out, parts, (size_t)n * sizeof *parts);
+    return n;
+}
+
+char *tb_score_breakdown_json(const tb_state *state)
+{
+    json_t *all = json_array();
+    for (int p = 0; p < state->players; p++) {
+        tb_score_part parts[TB_BREAKDOWN_MAX];
+        int n = tb_score_breakdown(state, p, parts);
+        if (n < 0) {
+            json_decref(all);
+            return NULL;
+        }
+        json_t *seat = json_array();
+        for (int i = 0; i < n; i++)
+            json_array_append_new(seat, json_pack("{s:s, s:i}", "source", parts[i].source,
+                                                  "points", parts[i].points));
+        json_array_append_new(all, seat);
+    }
+    char *s = tb__json_dump(all);
+    json_decref(all);
+    return s;
+}
+
+char *tb_result_breakdown_json(const tb_state *state)
+{
+    char *result = tb_result_json(state), *parts = tb_score_breakdown_json(state);
+    json_t *j = json_loads(result, 0, NULL);
+    json_object_set_new(j, "breakdown", parts ? json_loads(parts, 0, NULL) : json_null());
+    free(result);
+    free(parts);
+    char *s = tb__json_dump(j);
+    json_decref(j);
+    return s;
+}
+
 /* Parses a decimal uint64 string; 0 on success. */
 static int state_parse_u64(const char *s, int base, uint64_t *out)
 {

@@ -426,7 +426,7 @@ static const engine_command_help engine_commands[] = {
     {"state", "state", "One line of JSON: the whole state, secrets included."},
     {"load", "load JSON", "Replaces the game with a state printed by state; the undo history starts afresh."},
     {"scores", "scores", "One line of JSON: the current score per seat."},
-    {"result", "result", "One line of JSON: final scores, ranks and winners (only when the game is over)."},
+    {"result", "result", "One line of JSON: final scores, ranks, winners and each seat's score broken down by source (only when the game is over)."},
     {"genmove", "genmove [agent=NAME] [iterations=N] [time_ms=T] [seed=S] [infer=on|off]",
      "Asks an agent (random, greedy, ismcts) for the decision of the seat to move, plays it and prints it. "
      "infer: whether the search deals hidden roles (Clans's colours) by what play since new has shown "
@@ -561,7 +561,7 @@ static bool engine_command(engine_session *e, char *line)
         if (!tb_is_over(e->state))
             engine_error(e, "the game is not over");
         else
-            engine_reply_owned(e, tb_result_json(e->state));
+            engine_reply_owned(e, tb_result_breakdown_json(e->state));
     } else if (strcmp(cmd, "genmove") == 0) {
         cmd_genmove(e, args);
     } else if (strcmp(cmd, "record") == 0) {

@@ -449,7 +449,7 @@ json_t *srv_lobby_winners(const srv_room *r)
 
 char *srv_lobby_result_json(const srv_room *r)
 {
-    char *base = tb_result_json(r->state);
+    char *base = tb_result_breakdown_json(r->state);
     json_t *j = base ? json_loads(base, 0, NULL) : NULL;
     free(base);
     if (!json_is_object(j)) {

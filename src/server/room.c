@@ -80,7 +80,8 @@ static bool room_over(const srv_room *r)
 
 static char *room_result(const srv_room *r)
 {
-    return srv_lobby_result_changed(r) ? srv_lobby_result_json(r) : tb_result_json(r->state);
+    return srv_lobby_result_changed(r) ? srv_lobby_result_json(r)
+                                       : tb_result_breakdown_json(r->state);
 }
 
 static const char *room_status(const srv_room *r)

@@ -82,6 +82,8 @@ for game in $games; do
   check "$game: the record names the human" grep -q '"kind":"human"' "$tmp/human-$game.json"
   "$tabula" play "$game" --seats random,random,random --seed 5 --record "$tmp/ai-$game.json" </dev/null >"$tmp/ai-$game.out" 2>&1
   check "$game: an agents' game ends" grep -q "Game over." "$tmp/ai-$game.out"
+  check "$game: the result says where each seat's points come from" \
+    grep -Eq '^       [A-Z].* +-?[0-9]+$' "$tmp/ai-$game.out"
   printf 'e\nq\n' | "$tabula" replay "$tmp/ai-$game.json" >"$tmp/replay-$game.out" 2>&1
   check "$game: its record replays to the result" grep -q "Result:" "$tmp/replay-$game.out"
 done

@@ -162,8 +162,9 @@ t.test('a whole game played by clicking; the board follows every decision; a spe
   assert(!titles[titles.length - 1].startsWith('● Your turn'), 'and not once the game is over');
   assert(decisions >= 5, `played a real game (${decisions} decisions by clicking, ${villagesChosen} village choices)`);
   assert(checkedMoves >= 3, `hut arithmetic checked on ${checkedMoves} moves`);
-  const rows = await page.$$eval('#result tr[data-seat]', (r) => r.length);
+  const rows = await page.$$eval('#result > table tr[data-seat]', (r) => r.length);
   assertEq(rows, 4, 'result lists every seat');
+  await checkBreakdown(page);
   assertEq(await page.$$eval('.player .clan-swatch', (x) => x.length), 4, 'every colour revealed at the end');
   const villages = await page.$$eval('.clans-board .badge', (x) => x.length);
   assert(villages >= 1, 'villages on the board');
@@ -172,6 +173,26 @@ t.test('a whole game played by clicking; the board follows every decision; a spe
   await spec.context().close();
   await page.close();
 });
+
+// The result's breakdown: for every seat, sources whose points add up to the
+// score the result table shows (issue 14), in Clans' words.
+async function checkBreakdown(page) {
+  const shown = await page.$$eval('#result > table tr[data-seat]', (rows) => Object.fromEntries(rows.map((r) =>
+    [r.dataset.seat, Number(r.lastElementChild.textContent.replace(/\D/g, ''))])));
+  const seats = await page.$$eval('#breakdown .breakdown-seat', (list) => list.map((s) => ({
+    seat: s.dataset.seat,
+    sum: [...s.querySelectorAll('tbody td.pts')].reduce((a, d) => a + Number(d.textContent), 0),
+    total: Number(s.querySelector('tfoot td.pts').textContent),
+    sources: [...s.querySelectorAll('tbody td:first-child')].map((d) => d.textContent),
+  })));
+  assertEq(seats.length, 4, 'the result breaks down every seat\'s points');
+  for (const s of seats) {
+    assertEq(s.sum, shown[s.seat], `seat ${Number(s.seat) + 1}: the sources add up to the score shown`);
+    assertEq(s.total, shown[s.seat], `seat ${Number(s.seat) + 1}: the total is the score shown`);
+    for (const src of s.sources) assert(/^(Epoch (I|II|III|IV|V) villages|Terrain bonuses|Chips|Nothing scored)$/.test(src), `a source in words: ${src}`);
+  }
+  assert(seats.some((s) => s.sources.some((x) => x.startsWith('Epoch'))), 'villages scored by epoch');
+}
 
 t.test('the replay viewer steps through the finished game', async () => {
   const page = await newPage();
@@ -201,7 +222,21 @@ t.test('the replay viewer steps through the finished game', async () => {
   await page.click('#replay-last');
   await page.waitForFunction((k) => document.querySelector('#replay-step').textContent.startsWith(`Decision ${k} of`), total);
   await page.waitForSelector('#result:not([hidden])');
+  await checkBreakdown(page);
   await shot(page, '09-replay-end');
+  // on a phone the breakdown fits the width, two seats side by side
+  await page.setViewportSize({ width: 390, height: 844 });
+  const fit = await page.$eval('#breakdown', (b) => {
+    const seats = [...b.querySelectorAll('.breakdown-seat')];
+    return { shown: b.getBoundingClientRect().width > 0, right: Math.max(...seats.map((s) => s.getBoundingClientRect().right)),
+      overflow: seats.some((s) => s.scrollWidth > s.clientWidth), width: window.innerWidth };
+  });
+  if (fit.shown) {
+    assert(fit.right <= fit.width && !fit.overflow, `the breakdown fits a 390 px phone (${JSON.stringify(fit)})`);
+    await page.$eval('#breakdown', (b) => b.scrollIntoView());
+    await shot(page, '09-replay-end-breakdown-phone');
+  }
+  await page.setViewportSize({ width: 1440, height: 960 });
   // the story of the result: a score line per seat, and points by stage that add up
   await page.waitForSelector('#story .score-graph .seat-line');
   assertEq(await page.$$eval('#story .seat-line', (x) => x.length), 4, 'a score line per seat');

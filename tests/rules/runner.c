@@ -11,6 +11,7 @@
  *   expect PATH = JSON         the state JSON at PATH equals JSON
  *   expect view SEAT PATH = JSON   (SEAT a number or 'spectator')
  *   expect result PATH = JSON  the result JSON (the game must be over)
+ *   expect breakdown PATH = JSON   tb_score_breakdown_json (null: none)
  *   expect legal = MOVE|MOVE|...     the exact legal list, in order
  *   expect legal has MOVE|MOVE|...   / expect legal lacks MOVE|...
  *   expect to_move = N | over
@@ -347,6 +348,18 @@ static void runner_line(runner *r, char *line)
             json_t *j = json_loads(text, 0, NULL);
             free(text);
             runner_compare(r, j, path, value, "result");
+            json_decref(j);
+        } else if (strcmp(what, "breakdown") == 0) {
+            char *path, *value;
+            if (!runner_split(sub, &path, &value)) {
+                runner_fail(r, "usage: expect breakdown PATH = JSON");
+                return;
+            }
+            /* null when the game cannot explain the scores of this state */
+            char *text = tb_score_breakdown_json(r->state);
+            json_t *j = text ? json_loads(text, 0, NULL) : json_null();
+            free(text);
+            runner_compare(r, j, path, value, "breakdown");
             json_decref(j);
         } else if (strcmp(what, "view") == 0) {
             char *seat_s = sub, *tail = strchr(sub, ' ');

@@ -149,6 +149,12 @@ t.test('an all-computer game plays through on its own', async () => {
   }
   assertEq(g.status, 'over', 'finished');
   assert(g.result && g.result.winners.length >= 1, 'result with winners');
+  // the result breaks every seat's score down by source, adding up to it
+  assertEq(g.result.breakdown.length, 3, 'a breakdown per seat');
+  g.result.breakdown.forEach((parts, k) => {
+    assert(parts.every((p) => typeof p.source === 'string' && p.source && Number.isInteger(p.points)), 'sources in words, whole points');
+    assertEq(parts.reduce((a, p) => a + p.points, 0), g.result.scores[k], `seat ${k + 1}'s sources add up to its score`);
+  });
   assertEq(g.log.length, g.decisions, 'log has every decision');
   assert(g.log.every((e) => e.by === 'ai'), 'made by the computer');
   const rec = (await api(server, 'GET', `/api/games/${r.json.id}/record`)).json;

@@ -8,6 +8,7 @@
  *     seat to move, the same legal-move text;
  *   - the game's own invariants (sim_GAME.c, listed in sim_checks below);
  *   - the random fast path and the legal list agree;
+ *   - the score breakdown (tb_score_breakdown) explains every seat's score;
  * and at the end that every game finished within a decision limit.
  * The JSON checks (round trip, no leak, resampling) cost far more than the
  * rules, so they run at every decision of the first FULL games of each player
@@ -38,6 +39,22 @@ static void sim_fail(const char *game, int players, int g, int d, const char *wh
 {
     if (sim_failures++ < 20)
         fprintf(stderr, "%s players=%d seed=%d decision %d: %s\n", game, players, g, d, what);
+}
+
+/* Every seat's breakdown exists and adds up to its score (tb_score_breakdown
+ * checks the sum too; this says so independently). */
+static void sim_breakdown_check(const tb_state *s, const char *game, int players, int g, int d)
+{
+    int sc[TB_MAX_SEATS];
+    tb_scores(s, sc);
+    for (int p = 0; p < players; p++) {
+        tb_score_part parts[TB_BREAKDOWN_MAX];
+        int n = tb_score_breakdown(s, p, parts), sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += parts[i].points;
+        if (n <= 0 || sum != sc[p])
+            sim_fail(game, players, g, d, "a seat's score breakdown is missing or does not add up");
+    }
 }
 
 static void sim_decision_checks(const tb_state *s, tb_rng *rng, const char *game, int players,
@@ -211,6 +228,7 @@ int main(int argc, char **argv)
                 tb_state_free(twin);
                 if (check(before, s, err, sizeof err))
                     sim_fail(argv[1], players, g, d, err);
+                sim_breakdown_check(s, argv[1], players, g, d);
                 d++;
                 decisions++;
             }

@@ -273,5 +273,21 @@ int sim_arkadia_check(const tb_state *before, const tb_state *after, char *err, 
         }
     if (b->phase == ARK_PH_SALE && a->banners[mover] > d->banners - 1)
         FAIL("a sale without a banner");
+    /* the seals sold at the end (the score breakdown): none before the end,
+     * the final evaluation's at the end, unchanged afterwards */
+    for (int p = 0; p < players; p++) {
+        int cashed = 0;
+        for (int k = 0; k < ARK_FAMILIES; k++) {
+            if (!over && a->cashed[p][k])
+                FAIL("seat %d has seals sold at the end before the end", p);
+            if (b->phase == ARK_PH_OVER && a->cashed[p][k] != b->cashed[p][k])
+                FAIL("seat %d's seals sold at the end changed after the end", p);
+            cashed += a->cashed[p][k] * ark__value(a, k);
+        }
+        if (over && b->phase != ARK_PH_OVER && !(b->phase == ARK_PH_SALE && p == mover) &&
+            b->gold[p] + cashed != a->gold[p])
+            FAIL("seat %d: %d gold + %d for the seals sold at the end != %d", p, b->gold[p], cashed,
+                 a->gold[p]);
+    }
     return 0;
 }

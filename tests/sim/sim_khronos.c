@@ -226,6 +226,15 @@ int sim_khronos_check(const tb_state *before, const tb_state *after, char *err, 
                             k->cubes[p]), -1;
         if (k->ecus[p] < 0)
             return snprintf(err, n, "seat %d has %d Ecus", p, k->ecus[p]), -1;
+        int ledger = D.ecus + k->bonuses[p] - k->spent[p];
+        for (int i = 0; i < 2; i++)
+            for (int b = 0; b < KH_BOARDS; b++)
+                ledger += k->earned[p][i][b];
+        if (ledger != k->ecus[p])
+            return snprintf(err, n, "seat %d: the ledger accounts for %d Ecus, not %d", p, ledger,
+                            k->ecus[p]), -1;
+        if (k->bonuses[p] < 0 || k->spent[p] < 0)
+            return snprintf(err, n, "seat %d: a negative bonus or cost in the ledger", p), -1;
         for (int f = 0; f < KH_FAMILIES; f++)
             cards[f] += k->hand[p][f];
         if (k->hand[p][0] + k->hand[p][1] + k->hand[p][2] > D.hand)

@@ -366,6 +366,25 @@ async function renderStory(box) {
     el('h3', 'Points by stage'), stageTable(data, seatName));
 }
 
+// Where each seat's points came from (the result's "breakdown": per seat a
+// list of {source, points} that adds up to the score), in rank order; sources
+// that gave nothing are left out.  Nothing for results without one (games
+// finished before the server sent it).
+function breakdownBox(res, order) {
+  const all = res.breakdown;
+  if (!Array.isArray(all) || all.length !== res.scores.length) return '';
+  return el('div.breakdown#breakdown', el('h3', 'Where the points came from'),
+    el('div.breakdown-seats', order.map(([, k]) => {
+      const parts = (all[k] || []).filter((p) => p.points !== 0);
+      return el('div.breakdown-seat', { 'data-seat': k },
+        el('div.breakdown-name', nameSpan(seatName(k)), k === S.seat ? ' (you)' : ''),
+        el('table',
+          el('tbody', parts.length ? parts.map((p) => el('tr', el('td', p.source), el('td.pts', String(p.points))))
+            : el('tr', el('td', 'Nothing scored'), el('td.pts', '0'))),
+          el('tfoot', el('tr', el('td', 'Total'), el('td.pts', String(res.scores[k]))))));
+    })));
+}
+
 function renderResult(ctx) {
   const box = $('result');
   const res = S.replay ? S.replay.result : (S.current && S.current.result) || ctx.result;
@@ -382,7 +401,7 @@ function renderResult(ctx) {
       el('td', rank === 1 ? el('span.trophy', '★ 1') : String(rank)),
       el('td', nameSpan(seatName(k)), k === S.seat ? ' (you)' : ''), el('td', extra),
       el('td', { style: 'text-align:right' }, `${res.scores[k]} pts`));
-  }))));
+  }))), breakdownBox(res, order));
   const story = el('div.story#story');
   box.append(story);
   renderStory(story);

@@ -23,6 +23,8 @@
  */
 #include "arkadia.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -266,6 +268,7 @@ static void ark_finish(arkadia_state *a)
     for (int p = 0; p < a->base.players; p++)
         for (int f = 0; f < ARK_FAMILIES; f++) {
             a->gold[p] += a->seals[p][f] * value[f];
+            a->cashed[p][f] = a->seals[p][f];
             a->seals[p][f] = 0;
         }
     a->phase = ARK_PH_OVER;
@@ -894,6 +897,33 @@ static void ark_scores(const tb_state *s, int *out)
         out[p] = a->gold[p];
 }
 
+/* tb_score_breakdown: the gold from the seals sold at the end, family by
+ * family at the families' final values, and the gold from sales during
+ * play (the only other source of gold). */
+static int ark_score_breakdown(const tb_state *s, int seat, tb_score_part *out)
+{
+    const arkadia_state *a = (const arkadia_state *)s;
+    const ark_data *d = ark__names();
+    int n = 0, sales = a->gold[seat];
+    for (int f = 0; f < ARK_FAMILIES; f++) {
+        int count = a->cashed[seat][f], value = ark__value(a, f);
+        if (!count)
+            continue;
+        char name[ARK_NAME_LEN];
+        snprintf(name, sizeof name, "%s", d->family[f]);
+        name[0] = (char)toupper((unsigned char)name[0]);
+        /* a seat holds at most 200 seals of a family (state_from_json) and a
+         * value is at most the castle's squares: both fit a byte */
+        snprintf(out[n].source, sizeof out[n].source, "%.12s seal%s at the end (%hhu \u00d7 %hhu)",
+                 name, count == 1 ? "" : "s", (unsigned char)count, (unsigned char)value);
+        out[n++].points = count * value;
+        sales -= count * value;
+    }
+    snprintf(out[n].source, sizeof out[n].source, "Gold from sales during play");
+    out[n++].points = sales;
+    return n;
+}
+
 /* What the public phase says about the mover's hand: +1 it holds a card
  * that fits (the action phase with no worker to introduce), -1 none fits
  * (the mover skipped the action, E8), 0 nothing. */
@@ -1109,6 +1139,7 @@ const struct tb_game tb__arkadia_game = {
     .random_move = ark_random_move,
     .playout = ark_playout,
     .scores = ark_scores,
+    .score_breakdown = ark_score_breakdown,
     .move_to_text = ark__move_to_text,
     .text_to_move = ark__text_to_move,
     .view_json = ark__view_json,

@@ -66,6 +66,8 @@ typedef struct ark_building {
  *     (floor 1 and 2 leftovers move to pool 3 when their floor fills);
  *   - a building is done exactly when it is enclosed, except during the
  *     workers phase (completion is resolved when the action ends);
+ *   - cashed is all 0 until the game is over; then it holds the seals each
+ *     player sold at the end, and sum(cashed x final value) <= gold;
  *   - trigger_turn >= 0 exactly when floor 2 is full; the game ends after
  *     turn trigger_turn + players, or earlier after a whole round of idle turns.
  */
@@ -89,6 +91,8 @@ typedef struct arkadia_state {
     uint8_t stack_n;
     uint16_t seals[ARK_SEATS][ARK_FAMILIES];
     int32_t gold[ARK_SEATS];
+    uint16_t cashed[ARK_SEATS][ARK_FAMILIES]; /* seals turned into gold at the end
+                                                 (all 0 before; the score breakdown) */
     uint8_t screen[ARK_SEATS];         /* own workers behind the screen */
     uint8_t screen_neutral[ARK_SEATS]; /* neutral workers behind the screen */
     uint8_t banners[ARK_SEATS];        /* banners still hanging */

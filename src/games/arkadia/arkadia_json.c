@@ -224,6 +224,8 @@ json_t *ark__state_json(const tb_state *s)
         json_object_set_new(o, "banners", json_integer(a->banners[p]));
         json_object_set_new(o, "seals", aj_families(a->seals[p]));
         json_object_set_new(o, "gold", json_integer(a->gold[p]));
+        if (a->phase == ARK_PH_OVER)
+            json_object_set_new(o, "cashed", aj_families(a->cashed[p]));
         json_array_append_new(players, o);
     }
     json_object_set_new(j, "seats", players);
@@ -526,6 +528,17 @@ static int aj_read_players(arkadia_state *a, const json_t *arr, int *used, char 
                 return tb__errf(err, errlen, "seats[%d].seals: %s", p, msg);
             a->seals[p][k] = (uint16_t)v;
         }
+        /* the seals sold at the end: only once the game is over */
+        const json_t *cashed = json_object_get(o, "cashed");
+        if (cashed) {
+            if (!json_is_object(cashed) || json_object_size(cashed) != ARK_FAMILIES)
+                return tb__errf(err, errlen, "seats[%d].cashed must give a count for each of the 4 families", p);
+            for (int k = 0; k < ARK_FAMILIES; k++) {
+                if (tb__json_int(cashed, d->family[k], 0, 200, &v, msg, sizeof msg))
+                    return tb__errf(err, errlen, "seats[%d].cashed: %s", p, msg);
+                a->cashed[p][k] = (uint16_t)v;
+            }
+        }
     }
     return 0;
 }
@@ -628,6 +641,16 @@ static int aj_read_check(arkadia_state *a, const int *used, char *err, size_t er
             for (int k = 0; k < ARK_FAMILIES; k++)
                 if (a->seals[p][k])
                     return tb__errf(err, errlen, "when the game is over every seal has been sold");
+    for (int p = 0; p < players; p++) {
+        long long cashed_gold = 0;
+        for (int k = 0; k < ARK_FAMILIES; k++) {
+            if (a->cashed[p][k] && ph != ARK_PH_OVER)
+                return tb__errf(err, errlen, "seats[%d].cashed: seals are sold at the end only once the game is over", p);
+            cashed_gold += (long long)a->cashed[p][k] * ark__value(a, k);
+        }
+        if (cashed_gold > a->gold[p])
+            return tb__errf(err, errlen, "seats[%d]: the seals sold at the end bring %lld gold, more than the %d gold held", p, cashed_gold, (int)a->gold[p]);
+    }
     if (ph != ARK_PH_OVER && !ark__phase_has_moves(a))
         return tb__errf(err, errlen, "seat %d has no legal decision in the %s phase", mover, ark__phase_name[ph]);
     return 0;

@@ -10,6 +10,7 @@
  */
 #include "clans.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char *const clans__colour_name[CLANS_COLOURS] = {"red", "blue", "green", "yellow", "black"};
@@ -345,6 +346,39 @@ static void clans_scores(const tb_state *s, int *out)
         out[p] = c->track[c->colour[p]] + c->chips[p];
 }
 
+/* tb_score_breakdown: the seat's colour's points from the villages of each
+ * epoch (their huts), the terrain bonuses, and the chips.  A village keeps
+ * its huts once founded (nothing borders it), so the board still says what
+ * every village scored; ruins and villages emptied by strife score nothing. */
+static int clans_score_breakdown(const tb_state *s, int seat, tb_score_part *out)
+{
+    static const char *const roman[CLANS_EPOCHS] = {"I", "II", "III", "IV", "V"};
+    const clans_state *c = (const clans_state *)s;
+    int colour = c->colour[seat];
+    if (colour >= CLANS_COLOURS)
+        return -1;
+    int huts[CLANS_EPOCHS] = {0}, bonus = 0;
+    for (uint64_t v = c->villages & ~c->ruins; v; v &= v - 1) {
+        int t = __builtin_ctzll(v), e = c->village_epoch[t];
+        if (e < 1 || e > CLANS_EPOCHS || !c->huts[t][colour])
+            continue;
+        const clans_epoch *ep = &clans__epoch[e - 1];
+        huts[e - 1] += c->size[t];
+        if (ep->favourable == clans__territory[t].terrain || ep->favourable == CLANS_ANY_TERRAIN)
+            bonus += ep->bonus;
+    }
+    int n = 0;
+    for (int e = 0; e < CLANS_EPOCHS; e++) {
+        snprintf(out[n].source, sizeof out[n].source, "Epoch %s villages", roman[e]);
+        out[n++].points = huts[e];
+    }
+    snprintf(out[n].source, sizeof out[n].source, "Terrain bonuses");
+    out[n++].points = bonus;
+    snprintf(out[n].source, sizeof out[n].source, "Chips");
+    out[n++].points = c->chips[seat];
+    return n;
+}
+
 /* tb_reveals, exactly: the only secrets are the clans' colours, and every
  * colour is shown when the game ends (the decisions never depend on them). */
 static unsigned clans_reveals(const tb_state *before, tb_move m, const tb_state *after)
@@ -464,6 +498,7 @@ const struct tb_game tb__clans_game = {
     .random_move = clans_random_move,
     .playout = clans_playout,
     .scores = clans_scores,
+    .score_breakdown = clans_score_breakdown,
     .move_to_text = clans__move_to_text,
     .text_to_move = clans__text_to_move,
     .view_json = clans__view_json,

@@ -21,6 +21,7 @@
  */
 #include "khronos.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char *const kh_board_name[KH_BOARDS] = {"might", "faith", "reason"};
@@ -191,6 +192,7 @@ static void kh_travel(khronos_state *k, int from, int to, int r)
 {
     uint8_t *pw = k->pawn[k->cur];
     k->ecus[k->cur] = (int16_t)(k->ecus[k->cur] - KH_TRAVEL_COST);
+    k->spent[k->cur] = (int16_t)(k->spent[k->cur] + KH_TRAVEL_COST);
     if (pw[0] == from && pw[1] == from) {
         int total = k->left[0] + k->left[1] - k->pool;
         int set = kh_leave_options(k, from);
@@ -758,8 +760,10 @@ static void kh_end_turn(khronos_state *k, tb_move discard)
         int e[KH_BOARDS], total = 0;
         kh_earnings(k, p, e);
         for (int b = 0; b < KH_BOARDS; b++)
-            if (kh_pawns_on(k, p, b))
+            if (kh_pawns_on(k, p, b)) {
                 total += e[b];
+                k->earned[p][k->turn == 4 ? 0 : 1][b] = (int16_t)e[b];
+            }
         k->ecus[p] = (int16_t)(k->ecus[p] + total);
         k->last_earn[p] = (int16_t)total;
     }
@@ -1058,11 +1062,14 @@ static void kh_execute(khronos_state *k, int place, tb_move extra)
         opower = x->opower;
         kh_board_remove(bd, target);
         k->ecus[k->cur] = (int16_t)(k->ecus[k->cur] + BONUS(b));
+        k->bonuses[k->cur] = (int16_t)(k->bonuses[k->cur] + BONUS(b));
     } else {
         if (owner != KH_NOBODY)
             k->cubes[owner]--;
-        if (v >= 2)
+        if (v >= 2) {
             k->ecus[k->cur] = (int16_t)(k->ecus[k->cur] + BONUS(b));
+            k->bonuses[k->cur] = (int16_t)(k->bonuses[k->cur] + BONUS(b));
+        }
     }
     kh_bld *y = &bd->b[kh_board_add(bd, place, type, owner, 0)];
     y->orig = orig;
@@ -1125,6 +1132,7 @@ static void kh_apply(tb_state *s, tb_move m)
     }
     case KH_M_EXCHANGE: {
         k->ecus[p] = (int16_t)(k->ecus[p] - KH_EXCHANGE_COST);
+        k->spent[p] = (int16_t)(k->spent[p] + KH_EXCHANGE_COST);
         for (int f = 0; f < KH_FAMILIES; f++) {
             int x = (int)(pay >> (3 * f)) & 7;
             k->hand[p][f] = (uint8_t)(k->hand[p][f] - x);
@@ -1179,6 +1187,7 @@ static void kh_apply(tb_state *s, tb_move m)
         int i = kh_board_find(bd, (int)pay & 0xff);
         kh_bld x = bd->b[i];
         k->ecus[p] = (int16_t)(k->ecus[p] - KH_DEMOLISH_COST);
+        k->spent[p] = (int16_t)(k->spent[p] + KH_DEMOLISH_COST);
         kh_pay_cards(k, KH_FAMILY(x.type), 1, 0);
         kh_spend(k, b, 1);
         kh_touch(k, b);
@@ -1246,6 +1255,41 @@ static void kh_scores(const tb_state *s, int *out)
     const khronos_state *k = (const khronos_state *)s;
     for (int p = 0; p < s->players; p++)
         out[p] = k->ecus[p];
+}
+
+/* tb_score_breakdown: the starting Ecus, the earnings of turns 4 and 7 age
+ * by age, the construction bonuses and what travel, exchanges and
+ * demolitions cost, all from the state's ledger.  -1 when the ledger does
+ * not account for the Ecus (a state written before it was kept). */
+static int kh_score_breakdown(const tb_state *s, int seat, tb_score_part *out)
+{
+    static const char *const age[KH_BOARDS] = {"Might", "Faith", "Reason"};
+    const khronos_state *k = (const khronos_state *)s;
+    int n = 0, rest = k->ecus[seat];
+    snprintf(out[n].source, sizeof out[n].source, "Starting Ecus");
+    out[n++].points = D.ecus;
+    rest -= D.ecus;
+    for (int i = 0; i < 2; i++)
+        for (int b = 0; b < KH_BOARDS; b++) {
+            int e = k->earned[seat][i][b];
+            if (!e)
+                continue;
+            snprintf(out[n].source, sizeof out[n].source, "Turn %d earnings, Age of %s",
+                     i == 0 ? 4 : KH_TURNS, age[b]);
+            out[n++].points = e;
+            rest -= e;
+        }
+    if (k->bonuses[seat]) {
+        snprintf(out[n].source, sizeof out[n].source, "Construction bonuses");
+        out[n++].points = k->bonuses[seat];
+        rest -= k->bonuses[seat];
+    }
+    if (k->spent[seat]) {
+        snprintf(out[n].source, sizeof out[n].source, "Travel, exchanges and demolitions");
+        out[n++].points = -k->spent[seat];
+        rest += k->spent[seat];
+    }
+    return rest == 0 ? n : -1;
 }
 
 /* tb_reveals, exactly: the secrets are the hands' families, the deck and
@@ -1354,6 +1398,7 @@ const struct tb_game tb__khronos_game = {
     .random_move = NULL,
     .playout = kh_playout,
     .scores = kh_scores,
+    .score_breakdown = kh_score_breakdown,
     .move_to_text = khronos__move_to_text,
     .text_to_move = khronos__text_to_move,
     .view_json = khronos__view_json,

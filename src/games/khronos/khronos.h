@@ -50,13 +50,20 @@ typedef struct kh_ripple {
  *   - cards: hands + deck + discards + display = the cards of each colour;
  *   - when nothing is pending (pend, dirty, ripple), every domain on Might
  *     and Faith has a unique highest military and religious building;
- *   - Ecus >= 0.
+ *   - Ecus >= 0; in play Ecus = the starting Ecus + earned + bonuses - spent
+ *     (the ledger; a state edited by hand may break this, and then has no
+ *     score breakdown); earned[.][0] is 0 before turn 4, earned[.][1] before 7.
  */
 typedef struct khronos_state {
     tb_state base;
     kh_board board[KH_BOARDS];
     int16_t ecus[TB_MAX_SEATS];
     int16_t last_earn[TB_MAX_SEATS];      /* Ecus earned at the seat's last earnings (display) */
+    /* The ledger behind the score breakdown: Ecus earned on each board at the
+     * earnings of turn 4 [0] and turn 7 [1], construction bonuses, and Ecus
+     * paid for travel, exchanges and demolitions. */
+    int16_t earned[TB_MAX_SEATS][2][KH_BOARDS];
+    int16_t bonuses[TB_MAX_SEATS], spent[TB_MAX_SEATS];
     uint16_t pend_place;
     kh_ripple rip;
     uint8_t cubes[TB_MAX_SEATS];          /* in supply */

@@ -625,6 +625,65 @@ static json_t *text_ints(const int16_t *v, int n)
     return a;
 }
 
+/* The ledger behind the score breakdown, one object per seat:
+ * {"turn4": [might, faith, reason], "turn7": [...], "bonuses": N, "spent": N}. */
+static json_t *text_ledger_json(const khronos_state *k)
+{
+    json_t *a = json_array();
+    for (int p = 0; p < k->base.players; p++)
+        json_array_append_new(a, json_pack("{s:o, s:o, s:i, s:i}", "turn4",
+                                           text_ints(k->earned[p][0], KH_BOARDS), "turn7",
+                                           text_ints(k->earned[p][1], KH_BOARDS), "bonuses",
+                                           k->bonuses[p], "spent", k->spent[p]));
+    return a;
+}
+
+/* Reads "ledger" (optional: a state written before it was kept reads as an
+ * empty ledger).  Play keeps Ecus = starting Ecus + earnings + bonuses -
+ * spent (the simulation test checks it); a state edited by hand may break
+ * that, and is still valid, but then has no score breakdown. */
+static int text_read_ledger(khronos_state *k, const json_t *j, char *err, size_t errlen)
+{
+    const json_t *ledger = json_object_get(j, "ledger");
+    if (!ledger)
+        return 0;
+    int n = k->base.players;
+    if (!json_is_array(ledger) || (int)json_array_size(ledger) != n)
+        return tb__errf(err, errlen, "'ledger' must give one object per player");
+    for (int p = 0; p < n; p++) {
+        const json_t *o = json_array_get(ledger, (size_t)p);
+        if (!json_is_object(o))
+            return tb__errf(err, errlen, "ledger[%d] must be an object", p);
+        for (int i = 0; i < 2; i++) {
+            const char *key = i == 0 ? "turn4" : "turn7";
+            const json_t *e = json_object_get(o, key);
+            if (!json_is_array(e) || json_array_size(e) != KH_BOARDS)
+                return tb__errf(err, errlen, "ledger[%d].%s must give the Ecus earned on each "
+                                "of the 3 boards", p, key);
+            for (int b = 0; b < KH_BOARDS; b++) {
+                const json_t *x = json_array_get(e, (size_t)b);
+                if (!json_is_integer(x) || json_integer_value(x) < 0 ||
+                    json_integer_value(x) > 30000)
+                    return tb__errf(err, errlen, "ledger[%d].%s[%d] must be a number 0-30000", p,
+                                    key, b);
+                if (json_integer_value(x) && k->turn < (i == 0 ? 4 : KH_TURNS))
+                    return tb__errf(err, errlen, "ledger[%d].%s: nobody has earned in turn %d yet",
+                                    p, key, i == 0 ? 4 : KH_TURNS);
+                k->earned[p][i][b] = (int16_t)json_integer_value(x);
+            }
+        }
+        long long v;
+        char msg[TB_ERR_LEN];
+        if (tb__json_int(o, "bonuses", 0, 30000, &v, msg, sizeof msg))
+            return tb__errf(err, errlen, "ledger[%d]: %s", p, msg);
+        k->bonuses[p] = (int16_t)v;
+        if (tb__json_int(o, "spent", 0, 30000, &v, msg, sizeof msg))
+            return tb__errf(err, errlen, "ledger[%d]: %s", p, msg);
+        k->spent[p] = (int16_t)v;
+    }
+    return 0;
+}
+
 static json_t *text_swapped_json(const khronos_state *k)
 {
     uint8_t h[KH_FAMILIES];
@@ -670,6 +729,7 @@ json_t *khronos__state_json(const tb_state *s)
             json_array_append_new(res, json_string(kh_board_name[b]));
     json_object_set_new(j, "resolving", res);
     json_object_set_new(j, "last_earnings", text_ints(k->last_earn, s->players));
+    json_object_set_new(j, "ledger", text_ledger_json(k));
     return j;
 }
 
@@ -1087,6 +1147,8 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
     }
     for (int p = 0; p < n; p++)
         kh_sort_pawns(k, p);
+    if (text_read_ledger(k, j, err, errlen))
+        return -1;
     if (text_get_bool(j, "exchanged", &k->exchanged, err, errlen) ||
         text_get_bool(j, "acted", &k->acted, err, errlen))
         return -1;
