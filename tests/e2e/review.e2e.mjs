@@ -100,6 +100,8 @@ t.test('players with colours get their lines in those colours (Arkadia)', async 
   const page = await newPage();
   await page.goto(`${server.base}/game.html?game=${game.id}&replay=1`);
   await page.waitForSelector('#review-start');
+  const intro = await page.$eval('#review-start', (b) => b.parentElement.textContent);
+  assert(!/\b(null|undefined)\b/.test(intro), `the review card has no stray words: ${intro}`);
   await page.click('#review-start');
   await page.waitForSelector('.review-graph', { timeout: 120000 });
   const strokes = await page.$$eval('.review-graph polyline.line', (ls) => ls.map((l) => l.getAttribute('stroke')));

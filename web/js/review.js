@@ -39,7 +39,7 @@ export function mountReview(box, opts) {
       el('div.card-head', el('h3', 'Review')),
       el('p.small.muted', 'The computer looks at every decision again, from what that player knew at the time, ' +
         'and estimates each player\'s chance of winning: where the game turned, and which moves cost the most.'),
-      message ? el('p.small.review-error', message) : null,
+      ...(message ? [el('p.small.review-error', message)] : []), // append() would print a null
       el('button.primary#review-start', { type: 'button', onclick: start }, 'Review this game'));
   }
 
