@@ -1,6 +1,6 @@
 /*
- * base.c — the server's clocks, its log, game ids and error messages
- * (base.h).  No state: every call stands alone.
+ * base.c — the server's clocks, its log, game ids, error messages and replies,
+ * JSON texts and seat names (base.h).  No state: every call stands alone.
  */
 #include "base.h"
 #include "core/text.h"
@@ -70,4 +70,36 @@ char *srv_error_message(const json_t *id, const char *code, const char *fmt, va_
     char *out = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
     json_decref(msg);
     return out ? out : srv_internal_error("an error message");
+}
+
+char *srv_json_text(json_t *j)
+{
+    char *s = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    if (!s)
+        s = srv_internal_error("a message");
+    return s;
+}
+
+int srv_error_reply(char **reply, int status, const char *code, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    tb__utf8_repair(msg); /* whatever it quotes, the reply is valid JSON */
+    *reply = srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", code, "message", msg));
+    return status;
+}
+
+bool srv_valid_name(const char *name)
+{
+    size_t len = strlen(name);
+    if (len == 0 || len >= SRV_NAME_LEN)
+        return false;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        if (*p < 0x20 || *p == 0x7f)
+            return false;
+    return true;
 }

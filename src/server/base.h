@@ -65,6 +65,16 @@ bool srv_valid_id(const char *id);
  * Never NULL: SRV_INTERNAL_ERROR_JSON when it cannot be built. */
 char *srv_error_message(const json_t *id, const char *code, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
+/* The compact text of `j` (stolen); SRV_INTERNAL_ERROR_JSON when it cannot be
+ * built (NULL only without memory at all). */
+char *srv_json_text(json_t *j);
+/* An HTTP error body {"error":{"code","message"}} in *reply (the message
+ * mended to valid UTF-8 whatever it quotes); returns `status`. */
+int srv_error_reply(char **reply, int status, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Whether a seat name is usable: 1 to SRV_NAME_LEN - 1 bytes, no control
+ * characters. */
+bool srv_valid_name(const char *name);
 
 /* secret.c: random ids, seeds and tokens (libsodium) */
 int srv_secret_init(void);

@@ -38,24 +38,6 @@
 
 /* ---- small helpers ---- */
 
-static int lobby_error(char **reply, int status, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int lobby_error(char **reply, int status, const char *code, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    tb__utf8_repair(msg);
-    json_t *j = json_pack("{s:{s:s,s:s}}", "error", "code", code, "message", msg);
-    *reply = j ? json_dumps(j, JSON_COMPACT) : NULL;
-    json_decref(j);
-    if (!*reply)
-        *reply = srv_internal_error("an error");
-    return status;
-}
-
 static int lobby_reply(char **reply, int status, json_t *j) /* steals j */
 {
     *reply = j ? json_dumps(j, JSON_COMPACT) : NULL;
@@ -67,17 +49,6 @@ static int lobby_reply(char **reply, int status, json_t *j) /* steals j */
     return status;
 }
 
-static void lobby_client_error(srv_client *c, const json_t *id, const char *code,
-                               const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void lobby_client_error(srv_client *c, const json_t *id, const char *code,
-                               const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    c->ops->send(c, srv_error_message(id, code, fmt, ap));
-    va_end(ap);
-}
-
 /* The ISO time `seconds` ago, in srv_iso_now's format (so texts compare). */
 static void lobby_iso_ago(long seconds, char out[SRV_TIME_LEN])
 {
@@ -87,17 +58,6 @@ static void lobby_iso_ago(long seconds, char out[SRV_TIME_LEN])
     char base[32];
     strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
     snprintf(out, SRV_TIME_LEN, "%.20s.000Z", base);
-}
-
-static bool lobby_valid_name(const char *name)
-{
-    size_t len = strlen(name);
-    if (len == 0 || len >= SRV_NAME_LEN)
-        return false;
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-        if (*p < 0x20 || *p == 0x7f)
-            return false;
-    return true;
 }
 
 static bool lobby_valid_key(const char *key)
@@ -160,7 +120,7 @@ int srv_lobby_create_begin(srv_rooms *s, json_t *req, srv_lobby_create *lc, char
     if (ja) {
         if (!json_is_integer(ja) || json_integer_value(ja) < 0 ||
             json_integer_value(ja) > LOBBY_ABSENT_MAX_S)
-            return lobby_error(reply, 400, "bad_request",
+            return srv_error_reply(reply, 400, "bad_request",
                                "'absent_after' is the seconds a person's turn may wait before "
                                "the computer plays it: 0 (never) to %d",
                                LOBBY_ABSENT_MAX_S);
@@ -171,7 +131,7 @@ int srv_lobby_create_begin(srv_rooms *s, json_t *req, srv_lobby_create *lc, char
         return 0;
     const char *key = json_string_value(jk);
     if (!key || !lobby_valid_key(key))
-        return lobby_error(reply, 400, "bad_request",
+        return srv_error_reply(reply, 400, "bad_request",
                            "'request_key' must be %d to %d characters of A-Z, a-z, 0-9, - and _ "
                            "(a random key the page makes once for each new game)",
                            LOBBY_KEY_MIN, LOBBY_KEY_MAX);
@@ -182,7 +142,7 @@ int srv_lobby_create_begin(srv_rooms *s, json_t *req, srv_lobby_create *lc, char
     char id[SRV_ID_LEN + 1], err[TB_ERR_LEN];
     int rc = s->store->m->request_find(s->store, lc->key_hash, lc->since, id, err, sizeof err);
     if (rc < 0)
-        return lobby_error(reply, 500, "store_failed", "the game could not be created: %s", err);
+        return srv_error_reply(reply, 500, "store_failed", "the game could not be created: %s", err);
     return rc == 0 ? srv_lobby_create_repeat(s, lc, reply) : 0;
 }
 
@@ -243,10 +203,10 @@ int srv_lobby_create_repeat(srv_rooms *s, const srv_lobby_create *lc, char **rep
     char id[SRV_ID_LEN + 1], err[TB_ERR_LEN], away[300];
     int rc = s->store->m->request_find(s->store, lc->key_hash, lc->since, id, err, sizeof err);
     if (rc < 0)
-        return lobby_error(reply, 500, "store_failed", "the game could not be created: %s", err);
+        return srv_error_reply(reply, 500, "store_failed", "the game could not be created: %s", err);
     srv_room *r = rc == 0 ? srv_room_claim(s, id, away, sizeof away) : NULL;
     if (!r)
-        return lobby_error(reply, 409, "retry",
+        return srv_error_reply(reply, 409, "retry",
                            "a game made with this request a moment ago is gone; try again");
     pthread_mutex_lock(&r->lock);
     json_t *out = json_object();
@@ -481,28 +441,28 @@ void srv_lobby_resign(srv_room *r, srv_client *c, json_t *id)
     pthread_mutex_lock(&r->lock);
     char err[TB_ERR_LEN];
     if (seat < 0) {
-        lobby_client_error(c, id, "spectator", "spectators watch; only a player can resign");
+        srv_client_error(c, id, "spectator", "spectators watch; only a player can resign");
     } else if (atomic_load(&r->away)) {
-        lobby_client_error(c, id, "elsewhere",
+        srv_client_error(c, id, "elsewhere",
                            "another server instance plays this game now, so nothing changed; "
                            "open the game again to follow it");
     } else if (!r->state || r->broken[0]) {
-        lobby_client_error(c, id, "broken", "this game cannot continue: %s", r->broken);
+        srv_client_error(c, id, "broken", "this game cannot continue: %s", r->broken);
     } else if (r->conceded || tb_is_over(r->state)) {
-        lobby_client_error(c, id, "game_over", "the game is over");
+        srv_client_error(c, id, "game_over", "the game is over");
     } else if (srv_lobby_waiting(r)) {
-        lobby_client_error(c, id, "waiting",
+        srv_client_error(c, id, "waiting",
                            "the game has not started (a seat is still free); its creator can "
                            "delete it instead");
     } else if (r->seat[seat].resigned) {
-        lobby_client_error(c, id, "resigned", "you have resigned already");
+        srv_client_error(c, id, "resigned", "you have resigned already");
     } else if (r->commit_pending && r->players == 2) {
         /* The game would end under a decision on its way to the store. */
-        lobby_client_error(c, id, "busy",
+        srv_client_error(c, id, "busy",
                            "a decision is being saved; resign again in a moment");
     } else if (r->rooms->store->m->seat_resign(r->rooms->store, r->id, seat, err, sizeof err)) {
         srv_log(&r->rooms->cfg, "game %s: %s", r->id, err);
-        lobby_client_error(c, id, "store_failed",
+        srv_client_error(c, id, "store_failed",
                            "the resignation could not be saved, so nothing changed: %s", err);
     } else {
         srv_seat *st = &r->seat[seat];
@@ -540,8 +500,8 @@ static srv_room *lobby_room(srv_rooms *s, const char *id, char **reply, int *sta
     char away[300];
     srv_room *r = srv_room_claim(s, id, away, sizeof away);
     if (!r)
-        *status = away[0] ? lobby_error(reply, 409, "elsewhere", "%s", away)
-                          : lobby_error(reply, 404, "unknown_game", "there is no such game");
+        *status = away[0] ? srv_error_reply(reply, 409, "elsewhere", "%s", away)
+                          : srv_error_reply(reply, 404, "unknown_game", "there is no such game");
     return r;
 }
 
@@ -551,13 +511,13 @@ static json_t *lobby_body(const char *body, size_t len, const char *const *field
     json_error_t jerr;
     json_t *req = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!req) {
-        *status = lobby_error(reply, 400, "bad_json", "the body is not JSON: %s (line %d, column %d)",
+        *status = srv_error_reply(reply, 400, "bad_json", "the body is not JSON: %s (line %d, column %d)",
                               tb__json_error_words(&jerr), jerr.line, jerr.column);
         return NULL;
     }
     if (!json_is_object(req)) {
         json_decref(req);
-        *status = lobby_error(reply, 400, "bad_request", "the body must be a JSON object");
+        *status = srv_error_reply(reply, 400, "bad_request", "the body must be a JSON object");
         return NULL;
     }
     const char *key;
@@ -567,7 +527,7 @@ static json_t *lobby_body(const char *body, size_t len, const char *const *field
         for (int i = 0; fields[i]; i++)
             known |= strcmp(key, fields[i]) == 0;
         if (!known) {
-            *status = lobby_error(reply, 400, "bad_request", "unknown field '%.*s'",
+            *status = srv_error_reply(reply, 400, "bad_request", "unknown field '%.*s'",
                                   TB__CLIP(key, 40));
             json_decref(req);
             return NULL;
@@ -587,11 +547,11 @@ int srv_room_take_seat(srv_rooms *s, const char *id, const char *body, size_t le
     const char *name = json_string_value(json_object_get(req, "name"));
     if (jseat && !json_is_integer(jseat)) {
         json_decref(req);
-        return lobby_error(reply, 400, "bad_request", "'seat' must be a seat number (0 for the first)");
+        return srv_error_reply(reply, 400, "bad_request", "'seat' must be a seat number (0 for the first)");
     }
-    if (!name || !lobby_valid_name(name)) {
+    if (!name || !srv_valid_name(name)) {
         json_decref(req);
-        return lobby_error(reply, 400, "bad_name",
+        return srv_error_reply(reply, 400, "bad_name",
                            "say your name to take a seat: 1 to %d bytes, no control characters",
                            SRV_NAME_LEN - 1);
     }
@@ -605,11 +565,11 @@ int srv_room_take_seat(srv_rooms *s, const char *id, const char *body, size_t le
     int seat = -1;
     char token[64] = "", err[TB_ERR_LEN];
     if (atomic_load(&r->deleted)) {
-        status = lobby_error(reply, 404, "unknown_game", "there is no such game");
+        status = srv_error_reply(reply, 404, "unknown_game", "there is no such game");
     } else if (!r->state || r->broken[0] || r->conceded || tb_is_over(r->state)) {
-        status = lobby_error(reply, 409, "game_over", "this game is over: its seats are not free");
+        status = srv_error_reply(reply, 409, "game_over", "this game is over: its seats are not free");
     } else if (jseat && (want < 0 || want >= r->players)) {
-        status = lobby_error(reply, 400, "bad_seat",
+        status = srv_error_reply(reply, 400, "bad_seat",
                              "there is no such seat: \"seat\" is 0 to %d here (seat 1 to seat %d)",
                              r->players - 1, r->players);
     } else {
@@ -617,12 +577,12 @@ int srv_room_take_seat(srv_rooms *s, const char *id, const char *body, size_t le
             if (r->seat[i].open && (!jseat || i == want))
                 seat = i;
         if (seat < 0 && jseat)
-            status = lobby_error(reply, 409, "seat_taken",
+            status = srv_error_reply(reply, 409, "seat_taken",
                                  "seat %d is not free any more (%s sits there); choose another "
                                  "free seat",
                                  (int)want + 1, r->seat[want].name);
         else if (seat < 0)
-            status = lobby_error(reply, 409, "seat_taken", "every seat of this game is taken");
+            status = srv_error_reply(reply, 409, "seat_taken", "every seat of this game is taken");
     }
     if (seat >= 0) {
         uint8_t hash[SRV_HASH_LEN];
@@ -630,9 +590,9 @@ int srv_room_take_seat(srv_rooms *s, const char *id, const char *body, size_t le
         int rc = s->store->m->seat_take(s->store, r->id, seat, name, hash, err, sizeof err);
         if (rc < 0) {
             srv_log(&s->cfg, "game %s: %s", r->id, err);
-            status = lobby_error(reply, 500, "store_failed", "the seat could not be taken: %s", err);
+            status = srv_error_reply(reply, 500, "store_failed", "the seat could not be taken: %s", err);
         } else if (rc == 1) {
-            status = lobby_error(reply, 409, "seat_taken",
+            status = srv_error_reply(reply, 409, "seat_taken",
                                  "someone took seat %d a moment before you; choose another free seat",
                                  seat + 1);
         } else {
@@ -695,7 +655,7 @@ int srv_room_delete(srv_rooms *s, const char *id, const char *body, size_t len, 
     srv_room *r = token ? lobby_room(s, id, reply, &status) : NULL;
     if (!token) {
         json_decref(req);
-        return lobby_error(reply, 403, "bad_token",
+        return srv_error_reply(reply, 403, "bad_token",
                            "only the person who created a game can delete it: send its "
                            "creator's key as \"token\"");
     }
@@ -708,9 +668,9 @@ int srv_room_delete(srv_rooms *s, const char *id, const char *body, size_t len, 
     pthread_mutex_lock(&r->lock);
     char err[TB_ERR_LEN];
     if (atomic_load(&r->deleted)) {
-        status = lobby_error(reply, 404, "unknown_game", "there is no such game");
+        status = srv_error_reply(reply, 404, "unknown_game", "there is no such game");
     } else if (strlen(token) > 128 || !r->has_creator || !srv_secret_equal(hash, r->creator_hash)) {
-        status = lobby_error(reply, 403, "bad_token",
+        status = srv_error_reply(reply, 403, "bad_token",
                              "only the person who created this game can delete it, with the key "
                              "their lobby kept");
     } else {
@@ -720,14 +680,14 @@ int srv_room_delete(srv_rooms *s, const char *id, const char *body, size_t len, 
             srv_log(&s->cfg, "game %s: deleted by its creator", r->id);
             status = lobby_reply(reply, 200, json_pack("{s:s,s:b}", "id", r->id, "deleted", true));
         } else if (rc == 2) {
-            status = lobby_error(reply, 409, "started",
+            status = srv_error_reply(reply, 409, "started",
                                  "this game has started, so it cannot be deleted; it stays until "
                                  "it ends (a player can resign)");
         } else if (rc == 1) {
-            status = lobby_error(reply, 404, "unknown_game", "there is no such game");
+            status = srv_error_reply(reply, 404, "unknown_game", "there is no such game");
         } else {
             srv_log(&s->cfg, "game %s: %s", r->id, err);
-            status = lobby_error(reply, 500, "store_failed", "the game could not be deleted: %s", err);
+            status = srv_error_reply(reply, 500, "store_failed", "the game could not be deleted: %s", err);
         }
     }
     pthread_mutex_unlock(&r->lock);

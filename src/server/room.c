@@ -49,10 +49,8 @@ static void room_send_json(srv_client *c, json_t *msg) /* steals msg */
     room_send(c, text);
 }
 
-static void room_client_error(srv_client *c, const json_t *id, const char *code, const char *fmt,
-                              ...) __attribute__((format(printf, 4, 5)));
-static void room_client_error(srv_client *c, const json_t *id, const char *code, const char *fmt,
-                              ...)
+/* An error message to one connection (roomsInt.h). */
+void srv_client_error(srv_client *c, const json_t *id, const char *code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -348,15 +346,6 @@ json_t *srv_row_summary(const srv_game_row *row)
 /* The text of a message (steals j).  Never NULL: when the message cannot
  * be built (a NULL from json_pack, no memory) the reply says so instead,
  * and the failure is logged by the caller's error path, never fatal. */
-static char *room_dump(json_t *j)
-{
-    char *s = j ? json_dumps(j, JSON_COMPACT) : NULL;
-    json_decref(j);
-    if (!s)
-        s = srv_internal_error("a message");
-    return s;
-}
-
 /* A growing text for messages written straight from the state (the
  * hottest path of the server: two of these per decision).  Out of memory
  * marks it failed; room_text_take then returns NULL. */
@@ -541,7 +530,7 @@ static void room_broadcast_state(srv_room *r)
 
 static void room_broadcast(srv_room *r, json_t *msg) /* steals msg */
 {
-    char *text = room_dump(msg);
+    char *text = srv_json_text(msg);
     for (int i = 0; i < r->nclients; i++)
         room_send(r->clients[i], strdup(text));
     free(text);
@@ -657,14 +646,14 @@ static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_client 
 {
     if (atomic_load(&r->away)) { /* another instance holds it, or it is being read again */
         if (ack_to)
-            room_client_error(ack_to, ack_id, "elsewhere",
+            srv_client_error(ack_to, ack_id, "elsewhere",
                            "another server instance plays this game now, so nothing changed; "
                            "open the game again to follow it");
         return -1;
     }
     if (r->commit_pending) {
         if (ack_to)
-            room_client_error(ack_to, ack_id, "busy",
+            srv_client_error(ack_to, ack_id, "busy",
                               "the previous decision is still being saved; wait for the new "
                               "position, then decide again");
         return -1;
@@ -672,7 +661,7 @@ static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_client 
     srv_pending *p = calloc(1, sizeof *p);
     if (!p) {
         if (ack_to)
-            room_client_error(ack_to, ack_id, "internal",
+            srv_client_error(ack_to, ack_id, "internal",
                               "the server is out of memory, so nothing changed; try again");
         return -1;
     }
@@ -692,7 +681,7 @@ static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_client 
     if (srv_committer_push(r->rooms->committer, p) != 0) { /* the server is stopping */
         r->commit_pending = false;
         if (ack_to) {
-            room_client_error(ack_to, ack_id, "stopping",
+            srv_client_error(ack_to, ack_id, "stopping",
                               "the server is stopping, so nothing changed; try again when it is back");
             ack_to->ops->unref(ack_to);
         }
@@ -711,7 +700,7 @@ static void room_commit_undo(srv_room *r, int seat, int keep, char *note, srv_cl
 {
     if (r->commit_pending) {
         free(note);
-        room_client_error(ack_to, ack_id, "busy",
+        srv_client_error(ack_to, ack_id, "busy",
                           "the previous decision is still being saved; wait for the new "
                           "position, then try again");
         return;
@@ -719,7 +708,7 @@ static void room_commit_undo(srv_room *r, int seat, int keep, char *note, srv_cl
     srv_pending *p = calloc(1, sizeof *p);
     if (!p) {
         free(note);
-        room_client_error(ack_to, ack_id, "internal",
+        srv_client_error(ack_to, ack_id, "internal",
                           "the server is out of memory, so nothing changed; try again");
         return;
     }
@@ -736,7 +725,7 @@ static void room_commit_undo(srv_room *r, int seat, int keep, char *note, srv_cl
     r->commit_pending = true;
     if (srv_committer_push(r->rooms->committer, p) != 0) {
         r->commit_pending = false;
-        room_client_error(ack_to, ack_id, "stopping",
+        srv_client_error(ack_to, ack_id, "stopping",
                           "the server is stopping, so nothing changed; try again when it is back");
         ack_to->ops->unref(ack_to);
         json_decref(p->ack_id);
@@ -831,7 +820,7 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
         room_rewind(r, p);
     } else if (p->undo && stored != 1) {
         srv_log(&r->rooms->cfg, "game %s: taking back to decision %d: %s", r->id, p->keep, why);
-        room_client_error(ack_to, ack_id, "store_failed",
+        srv_client_error(ack_to, ack_id, "store_failed",
                           "the take-back could not be saved, so nothing changed: %s", why);
     } else if (stored == 1) {
         /* Another instance holds the game now (PostgreSQL): this room is
@@ -839,13 +828,13 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
         srv_log(&r->rooms->cfg, "game %s: decision %d: %s", r->id, n, why);
         room_set_away_locked(r, "");
         if (ack_to)
-            room_client_error(ack_to, ack_id, "elsewhere",
+            srv_client_error(ack_to, ack_id, "elsewhere",
                               "another server instance plays this game now, so nothing changed; "
                               "open the game again to follow it");
     } else if (stored != 0) {
         srv_log(&r->rooms->cfg, "game %s: decision %d: %s", r->id, n, why);
         if (ack_to)
-            room_client_error(ack_to, ack_id, "store_failed",
+            srv_client_error(ack_to, ack_id, "store_failed",
                               "the decision could not be saved, so nothing changed: %s", why);
         else if (p->by_ai && !atomic_load(&r->away)) /* a computer's: try again in a second */
             r->ai_queued = srv_ai_schedule(r->rooms->ai, r, ROOM_JOB_MOVE, n - 1,
@@ -893,31 +882,6 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
 }
 
 /* ---- creating games ---- */
-
-static bool room_valid_name(const char *name)
-{
-    size_t len = strlen(name);
-    if (len == 0 || len >= SRV_NAME_LEN)
-        return false;
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-        if (*p < 0x20 || *p == 0x7f)
-            return false;
-    return true;
-}
-
-static int room_error_reply(char **reply, int status, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int room_error_reply(char **reply, int status, const char *code, const char *fmt, ...)
-{
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    tb__utf8_repair(msg); /* whatever it quotes, the reply is valid JSON */
-    *reply = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", code, "message", msg));
-    return status;
-}
 
 /* The stored options column: the options, and under "@board" (no option is
  * called that) the board's name and content hash, so a stored game is only
@@ -984,13 +948,13 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     json_error_t jerr;
     json_t *req = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
     if (!req)
-        return room_error_reply(reply, 400, "bad_json", "the body is not JSON: %s (line %d, column %d)",
+        return srv_error_reply(reply, 400, "bad_json", "the body is not JSON: %s (line %d, column %d)",
                                 tb__json_error_words(&jerr), jerr.line, jerr.column);
     int status = 400;
     srv_room *r = NULL;
     char tokens[TB_MAX_SEATS][64] = {{0}};
     if (!json_is_object(req)) {
-        status = room_error_reply(reply, 400, "bad_request", "the body must be a JSON object");
+        status = srv_error_reply(reply, 400, "bad_request", "the body must be a JSON object");
         goto done;
     }
     const char *key;
@@ -999,7 +963,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
         if (strcmp(key, "game") && strcmp(key, "players") && strcmp(key, "options") &&
             strcmp(key, "seats") && strcmp(key, "board") && strcmp(key, "request_key") &&
             strcmp(key, "absent_after")) {
-            status = room_error_reply(reply, 400, "bad_request",
+            status = srv_error_reply(reply, 400, "bad_request",
                                       "unknown field '%.*s' (fields: game, players, options, seats,"
                                       " board, request_key, absent_after)",
                                       TB__CLIP(key, 40));
@@ -1017,42 +981,42 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     bool full = atomic_load(&s->running) >= limit;
     pthread_mutex_unlock(&s->registry_lock);
     if (full) {
-        status = room_error_reply(reply, 503, "server_full",
+        status = srv_error_reply(reply, 503, "server_full",
                                   "this server runs %d games, its limit; try again later", limit);
         goto done;
     }
     const char *gname = json_string_value(json_object_get(req, "game"));
     if (!gname) {
-        status = room_error_reply(reply, 400, "bad_request", "'game' must name a game, e.g. \"clans\"");
+        status = srv_error_reply(reply, 400, "bad_request", "'game' must name a game, e.g. \"clans\"");
         goto done;
     }
     const tb_game *game = tb_game_find(gname);
     if (!game) {
-        status = room_error_reply(reply, 400, "unknown_game", "there is no game '%.*s' (see GET /api/catalog)",
+        status = srv_error_reply(reply, 400, "unknown_game", "there is no game '%.*s' (see GET /api/catalog)",
                                   TB__CLIP(gname, 40));
         goto done;
     }
     const json_t *jseats = json_object_get(req, "seats");
     const json_t *jplayers = json_object_get(req, "players");
     if (jseats && !json_is_array(jseats)) {
-        status = room_error_reply(reply, 400, "bad_request", "'seats' must be an array");
+        status = srv_error_reply(reply, 400, "bad_request", "'seats' must be an array");
         goto done;
     }
     if (jplayers && !json_is_integer(jplayers)) {
-        status = room_error_reply(reply, 400, "bad_request", "'players' must be a whole number");
+        status = srv_error_reply(reply, 400, "bad_request", "'players' must be a whole number");
         goto done;
     }
     json_int_t players = jplayers ? json_integer_value(jplayers)
                          : jseats ? (json_int_t)json_array_size(jseats)
                                   : tb_game_default_players(game);
     if (players < tb_game_min_players(game) || players > tb_game_max_players(game)) {
-        status = room_error_reply(reply, 400, "bad_players", "%s is for %d to %d players, not %lld",
+        status = srv_error_reply(reply, 400, "bad_players", "%s is for %d to %d players, not %lld",
                                   tb_game_title(game), tb_game_min_players(game),
                                   tb_game_max_players(game), (long long)players);
         goto done;
     }
     if (jseats && (json_int_t)json_array_size(jseats) != players) {
-        status = room_error_reply(reply, 400, "bad_seats", "'seats' lists %zu seats for %lld players",
+        status = srv_error_reply(reply, 400, "bad_seats", "'seats' lists %zu seats for %lld players",
                                   json_array_size(jseats), (long long)players);
         goto done;
     }
@@ -1062,11 +1026,11 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     if (jboard && !json_is_null(jboard)) {
         const char *bname = json_string_value(jboard);
         if (!bname) {
-            status = room_error_reply(reply, 400, "bad_request", "'board' must be a board's name");
+            status = srv_error_reply(reply, 400, "bad_request", "'board' must be a board's name");
             goto done;
         }
         if (!tb_data_builtin(game)) {
-            status = room_error_reply(reply, 400, "unknown_board", "%s has no boards to choose from",
+            status = srv_error_reply(reply, 400, "unknown_board", "%s has no boards to choose from",
                                       tb_game_title(game));
             goto done;
         }
@@ -1080,7 +1044,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
                 size_t used = strlen(names);
                 snprintf(names + used, sizeof names - used, "%s%s", k ? ", " : "", tb_data_name(d));
             }
-            status = room_error_reply(reply, 400, "unknown_board",
+            status = srv_error_reply(reply, 400, "unknown_board",
                                       "this server has no %s board '%.*s' (boards: %s)",
                                       tb_game_title(game), TB__CLIP(bname, 40), names);
             goto done;
@@ -1088,7 +1052,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     }
     r = room_new(s);
     if (!r) {
-        status = room_error_reply(reply, 500, "internal", "the server is out of memory; try again later");
+        status = srv_error_reply(reply, 500, "internal", "the server is out of memory; try again later");
         goto done;
     }
     r->game = game;
@@ -1098,7 +1062,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     tb_options_clear(&r->options);
     const json_t *jopts = json_object_get(req, "options");
     if (jopts && !json_is_object(jopts)) {
-        status = room_error_reply(reply, 400, "bad_options", "'options' must be an object of KEY: VALUE");
+        status = srv_error_reply(reply, 400, "bad_options", "'options' must be an object of KEY: VALUE");
         goto done;
     }
     json_object_foreach((json_t *)jopts, key, val) {
@@ -1110,16 +1074,16 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
         else if (json_is_boolean(val))
             snprintf(value, sizeof value, "%s", json_is_true(val) ? "true" : "false");
         else {
-            status = room_error_reply(reply, 400, "bad_options", "option '%.*s' must be a string", TB__CLIP(key, 40));
+            status = srv_error_reply(reply, 400, "bad_options", "option '%.*s' must be a string", TB__CLIP(key, 40));
             goto done;
         }
         if (tb_options_set(&r->options, key, value, err, sizeof err)) {
-            status = room_error_reply(reply, 400, "bad_options", "%s", err);
+            status = srv_error_reply(reply, 400, "bad_options", "%s", err);
             goto done;
         }
     }
     if (tb_options_normalize(game, &r->options, err, sizeof err)) {
-        status = room_error_reply(reply, 400, "bad_options", "%s", err);
+        status = srv_error_reply(reply, 400, "bad_options", "%s", err);
         goto done;
     }
     /* seats */
@@ -1127,7 +1091,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
         srv_seat *st = &r->seat[i];
         const json_t *js = jseats ? json_array_get(jseats, (size_t)i) : NULL;
         if (js && !json_is_object(js)) {
-            status = room_error_reply(reply, 400, "bad_seats", "seat %d must be an object like {\"kind\":\"human\"}", i);
+            status = srv_error_reply(reply, 400, "bad_seats", "seat %d must be an object like {\"kind\":\"human\"}", i);
             goto done;
         }
         const char *kind = js ? json_string_value(json_object_get(js, "kind")) : (i ? "ai" : "human");
@@ -1135,29 +1099,29 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
         const char *level = js ? json_string_value(json_object_get(js, "level")) : NULL;
         const json_t *jopen = js ? json_object_get(js, "open") : NULL;
         if (jopen && !json_is_boolean(jopen)) {
-            status = room_error_reply(reply, 400, "bad_seats", "seat %d: 'open' must be true or false", i);
+            status = srv_error_reply(reply, 400, "bad_seats", "seat %d: 'open' must be true or false", i);
             goto done;
         }
         st->open = json_is_true(jopen);
         if (st->open && kind && strcmp(kind, "human") != 0) {
-            status = room_error_reply(reply, 400, "bad_seats",
+            status = srv_error_reply(reply, 400, "bad_seats",
                                       "seat %d: only a seat for a person can be open", i);
             goto done;
         }
         if (js && json_object_get(js, "name") && !name) {
-            status = room_error_reply(reply, 400, "bad_seats", "seat %d: 'name' must be a string", i);
+            status = srv_error_reply(reply, 400, "bad_seats", "seat %d: 'name' must be a string", i);
             goto done;
         }
         if (js && json_object_get(js, "level") && !level) {
-            status = room_error_reply(reply, 400, "bad_seats", "seat %d: 'level' must be a string", i);
+            status = srv_error_reply(reply, 400, "bad_seats", "seat %d: 'level' must be a string", i);
             goto done;
         }
         if (!kind || (strcmp(kind, "human") && strcmp(kind, "ai"))) {
-            status = room_error_reply(reply, 400, "bad_seats", "seat %d: 'kind' must be \"human\" or \"ai\"", i);
+            status = srv_error_reply(reply, 400, "bad_seats", "seat %d: 'kind' must be \"human\" or \"ai\"", i);
             goto done;
         }
-        if (name && !room_valid_name(name)) {
-            status = room_error_reply(reply, 400, "bad_seats",
+        if (name && !srv_valid_name(name)) {
+            status = srv_error_reply(reply, 400, "bad_seats",
                                       "seat %d: a name has 1 to %d bytes and no control characters",
                                       i, SRV_NAME_LEN - 1);
             goto done;
@@ -1167,7 +1131,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
             if (!level)
                 level = "normal";
             if (strlen(level) >= SRV_LEVEL_LEN || room_resolve_ai(game, st, level, err, sizeof err)) {
-                status = room_error_reply(reply, 400, "bad_level", "seat %d: %s", i,
+                status = srv_error_reply(reply, 400, "bad_level", "seat %d: %s", i,
                                           strlen(level) >= SRV_LEVEL_LEN ? "level name too long" : err);
                 goto done;
             }
@@ -1179,7 +1143,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
         } else {
             st->kind = SRV_HUMAN;
             if (level) {
-                status = room_error_reply(reply, 400, "bad_seats", "seat %d: a human seat has no level", i);
+                status = srv_error_reply(reply, 400, "bad_seats", "seat %d: a human seat has no level", i);
                 goto done;
             }
             snprintf(st->name, sizeof st->name, "%s", name ? name : "");
@@ -1194,7 +1158,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     uint64_t seed = srv_secret_u64();
     r->state = tb_state_new(game);
     if (tb_setup_data(r->state, data, r->players, &r->options, seed, err, sizeof err)) {
-        status = room_error_reply(reply, 400, "bad_options", "%s", err);
+        status = srv_error_reply(reply, 400, "bad_options", "%s", err);
         goto done;
     }
     srv_iso_now(r->created);
@@ -1218,7 +1182,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     row.options = room_options_text(&r->options, tb_state_data(r->state));
     if (!row.options) {
         srv_log(&s->cfg, "creating a game: out of memory");
-        status = room_error_reply(reply, 500, "internal", "the server is out of memory; try again later");
+        status = srv_error_reply(reply, 500, "internal", "the server is out of memory; try again later");
         goto done;
     }
     row.seed = seed;
@@ -1240,7 +1204,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     }
     if (rc) {
         srv_log(&s->cfg, "creating a game: %s", err);
-        status = room_error_reply(reply, 500, "store_failed", "the game could not be saved: %s", err);
+        status = srv_error_reply(reply, 500, "store_failed", "the game could not be saved: %s", err);
         goto done;
     }
     /* the reply: one secret link per human seat */
@@ -1264,7 +1228,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     json_object_set_new(out, "creator_token", json_string(creator_token));
     srv_lobby_reply_extras(r, out);
     memset(creator_token, 0, sizeof creator_token);
-    *reply = room_dump(out);
+    *reply = srv_json_text(out);
     srv_room_register(s, r);
     srv_log(&s->cfg, "game %s: new %s for %d players", r->id, tb_game_name(game), r->players);
     pthread_mutex_lock(&r->lock);
@@ -1486,7 +1450,7 @@ char *srv_room_spectator_json(srv_room *r)
                                              : json_null());
     }
     pthread_mutex_unlock(&r->lock);
-    return room_dump(j);
+    return srv_json_text(j);
 }
 
 char *srv_room_record_json(srv_room *r, int *status)
@@ -1495,7 +1459,7 @@ char *srv_room_record_json(srv_room *r, int *status)
     char *out;
     if (!r->state || r->broken[0]) {
         *status = 409;
-        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "broken", "message", r->broken));
+        out = srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", "broken", "message", r->broken));
     } else {
         *status = 200;
         out = tb_record_json_sealed(r->record, r->state, TB_SPECTATOR);
@@ -1504,7 +1468,7 @@ char *srv_room_record_json(srv_room *r, int *status)
             if (j) {
                 json_object_set(j, "takebacks", r->takebacks);
                 free(out);
-                out = room_dump(j);
+                out = srv_json_text(j);
             }
         }
     }
@@ -1517,14 +1481,14 @@ char *srv_room_replay_json(srv_room *r, long step, const char *token, int *statu
     int seat = token && *token ? srv_room_seat_of_token(r, token) : TB_SPECTATOR;
     if (seat < TB_SPECTATOR) {
         *status = 403;
-        return room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "bad_token", "message",
+        return srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", "bad_token", "message",
                                    "this link's seat key is not one of this game's"));
     }
     pthread_mutex_lock(&r->lock);
     char *out = NULL;
     if (!r->state || r->broken[0]) {
         *status = 409;
-        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "broken", "message", r->broken));
+        out = srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", "broken", "message", r->broken));
         goto done;
     }
     bool over = room_over(r);
@@ -1535,14 +1499,14 @@ char *srv_room_replay_json(srv_room *r, long step, const char *token, int *statu
         *status = 404;
         char msg[96];
         snprintf(msg, sizeof msg, "steps of this game run from 0 to %d", total);
-        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "bad_step", "message", msg));
+        out = srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", "bad_step", "message", msg));
         goto done;
     }
     char why[TB_ERR_LEN];
     tb_state *s = tb_record_replay_in(r->record, (int)step, r->rooms->cfg.boards, why, sizeof why);
     if (!s) {
         *status = 500;
-        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "replay_failed", "message", why));
+        out = srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", "replay_failed", "message", why));
         goto done;
     }
     json_t *j = json_pack("{s:s,s:i,s:i}", "game", r->id, "step", (int)step, "total", total);
@@ -1556,7 +1520,7 @@ char *srv_room_replay_json(srv_room *r, long step, const char *token, int *statu
     json_object_set_new(j, "result", over ? room_parse_view(room_result(r)) : json_null());
     tb_state_free(s);
     *status = 200;
-    out = room_dump(j);
+    out = srv_json_text(j);
 done:
     pthread_mutex_unlock(&r->lock);
     return out;
@@ -1570,12 +1534,12 @@ char *srv_room_scores_json(srv_room *r, int *status)
     tb_state *s = NULL;
     if (!r->state || r->broken[0]) {
         *status = 409;
-        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "broken", "message", r->broken));
+        out = srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", "broken", "message", r->broken));
         goto done;
     }
     if (!room_over(r)) { /* scores on the way would tell secret colours */
         *status = 409;
-        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "not_over", "message",
+        out = srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", "not_over", "message",
                                   "the score graph opens when the game is over"));
         goto done;
     }
@@ -1601,11 +1565,11 @@ char *srv_room_scores_json(srv_room *r, int *status)
         json_decref(scores);
         json_decref(stages);
         *status = 500;
-        out = room_dump(json_pack("{s:{s:s,s:s}}", "error", "code", "replay_failed", "message", why));
+        out = srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", "replay_failed", "message", why));
         goto done;
     }
     *status = 200;
-    out = room_dump(json_pack("{s:s,s:i,s:i,s:o,s:o}", "game", r->id, "players", r->players, "total",
+    out = srv_json_text(json_pack("{s:s,s:i,s:i,s:o,s:o}", "game", r->id, "players", r->players, "total",
                               tb_record_length(r->record), "scores", scores, "stages", stages));
 done:
     tb_state_free(s);
@@ -1640,7 +1604,7 @@ void srv_room_attach(srv_room *r, srv_client *c)
         srv_client **a = realloc(r->clients, (size_t)(r->client_cap ? r->client_cap * 2 : 8) * sizeof *a);
         if (!a) {
             pthread_mutex_unlock(&r->lock);
-            room_client_error(c, NULL, "internal", "the server is out of memory; try again later");
+            srv_client_error(c, NULL, "internal", "the server is out of memory; try again later");
             return;
         }
         r->clients = a;
@@ -1700,49 +1664,49 @@ static void room_decide(srv_room *r, srv_client *c, int seat, json_t *msg, json_
     const json_t *jmove = json_object_get(msg, "move");
     const char *move = json_string_value(jmove);
     if (!move) {
-        room_client_error(c, id, "bad_message",
+        srv_client_error(c, id, "bad_message",
                        "a decide message needs \"move\": the decision in notation, e.g. "
                        "{\"type\":\"decide\",\"move\":\"12-17\"}");
         return;
     }
     const json_t *jn = json_object_get(msg, "n");
     if (jn && !json_is_integer(jn)) {
-        room_client_error(c, id, "bad_message", "\"n\" must be the number of decisions you saw");
+        srv_client_error(c, id, "bad_message", "\"n\" must be the number of decisions you saw");
         return;
     }
     if (strlen(move) > 200) {
-        room_client_error(c, id, "bad_message", "that decision text is too long");
+        srv_client_error(c, id, "bad_message", "that decision text is too long");
         return;
     }
     pthread_mutex_lock(&r->lock);
     if (seat < 0) {
-        room_client_error(c, id, "spectator", "spectators watch; only a seat's link can decide");
+        srv_client_error(c, id, "spectator", "spectators watch; only a seat's link can decide");
     } else if (atomic_load(&r->away)) {
-        room_client_error(c, id, "elsewhere",
+        srv_client_error(c, id, "elsewhere",
                        "another server instance plays this game now, so nothing changed; "
                        "open the game again to follow it");
     } else if (!r->state || r->broken[0]) {
-        room_client_error(c, id, "broken", "this game cannot continue: %s", r->broken);
+        srv_client_error(c, id, "broken", "this game cannot continue: %s", r->broken);
     } else if (room_over(r)) {
-        room_client_error(c, id, "game_over", "the game is over");
+        srv_client_error(c, id, "game_over", "the game is over");
     } else if (srv_lobby_waiting(r)) {
-        room_client_error(c, id, "waiting",
+        srv_client_error(c, id, "waiting",
                           "the game starts when every seat is taken; nothing changed");
     } else if (seat >= 0 && r->seat[seat].resigned) {
-        room_client_error(c, id, "resigned", "you resigned: the computer plays your seat to the end");
+        srv_client_error(c, id, "resigned", "you resigned: the computer plays your seat to the end");
     } else if (tb_to_move(r->state) != seat) {
         int to = tb_to_move(r->state);
-        room_client_error(c, id, "not_your_turn", "it is %s's turn (seat %d), not yours",
+        srv_client_error(c, id, "not_your_turn", "it is %s's turn (seat %d), not yours",
                        r->seat[to].name, to + 1);
     } else if (jn && json_integer_value(jn) != tb_decisions_made(r->state)) {
-        room_client_error(c, id, "stale",
+        srv_client_error(c, id, "stale",
                        "the game moved on: you saw %lld decisions, there are %d now",
                        (long long)json_integer_value(jn), tb_decisions_made(r->state));
     } else {
         tb_move m;
         char why[TB_ERR_LEN];
         if (tb_text_to_move(r->state, move, &m, why, sizeof why))
-            room_client_error(c, id, "illegal", "%s", why);
+            srv_client_error(c, id, "illegal", "%s", why);
         else {
             srv_lobby_seen(r, seat); /* a person back from being away plays again */
             room_commit(r, seat, m, false, c, id);
@@ -1758,7 +1722,7 @@ static void room_undo(srv_room *r, srv_client *c, int seat, json_t *msg, json_t 
 {
     const json_t *jn = json_object_get(msg, "n");
     if (jn && !json_is_integer(jn)) {
-        room_client_error(c, id, "bad_message", "\"n\" must be the number of decisions you saw");
+        srv_client_error(c, id, "bad_message", "\"n\" must be the number of decisions you saw");
         return;
     }
     pthread_mutex_lock(&r->lock);
@@ -1767,26 +1731,26 @@ static void room_undo(srv_room *r, srv_client *c, int seat, json_t *msg, json_t 
     char why[300];
     char *note = NULL;
     if (seat < 0) {
-        room_client_error(c, id, "spectator", "spectators watch; only a player can take back");
+        srv_client_error(c, id, "spectator", "spectators watch; only a player can take back");
     } else if (atomic_load(&r->away)) {
-        room_client_error(c, id, "elsewhere",
+        srv_client_error(c, id, "elsewhere",
                           "another server instance plays this game now, so nothing changed; "
                           "open the game again to follow it");
     } else if (!r->state || r->broken[0]) {
-        room_client_error(c, id, "broken", "this game cannot continue: %s", r->broken);
+        srv_client_error(c, id, "broken", "this game cannot continue: %s", r->broken);
     } else if (tb_is_over(r->state)) {
-        room_client_error(c, id, "game_over", "the game is over, so nothing can be taken back");
+        srv_client_error(c, id, "game_over", "the game is over, so nothing can be taken back");
     } else if (jn && json_integer_value(jn) != tb_decisions_made(r->state)) {
-        room_client_error(c, id, "stale",
+        srv_client_error(c, id, "stale",
                           "the game moved on: you saw %lld decisions, there are %d now",
                           (long long)json_integer_value(jn), tb_decisions_made(r->state));
     } else if (r->commit_pending) {
-        room_client_error(c, id, "busy",
+        srv_client_error(c, id, "busy",
                           "the previous decision is still being saved; wait for the new "
                           "position, then try again");
     } else if ((take_back ? srv_takeback_check(r, seat, &keep, &note, &code, why, sizeof why)
                           : srv_undo_check(r, seat, &keep, &code, why, sizeof why)) != 0) {
-        room_client_error(c, id, code, "%s", why);
+        srv_client_error(c, id, code, "%s", why);
     } else {
         room_commit_undo(r, seat, keep, note, c, id);
     }
@@ -1804,7 +1768,7 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
         id = NULL;
     const char *type = json_string_value(json_object_get(msg, "type"));
     if (!type) {
-        room_client_error(c, id, "bad_message", "a message is a JSON object with a \"type\" "
+        srv_client_error(c, id, "bad_message", "a message is a JSON object with a \"type\" "
                                              "(decide, undo, take_back, hint, deduce, resign, sync or ping)");
     } else if (strcmp(type, "decide") == 0) {
         room_decide(r, c, seat, msg, id);
@@ -1821,14 +1785,14 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
         if (seat >= 0 && srv_lobby_seen(r, seat))
             room_broadcast_state(r);
         if (atomic_load(&r->away))
-            room_client_error(c, id, "elsewhere",
+            srv_client_error(c, id, "elsewhere",
                            "another server instance plays this game now; open the game again "
                            "to follow it");
         else
             room_send(c, room_state_text(r, seat));
         pthread_mutex_unlock(&r->lock);
     } else {
-        room_client_error(c, id, "unknown_type",
+        srv_client_error(c, id, "unknown_type",
                        "unknown message type '%.*s' (decide, undo, take_back, hint, deduce, "
                        "resign, sync or ping)", TB__CLIP(type, 32));
     }
@@ -1867,7 +1831,7 @@ static void room_hint_request(srv_room *r, srv_client *c, const json_t *id)
     int n = r->state ? tb_decisions_made(r->state) : -1;
     if (!r->state || r->broken[0] || room_over(r) || c->seat < 0 ||
         tb_to_move(r->state) != c->seat) {
-        room_client_error(c, id, "not_your_turn", "a hint is for the player whose turn it is");
+        srv_client_error(c, id, "not_your_turn", "a hint is for the player whose turn it is");
     } else if (r->hint_n == n && r->hint_text) {
         room_send(c, strdup(r->hint_text));
     } else if (r->hint_n != n) {
@@ -1876,7 +1840,7 @@ static void room_hint_request(srv_room *r, srv_client *c, const json_t *id)
         r->hint_n = n;
         if (srv_ai_schedule(r->rooms->ai, r, ROOM_JOB_HINT, n, srv_now_us()) != 0) {
             r->hint_n = -1;
-            room_client_error(c, id, "busy", "the computer cannot think about a hint right now");
+            srv_client_error(c, id, "busy", "the computer cannot think about a hint right now");
         }
     } /* else: being computed; it goes to every connection of the seat */
     pthread_mutex_unlock(&r->lock);
@@ -1971,19 +1935,19 @@ static void room_deduce_request(srv_room *r, srv_client *c, const json_t *msg, c
     pthread_mutex_lock(&r->lock);
     int seat = c->seat, n = r->state ? tb_decisions_made(r->state) : -1;
     if (seat < 0 || seat >= r->players) {
-        room_client_error(c, id, "not_a_player",
+        srv_client_error(c, id, "not_a_player",
                           "the deduction aid is for the players of this game, not for spectators");
     } else if (want && (!json_is_integer(want) || json_integer_value(want) != seat)) {
-        room_client_error(c, id, "not_your_seat",
+        srv_client_error(c, id, "not_your_seat",
                           "each player may ask only for their own deduction (leave out \"seat\")");
     } else if (!r->state || r->broken[0]) {
-        room_client_error(c, id, "broken", "this game cannot be played on, so there is nothing to deduce");
+        srv_client_error(c, id, "broken", "this game cannot be played on, so there is nothing to deduce");
     } else if (tb_role_count(r->game) == 0) {
-        room_client_error(c, id, "no_secret_roles",
+        srv_client_error(c, id, "no_secret_roles",
                           "nobody holds a secret colour in %s, so there is nothing to deduce",
                           tb_game_title(r->game));
     } else if (room_over(r)) {
-        room_client_error(c, id, "game_over", "the game is over: every colour is shown");
+        srv_client_error(c, id, "game_over", "the game is over: every colour is shown");
     } else if (r->deduce_n[seat] == n && r->deduce_text[seat]) {
         room_send(c, strdup(r->deduce_text[seat]));
     } else if (r->deduce_n[seat] != n) {
@@ -1992,7 +1956,7 @@ static void room_deduce_request(srv_room *r, srv_client *c, const json_t *msg, c
         r->deduce_n[seat] = n;
         if (srv_ai_schedule(r->rooms->ai, r, ROOM_JOB_DEDUCE + seat, n, srv_now_us()) != 0) {
             r->deduce_n[seat] = -1;
-            room_client_error(c, id, "busy", "the computer cannot work out a deduction right now");
+            srv_client_error(c, id, "busy", "the computer cannot work out a deduction right now");
         }
     } /* else: being computed; it goes to every connection of the seat */
     pthread_mutex_unlock(&r->lock);
@@ -2069,7 +2033,7 @@ static void room_deduce_step(srv_room *r, int seat, int n)
         r->deduce_n[seat] = -1;
         for (int i = 0; !text && i < r->nclients; i++) /* nothing to send: say so */
             if (r->clients[i]->seat == seat)
-                room_client_error(r->clients[i], NULL, "no_deduction",
+                srv_client_error(r->clients[i], NULL, "no_deduction",
                                   "no deduction is available for this position");
     }
     free(text);

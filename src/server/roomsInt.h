@@ -172,6 +172,9 @@ void srv_room_ai_step(void *owner, int kind, int expect);
  * broadcasts it, or tells its sender; frees p. */
 void srv_room_committed(srv_pending *p, int stored, const char *why);
 
+/* room.c: an error message {"type":"error",...} to one connection */
+void srv_client_error(srv_client *c, const json_t *id, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* room.c, for lobby.c (room locked) */
 json_t *srv_room_seat_json_locked(const srv_room *r, int seat);
 /* Every connection gets the state and the presence; the computer moves if
