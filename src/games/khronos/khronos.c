@@ -18,6 +18,11 @@
  *
  * Layers: this file builds on khronos_board.c (one board's buildings,
  * domains, placement checks and conflicts), which knows nothing of it.
+ *
+ * Legal-move generation keeps what it works out about a board (kh_board_memo:
+ * domains, build and upgrade checks) only while the board is byte for byte
+ * the one it was made for; a playout keeps it from one decision to the
+ * next, every other caller for one call.  It is never part of the state.
  */
 #include "khronos.h"
 

@@ -4,7 +4,8 @@
  * buildings), and the checks that concern one board alone: where a tile may
  * be laid (geography, dominion, hierarchy: kh_place_ok for one placement,
  * and the scans of a whole board the legal-move generator uses, which must
- * give the same answers), the placements a downsized tile may keep, the
+ * give the same answers; new placements are found with set operations on
+ * each form's first squares), the placements a downsized tile may keep, the
  * printed Hamlets, and a domain's hierarchy conflict.  It is
  * the layer below the rules: it reads the component tables and nothing of
  * khronos.c or of the state (hands, Ecus, turns, the other boards).
