@@ -902,19 +902,35 @@ static void kh_end_turn(khronos_state *k, tb_move discard)
 
 /* ---- legal decisions ---- */
 
-/* Appends every multiset of cards from hand h (sizes lo..hi) as moves of
- * `kind`, in increasing move order. */
-static int kh_card_sets(const uint8_t h[KH_FAMILIES], int kind, int lo, int hi, tb_move *out)
+/* Every multiset of cards from hand h (sizes lo..hi) as moves of `kind`, in
+ * increasing move order: appended to out and counted or, with out NULL,
+ * only counted, and the one numbered nth (from 0) put in *pick when there
+ * is one.  Returns how many there are. */
+static int kh_card_sets_pick(const uint8_t h[KH_FAMILIES], int kind, int lo, int hi, tb_move *out,
+                             int nth, tb_move *pick)
 {
     int n = 0;
     for (int c = 0; c <= h[2]; c++)
         for (int r = 0; r <= h[1]; r++) {
             /* the military counts that bring the size within [lo, hi] */
             int from = lo - r - c > 0 ? lo - r - c : 0, to = hi - r - c < h[0] ? hi - r - c : h[0];
-            for (int m = from; m <= to; m++)
-                out[n++] = KH_MOVE(kind, KH_CARDS(m, r, c));
+            if (to < from)
+                continue;
+            if (out) {
+                for (int m = from; m <= to; m++)
+                    out[n++] = KH_MOVE(kind, KH_CARDS(m, r, c));
+                continue;
+            }
+            if (nth >= n && nth <= n + to - from)
+                *pick = KH_MOVE(kind, KH_CARDS(from + nth - n, r, c));
+            n += to - from + 1;
         }
     return n;
+}
+
+static int kh_card_sets(const uint8_t h[KH_FAMILIES], int kind, int lo, int hi, tb_move *out)
+{
+    return kh_card_sets_pick(h, kind, lo, hi, out, 0, NULL);
 }
 
 /* The types (bit t) that can be built on board b now: in stock, a cube for
@@ -942,9 +958,13 @@ static unsigned kh_buildable(kh_ctx *c, int b)
 }
 
 /* The legal decisions; memo: what the last calls worked out about the
- * boards (kh_board_memo). */
-static int kh_legal_memo(const tb_state *s, tb_move *out, kh_memo *memo)
+ * boards (kh_board_memo).  With listed not NULL the ending of the turn,
+ * always last, is counted but not listed: *listed says how many were
+ * (TB_MAX_MOVES when the ending is not among them: all were). */
+static int kh_legal_memo(const tb_state *s, tb_move *out, kh_memo *memo, int *listed)
 {
+    if (listed)
+        *listed = TB_MAX_MOVES; /* all of them, unless the ending is counted below */
     const khronos_state *k = (const khronos_state *)s;
     if (k->over)
         return 0;
@@ -1108,6 +1128,10 @@ static int kh_legal_memo(const tb_state *s, tb_move *out, kh_memo *memo)
         for (int j = 0; j < nr; j++)
             out[n++] = KH_MOVE(KH_M_RENOVATE, kh_anchor(KT, &bd->b[renovate[j]]));
     }
+    if (listed) {
+        *listed = n;
+        return n + kh_card_sets_pick(h, KH_M_END, 0, 7, NULL, -1, NULL);
+    }
     n += kh_card_sets(h, KH_M_END, 0, 7, out + n);
     return n;
 }
@@ -1116,7 +1140,7 @@ static int kh_legal(const tb_state *s, tb_move *out)
 {
     kh_memo memo;
     kh_memo_init(&memo);
-    return kh_legal_memo(s, out, &memo);
+    return kh_legal_memo(s, out, &memo, NULL);
 }
 
 /* ---- decisions a search need not consider ---- */
@@ -1376,8 +1400,17 @@ static int kh_playout(tb_state *s, tb_rng *rng, int limit)
                                                            (int)tb__rng_below(rng, (uint32_t)n)));
             kh_apply(s, m);
         } else {
-            int n = kh_legal_memo(s, moves, &memo);
-            kh_apply(s, n ? moves[tb__rng_below(rng, (uint32_t)n)] : 0);
+            /* the turn's ending is drawn from its count, not a list */
+            int listed = 0, n = kh_legal_memo(s, moves, &memo, &listed);
+            tb_move m = 0;
+            if (n) {
+                int r = (int)tb__rng_below(rng, (uint32_t)n);
+                if (r < listed)
+                    m = moves[r];
+                else
+                    kh_card_sets_pick(k->hand[k->cur], KH_M_END, 0, 7, NULL, r - listed, &m);
+            }
+            kh_apply(s, m);
         }
         played++;
     }
