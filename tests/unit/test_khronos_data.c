@@ -7,7 +7,9 @@
  * the river, room for 3x3 blocks off the river on both of its banks, and
  * placement tables that agree with a brute-force derivation: every tile of
  * size s is an s x s block of squares (§1.1.2), with its neighbour sets,
- * terrain flags, the anchor index and the lists of larger placements.
+ * terrain flags, the anchor index and the lists of larger placements, and
+ * the forms (one orientation of a shape each) that the whole-board scans
+ * use, here and on a board of dominoes and trominoes.
  *
  * Loadable data (docs/data-format.md): data/khronos.txt read at run time
  * gives the very tables and games of the compiled-in board; every bad file
@@ -272,6 +274,11 @@ static void loaded_copy_of_builtin_gives_the_same_tables(void **unused)
     assert_memory_equal(a->anchor, b->anchor, 4 * sizeof *a->anchor);
     assert_memory_equal(a->super_first, b->super_first, ((size_t)da.places + 1) * sizeof(uint16_t));
     assert_memory_equal(a->super, b->super, a->super_first[da.places] * sizeof(uint16_t));
+    assert_memory_equal(a->form_first, b->form_first, sizeof a->form_first);
+    assert_memory_equal(a->form_end, b->form_end, sizeof a->form_end);
+    assert_memory_equal(a->form, b->form, a->form_end[3] * sizeof *a->form);
+    assert_memory_equal(&a->has_left, &b->has_left, sizeof a->has_left);
+    assert_memory_equal(&a->has_right, &b->has_right, sizeof a->has_right);
     /* and the same random game from the same seed, to the byte */
     for (int players = 2; players <= 5; players++) {
         tb_state *x = tb_state_new(khronos()), *y = tb_state_new(khronos());
@@ -309,6 +316,96 @@ static void loaded_copy_of_builtin_gives_the_same_tables(void **unused)
     assert_non_null(e);
     assert_string_not_equal(tb_data_hash(e), tb_data_hash(d));
     tb_data_free(e);
+    tb_data_free(d);
+    free(text);
+}
+
+/* The forms (kh_form) of a set of tables: every placement is its form's
+ * offsets from its first square, each form's placements are all its first
+ * squares and their terrain mixes, forms of one size are distinct, and the
+ * edge sets name the squares with a left and a right neighbour. */
+static void check_forms(const kh_tables *t)
+{
+    const kh_data *d = &t->data;
+    assert_int_equal(t->form_first[1], 0);
+    for (int s = 1; s <= 3; s++) {
+        assert_true(t->form_first[s] < t->form_end[s]);
+        if (s > 1)
+            assert_int_equal(t->form_first[s], t->form_end[s - 1]);
+        for (int f = t->form_first[s]; f < t->form_end[s]; f++) {
+            const kh_form *fm = &t->form[f];
+            assert_int_equal(fm->size, s);
+            for (int g = t->form_first[s]; g < f; g++)
+                assert_true(memcmp(t->form[g].off, fm->off, sizeof fm->off) != 0);
+            kh_bits anchors = {{0}}, mix[8];
+            memset(mix, 0, sizeof mix);
+            for (int i = d->place_first[s]; i < d->place_end[s]; i++) {
+                const kh_place *p = &t->place[i];
+                if (p->form != f)
+                    continue;
+                assert_int_equal(p->n, fm->n);
+                for (int k = 0; k < p->n; k++)
+                    assert_int_equal(p->sq[k], p->sq[0] + fm->off[k]);
+                kh_bits_set(&anchors, p->sq[0]);
+                kh_bits_set(&mix[p->covers], p->sq[0]);
+            }
+            assert_memory_equal(&anchors, &fm->anchors, sizeof anchors);
+            assert_memory_equal(mix, fm->mix, sizeof mix);
+        }
+    }
+    for (int i = 0; i < d->places; i++)
+        assert_true(t->place[i].form >= t->form_first[t->place[i].size] &&
+                    t->place[i].form < t->form_end[t->place[i].size]);
+    for (int q = 0; q < KH_MAXSQ; q++) {
+        assert_int_equal(kh_bits_has(t->has_left, q), q < d->squares && q % d->width > 0);
+        assert_int_equal(kh_bits_has(t->has_right, q), q < d->squares && q % d->width < d->width - 1);
+    }
+}
+
+/* The built-in board's forms: one per size (square blocks), and the same
+ * checks on a board whose tiles have several orientations
+ * (tests/data/khronos-shapes.txt: dominoes two, trominoes six), where random
+ * playouts (which draw a new building's squares from the sets of forms) still
+ * make exactly the decisions of random_move + apply. */
+static void forms_agree_with_placements(void **unused)
+{
+    (void)unused;
+    check_forms(&khronos__tables);
+    for (int s = 1; s <= 3; s++)
+        assert_int_equal(khronos__tables.form_end[s] - khronos__tables.form_first[s], 1);
+    size_t len;
+    char *text = source_file("tests/data/khronos-shapes.txt", &len);
+    char err[TB_ERR_LEN];
+    tb_data *d = tb_data_read(khronos(), "shapes", text, len, "shapes.txt", err, sizeof err);
+    if (!d)
+        fail_msg("%s", err);
+    const kh_tables *t = d->tables;
+    check_forms(t);
+    assert_int_equal(t->form_end[1] - t->form_first[1], 1);
+    assert_int_equal(t->form_end[2] - t->form_first[2], 2);
+    assert_int_equal(t->form_end[3] - t->form_first[3], 6);
+    int squares = 0;
+    for (int seed = 0; seed < 40; seed++) {
+        tb_state *a = tb_state_new(khronos()), *b = tb_state_new(khronos());
+        int players = 2 + seed % 4;
+        assert_int_equal(tb_setup_data(a, d, players, NULL, (uint64_t)seed, err, sizeof err), 0);
+        assert_int_equal(tb_setup_data(b, d, players, NULL, (uint64_t)seed, err, sizeof err), 0);
+        tb_rng ra, rb;
+        tb_rng_seed(&ra, (uint64_t)seed + 5);
+        tb_rng_seed(&rb, (uint64_t)seed + 5);
+        int played = tb_playout(a, &ra, 0), again = 0;
+        while (!tb_is_over(b)) {
+            tb_move m = tb_random_move(b, &rb);
+            squares += KH_KIND(m) == KH_M_SQUARES;
+            tb_apply(b, m);
+            again++;
+        }
+        assert_int_equal(played, again);
+        assert_true(tb_state_equal(a, b));
+        tb_state_free(a);
+        tb_state_free(b);
+    }
+    assert_true(squares > 100); /* buildings were laid */
     tb_data_free(d);
     free(text);
 }
@@ -523,6 +620,7 @@ int main(void)
         cmocka_unit_test(board_has_every_terrain_and_one_river),
         cmocka_unit_test(ten_printed_hamlets_off_the_river),
         cmocka_unit_test(placements_agree_with_brute_force),
+        cmocka_unit_test(forms_agree_with_placements),
         cmocka_unit_test(room_for_castles_on_both_banks),
         cmocka_unit_test(loaded_copy_of_builtin_gives_the_same_tables),
         cmocka_unit_test(bad_files_are_refused_with_line_and_reason),

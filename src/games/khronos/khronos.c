@@ -18,6 +18,11 @@
  *
  * Layers: this file builds on khronos_board.c (one board's buildings,
  * domains, placement checks and conflicts), which knows nothing of it.
+ *
+ * Legal-move generation keeps what it works out about a board (kh_board_memo:
+ * domains, build and upgrade checks) only while the board is byte for byte
+ * the one it was made for; a playout keeps it from one decision to the
+ * next, every other caller for one call.  It is never part of the state.
  */
 #include "khronos.h"
 
@@ -282,10 +287,47 @@ static void kh_touch(khronos_state *k, int b)
 
 /* ---- construction rules (the checks on one board are in khronos_board.c) ---- */
 
+/* What legal-move generation works out about one board and can use again
+ * while the board is unchanged: a playout keeps one for its whole run
+ * (kh_playout), any other caller one for one call.  `key` is a copy of what
+ * the answers depend on (the covered squares and the buildings); every
+ * answer is worked out on first use and forgotten when the board differs
+ * from the key.  Nothing here is part of the state. */
+#define KH_MEMO_FAMS 16
+typedef struct kh_board_memo {
+    bool keyed;
+    uint8_t nb;
+    kh_bits occ;
+    kh_bld b[KH_MAXB];
+    /* the domains and their squares (kh_board_domain_squares) */
+    bool have_st;
+    kh_domstat st[KH_MAXB];
+    kh_bits sq[KH_MAXB];
+    /* kh_board_new_families answers: size, families and covers_ok -> found */
+    int nfam;
+    uint16_t fam_key[KH_MEMO_FAMS];
+    uint8_t fam_found[KH_MEMO_FAMS];
+    /* kh_board_upgrade_sizes by building: the last question (have_up: bit i;
+     * up_key: sizes and the covers_ok of sizes 2 and 3) and its answer */
+    uint64_t have_up[2];
+    uint32_t up_key[KH_MAXB];
+    uint8_t up_found[KH_MAXB];
+} kh_board_memo;
+
+typedef struct kh_memo {
+    kh_board_memo board[KH_BOARDS];
+} kh_memo;
+
+static void kh_memo_init(kh_memo *m)
+{
+    for (int b = 0; b < KH_BOARDS; b++)
+        m->board[b].keyed = false;
+}
+
 /* What legal-move generation needs again and again about the current
  * player, worked out once per call: cards each board can take, the hand,
- * the surcharge for each terrain mix, and the domains of each board (made
- * on first use). */
+ * the surcharge for each terrain mix, and each board's memo (checked
+ * against the board on first use in the call). */
 typedef struct kh_ctx {
     const khronos_state *k;
     int cap[KH_BOARDS];
@@ -293,17 +335,17 @@ typedef struct kh_ctx {
     const uint8_t *hand;
     uint8_t extra[8]; /* surcharge by the covers bits of a placement */
     uint16_t fits[8]; /* by cards to spare: bit c when extra[c] fits (bit 8: worked out) */
-    bool have_st[KH_BOARDS];
-    kh_domstat st[KH_BOARDS][KH_MAXB];
-    kh_bits sq[KH_BOARDS][KH_MAXB]; /* the squares of each domain, by root */
+    bool checked[KH_BOARDS];
+    kh_memo *memo;
 } kh_ctx;
 
-static void kh_ctx_init(kh_ctx *c, const khronos_state *k)
+static void kh_ctx_init(kh_ctx *c, const khronos_state *k, kh_memo *memo)
 {
     c->k = k;
+    c->memo = memo;
     for (int b = 0; b < KH_BOARDS; b++) {
         c->cap[b] = kh_capacity(k, b);
-        c->have_st[b] = false;
+        c->checked[b] = false;
     }
     memset(c->fits, 0, sizeof c->fits);
     c->hand = k->hand[k->cur];
@@ -314,13 +356,68 @@ static void kh_ctx_init(kh_ctx *c, const khronos_state *k)
                                      ((covers & KH_COVERS_MOUNTAIN) ? D.surcharge_mountain[n] : 0));
 }
 
-/* Board b's domains (st, sq), worked out on first use. */
-static void kh_ctx_domains(kh_ctx *c, int b)
+/* Board b's memo, emptied first when the board is not the one it was made for. */
+static kh_board_memo *kh_ctx_memo(kh_ctx *c, int b)
 {
-    if (!c->have_st[b]) {
-        kh_board_domain_squares(&c->k->board[b], c->st[b], c->sq[b]);
-        c->have_st[b] = true;
+    kh_board_memo *m = &c->memo->board[b];
+    if (c->checked[b])
+        return m;
+    c->checked[b] = true;
+    const kh_board *bd = &c->k->board[b];
+    size_t bytes = (size_t)bd->nb * sizeof bd->b[0];
+    if (m->keyed && m->nb == bd->nb && !memcmp(&m->occ, &bd->occ, sizeof m->occ) &&
+        !memcmp(m->b, bd->b, bytes))
+        return m;
+    m->keyed = true;
+    m->nb = bd->nb;
+    m->occ = bd->occ;
+    memcpy(m->b, bd->b, bytes);
+    m->have_st = false;
+    m->nfam = 0;
+    m->have_up[0] = m->have_up[1] = 0;
+    return m;
+}
+
+/* Board b's memo with its domains (st, sq) worked out. */
+static kh_board_memo *kh_ctx_domains(kh_ctx *c, int b)
+{
+    kh_board_memo *m = kh_ctx_memo(c, b);
+    if (!m->have_st) {
+        kh_board_domain_squares(&c->k->board[b], m->st, m->sq);
+        m->have_st = true;
     }
+    return m;
+}
+
+/* kh_board_new_families on board b, remembered. */
+static unsigned kh_ctx_families(kh_ctx *c, int b, int v, unsigned families, unsigned covers_ok)
+{
+    kh_board_memo *m = (families & 3u) ? kh_ctx_domains(c, b) : kh_ctx_memo(c, b);
+    uint16_t key = (uint16_t)(v | families << 2 | covers_ok << 5);
+    for (int i = 0; i < m->nfam; i++)
+        if (m->fam_key[i] == key)
+            return m->fam_found[i];
+    unsigned found = kh_board_new_families(&c->k->board[b], v, families, m->st, m->sq, covers_ok);
+    if (m->nfam < KH_MEMO_FAMS) {
+        m->fam_key[m->nfam] = key;
+        m->fam_found[m->nfam++] = (uint8_t)found;
+    }
+    return found;
+}
+
+/* kh_board_upgrade_sizes of building i on board b, remembered. */
+static unsigned kh_ctx_upgrades(kh_ctx *c, int b, int i, unsigned sizes, const unsigned covers_ok[4])
+{
+    kh_board_memo *m = kh_ctx_domains(c, b);
+    uint32_t key = sizes | covers_ok[2] << 4 | covers_ok[3] << 12;
+    uint64_t bit = 1ULL << (i & 63);
+    if ((m->have_up[i >> 6] & bit) && m->up_key[i] == key)
+        return m->up_found[i];
+    unsigned found = kh_board_upgrade_sizes(&c->k->board[b], i, sizes, m->st, m->sq, covers_ok);
+    m->have_up[i >> 6] |= bit;
+    m->up_key[i] = key;
+    m->up_found[i] = (uint8_t)found;
+    return found;
 }
 
 /* The terrain mixes (bit c: covers bits c) whose surcharge fits in `spare`
@@ -339,27 +436,55 @@ static unsigned kh_ctx_fits(kh_ctx *c, int spare)
     return fits & 0xffu;
 }
 
-/* Lists (out != NULL) or counts up to `limit` the placements for the pending
+/* The cards that must go into the pending or prospective building (type on
+ * board b, new: target < 0, or upgrading building index target), and the
+ * terrain mixes whose surcharge can then be paid; -1 when it cannot be paid. */
+static int kh_placement_cost(kh_ctx *c, int b, int type, int target, unsigned *covers_ok)
+{
+    const kh_board *bd = &c->k->board[b];
+    int f = KH_FAMILY(type), v = KH_SIZE(type);
+    int base = target < 0 ? v : v - KH_SIZE(bd->b[target].type);
+    int budget = c->cap[b] < c->total ? c->cap[b] : c->total; /* cards that can go in */
+    if (c->hand[f] < base || budget < base)
+        return -1;
+    *covers_ok = kh_ctx_fits(c, budget - base);
+    return base;
+}
+
+/* The placements of a new building of `type` on board b as sets by form
+ * (kh_board_new_set): each affordable with its surcharge and legal; returns
+ * how many. */
+static int kh_new_set(kh_ctx *c, int b, int type, kh_bits *legal)
+{
+    unsigned covers_ok;
+    if (kh_placement_cost(c, b, type, -1, &covers_ok) < 0)
+        return 0;
+    const kh_board_memo *m = kh_ctx_domains(c, b);
+    return kh_board_new_set(&c->k->board[b], type, m->st, m->sq, covers_ok, legal);
+}
+
+/* Lists in out, up to `limit`, the placements for the pending
  * or prospective building: type on board b, new (target < 0) or upgrading
  * building index target; each affordable with its surcharge and legal. */
 static int kh_placements(kh_ctx *c, int b, int type, int target, tb_move *out, int limit)
 {
-    const kh_board *bd = &c->k->board[b];
-    int f = KH_FAMILY(type), v = KH_SIZE(type), n = 0;
-    int base = target < 0 ? v : v - KH_SIZE(bd->b[target].type);
-    int budget = c->cap[b] < c->total ? c->cap[b] : c->total; /* cards that can go in */
-    if (c->hand[f] < base || budget < base)
-        return 0;
-    if (f != KH_CIVIL)
-        kh_ctx_domains(c, b);
-    unsigned covers_ok = kh_ctx_fits(c, budget - base);
-    /* the placement indices are listed in out, then made moves */
-    if (target < 0)
-        n = kh_board_new_places(bd, type, c->st[b], c->sq[b], covers_ok, out, limit);
-    else
-        n = kh_board_upgrade_places(bd, target, type, c->st[b], c->sq[b], covers_ok, out, limit);
-    for (int k = 0; out && k < n; k++)
-        out[k] = KH_MOVE(KH_M_SQUARES, out[k]);
+    int n;
+    if (target < 0) {
+        kh_bits legal[KH_MAXSHAPES];
+        n = kh_new_set(c, b, type, legal)
+                ? kh_board_set_list(c->k->board[b].tab, KH_SIZE(type), legal, out, limit)
+                : 0;
+    } else {
+        unsigned covers_ok;
+        if (kh_placement_cost(c, b, type, target, &covers_ok) < 0)
+            return 0;
+        const kh_board_memo *m = kh_ctx_domains(c, b);
+        n = kh_board_upgrade_places(&c->k->board[b], target, type, m->st, m->sq, covers_ok, out,
+                                    limit);
+    }
+    /* the placement indices were listed in out: made moves */
+    for (int i = 0; i < n; i++)
+        out[i] = KH_MOVE(KH_M_SQUARES, out[i]);
     return n;
 }
 
@@ -781,19 +906,35 @@ static void kh_end_turn(khronos_state *k, tb_move discard)
 
 /* ---- legal decisions ---- */
 
-/* Appends every multiset of cards from hand h (sizes lo..hi) as moves of
- * `kind`, in increasing move order. */
-static int kh_card_sets(const uint8_t h[KH_FAMILIES], int kind, int lo, int hi, tb_move *out)
+/* Every multiset of cards from hand h (sizes lo..hi) as moves of `kind`, in
+ * increasing move order: appended to out and counted or, with out NULL,
+ * only counted, and the one numbered nth (from 0) put in *pick when there
+ * is one.  Returns how many there are. */
+static int kh_card_sets_pick(const uint8_t h[KH_FAMILIES], int kind, int lo, int hi, tb_move *out,
+                             int nth, tb_move *pick)
 {
     int n = 0;
     for (int c = 0; c <= h[2]; c++)
         for (int r = 0; r <= h[1]; r++) {
             /* the military counts that bring the size within [lo, hi] */
             int from = lo - r - c > 0 ? lo - r - c : 0, to = hi - r - c < h[0] ? hi - r - c : h[0];
-            for (int m = from; m <= to; m++)
-                out[n++] = KH_MOVE(kind, KH_CARDS(m, r, c));
+            if (to < from)
+                continue;
+            if (out) {
+                for (int m = from; m <= to; m++)
+                    out[n++] = KH_MOVE(kind, KH_CARDS(m, r, c));
+                continue;
+            }
+            if (nth >= n && nth <= n + to - from)
+                *pick = KH_MOVE(kind, KH_CARDS(from + nth - n, r, c));
+            n += to - from + 1;
         }
     return n;
+}
+
+static int kh_card_sets(const uint8_t h[KH_FAMILIES], int kind, int lo, int hi, tb_move *out)
+{
+    return kh_card_sets_pick(h, kind, lo, hi, out, 0, NULL);
 }
 
 /* The types (bit t) that can be built on board b now: in stock, a cube for
@@ -812,10 +953,7 @@ static unsigned kh_buildable(kh_ctx *c, int b)
                 families |= 1u << f;
         if (!families)
             continue;
-        if (families & 3u)
-            kh_ctx_domains(c, b);
-        unsigned found = kh_board_new_families(&k->board[b], v, families, c->st[b], c->sq[b],
-                                               kh_ctx_fits(c, budget - v));
+        unsigned found = kh_ctx_families(c, b, v, families, kh_ctx_fits(c, budget - v));
         for (int f = 0; f < KH_FAMILIES; f++)
             if (found >> f & 1)
                 types |= 1u << KH_TYPE(f, v);
@@ -823,15 +961,21 @@ static unsigned kh_buildable(kh_ctx *c, int b)
     return types;
 }
 
-static int kh_legal(const tb_state *s, tb_move *out)
+/* The legal decisions; memo: what the last calls worked out about the
+ * boards (kh_board_memo).  With listed not NULL the ending of the turn,
+ * always last, is counted but not listed: *listed says how many were
+ * (TB_MAX_MOVES when the ending is not among them: all were). */
+static int kh_legal_memo(const tb_state *s, tb_move *out, kh_memo *memo, int *listed)
 {
+    if (listed)
+        *listed = TB_MAX_MOVES; /* all of them, unless the ending is counted below */
     const khronos_state *k = (const khronos_state *)s;
     if (k->over)
         return 0;
     int n = 0, p = k->cur;
     const uint8_t *h = k->hand[p];
     kh_ctx ctx;
-    kh_ctx_init(&ctx, k);
+    kh_ctx_init(&ctx, k, memo);
     switch (k->pend) {
     case KH_P_SQUARES: {
         const kh_board *bd = &k->board[k->pend_board];
@@ -951,10 +1095,7 @@ static int kh_legal(const tb_state *s, tb_move *out)
         for (int c = 0; c < nc; c++) {
             const kh_bld *x = &bd->b[cand[c]];
             int f = KH_FAMILY(x->type), from = KH_SIZE(x->type);
-            if (f != KH_CIVIL)
-                kh_ctx_domains(&ctx, b);
-            unsigned found = kh_board_upgrade_sizes(bd, cand[c], sizes[f][from], ctx.st[b],
-                                                    ctx.sq[b], covers_ok[from]);
+            unsigned found = kh_ctx_upgrades(&ctx, b, cand[c], sizes[f][from], covers_ok[from]);
             for (int v = from + 1; v <= 3; v++)
                 if (found >> v & 1)
                     out[n++] = KH_MOVE(KH_M_UPGRADE, b << 12 | kh_anchor(KT, x) << 4 | KH_TYPE(f, v));
@@ -991,8 +1132,19 @@ static int kh_legal(const tb_state *s, tb_move *out)
         for (int j = 0; j < nr; j++)
             out[n++] = KH_MOVE(KH_M_RENOVATE, kh_anchor(KT, &bd->b[renovate[j]]));
     }
+    if (listed) {
+        *listed = n;
+        return n + kh_card_sets_pick(h, KH_M_END, 0, 7, NULL, -1, NULL);
+    }
     n += kh_card_sets(h, KH_M_END, 0, 7, out + n);
     return n;
+}
+
+static int kh_legal(const tb_state *s, tb_move *out)
+{
+    kh_memo memo;
+    kh_memo_init(&memo);
+    return kh_legal_memo(s, out, &memo, NULL);
 }
 
 /* ---- decisions a search need not consider ---- */
@@ -1241,10 +1393,34 @@ static int kh_playout(tb_state *s, tb_rng *rng, int limit)
 {
     const khronos_state *k = (const khronos_state *)s;
     tb_move moves[TB_MAX_MOVES];
+    kh_memo memo; /* kept from one decision to the next */
+    kh_memo_init(&memo);
     int played = 0;
     while ((limit <= 0 || played < limit) && !k->over) {
-        int n = kh_legal(s, moves);
-        kh_apply(s, n ? moves[tb__rng_below(rng, (uint32_t)n)] : 0);
+        if (k->pend == KH_P_SQUARES && k->pend_target == KH_NONE) {
+            /* the squares of a new building: drawn from the sets, not a list */
+            kh_ctx ctx;
+            kh_ctx_init(&ctx, k, &memo);
+            kh_bits legal[KH_MAXSHAPES];
+            int n = kh_new_set(&ctx, k->pend_board, k->pend_type, legal);
+            tb_move m = 0;
+            if (n)
+                m = KH_MOVE(KH_M_SQUARES, kh_board_set_nth(KT, KH_SIZE(k->pend_type), legal,
+                                                           (int)tb__rng_below(rng, (uint32_t)n)));
+            kh_apply(s, m);
+        } else {
+            /* the turn's ending is drawn from its count, not a list */
+            int listed = 0, n = kh_legal_memo(s, moves, &memo, &listed);
+            tb_move m = 0;
+            if (n) {
+                int r = (int)tb__rng_below(rng, (uint32_t)n);
+                if (r < listed)
+                    m = moves[r];
+                else
+                    kh_card_sets_pick(k->hand[k->cur], KH_M_END, 0, 7, NULL, r - listed, &m);
+            }
+            kh_apply(s, m);
+        }
         played++;
     }
     return played;

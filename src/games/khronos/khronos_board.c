@@ -4,7 +4,8 @@
  * buildings), and the checks that concern one board alone: where a tile may
  * be laid (geography, dominion, hierarchy: kh_place_ok for one placement,
  * and the scans of a whole board the legal-move generator uses, which must
- * give the same answers), the placements a downsized tile may keep, the
+ * give the same answers; new placements are found with set operations on
+ * each form's first squares), the placements a downsized tile may keep, the
  * printed Hamlets, and a domain's hierarchy conflict.  It is
  * the layer below the rules: it reads the component tables and nothing of
  * khronos.c or of the state (hands, Ecus, turns, the other boards).
@@ -197,6 +198,24 @@ int kh_board_touching(const kh_board *bd, kh_bits nbr, int skip_root, uint8_t *r
     return n;
 }
 
+/* Counts building b into the statistics d of its domain. */
+static inline void board_domstat_add(kh_domstat *d, const kh_bld *b)
+{
+    int f = board_family[b->type], v = board_size[b->type];
+    d->members++;
+    if (b->flags & KH_RUIN)
+        return;
+    d->power[f] = (uint8_t)(d->power[f] + v);
+    if (f == KH_CIVIL)
+        return;
+    if (v > d->top[f]) {
+        d->top[f] = (uint8_t)v;
+        d->ntop[f] = 1;
+    } else if (v == d->top[f]) {
+        d->ntop[f]++;
+    }
+}
+
 void kh_board_domains(const kh_board *bd, kh_domstat st[KH_MAXB])
 {
     /* one pass: a domain's root is its smallest index, so it is met first */
@@ -205,19 +224,7 @@ void kh_board_domains(const kh_board *bd, kh_domstat st[KH_MAXB])
         kh_domstat *d = &st[b->dom];
         if (b->dom == i)
             memset(d, 0, sizeof *d);
-        int f = KH_FAMILY(b->type), v = KH_SIZE(b->type);
-        d->members++;
-        if (b->flags & KH_RUIN)
-            continue;
-        d->power[f] = (uint8_t)(d->power[f] + v);
-        if (f == KH_CIVIL)
-            continue;
-        if (v > d->top[f]) {
-            d->top[f] = (uint8_t)v;
-            d->ntop[f] = 1;
-        } else if (v == d->top[f]) {
-            d->ntop[f]++;
-        }
+        board_domstat_add(d, b);
     }
 }
 
@@ -319,19 +326,7 @@ void kh_board_domain_squares(const kh_board *bd, kh_domstat st[KH_MAXB], kh_bits
         } else {
             kh_bits_add(&sq[b->dom], m);
         }
-        int f = board_family[b->type], v = board_size[b->type];
-        d->members++;
-        if (b->flags & KH_RUIN)
-            continue;
-        d->power[f] = (uint8_t)(d->power[f] + v);
-        if (f == KH_CIVIL)
-            continue;
-        if (v > d->top[f]) {
-            d->top[f] = (uint8_t)v;
-            d->ntop[f] = 1;
-        } else if (v == d->top[f]) {
-            d->ntop[f]++;
-        }
+        board_domstat_add(d, b);
     }
 }
 
@@ -357,114 +352,245 @@ static inline unsigned board_river_ok(int f, int v, unsigned covers_ok)
     return covers_ok;
 }
 
-/* kh_place_ok for every new placement of type's size at once, with the
- * board's sets held in registers: the same answers, in placement order. */
-int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, const kh_bits *sq,
-                        unsigned covers_ok, uint32_t *out, int limit)
+/* Dominion for a new military or religious tile on placement p (its squares
+ * free): bit f (military 0, religious 1) when it touches one domain at most
+ * and that domain's highest of family f is not v (sq: each domain's squares). */
+static inline unsigned board_dominion(const kh_board *bd, const kh_place *p, int v,
+                                      const kh_domstat *st, const kh_bits *sq)
 {
+    int root = board_one_root(bd, kh_bits_and(p->nbr, bd->occ), sq);
+    if (root == -2)
+        return 0;
+    if (root < 0)
+        return 3;
+    return (unsigned)(st[root].top[0] != v) | (unsigned)(st[root].top[1] != v) << 1;
+}
+
+/* The first squares of each form of size v (fr[form - form_first[v]]) whose
+ * placement lies in `room`: anchors & (room >> off[k]) for each square k.
+ * Returns their union. */
+static kh_bits board_forms_in(const kh_tables *t, int v, kh_bits room, kh_bits *fr)
+{
+    kh_bits any = {{0}};
+    for (int f = t->form_first[v]; f < t->form_end[v]; f++) {
+        const kh_form *fm = &t->form[f];
+        kh_bits a = kh_bits_and(fm->anchors, room);
+        for (int k = 1; k < fm->n && kh_bits_any(a); k++)
+            a = kh_bits_and(a, kh_bits_shr(room, fm->off[k]));
+        fr[f - t->form_first[v]] = a;
+        kh_bits_add(&any, a);
+    }
+    return any;
+}
+
+/* kh_place_ok for every new placement of type's size at once, with set
+ * operations: the placements on free squares (by form) with an allowed
+ * terrain mix; those among them touching no building (free of every square
+ * next to a covered one) pass dominion at once, the others are tested one
+ * by one. */
+int kh_board_new_set(const kh_board *bd, int type, const kh_domstat *st, const kh_bits *sq,
+                     unsigned covers_ok, kh_bits *legal)
+{
+    const kh_tables *t = bd->tab;
     int f = KH_FAMILY(type), v = KH_SIZE(type), n = 0;
+    const int f0 = t->form_first[v], nf = t->form_end[v] - f0;
     covers_ok = board_river_ok(f, v, covers_ok);
     const kh_bits occ = bd->occ;
-    const uint16_t *anchor = bd->tab->anchor[v];
-    const int squares = bd->tab->data.squares;
-    /* only placements whose first square is free: by free square, in order */
+    kh_bits free;
     for (int w = 0; w < KH_WORDS; w++)
-        for (uint64_t m = ~occ.w[w]; m; m &= m - 1) {
-            int at = w * 64 + __builtin_ctzll(m);
-            if (at >= squares)
-                return n;
+        free.w[w] = ~occ.w[w];
+    board_forms_in(t, v, free, legal);
+    for (int k = 0; k < nf; k++)
+        if ((covers_ok & 0xff) != 0xff) {
+            kh_bits mixes = {{0}};
+            for (unsigned c = 0; c < 8; c++)
+                if (covers_ok >> c & 1)
+                    kh_bits_add(&mixes, t->form[f0 + k].mix[c]);
+            legal[k] = kh_bits_and(legal[k], mixes);
+        }
+    if (f != KH_CIVIL) {
+        /* far: the free squares with no covered square next to them */
+        const int width = t->data.width;
+        const kh_bits r = kh_bits_shr(occ, 1), l = kh_bits_shl(occ, 1);
+        const kh_bits d = kh_bits_shr(occ, width), u = kh_bits_shl(occ, width);
+        kh_bits far, alone[KH_MAXSHAPES];
+        for (int w = 0; w < KH_WORDS; w++)
+            far.w[w] = ~(occ.w[w] | (r.w[w] & t->has_right.w[w]) |
+                         (l.w[w] & t->has_left.w[w]) | d.w[w] | u.w[w]);
+        board_forms_in(t, v, far, alone);
+        /* the free placements touching a building: dominion one by one */
+        const uint16_t *anchor = t->anchor[v];
+        for (int k = 0; k < nf; k++) {
+            kh_bits touching = kh_bits_minus(legal[k], alone[k]);
+            FOR_BITS(touching, at) {
+                int i = anchor[at];
+                while (t->place[i].form != f0 + k)
+                    i++;
+                if (!(board_dominion(bd, &t->place[i], v, st, sq) >> f & 1))
+                    kh_bits_clear(&legal[k], at);
+            }
+        }
+    }
+    for (int k = 0; k < nf; k++)
+        for (int w = 0; w < KH_WORDS; w++)
+            n += __builtin_popcountll(legal[k].w[w]);
+    return n;
+}
+
+/* The placements of size v in sets by form (legal, as kh_board_new_set
+ * makes them) in placement order: listed in out (up to limit; returns how
+ * many), or, with out NULL, the one numbered nth (from 0; returns it). */
+static int board_set_walk(const kh_tables *t, int v, const kh_bits *legal, uint32_t *out,
+                          int limit, int nth)
+{
+    const int f0 = t->form_first[v], nf = t->form_end[v] - f0;
+    const uint16_t *anchor = t->anchor[v];
+    kh_bits any = {{0}};
+    for (int k = 0; k < nf; k++)
+        kh_bits_add(&any, legal[k]);
+    int n = 0;
+    for (int w = 0; w < KH_WORDS; w++) {
+        uint64_t m = any.w[w];
+        if (nf == 1 && !out) {
+            /* one form: a placement per first square, so count by words */
+            int here = __builtin_popcountll(m);
+            if (nth >= n + here) {
+                n += here;
+                continue;
+            }
+        }
+        for (; m; m &= m - 1) {
+            const int at = w * 64 + __builtin_ctzll(m);
             for (int i = anchor[at]; i < anchor[at + 1]; i++) {
-                const kh_place *p = &bd->tab->place[i];
-                if (!(covers_ok >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, occ)))
+                if (nf > 1 && !kh_bits_has(legal[t->place[i].form - f0], at))
                     continue;
-                if (f != KH_CIVIL) {
-                    int root = board_one_root(bd, kh_bits_and(p->nbr, occ), sq);
-                    if (root == -2 || (root >= 0 && st[root].top[f] == v))
-                        continue;
+                if (!out) {
+                    if (n++ == nth)
+                        return i;
+                    continue;
                 }
-                if (out)
-                    out[n] = (uint32_t)i;
+                out[n] = (uint32_t)i;
                 if (++n == limit)
                     return n;
             }
         }
-    return n;
+    }
+    return out ? n : -1;
+}
+
+int kh_board_set_list(const kh_tables *t, int v, const kh_bits *legal, uint32_t *out, int limit)
+{
+    return board_set_walk(t, v, legal, out, limit, 0);
+}
+
+int kh_board_set_nth(const kh_tables *t, int v, const kh_bits *legal, int nth)
+{
+    return board_set_walk(t, v, legal, NULL, 0, nth);
+}
+
+int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, const kh_bits *sq,
+                        unsigned covers_ok, uint32_t *out, int limit)
+{
+    kh_bits legal[KH_MAXSHAPES];
+    if (!kh_board_new_set(bd, type, st, sq, covers_ok, legal))
+        return 0;
+    return kh_board_set_list(bd->tab, KH_SIZE(type), legal, out, limit);
 }
 
 unsigned kh_board_new_families(const kh_board *bd, int v, unsigned families,
                                const kh_domstat *st, const kh_bits *sq, unsigned covers_ok)
 {
+    /* the families that may take each terrain mix */
+    unsigned ok[KH_FAMILIES], want = 0;
+    for (int f = 0; f < KH_FAMILIES; f++)
+        ok[f] = families >> f & 1 ? board_river_ok(f, v, covers_ok) : 0;
+    const unsigned any_ok = ok[0] | ok[1] | ok[2];
+    for (int f = 0; f < KH_FAMILIES; f++)
+        want |= (ok[f] != 0) << f;
     unsigned found = 0;
-    /* the mixes each family may take: military and religious never a river */
-    unsigned civil_ok = board_river_ok(KH_CIVIL, v, covers_ok);
-    unsigned other_ok = board_river_ok(KH_MILITARY, v, covers_ok);
-    if (!(families & 1u << KH_CIVIL))
-        civil_ok = 0;
-    if (!(families & 3u))
-        other_ok = 0;
-    const unsigned any_ok = civil_ok | other_ok;
     const kh_bits occ = bd->occ;
     const uint16_t *anchor = bd->tab->anchor[v];
     const int squares = bd->tab->data.squares;
-    for (int w = 0; w < KH_WORDS; w++)
+    /* placements by free first square, in order, until each family has one */
+    for (int w = 0; w < KH_WORDS && found != want; w++)
         for (uint64_t m = ~occ.w[w]; m; m &= m - 1) {
             int at = w * 64 + __builtin_ctzll(m);
             if (at >= squares)
                 return found;
             for (int i = anchor[at]; i < anchor[at + 1]; i++) {
                 const kh_place *p = &bd->tab->place[i];
-                if (!(any_ok >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, occ)))
+                const unsigned c = p->covers;
+                if (!(any_ok >> c & 1) || kh_bits_any(kh_bits_and(p->mask, occ)))
                     continue;
-                if (civil_ok >> p->covers & 1)
-                    found |= 1u << KH_CIVIL;
-                if (other_ok >> p->covers & 1) {
-                    int root = board_one_root(bd, kh_bits_and(p->nbr, occ), sq);
-                    for (int f = KH_MILITARY; f <= KH_RELIGIOUS; f++)
-                        if ((families >> f & 1) && root != -2 && (root < 0 || st[root].top[f] != v))
-                            found |= 1u << f;
-                }
-                if (found == families)
+                unsigned got = (ok[0] >> c & 1) | (ok[1] >> c & 1) << 1 | (ok[2] >> c & 1) << 2;
+                if (got & 3u)
+                    got &= board_dominion(bd, p, v, st, sq) | 4u;
+                found |= got;
+                if (found == want)
                     return found;
             }
         }
     return found;
 }
 
+/* The walk of building i's larger placements behind kh_board_upgrade_places
+ * and kh_board_upgrade_sizes: ok[v] is the terrain mixes size v may take (0:
+ * size not asked about).  A placement passes when its covers is in ok, its
+ * squares are free but for building i's and, for military and religious
+ * tiles, it touches no other domain (sq: the squares of each domain).  Lists
+ * the passing placements (out, up to limit) or, with out NULL, stops once
+ * every asked size has one; *found: the sizes that had one (bit v).  Returns
+ * how many were listed. */
+static int board_upgrade_scan(const kh_board *bd, int i, const unsigned ok_in[4],
+                              const kh_bits *sq, uint32_t *out, int limit, unsigned *found)
+{
+    const kh_bld *x = &bd->b[i];
+    const kh_tables *t = bd->tab;
+    unsigned ok[4], want = 0, got = 0;
+    for (int v = 0; v < 4; v++) {
+        ok[v] = ok_in[v];
+        want |= (ok[v] != 0) << v;
+    }
+    const kh_bits old = t->place[x->place].mask;
+    const kh_bits others = kh_bits_minus(bd->occ, old); /* squares the new tile may not take */
+    /* other domains' squares (civil tiles may touch any) */
+    const kh_bits outside =
+        board_family[x->type] != KH_CIVIL ? kh_bits_minus(bd->occ, sq[x->dom]) : (kh_bits){{0}};
+    int n = 0;
+    for (int s = t->super_first[x->place]; s < t->super_first[x->place + 1]; s++) {
+        const int j = t->super[s];
+        const kh_place *p = &t->place[j];
+        if (!(ok[p->size] >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, others)) ||
+            kh_bits_any(kh_bits_and(p->nbr, outside)))
+            continue;
+        got |= 1u << p->size;
+        if (out) {
+            out[n] = (uint32_t)j;
+            if (++n == limit)
+                break;
+        } else {
+            ok[p->size] = 0; /* one is enough */
+            if (got == want)
+                break;
+        }
+    }
+    *found = got;
+    return n;
+}
+
 int kh_board_upgrade_places(const kh_board *bd, int i, int type, const kh_domstat *st,
                             const kh_bits *sq, unsigned covers_ok, uint32_t *out, int limit)
 {
     const kh_bld *x = &bd->b[i];
-    int f = KH_FAMILY(type), v = KH_SIZE(type), n = 0;
+    int f = KH_FAMILY(type), v = KH_SIZE(type);
+    unsigned ok[4] = {0, 0, 0, 0}, found;
     /* hierarchy: the domain's highest of the family, the old building left
      * out, may not be v; the old building is smaller than v, so that is
      * the domain's highest (kh_top_without) */
     if (f != KH_CIVIL && st[x->dom].top[f] == v)
         return 0;
-    covers_ok = board_river_ok(f, v, covers_ok);
-    const kh_bits old = bd->tab->place[x->place].mask;
-    const kh_bits others = kh_bits_minus(bd->occ, old); /* squares the new tile may not take */
-    /* other domains' squares (civil tiles may touch any) */
-    const kh_bits outside = f != KH_CIVIL ? kh_bits_minus(bd->occ, sq[x->dom]) : (kh_bits){{0}};
-    /* the larger placements holding the old one, by size */
-    for (int s = bd->tab->super_first[x->place]; s < bd->tab->super_first[x->place + 1]; s++) {
-        int j = bd->tab->super[s];
-        const kh_place *p = &bd->tab->place[j];
-        if (p->size != v) {
-            if (p->size > v)
-                break;
-            continue;
-        }
-        if (!(covers_ok >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, others)))
-            continue;
-        /* dominion: it may touch no other domain */
-        if (kh_bits_any(kh_bits_and(p->nbr, outside)))
-            continue;
-        if (out)
-            out[n] = (uint32_t)j;
-        if (++n == limit)
-            break;
-    }
-    return n;
+    ok[v] = board_river_ok(f, v, covers_ok);
+    return board_upgrade_scan(bd, i, ok, sq, out, limit, &found);
 }
 
 unsigned kh_board_upgrade_sizes(const kh_board *bd, int i, unsigned sizes, const kh_domstat *st,
@@ -472,29 +598,14 @@ unsigned kh_board_upgrade_sizes(const kh_board *bd, int i, unsigned sizes, const
 {
     const kh_bld *x = &bd->b[i];
     int f = board_family[x->type];
-    unsigned ok[4] = {0, 0, 0, 0}; /* covers allowed by size; 0: size not (or no longer) wanted */
+    unsigned ok[4] = {0, 0, 0, 0}, found = 0, any = 0;
     for (int v = board_size[x->type] + 1; v <= 3; v++)
-        if ((sizes >> v & 1) && (f == KH_CIVIL || st[x->dom].top[f] != v)) /* hierarchy */
+        if ((sizes >> v & 1) && (f == KH_CIVIL || st[x->dom].top[f] != v)) { /* hierarchy */
             ok[v] = board_river_ok(f, v, covers_ok[v]);
-    unsigned found = 0, want = 0;
-    for (int v = 1; v <= 3; v++)
-        if (ok[v])
-            want |= 1u << v;
-    if (!want)
-        return 0;
-    const kh_bits old = bd->tab->place[x->place].mask;
-    const kh_bits others = kh_bits_minus(bd->occ, old);
-    const kh_bits outside = f != KH_CIVIL ? kh_bits_minus(bd->occ, sq[x->dom]) : (kh_bits){{0}};
-    for (int s = bd->tab->super_first[x->place]; s < bd->tab->super_first[x->place + 1]; s++) {
-        const kh_place *p = &bd->tab->place[bd->tab->super[s]];
-        if (!(ok[p->size] >> p->covers & 1) || kh_bits_any(kh_bits_and(p->mask, others)) ||
-            kh_bits_any(kh_bits_and(p->nbr, outside)))
-            continue;
-        found |= 1u << p->size;
-        ok[p->size] = 0;
-        if (found == want)
-            break;
-    }
+            any |= ok[v];
+        }
+    if (any)
+        board_upgrade_scan(bd, i, ok, sq, NULL, 0, &found);
     return found;
 }
 

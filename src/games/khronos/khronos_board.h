@@ -89,6 +89,30 @@ static inline bool kh_bits_subset(kh_bits a, kh_bits b) /* a within b */
 {
     return !kh_bits_any(kh_bits_minus(a, b));
 }
+/* The set of squares q such that q - k is in a (0 < k < 64 * KH_WORDS). */
+static inline kh_bits kh_bits_shl(kh_bits a, int k)
+{
+    kh_bits r;
+    int ws = k >> 6, bs = k & 63;
+    for (int i = 0; i < KH_WORDS; i++) {
+        uint64_t hi = i - ws >= 0 ? a.w[i - ws] : 0;
+        uint64_t lo = i - ws - 1 >= 0 ? a.w[i - ws - 1] : 0;
+        r.w[i] = bs ? hi << bs | lo >> (64 - bs) : hi;
+    }
+    return r;
+}
+/* The set of squares q such that q + k is in a (0 < k < 64 * KH_WORDS). */
+static inline kh_bits kh_bits_shr(kh_bits a, int k)
+{
+    kh_bits r;
+    int ws = k >> 6, bs = k & 63;
+    for (int i = 0; i < KH_WORDS; i++) {
+        uint64_t lo = i + ws < KH_WORDS ? a.w[i + ws] : 0;
+        uint64_t hi = i + ws + 1 < KH_WORDS ? a.w[i + ws + 1] : 0;
+        r.w[i] = bs ? lo >> bs | hi << (64 - bs) : lo;
+    }
+    return r;
+}
 
 /* One way to lay a tile: its squares (n of them, increasing: sq[0] is the
  * first in board order, a block's top-left corner), their set, the set of squares orthogonally
@@ -105,8 +129,26 @@ typedef struct kh_place {
     uint8_t n;
     uint8_t size;
     uint8_t covers;
-    uint8_t pad[4];
+    uint8_t form; /* its form: index into the tables' form[] */
+    uint8_t pad[3];
 } kh_place;
+
+/* A form: the placements of one size that are translations of one another
+ * (one orientation of one shape).  The placement of a form whose first
+ * square is a covers a + off[k] for k < n (off[0] = 0, increasing); anchors
+ * is the set of the first squares its placements have, mix[c] those whose
+ * terrain mix (kh_place.covers) is c.  So the placements
+ * of a form lying on free squares only are anchors & (free >> off[k]) for
+ * every k: a few set operations for the whole board. */
+#define KH_MAXFORMS (3 * KH_MAXSHAPES)
+typedef struct kh_form {
+    kh_bits anchors;
+    kh_bits mix[8]; /* the first squares of its placements whose covers is c */
+    uint8_t off[KH_MAXCELLS];
+    uint8_t n;
+    uint8_t size;
+    uint8_t pad[5];
+} kh_form;
 
 typedef struct kh_tile {
     const char *name;
@@ -142,6 +184,13 @@ typedef struct kh_tables {
      * super[super_first[i] .. super_first[i + 1]). */
     const uint16_t *super_first;
     const uint16_t *super;
+    /* The forms of size s are form[form_first[s] .. form_end[s]). */
+    const kh_form *form;
+    uint8_t form_first[4];
+    uint8_t form_end[4];
+    /* The squares that have a square on their left (column > 0), and on
+     * their right. */
+    kh_bits has_left, has_right;
 } kh_tables;
 
 /* The built-in data (written by khronos_datagen.c from data/khronos.txt). */
@@ -239,17 +288,26 @@ void kh_board_domain_squares(const kh_board *bd, kh_domstat st[KH_MAXB], kh_bits
 /* The placements of type's size where a new tile of that type may be laid
  * (kh_place_ok with old < 0; st and sq: kh_board_domain_squares, unused for
  * civil types) and whose terrain mix (covers) is a bit of covers_ok: lists
- * their indices in placement order (out may be NULL), stopping at limit;
- * returns how many. */
+ * their indices in placement order in out, stopping at
+ * limit; returns how many. */
 int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, const kh_bits *sq,
                         unsigned covers_ok, uint32_t *out, int limit);
+/* The same as sets: legal[k] (k < KH_MAXSHAPES) the first squares of the
+ * placements of form form_first[size] + k that kh_board_new_places lists;
+ * returns how many there are in all. */
+int kh_board_new_set(const kh_board *bd, int type, const kh_domstat *st, const kh_bits *sq,
+                     unsigned covers_ok, kh_bits *legal);
+/* The placements of size v in such sets, in placement order: listed in out
+ * (up to limit; returns how many), or the one numbered nth from 0. */
+int kh_board_set_list(const kh_tables *t, int v, const kh_bits *legal, uint32_t *out, int limit);
+int kh_board_set_nth(const kh_tables *t, int v, const kh_bits *legal, int nth);
 /* The families (bit f of the result) among `families` that have at least one
  * placement of size v as kh_board_new_places would list it (one scan for all). */
 unsigned kh_board_new_families(const kh_board *bd, int v, unsigned families,
                                const kh_domstat *st, const kh_bits *sq, unsigned covers_ok);
 /* The placements where building i may be upgraded to `type` (kh_place_ok
  * with old = i; larger than i, same family) whose covers is a bit of
- * covers_ok: listed and counted like kh_board_new_places. */
+ * covers_ok: listed in out and counted like kh_board_new_places. */
 int kh_board_upgrade_places(const kh_board *bd, int i, int type, const kh_domstat *st,
                             const kh_bits *sq, unsigned covers_ok, uint32_t *out, int limit);
 /* The sizes v (bit v of the result) among `sizes` to which building i can be

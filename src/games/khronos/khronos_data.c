@@ -409,6 +409,7 @@ static int kd_complete(kd_reader *r)
 typedef struct kd_owned {
     kh_tables tables;
     char tile_name[KH_TYPES][32];
+    kh_form form[KH_MAXFORMS];
 } kd_owned;
 
 typedef struct kd_place_key {
@@ -572,6 +573,37 @@ static kh_tables *kd_build(kd_reader *r)
         q->n = (uint8_t)p->n;
         q->size = (uint8_t)p->size;
         q->covers = (uint8_t)covers;
+    }
+    /* the forms: placements of one size grouped by their squares' offsets
+     * from the first (at most one per shape and orientation) */
+    int nf = 0;
+    t->form = own->form;
+    for (int s = 1; s <= 3; s++) {
+        t->form_first[s] = (uint8_t)nf;
+        for (int i = d->place_first[s]; i < d->place_end[s]; i++) {
+            kh_place *q = &place[i];
+            kh_form want = {.n = q->n, .size = (uint8_t)s};
+            for (int k = 0; k < q->n; k++)
+                want.off[k] = (uint8_t)(q->sq[k] - q->sq[0]);
+            int f = t->form_first[s];
+            while (f < nf && memcmp(own->form[f].off, want.off, sizeof want.off))
+                f++;
+            if (f == nf) {
+                if (nf == KH_MAXFORMS)
+                    abort(); /* a form is a shape's orientation: the reader bounds them */
+                own->form[nf++] = want;
+            }
+            q->form = (uint8_t)f;
+            kh_bits_set(&own->form[f].anchors, q->sq[0]);
+            kh_bits_set(&own->form[f].mix[q->covers], q->sq[0]);
+        }
+        t->form_end[s] = (uint8_t)nf;
+    }
+    for (int q = 0; q < squares; q++) {
+        if (q % width > 0)
+            kh_bits_set(&t->has_left, q);
+        if (q % width < width - 1)
+            kh_bits_set(&t->has_right, q);
     }
     for (int s = 1; s <= 3; s++) {
         int i = d->place_first[s];

@@ -84,7 +84,22 @@ int main(int argc, char **argv)
         datagen_bits(out, p->nbr);
         fprintf(out, ", ");
         datagen_u8s(out, p->sq, KH_MAXCELLS);
-        fprintf(out, ", %d, %d, %d, {0}},\n", p->n, p->size, p->covers);
+        fprintf(out, ", %d, %d, %d, %d, {0}},\n", p->n, p->size, p->covers, p->form);
+    }
+    int nforms = t->form_end[3];
+    fprintf(out, "};\n\nstatic const kh_form khronos_form[%d] = {\n", nforms ? nforms : 1);
+    for (int f = 0; f < nforms; f++) {
+        const kh_form *fm = &t->form[f];
+        fprintf(out, "    {");
+        datagen_bits(out, fm->anchors);
+        fprintf(out, ", {");
+        for (int c = 0; c < 8; c++) {
+            fprintf(out, c ? ", " : "");
+            datagen_bits(out, fm->mix[c]);
+        }
+        fprintf(out, "}, ");
+        datagen_u8s(out, fm->off, KH_MAXCELLS);
+        fprintf(out, ", %d, %d, {0}},\n", fm->n, fm->size);
     }
     fprintf(out, "};\n\nstatic const uint16_t khronos_anchor[4][KH_MAXSQ + 1] = {\n");
     for (int s = 0; s < 4; s++) {
@@ -123,7 +138,16 @@ int main(int argc, char **argv)
     fprintf(out, ",\n        .place_end = ");
     datagen_u16s(out, d->place_end, 4);
     fprintf(out, ",\n    },\n    .place = khronos_place,\n    .anchor = khronos_anchor,\n");
-    fprintf(out, "    .super_first = khronos_super_first,\n    .super = khronos_super,\n};\n\n");
+    fprintf(out, "    .super_first = khronos_super_first,\n    .super = khronos_super,\n");
+    fprintf(out, "    .form = khronos_form,\n    .form_first = ");
+    datagen_u8s(out, t->form_first, 4);
+    fprintf(out, ",\n    .form_end = ");
+    datagen_u8s(out, t->form_end, 4);
+    fprintf(out, ",\n    .has_left = ");
+    datagen_bits(out, t->has_left);
+    fprintf(out, ",\n    .has_right = ");
+    datagen_bits(out, t->has_right);
+    fprintf(out, ",\n};\n\n");
     fprintf(out, "const struct tb_data khronos__builtin = {\n    .game = &tb__khronos_game,\n"
                  "    .tables = &khronos__tables,\n    .name = TB_DATA_DEFAULT,\n"
                  "    .hash = \"%s\",\n    .builtin = true,\n};\n",
