@@ -41,6 +41,7 @@ const S = {
   look: null,          // a look back during live play: { n, r } (the position after decision n)
   openTurns: new Set(), // log turns the player unfolded
   staged: null, // a chosen decision waiting for Confirm: {move, n}
+  before: null, // the position shown before the current one in live play: {n, view} (the last move is what changed)
 };
 
 // What went wrong, in plain words, for the page that cannot show the game.
@@ -89,6 +90,7 @@ function context() {
     return {
       view: r.view, legal: null, yourTurn: false, seat: S.seat, toMove: r.to_move, last: r.last,
       result: null, thinking: null, seats: S.seats, replay: true, n: r.step, look: true,
+      before: S.look.prev ? S.look.prev.view : null, beforeN: S.look.prev ? S.look.prev.step : null,
     };
   }
   if (S.replay) {
@@ -97,6 +99,7 @@ function context() {
       view: r ? r.view : null, legal: null, yourTurn: false, seat: null, toMove: r ? r.to_move : null,
       last: r ? r.last : null, result: r && r.step === S.replay.total ? r.result : null,
       thinking: null, seats: S.seats, replay: true, n: r ? r.step : 0,
+      before: S.replay.prev ? S.replay.prev.view : null, beforeN: S.replay.prev ? S.replay.prev.step : null,
     };
   }
   const st = S.current;
@@ -105,6 +108,7 @@ function context() {
     seat: S.seat, toMove: st ? st.to_move : null, last: st ? st.last : null,
     result: st ? st.result || null : null, thinking: st ? st.thinking : null,
     prompt: st ? st.prompt : null, seats: S.seats, replay: false, n: st ? st.n : 0,
+    before: S.before ? S.before.view : null, beforeN: S.before ? S.before.n : null,
   };
 }
 
@@ -460,6 +464,9 @@ function onMessage(msg) {
       break;
     case 'state':
       if (S.staged && (!msg.your_turn || msg.n !== S.staged.n)) S.staged = null;
+      // the position before this one: what the renderers mark as the last move
+      if (!S.current || msg.n < S.current.n) S.before = null;
+      else if (msg.n > S.current.n) S.before = { n: S.current.n, view: S.current.view };
       S.current = msg;
       if (msg.last && !S.log.some((e) => e.n === msg.last.n)) S.log.push(msg.last);
       S.log.sort((a, b) => a.n - b.n);
@@ -468,6 +475,7 @@ function onMessage(msg) {
       // decisions taken back: the log forgets them; the state follows
       S.log = S.log.filter((e) => e.n <= msg.n);
       S.staged = null;
+      S.before = null;
       toast(msg.said, 'info');
       if (S.renderer && S.renderer.reset) S.renderer.reset();
       break;
@@ -549,16 +557,19 @@ async function lookBack(n) {
     renderAll();
     return;
   }
-  S.look = { n, r: S.look ? S.look.r : null };
+  S.look = { n, r: S.look ? S.look.r : null, prev: S.look ? S.look.prev : null };
   const q = token ? `?token=${encodeURIComponent(token)}` : '';
-  let r;
-  try { r = await apiGet(`/api/games/${encodeURIComponent(gameId)}/replay/${n}${q}`); } catch (e) {
+  const at = (k) => apiGet(`/api/games/${encodeURIComponent(gameId)}/replay/${k}${q}`);
+  let r, prev;
+  // the position before it too: the board marks what decision n changed
+  try { [r, prev] = await Promise.all([at(n), n > 0 ? at(n - 1) : null]); } catch (e) {
     toast(`Cannot show that moment: ${e.message}`, 'error');
     S.look = null;
     return;
   }
   if (!S.look || S.look.n !== n) return; // a later click or a return won
   S.look.r = r;
+  S.look.prev = prev;
   renderAll();
   $('board').scrollIntoView({ block: 'nearest' });
 }
@@ -575,10 +586,12 @@ async function replayGo(k) {
   const R = S.replay;
   k = Math.max(0, Math.min(R.total, k));
   R.want = k;
-  let r;
-  try { r = await replayLoad(k); } catch (e) { toast(`Replay: ${e.message}`, 'error'); return; }
+  let r, prev;
+  // the position before too: the board marks what the decision just stepped over changed
+  try { [r, prev] = await Promise.all([replayLoad(k), k > 0 ? replayLoad(k - 1) : null]); } catch (e) { toast(`Replay: ${e.message}`, 'error'); return; }
   if (R.want !== k) return; // a later click won
   R.current = r;
+  R.prev = prev;
   $('replay-slider').value = String(k);
   const last = r.last ? `${seatName(r.last.seat)}: ${formatMove(r.last.move)}` : 'the start';
   $('replay-step').textContent = `Decision ${k} of ${R.total} · ${last}`;
@@ -590,7 +603,7 @@ async function replayGo(k) {
 async function startReplay() {
   const total = S.summary.decisions;
   const final = await apiGet(`/api/games/${gameId}/replay/${total}`);
-  S.replay = { total, cache: new Map([[total, Promise.resolve(final)]]), current: null, result: final.result, finalView: final.view, timer: null };
+  S.replay = { total, cache: new Map([[total, Promise.resolve(final)]]), current: null, prev: null, result: final.result, finalView: final.view, timer: null };
   S.log = S.summary.log;
   setConn('live', 'replay');
   $('replay-bar').hidden = false;
