@@ -197,6 +197,9 @@ t.test('the replay viewer steps through the finished game', async () => {
     .filter((id) => !document.querySelector(`g[data-id="${id}"] .hut`)).sort((a, b) => a - b));
   const sources = await page.$$eval('.log .entry .mv', (m) => m.slice(0, 3).map((x) => Number(x.textContent.split(' ')[0])));
   assertEq(await empty(), [...sources].sort((a, b) => a - b), 'after three moves exactly their sources are empty');
+  const third = (await page.$$eval('.log .entry .mv', (m) => m[2].textContent)).match(/(\d+) → (\d+)/).slice(1).map(Number);
+  assertEq(await page.$$eval('.clans-board .territory.last-move', (g) => g.map((x) => Number(x.dataset.id)).sort((a, b) => a - b)),
+    third.sort((a, b) => a - b), 'stepping marks the territories of the decision just stepped over');
   await page.click('#replay-last');
   await page.waitForFunction((k) => document.querySelector('#replay-step').textContent.startsWith(`Decision ${k} of`), total);
   await page.waitForSelector('#result:not([hidden])');
@@ -285,6 +288,69 @@ t.test('the Clans renderer asks for the village order by clicking', async () => 
   assertEq(sent.decided, ['village 17'], 'one click sends one village decision');
   assertEq(sent.headline, 'Choose the next village', 'the prompt explains it in words');
   await page.context().close();
+});
+
+// The last move: marked until the next decision, animated once on arrival
+// (the huts slide from where they came, the glow pulses, under 600 ms);
+// with reduced motion the mark stays and nothing moves.
+async function clansGame(page) {
+  const res = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'clans', players: 2, seats: [{ kind: 'human', name: 'Mover' }, { kind: 'ai', level: 'random' }] }) });
+  const g = await res.json();
+  await page.goto(`${server.base}${g.seats[0].link}`);
+  await page.waitForSelector('.legal-source', { timeout: 30000 });
+  return g.id;
+}
+// Clicks a legal hut move; returns [from, to].
+async function clickAMove(page) {
+  const from = await page.$eval('.legal-source', (g) => Number(g.dataset.id));
+  await page.click(`.territory[data-id="${from}"]`);
+  await page.waitForSelector('.legal-target');
+  const to = await page.$eval('.legal-target', (g) => Number(g.dataset.id));
+  await page.click(`.territory[data-id="${to}"]`, { force: true });
+  return [from, to];
+}
+const markedIds = (page) => page.$$eval('.clans-board .territory.last-move', (g) => g.map((x) => Number(x.dataset.id)).sort((a, b) => a - b));
+
+t.test('the last move glows until the next decision and moves once on arrival; reduced motion keeps the glow still', async () => {
+  const page = await newPage();
+  const id = await clansGame(page);
+  const [from, to] = await clickAMove(page);
+  // my own move, as it arrives: the huts slide in and the glow pulses
+  const running = await (await page.waitForFunction((b) => {
+    const huts = document.querySelector(`.clans-board g[data-id="${b}"] .huts.last-move-enter`);
+    const glow = document.querySelector(`.clans-board .last-glow.last-move-enter[data-id="${b}"]`);
+    if (!huts || !glow || !huts.getAnimations().length || !glow.getAnimations().length) return null;
+    return huts.getAnimations().concat(glow.getAnimations()).map((a) => a.effect.getTiming().duration);
+  }, to, { polling: 'raf', timeout: 10000 })).jsonValue();
+  assert(running.every((d) => d > 0 && d <= 600), `the animations last at most 600 ms (${running})`);
+  // the computer's reply: its territories are marked once my turn is back
+  await page.waitForFunction(() => document.querySelectorAll('.log .entry').length >= 2 && document.querySelector('.legal-source'), null, { timeout: 30000 });
+  const sum = await (await fetch(`${server.base}/api/games/${id}`)).json();
+  const reply = sum.log.filter((e) => e.seat === 1 && /^\d+-\d+$/.test(e.move)).pop();
+  const [a, b] = reply.move.split('-').map(Number);
+  const marked = await markedIds(page);
+  assert(marked.includes(a) && marked.includes(b), `the computer's move ${reply.move} is marked (${marked})`);
+  assert(!marked.includes(from) || from === a || from === b || from === to, 'my earlier move is no longer marked');
+  assertEq(await page.$$eval('.clans-board .last-glow', (x) => x.length), marked.length, 'a glow on every marked territory');
+  await shot(page, '12-last-move');
+  // played once: soon nothing moves, the marks stay, a repaint replays nothing
+  await page.waitForTimeout(700);
+  await page.click('.legal-source >> nth=0', { force: true });
+  await page.waitForSelector('.legal-target');
+  assertEq(await page.$$eval('.clans-board .last-glow, .clans-board .huts', (x) => x.flatMap((e) => e.getAnimations()).length), 0, 'no animation left after 600 ms or on a repaint');
+  assertEq(await markedIds(page), marked, 'the marks stay until the next decision');
+  await page.context().close();
+
+  const still = await newPage();
+  await still.emulateMedia({ reducedMotion: 'reduce' });
+  await clansGame(still);
+  const [, to2] = await clickAMove(still);
+  await still.waitForSelector(`.clans-board .territory.last-move[data-id="${to2}"]`, { timeout: 10000 });
+  assertEq(await still.$eval('.clans-board', (b) => b.getAnimations({ subtree: true }).length), 0, 'with reduced motion nothing on the board moves');
+  assert((await still.$$('.clans-board .last-glow')).length >= 2, 'while the last move is marked');
+  await shot(still, '13-last-move-reduced-motion');
+  await still.context().close();
 });
 
 await finish();

@@ -18,6 +18,11 @@
 // choosing.  The turn card's Undo follows the server's rule (the state's
 // can_undo / undo_why), and against the computer "Take back my last turn"
 // (can_take_back) rewinds to the start of the player's previous turn.
+//
+// The last move: every renderer gets the position before the one shown
+// (ctx.before: the previous state in live play, fetched once on opening;
+// the step before in a replay or a look back) and marks what changed
+// (js/lastmove.js).
 import { apiGet, brandSvg, clear, el, nameSpan, plural, toast } from './common.js';
 import { renderGameLog } from './gamelog.js';
 import { setBaseTitle, signalControls, turnSignal } from './notify.js';
@@ -470,6 +475,7 @@ function onMessage(msg) {
       S.current = msg;
       if (msg.last && !S.log.some((e) => e.n === msg.last.n)) S.log.push(msg.last);
       S.log.sort((a, b) => a.n - b.n);
+      if (!S.before) loadBefore(msg);
       break;
     case 'undone':
       // decisions taken back: the log forgets them; the state follows
@@ -509,6 +515,22 @@ function onMessage(msg) {
     default:
       return;
   }
+  renderAll();
+}
+
+// A page just opened (or rewound by an undo) has no earlier position to
+// compare with: it asks for the position before the last seat's run of
+// decisions, so the board marks what that whole turn changed.
+async function loadBefore(st) {
+  if (!st.last || !st.n) return;
+  const byN = new Map(S.log.map((e) => [e.n, e]));
+  let k = st.last.n;
+  while (byN.has(k - 1) && byN.get(k - 1).seat === st.last.seat) k--;
+  const q = token ? `?token=${encodeURIComponent(token)}` : '';
+  let r;
+  try { r = await apiGet(`/api/games/${encodeURIComponent(gameId)}/replay/${k - 1}${q}`); } catch { return; } // marks are a help, not a need
+  if (!S.current || S.current.n !== st.n || S.before || !r || !r.view) return;
+  S.before = { n: r.step, view: r.view };
   renderAll();
 }
 

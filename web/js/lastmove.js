@@ -15,26 +15,30 @@
 // marks stay).
 
 export function lastMoveTracker({ diff, fromText }) {
-  let n = null, mode = null, seat = null, keys = new Set(), enter = new Set();
+  let n = null, mode = null, seat = null, before = null, keys = new Set(), enter = new Set();
   return {
     // Called by the renderer's update(ctx): works out the marks for ctx.
     update(ctx) {
       const m = ctx.replay ? 'replay' : 'live';
-      if (n === ctx.n && mode === m) return;
+      if (n === ctx.n && mode === m && before === (ctx.before || null)) return;
+      // the same position with the position before it come later (the page
+      // asked the server for it): marked now, without animation
+      const late = n === ctx.n && mode === m;
       const last = ctx.last || null;
       let step;
       if (!last || !ctx.view) step = new Set();
       else if (ctx.before) step = new Set(diff(ctx.before, ctx.view, last));
       else step = new Set(fromText ? fromText(last, ctx.view) : []);
-      const chain = m === 'live' && mode === 'live' && last && n !== null && ctx.n === n + 1
+      const chain = !late && m === 'live' && mode === 'live' && last && n !== null && ctx.n === n + 1
         && ctx.beforeN === n && last.seat === seat;
       keys = chain ? new Set([...keys, ...step]) : step;
       // a new position reached by a step animates what the step changed; a
       // page opened on a position, or a jump in a replay, only marks it
-      enter = n !== null && ctx.before && (ctx.n === n + 1 || (m === 'live' && ctx.n > n)) ? step : new Set();
+      enter = !late && n !== null && ctx.before && (ctx.n === n + 1 || (m === 'live' && ctx.n > n)) ? step : new Set();
       n = ctx.n;
       mode = m;
       seat = last ? last.seat : null;
+      before = ctx.before || null;
     },
     has(key) { return keys.has(key); },
     keys() { return keys; },
