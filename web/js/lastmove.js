@@ -16,11 +16,18 @@
 
 export function lastMoveTracker({ diff, fromText }) {
   let n = null, mode = null, seat = null, before = null, keys = new Set(), enter = new Set();
+  let live = null; // the live marks, kept while the player looks back, given back unchanged on return
   return {
     // Called by the renderer's update(ctx): works out the marks for ctx.
     update(ctx) {
       const m = ctx.replay ? 'replay' : 'live';
       if (n === ctx.n && mode === m && before === (ctx.before || null)) return;
+      if (m === 'live' && mode === 'replay' && live && live.n === ctx.n && live.before === (ctx.before || null)) {
+        ({ n, seat, before, keys } = live);
+        mode = m;
+        enter = new Set();
+        return;
+      }
       // the same position with the position before it come later (the page
       // asked the server for it): marked now, without animation
       const late = n === ctx.n && mode === m;
@@ -39,6 +46,7 @@ export function lastMoveTracker({ diff, fromText }) {
       mode = m;
       seat = last ? last.seat : null;
       before = ctx.before || null;
+      if (m === 'live') live = { n, seat, before, keys };
     },
     has(key) { return keys.has(key); },
     keys() { return keys; },
