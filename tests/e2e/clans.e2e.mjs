@@ -331,7 +331,7 @@ t.test('the last move glows until the next decision and moves once on arrival; r
   const [a, b] = reply.move.split('-').map(Number);
   const marked = await markedIds(page);
   assert(marked.includes(a) && marked.includes(b), `the computer's move ${reply.move} is marked (${marked})`);
-  assert(!marked.includes(from) || from === a || from === b || from === to, 'my earlier move is no longer marked');
+  assert(!marked.includes(from) || from === a || from === b, `my move's source ${from} is no longer marked once the computer has moved (${marked})`);
   assertEq(await page.$$eval('.clans-board .last-glow', (x) => x.length), marked.length, 'a glow on every marked territory');
   await shot(page, '12-last-move');
   // played once: soon nothing moves, the marks stay, a repaint replays nothing
