@@ -9,7 +9,7 @@
 // the opponents' totals.  Screenshots go to tests/e2e/artifacts/arkadia-*.png.
 // A missing browser or package is a failure.
 import { assert, assertEq } from '../server/lib.mjs';
-import { browserSuite } from './browser.mjs';
+import { browserSuite, recordAnimations, startedAnimations } from './browser.mjs';
 
 const { server, t, newPage, shot, finish } = await browserSuite({ title: 'browser tests (Arkadia)', prefix: 'arkadia-', aiDelay: 40, reducedMotion: true });
 const GESTURES = Number(process.env.ARKADIA_GESTURES || 30);
@@ -368,6 +368,7 @@ t.test('the renderer offers every decision kind by gesture (driven directly)', a
 t.test('the last move is marked, the staged move previewed before Confirm and gone after Cancel', async () => {
   const page = await newPage();
   await page.emulateMedia({ reducedMotion: 'no-preference' });
+  await recordAnimations(page);
   await page.addInitScript(() => localStorage.setItem('tabula.confirmEachMove', 'on'));
   const res = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
     game: 'arkadia', players: 2, seats: [{ kind: 'ai', level: 'random' }, { kind: 'human', name: 'Mover' }] }) });
@@ -449,12 +450,15 @@ t.test('the last move is marked, the staged move previewed before Confirm and go
     const sq = await page.$eval('.arkadia-board .reach[data-reach]', (r) => r.dataset.reach);
     const move = await stageAndConfirm(sq, 'placement');
     // my placement arrives: marked, and dropping in (motion allowed here)
-    const anim = await (await page.waitForFunction((m) => {
-      const b = document.querySelector(`.arkadia-board .building.last-move[data-squares="${m}"]`);
-      if (!b) return null;
-      return b.getAnimations().map((a) => a.effect.getTiming().duration);
-    }, move, { polling: 'raf', timeout: 10000 })).jsonValue();
-    assert(anim.length >= 1 && anim.every((d) => d <= 600), `the new building drops in once, under 600 ms (${anim})`);
+    await page.waitForSelector(`.arkadia-board .building.last-move[data-squares="${move}"]`, { timeout: 10000 });
+    const anim = await page.waitForFunction((m) => {
+      const a = (window.animStarts || []).filter((x) => x.squares === m && x.name === 'ark-drop');
+      return a.length ? a : null;
+    }, move, { timeout: 10000 }).then((h) => h.jsonValue());
+    assert(anim.length === 1 && anim[0].duration <= 600, `the new building drops in once, under 600 ms (${JSON.stringify(anim)})`);
+    // a repaint (the pointer over the board) plays nothing again
+    await pointAt(page, sq, 0.3, 0.3);
+    assertEq((await startedAnimations(page)).filter((x) => x.squares === move && x.name === 'ark-drop').length, 1, 'played once');
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.waitForSelector(`.arkadia-board .building.last-move[data-squares="${move}"]`);
     assertEq(await page.$eval('.arkadia-board', (b) => b.getAnimations({ subtree: true }).map((a) => `${a.animationName} on ${a.effect.target.getAttribute('class')}`)), [], 'with reduced motion nothing on the board moves');

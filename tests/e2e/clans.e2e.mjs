@@ -6,7 +6,7 @@
 // replay viewer through the finished game.  Screenshots go to
 // tests/e2e/artifacts/.  A missing browser or package is a failure.
 import { assert, assertEq } from '../server/lib.mjs';
-import { browserSuite } from './browser.mjs';
+import { browserSuite, recordAnimations, startedAnimations } from './browser.mjs';
 
 const { server, t, newPage, shot, finish } = await browserSuite({ title: 'browser tests (Clans)', prefix: '', aiDelay: 250 });
 
@@ -299,7 +299,7 @@ async function clansGame(page) {
   const g = await res.json();
   await page.goto(`${server.base}${g.seats[0].link}`);
   await page.waitForSelector('.legal-source', { timeout: 30000 });
-  return g.id;
+  return g;
 }
 // Clicks a legal hut move; returns [from, to].
 async function clickAMove(page) {
@@ -314,19 +314,13 @@ const markedIds = (page) => page.$$eval('.clans-board .territory.last-move', (g)
 
 t.test('the last move glows until the next decision and moves once on arrival; reduced motion keeps the glow still', async () => {
   const page = await newPage();
-  const id = await clansGame(page);
-  const [from, to] = await clickAMove(page);
-  // my own move, as it arrives: the huts slide in and the glow pulses
-  const running = await (await page.waitForFunction((b) => {
-    const huts = document.querySelector(`.clans-board g[data-id="${b}"] .huts.last-move-enter`);
-    const glow = document.querySelector(`.clans-board .last-glow.last-move-enter[data-id="${b}"]`);
-    if (!huts || !glow || !huts.getAnimations().length || !glow.getAnimations().length) return null;
-    return huts.getAnimations().concat(glow.getAnimations()).map((a) => a.effect.getTiming().duration);
-  }, to, { polling: 'raf', timeout: 10000 })).jsonValue();
-  assert(running.every((d) => d > 0 && d <= 600), `the animations last at most 600 ms (${running})`);
+  await recordAnimations(page);
+  const g = await clansGame(page);
+  assertEq(await startedAnimations(page), [], 'a page opened on a position animates nothing');
+  const [from] = await clickAMove(page);
   // the computer's reply: its territories are marked once my turn is back
   await page.waitForFunction(() => document.querySelectorAll('.log .entry').length >= 2 && document.querySelector('.legal-source'), null, { timeout: 30000 });
-  const sum = await (await fetch(`${server.base}/api/games/${id}`)).json();
+  const sum = await (await fetch(`${server.base}/api/games/${g.id}`)).json();
   const reply = sum.log.filter((e) => e.seat === 1 && /^\d+-\d+$/.test(e.move)).pop();
   const [a, b] = reply.move.split('-').map(Number);
   const marked = await markedIds(page);
@@ -334,23 +328,49 @@ t.test('the last move glows until the next decision and moves once on arrival; r
   assert(!marked.includes(from) || from === a || from === b, `my move's source ${from} is no longer marked once the computer has moved (${marked})`);
   assertEq(await page.$$eval('.clans-board .last-glow', (x) => x.length), marked.length, 'a glow on every marked territory');
   await shot(page, '12-last-move');
+  // it arrived moving: the huts slid onto its target and the glow pulsed, each under 600 ms
+  const played = await page.waitForFunction((to) => {
+    const x = (window.animStarts || []).filter((e) => e.id === String(to) && /^clans-(slide|last-pulse)$/.test(e.name));
+    return x.some((e) => e.name === 'clans-slide') && x.some((e) => e.name === 'clans-last-pulse') ? x : null;
+  }, b, { timeout: 10000 }).then((h) => h.jsonValue()).catch(async (e) => {
+    throw new Error(`${e.message}: started ${JSON.stringify(await startedAnimations(page))}`);
+  });
+  assert(played.every((x) => x.duration > 0 && x.duration <= 600), `the animations last at most 600 ms (${JSON.stringify(played)})`);
   // played once: soon nothing moves, the marks stay, a repaint replays nothing
   await page.waitForTimeout(700);
+  const started = (await startedAnimations(page)).length;
   await page.click('.legal-source >> nth=0', { force: true });
   await page.waitForSelector('.legal-target');
   assertEq(await page.$$eval('.clans-board .last-glow, .clans-board .huts', (x) => x.flatMap((e) => e.getAnimations()).length), 0, 'no animation left after 600 ms or on a repaint');
+  assertEq((await startedAnimations(page)).slice(started).filter((e) => /^clans-(slide|last-pulse)$/.test(e.name)), [], 'a repaint replays nothing');
   assertEq(await markedIds(page), marked, 'the marks stay until the next decision');
   await page.context().close();
 
-  const still = await newPage();
-  await still.emulateMedia({ reducedMotion: 'reduce' });
-  await clansGame(still);
-  const [, to2] = await clickAMove(still);
+  // Between two people (nobody answers at once): the move is marked on both
+  // pages; with reduced motion nothing on the mover's board moves.
+  const res = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'clans', players: 2, seats: [{ kind: 'human', name: 'North' }, { kind: 'human', name: 'South' }] }) });
+  const g2 = await res.json();
+  const pages = [];
+  for (const seat of g2.seats) {
+    const p = await newPage();
+    await p.emulateMedia({ reducedMotion: 'reduce' });
+    await p.goto(`${server.base}${seat.link}`);
+    await p.waitForSelector('.clans-board .territory');
+    pages.push(p);
+  }
+  const k = await Promise.race(pages.map((p, i) => p.waitForSelector('.legal-source', { timeout: 30000 }).then(() => i)));
+  const [still, other] = [pages[k], pages[1 - k]];
+  const [from2, to2] = await clickAMove(still);
+  const both = [from2, to2].sort((x, y) => x - y);
   await still.waitForSelector(`.clans-board .territory.last-move[data-id="${to2}"]`, { timeout: 10000 });
-  assertEq(await still.$eval('.clans-board', (b) => b.getAnimations({ subtree: true }).length), 0, 'with reduced motion nothing on the board moves');
-  assert((await still.$$('.clans-board .last-glow')).length >= 2, 'while the last move is marked');
+  assertEq(await markedIds(still), both, 'the move is marked');
+  assertEq(await still.$eval('.clans-board', (x) => x.getAnimations({ subtree: true }).length), 0, 'with reduced motion nothing on the board moves');
+  assertEq(await still.$$eval('.clans-board .last-glow', (x) => x.length), 2, 'while the last move is marked');
+  await other.waitForSelector(`.clans-board .territory.last-move[data-id="${to2}"]`, { timeout: 10000 });
+  assertEq(await markedIds(other), both, 'the other player sees the move marked');
   await shot(still, '13-last-move-reduced-motion');
-  await still.context().close();
+  for (const p of pages) await p.context().close();
 });
 
 await finish();
