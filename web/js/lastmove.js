@@ -9,13 +9,18 @@
 // names; in live play the decisions of one seat in a row add up (a player who
 // looks away sees the other's whole turn), the next seat's first decision
 // starts afresh; in a replay or a look back only the decision just stepped
-// over is marked.  `enter` is non-empty for the first paint of a new position
-// only, so a repaint (a hover, a click) never replays the animation; with
-// `prefers-reduced-motion: reduce` the CSS plays no animation at all (the
-// marks stay).
+// over is marked.  What the new position changed enters (plays its
+// animation) only during the first ENTER_MS after the position arrived: a
+// repaint in that time (another message, a click) draws the pieces again
+// with the animation's clock set back by the time gone (--enter-delay, a
+// negative animation-delay), so it goes on where it was instead of starting
+// again; a repaint after it draws them still.  With `prefers-reduced-motion:
+// reduce` the CSS plays no animation at all (the marks stay).
+
+export const ENTER_MS = 600; // every entry animation is at most this long
 
 export function lastMoveTracker({ diff, fromText }) {
-  let n = null, mode = null, seat = null, before = null, keys = new Set(), enter = new Set();
+  let n = null, mode = null, seat = null, before = null, keys = new Set(), enter = new Set(), enterAt = 0;
   let live = null; // the live marks, kept while the player looks back, given back unchanged on return
   return {
     // Called by the renderer's update(ctx): works out the marks for ctx.
@@ -42,6 +47,7 @@ export function lastMoveTracker({ diff, fromText }) {
       // a new position reached by a step animates what the step changed; a
       // page opened on a position, or a jump in a replay, only marks it
       enter = !late && n !== null && ctx.before && (ctx.n === n + 1 || (m === 'live' && ctx.n > n)) ? step : new Set();
+      enterAt = performance.now();
       n = ctx.n;
       mode = m;
       seat = last ? last.seat : null;
@@ -50,11 +56,11 @@ export function lastMoveTracker({ diff, fromText }) {
     },
     has(key) { return keys.has(key); },
     keys() { return keys; },
-    // Whether `key` plays its entry animation in this paint; true at most
-    // once per position (the first paint after update() consumed it).
-    enters(key) { return enter.has(key); },
-    // The renderer calls this when a paint is done: later paints of the same
-    // position show the marks without animation.
-    painted() { enter = new Set(); },
+    // Whether `key` is drawn entering (with its animation) in this paint:
+    // only what the last step changed, only within ENTER_MS of its arrival.
+    enters(key) { return enter.has(key) && performance.now() - enterAt < ENTER_MS; },
+    // The style an entering piece carries: its animation's clock set back by
+    // the time gone since the position arrived (see above).
+    enterStyle() { return `--enter-delay: ${-Math.round(performance.now() - enterAt)}ms`; },
   };
 }

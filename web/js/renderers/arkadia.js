@@ -264,6 +264,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
   const lastMove = lastMoveTracker({ diff: changedKeys, fromText: namedKeys });
   // the classes of a piece the last move changed (the animation only on arrival)
   const lastCls = (key) => (lastMove.has(key) ? ` last-move${lastMove.enters(key) ? ' last-move-enter' : ''}` : '');
+  const lastStyle = (key) => (lastMove.enters(key) ? lastMove.enterStyle() : null);
 
   function parseLegal(legal, view) {
     const P = {
@@ -352,7 +353,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
     if (v.lot) {
       const [ax, ay] = sqXY(v.lot);
       lotLayer.setAttribute('data-lot', v.lot);
-      lotLayer.append(svg('rect', { class: `lot-base${lastCls('lot')}`, x: px(ax) + 1, y: px(ay) + 1, width: lotW * C - 2, height: lotH * C - 2, rx: 5, fill: 'url(#ark-stone)' }));
+      lotLayer.append(svg('rect', { class: `lot-base${lastCls('lot')}`, style: lastStyle('lot'), x: px(ax) + 1, y: px(ay) + 1, width: lotW * C - 2, height: lotH * C - 2, rx: 5, fill: 'url(#ark-stone)' }));
       // the keep: the inner squares
       const inner = [];
       for (let dy = 1; dy < lotH - 1; dy++) for (let dx = 1; dx < lotW - 1; dx++) inner.push([ax + dx, ay + dy]);
@@ -365,7 +366,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
       for (const d of castleDef) {
         const cs = v.castle[d.square - 1];
         const x = px(ax + d.offset[0]), y = px(ay + d.offset[1]);
-        const g = svg('g', { class: `castle-sq${lastCls(`c:${d.square}`)}`, 'data-castle': d.square, 'data-height': cs.pieces.length, 'data-visible': cs.visible || '' });
+        const g = svg('g', { class: `castle-sq${lastCls(`c:${d.square}`)}`, style: lastStyle(`c:${d.square}`), 'data-castle': d.square, 'data-height': cs.pieces.length, 'data-visible': cs.visible || '' });
         g.append(svg('rect', { x: x + 2, y: y + 2, width: C - 4, height: C - 4, rx: 4, class: 'castle-cell' }));
         if (!cs.pieces.length) {
           if (cs.printed) g.append(seal(x + C / 2, y + C / 2, cs.printed, 12));
@@ -390,7 +391,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
     for (const b of v.buildings) {
       const cells = b.squares.split('-').map(sqXY);
       const f = FAMILY[b.family];
-      const g = svg('g', { class: `building${b.done ? ' done' : ''}${lastCls(`b:${b.squares}`)}`, 'data-squares': b.squares, 'data-family': b.family, 'data-form': b.form, 'data-first': buildingFirst(b) });
+      const g = svg('g', { class: `building${b.done ? ' done' : ''}${lastCls(`b:${b.squares}`)}`, style: lastStyle(`b:${b.squares}`), 'data-squares': b.squares, 'data-family': b.family, 'data-form': b.form, 'data-first': buildingFirst(b) });
       const d = polyPath(outline(cells, 0.04));
       g.append(svg('path', { class: 'tile', d, fill: b.done ? f.fill : f.soft, stroke: f.dark, 'stroke-width': 2, 'stroke-linejoin': 'round' }));
       if (b.done) g.append(svg('path', { d, fill: 'url(#ark-roof)', 'pointer-events': 'none' }));
@@ -411,7 +412,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
     for (const [colour, list] of Object.entries(v.workers)) {
       for (const s of list) {
         const [x, y] = sqXY(s);
-        wkLayer.append(meeple(px(x) + C / 2, px(y) + C / 2, colour, 32, { class: `worker worker-${colour}${lastCls(`w:${s}`)}`, 'data-sq': s, 'data-colour': colour }));
+        wkLayer.append(meeple(px(x) + C / 2, px(y) + C / 2, colour, 32, { class: `worker worker-${colour}${lastCls(`w:${s}`)}`, style: lastStyle(`w:${s}`), 'data-sq': s, 'data-colour': colour }));
       }
     }
     // what the last move changed: a glowing outline round each piece
@@ -427,7 +428,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
         cells = [[ax + d.offset[0], ay + d.offset[1]]];
       }
       if (cells && cells.length) {
-        lastLayer.append(svg('path', { class: `last-outline${lastMove.enters(key) ? ' last-move-enter' : ''}`, 'data-last': key, d: polyPath(outline(cells, -0.06)) }));
+        lastLayer.append(svg('path', { class: `last-outline${lastMove.enters(key) ? ' last-move-enter' : ''}`, style: lastStyle(key), 'data-last': key, d: polyPath(outline(cells, -0.06)) }));
       }
     }
   }
@@ -930,7 +931,6 @@ export function create({ boardEl, panelsEl, board, decide }) {
     paintScreens();
     paintLegend();
     root.classList.toggle('my-turn', !!mine());
-    lastMove.painted();
   }
 
   return {

@@ -263,6 +263,7 @@ export function create({ boardEl, panelsEl, board, decide, changed }) {
       hutG.classList.add('last-move-enter');
       hutG.style.setProperty('--dx', `${(fx - cx).toFixed(1)}px`);
       hutG.style.setProperty('--dy', `${(fy - cy).toFixed(1)}px`);
+      hutG.style.cssText += lastMove.enterStyle();
     }
     g.append(hutG);
     const label = String(t.id);
@@ -296,7 +297,8 @@ export function create({ boardEl, panelsEl, board, decide, changed }) {
       e.group.classList.toggle('last-move', marked);
       if (!marked) continue;
       // a new node each time: an animation plays when its node appears
-      lastLayer.append(svg('polygon', { class: `last-glow${lastMove.enters(id) ? ' last-move-enter' : ''}`, points: e.cell.getAttribute('points'), 'data-id': id }));
+      const enter = lastMove.enters(id);
+      lastLayer.append(svg('polygon', { class: `last-glow${enter ? ' last-move-enter' : ''}`, style: enter ? lastMove.enterStyle() : null, points: e.cell.getAttribute('points'), 'data-id': id }));
     }
     const mine = ctx.yourTurn && !sent;
     const srcs = mine ? sources() : new Set();
@@ -325,7 +327,6 @@ export function create({ boardEl, panelsEl, board, decide, changed }) {
     }
     paintArrows();
     paintPanels();
-    lastMove.painted();
   }
 
   function paintPanels() {

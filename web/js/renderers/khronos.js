@@ -467,8 +467,10 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
   function drawBuilding(x, v) {
     const t = G.tiles[x.type];
     const fam = FAMILY[t.family];
+    const entering = lastMove.enters(buildingKey(x));
     const g = svg('g', {
-      class: `kh-bld fam-${t.family}${x.ruin ? ' ruin' : ''}${x.printed ? ' printed' : ''}${lastMove.has(buildingKey(x)) ? ` last-move${lastMove.enters(buildingKey(x)) ? ' last-move-enter' : ''}` : ''}`,
+      style: entering ? lastMove.enterStyle() : null,
+      class: `kh-bld fam-${t.family}${x.ruin ? ' ruin' : ''}${x.printed ? ' printed' : ''}${lastMove.has(buildingKey(x)) ? ` last-move${entering ? ' last-move-enter' : ''}` : ''}`,
       'data-board': x.board, 'data-at': x.at, 'data-cells': x.cells.map(G.name).join(' '), 'data-type': x.type,
       'data-owner': x.owner ?? '', 'data-cubes': (x.cubes || []).join(','), 'data-ruin': x.ruin ? '1' : '',
       'data-renovation': x.renovation ?? '',
@@ -482,7 +484,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       svg('path', { d, fill, class: 'kh-tile-body' }));
     if (!x.ruin && !x.printed) g.append(svg('path', { d, fill: 'url(#kh-sheen)', 'pointer-events': 'none' }));
     // a tile just laid: a ripple spreads from it and fades (once, on arrival)
-    if (lastMove.enters(buildingKey(x))) g.append(svg('path', { d, class: 'kh-ripple', stroke: fam.dark }));
+    if (entering) g.append(svg('path', { d, class: 'kh-ripple', stroke: fam.dark }));
     const { main, others } = spots(x.cells);
     const mx = G.cx(main) + Q / 2, my = G.cy(main) + Q / 2;
     const iconFill = x.ruin ? fam.dark : x.printed ? fam.fill : '#fffdf7';
@@ -1169,7 +1171,6 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
     paintControls();
     paintScore();
     if (!legendCard.firstChild) paintLegend();
-    lastMove.painted();
     if (changed) changed(); // the turn card follows every selection (game.js redraws it when its words change)
   }
 
