@@ -9,7 +9,7 @@
 // the opponents' totals.  Screenshots go to tests/e2e/artifacts/arkadia-*.png.
 // A missing browser or package is a failure.
 import { assert, assertEq } from '../server/lib.mjs';
-import { browserSuite } from './browser.mjs';
+import { browserSuite, recordAnimations, startedAnimations } from './browser.mjs';
 
 const { server, t, newPage, shot, finish } = await browserSuite({ title: 'browser tests (Arkadia)', prefix: 'arkadia-', aiDelay: 40, reducedMotion: true });
 const GESTURES = Number(process.env.ARKADIA_GESTURES || 30);
@@ -357,6 +357,121 @@ t.test('the renderer offers every decision kind by gesture (driven directly)', a
   assertEq(r.fallback, ['mystery 1'], 'an unknown decision gets a button');
   assertEq(r.help, 'Sell red seals?', 'the sale explained in words');
   assertEq(r.log, ['castle 2 ← black', 'lays red trade centre', 'on e7 f7 f8 g8', 'own worker c3', 'draws from the stack', 'sells 7 red'], 'the log in words');
+  await page.context().close();
+});
+
+// The last move and the staged move.  The computer's whole turn is marked
+// when the page opens (it asks for the position before that turn); with
+// "Confirm each move" a chosen lot or placement is drawn on the board before
+// Confirm and gone after Cancel; a placement arrives with its drop (motion
+// allowed) and keeps its mark with reduced motion, nothing moving.
+t.test('the last move is marked, the staged move previewed before Confirm and gone after Cancel', async () => {
+  const page = await newPage();
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  await recordAnimations(page);
+  await page.addInitScript(() => localStorage.setItem('tabula.confirmEachMove', 'on'));
+  const res = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'arkadia', players: 2, seats: [{ kind: 'ai', level: 'random' }, { kind: 'human', name: 'Mover' }] }) });
+  const g = await res.json();
+  await page.goto(`${server.base}${g.seats[1].link}`);
+  const myTurn = () => page.waitForFunction(() => {
+    const turn = document.querySelector('#turn.mine');
+    return turn && Number(turn.dataset.n) === document.querySelectorAll('.log .entry').length && document.querySelector('#ark-bar:not([hidden])');
+  }, null, { timeout: 30000 });
+  // Stages what the pointer shows on `sq`, checks the preview, cancels,
+  // stages it again and confirms; returns the decision.
+  const stageAndConfirm = async (sq, what) => {
+    await pointAt(page, sq, 0.5, 0.5);
+    await page.mouse.down(); await page.mouse.up();
+    await page.waitForSelector('#turn-staged');
+    const move = await page.getAttribute('.arkadia-board .staged-layer', 'data-move');
+    assert(move && (await page.$$('.arkadia-board .staged-layer .staged-preview')).length >= 1, `the staged ${what} (${move}) is drawn on the board`);
+    assert((await page.textContent('#turn-staged')).startsWith('Your choice: '), 'and said in words');
+    await shot(page, `12-staged-${what}`);
+    const n = await logLength(page);
+    await page.click('#turn-cancel');
+    await page.waitForSelector('#turn-staged', { state: 'detached' });
+    assertEq((await page.$$('.arkadia-board .staged-layer .staged-preview')).length, 0, `Cancel takes the staged ${what} off the board`);
+    await pointAt(page, sq, 0.5, 0.5);
+    await page.mouse.down(); await page.mouse.up();
+    await page.waitForSelector('#turn-confirm');
+    assertEq(await page.getAttribute('.arkadia-board .staged-layer', 'data-move'), move, 'the same choice staged again');
+    await page.click('#turn-confirm');
+    await waitLog(page, n, `the confirmed ${what}`);
+    return move;
+  };
+  // The rest of a turn, by the simplest decision each time (each confirmed).
+  const simplest = async () => {
+    const n = await logLength(page);
+    if (await page.$('#ark-stop:not([disabled])')) await page.click('#ark-stop');
+    else if (await page.$('#ark-stack.target')) await page.click('#ark-stack');
+    else if (await page.$('#ark-banner-no:not([disabled])')) await page.click('#ark-banner-no');
+    else if (await page.$('#ark-sell')) { await page.click('#ark-sale-none'); await page.click('#ark-sell'); }
+    else if (await page.$('.ark-hand-card.target')) await page.click('.ark-hand-card.target >> nth=0');
+    else if (await page.$('.arkadia-board .reach[data-reach]')) await clickSquare(page, await page.$eval('.arkadia-board .reach[data-reach]', (x) => x.dataset.reach));
+    else if (await page.$('.arkadia-board [data-worker-spot]')) await clickSquare(page, await page.$eval('.arkadia-board [data-worker-spot]', (x) => x.dataset.workerSpot));
+    else if (await page.$('[data-castle-family]')) {
+      if (!(await page.$('[data-castle-family].on'))) await page.click('[data-castle-family]');
+      const q = await page.$eval('[data-castle-target]:not(.faint)', (x) => Number(x.dataset.castleTarget));
+      const offsets = { 1: [0, 0], 2: [1, 0], 3: [2, 0], 4: [3, 0], 5: [3, 1], 6: [3, 2], 7: [2, 2], 8: [1, 2], 9: [0, 2], 10: [0, 1] };
+      const [lx, ly] = sqXY(await page.getAttribute('.arkadia-board .lot', 'data-lot'));
+      await clickSquare(page, sqName(lx + offsets[q][0], ly + offsets[q][1]));
+    } else throw new Error(`no simple decision: ${await page.textContent('#turn')}`);
+    await page.click('#turn-confirm');
+    await waitLog(page, n, 'a simple decision');
+  };
+  let checkedReply = false, placed = false;
+  for (let turn = 0; turn < 12 && !(checkedReply && placed); turn++) {
+    await myTurn();
+    const log = (await (await fetch(`${server.base}/api/games/${g.id}`)).json()).log;
+    // the computer's last turn: what its decisions put on the board is marked
+    const run = [];
+    for (let k = log.length - 1; k >= 0 && log[k].seat === 0; k--) run.unshift(log[k].move);
+    const expect = run.flatMap((m) => {
+      if (/^lot /.test(m)) return ['.lot-base.last-move'];
+      if (/^[a-p]\d{1,2}(-[a-p]\d{1,2})+$/.test(m)) return [`.building.last-move[data-squares="${m}"]`];
+      const w = /^(?:own|neutral) (\S+)$/.exec(m);
+      return w ? [`.worker.last-move[data-sq="${w[1]}"]`] : [];
+    });
+    for (const sel of expect) await page.waitForSelector(`.arkadia-board ${sel}`, { timeout: 5000 });
+    if (expect.length) { checkedReply = true; await shot(page, '11-computer-turn-marked'); }
+    if (await page.$('[data-lot-anchor]')) {
+      const a = await page.$eval('[data-lot-anchor]', (x) => x.dataset.lotAnchor);
+      const [x, y] = sqXY(a);
+      const move = await stageAndConfirm(sqName(x + 1, y + 1), 'lot');
+      assertEq(move, `lot ${a}`, 'the lot staged where pointed');
+      continue;
+    }
+    if (placed || !(await page.$('.ark-hand-card.target'))) { await simplest(); continue; }
+    // a card of the hand (staged and confirmed: it has no place on the board yet)
+    await page.click('.ark-hand-card.target >> nth=0');
+    await page.click('#turn-confirm');
+    await page.waitForSelector('.arkadia-board .reach', { timeout: 15000 });
+    const sq = await page.$eval('.arkadia-board .reach[data-reach]', (r) => r.dataset.reach);
+    const move = await stageAndConfirm(sq, 'placement');
+    // my placement arrives: marked, and dropping in (motion allowed here)
+    await page.waitForSelector(`.arkadia-board .building.last-move[data-squares="${move}"]`, { timeout: 10000 });
+    const anim = await page.waitForFunction((m) => {
+      const a = (window.animStarts || []).filter((x) => x.squares === m && x.name === 'ark-drop');
+      return a.length ? a : null;
+    }, move, { timeout: 10000 }).then((h) => h.jsonValue());
+    assert(anim.every((x) => x.duration <= 600), `the new building drops in, under 600 ms (${JSON.stringify(anim)})`);
+    // once: after its time nothing starts it again
+    await page.waitForTimeout(700);
+    const drops = (await startedAnimations(page)).filter((x) => x.squares === move && x.name === 'ark-drop').length;
+    await pointAt(page, sq, 0.3, 0.3);
+    await page.waitForTimeout(300);
+    assertEq((await startedAnimations(page)).filter((x) => x.squares === move && x.name === 'ark-drop').length, drops, 'played once');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.waitForSelector(`.arkadia-board .building.last-move[data-squares="${move}"]`);
+    assertEq(await page.$eval('.arkadia-board', (b) => b.getAnimations({ subtree: true }).map((a) => `${a.animationName} on ${a.effect.target.getAttribute('class')}`)), [], 'with reduced motion nothing on the board moves');
+    assert((await page.$$('.arkadia-board .last-outline')).length >= 1, 'while the last move keeps its outline');
+    await shot(page, '13-placement-marked');
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+    placed = true;
+  }
+  assert(checkedReply, 'the computer\'s turn was checked');
+  assert(placed, 'a placement was staged and confirmed');
   await page.context().close();
 });
 

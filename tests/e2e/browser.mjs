@@ -76,3 +76,23 @@ export async function browserSuite({ title, prefix = '', aiDelay = 0, reducedMot
   };
   return { root, tabula, artifacts, dir, server, browser, t, errors, newPage, shot, finish };
 }
+
+// Records every CSS animation that starts in the page (before it loads), so
+// a test can check an animation played even when it ended before the test
+// looked: startedAnimations(page) gives {name, cls, id, squares, at,
+// duration (ms)} for each, `id`, `squares` and `at` read from the nearest
+// element carrying data-id, data-squares or data-at.
+export async function recordAnimations(page) {
+  await page.addInitScript(() => {
+    window.animStarts = [];
+    document.addEventListener('animationstart', (e) => {
+      const t = e.target;
+      const near = (attr) => { const x = t.closest && t.closest(`[data-${attr}]`); return x ? x.getAttribute(`data-${attr}`) : null; };
+      window.animStarts.push({
+        name: e.animationName, cls: (t.getAttribute && t.getAttribute('class')) || '', id: near('id'), squares: near('squares'), at: near('at'),
+        duration: parseFloat(getComputedStyle(t).animationDuration) * 1000,
+      });
+    }, true);
+  });
+}
+export const startedAnimations = (page) => page.evaluate(() => window.animStarts || []);

@@ -7,7 +7,7 @@
 // off by default) for the seat only.  Screenshots go to
 // tests/e2e/artifacts/.  A missing browser or package is a failure.
 import { assert, assertEq } from '../server/lib.mjs';
-import { browserSuite } from './browser.mjs';
+import { browserSuite, recordAnimations, startedAnimations } from './browser.mjs';
 
 const { server, t, newPage, shot, finish } = await browserSuite({ title: 'browser tests (Clans)', prefix: '', aiDelay: 250 });
 
@@ -219,6 +219,9 @@ t.test('the replay viewer steps through the finished game', async () => {
     .filter((id) => !document.querySelector(`g[data-id="${id}"] .hut`)).sort((a, b) => a - b));
   const sources = await page.$$eval('.log .entry .mv', (m) => m.slice(0, 3).map((x) => Number(x.textContent.split(' ')[0])));
   assertEq(await empty(), [...sources].sort((a, b) => a - b), 'after three moves exactly their sources are empty');
+  const third = (await page.$$eval('.log .entry .mv', (m) => m[2].textContent)).match(/(\d+) → (\d+)/).slice(1).map(Number);
+  assertEq(await page.$$eval('.clans-board .territory.last-move', (g) => g.map((x) => Number(x.dataset.id)).sort((a, b) => a - b)),
+    third.sort((a, b) => a - b), 'stepping marks the territories of the decision just stepped over');
   await page.click('#replay-last');
   await page.waitForFunction((k) => document.querySelector('#replay-step').textContent.startsWith(`Decision ${k} of`), total);
   await page.waitForSelector('#result:not([hidden])');
@@ -405,6 +408,89 @@ t.test('the Clans renderer asks for the village order by clicking', async () => 
   assertEq(sent.decided, ['village 17'], 'one click sends one village decision');
   assertEq(sent.headline, 'Choose the next village', 'the prompt explains it in words');
   await page.context().close();
+});
+
+// The last move: marked until the next decision, animated once on arrival
+// (the huts slide from where they came, the glow pulses, under 600 ms);
+// with reduced motion the mark stays and nothing moves.
+async function clansGame(page) {
+  const res = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'clans', players: 2, seats: [{ kind: 'human', name: 'Mover' }, { kind: 'ai', level: 'random' }] }) });
+  const g = await res.json();
+  await page.goto(`${server.base}${g.seats[0].link}`);
+  await page.waitForSelector('.legal-source', { timeout: 30000 });
+  return g;
+}
+// Clicks a legal hut move; returns [from, to].
+async function clickAMove(page) {
+  const from = await page.$eval('.legal-source', (g) => Number(g.dataset.id));
+  await page.click(`.territory[data-id="${from}"]`);
+  await page.waitForSelector('.legal-target');
+  const to = await page.$eval('.legal-target', (g) => Number(g.dataset.id));
+  await page.click(`.territory[data-id="${to}"]`, { force: true });
+  return [from, to];
+}
+const markedIds = (page) => page.$$eval('.clans-board .territory.last-move', (g) => g.map((x) => Number(x.dataset.id)).sort((a, b) => a - b));
+
+t.test('the last move glows until the next decision and moves once on arrival; reduced motion keeps the glow still', async () => {
+  const page = await newPage();
+  await recordAnimations(page);
+  const g = await clansGame(page);
+  assertEq(await startedAnimations(page), [], 'a page opened on a position animates nothing');
+  const [from] = await clickAMove(page);
+  // the computer's reply: its territories are marked once my turn is back
+  await page.waitForFunction(() => document.querySelectorAll('.log .entry').length >= 2 && document.querySelector('.legal-source'), null, { timeout: 30000 });
+  const sum = await (await fetch(`${server.base}/api/games/${g.id}`)).json();
+  const reply = sum.log.filter((e) => e.seat === 1 && /^\d+-\d+$/.test(e.move)).pop();
+  const [a, b] = reply.move.split('-').map(Number);
+  const marked = await markedIds(page);
+  assert(marked.includes(a) && marked.includes(b), `the computer's move ${reply.move} is marked (${marked})`);
+  assert(!marked.includes(from) || from === a || from === b, `my move's source ${from} is no longer marked once the computer has moved (${marked})`);
+  assertEq(await page.$$eval('.clans-board .last-glow', (x) => x.length), marked.length, 'a glow on every marked territory');
+  await shot(page, '12-last-move');
+  // it arrived moving: the huts slid onto its target and the glow pulsed, each under 600 ms
+  const played = await page.waitForFunction((to) => {
+    const x = (window.animStarts || []).filter((e) => e.id === String(to) && /^clans-(slide|last-pulse)$/.test(e.name));
+    return x.some((e) => e.name === 'clans-slide') && x.some((e) => e.name === 'clans-last-pulse') ? x : null;
+  }, b, { timeout: 10000 }).then((h) => h.jsonValue()).catch(async (e) => {
+    throw new Error(`${e.message}: started ${JSON.stringify(await startedAnimations(page))}`);
+  });
+  assert(played.every((x) => x.duration > 0 && x.duration <= 600), `the animations last at most 600 ms (${JSON.stringify(played)})`);
+  // played once: soon nothing moves, the marks stay, a repaint replays nothing
+  await page.waitForTimeout(700);
+  const started = (await startedAnimations(page)).length;
+  await page.click('.legal-source >> nth=0', { force: true });
+  await page.waitForSelector('.legal-target');
+  assertEq(await page.$$eval('.clans-board .last-glow, .clans-board .huts', (x) => x.flatMap((e) => e.getAnimations()).length), 0, 'no animation left after 600 ms or on a repaint');
+  assertEq((await startedAnimations(page)).slice(started).filter((e) => /^clans-(slide|last-pulse)$/.test(e.name)), [], 'a repaint replays nothing');
+  assertEq(await markedIds(page), marked, 'the marks stay until the next decision');
+  await page.context().close();
+
+  // Between two people (nobody answers at once): the move is marked on both
+  // pages; with reduced motion nothing on the mover's board moves.
+  const res = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'clans', players: 2, seats: [{ kind: 'human', name: 'North' }, { kind: 'human', name: 'South' }] }) });
+  const g2 = await res.json();
+  const pages = [];
+  for (const seat of g2.seats) {
+    const p = await newPage();
+    await p.emulateMedia({ reducedMotion: 'reduce' });
+    await p.goto(`${server.base}${seat.link}`);
+    await p.waitForSelector('.clans-board .territory');
+    pages.push(p);
+  }
+  const k = await Promise.race(pages.map((p, i) => p.waitForSelector('.legal-source', { timeout: 30000 }).then(() => i)));
+  const [still, other] = [pages[k], pages[1 - k]];
+  const [from2, to2] = await clickAMove(still);
+  const both = [from2, to2].sort((x, y) => x - y);
+  await still.waitForSelector(`.clans-board .territory.last-move[data-id="${to2}"]`, { timeout: 10000 });
+  assertEq(await markedIds(still), both, 'the move is marked');
+  assertEq(await still.$eval('.clans-board', (x) => x.getAnimations({ subtree: true }).length), 0, 'with reduced motion nothing on the board moves');
+  assertEq(await still.$$eval('.clans-board .last-glow', (x) => x.length), 2, 'while the last move is marked');
+  await other.waitForSelector(`.clans-board .territory.last-move[data-id="${to2}"]`, { timeout: 10000 });
+  assertEq(await markedIds(other), both, 'the other player sees the move marked');
+  await shot(still, '13-last-move-reduced-motion');
+  for (const p of pages) await p.context().close();
 });
 
 await finish();

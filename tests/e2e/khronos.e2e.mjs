@@ -9,7 +9,7 @@
 // Screenshots go to tests/e2e/artifacts/khronos-*.png.
 import path from 'node:path';
 import { assert, assertEq, engine } from '../server/lib.mjs';
-import { browserSuite } from './browser.mjs';
+import { browserSuite, recordAnimations } from './browser.mjs';
 
 const { tabula, artifacts, server, t, newPage, shot, finish } = await browserSuite({ title: 'browser tests (Khronos)', prefix: 'khronos-', aiDelay: 60 });
 const DEBUG = !!process.env.E2E_DEBUG;
@@ -458,5 +458,129 @@ t.test('downsizing, the kept squares, surcharge cards, upgrade from a building, 
   assertEq(out.afterAnchor, ['e4-f5'], 'one click on a top-left square lays the Keep on its block');
   await page.context().close();
 });
+
+// The last move and the staged move.  The computer's turn is marked (its
+// tiles with a gold edge) when the page opens on it or it is played;
+// with "Confirm each move" a chosen build marks its board and the chosen
+// squares show the tile before Confirm, Cancel takes the preview away; the
+// tile laid arrives with a drop and a ripple under 600 ms, and with reduced
+// motion nothing on the boards moves while the mark stays.
+t.test('the last move is marked and ripples once; a staged build is previewed before Confirm and gone after Cancel', async () => {
+  const page = await newPage();
+  await recordAnimations(page);
+  await page.addInitScript(() => localStorage.setItem('tabula.confirmEachMove', 'on'));
+  const res = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'khronos', players: 2, seats: [{ kind: 'ai', level: 'random' }, { kind: 'human', name: 'Mover' }] }) });
+  const g = await res.json();
+  await page.goto(`${server.base}${g.seats[1].link}`);
+  const mine = () => page.waitForFunction(() => {
+    const r = document.querySelector('.kh-root[data-mine="1"]');
+    return r && Number(r.dataset.n) === document.querySelectorAll('.log .entry').length;
+  }, null, { timeout: 30000 });
+  const confirm = async (what) => {
+    const n = await logLength(page);
+    await page.click('#turn-confirm');
+    await decided(page, n, what);
+  };
+  let checkedReply = false, laid = false;
+  for (let turn = 0; turn < 30 && !(checkedReply && laid); turn++) {
+    await mine();
+    if (!checkedReply) {
+      // the computer's last run of decisions: the tiles it laid are marked
+      const log = (await (await fetch(`${server.base}/api/games/${g.id}`)).json()).log;
+      const run = [];
+      for (let k = log.length - 1; k >= 0 && log[k].seat === 0; k--) run.unshift(log[k].move);
+      const expect = [];
+      run.forEach((m, i) => {
+        const b = /^(?:build|upgrade) (might|faith|reason)/.exec(m);
+        const next = run[i + 1];
+        if (b && next && /^[a-z]\d+(-[a-z]\d+|(\+[a-z]\d+)*)$/.test(next)) expect.push(`.kh-bld.last-move[data-board="${b[1]}"][data-cells~="${next.split(/[-+]/)[0]}"]`);
+      });
+      for (const sel of expect) await page.waitForSelector(sel, { timeout: 5000 });
+      if (expect.length) { checkedReply = true; await shot(page, '10-computer-turn-marked'); }
+    }
+    const st = await state(page);
+    if (!laid && st.phase === 'action' && (await page.$('#kh-palette .kh-tile.legal'))) {
+      const type = await page.$eval('#kh-palette .kh-tile.legal', (x) => x.dataset.type);
+      const chooseBuild = async () => {
+        await page.click(`#kh-palette .kh-tile[data-type="${type}"]`);
+        await page.waitForSelector('.kh-board.legal-build .kh-sq.act-build');
+        const sq = await page.$('.kh-board.legal-build .kh-sq.act-build');
+        const board = await sq.getAttribute('data-board');
+        await sq.click();
+        await page.waitForSelector('#turn-staged');
+        return board;
+      };
+      if (!(await page.$('.kh-board.legal-build'))) {
+        await page.click(`#kh-palette .kh-tile[data-type="${type}"]`);
+        if (!(await page.$('.kh-board.legal-build .kh-sq.act-build'))) { await page.keyboard.press('Escape'); await endTurn(page); continue; }
+        await page.keyboard.press('Escape');
+      }
+      const board = await chooseBuild();
+      assertEq(await page.$$eval('.kh-svg .staged-preview', (x) => x.map((e) => e.closest('.kh-board').dataset.board)), [board], 'the staged build marks its board');
+      await page.click('#turn-cancel');
+      await page.waitForSelector('#turn-staged', { state: 'detached' });
+      assertEq((await page.$$('.kh-svg .staged-preview')).length, 0, 'Cancel takes the preview off the board');
+      await chooseBuild();
+      await confirm('the build');
+      // the squares (and any surcharge), each staged and confirmed
+      let at = null;
+      for (let step = 0; step < 6 && !laid; step++) {
+        // my turn still (a staged decision leaves the board not clickable)
+        await page.waitForFunction(() => {
+          const turn = document.querySelector('#turn.mine');
+          return turn && Number(turn.dataset.n) === document.querySelectorAll('.log .entry').length;
+        }, null, { timeout: 30000 });
+        const ph = (await state(page)).phase;
+        if (ph === 'squares') {
+          if (!(await page.$('#turn-staged'))) await page.click('.kh-sq.anchor >> nth=0');
+          await page.waitForSelector('#turn-staged');
+          const ghost = await page.$('.kh-ghost-tile.staged-preview');
+          assert(ghost, 'the staged squares show the tile on the board');
+          at = await ghost.getAttribute('data-at');
+          await shot(page, '11-staged-tile');
+          await confirm('the squares');
+        } else if (ph === 'pay') {
+          while (!(await page.$('#turn-staged'))) await page.click('#kh-hand .kh-card.legal:not(.selected)');
+          await confirm('the surcharge');
+        } else break;
+        if (at && (await page.$(`.kh-bld[data-at="${at}"]:not(.kh-ghost-tile)`))) laid = true;
+      }
+      assert(laid, `the tile was laid (${at})`);
+      // the tile just laid: marked, a ripple once, under 600 ms
+      const ripple = await page.waitForFunction((a) => {
+        const x = (window.animStarts || []).filter((e) => e.at === a && ['kh-ripple', 'kh-drop'].includes(e.name));
+        return x.some((e) => e.name === 'kh-ripple') && x.some((e) => e.name === 'kh-drop') ? x : null;
+      }, at, { timeout: 10000 }).then((h) => h.jsonValue());
+      assert(ripple.every((e) => e.duration <= 600), `the tile drops in and ripples once, under 600 ms (${JSON.stringify(ripple)})`);
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      await page.waitForSelector(`.kh-bld.last-move[data-at="${at}"]`);
+      assertEq(await page.$eval('.kh-root', (r) => r.getAnimations({ subtree: true }).map((a) => a.animationName)), [], 'with reduced motion nothing on the boards moves');
+      await shot(page, '12-tile-marked');
+      await page.emulateMedia({ reducedMotion: 'no-preference' });
+      continue;
+    }
+    await endTurn(page);
+  }
+  assert(checkedReply, 'the computer\'s turn was checked');
+  assert(laid, 'a tile was staged and laid');
+  await page.context().close();
+});
+
+// Ends the turn (the simplest way, confirmed when asked).
+async function endTurn(page) {
+  const n = await logLength(page);
+  const ph = (await state(page)).phase;
+  if (ph === 'squares') await page.click('.kh-sq.anchor >> nth=0');
+  else if (ph === 'pay') { while (!(await page.$('#turn-staged'))) await page.click('#kh-hand .kh-card.legal:not(.selected)'); }
+  else if (ph === 'pick') await page.click('.kh-sq.act-pick');
+  else {
+    if (await page.$('#kh-end[disabled]')) await page.click('#kh-hand .kh-card.selected');
+    await page.click('#kh-end');
+  }
+  await page.waitForSelector('#turn-confirm');
+  await page.click('#turn-confirm');
+  await decided(page, n, 'the end of the turn');
+}
 
 await finish();

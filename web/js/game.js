@@ -18,6 +18,11 @@
 // choosing.  The turn card's Undo follows the server's rule (the state's
 // can_undo / undo_why), and against the computer "Take back my last turn"
 // (can_take_back) rewinds to the start of the player's previous turn.
+//
+// The last move: every renderer gets the position before the one shown
+// (ctx.before: the previous state in live play, fetched once on opening;
+// the step before in a replay or a look back) and marks what changed
+// (js/lastmove.js).
 import { apiGet, brandSvg, clear, el, nameSpan, plural, toast } from './common.js';
 import { renderGameLog } from './gamelog.js';
 import { setBaseTitle, signalControls, turnSignal } from './notify.js';
@@ -42,6 +47,7 @@ const S = {
   look: null,          // a look back during live play: { n, r } (the position after decision n)
   openTurns: new Set(), // log turns the player unfolded
   staged: null, // a chosen decision waiting for Confirm: {move, n}
+  before: null, // the position shown before the current one in live play: {n, view} (the last move is what changed)
 };
 
 // What went wrong, in plain words, for the page that cannot show the game.
@@ -98,6 +104,7 @@ function context() {
     return {
       view: r.view, legal: null, yourTurn: false, seat: S.seat, toMove: r.to_move, last: r.last,
       result: null, thinking: null, seats: S.seats, replay: true, n: r.step, look: true,
+      before: S.look.prev ? S.look.prev.view : null, beforeN: S.look.prev ? S.look.prev.step : null,
     };
   }
   if (S.replay) {
@@ -106,6 +113,7 @@ function context() {
       view: r ? r.view : null, legal: null, yourTurn: false, seat: null, toMove: r ? r.to_move : null,
       last: r ? r.last : null, result: r && r.step === S.replay.total ? r.result : null,
       thinking: null, seats: S.seats, replay: true, n: r ? r.step : 0,
+      before: S.replay.prev ? S.replay.prev.view : null, beforeN: S.replay.prev ? S.replay.prev.step : null,
     };
   }
   const st = S.current;
@@ -114,6 +122,7 @@ function context() {
     seat: S.seat, toMove: st ? st.to_move : null, last: st ? st.last : null,
     result: st ? st.result || null : null, thinking: st ? st.thinking : null,
     prompt: st ? st.prompt : null, seats: S.seats, replay: false, n: st ? st.n : 0,
+    before: S.before ? S.before.view : null, beforeN: S.before ? S.before.n : null,
   };
 }
 
@@ -490,14 +499,19 @@ function onMessage(msg) {
       break;
     case 'state':
       if (S.staged && (!msg.your_turn || msg.n !== S.staged.n)) S.staged = null;
+      // the position before this one: what the renderers mark as the last move
+      if (!S.current || msg.n < S.current.n) S.before = null;
+      else if (msg.n > S.current.n) S.before = { n: S.current.n, view: S.current.view };
       S.current = msg;
       if (msg.last && !S.log.some((e) => e.n === msg.last.n)) S.log.push(msg.last);
       S.log.sort((a, b) => a.n - b.n);
+      if (!S.before) loadBefore(msg);
       break;
     case 'undone':
       // decisions taken back: the log forgets them; the state follows
       S.log = S.log.filter((e) => e.n <= msg.n);
       S.staged = null;
+      S.before = null;
       toast(msg.said, 'info');
       if (S.renderer && S.renderer.reset) S.renderer.reset();
       break;
@@ -531,6 +545,22 @@ function onMessage(msg) {
     default:
       return;
   }
+  renderAll();
+}
+
+// A page just opened (or rewound by an undo) has no earlier position to
+// compare with: it asks for the position before the last seat's run of
+// decisions, so the board marks what that whole turn changed.
+async function loadBefore(st) {
+  if (!st.last || !st.n) return;
+  const byN = new Map(S.log.map((e) => [e.n, e]));
+  let k = st.last.n;
+  while (byN.has(k - 1) && byN.get(k - 1).seat === st.last.seat) k--;
+  const q = token ? `?token=${encodeURIComponent(token)}` : '';
+  let r;
+  try { r = await apiGet(`/api/games/${encodeURIComponent(gameId)}/replay/${k - 1}${q}`); } catch { return; } // marks are a help, not a need
+  if (!S.current || S.current.n !== st.n || S.before || !r || !r.view) return;
+  S.before = { n: r.step, view: r.view };
   renderAll();
 }
 
@@ -580,16 +610,19 @@ async function lookBack(n) {
     renderAll();
     return;
   }
-  S.look = { n, r: S.look ? S.look.r : null };
+  S.look = { n, r: S.look ? S.look.r : null, prev: S.look ? S.look.prev : null };
   const q = token ? `?token=${encodeURIComponent(token)}` : '';
-  let r;
-  try { r = await apiGet(`/api/games/${encodeURIComponent(gameId)}/replay/${n}${q}`); } catch (e) {
+  const at = (k) => apiGet(`/api/games/${encodeURIComponent(gameId)}/replay/${k}${q}`);
+  let r, prev;
+  // the position before it too: the board marks what decision n changed
+  try { [r, prev] = await Promise.all([at(n), n > 0 ? at(n - 1) : null]); } catch (e) {
     toast(`Cannot show that moment: ${e.message}`, 'error');
     S.look = null;
     return;
   }
   if (!S.look || S.look.n !== n) return; // a later click or a return won
   S.look.r = r;
+  S.look.prev = prev;
   renderAll();
   $('board').scrollIntoView({ block: 'nearest' });
 }
@@ -606,10 +639,12 @@ async function replayGo(k) {
   const R = S.replay;
   k = Math.max(0, Math.min(R.total, k));
   R.want = k;
-  let r;
-  try { r = await replayLoad(k); } catch (e) { toast(`Replay: ${e.message}`, 'error'); return; }
+  let r, prev;
+  // the position before too: the board marks what the decision just stepped over changed
+  try { [r, prev] = await Promise.all([replayLoad(k), k > 0 ? replayLoad(k - 1) : null]); } catch (e) { toast(`Replay: ${e.message}`, 'error'); return; }
   if (R.want !== k) return; // a later click won
   R.current = r;
+  R.prev = prev;
   $('replay-slider').value = String(k);
   const last = r.last ? `${seatName(r.last.seat)}: ${formatMove(r.last.move)}` : 'the start';
   $('replay-step').textContent = `Decision ${k} of ${R.total} · ${last}`;
@@ -621,7 +656,7 @@ async function replayGo(k) {
 async function startReplay() {
   const total = S.summary.decisions;
   const final = await apiGet(`/api/games/${gameId}/replay/${total}`);
-  S.replay = { total, cache: new Map([[total, Promise.resolve(final)]]), current: null, result: final.result, finalView: final.view, timer: null };
+  S.replay = { total, cache: new Map([[total, Promise.resolve(final)]]), current: null, prev: null, result: final.result, finalView: final.view, timer: null };
   S.log = S.summary.log;
   setConn('live', 'replay');
   $('replay-bar').hidden = false;

@@ -23,7 +23,14 @@
 //   draw …          click a face-up card or the stack.
 //   banner yes/no   buttons; sell FAM N: a slider and a button.
 // A legal decision this renderer does not recognise still gets a button.
+//
+// The last move (js/lastmove.js): the buildings, workers, castle squares and
+// lot it changed carry the class `last-move` and a glowing outline until the
+// next decision; on arrival a tile drops in and workers fade in, once.  A
+// decision staged for Confirm is drawn in the preview style (class
+// `staged-preview`): the tile, lot, worker or castle piece where it would go.
 import { clear, el, svg } from '../common.js';
+import { lastMoveTracker } from '../lastmove.js';
 
 export const FAMILY = {
   red: { fill: '#b83a30', dark: '#7c211b', soft: '#efc3bb', ink: '#fff' },
@@ -52,6 +59,33 @@ function sqXY(s) {
   return m ? [m[1].charCodeAt(0) - 97, Number(m[2]) - 1] : null;
 }
 const px = (x) => M + x * C;
+
+// What a move changed, as keys: `b:SQUARES` a building laid or completed,
+// `w:SQ` a worker placed, `c:N` a castle square built on, `lot` the lot.
+function boardKeys(v) {
+  const k = new Map();
+  for (const b of v.buildings) k.set(`b:${b.squares}`, `${b.family}|${b.done ? 1 : 0}`);
+  for (const [colour, list] of Object.entries(v.workers)) for (const s of list) k.set(`w:${s}`, colour);
+  (v.castle || []).forEach((cs, i) => k.set(`c:${i + 1}`, cs.pieces.join(',')));
+  if (v.lot) k.set('lot', v.lot);
+  return k;
+}
+function changedKeys(before, view) {
+  const old = boardKeys(before);
+  return [...boardKeys(view)].filter(([key, val]) => old.get(key) !== val).map(([key]) => key);
+}
+// Without the position before: what the decision's text names.
+function namedKeys(last, view) {
+  const m = last.move;
+  let r;
+  if (/^[a-p]\d{1,2}(-[a-p]\d{1,2})+$/.test(m) || /^[a-p]\d{1,2}$/.test(m)) {
+    return view.buildings.some((b) => b.squares === m) ? [`b:${m}`] : [];
+  }
+  if ((r = /^(?:own|neutral) ([a-p]\d{1,2})$/.exec(m))) return [`w:${r[1]}`];
+  if ((r = /^castle \w+ (\d+)$/.exec(m))) return [`c:${r[1]}`];
+  if (/^lot /.test(m)) return ['lot'];
+  return [];
+}
 
 // The outline of a set of cells [[x,y]…] as one closed path (polyominoes here
 // have no holes): walk the boundary edges clockwise.
@@ -178,8 +212,9 @@ export function create({ boardEl, panelsEl, board, decide }) {
   const lastLayer = svg('g', { class: 'last-layer' });
   const hlLayer = svg('g', { class: 'hl-layer' });
   const pvLayer = svg('g', { class: 'preview-layer' });
+  const stagedLayer = svg('g', { class: 'staged-layer' });
   const labelLayer = svg('g', { class: 'coords' });
-  root.append(cellLayer, tentLayer, reachLayer, lotLayer, bldLayer, wkLayer, lastLayer, hlLayer, pvLayer, labelLayer);
+  root.append(cellLayer, tentLayer, reachLayer, lotLayer, bldLayer, wkLayer, lastLayer, hlLayer, pvLayer, stagedLayer, labelLayer);
 
   const cellEl = new Map(); // square -> {rect, title}
   for (let y = 0; y < H; y++) {
@@ -225,6 +260,11 @@ export function create({ boardEl, panelsEl, board, decide }) {
   let pointer = null; // {fx, fy} in squares, or null
   let shown = null; // the placement or lot place the preview shows (a click sends what is shown)
   let occupied = new Map(); // square -> {kind:'building', b} | {kind:'lot'} | {kind:'worker', colour}
+  let staged = null; // a decision waiting for the player's Confirm (game.js), drawn on the board
+  const lastMove = lastMoveTracker({ diff: changedKeys, fromText: namedKeys });
+  // the classes of a piece the last move changed (the animation only on arrival)
+  const lastCls = (key) => (lastMove.has(key) ? ` last-move${lastMove.enters(key) ? ' last-move-enter' : ''}` : '');
+  const lastStyle = (key) => (lastMove.enters(key) ? lastMove.enterStyle() : null);
 
   function parseLegal(legal, view) {
     const P = {
@@ -313,7 +353,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
     if (v.lot) {
       const [ax, ay] = sqXY(v.lot);
       lotLayer.setAttribute('data-lot', v.lot);
-      lotLayer.append(svg('rect', { class: 'lot-base', x: px(ax) + 1, y: px(ay) + 1, width: lotW * C - 2, height: lotH * C - 2, rx: 5, fill: 'url(#ark-stone)' }));
+      lotLayer.append(svg('rect', { class: `lot-base${lastCls('lot')}`, style: lastStyle('lot'), x: px(ax) + 1, y: px(ay) + 1, width: lotW * C - 2, height: lotH * C - 2, rx: 5, fill: 'url(#ark-stone)' }));
       // the keep: the inner squares
       const inner = [];
       for (let dy = 1; dy < lotH - 1; dy++) for (let dx = 1; dx < lotW - 1; dx++) inner.push([ax + dx, ay + dy]);
@@ -326,7 +366,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
       for (const d of castleDef) {
         const cs = v.castle[d.square - 1];
         const x = px(ax + d.offset[0]), y = px(ay + d.offset[1]);
-        const g = svg('g', { class: 'castle-sq', 'data-castle': d.square, 'data-height': cs.pieces.length, 'data-visible': cs.visible || '' });
+        const g = svg('g', { class: `castle-sq${lastCls(`c:${d.square}`)}`, style: lastStyle(`c:${d.square}`), 'data-castle': d.square, 'data-height': cs.pieces.length, 'data-visible': cs.visible || '' });
         g.append(svg('rect', { x: x + 2, y: y + 2, width: C - 4, height: C - 4, rx: 4, class: 'castle-cell' }));
         if (!cs.pieces.length) {
           if (cs.printed) g.append(seal(x + C / 2, y + C / 2, cs.printed, 12));
@@ -351,7 +391,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
     for (const b of v.buildings) {
       const cells = b.squares.split('-').map(sqXY);
       const f = FAMILY[b.family];
-      const g = svg('g', { class: `building${b.done ? ' done' : ''}`, 'data-squares': b.squares, 'data-family': b.family, 'data-form': b.form, 'data-first': buildingFirst(b) });
+      const g = svg('g', { class: `building${b.done ? ' done' : ''}${lastCls(`b:${b.squares}`)}`, style: lastStyle(`b:${b.squares}`), 'data-squares': b.squares, 'data-family': b.family, 'data-form': b.form, 'data-first': buildingFirst(b) });
       const d = polyPath(outline(cells, 0.04));
       g.append(svg('path', { class: 'tile', d, fill: b.done ? f.fill : f.soft, stroke: f.dark, 'stroke-width': 2, 'stroke-linejoin': 'round' }));
       if (b.done) g.append(svg('path', { d, fill: 'url(#ark-roof)', 'pointer-events': 'none' }));
@@ -372,26 +412,23 @@ export function create({ boardEl, panelsEl, board, decide }) {
     for (const [colour, list] of Object.entries(v.workers)) {
       for (const s of list) {
         const [x, y] = sqXY(s);
-        wkLayer.append(meeple(px(x) + C / 2, px(y) + C / 2, colour, 32, { class: `worker worker-${colour}`, 'data-sq': s, 'data-colour': colour }));
+        wkLayer.append(meeple(px(x) + C / 2, px(y) + C / 2, colour, 32, { class: `worker worker-${colour}${lastCls(`w:${s}`)}`, style: lastStyle(`w:${s}`), 'data-sq': s, 'data-colour': colour }));
       }
     }
-    // the last decision
+    // what the last move changed: a glowing outline round each piece
     clear(lastLayer);
-    const last = ctx.last && ctx.last.move;
-    if (last) {
-      let sqs = null;
-      if (/^[a-p]\d{1,2}(-[a-p]\d{1,2})+$/.test(last)) sqs = last.split('-');
-      const w = /^(?:own|neutral) ([a-p]\d{1,2})$/.exec(last);
-      if (w) sqs = [w[1]];
-      if (sqs) {
-        const cells = sqs.map(sqXY);
-        lastLayer.append(svg('path', { class: 'last-outline', d: polyPath(outline(cells, -0.06)) }));
-      }
-      const cm = /^castle \w+ (\d+)$/.exec(last);
-      if (cm && v.lot) {
-        const d = castleDef[Number(cm[1]) - 1];
+    for (const key of lastMove.keys()) {
+      let cells = null;
+      if (key === 'lot') cells = lotCells(v);
+      else if (key.startsWith('b:')) cells = key.slice(2).split('-').map(sqXY);
+      else if (key.startsWith('w:')) cells = [sqXY(key.slice(2))];
+      else if (key.startsWith('c:') && v.lot) {
+        const d = castleDef[Number(key.slice(2)) - 1];
         const [ax, ay] = sqXY(v.lot);
-        lastLayer.append(svg('path', { class: 'last-outline', d: polyPath(outline([[ax + d.offset[0], ay + d.offset[1]]], -0.06)) }));
+        cells = [[ax + d.offset[0], ay + d.offset[1]]];
+      }
+      if (cells && cells.length) {
+        lastLayer.append(svg('path', { class: `last-outline${lastMove.enters(key) ? ' last-move-enter' : ''}`, style: lastStyle(key), 'data-last': key, d: polyPath(outline(cells, -0.06)) }));
       }
     }
   }
@@ -567,6 +604,41 @@ export function create({ boardEl, panelsEl, board, decide }) {
       const [x, y] = sqXY(s);
       pvLayer.append(meeple(px(x) + C / 2, px(y) + C / 2, kind === 'own' ? v.seats[ctx.seat].colour : 'neutral', 32, { opacity: 0.75 }));
     }
+  }
+
+  // The decision staged for Confirm, where it would go on the board.
+  function paintStaged() {
+    clear(stagedLayer);
+    stagedLayer.removeAttribute('data-move');
+    if (!staged || !ctx) return;
+    const v = ctx.view;
+    const m = staged;
+    let r;
+    const mark = (cells, extra = {}) => svg('path', { class: 'staged-preview', d: polyPath(outline(cells, 0.04)), ...extra });
+    if (/^[a-p]\d{1,2}(-[a-p]\d{1,2})*$/.test(m) && v.card) {
+      const cells = m.split('-').map(sqXY);
+      const f = FAMILY[v.card.split(' ')[1]];
+      stagedLayer.append(mark(cells, { fill: f ? f.fill : '#d7cfbf', stroke: f ? f.dark : '#4d4436' }));
+    } else if ((r = /^lot ([a-p]\d{1,2})$/.exec(m))) {
+      const [x, y] = sqXY(r[1]);
+      const cells = [];
+      for (let dy = 0; dy < lotH; dy++) for (let dx = 0; dx < lotW; dx++) cells.push([x + dx, y + dy]);
+      stagedLayer.append(mark(cells, { fill: '#d7cfbf', stroke: '#4d4436' }));
+    } else if ((r = /^(own|neutral) ([a-p]\d{1,2})$/.exec(m))) {
+      const [x, y] = sqXY(r[2]);
+      const colour = r[1] === 'own' && v.seats[ctx.seat] ? v.seats[ctx.seat].colour : 'neutral';
+      stagedLayer.append(mark([[x, y]], { fill: 'rgba(255, 248, 210, .5)', stroke: '#a67c00' }),
+        meeple(px(x) + C / 2, px(y) + C / 2, colour, 32, { class: 'staged-piece' }));
+    } else if ((r = /^castle (\w+) (\d+)$/.exec(m)) && v.lot && FAMILY[r[1]]) {
+      const d = castleDef[Number(r[2]) - 1];
+      const [ax, ay] = sqXY(v.lot);
+      stagedLayer.append(mark([[ax + d.offset[0], ay + d.offset[1]]], { fill: FAMILY[r[1]].fill, stroke: FAMILY[r[1]].dark }));
+    } else if ((r = /^workers (\S+)$/.exec(m))) {
+      const b = v.buildings.find((x) => x.squares.split('-').includes(r[1]));
+      const cells = r[1] === 'lot' ? lotCells(v) : b ? b.squares.split('-').map(sqXY) : [];
+      if (cells.length) stagedLayer.append(mark(cells, { fill: 'rgba(255, 230, 120, .3)', stroke: '#a67c00' }));
+    }
+    if (stagedLayer.childElementCount) stagedLayer.setAttribute('data-move', m);
   }
 
   function kindFor(s, shift) {
@@ -853,6 +925,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
     paintBoard();
     paintHighlights();
     paintPreview();
+    paintStaged();
     paintStrip();
     paintBar();
     paintScreens();
@@ -867,13 +940,15 @@ export function create({ boardEl, panelsEl, board, decide }) {
       const prevN = ctx ? ctx.n : -1;
       ctx = next;
       if (next.seats) ctxSeatName = (k) => (next.seats[k] ? next.seats[k].name : `Seat ${k + 1}`);
-      if (next.n !== prevN || !next.yourTurn) sent = false;
+      if (next.n !== prevN || !next.yourTurn) { sent = false; staged = null; }
       L = next.yourTurn && next.legal ? parseLegal(next.legal, next.view) : null;
+      lastMove.update(next);
       if (!L || next.view.card !== orientCard) { orientPos = 0; orientCard = L ? next.view.card : null; }
       if (next.n !== prevN) castleFam = L && L.castle.length && castleFam && L.castle.some((c) => c.fam === castleFam) ? castleFam : null;
       paint();
     },
-    reset() { sent = false; if (ctx) paint(); },
+    reset() { sent = false; staged = null; if (ctx) paint(); },
+    preview(move) { staged = move; if (ctx) paintStaged(); },
     instruction(c) {
       const v = c.view;
       const fam = (x) => x.split(' ')[1], form = (x) => (FORM_TITLE[x.split(' ')[0]] || x).toLowerCase();

@@ -8,9 +8,14 @@
 // them to send "A-B".  When one move founds several villages whose order
 // matters, the waiting villages pulse: click the one to found next
 // ("village T").  Only decisions in the server's legal list can be sent.
+// The last move (js/lastmove.js): every territory it changed glows (class
+// `last-move`) until the next decision; the moved huts slide in from where
+// they came and the glow pulses once.  A staged decision (Confirm each
+// move) is drawn in the preview style: both territories and a gold arrow.
 // Everything shown comes from the seat's view; nothing is guessed.
 import { buildClansMap } from '../clans-geometry.js';
 import { clear, el, svg } from '../common.js';
+import { lastMoveTracker } from '../lastmove.js';
 
 export const CLAN_COLOURS = {
   red: '#d8443c', blue: '#2f6fd6', green: '#2f9d5a', yellow: '#f3c623', black: '#2a2a2e',
@@ -24,6 +29,22 @@ const TERRAIN = {
 };
 const ROMAN = ['', 'I', 'II', 'III', 'IV', 'V'];
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+// What a move changed: the territories whose huts, village or ruin differ.
+function territoryKey(t) {
+  return `${ORDER.map((c) => t.huts[c] || 0).join(',')}|${t.village || 0}|${t.ruin ? 1 : 0}`;
+}
+function changedTerritories(before, view) {
+  const old = new Map((before.territories || []).map((t) => [t.id, territoryKey(t)]));
+  return view.territories.filter((t) => old.get(t.id) !== territoryKey(t)).map((t) => t.id);
+}
+// Without the position before: the territories the decision's text names.
+function namedTerritories(last, view) {
+  const vl = /^village (\d+)$/.exec(last.move);
+  if (vl) return [Number(vl[1])];
+  const mv = view.last_move && /^(\d+)-(\d+)$/.exec(view.last_move);
+  return mv && view.last_move === last.move ? [Number(mv[1]), Number(mv[2])] : [];
+}
 
 function loadCss() {
   if (document.querySelector('link[data-clans-css]')) return;
@@ -105,7 +126,8 @@ export function create({ boardEl, panelsEl, board, decide, changed }) {
   const root = svg('svg', { viewBox: `${x0} ${y0} ${x1 - x0} ${y1 - y0}`, class: 'clans-board', role: 'img', 'aria-label': 'Clans board' });
   root.append(defs(), svg('rect', { x: x0, y: y0, width: x1 - x0, height: y1 - y0, fill: 'url(#water)', rx: 12 }));
   const cellsLayer = svg('g'), riverLayer = svg('g'), hlLayer = svg('g'), pieceLayer = svg('g'), arrowLayer = svg('g');
-  root.append(cellsLayer, riverLayer, hlLayer, arrowLayer, pieceLayer);
+  const lastLayer = svg('g', { class: 'last-layer' });
+  root.append(cellsLayer, riverLayer, lastLayer, hlLayer, arrowLayer, pieceLayer);
 
   const T = new Map(); // id -> {group, cell, hl, pieces, centre, terrain}
   for (const c of map.cells.values()) {
@@ -139,6 +161,7 @@ export function create({ boardEl, panelsEl, board, decide, changed }) {
 
   let ctx = null, moves = [], villages = [], selected = null, hover = null, sent = false;
   let staged = null; // a decision waiting for the player's Confirm (game.js), shown on the board
+  const lastMove = lastMoveTracker({ diff: changedTerritories, fromText: namedTerritories });
 
   function parseLegal(legal) {
     moves = [];
@@ -234,6 +257,14 @@ export function create({ boardEl, panelsEl, board, decide, changed }) {
     const spots = hutSpots(huts.length);
     const hutG = svg('g', { class: 'huts' });
     huts.forEach(([c, n], i) => hutG.append(hut(cx + spots[i][0], cy + 6 + spots[i][1], c, n)));
+    // the huts just moved here slide in from where they came
+    if (info.slideFrom !== null && info.slideTo === t.id && lastMove.enters(t.id)) {
+      const [fx, fy] = T.get(info.slideFrom).centre;
+      hutG.classList.add('last-move-enter');
+      hutG.style.setProperty('--dx', `${(fx - cx).toFixed(1)}px`);
+      hutG.style.setProperty('--dy', `${(fy - cy).toFixed(1)}px`);
+      hutG.style.cssText += lastMove.enterStyle();
+    }
     g.append(hutG);
     const label = String(t.id);
     const w = 10 + label.length * 7;
@@ -256,7 +287,19 @@ export function create({ boardEl, panelsEl, board, decide, changed }) {
     const v = ctx.view;
     const lm = v.last_move && /^(\d+)-(\d+)$/.exec(v.last_move);
     const from = lm ? Number(lm[1]) : null;
-    for (const t of v.territories) paintTerritory(t, { from });
+    // the huts slide only when the decision shown is that move itself
+    const moved = lm && ctx.last && ctx.last.move === v.last_move;
+    const slide = { slideFrom: moved ? from : null, slideTo: moved ? Number(lm[2]) : null };
+    for (const t of v.territories) paintTerritory(t, { from, ...slide });
+    clear(lastLayer);
+    for (const [id, e] of T) {
+      const marked = lastMove.has(id);
+      e.group.classList.toggle('last-move', marked);
+      if (!marked) continue;
+      // a new node each time: an animation plays when its node appears
+      const enter = lastMove.enters(id);
+      lastLayer.append(svg('polygon', { class: `last-glow${enter ? ' last-move-enter' : ''}`, style: enter ? lastMove.enterStyle() : null, points: e.cell.getAttribute('points'), 'data-id': id }));
+    }
     const mine = ctx.yourTurn && !sent;
     const srcs = mine ? sources() : new Set();
     const dsts = mine && selected !== null ? targets(selected) : new Set();
@@ -317,6 +360,7 @@ export function create({ boardEl, panelsEl, board, decide, changed }) {
       ctx = next;
       if (next.n !== prevN || !next.yourTurn) { selected = null; sent = false; staged = null; }
       parseLegal(next.yourTurn ? next.legal : null);
+      lastMove.update(next);
       paint();
     },
     reset() { sent = false; selected = null; staged = null; if (ctx) { paint(); paintArrows(); } },

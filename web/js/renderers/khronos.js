@@ -25,7 +25,15 @@
 // For tests the root element carries data-phase, data-n, data-mine (this seat
 // may click now) and data-mode; squares, buildings and pawns carry their
 // board, squares, type, owner and cubes as data attributes.
+//
+// The last move (js/lastmove.js): the buildings it laid or changed and the
+// adventurers it moved carry the class `last-move` (a gold edge) until the
+// next decision, a demolished building leaves a dashed mark; on arrival a
+// tile drops in with its shadow and a ripple fading out, once.  A decision
+// staged for Confirm is drawn in the preview style (`staged-preview`): the
+// tile where it would go, the building or the board it acts on.
 import { clear, el, svg } from '../common.js';
+import { lastMoveTracker } from '../lastmove.js';
 
 export const SEAT_COLOURS = {
   red: '#d8443c', green: '#2f9d5a', blue: '#2459c9', white: '#f4f1ea', yellow: '#f3c623',
@@ -322,7 +330,43 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
   let sel = []; // squares chosen (indices) in the squares / keep phases
   let handSel = []; // indices into the hand
   let hover = { board: null, sq: null };
-  let prevKeys = null, prevN = -1, fresh = new Set();
+  let prevN = -1;
+  let staged = null; // a decision waiting for the player's Confirm (game.js), drawn on the boards
+  // What a move changed, as keys: buildingKey() of a building laid or
+  // changed, `gone|BOARD|AT` of one removed, `pawn|SEAT|BOARD` of an
+  // adventurer arrived on a board.
+  const rawBuildings = (v) => BOARDS.flatMap((b) => (v.boards[b] || []).map((x) => ({ ...x, board: b })));
+  function changedKeys(before, view) {
+    const old = new Set(rawBuildings(before).map(buildingKey));
+    const now = rawBuildings(view);
+    const out = now.map(buildingKey).filter((k) => !old.has(k));
+    for (const x of rawBuildings(before)) {
+      const cells = G.cells(x.at);
+      if (!now.some((y) => y.board === x.board && G.cells(y.at).some((c) => cells.includes(c)))) out.push(`gone|${x.board}|${x.at}`);
+    }
+    (view.pawns || []).forEach((list, k) => {
+      const was = [...((before.pawns || [])[k] || [])];
+      for (const b of list) {
+        const i = was.indexOf(b);
+        if (i >= 0) was.splice(i, 1); else out.push(`pawn|${k}|${b}`);
+      }
+    });
+    return out;
+  }
+  // Without the position before: the building the decision's text names.
+  function namedKeys(last, view) {
+    const m = last.move;
+    let r, board = null, sq = null;
+    if ((r = /^(?:upgrade|downsize) (might|faith|reason) ([a-z]\d+)/.exec(m))) { board = r[1]; sq = r[2]; }
+    else if ((r = /^(?:populate|renovate) ([a-z]\d+)$/.exec(m))) { board = 'reason'; sq = r[1]; }
+    else if ((r = /^travel (?:might|faith|reason) (might|faith|reason)/.exec(m))) return [`pawn|${last.seat}|${r[1]}`];
+    else if (/^[a-z]\d+(-[a-z]\d+|(\+[a-z]\d+)*)$/.test(m)) sq = m.split(/[-+]/)[0];
+    if (sq === null) return [];
+    const c = G.index(sq);
+    const x = rawBuildings(view).find((y) => (board === null || y.board === board) && G.cells(y.at).includes(c));
+    return x ? [buildingKey(x)] : [];
+  }
+  const lastMove = lastMoveTracker({ diff: changedKeys, fromText: namedKeys });
   let layout = null; // per board: {list: buildings, occ: Map square -> building, domains}
 
   function send(move) {
@@ -423,8 +467,10 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
   function drawBuilding(x, v) {
     const t = G.tiles[x.type];
     const fam = FAMILY[t.family];
+    const entering = lastMove.enters(buildingKey(x));
     const g = svg('g', {
-      class: `kh-bld fam-${t.family}${x.ruin ? ' ruin' : ''}${x.printed ? ' printed' : ''}${fresh.has(buildingKey(x)) ? ' fresh' : ''}`,
+      style: entering ? lastMove.enterStyle() : null,
+      class: `kh-bld fam-${t.family}${x.ruin ? ' ruin' : ''}${x.printed ? ' printed' : ''}${lastMove.has(buildingKey(x)) ? ` last-move${entering ? ' last-move-enter' : ''}` : ''}`,
       'data-board': x.board, 'data-at': x.at, 'data-cells': x.cells.map(G.name).join(' '), 'data-type': x.type,
       'data-owner': x.owner ?? '', 'data-cubes': (x.cubes || []).join(','), 'data-ruin': x.ruin ? '1' : '',
       'data-renovation': x.renovation ?? '',
@@ -437,6 +483,8 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       svg('path', { d, fill: 'none', stroke, 'stroke-width': x.printed ? 3 : 3.4, class: 'kh-tile-edge', 'stroke-dasharray': x.ruin ? '5 3' : null }),
       svg('path', { d, fill, class: 'kh-tile-body' }));
     if (!x.ruin && !x.printed) g.append(svg('path', { d, fill: 'url(#kh-sheen)', 'pointer-events': 'none' }));
+    // a tile just laid: a ripple spreads from it and fades (once, on arrival)
+    if (entering) g.append(svg('path', { d, class: 'kh-ripple', stroke: fam.dark }));
     const { main, others } = spots(x.cells);
     const mx = G.cx(main) + Q / 2, my = G.cy(main) + Q / 2;
     const iconFill = x.ruin ? fam.dark : x.printed ? fam.fill : '#fffdf7';
@@ -526,7 +574,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
         const legal = mine && travelFrom.has(b);
         const selected = mode && (mode.kind === 'travel' || mode.kind === 'travelN') && mode.from === b && mine;
         const p = svg('g', {
-          class: `kh-pawn${legal ? ' legal' : ''}${selected ? ' selected' : ''}${k === cur && v.phase !== 'over' ? ' current' : ''}`,
+          class: `kh-pawn${legal ? ' legal' : ''}${selected ? ' selected' : ''}${k === cur && v.phase !== 'over' ? ' current' : ''}${lastMove.has(`pawn|${k}|${b}`) ? ' last-move' : ''}`,
           'data-seat': k, 'data-board': b, transform: `translate(${x} ${y})`,
         }, svg('title', { text: `${nameOf(k)}'s adventurer on ${cap(b)}${legal ? ' — click to travel (1 Ecu)' : ''}` }),
         svg('circle', { r: 15, class: 'kh-pawn-ring' }),
@@ -591,6 +639,12 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       for (const d of domains) if (d.members.length > 1) bb.domains.append(domainOutline(b, d));
       clear(bb.buildings);
       for (const x of list) bb.buildings.append(drawBuilding(x, v));
+      for (const key of lastMove.keys()) {
+        const [kind, kb, at] = key.split('|');
+        if (kind === 'gone' && kb === b) {
+          bb.buildings.append(svg('path', { class: 'kh-gone last-move', 'data-at': at, d: tilePath(G, G.cells(at), 3.5, 6) }));
+        }
+      }
       paintPawns(b, v);
       clear(bb.overlay);
       // squares: reset
@@ -658,10 +712,32 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
     paintGhost();
   }
 
+  // The decision staged for Confirm, where it would act on the boards.
+  function paintStaged() {
+    const v = ctx.view;
+    const m = staged;
+    if (!m) return;
+    let r;
+    const pend = v.pending;
+    const on = (b, sq) => layout[b] && layout[b].occ.get(G.index(sq));
+    if (/^[a-z]\d+(-[a-z]\d+|(\+[a-z]\d+)*)$/.test(m) && pend && layout[pend.board]) {
+      let type = pend.type;
+      if (v.phase === 'keep') { const tg = on(pend.board, pend.target); type = tg ? DOWN[tg.type] : null; }
+      if (type && G.tiles[type]) B[pend.board].ghost.append(ghostTile(G.cells(m), type, 'staged-preview'));
+    } else if ((r = /^(?:upgrade|demolish|downsize) (might|faith|reason) ([a-z]\d+)/.exec(m)) || (r = /^(?:populate|renovate) ()([a-z]\d+)$/.exec(m))) {
+      const b = r[1] || 'reason';
+      const x = on(b, r[2]);
+      if (x) B[b].ghost.append(svg('g', { class: 'staged-preview', 'data-at': x.at }, ...highlight(x.cells, 'staged')));
+    } else if ((r = /^build (might|faith|reason) /.exec(m)) || (r = /^travel (?:might|faith|reason) (might|faith|reason)/.exec(m))) {
+      B[r[1]].ghost.append(svg('rect', { class: 'staged-preview staged-board', x: LM - 3, y: HB + TM - 3, width: G.W * Q + 6, height: G.H * Q + 6, rx: 6 }));
+    }
+  }
+
   function paintGhost() {
     if (!ctx || !layout) return;
     const v = ctx.view;
     for (const b of BOARDS) clear(B[b].ghost);
+    paintStaged();
     const ph = phase();
     const pend = v.pending;
     if (ph === 'pay' && pend && pend.at) {
@@ -1109,19 +1185,13 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
     update(next) {
       const n = next.n;
       const newPosition = !ctx || n !== prevN || !!next.replay !== !!ctx.replay;
-      const prevView = ctx ? ctx.view : null;
       ctx = next;
       if (newPosition || !next.yourTurn) {
-        sent = false; mode = null; handSel = [];
+        sent = false; mode = null; handSel = []; staged = null;
       }
       L = parseLegal(next.yourTurn && !next.replay ? next.legal : null);
       layout = buildLayout(next.view);
-      // what changed since the previous position glows for a moment
-      const keys = new Set(BOARDS.flatMap((b) => layout[b].list.filter((x) => !x.implied).map(buildingKey)));
-      // (only for a step or a turn, not for a jump through a replay)
-      if (newPosition && prevKeys && prevView && n > prevN && n - prevN <= 15) fresh = new Set([...keys].filter((k) => !prevKeys.has(k)));
-      else if (newPosition) fresh = new Set();
-      prevKeys = keys;
+      lastMove.update(next);
       prevN = n;
       const ph = next.view.phase;
       if (newPosition) {
@@ -1146,7 +1216,8 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       }
       paint();
     },
-    reset() { sent = false; if (ctx) paint(); },
+    reset() { sent = false; staged = null; if (ctx) paint(); },
+    preview(move) { staged = move; if (ctx && layout) paintGhost(); },
     instruction(c) {
       const v = c.view;
       const ph = v.phase;
