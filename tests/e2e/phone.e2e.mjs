@@ -27,16 +27,46 @@ async function noOverflow(page, where) {
   assert(sw <= W, `${where}: the page is ${sw} px wide on a ${W} px screen`);
 }
 
+// Where a point is hidden: under the fixed dock (unless it is in the dock).
+async function underDock(page, loc) {
+  return loc.evaluate((e) => {
+    const dock = document.getElementById('dock');
+    if (!dock || dock.contains(e) || getComputedStyle(dock).display === 'none') return false;
+    const r = e.getBoundingClientRect();
+    return r.top + r.height / 2 > dock.getBoundingClientRect().top;
+  });
+}
+
 // Taps a control after checking it is inside the viewport (scrolled to first,
-// as a player would).
+// as a player would), not hidden under the dock, and at least 44×44 px (a
+// finger's size).
 async function tap(page, selector, what = selector, { force = false } = {}) {
-  const loc = page.locator(selector).first();
+  const loc = typeof selector === 'string' ? page.locator(selector).first() : selector;
   await loc.scrollIntoViewIfNeeded();
+  if (await underDock(page, loc)) await loc.evaluate((e) => e.scrollIntoView({ block: 'center' }));
   const box = await loc.boundingBox();
   assert(box, `${what} is shown`);
   const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
   assert(cx >= 0 && cx <= W && cy >= 0 && cy <= H, `${what} is inside the viewport when tapped (centre ${Math.round(cx)},${Math.round(cy)})`);
+  assert(box.width >= 43.5 && box.height >= 43.5, `${what} is at least 44×44 px (${Math.round(box.width)}×${Math.round(box.height)})`);
+  assert(!(await underDock(page, loc)), `${what} is not under the dock`);
   await loc.tap({ force });
+}
+
+// Taps a point of a board (a square, a piece): the board is drawn to the
+// screen's width, so its squares are smaller than a finger and the game shows
+// what a tap chose before or as it is played; the point must be inside the
+// viewport and not under the dock.  (fx, fy) is where in the element, 0…1.
+async function tapBoard(page, selector, what = selector, fx = 0.5, fy = 0.5) {
+  const loc = typeof selector === 'string' ? page.locator(selector).first() : selector;
+  await loc.scrollIntoViewIfNeeded();
+  if (await underDock(page, loc)) await loc.evaluate((e) => e.scrollIntoView({ block: 'center' }));
+  const box = await loc.boundingBox();
+  assert(box, `${what} is shown`);
+  const x = box.x + box.width * fx, y = box.y + box.height * fy;
+  assert(x >= 0 && x <= W && y >= 0 && y <= H, `${what} is inside the viewport when tapped (${Math.round(x)},${Math.round(y)})`);
+  assert(!(await underDock(page, loc)), `${what} is not under the dock`);
+  await page.touchscreen.tap(x, y);
 }
 
 // The dock (turn, decision buttons, tabs) sits at the bottom, inside the screen.
@@ -115,43 +145,143 @@ t.test('Clans on a phone: a whole game by taps, then the replay', async () => {
   await page.context().close();
 });
 
-t.test('Arkadia on a phone: the board fits, the decision bar and the tabs are docked at the bottom', async () => {
+// The log grew past n entries: the decision just tapped was played.
+async function played(page, n, what) {
+  await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k, n, { timeout: 30000 })
+    .catch(() => { throw new Error(`${what}: the decision did not reach the log`); });
+}
+const logLength = (page) => page.$$eval('.log .entry', (x) => x.length);
+
+// The end of a game played on the phone: the result page fits, the tabs show
+// the scores and the moves, and the replay opens, steps and fits.
+async function resultAndReplay(page, name, scoresCard) {
+  await page.waitForSelector('#result:not([hidden])', { timeout: 60000 });
+  await noOverflow(page, `${name} result`);
+  await shot(page, `${name}-5-result`);
+  await tap(page, '[data-phone-tab="scores"]', 'the Players & scores tab');
+  await noOverflow(page, `${name} scores at the end`);
+  assert(await page.locator(scoresCard).first().isVisible(), `the ${name} scores are on the scores tab`);
+  assert(!(await page.locator('.board-card').isVisible()), 'the board is behind its tab');
+  await shot(page, `${name}-6-scores-at-end`);
+  await tap(page, '[data-phone-tab="moves"]', 'the Moves tab');
+  await noOverflow(page, `${name} moves`);
+  await tap(page, '[data-phone-tab="board"]', 'the Board tab');
+  await tap(page, '#open-replay', 'Watch the replay');
+  await page.waitForSelector('#replay-bar:not([hidden])');
+  await page.waitForFunction(() => /^Decision 0 of \d+/.test(document.querySelector('#replay-step').textContent));
+  await noOverflow(page, `${name} replay`);
+  await dockInReach(page, `${name} replay`);
+  await tap(page, '#replay-next', 'Forward one decision');
+  await page.waitForFunction(() => document.querySelector('#replay-step').textContent.startsWith('Decision 1 of'));
+  await noOverflow(page, `${name} replay, decision 1`);
+  await tap(page, '#replay-last', 'Last position');
+  await page.waitForSelector('#result:not([hidden])');
+  await noOverflow(page, `${name} replay end`);
+  await shot(page, `${name}-7-replay`);
+}
+
+const sqXY = (q) => [q.charCodeAt(0) - 97, Number(q.slice(1)) - 1];
+const sqName = (x, y) => `${String.fromCharCode(97 + x)}${y + 1}`;
+const arkSq = (q) => `.arkadia-board rect.sq[data-sq="${q}"]`;
+
+t.test('Arkadia on a phone: a whole game by taps (lot, buildings, workers, castle, cards, banners), then the replay', async () => {
   const page = await phonePage();
   await createFromLobby(page, 'arkadia', 'arkadia-1');
   await page.waitForSelector('.arkadia-board');
-  await page.waitForFunction(() => document.querySelector('#turn.mine'), null, { timeout: 60000 });
-  await noOverflow(page, 'Arkadia game');
-  await dockInReach(page, 'Arkadia, my turn');
-  assert(await page.$('#dock #ark-bar'), 'the decision bar is in the dock');
-  await shot(page, 'arkadia-2-my-turn');
-  await tap(page, '[data-phone-tab="scores"]', 'the Players & scores tab');
-  await noOverflow(page, 'Arkadia scores');
-  assert(await page.locator('.ark-screens-card').isVisible(), 'the screens table is on the scores tab');
-  await shot(page, 'arkadia-3-scores');
-  await tap(page, '[data-phone-tab="board"]', 'the Board tab');
-  assert(await page.locator('.arkadia-board').first().isVisible(), 'the board is back');
-  await page.context().close();
-});
-
-t.test('Khronos on a phone: End turn is docked at the bottom and tapped', async () => {
-  const page = await phonePage();
-  await createFromLobby(page, 'khronos', 'khronos-1');
-  await page.waitForSelector('.kh-svg');
-  let ended = 0;
-  for (let i = 0; i < 3; i++) {
-    await page.waitForFunction(() => document.querySelector('#kh-end:not([disabled])') || document.querySelector('#result:not([hidden])'), null, { timeout: 60000 });
+  const count = { lot: 0, build: 0, place: 0, rotate: 0, workersAt: 0, worker: 0, stop: 0, castle: 0, draw: 0, banner: 0, sell: 0 };
+  let decisions = 0;
+  const started = Date.now();
+  for (let loop = 0; loop < 400; loop++) {
+    await page.waitForFunction(() => document.querySelector('#result:not([hidden])') ||
+      document.querySelector('#dock #ark-bar:not([hidden])'), null, { timeout: 60000 });
     if (await page.$('#result:not([hidden])')) break;
-    await noOverflow(page, 'Khronos game');
-    await dockInReach(page, 'Khronos, my turn');
-    assert(await page.$('#dock #kh-end'), 'End turn is in the dock');
-    if (i === 0) await shot(page, 'khronos-2-my-turn');
-    const n = await page.$$eval('.log .entry', (x) => x.length);
-    await tap(page, '#kh-end', 'End turn');
-    await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k, n, { timeout: 30000 });
-    ended++;
+    if (decisions === 0) {
+      await noOverflow(page, 'Arkadia, first turn');
+      await dockInReach(page, 'Arkadia, my turn');
+      await shot(page, 'arkadia-2-first-turn');
+    }
+    const n = await logLength(page);
+    let what;
+    if (await page.$('[data-lot-anchor]')) {
+      // the castle lot follows the finger: its middle is where the finger is
+      const anchors = await page.$$eval('[data-lot-anchor]', (a) => a.map((x) => x.dataset.lotAnchor));
+      const [x, y] = sqXY(anchors[Math.floor(anchors.length / 2)]);
+      await tapBoard(page, arkSq(sqName(x + 1, y + 1)), 'the castle lot', 0.97, 0.5);
+      what = 'lot'; count.lot++;
+    } else if (await page.$('.arkadia-board .reach')) {
+      if (count.place % 3 === 1 && await page.$('#ark-rotate')) {
+        const before = await page.getAttribute('.ark-orients .orient.on', 'data-orient');
+        await tap(page, '#ark-rotate', 'Rotate');
+        if (await page.getAttribute('.ark-orients .orient.on', 'data-orient') !== before) count.rotate++;
+      }
+      const reach = await page.$$eval('.arkadia-board .reach', (r) => r.map((x) => x.dataset.reach));
+      await tapBoard(page, arkSq(reach[(loop * 7) % reach.length]), 'a square to lay the building on');
+      what = 'placement'; count.place++;
+    } else if (await page.$('.arkadia-board [data-worker-spot]') || await page.$('#ark-stop:not([disabled])')) {
+      const spots = await page.$$eval('.arkadia-board [data-worker-spot]', (x) => x.map((e) => e.dataset.workerSpot));
+      if (await page.$('#ark-stop:not([disabled])') && (count.worker % 3 === 2 || !spots.length)) {
+        await tap(page, '#ark-stop', 'Stop placing workers');
+        what = 'stop'; count.stop++;
+      } else {
+        if (count.worker % 4 === 3 && await page.$('#ark-kind-neutral:not([disabled])')) await tap(page, '#ark-kind-neutral', 'Neutral workers');
+        else if (await page.$('#ark-kind-own:not([disabled]):not(.on)')) await tap(page, '#ark-kind-own', 'Own workers');
+        await tapBoard(page, `.arkadia-board [data-worker-spot="${spots[loop % spots.length]}"]`, 'a square for a worker');
+        what = 'worker'; count.worker++;
+      }
+    } else if (await page.$('[data-castle-family]')) {
+      const fams = await page.$$eval('[data-castle-family]', (b) => b.map((x) => x.dataset.castleFamily));
+      const fam = fams[loop % fams.length];
+      if (!(await page.$(`[data-castle-family="${fam}"].on`))) await tap(page, `[data-castle-family="${fam}"]`, `the ${fam} castle piece`);
+      await page.waitForSelector('[data-castle-target]:not(.faint)');
+      if (count.castle === 0) await shot(page, 'arkadia-3-castle');
+      await tapBoard(page, '[data-castle-target]:not(.faint)', 'a castle square');
+      what = 'castle'; count.castle++;
+    } else if (await page.$('.ark-display .ark-card.target, #ark-stack.target')) {
+      const face = await page.$('.ark-display .ark-card.target');
+      if (face && count.draw % 2 === 0) await tap(page, '.ark-display .ark-card.target', 'a face-up card');
+      else await tap(page, '#ark-stack.target', 'the draw stack');
+      what = 'draw'; count.draw++;
+    } else if (await page.$('#ark-banner-yes, #ark-banner-no')) {
+      const yes = count.banner % 2 === 0 && await page.$('#ark-banner-yes:not([disabled])');
+      await tap(page, yes ? '#ark-banner-yes' : '#ark-banner-no', yes ? 'Play a banner' : 'Keep my banners');
+      what = 'banner'; count.banner++;
+    } else if (await page.$('#ark-sell')) {
+      if (await page.$('#ark-sale-all')) await tap(page, '#ark-sale-all', 'All the seals');
+      await tap(page, '#ark-sell', 'Sell');
+      what = 'sell'; count.sell++;
+    } else if (await page.$('.ark-hand-card.target') || await page.$('[data-workers-target]')) {
+      const builds = await page.$$eval('[data-workers-target]', (b) => b.map((x) => x.dataset.workersTarget).filter((q) => q !== 'lot'));
+      if (await page.$('.ark-hand-card.target') && (!builds.length || count.build <= count.workersAt)) {
+        await tap(page, '.ark-hand-card.target', 'a card of the hand');
+        what = 'build'; count.build++;
+      } else {
+        const first = builds[loop % builds.length];
+        const squares = (await page.getAttribute(`.building[data-first="${first}"]`, 'data-squares')).split('-');
+        await tapBoard(page, arkSq(squares[squares.length - 1]), 'a building to put workers next to');
+        what = 'workers'; count.workersAt++;
+      }
+    } else {
+      const other = await page.$$eval('.ark-other .legal-move', (b) => b.map((x) => x.dataset.move));
+      throw new Error(`a decision without a control: ${other.join(', ') || '(nothing offered)'}`);
+    }
+    await played(page, n, what);
+    decisions++;
+    if (decisions === 40) {
+      await noOverflow(page, 'Arkadia mid-game');
+      await dockInReach(page, 'Arkadia mid-game');
+      await shot(page, 'arkadia-4-mid-game');
+      await tap(page, '[data-phone-tab="scores"]', 'the Players & scores tab');
+      await noOverflow(page, 'Arkadia scores');
+      assert(await page.locator('.ark-screens-card').isVisible(), 'the screens table is on the scores tab');
+      await shot(page, 'arkadia-4-scores');
+      await tap(page, '[data-phone-tab="board"]', 'the Board tab');
+    }
   }
-  assert(ended >= 2, `turns ended by taps (${ended})`);
-  await shot(page, 'khronos-3-later');
+  console.log(`# Arkadia: ${decisions} decisions by taps in ${Math.round((Date.now() - started) / 1000)} s: ${JSON.stringify(count)}`);
+  assert(await page.$('#result:not([hidden])'), 'the game reached its end');
+  assert(count.lot <= 1 && count.place >= 5 && count.draw >= 5 && count.worker >= 3 && count.banner >= 1,
+    `real decisions were played by taps (${JSON.stringify(count)})`);
+  await resultAndReplay(page, 'arkadia', '.ark-screens-card');
   await page.context().close();
 });
 

@@ -309,6 +309,11 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
   }
   const controls = el('div.kh-controls');
   let actSec = null; // the hint and the buttons (End turn …): the page docks them at the bottom on phones
+  // The hand and the buildings: in the controls on wide screens (the drawer
+  // is then invisible to layout); docked at the bottom on phones, behind a
+  // toggle, so they are in reach without scrolling past the three boards.
+  const drawer = el('div.kh-drawer');
+  let drawerOpen = null; // null: not chosen by the player (open when cards must be clicked)
   grid.append(B.might.wrap, B.faith.wrap, B.reason.wrap, controls);
 
   // panels below the board: scoring and legend
@@ -871,6 +876,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
     }
     if (mode && mode.kind === 'type' && mode.type === type) { mode = null; paint(); return; }
     mode = { kind: 'type', type };
+    drawerOpen = null; // on a phone the drawer closes: the glowing boards are where to tap next
     // only one place to put it and no upgrade: go straight on
     paint();
   }
@@ -958,7 +964,6 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       cardsSec.append(el('div.kh-holdem', el('span.kh-label', 'Hold\'em display'), disp,
         mine && L.swap.length ? el('span.small.muted', 'Select one card of yours, then a display card to swap.') : null));
     }
-    controls.append(cardsSec);
 
     // tiles: one column per family, sizes 1-3 downwards
     const pal = el('div.kh-palette#kh-palette');
@@ -966,8 +971,16 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       const types = Object.values(G.tiles).filter((t) => t.family === fam).sort((a, b) => a.size - b.size);
       pal.append(el(`div.kh-pal-col.fam-${fam}`, el('span.kh-pal-fam', FAMILY[fam].name), types.map((t) => tileButton(t.name))));
     }
-    controls.append(el('div.kh-section', el('div.kh-section-head', el('h3', 'Buildings'),
-      el('span.small.muted', mine && ph === 'action' ? 'pick one to build or upgrade' : 'cost · tiles in stock')), pal));
+    const palSec = el('div.kh-section', el('div.kh-section-head', el('h3', 'Buildings'),
+      el('span.small.muted', mine && ph === 'action' ? 'pick one to build or upgrade' : 'cost · tiles in stock')), pal);
+    const open = drawerOpen === null ? mine && (ph === 'pay' || !!(mode && mode.kind === 'building')) : drawerOpen;
+    clear(drawer).className = `kh-drawer${open ? ' open' : ''}`;
+    drawer.append(el('button.kh-drawer-toggle#kh-drawer-toggle', {
+      type: 'button', 'aria-expanded': String(open),
+      onclick: () => { drawerOpen = !open; paint(); },
+    }, h !== null ? `Your cards (${h.length}) and buildings` : 'Cards and buildings', el('span.kh-drawer-arrow', open ? '▾' : '▴')),
+    el('div.kh-drawer-body', cardsSec, palSec));
+    controls.append(drawer);
 
     // actions
     const acts = el('div.kh-actions#kh-actions');
@@ -1105,7 +1118,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
 
   return {
     // What the page keeps in reach at the bottom of a narrow screen.
-    actions() { return actSec ? [actSec] : []; },
+    actions() { return actSec ? [drawer, actSec] : [drawer]; },
     update(next) {
       const n = next.n;
       const newPosition = !ctx || n !== prevN || !!next.replay !== !!ctx.replay;
