@@ -55,18 +55,45 @@ async function tap(page, selector, what = selector, { force = false } = {}) {
 
 // Taps a point of a board (a square, a piece): the board is drawn to the
 // screen's width, so its squares are smaller than a finger and the game shows
-// what a tap chose before or as it is played; the point must be inside the
-// viewport and not under the dock.  (fx, fy) is where in the element, 0…1.
-async function tapBoard(page, selector, what = selector, fx = 0.5, fy = 0.5) {
+// what a tap chose before or as it is played.  The point must be inside the
+// viewport and reach the board there (not the dock, the top bar or another
+// page element over it): `within` names the element the tap must land in
+// (default: the tapped element itself).  (fx, fy) is where in the element,
+// 0…1.  With `free`, a point covered by something else is not tapped and
+// false is returned, so the caller can choose another square.
+async function tapBoard(page, selector, what = selector, { fx = 0.5, fy = 0.5, within = null, free = false } = {}) {
   const loc = typeof selector === 'string' ? page.locator(selector).first() : selector;
+  const point = async () => {
+    const box = await loc.boundingBox();
+    assert(box, `${what} is shown`);
+    const x = box.x + box.width * fx, y = box.y + box.height * fy;
+    const lands = await loc.evaluate((e, [px, py, sel]) => {
+      const hit = document.elementFromPoint(px, py);
+      const target = sel ? e.closest(sel) : e;
+      return !!hit && (hit === target || target.contains(hit));
+    }, [x, y, within]);
+    return { x, y, lands };
+  };
   await loc.scrollIntoViewIfNeeded();
-  if (await underDock(page, loc)) await loc.evaluate((e) => e.scrollIntoView({ block: 'center' }));
-  const box = await loc.boundingBox();
-  assert(box, `${what} is shown`);
-  const x = box.x + box.width * fx, y = box.y + box.height * fy;
-  assert(x >= 0 && x <= W && y >= 0 && y <= H, `${what} is inside the viewport when tapped (${Math.round(x)},${Math.round(y)})`);
+  let p = await point();
+  if (!p.lands) { await loc.evaluate((e) => e.scrollIntoView({ block: 'center' })); p = await point(); }
+  assert(p.x >= 0 && p.x <= W && p.y >= 0 && p.y <= H, `${what} is inside the viewport when tapped (${Math.round(p.x)},${Math.round(p.y)})`);
   assert(!(await underDock(page, loc)), `${what} is not under the dock`);
-  await page.touchscreen.tap(x, y);
+  if (!p.lands && free) return false;
+  assert(p.lands, `a tap on ${what} reaches it (nothing is over it)`);
+  await page.touchscreen.tap(p.x, p.y);
+  return true;
+}
+
+// Taps one of the board's points that `selector` matches, the first free one
+// from the `start`-th on (an adventurer may stand on some).
+async function tapAny(page, selector, what, start = 0) {
+  const all = await page.$$(selector);
+  assert(all.length, `${what} is offered`);
+  for (let k = 0; k < all.length; k++) {
+    if (await tapBoard(page, all[(start + k) % all.length], what, { free: true })) return;
+  }
+  throw new Error(`no ${what} can be tapped: something is over each`);
 }
 
 // The dock (turn, decision buttons, tabs) sits at the bottom, inside the screen.
@@ -77,11 +104,12 @@ async function dockInReach(page, where) {
   assert(await page.$('#dock #turn'), `${where}: the turn is in the dock`);
 }
 
-async function createFromLobby(page, game, name) {
+async function createFromLobby(page, game, name, players = null) {
   await page.goto(server.base + '/');
   await page.waitForSelector(`.game-choice[data-game="${game}"]`);
   await noOverflow(page, 'lobby');
   await tap(page, `.game-choice[data-game="${game}"]`, `the ${game} choice`);
+  if (players) await page.locator('#players').selectOption(String(players)); // a select: the phone's own picker
   for (const sel of await page.$$('[data-seat-level]')) await sel.selectOption('easy'); // quick computer seats
   await tap(page, '#create', 'Create game');
   await page.waitForSelector('#created:not([hidden]) [data-play-seat="0"]');
@@ -148,7 +176,11 @@ t.test('Clans on a phone: a whole game by taps, then the replay', async () => {
 // The log grew past n entries: the decision just tapped was played.
 async function played(page, n, what) {
   await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k, n, { timeout: 30000 })
-    .catch(() => { throw new Error(`${what}: the decision did not reach the log`); });
+    .catch(async () => {
+      await shot(page, 'failed');
+      const state = await page.$eval('.kh-root, .arkadia-board', (r) => JSON.stringify(r.dataset)).catch(() => '');
+      throw new Error(`${what}: the decision did not reach the log ${state}`);
+    });
 }
 const logLength = (page) => page.$$eval('.log .entry', (x) => x.length);
 
@@ -186,7 +218,7 @@ const arkSq = (q) => `.arkadia-board rect.sq[data-sq="${q}"]`;
 
 t.test('Arkadia on a phone: a whole game by taps (lot, buildings, workers, castle, cards, banners), then the replay', async () => {
   const page = await phonePage();
-  await createFromLobby(page, 'arkadia', 'arkadia-1');
+  await createFromLobby(page, 'arkadia', 'arkadia-1', 2);
   await page.waitForSelector('.arkadia-board');
   const count = { lot: 0, build: 0, place: 0, rotate: 0, workersAt: 0, worker: 0, stop: 0, castle: 0, draw: 0, banner: 0, sell: 0 };
   let decisions = 0;
@@ -206,7 +238,7 @@ t.test('Arkadia on a phone: a whole game by taps (lot, buildings, workers, castl
       // the castle lot follows the finger: its middle is where the finger is
       const anchors = await page.$$eval('[data-lot-anchor]', (a) => a.map((x) => x.dataset.lotAnchor));
       const [x, y] = sqXY(anchors[Math.floor(anchors.length / 2)]);
-      await tapBoard(page, arkSq(sqName(x + 1, y + 1)), 'the castle lot', 0.97, 0.5);
+      await tapBoard(page, arkSq(sqName(x + 1, y + 1)), 'the castle lot', { fx: 0.97, within: 'svg' });
       what = 'lot'; count.lot++;
     } else if (await page.$('.arkadia-board .reach')) {
       if (count.place % 3 === 1 && await page.$('#ark-rotate')) {
@@ -215,7 +247,7 @@ t.test('Arkadia on a phone: a whole game by taps (lot, buildings, workers, castl
         if (await page.getAttribute('.ark-orients .orient.on', 'data-orient') !== before) count.rotate++;
       }
       const reach = await page.$$eval('.arkadia-board .reach', (r) => r.map((x) => x.dataset.reach));
-      await tapBoard(page, arkSq(reach[(loop * 7) % reach.length]), 'a square to lay the building on');
+      await tapBoard(page, arkSq(reach[(loop * 7) % reach.length]), 'a square to lay the building on', { within: 'svg' });
       what = 'placement'; count.place++;
     } else if (await page.$('.arkadia-board [data-worker-spot]') || await page.$('#ark-stop:not([disabled])')) {
       const spots = await page.$$eval('.arkadia-board [data-worker-spot]', (x) => x.map((e) => e.dataset.workerSpot));
@@ -225,7 +257,7 @@ t.test('Arkadia on a phone: a whole game by taps (lot, buildings, workers, castl
       } else {
         if (count.worker % 4 === 3 && await page.$('#ark-kind-neutral:not([disabled])')) await tap(page, '#ark-kind-neutral', 'Neutral workers');
         else if (await page.$('#ark-kind-own:not([disabled]):not(.on)')) await tap(page, '#ark-kind-own', 'Own workers');
-        await tapBoard(page, `.arkadia-board [data-worker-spot="${spots[loop % spots.length]}"]`, 'a square for a worker');
+        await tapBoard(page, `.arkadia-board [data-worker-spot="${spots[loop % spots.length]}"]`, 'a square for a worker', { within: 'svg' });
         what = 'worker'; count.worker++;
       }
     } else if (await page.$('[data-castle-family]')) {
@@ -234,7 +266,7 @@ t.test('Arkadia on a phone: a whole game by taps (lot, buildings, workers, castl
       if (!(await page.$(`[data-castle-family="${fam}"].on`))) await tap(page, `[data-castle-family="${fam}"]`, `the ${fam} castle piece`);
       await page.waitForSelector('[data-castle-target]:not(.faint)');
       if (count.castle === 0) await shot(page, 'arkadia-3-castle');
-      await tapBoard(page, '[data-castle-target]:not(.faint)', 'a castle square');
+      await tapBoard(page, '[data-castle-target]:not(.faint)', 'a castle square', { within: 'svg' });
       what = 'castle'; count.castle++;
     } else if (await page.$('.ark-display .ark-card.target, #ark-stack.target')) {
       const face = await page.$('.ark-display .ark-card.target');
@@ -257,7 +289,7 @@ t.test('Arkadia on a phone: a whole game by taps (lot, buildings, workers, castl
       } else {
         const first = builds[loop % builds.length];
         const squares = (await page.getAttribute(`.building[data-first="${first}"]`, 'data-squares')).split('-');
-        await tapBoard(page, arkSq(squares[squares.length - 1]), 'a building to put workers next to');
+        await tapBoard(page, arkSq(squares[squares.length - 1]), 'a building to put workers next to', { within: 'svg' });
         what = 'workers'; count.workersAt++;
       }
     } else {
@@ -282,6 +314,136 @@ t.test('Arkadia on a phone: a whole game by taps (lot, buildings, workers, castl
   assert(count.lot <= 1 && count.place >= 5 && count.draw >= 5 && count.worker >= 3 && count.banner >= 1,
     `real decisions were played by taps (${JSON.stringify(count)})`);
   await resultAndReplay(page, 'arkadia', '.ark-screens-card');
+  await page.context().close();
+});
+
+// Opens (or closes) Khronos's drawer of cards and buildings in the dock.
+async function khDrawer(page, open) {
+  const now = (await page.getAttribute('#kh-drawer-toggle', 'aria-expanded')) === 'true';
+  if (now !== open) await tap(page, '#kh-drawer-toggle', open ? 'Open the cards and buildings' : 'Close the cards and buildings');
+  await page.waitForFunction((o) => document.querySelector('#kh-drawer-toggle').getAttribute('aria-expanded') === String(o), open);
+}
+
+t.test('Khronos on a phone: a whole game by taps (builds, squares, travels, Reason, cards), then the replay', async () => {
+  const page = await phonePage();
+  await createFromLobby(page, 'khronos', 'khronos-1', 2);
+  await page.waitForSelector('.kh-svg');
+  const count = { build: 0, upgrade: 0, squares: 0, pay: 0, pick: 0, populate: 0, renovate: 0, travel: 0, end: 0, discard: 0 };
+  let decisions = 0, turn = null, acts = 0, noBuild = false;
+  const started = Date.now();
+  for (let loop = 0; loop < 600; loop++) {
+    await page.waitForFunction(() => document.querySelector('#result:not([hidden])') ||
+      document.querySelector('.kh-root[data-mine="1"]'), null, { timeout: 60000 });
+    if (await page.$('#result:not([hidden])')) break;
+    await page.waitForSelector('#dock #kh-drawer-toggle');
+    if (decisions === 0) {
+      await noOverflow(page, 'Khronos, first turn');
+      await dockInReach(page, 'Khronos, my turn');
+      assert(await page.$('#dock #kh-end'), 'End turn is in the dock');
+      assert(!(await page.locator('#kh-hand').isVisible()), 'the hand waits in its closed drawer');
+      await shot(page, 'khronos-2-first-turn');
+      await khDrawer(page, true);
+      assert(await page.locator('#dock #kh-hand').isVisible() && await page.locator('#dock #kh-palette').isVisible(), 'the drawer shows the hand and the buildings');
+      await noOverflow(page, 'Khronos, drawer open');
+      await shot(page, 'khronos-3-hand-drawer');
+      await khDrawer(page, false);
+    }
+    const phase = await page.$eval('.kh-root', (r) => r.dataset.phase);
+    const n = await logLength(page);
+    let what = phase;
+    if (phase === 'squares' || phase === 'keep') {
+      // tap highlighted squares until the tile is laid
+      for (let taps = 0; taps < 9 && (await logLength(page)) === n; taps++) {
+        if (!(await page.$('.kh-sq.cand'))) break;
+        await tapAny(page, '.kh-sq.cand', 'a square for the tile');
+        await page.waitForTimeout(50);
+      }
+      count.squares++;
+    } else if (phase === 'pay') {
+      await khDrawer(page, true);
+      for (let taps = 0; taps < 4 && (await logLength(page)) === n; taps++) {
+        await tap(page, '#dock #kh-hand .kh-card.legal:not(.selected)', 'a card to pay the surcharge');
+        await page.waitForTimeout(50);
+      }
+      count.pay++;
+    } else if (phase === 'pick') {
+      await tapAny(page, '.kh-sq.act-pick', 'the building to downsize');
+      count.pick++;
+    } else if (phase === 'action') {
+      const turnNow = await page.$eval('#kh-turn-text', (x) => x.textContent);
+      if (turnNow !== turn) { turn = turnNow; acts = 0; noBuild = false; }
+      const reason = acts < 3 && (count.populate + count.renovate) * 2 <= count.build + count.upgrade
+        ? await page.$('.kh-sq.act-populate, .kh-sq.act-renovate') : null;
+      // every other turn an adventurer travels as the second action
+      const pawn = acts < 3 && await page.$('.kh-pawn.legal') &&
+        Number(await page.$eval('.player[data-seat="0"] [data-stat="ecus"]', (x) => x.textContent)) >= 1 ? await page.$('.kh-pawn.legal') : null;
+      const travel = pawn && (acts === 1 || noBuild) && count.travel * 2 <= count.end;
+      const tiles = acts < 3 && !noBuild && !travel ? await page.$$eval('#kh-palette .kh-tile.legal', (x) => x.map((b) => b.dataset.type)) : [];
+      if (reason) {
+        const kind = (await reason.getAttribute('class')).includes('act-populate') ? 'populate' : 'renovate';
+        await tapAny(page, `.kh-sq.act-${kind}`, `a Reason building to ${kind}`);
+        what = kind; count[kind]++; acts++;
+      } else if (tiles.length) {
+        await khDrawer(page, true);
+        const type = tiles[(decisions * 5 + loop) % tiles.length];
+        await tap(page, `#dock #kh-palette .kh-tile[data-type="${type}"]`, `the ${type} tile`);
+        await page.waitForSelector('.kh-root[data-mode="type"]');
+        assert(!(await page.locator('#kh-hand').isVisible()), 'choosing a tile closes the drawer: the boards are where to tap');
+        if (count.build === 0) await shot(page, 'khronos-4-tile-chosen');
+        const up = await page.$('.kh-sq.act-upgrade');
+        const spots = await page.$$('.kh-board.legal-build .kh-sq.act-build'); // (their number)
+        if (spots.length && (!up || loop % 3)) {
+          await tapAny(page, '.kh-board.legal-build .kh-sq.act-build', `a square to build the ${type} on`, loop * 7);
+          what = 'build'; count.build++;
+        } else if (up) {
+          await tapAny(page, '.kh-sq.act-upgrade', `a building to upgrade to ${type}`);
+          what = 'upgrade'; count.upgrade++;
+        } else {
+          await tap(page, '#kh-cancel', 'Cancel');
+          noBuild = true;
+          continue;
+        }
+        acts++;
+      } else if (travel) {
+        await tapBoard(page, pawn, 'an adventurer');
+        await page.waitForSelector('.kh-board.legal-dest');
+        const dests = await page.$$eval('.kh-board.legal-dest', (x) => x.map((b) => b.dataset.board));
+        await tapAny(page, `.kh-board[data-board="${dests[loop % dests.length]}"] .kh-sq`, 'the board to travel to', 60);
+        if (await page.$('.kh-travel-n')) await tap(page, '.kh-travel-n', 'how many cards the adventurer takes');
+        what = 'travel'; count.travel++; acts++;
+      } else {
+        // end the turn, now and then discarding a card
+        if (count.end % 2 === 1) {
+          await khDrawer(page, true);
+          if (await page.$('#dock #kh-hand .kh-card:not([disabled])')) {
+            await tap(page, '#dock #kh-hand .kh-card[data-index="0"]', 'a card to discard');
+            if (await page.$('#kh-end[disabled]')) await tap(page, '#dock #kh-hand .kh-card.selected', 'the card again (that discard is not offered)');
+            else count.discard++;
+          }
+        }
+        await tap(page, '#kh-end', 'End turn');
+        what = 'end'; count.end++;
+      }
+    } else {
+      throw new Error(`unexpected phase ${phase}`);
+    }
+    await played(page, n, what);
+    decisions++;
+    if (count.end === 4 && what === 'end') {
+      await noOverflow(page, 'Khronos mid-game');
+      await shot(page, 'khronos-4-mid-game');
+      await tap(page, '[data-phone-tab="scores"]', 'the Players & scores tab');
+      await noOverflow(page, 'Khronos scores');
+      assert(await page.locator('.kh-score-card').isVisible(), 'the earnings are on the scores tab');
+      await shot(page, 'khronos-4-scores');
+      await tap(page, '[data-phone-tab="board"]', 'the Board tab');
+    }
+  }
+  console.log(`# Khronos: ${decisions} decisions by taps in ${Math.round((Date.now() - started) / 1000)} s: ${JSON.stringify(count)}`);
+  assert(await page.$('#result:not([hidden])'), 'the game reached its end');
+  assert(count.build + count.upgrade >= 3 && count.squares >= 1 && count.travel >= 1 && count.end >= 5,
+    `real decisions were played by taps (${JSON.stringify(count)})`);
+  await resultAndReplay(page, 'khronos', '.kh-score-card');
   await page.context().close();
 });
 
