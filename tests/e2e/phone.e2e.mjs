@@ -22,9 +22,9 @@ async function phonePage({ expect404 = false } = {}) {
 }
 
 // No horizontal scroll: the document is no wider than the phone's screen.
-async function noOverflow(page, where) {
+async function noOverflow(page, where, w = W) {
   const sw = await page.evaluate(() => document.documentElement.scrollWidth);
-  assert(sw <= W, `${where}: the page is ${sw} px wide on a ${W} px screen`);
+  assert(sw <= w, `${where}: the page is ${sw} px wide on a ${w} px screen`);
 }
 
 // Where a point is hidden: under the fixed dock (unless it is in the dock).
@@ -446,6 +446,44 @@ t.test('Khronos on a phone: a whole game by taps (builds, squares, travels, Reas
   await resultAndReplay(page, 'khronos', '.kh-score-card');
   await page.context().close();
 });
+
+// Tablets, portrait and landscape: the lobby and a game of each title have no
+// horizontal scroll, and the turn with its decision controls (End turn, the
+// decision bar) is on the screen without scrolling.
+for (const [w, h] of [[768, 1024], [1024, 768]]) {
+  t.test(`tablet ${w}×${h}: the lobby and every game fit the width, the turn and its controls are on the screen`, async () => {
+    const ctx = await browser.newContext({ viewport: { width: w, height: h }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 });
+    await ctx.addInitScript(() => localStorage.setItem('tabula.confirmEachMove', 'off'));
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+    await page.goto(server.base + '/');
+    await page.waitForSelector('.game-choice[data-game="clans"]');
+    await noOverflow(page, `lobby at ${w}×${h}`, w);
+    await shot(page, `tablet-${w}x${h}-lobby`);
+    const controls = { clans: '#turn', arkadia: '#ark-bar', khronos: '#kh-end' };
+    for (const game of ['clans', 'arkadia', 'khronos']) {
+      const res = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+        game, players: 2, seats: [{ kind: 'human', name: 'Tab' }, { kind: 'ai', level: 'easy' }] }) });
+      const g = await res.json();
+      await page.goto(server.base + g.seats[0].link);
+      await page.waitForSelector('#turn.mine', { timeout: 60000 });
+      await page.waitForSelector(controls[game]);
+      await noOverflow(page, `${game} at ${w}×${h}`, w);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      for (const sel of ['#turn .headline', controls[game]]) {
+        const b = await page.locator(sel).first().boundingBox();
+        assert(b && b.y >= 0 && b.y + b.height <= h && b.x >= 0 && b.x + b.width <= w,
+          `${game} at ${w}×${h}: ${sel} is on the screen without scrolling (${b ? `${Math.round(b.x)},${Math.round(b.y)} ${Math.round(b.width)}×${Math.round(b.height)}` : 'not shown'})`);
+      }
+      if (game === 'khronos') {
+        const b = await page.locator('#kh-end').boundingBox();
+        assert(b.width >= 43.5 && b.height >= 43.5, `End turn is a finger's size on a tablet (${Math.round(b.width)}×${Math.round(b.height)})`);
+      }
+      await shot(page, `tablet-${w}x${h}-${game}`);
+    }
+    await ctx.close();
+  });
+}
 
 t.test('Khronos at 1280×800: the three boards, the hand and End turn fit without scrolling', async () => {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -122,10 +122,11 @@ function renderAll() {
 }
 
 // ---- narrow screens: the dock at the bottom and the tabs ----
-// On a phone the turn card and the renderer's decision buttons (its
-// actions(): confirm, rotate, End turn…) move into the dock fixed at the
-// bottom of the screen; the players, scores and moves go behind tabs.
-const PHONE = matchMedia('(max-width: 760px)');
+// Where the page is one column (phones, tablets; the width is tabula.css's)
+// the turn card and the renderer's decision buttons (its actions(): confirm,
+// rotate, End turn…) move into the dock fixed at the bottom of the screen;
+// the players, scores and moves go behind tabs.
+const PHONE = matchMedia('(max-width: 1100px)');
 
 function placeDock() {
   const phone = PHONE.matches;
