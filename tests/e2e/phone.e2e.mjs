@@ -40,7 +40,7 @@ async function underDock(page, loc) {
 // Taps a control after checking it is inside the viewport (scrolled to first,
 // as a player would), not hidden under the dock, and at least 44×44 px (a
 // finger's size).
-async function tap(page, selector, what = selector, { force = false } = {}) {
+async function tap(page, selector, what = selector) {
   const loc = typeof selector === 'string' ? page.locator(selector).first() : selector;
   await loc.scrollIntoViewIfNeeded();
   if (await underDock(page, loc)) await loc.evaluate((e) => e.scrollIntoView({ block: 'center' }));
@@ -50,7 +50,7 @@ async function tap(page, selector, what = selector, { force = false } = {}) {
   assert(cx >= 0 && cx <= W && cy >= 0 && cy <= H, `${what} is inside the viewport when tapped (centre ${Math.round(cx)},${Math.round(cy)})`);
   assert(box.width >= 43.5 && box.height >= 43.5, `${what} is at least 44×44 px (${Math.round(box.width)}×${Math.round(box.height)})`);
   assert(!(await underDock(page, loc)), `${what} is not under the dock`);
-  await loc.tap({ force });
+  await loc.tap();
 }
 
 // Taps a point of a board (a square, a piece): the board is drawn to the
@@ -86,14 +86,25 @@ async function tapBoard(page, selector, what = selector, { fx = 0.5, fy = 0.5, w
 }
 
 // Taps one of the board's points that `selector` matches, the first free one
-// from the `start`-th on (an adventurer may stand on some).
+// from the `start`-th on (an adventurer may stand on some): found in the
+// page in one go, then tapped with every check of tapBoard.
 async function tapAny(page, selector, what, start = 0) {
-  const all = await page.$$(selector);
-  assert(all.length, `${what} is offered`);
-  for (let k = 0; k < all.length; k++) {
-    if (await tapBoard(page, all[(start + k) % all.length], what, { free: true })) return;
-  }
-  throw new Error(`no ${what} can be tapped: something is over each`);
+  const k = await page.evaluate(([sel, from]) => {
+    const all = [...document.querySelectorAll(sel)];
+    const dock = document.getElementById('dock');
+    const dockTop = dock && getComputedStyle(dock).display !== 'none' ? dock.getBoundingClientRect().top : innerHeight;
+    for (let i = 0; i < all.length; i++) {
+      const e = all[(from + i) % all.length];
+      let r = e.getBoundingClientRect();
+      if (r.top < 70 || r.bottom > dockTop) { e.scrollIntoView({ block: 'center' }); r = e.getBoundingClientRect(); }
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (hit && (hit === e || e.contains(hit))) return (from + i) % all.length;
+    }
+    return all.length ? -1 : -2;
+  }, [selector, start]);
+  assert(k !== -2, `${what} is offered`);
+  assert(k >= 0, `${what} can be tapped (something is over each)`);
+  await tapBoard(page, page.locator(selector).nth(k), what);
 }
 
 // The dock (turn, decision buttons, tabs) sits at the bottom, inside the screen.
@@ -136,13 +147,13 @@ t.test('Clans on a phone: a whole game by taps, then the replay', async () => {
     if (decisions === 0) await shot(page, 'clans-2-first-turn');
     const n = await page.$$eval('.log .entry', (x) => x.length);
     if (await page.$('.legal-village')) {
-      await tap(page, '.legal-village', 'a village', { force: true });
+      await tapBoard(page, '.legal-village', 'a village', { within: 'svg' });
     } else {
       const sources = await page.$$eval('.legal-source', (g) => g.map((x) => Number(x.dataset.id)));
-      await tap(page, `.territory[data-id="${sources[(turn * 7) % sources.length]}"]`, 'a territory to move from', { force: true });
+      await tapBoard(page, `.territory[data-id="${sources[(turn * 7) % sources.length]}"]`, 'a territory to move from', { within: 'svg' });
       await page.waitForSelector('.legal-target');
       const targets = await page.$$eval('.legal-target', (g) => g.map((x) => Number(x.dataset.id)));
-      await tap(page, `.territory[data-id="${targets[turn % targets.length]}"]`, 'a territory to move to', { force: true });
+      await tapBoard(page, `.territory[data-id="${targets[turn % targets.length]}"]`, 'a territory to move to', { within: 'svg' });
     }
     await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k, n, { timeout: 30000 });
     decisions++;
@@ -270,7 +281,7 @@ t.test('Arkadia on a phone: a whole game by taps (lot, buildings, workers, castl
       what = 'castle'; count.castle++;
     } else if (await page.$('.ark-display .ark-card.target, #ark-stack.target')) {
       const face = await page.$('.ark-display .ark-card.target');
-      if (face && count.draw % 2 === 0) await tap(page, '.ark-display .ark-card.target', 'a face-up card');
+      if (face && (count.draw % 2 === 0 || !(await page.$('#ark-stack.target')))) await tap(page, '.ark-display .ark-card.target', 'a face-up card');
       else await tap(page, '#ark-stack.target', 'the draw stack');
       what = 'draw'; count.draw++;
     } else if (await page.$('#ark-banner-yes, #ark-banner-no')) {
@@ -428,6 +439,7 @@ t.test('Khronos on a phone: a whole game by taps (builds, squares, travels, Reas
       throw new Error(`unexpected phase ${phase}`);
     }
     await played(page, n, what);
+    if (process.env.E2E_DEBUG) console.log(`# ${what} ${Date.now() - started} ms`);
     decisions++;
     if (count.end === 4 && what === 'end') {
       await noOverflow(page, 'Khronos mid-game');
