@@ -280,9 +280,11 @@ t.test('Arkadia on a phone: a whole game by taps (lot, buildings, workers, castl
       await tapBoard(page, '[data-castle-target]:not(.faint)', 'a castle square', { within: 'svg' });
       what = 'castle'; count.castle++;
     } else if (await page.$('.ark-display .ark-card.target, #ark-stack.target')) {
-      const face = await page.$('.ark-display .ark-card.target');
-      if (face && (count.draw % 2 === 0 || !(await page.$('#ark-stack.target')))) await tap(page, '.ark-display .ark-card.target', 'a face-up card');
-      else await tap(page, '#ark-stack.target', 'the draw stack');
+      // the cards to take are in the docked bar too, in reach
+      const face = await page.$('#dock .ark-bar-card.target');
+      if (face && (count.draw % 2 === 0 || !(await page.$('#dock .ark-bar-stack')))) await tap(page, '#dock .ark-bar-card.target', 'a face-up card');
+      else if (count.draw % 4 === 1) await tap(page, '#ark-stack.target', 'the draw stack beside the board');
+      else await tap(page, '#dock .ark-bar-stack', 'the draw stack');
       what = 'draw'; count.draw++;
     } else if (await page.$('#ark-banner-yes, #ark-banner-no')) {
       const yes = count.banner % 2 === 0 && await page.$('#ark-banner-yes:not([disabled])');
@@ -295,7 +297,11 @@ t.test('Arkadia on a phone: a whole game by taps (lot, buildings, workers, castl
     } else if (await page.$('.ark-hand-card.target') || await page.$('[data-workers-target]')) {
       const builds = await page.$$eval('[data-workers-target]', (b) => b.map((x) => x.dataset.workersTarget).filter((q) => q !== 'lot'));
       if (await page.$('.ark-hand-card.target') && (!builds.length || count.build <= count.workersAt)) {
-        await tap(page, '.ark-hand-card.target', 'a card of the hand');
+        // the playable cards of the hand are in the docked bar, in reach
+        const hand = await page.$$eval('.ark-hand .ark-hand-card.target', (c) => c.map((x) => x.dataset.card).sort());
+        const docked = await page.$$eval('#dock .ark-bar-card.target', (c) => c.map((x) => x.dataset.card).sort());
+        assertEq([...new Set(docked)], [...new Set(hand)], 'the docked bar offers the playable cards of the hand');
+        await tap(page, '#dock .ark-bar-card.target', 'a card of the hand');
         what = 'build'; count.build++;
       } else {
         const first = builds[loop % builds.length];
