@@ -281,8 +281,8 @@ t.test('Arkadia on a phone: a whole game by taps (lot, buildings, workers, castl
       what = 'castle'; count.castle++;
     } else if (await page.$('.ark-display .ark-card.target, #ark-stack.target')) {
       // the cards to take are in the docked bar too, in reach
-      const face = await page.$('#dock .ark-bar-card.target');
-      if (face && (count.draw % 2 === 0 || !(await page.$('#dock .ark-bar-stack')))) await tap(page, '#dock .ark-bar-card.target', 'a face-up card');
+      const face = await page.$('#dock .ark-bar-card');
+      if (face && (count.draw % 2 === 0 || !(await page.$('#dock .ark-bar-stack')))) await tap(page, '#dock .ark-bar-card', 'a face-up card');
       else if (count.draw % 4 === 1) await tap(page, '#ark-stack.target', 'the draw stack beside the board');
       else await tap(page, '#dock .ark-bar-stack', 'the draw stack');
       what = 'draw'; count.draw++;
@@ -299,9 +299,9 @@ t.test('Arkadia on a phone: a whole game by taps (lot, buildings, workers, castl
       if (await page.$('.ark-hand-card.target') && (!builds.length || count.build <= count.workersAt)) {
         // the playable cards of the hand are in the docked bar, in reach
         const hand = await page.$$eval('.ark-hand .ark-hand-card.target', (c) => c.map((x) => x.dataset.card).sort());
-        const docked = await page.$$eval('#dock .ark-bar-card.target', (c) => c.map((x) => x.dataset.card).sort());
+        const docked = await page.$$eval('#dock .ark-bar-card', (c) => c.map((x) => x.dataset.card).sort());
         assertEq([...new Set(docked)], [...new Set(hand)], 'the docked bar offers the playable cards of the hand');
-        await tap(page, '#dock .ark-bar-card.target', 'a card of the hand');
+        await tap(page, '#dock .ark-bar-card', 'a card of the hand');
         what = 'build'; count.build++;
       } else {
         const first = builds[loop % builds.length];
