@@ -1,9 +1,14 @@
 // phone.e2e.mjs TABULA — the browser UI on a phone: 390×844 with touch input.
-// For each game: the lobby creates a game against the computer by taps, the
-// game page is played by taps, and on every page visited nothing is wider
-// than the screen (no horizontal scroll) and every control tapped is inside
-// the viewport when tapped.  Clans is played to the end and its replay
-// opened.  Screenshots go to tests/e2e/artifacts/phone-*.png.
+// For each game: the lobby creates a game against the computer by taps, and
+// the game is played by taps to its end (Clans; Arkadia and Khronos at 2
+// players), choosing real decisions through the board, the docked bar and
+// Khronos's drawer; then the result, the tabs and the replay.  On every page
+// and phase nothing is wider than the screen (no horizontal scroll); every
+// control tapped is inside the viewport, not under the dock or the top bar,
+// and at least 44×44 px; a tap on a board point (smaller than a finger) must
+// reach the board.  Tablets (768×1024, 1024×768): no horizontal scroll, the
+// turn and End turn or the decision bar on the screen.  Screenshots of each
+// phase go to tests/e2e/artifacts/phone-*.png.
 import { assert, assertEq } from '../server/lib.mjs';
 import { browserSuite } from './browser.mjs';
 
