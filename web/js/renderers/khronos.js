@@ -1175,7 +1175,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       if (ph === 'pay') {
         return {
           headline: 'Pay the terrain surcharge',
-          detail: `The ${p.type} covers forest or mountain: pay ${plural(p.extra, 'more card')} of any colour. Click them in your hand (or a choice under the boards).`,
+          detail: `The ${p.type} covers forest or mountain: pay ${plural(p.extra, 'more card')} of any colour. Click them in your hand (or a choice among the buttons).`,
         };
       }
       if (ph === 'pick') {
@@ -1196,7 +1196,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
         return { headline: `Build or upgrade to a ${cap(mode.type)}`, detail: 'Click a glowing board to build it there (its squares come next), or an outlined building to upgrade it. Esc cancels.' };
       }
       if (mode && mode.kind === 'building') {
-        return { headline: `The ${layoutName(mode)}`, detail: 'Choose a highlighted tile under the boards to upgrade it to, or demolish it when the button offers it. Click it again to cancel.' };
+        return { headline: `The ${layoutName(mode)}`, detail: 'Choose a highlighted tile among the Buildings to upgrade it to, or demolish it when the button offers it. Click it again to cancel.' };
       }
       if (mode && (mode.kind === 'travel' || mode.kind === 'travelN')) {
         return { headline: `Travel from ${cap(mode.from)}`, detail: 'Click the glowing board the adventurer travels to (1 Ecu). Esc cancels.' };
@@ -1205,7 +1205,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
         return { headline: 'Demolish a small building', detail: 'Click an outlined Watchtower, Chapel or Hamlet (not a printed one): 1 Ecu and 1 card of its colour.' };
       }
       const can = [];
-      if (L.build.length || L.upgrade.length) can.push('pick a tile under the boards, then a board or a building');
+      if (L.build.length || L.upgrade.length) can.push('pick a tile among the Buildings, then a board or a building');
       if (L.travel.length) can.push('click one of your adventurers to travel (1 Ecu)');
       if (L.populate.length || L.renovate.length) can.push('on Reason click a civil tile to populate it or a ruin to renovate it');
       if (L.exchange.size && !v.acted) can.push('select cards and Exchange (2 Ecus)');
