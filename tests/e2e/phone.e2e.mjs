@@ -451,6 +451,9 @@ t.test('Khronos on a phone: a whole game by taps (builds, squares, travels, Reas
     }
     await played(page, n, what);
     if (process.env.E2E_DEBUG) console.log(`# ${what} ${Date.now() - started} ms`);
+    if (await page.$('.kh-root[data-mine="1"][data-phase="action"][data-mode=""]')) {
+      assertEq(await page.getAttribute('#kh-drawer-toggle', 'aria-expanded'), 'false', `after ${what}, the drawer is closed again: the boards show`);
+    }
     decisions++;
     if (count.end === 4 && what === 'end') {
       await noOverflow(page, 'Khronos mid-game');

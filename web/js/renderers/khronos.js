@@ -336,6 +336,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
     if (decide(move)) {
       sent = true;
       mode = null; sel = []; handSel = [];
+      drawerOpen = null; // a decision made: the drawer goes back to opening itself when cards are needed
       paint();
       return true;
     }
