@@ -11,8 +11,10 @@ shots=(
   01-lobby 03-first-turn 09-replay-end 05b-looking-back
   arkadia-02-first-turn phone-desktop-khronos-1280x800
   phone-clans-1-lobby phone-clans-2-first-turn phone-clans-4-result
-  phone-arkadia-2-my-turn phone-khronos-2-my-turn
-  rules-khronos-844x390 rules-arkadia-768x1024 rules-clans-desktop rules-khronos-phone
+  phone-arkadia-2-first-turn phone-arkadia-4-mid-game phone-arkadia-5-result phone-arkadia-7-replay
+  phone-khronos-2-first-turn phone-khronos-3-hand-drawer phone-khronos-4-mid-game phone-khronos-6-scores-at-end
+  phone-tablet-768x1024-arkadia phone-tablet-1024x768-khronos
+  rules-khronos-844x390 rules-clans-desktop rules-khronos-phone
   review-03-graph review-07-phone
 )
 for s in "${shots[@]}"; do

@@ -1,9 +1,14 @@
 // phone.e2e.mjs TABULA — the browser UI on a phone: 390×844 with touch input.
-// For each game: the lobby creates a game against the computer by taps, the
-// game page is played by taps, and on every page visited nothing is wider
-// than the screen (no horizontal scroll) and every control tapped is inside
-// the viewport when tapped.  Clans is played to the end and its replay
-// opened.  Screenshots go to tests/e2e/artifacts/phone-*.png.
+// For each game: the lobby creates a game against the computer by taps, and
+// the game is played by taps to its end (Clans; Arkadia and Khronos at 2
+// players), choosing real decisions through the board, the docked bar and
+// Khronos's drawer; then the result, the tabs and the replay.  On every page
+// and phase nothing is wider than the screen (no horizontal scroll); every
+// control tapped is inside the viewport, not under the dock or the top bar,
+// and at least 44×44 px; a tap on a board point (smaller than a finger) must
+// reach the board.  Tablets (768×1024, 1024×768): no horizontal scroll, the
+// turn and End turn or the decision bar on the screen.  Screenshots of each
+// phase go to tests/e2e/artifacts/phone-*.png.
 import { assert, assertEq } from '../server/lib.mjs';
 import { browserSuite } from './browser.mjs';
 
@@ -22,21 +27,89 @@ async function phonePage({ expect404 = false } = {}) {
 }
 
 // No horizontal scroll: the document is no wider than the phone's screen.
-async function noOverflow(page, where) {
+async function noOverflow(page, where, w = W) {
   const sw = await page.evaluate(() => document.documentElement.scrollWidth);
-  assert(sw <= W, `${where}: the page is ${sw} px wide on a ${W} px screen`);
+  assert(sw <= w, `${where}: the page is ${sw} px wide on a ${w} px screen`);
+}
+
+// Where a point is hidden: under the fixed dock (unless it is in the dock).
+async function underDock(page, loc) {
+  return loc.evaluate((e) => {
+    const dock = document.getElementById('dock');
+    if (!dock || dock.contains(e) || getComputedStyle(dock).display === 'none') return false;
+    const r = e.getBoundingClientRect();
+    return r.top + r.height / 2 > dock.getBoundingClientRect().top;
+  });
 }
 
 // Taps a control after checking it is inside the viewport (scrolled to first,
-// as a player would).
-async function tap(page, selector, what = selector, { force = false } = {}) {
-  const loc = page.locator(selector).first();
+// as a player would), not hidden under the dock, and at least 44×44 px (a
+// finger's size).
+async function tap(page, selector, what = selector) {
+  const loc = typeof selector === 'string' ? page.locator(selector).first() : selector;
   await loc.scrollIntoViewIfNeeded();
+  if (await underDock(page, loc)) await loc.evaluate((e) => e.scrollIntoView({ block: 'center' }));
   const box = await loc.boundingBox();
   assert(box, `${what} is shown`);
   const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
   assert(cx >= 0 && cx <= W && cy >= 0 && cy <= H, `${what} is inside the viewport when tapped (centre ${Math.round(cx)},${Math.round(cy)})`);
-  await loc.tap({ force });
+  assert(box.width >= 43.5 && box.height >= 43.5, `${what} is at least 44×44 px (${Math.round(box.width)}×${Math.round(box.height)})`);
+  assert(!(await underDock(page, loc)), `${what} is not under the dock`);
+  await loc.tap();
+}
+
+// Taps a point of a board (a square, a piece): the board is drawn to the
+// screen's width, so its squares are smaller than a finger and the game shows
+// what a tap chose before or as it is played.  The point must be inside the
+// viewport and reach the board there (not the dock, the top bar or another
+// page element over it): `within` names the element the tap must land in
+// (default: the tapped element itself).  (fx, fy) is where in the element,
+// 0…1.  With `free`, a point covered by something else is not tapped and
+// false is returned, so the caller can choose another square.
+async function tapBoard(page, selector, what = selector, { fx = 0.5, fy = 0.5, within = null, free = false } = {}) {
+  const loc = typeof selector === 'string' ? page.locator(selector).first() : selector;
+  const point = async () => {
+    const box = await loc.boundingBox();
+    assert(box, `${what} is shown`);
+    const x = box.x + box.width * fx, y = box.y + box.height * fy;
+    const lands = await loc.evaluate((e, [px, py, sel]) => {
+      const hit = document.elementFromPoint(px, py);
+      const target = sel ? e.closest(sel) : e;
+      return !!hit && (hit === target || target.contains(hit));
+    }, [x, y, within]);
+    return { x, y, lands };
+  };
+  await loc.scrollIntoViewIfNeeded();
+  let p = await point();
+  if (!p.lands) { await loc.evaluate((e) => e.scrollIntoView({ block: 'center' })); p = await point(); }
+  assert(p.x >= 0 && p.x <= W && p.y >= 0 && p.y <= H, `${what} is inside the viewport when tapped (${Math.round(p.x)},${Math.round(p.y)})`);
+  assert(!(await underDock(page, loc)), `${what} is not under the dock`);
+  if (!p.lands && free) return false;
+  assert(p.lands, `a tap on ${what} reaches it (nothing is over it)`);
+  await page.touchscreen.tap(p.x, p.y);
+  return true;
+}
+
+// Taps one of the board's points that `selector` matches, the first free one
+// from the `start`-th on (an adventurer may stand on some): found in the
+// page in one go, then tapped with every check of tapBoard.
+async function tapAny(page, selector, what, start = 0) {
+  const k = await page.evaluate(([sel, from]) => {
+    const all = [...document.querySelectorAll(sel)];
+    const dock = document.getElementById('dock');
+    const dockTop = dock && getComputedStyle(dock).display !== 'none' ? dock.getBoundingClientRect().top : innerHeight;
+    for (let i = 0; i < all.length; i++) {
+      const e = all[(from + i) % all.length];
+      let r = e.getBoundingClientRect();
+      if (r.top < 70 || r.bottom > dockTop) { e.scrollIntoView({ block: 'center' }); r = e.getBoundingClientRect(); }
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (hit && (hit === e || e.contains(hit))) return (from + i) % all.length;
+    }
+    return all.length ? -1 : -2;
+  }, [selector, start]);
+  assert(k !== -2, `${what} is offered`);
+  assert(k >= 0, `${what} can be tapped (something is over each)`);
+  await tapBoard(page, page.locator(selector).nth(k), what);
 }
 
 // The dock (turn, decision buttons, tabs) sits at the bottom, inside the screen.
@@ -47,11 +120,12 @@ async function dockInReach(page, where) {
   assert(await page.$('#dock #turn'), `${where}: the turn is in the dock`);
 }
 
-async function createFromLobby(page, game, name) {
+async function createFromLobby(page, game, name, players = null) {
   await page.goto(server.base + '/');
   await page.waitForSelector(`.game-choice[data-game="${game}"]`);
   await noOverflow(page, 'lobby');
   await tap(page, `.game-choice[data-game="${game}"]`, `the ${game} choice`);
+  if (players) await page.locator('#players').selectOption(String(players)); // a select: the phone's own picker
   for (const sel of await page.$$('[data-seat-level]')) await sel.selectOption('easy'); // quick computer seats
   await tap(page, '#create', 'Create game');
   await page.waitForSelector('#created:not([hidden]) [data-play-seat="0"]');
@@ -78,13 +152,13 @@ t.test('Clans on a phone: a whole game by taps, then the replay', async () => {
     if (decisions === 0) await shot(page, 'clans-2-first-turn');
     const n = await page.$$eval('.log .entry', (x) => x.length);
     if (await page.$('.legal-village')) {
-      await tap(page, '.legal-village', 'a village', { force: true });
+      await tapBoard(page, '.legal-village', 'a village', { within: 'svg' });
     } else {
       const sources = await page.$$eval('.legal-source', (g) => g.map((x) => Number(x.dataset.id)));
-      await tap(page, `.territory[data-id="${sources[(turn * 7) % sources.length]}"]`, 'a territory to move from', { force: true });
+      await tapBoard(page, `.territory[data-id="${sources[(turn * 7) % sources.length]}"]`, 'a territory to move from', { within: 'svg' });
       await page.waitForSelector('.legal-target');
       const targets = await page.$$eval('.legal-target', (g) => g.map((x) => Number(x.dataset.id)));
-      await tap(page, `.territory[data-id="${targets[turn % targets.length]}"]`, 'a territory to move to', { force: true });
+      await tapBoard(page, `.territory[data-id="${targets[turn % targets.length]}"]`, 'a territory to move to', { within: 'svg' });
     }
     await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k, n, { timeout: 30000 });
     decisions++;
@@ -115,45 +189,327 @@ t.test('Clans on a phone: a whole game by taps, then the replay', async () => {
   await page.context().close();
 });
 
-t.test('Arkadia on a phone: the board fits, the decision bar and the tabs are docked at the bottom', async () => {
-  const page = await phonePage();
-  await createFromLobby(page, 'arkadia', 'arkadia-1');
-  await page.waitForSelector('.arkadia-board');
-  await page.waitForFunction(() => document.querySelector('#turn.mine'), null, { timeout: 60000 });
-  await noOverflow(page, 'Arkadia game');
-  await dockInReach(page, 'Arkadia, my turn');
-  assert(await page.$('#dock #ark-bar'), 'the decision bar is in the dock');
-  await shot(page, 'arkadia-2-my-turn');
+// The log grew past n entries: the decision just tapped was played.
+async function played(page, n, what) {
+  await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k, n, { timeout: 30000 })
+    .catch(async () => {
+      await shot(page, 'failed');
+      const state = await page.$eval('.kh-root, .arkadia-board', (r) => JSON.stringify(r.dataset)).catch(() => '');
+      throw new Error(`${what}: the decision did not reach the log ${state}`);
+    });
+}
+const logLength = (page) => page.$$eval('.log .entry', (x) => x.length);
+
+// The end of a game played on the phone: the result page fits, the tabs show
+// the scores and the moves, and the replay opens, steps and fits.
+async function resultAndReplay(page, name, scoresCard) {
+  await page.waitForSelector('#result:not([hidden])', { timeout: 60000 });
+  await noOverflow(page, `${name} result`);
+  await shot(page, `${name}-5-result`);
   await tap(page, '[data-phone-tab="scores"]', 'the Players & scores tab');
-  await noOverflow(page, 'Arkadia scores');
-  assert(await page.locator('.ark-screens-card').isVisible(), 'the screens table is on the scores tab');
-  await shot(page, 'arkadia-3-scores');
+  await noOverflow(page, `${name} scores at the end`);
+  assert(await page.locator(scoresCard).first().isVisible(), `the ${name} scores are on the scores tab`);
+  assert(!(await page.locator('.board-card').isVisible()), 'the board is behind its tab');
+  await shot(page, `${name}-6-scores-at-end`);
+  await tap(page, '[data-phone-tab="moves"]', 'the Moves tab');
+  await noOverflow(page, `${name} moves`);
   await tap(page, '[data-phone-tab="board"]', 'the Board tab');
-  assert(await page.locator('.arkadia-board').first().isVisible(), 'the board is back');
+  await tap(page, '#open-replay', 'Watch the replay');
+  await page.waitForSelector('#replay-bar:not([hidden])');
+  await page.waitForFunction(() => /^Decision 0 of \d+/.test(document.querySelector('#replay-step').textContent));
+  await noOverflow(page, `${name} replay`);
+  await dockInReach(page, `${name} replay`);
+  await tap(page, '#replay-next', 'Forward one decision');
+  await page.waitForFunction(() => document.querySelector('#replay-step').textContent.startsWith('Decision 1 of'));
+  await noOverflow(page, `${name} replay, decision 1`);
+  await tap(page, '#replay-last', 'Last position');
+  await page.waitForSelector('#result:not([hidden])');
+  await noOverflow(page, `${name} replay end`);
+  await shot(page, `${name}-7-replay`);
+}
+
+const sqXY = (q) => [q.charCodeAt(0) - 97, Number(q.slice(1)) - 1];
+const sqName = (x, y) => `${String.fromCharCode(97 + x)}${y + 1}`;
+const arkSq = (q) => `.arkadia-board rect.sq[data-sq="${q}"]`;
+
+t.test('Arkadia on a phone: a whole game by taps (lot, buildings, workers, castle, cards, banners), then the replay', async () => {
+  const page = await phonePage();
+  await createFromLobby(page, 'arkadia', 'arkadia-1', 2);
+  await page.waitForSelector('.arkadia-board');
+  const count = { lot: 0, build: 0, place: 0, rotate: 0, workersAt: 0, worker: 0, stop: 0, castle: 0, draw: 0, banner: 0, sell: 0 };
+  let decisions = 0;
+  const started = Date.now();
+  for (let loop = 0; loop < 400; loop++) {
+    await page.waitForFunction(() => document.querySelector('#result:not([hidden])') ||
+      document.querySelector('#dock #ark-bar:not([hidden])'), null, { timeout: 60000 });
+    if (await page.$('#result:not([hidden])')) break;
+    if (decisions === 0) {
+      await noOverflow(page, 'Arkadia, first turn');
+      await dockInReach(page, 'Arkadia, my turn');
+      await shot(page, 'arkadia-2-first-turn');
+    }
+    const n = await logLength(page);
+    let what;
+    if (await page.$('[data-lot-anchor]')) {
+      // the castle lot follows the finger: its middle is where the finger is
+      const anchors = await page.$$eval('[data-lot-anchor]', (a) => a.map((x) => x.dataset.lotAnchor));
+      const [x, y] = sqXY(anchors[Math.floor(anchors.length / 2)]);
+      await tapBoard(page, arkSq(sqName(x + 1, y + 1)), 'the castle lot', { fx: 0.97, within: 'svg' });
+      what = 'lot'; count.lot++;
+    } else if (await page.$('.arkadia-board .reach')) {
+      if (count.place % 3 === 1 && await page.$('#ark-rotate')) {
+        const before = await page.getAttribute('.ark-orients .orient.on', 'data-orient');
+        await tap(page, '#ark-rotate', 'Rotate');
+        if (await page.getAttribute('.ark-orients .orient.on', 'data-orient') !== before) count.rotate++;
+      }
+      const reach = await page.$$eval('.arkadia-board .reach', (r) => r.map((x) => x.dataset.reach));
+      await tapBoard(page, arkSq(reach[(loop * 7) % reach.length]), 'a square to lay the building on', { within: 'svg' });
+      what = 'placement'; count.place++;
+    } else if (await page.$('.arkadia-board [data-worker-spot]') || await page.$('#ark-stop:not([disabled])')) {
+      const spots = await page.$$eval('.arkadia-board [data-worker-spot]', (x) => x.map((e) => e.dataset.workerSpot));
+      if (await page.$('#ark-stop:not([disabled])') && (count.worker % 3 === 2 || !spots.length)) {
+        await tap(page, '#ark-stop', 'Stop placing workers');
+        what = 'stop'; count.stop++;
+      } else {
+        if (count.worker % 4 === 3 && await page.$('#ark-kind-neutral:not([disabled])')) await tap(page, '#ark-kind-neutral', 'Neutral workers');
+        else if (await page.$('#ark-kind-own:not([disabled]):not(.on)')) await tap(page, '#ark-kind-own', 'Own workers');
+        await tapBoard(page, `.arkadia-board [data-worker-spot="${spots[loop % spots.length]}"]`, 'a square for a worker', { within: 'svg' });
+        what = 'worker'; count.worker++;
+      }
+    } else if (await page.$('[data-castle-family]')) {
+      const fams = await page.$$eval('[data-castle-family]', (b) => b.map((x) => x.dataset.castleFamily));
+      const fam = fams[loop % fams.length];
+      if (!(await page.$(`[data-castle-family="${fam}"].on`))) await tap(page, `[data-castle-family="${fam}"]`, `the ${fam} castle piece`);
+      await page.waitForSelector('[data-castle-target]:not(.faint)');
+      if (count.castle === 0) await shot(page, 'arkadia-3-castle');
+      await tapBoard(page, '[data-castle-target]:not(.faint)', 'a castle square', { within: 'svg' });
+      what = 'castle'; count.castle++;
+    } else if (await page.$('.ark-display .ark-card.target, #ark-stack.target')) {
+      // the cards to take are in the docked bar too, in reach
+      const face = await page.$('#dock .ark-bar-card');
+      if (face && (count.draw % 2 === 0 || !(await page.$('#dock .ark-bar-stack')))) await tap(page, '#dock .ark-bar-card', 'a face-up card');
+      else if (count.draw % 4 === 1) await tap(page, '#ark-stack.target', 'the draw stack beside the board');
+      else await tap(page, '#dock .ark-bar-stack', 'the draw stack');
+      what = 'draw'; count.draw++;
+    } else if (await page.$('#ark-banner-yes, #ark-banner-no')) {
+      const yes = count.banner % 2 === 0 && await page.$('#ark-banner-yes:not([disabled])');
+      await tap(page, yes ? '#ark-banner-yes' : '#ark-banner-no', yes ? 'Play a banner' : 'Keep my banners');
+      what = 'banner'; count.banner++;
+    } else if (await page.$('#ark-sell')) {
+      if (await page.$('#ark-sale-all')) await tap(page, '#ark-sale-all', 'All the seals');
+      await tap(page, '#ark-sell', 'Sell');
+      what = 'sell'; count.sell++;
+    } else if (await page.$('.ark-hand-card.target') || await page.$('[data-workers-target]')) {
+      const builds = await page.$$eval('[data-workers-target]', (b) => b.map((x) => x.dataset.workersTarget).filter((q) => q !== 'lot'));
+      if (await page.$('.ark-hand-card.target') && (!builds.length || count.build <= count.workersAt)) {
+        // the playable cards of the hand are in the docked bar, in reach
+        const hand = await page.$$eval('.ark-hand .ark-hand-card.target', (c) => c.map((x) => x.dataset.card).sort());
+        const docked = await page.$$eval('#dock .ark-bar-card', (c) => c.map((x) => x.dataset.card).sort());
+        assertEq([...new Set(docked)], [...new Set(hand)], 'the docked bar offers the playable cards of the hand');
+        await tap(page, '#dock .ark-bar-card', 'a card of the hand');
+        what = 'build'; count.build++;
+      } else {
+        const first = builds[loop % builds.length];
+        const squares = (await page.getAttribute(`.building[data-first="${first}"]`, 'data-squares')).split('-');
+        await tapBoard(page, arkSq(squares[squares.length - 1]), 'a building to put workers next to', { within: 'svg' });
+        what = 'workers'; count.workersAt++;
+      }
+    } else {
+      const other = await page.$$eval('.ark-other .legal-move', (b) => b.map((x) => x.dataset.move));
+      throw new Error(`a decision without a control: ${other.join(', ') || '(nothing offered)'}`);
+    }
+    await played(page, n, what);
+    decisions++;
+    if (decisions === 40) {
+      await noOverflow(page, 'Arkadia mid-game');
+      await dockInReach(page, 'Arkadia mid-game');
+      await shot(page, 'arkadia-4-mid-game');
+      await tap(page, '[data-phone-tab="scores"]', 'the Players & scores tab');
+      await noOverflow(page, 'Arkadia scores');
+      assert(await page.locator('.ark-screens-card').isVisible(), 'the screens table is on the scores tab');
+      await shot(page, 'arkadia-4-scores');
+      await tap(page, '[data-phone-tab="board"]', 'the Board tab');
+    }
+  }
+  console.log(`# Arkadia: ${decisions} decisions by taps in ${Math.round((Date.now() - started) / 1000)} s: ${JSON.stringify(count)}`);
+  assert(await page.$('#result:not([hidden])'), 'the game reached its end');
+  assert(count.lot <= 1 && count.place >= 5 && count.draw >= 5 && count.worker >= 3 && count.banner >= 1,
+    `real decisions were played by taps (${JSON.stringify(count)})`);
+  await resultAndReplay(page, 'arkadia', '.ark-screens-card');
   await page.context().close();
 });
 
-t.test('Khronos on a phone: End turn is docked at the bottom and tapped', async () => {
+// Opens (or closes) Khronos's drawer of cards and buildings in the dock.
+async function khDrawer(page, open) {
+  const now = (await page.getAttribute('#kh-drawer-toggle', 'aria-expanded')) === 'true';
+  if (now !== open) await tap(page, '#kh-drawer-toggle', open ? 'Open the cards and buildings' : 'Close the cards and buildings');
+  await page.waitForFunction((o) => document.querySelector('#kh-drawer-toggle').getAttribute('aria-expanded') === String(o), open);
+}
+
+t.test('Khronos on a phone: a whole game by taps (builds, squares, travels, Reason, cards), then the replay', async () => {
   const page = await phonePage();
-  await createFromLobby(page, 'khronos', 'khronos-1');
+  await createFromLobby(page, 'khronos', 'khronos-1', 2);
   await page.waitForSelector('.kh-svg');
-  let ended = 0;
-  for (let i = 0; i < 3; i++) {
-    await page.waitForFunction(() => document.querySelector('#kh-end:not([disabled])') || document.querySelector('#result:not([hidden])'), null, { timeout: 60000 });
+  const count = { build: 0, upgrade: 0, squares: 0, pay: 0, pick: 0, populate: 0, renovate: 0, travel: 0, end: 0, discard: 0 };
+  let decisions = 0, turn = null, acts = 0, noBuild = false;
+  const started = Date.now();
+  for (let loop = 0; loop < 600; loop++) {
+    await page.waitForFunction(() => document.querySelector('#result:not([hidden])') ||
+      document.querySelector('.kh-root[data-mine="1"]'), null, { timeout: 60000 });
     if (await page.$('#result:not([hidden])')) break;
-    await noOverflow(page, 'Khronos game');
-    await dockInReach(page, 'Khronos, my turn');
-    assert(await page.$('#dock #kh-end'), 'End turn is in the dock');
-    if (i === 0) await shot(page, 'khronos-2-my-turn');
-    const n = await page.$$eval('.log .entry', (x) => x.length);
-    await tap(page, '#kh-end', 'End turn');
-    await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k, n, { timeout: 30000 });
-    ended++;
+    await page.waitForSelector('#dock #kh-drawer-toggle');
+    if (decisions === 0) {
+      await noOverflow(page, 'Khronos, first turn');
+      await dockInReach(page, 'Khronos, my turn');
+      assert(await page.$('#dock #kh-end'), 'End turn is in the dock');
+      assert(!(await page.locator('#kh-hand').isVisible()), 'the hand waits in its closed drawer');
+      await shot(page, 'khronos-2-first-turn');
+      await khDrawer(page, true);
+      assert(await page.locator('#dock #kh-hand').isVisible() && await page.locator('#dock #kh-palette').isVisible(), 'the drawer shows the hand and the buildings');
+      await noOverflow(page, 'Khronos, drawer open');
+      await shot(page, 'khronos-3-hand-drawer');
+      await khDrawer(page, false);
+    }
+    const phase = await page.$eval('.kh-root', (r) => r.dataset.phase);
+    const n = await logLength(page);
+    let what = phase;
+    if (phase === 'squares' || phase === 'keep') {
+      // tap highlighted squares until the tile is laid
+      for (let taps = 0; taps < 9 && (await logLength(page)) === n; taps++) {
+        if (!(await page.$('.kh-sq.cand'))) break;
+        await tapAny(page, '.kh-sq.cand', 'a square for the tile');
+        await page.waitForTimeout(50);
+      }
+      count.squares++;
+    } else if (phase === 'pay') {
+      await khDrawer(page, true);
+      for (let taps = 0; taps < 4 && (await logLength(page)) === n; taps++) {
+        await tap(page, '#dock #kh-hand .kh-card.legal:not(.selected)', 'a card to pay the surcharge');
+        await page.waitForTimeout(50);
+      }
+      count.pay++;
+    } else if (phase === 'pick') {
+      await tapAny(page, '.kh-sq.act-pick', 'the building to downsize');
+      count.pick++;
+    } else if (phase === 'action') {
+      const turnNow = await page.$eval('#kh-turn-text', (x) => x.textContent);
+      if (turnNow !== turn) { turn = turnNow; acts = 0; noBuild = false; }
+      const reason = acts < 3 && (count.populate + count.renovate) * 2 <= count.build + count.upgrade
+        ? await page.$('.kh-sq.act-populate, .kh-sq.act-renovate') : null;
+      // every other turn an adventurer travels as the second action
+      const pawn = acts < 3 && await page.$('.kh-pawn.legal') &&
+        Number(await page.$eval('.player[data-seat="0"] [data-stat="ecus"]', (x) => x.textContent)) >= 1 ? await page.$('.kh-pawn.legal') : null;
+      const travel = pawn && (acts === 1 || noBuild) && count.travel * 2 <= count.end;
+      const tiles = acts < 3 && !noBuild && !travel ? await page.$$eval('#kh-palette .kh-tile.legal', (x) => x.map((b) => b.dataset.type)) : [];
+      if (reason) {
+        const kind = (await reason.getAttribute('class')).includes('act-populate') ? 'populate' : 'renovate';
+        await tapAny(page, `.kh-sq.act-${kind}`, `a Reason building to ${kind}`);
+        what = kind; count[kind]++; acts++;
+      } else if (tiles.length) {
+        await khDrawer(page, true);
+        const type = tiles[(decisions * 5 + loop) % tiles.length];
+        await tap(page, `#dock #kh-palette .kh-tile[data-type="${type}"]`, `the ${type} tile`);
+        await page.waitForSelector('.kh-root[data-mode="type"]');
+        assert(!(await page.locator('#kh-hand').isVisible()), 'choosing a tile closes the drawer: the boards are where to tap');
+        if (count.build === 0) await shot(page, 'khronos-4-tile-chosen');
+        const up = await page.$('.kh-sq.act-upgrade');
+        const spots = await page.$$('.kh-board.legal-build .kh-sq.act-build'); // (their number)
+        if (spots.length && (!up || loop % 3)) {
+          await tapAny(page, '.kh-board.legal-build .kh-sq.act-build', `a square to build the ${type} on`, loop * 7);
+          what = 'build'; count.build++;
+        } else if (up) {
+          await tapAny(page, '.kh-sq.act-upgrade', `a building to upgrade to ${type}`);
+          what = 'upgrade'; count.upgrade++;
+        } else {
+          await tap(page, '#kh-cancel', 'Cancel');
+          noBuild = true;
+          continue;
+        }
+        acts++;
+      } else if (travel) {
+        await tapBoard(page, pawn, 'an adventurer');
+        await page.waitForSelector('.kh-board.legal-dest');
+        const dests = await page.$$eval('.kh-board.legal-dest', (x) => x.map((b) => b.dataset.board));
+        await tapAny(page, `.kh-board[data-board="${dests[loop % dests.length]}"] .kh-sq`, 'the board to travel to', 60);
+        if (await page.$('.kh-travel-n')) await tap(page, '.kh-travel-n', 'how many cards the adventurer takes');
+        what = 'travel'; count.travel++; acts++;
+      } else {
+        // end the turn, now and then discarding a card
+        if (count.end % 2 === 1) {
+          await khDrawer(page, true);
+          if (await page.$('#dock #kh-hand .kh-card:not([disabled])')) {
+            await tap(page, '#dock #kh-hand .kh-card[data-index="0"]', 'a card to discard');
+            if (await page.$('#kh-end[disabled]')) await tap(page, '#dock #kh-hand .kh-card.selected', 'the card again (that discard is not offered)');
+            else count.discard++;
+          }
+        }
+        await tap(page, '#kh-end', 'End turn');
+        what = 'end'; count.end++;
+      }
+    } else {
+      throw new Error(`unexpected phase ${phase}`);
+    }
+    await played(page, n, what);
+    if (process.env.E2E_DEBUG) console.log(`# ${what} ${Date.now() - started} ms`);
+    if (await page.$('.kh-root[data-mine="1"][data-phase="action"][data-mode=""]')) {
+      assertEq(await page.getAttribute('#kh-drawer-toggle', 'aria-expanded'), 'false', `after ${what}, the drawer is closed again: the boards show`);
+    }
+    decisions++;
+    if (count.end === 4 && what === 'end') {
+      await noOverflow(page, 'Khronos mid-game');
+      await shot(page, 'khronos-4-mid-game');
+      await tap(page, '[data-phone-tab="scores"]', 'the Players & scores tab');
+      await noOverflow(page, 'Khronos scores');
+      assert(await page.locator('.kh-score-card').isVisible(), 'the earnings are on the scores tab');
+      await shot(page, 'khronos-4-scores');
+      await tap(page, '[data-phone-tab="board"]', 'the Board tab');
+    }
   }
-  assert(ended >= 2, `turns ended by taps (${ended})`);
-  await shot(page, 'khronos-3-later');
+  console.log(`# Khronos: ${decisions} decisions by taps in ${Math.round((Date.now() - started) / 1000)} s: ${JSON.stringify(count)}`);
+  assert(await page.$('#result:not([hidden])'), 'the game reached its end');
+  assert(count.build + count.upgrade >= 3 && count.squares >= 1 && count.travel >= 1 && count.end >= 5,
+    `real decisions were played by taps (${JSON.stringify(count)})`);
+  await resultAndReplay(page, 'khronos', '.kh-score-card');
   await page.context().close();
 });
+
+// Tablets, portrait and landscape: the lobby and a game of each title have no
+// horizontal scroll, and the turn with its decision controls (End turn, the
+// decision bar) is on the screen without scrolling.
+for (const [w, h] of [[768, 1024], [1024, 768]]) {
+  t.test(`tablet ${w}×${h}: the lobby and every game fit the width, the turn and its controls are on the screen`, async () => {
+    const ctx = await browser.newContext({ viewport: { width: w, height: h }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 });
+    await ctx.addInitScript(() => localStorage.setItem('tabula.confirmEachMove', 'off'));
+    const page = await ctx.newPage();
+    page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+    await page.goto(server.base + '/');
+    await page.waitForSelector('.game-choice[data-game="clans"]');
+    await noOverflow(page, `lobby at ${w}×${h}`, w);
+    await shot(page, `tablet-${w}x${h}-lobby`);
+    const controls = { clans: '#turn', arkadia: '#ark-bar', khronos: '#kh-end' };
+    for (const game of ['clans', 'arkadia', 'khronos']) {
+      const res = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+        game, players: 2, seats: [{ kind: 'human', name: 'Tab' }, { kind: 'ai', level: 'easy' }] }) });
+      const g = await res.json();
+      await page.goto(server.base + g.seats[0].link);
+      await page.waitForSelector('#turn.mine', { timeout: 60000 });
+      await page.waitForSelector(controls[game]);
+      await noOverflow(page, `${game} at ${w}×${h}`, w);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      for (const sel of ['#turn .headline', controls[game]]) {
+        const b = await page.locator(sel).first().boundingBox();
+        assert(b && b.y >= 0 && b.y + b.height <= h && b.x >= 0 && b.x + b.width <= w,
+          `${game} at ${w}×${h}: ${sel} is on the screen without scrolling (${b ? `${Math.round(b.x)},${Math.round(b.y)} ${Math.round(b.width)}×${Math.round(b.height)}` : 'not shown'})`);
+      }
+      if (game === 'khronos') {
+        const b = await page.locator('#kh-end').boundingBox();
+        assert(b.width >= 43.5 && b.height >= 43.5, `End turn is a finger's size on a tablet (${Math.round(b.width)}×${Math.round(b.height)})`);
+      }
+      await shot(page, `tablet-${w}x${h}-${game}`);
+    }
+    await ctx.close();
+  });
+}
 
 t.test('Khronos at 1280×800: the three boards, the hand and End turn fit without scrolling', async () => {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -141,10 +141,11 @@ function renderAll() {
 }
 
 // ---- narrow screens: the dock at the bottom and the tabs ----
-// On a phone the turn card and the renderer's decision buttons (its
-// actions(): confirm, rotate, End turn…) move into the dock fixed at the
-// bottom of the screen; the players, scores and moves go behind tabs.
-const PHONE = matchMedia('(max-width: 760px)');
+// Where the page is one column (phones, tablets; the width is tabula.css's)
+// the turn card and the renderer's decision buttons (its actions(): confirm,
+// rotate, End turn…) move into the dock fixed at the bottom of the screen;
+// the players, scores and moves go behind tabs.
+const PHONE = matchMedia('(max-width: 1100px)');
 
 function placeDock() {
   const phone = PHONE.matches;
@@ -154,11 +155,14 @@ function placeDock() {
   const acts = S.renderer && S.renderer.actions ? S.renderer.actions().filter(Boolean) : [];
   if (phone) {
     for (const n of acts) if (n.parentNode !== box) n.dockHome = n.parentNode;
-    box.replaceChildren(...acts);
+    const same = box.children.length === acts.length && acts.every((n, i) => box.children[i] === n);
+    if (!same) box.replaceChildren(...acts); // (nodes already docked stay put under the finger)
   } else {
     for (const n of [...box.children]) { if (n.dockHome) n.dockHome.append(n); else n.remove(); }
   }
   document.body.style.paddingBottom = phone ? `${dock.offsetHeight + 8}px` : '';
+  // what is scrolled into view (focus, find) stops above the dock, not under it
+  document.documentElement.style.scrollPaddingBottom = phone ? `${dock.offsetHeight + 8}px` : '';
 }
 
 function showTab(name) {
@@ -722,11 +726,11 @@ async function loadRenderer(name) {
     // a renderer calls this when its selection changed: the turn card follows
     // (only when its words change, so buttons are not rebuilt under a pointer)
     changed: () => {
-      if (S.replay || !S.renderer || !S.renderer.instruction) return;
+      if (!S.renderer) return;
+      // the renderer may have rebuilt its decision buttons: the dock shows the new ones
       const ctx = context();
-      if (!ctx.view || !ctx.yourTurn) return;
-      if (JSON.stringify(S.renderer.instruction(ctx)) === S.helpKey) return;
-      renderTurn(ctx);
+      if (!S.replay && S.renderer.instruction && ctx.view && ctx.yourTurn
+        && JSON.stringify(S.renderer.instruction(ctx)) !== S.helpKey) renderTurn(ctx);
       placeDock();
     },
   });

@@ -317,6 +317,11 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
   }
   const controls = el('div.kh-controls');
   let actSec = null; // the hint and the buttons (End turn …): the page docks them at the bottom on phones
+  // The hand and the buildings: in the controls on wide screens (the drawer
+  // is then invisible to layout); docked at the bottom on phones, behind a
+  // toggle, so they are in reach without scrolling past the three boards.
+  const drawer = el('div.kh-drawer');
+  let drawerOpen = null; // null: not chosen by the player (open when cards must be clicked)
   grid.append(B.might.wrap, B.faith.wrap, B.reason.wrap, controls);
 
   // panels below the board: scoring and legend
@@ -375,6 +380,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
     if (decide(move)) {
       sent = true;
       mode = null; sel = []; handSel = [];
+      drawerOpen = null; // a decision made: the drawer goes back to opening itself when cards are needed
       paint();
       return true;
     }
@@ -947,6 +953,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
     }
     if (mode && mode.kind === 'type' && mode.type === type) { mode = null; paint(); return; }
     mode = { kind: 'type', type };
+    drawerOpen = null; // on a phone the drawer closes: the glowing boards are where to tap next
     // only one place to put it and no upgrade: go straight on
     paint();
   }
@@ -1034,7 +1041,6 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       cardsSec.append(el('div.kh-holdem', el('span.kh-label', 'Hold\'em display'), disp,
         mine && L.swap.length ? el('span.small.muted', 'Select one card of yours, then a display card to swap.') : null));
     }
-    controls.append(cardsSec);
 
     // tiles: one column per family, sizes 1-3 downwards
     const pal = el('div.kh-palette#kh-palette');
@@ -1042,8 +1048,16 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       const types = Object.values(G.tiles).filter((t) => t.family === fam).sort((a, b) => a.size - b.size);
       pal.append(el(`div.kh-pal-col.fam-${fam}`, el('span.kh-pal-fam', FAMILY[fam].name), types.map((t) => tileButton(t.name))));
     }
-    controls.append(el('div.kh-section', el('div.kh-section-head', el('h3', 'Buildings'),
-      el('span.small.muted', mine && ph === 'action' ? 'pick one to build or upgrade' : 'cost · tiles in stock')), pal));
+    const palSec = el('div.kh-section', el('div.kh-section-head', el('h3', 'Buildings'),
+      el('span.small.muted', mine && ph === 'action' ? 'pick one to build or upgrade' : 'cost · tiles in stock')), pal);
+    const open = drawerOpen === null ? mine && (ph === 'pay' || !!(mode && mode.kind === 'building')) : drawerOpen;
+    clear(drawer).className = `kh-drawer${open ? ' open' : ''}`;
+    drawer.append(el('button.kh-drawer-toggle#kh-drawer-toggle', {
+      type: 'button', 'aria-expanded': String(open),
+      onclick: () => { drawerOpen = !open; paint(); },
+    }, h !== null ? `Your cards (${h.length}) and buildings` : 'Cards and buildings', el('span.kh-drawer-arrow', open ? '▾' : '▴')),
+    el('div.kh-drawer-body', cardsSec, palSec));
+    controls.append(drawer);
 
     // actions
     const acts = el('div.kh-actions#kh-actions');
@@ -1181,7 +1195,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
 
   return {
     // What the page keeps in reach at the bottom of a narrow screen.
-    actions() { return actSec ? [actSec] : []; },
+    actions() { return actSec ? [drawer, actSec] : [drawer]; },
     update(next) {
       const n = next.n;
       const newPosition = !ctx || n !== prevN || !!next.replay !== !!ctx.replay;
@@ -1233,7 +1247,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       if (ph === 'pay') {
         return {
           headline: 'Pay the terrain surcharge',
-          detail: `The ${p.type} covers forest or mountain: pay ${plural(p.extra, 'more card')} of any colour. Click them in your hand (or a choice under the boards).`,
+          detail: `The ${p.type} covers forest or mountain: pay ${plural(p.extra, 'more card')} of any colour. Click them in your hand (or a choice among the buttons).`,
         };
       }
       if (ph === 'pick') {
@@ -1254,7 +1268,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
         return { headline: `Build or upgrade to a ${cap(mode.type)}`, detail: 'Click a glowing board to build it there (its squares come next), or an outlined building to upgrade it. Esc cancels.' };
       }
       if (mode && mode.kind === 'building') {
-        return { headline: `The ${layoutName(mode)}`, detail: 'Choose a highlighted tile under the boards to upgrade it to, or demolish it when the button offers it. Click it again to cancel.' };
+        return { headline: `The ${layoutName(mode)}`, detail: 'Choose a highlighted tile among the Buildings to upgrade it to, or demolish it when the button offers it. Click it again to cancel.' };
       }
       if (mode && (mode.kind === 'travel' || mode.kind === 'travelN')) {
         return { headline: `Travel from ${cap(mode.from)}`, detail: 'Click the glowing board the adventurer travels to (1 Ecu). Esc cancels.' };
@@ -1263,7 +1277,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
         return { headline: 'Demolish a small building', detail: 'Click an outlined Watchtower, Chapel or Hamlet (not a printed one): 1 Ecu and 1 card of its colour.' };
       }
       const can = [];
-      if (L.build.length || L.upgrade.length) can.push('pick a tile under the boards, then a board or a building');
+      if (L.build.length || L.upgrade.length) can.push('pick a tile among the Buildings, then a board or a building');
       if (L.travel.length) can.push('click one of your adventurers to travel (1 Ecu)');
       if (L.populate.length || L.renovate.length) can.push('on Reason click a civil tile to populate it or a ruin to renovate it');
       if (L.exchange.size && !v.acted) can.push('select cards and Exchange (2 Ecus)');
