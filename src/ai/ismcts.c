@@ -35,6 +35,7 @@
  */
 #include "agents.h"
 #include "belief.h"
+#include "core/game.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -89,7 +90,8 @@ typedef struct ism_node {
     tb_move move;    /* the decision that leads here from the parent */
     int32_t child;   /* first child (lowest move), or -1 */
     int32_t sibling; /* next child of the same parent (higher move), or -1 */
-    int16_t seat;    /* the seat that made `move` (-1 at the root) */
+    int8_t seat;     /* the seat that made `move` (-1 at the root) */
+    uint8_t full;    /* every decision here is a child, in every guess */
     int16_t prior;   /* virtual visits included in visits (root_prior) */
     int32_t visits;
     int32_t avail;   /* visits of the parent in which this decision was legal */
@@ -108,6 +110,7 @@ typedef struct ism_tree {
     const tb__deals *deals;   /* hidden roles dealt by belief, or NULL: uniformly */
     int seat, players;
     bool judge;               /* cut playouts short and ask the heuristic */
+    bool public_moves;        /* the game's decisions never depend on the re-deal */
     tb_rng rng;
     const tb__ismcts_config *cfg;
     uint64_t (*now_us)(void);
@@ -171,7 +174,8 @@ static int32_t ism_new_node(ism_tree *t, tb_move move, int seat)
     n->move = move;
     n->child = -1;
     n->sibling = -1;
-    n->seat = (int16_t)seat;
+    n->seat = (int8_t)seat;
+    n->full = 0;
     n->prior = 0;
     n->visits = 0;
     n->avail = 0;
@@ -230,6 +234,30 @@ static void ism_iterate(ism_tree *t)
     t->path[depth++] = 0;
     int mover;
     while ((mover = tb_to_move(s)) != TB_OVER && depth <= ISM_MAX_DEPTH) {
+        int32_t best = -1;
+        double best_score = -1.0;
+        if (t->pool[cur].full) {
+            /* The node's children are its decisions in every guess (public
+             * decisions, all expanded): the merge below without listing
+             * them, the same counts and the same choice. */
+            for (int32_t k = t->pool[cur].child; k >= 0;) {
+                ism_node *ch = &t->pool[k];
+                ch->avail++;
+                double score = ch->reward / (double)ch->visits +
+                               c * ism_sqrt_log(t, ch->avail) * ism_inv_sqrt(t, ch->visits);
+                if (score > best_score) {
+                    best_score = score;
+                    best = k;
+                }
+                k = ch->sibling;
+            }
+            if (best < 0)
+                break;
+            tb_apply(s, t->pool[best].move);
+            t->path[depth++] = best;
+            cur = best;
+            continue;
+        }
         int n;
         if (cur == 0 && t->cfg->root_restricted) {
             t->moves[0] = t->cfg->root_move; /* legal in every guess: the mover's own view */
@@ -241,8 +269,6 @@ static void ism_iterate(ism_tree *t)
         /* Merge the legal decisions with the children: count availability,
          * find the best available child, and list the untried decisions. */
         int nu = 0, i = 0;
-        int32_t best = -1;
-        double best_score = -1.0;
         for (int32_t k = t->pool[cur].child; i < n || k >= 0;) {
             if (k >= 0 && (i >= n || t->pool[k].move < t->moves[i])) {
                 k = t->pool[k].sibling;
@@ -261,6 +287,8 @@ static void ism_iterate(ism_tree *t)
                 k = ch->sibling;
             }
         }
+        if (nu == 0 && n > 0 && t->public_moves && !(cur == 0 && t->cfg->root_restricted))
+            t->pool[cur].full = 1;
         if (nu > 0) {
             tb_move m = t->untried[nu == 1 ? 0 : tb_rng_below(&t->rng, (uint32_t)nu)];
             int32_t fresh = ism_new_node(t, m, mover);
@@ -314,12 +342,10 @@ static void ism_iterate(ism_tree *t)
         }
     }
     double r[TB_MAX_SEATS];
-    if (tb_is_over(s)) {
+    if (tb_is_over(s))
         tb_returns(s, r);
-    } else {
-        for (int p = 0; p < t->players; p++)
-            r[p] = tb_heuristic(s, p);
-    }
+    else
+        tb__heuristic_all(s, r);
     for (int p = 0; p < t->players; p++)
         t->root_sum[p] += r[p];
     t->pool[0].visits++;
@@ -432,7 +458,8 @@ static void ism_judge_all(const tb_state *s, double out[TB_MAX_SEATS])
         return;
     }
     for (int p = 0; p < TB_MAX_SEATS; p++)
-        out[p] = p < tb_players(s) ? tb_heuristic(s, p) : 0.0;
+        out[p] = 0.0;
+    tb__heuristic_all(s, out);
 }
 
 tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budget, tb_rng *rng,
@@ -503,6 +530,7 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
         t->seat = seat;
         t->players = tb_players(view);
         t->judge = judge;
+        t->public_moves = tb_state_game(view)->public_decisions;
         t->rng = tb_rng_split(rng);
         t->cfg = &cfg;
         t->now_us = budget->now_us;
