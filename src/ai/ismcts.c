@@ -122,7 +122,10 @@ typedef struct ism_tree {
     int64_t done;             /* iterations run */
     double root_sum[TB_MAX_SEATS]; /* every seat's returns summed over iterations */
     tb_state *det;            /* this iteration's guess of the hidden state */
-    tb_state *scratch;        /* for judging playout decisions */
+    /* For judging playout decisions: a candidate's position is played on
+     * one, and the best so far kept on the other; the chosen one then
+     * changes places with det (no second apply of the chosen decision). */
+    tb_state *scratch, *kept;
     /* sqrt(log a) and 1/sqrt(v) for the small counts UCB meets most: entries
      * [0, filled) are computed, one more per iteration, so a table never
      * lags the counts (a count never exceeds iterations + 1). */
@@ -152,6 +155,25 @@ static void ism_sort(tb_move *m, int n)
     }
 }
 
+/* Memory one thread writes: whole cache lines of its own, so that no two
+ * threads' buffers share a line (malloc packs small blocks together, and a
+ * line written by two cores moves between them at every write). */
+#define ISM_LINE 64
+
+static void *ism_alloc(size_t size)
+{
+    size_t rounded = (size + ISM_LINE - 1) / ISM_LINE * ISM_LINE;
+    return aligned_alloc(ISM_LINE, rounded ? rounded : ISM_LINE);
+}
+
+static tb_state *ism_state_dup(const tb_state *view)
+{
+    tb_state *s = ism_alloc(view->game->state_size);
+    if (s)
+        tb_state_copy(s, view);
+    return s;
+}
+
 /* A fresh node, or -1 when the pool is at its cap (or memory ran out). */
 static int32_t ism_new_node(ism_tree *t, tb_move move, int seat)
 {
@@ -161,11 +183,13 @@ static int32_t ism_new_node(ism_tree *t, tb_move move, int seat)
         int64_t want = t->alloc * 2;
         if (want > t->cap)
             want = t->cap;
-        ism_node *p = realloc(t->pool, (size_t)want * sizeof *p);
+        ism_node *p = ism_alloc((size_t)want * sizeof *p);
         if (!p) {
             t->cap = t->used; /* degrade: no more nodes */
             return -1;
         }
+        memcpy(p, t->pool, (size_t)t->used * sizeof *p);
+        free(t->pool);
         t->pool = p;
         t->alloc = want;
     }
@@ -212,6 +236,31 @@ static void ism_fill_tables(ism_tree *t)
     }
 }
 
+/* A child's UCB score (its availability counted first when `bump`). */
+static inline double ism_score(ism_tree *t, ism_node *ch, double c, bool bump)
+{
+    if (bump)
+        ch->avail++;
+    return ch->reward / (double)ch->visits +
+           c * ism_sqrt_log(t, ch->avail) * ism_inv_sqrt(t, ch->visits);
+}
+
+/* The child of `parent` with the highest score, the first of equals in
+ * sibling order (the merge's choice), or -1 when it has none. */
+static int32_t ism_best_child(ism_tree *t, int32_t parent, double c, bool bump)
+{
+    int32_t best = -1;
+    double best_score = -1.0;
+    for (int32_t k = t->pool[parent].child; k >= 0; k = t->pool[k].sibling) {
+        double score = ism_score(t, &t->pool[k], c, bump);
+        if (score > best_score) {
+            best_score = score;
+            best = k;
+        }
+    }
+    return best;
+}
+
 /* The exact return of a finished game for one seat. */
 static double ism_final(const tb_state *s, int seat)
 {
@@ -234,63 +283,76 @@ static void ism_iterate(ism_tree *t)
     t->path[depth++] = 0;
     int mover;
     while ((mover = tb_to_move(s)) != TB_OVER && depth <= ISM_MAX_DEPTH) {
+        ism_node *node = &t->pool[cur];
+        bool restricted = cur == 0 && t->cfg->root_restricted;
         int32_t best = -1;
-        double best_score = -1.0;
-        if (t->pool[cur].full) {
-            /* The node's children are its decisions in every guess (public
-             * decisions, all expanded): the merge below without listing
-             * them, the same counts and the same choice. */
-            for (int32_t k = t->pool[cur].child; k >= 0;) {
-                ism_node *ch = &t->pool[k];
-                ch->avail++;
-                double score = ch->reward / (double)ch->visits +
-                               c * ism_sqrt_log(t, ch->avail) * ism_inv_sqrt(t, ch->visits);
-                if (score > best_score) {
-                    best_score = score;
-                    best = k;
-                }
-                k = ch->sibling;
-            }
-            if (best < 0)
-                break;
-            tb_apply(s, t->pool[best].move);
-            t->path[depth++] = best;
-            cur = best;
-            continue;
-        }
-        int n;
-        if (cur == 0 && t->cfg->root_restricted) {
-            t->moves[0] = t->cfg->root_move; /* legal in every guess: the mover's own view */
-            n = 1;
-        } else {
-            n = tb_legal_undominated(s, t->moves);
+        tb_move m = 0;
+        int nu = 0;
+        if (node->full) {
+            /* Every decision here is a child, in every guess (public
+             * decisions, all expanded): no list to merge with. */
+            best = ism_best_child(t, cur, c, true);
+        } else if (t->public_moves && !restricted) {
+            /* Every child is legal in this guess too: count them as
+             * available, and draw the untried decision by its rank among
+             * the legal ones that are not children (the merge's untried
+             * list, without writing it out). */
+            int n = tb_legal_undominated(s, t->moves);
             ism_sort(t->moves, n);
-        }
-        /* Merge the legal decisions with the children: count availability,
-         * find the best available child, and list the untried decisions. */
-        int nu = 0, i = 0;
-        for (int32_t k = t->pool[cur].child; i < n || k >= 0;) {
-            if (k >= 0 && (i >= n || t->pool[k].move < t->moves[i])) {
-                k = t->pool[k].sibling;
-            } else if (k < 0 || t->moves[i] < t->pool[k].move) {
-                t->untried[nu++] = t->moves[i++];
-            } else {
-                ism_node *ch = &t->pool[k];
-                ch->avail++;
-                double score = ch->reward / (double)ch->visits +
-                               c * ism_sqrt_log(t, ch->avail) * ism_inv_sqrt(t, ch->visits);
-                if (score > best_score) {
-                    best_score = score;
-                    best = k;
-                }
-                i++;
-                k = ch->sibling;
+            int children = 0;
+            for (int32_t k = node->child; k >= 0; k = t->pool[k].sibling) {
+                t->pool[k].avail++;
+                children++;
             }
+            nu = n - children;
+            if (nu <= 0) {
+                node->full = n > 0;
+                nu = 0;
+            } else {
+                uint32_t rank = nu == 1 ? 0 : tb_rng_below(&t->rng, (uint32_t)nu);
+                int32_t k = node->child;
+                for (int i = 0; i < n; i++) {
+                    if (k >= 0 && t->pool[k].move == t->moves[i]) {
+                        k = t->pool[k].sibling;
+                    } else if (rank-- == 0) {
+                        m = t->moves[i];
+                        break;
+                    }
+                }
+            }
+        } else {
+            int n;
+            if (restricted) {
+                t->moves[0] = t->cfg->root_move; /* legal in every guess: the mover's own view */
+                n = 1;
+            } else {
+                n = tb_legal_undominated(s, t->moves);
+                ism_sort(t->moves, n);
+            }
+            /* Merge the legal decisions with the children: count
+             * availability, find the best available child, and list the
+             * untried decisions. */
+            double best_score = -1.0;
+            int i = 0;
+            for (int32_t k = node->child; i < n || k >= 0;) {
+                if (k >= 0 && (i >= n || t->pool[k].move < t->moves[i])) {
+                    k = t->pool[k].sibling;
+                } else if (k < 0 || t->moves[i] < t->pool[k].move) {
+                    t->untried[nu++] = t->moves[i++];
+                } else {
+                    double score = ism_score(t, &t->pool[k], c, true);
+                    if (score > best_score) {
+                        best_score = score;
+                        best = k;
+                    }
+                    i++;
+                    k = t->pool[k].sibling;
+                }
+            }
+            if (nu > 0)
+                m = t->untried[nu == 1 ? 0 : tb_rng_below(&t->rng, (uint32_t)nu)];
         }
-        if (nu == 0 && n > 0 && t->public_moves && !(cur == 0 && t->cfg->root_restricted))
-            t->pool[cur].full = 1;
         if (nu > 0) {
-            tb_move m = t->untried[nu == 1 ? 0 : tb_rng_below(&t->rng, (uint32_t)nu)];
             int32_t fresh = ism_new_node(t, m, mover);
             if (fresh >= 0) {
                 ism_link(t, cur, fresh);
@@ -299,6 +361,10 @@ static void ism_iterate(ism_tree *t)
                 t->path[depth++] = fresh;
                 break;
             }
+            if (t->public_moves && !restricted && !t->pool[cur].full)
+                best = ism_best_child(t, cur, c, false); /* the pool is full */
+        } else if (t->public_moves && !restricted && best < 0) {
+            best = ism_best_child(t, cur, c, false);
         }
         if (best < 0)
             break; /* nothing expanded here yet and the pool is full */
@@ -322,6 +388,7 @@ static void ism_iterate(ism_tree *t)
             tb_move m = 0, cands[ISM_MAX_PICK];
             double best_v = -1.0;
             tb_random_moves(s, &t->rng, cands, pick);
+            bool have = false;
             for (int k = 0; k < pick; k++) {
                 tb_move cand = cands[k];
                 bool seen = false; /* a repeated draw is judged the same: skip it */
@@ -329,16 +396,25 @@ static void ism_iterate(ism_tree *t)
                     seen = cands[j] == cand;
                 if (seen)
                     continue;
-                tb_state_copy(t->scratch, s);
-                tb_apply(t->scratch, cand);
-                double v = tb_is_over(t->scratch) ? ism_final(t->scratch, who)
-                                                  : tb_heuristic(t->scratch, who);
+                tb_state *trial = t->scratch;
+                tb_state_copy(trial, s);
+                tb_apply(trial, cand);
+                double v = tb_is_over(trial) ? ism_final(trial, who) : tb_heuristic(trial, who);
                 if (v > best_v) {
                     best_v = v;
                     m = cand;
+                    t->scratch = t->kept; /* keep the best candidate's position */
+                    t->kept = trial;
+                    have = true;
                 }
             }
-            tb_apply(s, m);
+            if (have) { /* the chosen decision's position: det changes places with it */
+                tb_state *chosen = t->kept;
+                t->kept = s;
+                t->det = s = chosen;
+            } else {
+                tb_apply(s, m);
+            }
         }
     }
     double r[TB_MAX_SEATS];
@@ -540,18 +616,29 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
         t->alloc = iterations && iterations + 1 < cap ? iterations + 1 : cap;
         if (t->alloc > 4096 && !iterations)
             t->alloc = 4096;
-        t->pool = malloc((size_t)t->alloc * sizeof *t->pool);
+        t->pool = ism_alloc((size_t)t->alloc * sizeof *t->pool);
         if (!t->pool) {
             free(t);
             break;
         }
         t->tab_n = iterations && iterations + 3 < 65536 ? iterations + 3 : 65536;
-        t->sqrt_log = malloc((size_t)t->tab_n * sizeof(double));
-        t->inv_sqrt = malloc((size_t)t->tab_n * sizeof(double));
+        t->sqrt_log = ism_alloc((size_t)t->tab_n * sizeof(double));
+        t->inv_sqrt = ism_alloc((size_t)t->tab_n * sizeof(double));
         if (!t->sqrt_log || !t->inv_sqrt)
             t->tab_n = 0; /* slower, not wrong: every lookup computes */
-        t->det = tb_state_dup(view);
-        t->scratch = tb_state_dup(view);
+        t->det = ism_state_dup(view);
+        t->scratch = ism_state_dup(view);
+        t->kept = ism_state_dup(view);
+        if (!t->det || !t->scratch || !t->kept) {
+            free(t->det);
+            free(t->scratch);
+            free(t->kept);
+            free(t->sqrt_log);
+            free(t->inv_sqrt);
+            free(t->pool);
+            free(t);
+            break;
+        }
         ism_new_node(t, 0, -1);
         if (prior)
             ism_seed_root(t, prior);
@@ -641,8 +728,9 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
         free(tree[i]->pool);
         free(tree[i]->sqrt_log);
         free(tree[i]->inv_sqrt);
-        tb_state_free(tree[i]->det);
-        tb_state_free(tree[i]->scratch);
+        free(tree[i]->det);
+        free(tree[i]->scratch);
+        free(tree[i]->kept);
         free(tree[i]);
     }
     return choice;
