@@ -35,7 +35,6 @@
  */
 #include "agents.h"
 #include "belief.h"
-#include "core/game.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -96,6 +95,7 @@ typedef struct ism_node {
     int32_t visits;
     int32_t avail;   /* visits of the parent in which this decision was legal */
     double reward;   /* sum of the returns of `seat` over visits */
+    double mean;     /* reward / visits, kept with them (UCB reads it often) */
 } ism_node;
 
 /* Trees are allocated one after another by the thread that starts the
@@ -168,7 +168,7 @@ static void *ism_alloc(size_t size)
 
 static tb_state *ism_state_dup(const tb_state *view)
 {
-    tb_state *s = ism_alloc(view->game->state_size);
+    tb_state *s = ism_alloc(tb_state_size(tb_state_game(view)));
     if (s)
         tb_state_copy(s, view);
     return s;
@@ -204,6 +204,7 @@ static int32_t ism_new_node(ism_tree *t, tb_move move, int seat)
     n->visits = 0;
     n->avail = 0;
     n->reward = 0.0;
+    n->mean = NAN; /* 0 / 0, as the quotient was before the first visit */
     return i;
 }
 
@@ -241,7 +242,7 @@ static inline double ism_score(ism_tree *t, ism_node *ch, double c, bool bump)
 {
     if (bump)
         ch->avail++;
-    return ch->reward / (double)ch->visits +
+    return ch->mean +
            c * ism_sqrt_log(t, ch->avail) * ism_inv_sqrt(t, ch->visits);
 }
 
@@ -421,7 +422,7 @@ static void ism_iterate(ism_tree *t)
     if (tb_is_over(s))
         tb_returns(s, r);
     else
-        tb__heuristic_all(s, r);
+        tb_heuristic_all(s, r);
     for (int p = 0; p < t->players; p++)
         t->root_sum[p] += r[p];
     t->pool[0].visits++;
@@ -429,6 +430,7 @@ static void ism_iterate(ism_tree *t)
         ism_node *nd = &t->pool[t->path[d]];
         nd->visits++;
         nd->reward += r[nd->seat];
+        nd->mean = nd->reward / (double)nd->visits;
     }
     t->done++;
 }
@@ -460,6 +462,7 @@ static void ism_seed_root(ism_tree *t, int prior)
         nd->prior = (int16_t)prior;
         nd->avail = prior;
         nd->reward = prior * v;
+        nd->mean = nd->reward / (double)nd->visits;
         if (last < 0)
             t->pool[0].child = k;
         else
@@ -535,7 +538,7 @@ static void ism_judge_all(const tb_state *s, double out[TB_MAX_SEATS])
     }
     for (int p = 0; p < TB_MAX_SEATS; p++)
         out[p] = 0.0;
-    tb__heuristic_all(s, out);
+    tb_heuristic_all(s, out);
 }
 
 tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budget, tb_rng *rng,
@@ -606,7 +609,7 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
         t->seat = seat;
         t->players = tb_players(view);
         t->judge = judge;
-        t->public_moves = tb_state_game(view)->public_decisions;
+        t->public_moves = tb_game_public_decisions(tb_state_game(view));
         t->rng = tb_rng_split(rng);
         t->cfg = &cfg;
         t->now_us = budget->now_us;

@@ -89,7 +89,8 @@ struct tb_game {
     /* True when the legal (and undominated) decisions never depend on what
      * resample re-deals (Clans: only the colours are secret): positions
      * reached by the same decisions from the same view then have the same
-     * decisions in every guess, and a search may remember them. */
+     * decisions in every guess, and a search may remember them
+     * (tb_game_public_decisions). */
     bool public_decisions;
     void (*apply)(tb_state *s, tb_move m);
     /* Optional: a uniformly random legal move, faster than listing all. */
@@ -119,7 +120,7 @@ struct tb_game {
     void (*set_roles)(tb_state *s, const int *roles);
     double (*heuristic)(const tb_state *s, int seat); /* optional */
     /* Optional, with heuristic: heuristic(s, p) for every seat p < players
-     * into out[p], the very same doubles, in one pass (tb__heuristic_all:
+     * into out[p], the very same doubles, in one pass (tb_heuristic_all:
      * the search judges every seat at each leaf). */
     void (*heuristic_all)(const tb_state *s, double *out);
     json_t *(*board_json)(void); /* a game without loadable data */
@@ -235,9 +236,6 @@ char *tb__buf_take(tb_buf *b); /* returns data ("" if empty); the buffer is rese
 
 /* Shuffles n items of `size` bytes with Fisher-Yates from rng. */
 void tb__shuffle(void *items, size_t n, size_t size, tb_rng *rng);
-/* tb_heuristic of every seat p < players into out[p] (the game's
- * heuristic_all where it has one, else one call per seat). */
-void tb__heuristic_all(const tb_state *state, double out[TB_MAX_SEATS]);
 
 /* The index of the state's value for option `key` in the option's list of
  * allowed values (e.g. "off|on": 0 or 1); -1 if the game has no such option. */

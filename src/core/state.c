@@ -274,7 +274,7 @@ double tb_heuristic(const tb_state *state, int seat)
     return state->game->heuristic ? state->game->heuristic(state, seat) : 0.5;
 }
 
-void tb__heuristic_all(const tb_state *state, double out[TB_MAX_SEATS])
+void tb_heuristic_all(const tb_state *state, double out[TB_MAX_SEATS])
 {
     if (state->game->heuristic && state->game->heuristic_all) {
         state->game->heuristic_all(state, out);

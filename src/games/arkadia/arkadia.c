@@ -1013,21 +1013,28 @@ static unsigned ark_reveals(const tb_state *before, tb_move m, const tb_state *a
 static void ark_resample(tb_state *s, int seat, tb_rng *rng)
 {
     arkadia_state *a = (arkadia_state *)s;
-    /* Counted, then listed in card order: the sorted pool. */
-    uint8_t pool[ARK_CARDS], count[ARK_CARDS] = {0};
+    /* The unseen cards, sorted by counting: each card's place is the number
+     * of lower cards before it (a card may have several copies). */
+    uint8_t unseen[ARK_CARDS], pool[ARK_CARDS], at[ARK_CARDS] = {0};
     int n = 0;
     for (int p = 0; p < s->players; p++) {
         if (p == seat)
             continue;
         for (int i = 0; i < a->hand_n[p]; i++)
             if (!(a->hand[p][i] & 1))
-                count[a->hand[p][i] / 2]++;
+                unseen[n++] = a->hand[p][i] / 2;
     }
     for (int i = 0; i < a->stack_n; i++)
-        count[a->stack[i]]++;
-    for (int card = 0; card < ARK_CARDS; card++)
-        for (int k = 0; k < count[card]; k++)
-            pool[n++] = (uint8_t)card;
+        unseen[n++] = a->stack[i];
+    for (int i = 0; i < n; i++)
+        at[unseen[i]]++;
+    for (int card = 0, below = 0; card < ARK_CARDS; card++) {
+        int copies = at[card];
+        at[card] = (uint8_t)below;
+        below += copies;
+    }
+    for (int i = 0; i < n; i++)
+        pool[at[unseen[i]]++] = unseen[i];
     int mover = ark__mover(a), want = mover == seat ? 0 : ark_hand_constraint(a);
     for (int attempt = 0;; attempt++) {
         tb__shuffle(pool, (size_t)n, 1, rng);
