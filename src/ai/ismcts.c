@@ -46,6 +46,7 @@
 #define ISM_CLOCK_EVERY 16         /* iterations between looks at the clock */
 #define ISM_MAX_VISITS 2000000000  /* stop before a node's int32 counts overflow */
 #define ISM_MAX_PICK 16            /* most random draws one playout decision compares */
+#define ISM_LIST_CAP (1 << 21)     /* most decisions one tree remembers (8 MiB) */
 
 /* The settings a game searches best with, where they differ from the
  * general ones.  Each row was measured against the general settings on the
@@ -111,6 +112,12 @@ typedef struct ism_tree {
     int seat, players;
     bool judge;               /* cut playouts short and ask the heuristic */
     bool public_moves;        /* the game's decisions never depend on the re-deal */
+    /* With public decisions: a node's sorted decisions, listed once and
+     * remembered (list_at[node]: offset in lists of its count, then the
+     * decisions; -1 when not listed), until lists holds ISM_LIST_CAP. */
+    int32_t *list_at;
+    tb_move *lists;
+    int64_t lists_used, lists_alloc;
     tb_rng rng;
     const tb__ismcts_config *cfg;
     uint64_t (*now_us)(void);
@@ -188,12 +195,26 @@ static int32_t ism_new_node(ism_tree *t, tb_move move, int seat)
             t->cap = t->used; /* degrade: no more nodes */
             return -1;
         }
+        int32_t *at = NULL;
+        if (t->list_at) {
+            at = ism_alloc((size_t)want * sizeof *at);
+            if (!at) {
+                free(p);
+                t->cap = t->used;
+                return -1;
+            }
+            memcpy(at, t->list_at, (size_t)t->used * sizeof *at);
+            free(t->list_at);
+            t->list_at = at;
+        }
         memcpy(p, t->pool, (size_t)t->used * sizeof *p);
         free(t->pool);
         t->pool = p;
         t->alloc = want;
     }
     int32_t i = (int32_t)t->used++;
+    if (t->list_at)
+        t->list_at[i] = -1;
     ism_node *n = &t->pool[i];
     n->move = move;
     n->child = -1;
@@ -235,6 +256,42 @@ static void ism_fill_tables(ism_tree *t)
         t->sqrt_log[k] = k ? sqrt(log((double)k)) : 0.0;
         t->inv_sqrt[k] = k ? 1.0 / sqrt((double)k) : 0.0;
     }
+}
+
+/* The sorted decisions of node `at` (whose position is s): remembered from
+ * an earlier visit, or listed now and remembered while there is room. */
+static const tb_move *ism_public_list(ism_tree *t, int32_t at, const tb_state *s, int *n)
+{
+    int32_t off = t->list_at[at];
+    if (off >= 0) {
+        *n = (int)t->lists[off];
+        return t->lists + off + 1;
+    }
+    *n = tb_legal_undominated(s, t->moves);
+    ism_sort(t->moves, *n);
+    int64_t need = t->lists_used + *n + 1;
+    if (need <= ISM_LIST_CAP) {
+        if (need > t->lists_alloc) {
+            int64_t want = t->lists_alloc ? t->lists_alloc * 2 : 4096;
+            while (want < need)
+                want *= 2;
+            if (want > ISM_LIST_CAP)
+                want = ISM_LIST_CAP;
+            tb_move *p = ism_alloc((size_t)want * sizeof *p);
+            if (!p)
+                return t->moves; /* not remembered: listed again next time */
+            if (t->lists_used)
+                memcpy(p, t->lists, (size_t)t->lists_used * sizeof *p);
+            free(t->lists);
+            t->lists = p;
+            t->lists_alloc = want;
+        }
+        t->list_at[at] = (int32_t)t->lists_used;
+        t->lists[t->lists_used] = (tb_move)*n;
+        memcpy(t->lists + t->lists_used + 1, t->moves, (size_t)*n * sizeof *t->moves);
+        t->lists_used = need;
+    }
+    return t->moves;
 }
 
 /* A child's UCB score (its availability counted first when `bump`). */
@@ -298,8 +355,8 @@ static void ism_iterate(ism_tree *t)
              * available, and draw the untried decision by its rank among
              * the legal ones that are not children (the merge's untried
              * list, without writing it out). */
-            int n = tb_legal_undominated(s, t->moves);
-            ism_sort(t->moves, n);
+            int n;
+            const tb_move *moves = ism_public_list(t, cur, s, &n);
             int children = 0;
             for (int32_t k = node->child; k >= 0; k = t->pool[k].sibling) {
                 t->pool[k].avail++;
@@ -313,10 +370,10 @@ static void ism_iterate(ism_tree *t)
                 uint32_t rank = nu == 1 ? 0 : tb_rng_below(&t->rng, (uint32_t)nu);
                 int32_t k = node->child;
                 for (int i = 0; i < n; i++) {
-                    if (k >= 0 && t->pool[k].move == t->moves[i]) {
+                    if (k >= 0 && t->pool[k].move == moves[i]) {
                         k = t->pool[k].sibling;
                     } else if (rank-- == 0) {
-                        m = t->moves[i];
+                        m = moves[i];
                         break;
                     }
                 }
@@ -632,7 +689,10 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
         t->det = ism_state_dup(view);
         t->scratch = ism_state_dup(view);
         t->kept = ism_state_dup(view);
-        if (!t->det || !t->scratch || !t->kept) {
+        if (t->public_moves)
+            t->list_at = ism_alloc((size_t)t->alloc * sizeof *t->list_at);
+        if (!t->det || !t->scratch || !t->kept || (t->public_moves && !t->list_at)) {
+            free(t->list_at);
             free(t->det);
             free(t->scratch);
             free(t->kept);
@@ -734,6 +794,8 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
         free(tree[i]->det);
         free(tree[i]->scratch);
         free(tree[i]->kept);
+        free(tree[i]->list_at);
+        free(tree[i]->lists);
         free(tree[i]);
     }
     return choice;

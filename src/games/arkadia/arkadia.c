@@ -1080,10 +1080,13 @@ static void ark_worth_all(const arkadia_state *a, double w[TB_MAX_SEATS])
 {
     int value[ARK_FAMILIES], players = a->base.players;
     ark__values(a, value);
+    /* Gold and seals are whole numbers: summed as integers, the double
+     * is the one the term-by-term sum of doubles gives (exact either way). */
     for (int p = 0; p < players; p++) {
-        w[p] = a->gold[p];
+        int whole = a->gold[p];
         for (int f = 0; f < ARK_FAMILIES; f++)
-            w[p] += a->seals[p][f] * value[f];
+            whole += a->seals[p][f] * value[f];
+        w[p] = whole;
     }
     if (a->phase == ARK_PH_OVER)
         return;
