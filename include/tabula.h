@@ -89,6 +89,11 @@ TB_API int tb_game_default_players(const tb_game *game);
 TB_API const char *tb_game_notice(const tb_game *game);
 TB_API size_t tb_state_size(const tb_game *game);
 TB_API bool tb_game_has_heuristic(const tb_game *game);
+/* True when the legal (and undominated) decisions never depend on what
+ * tb_resample re-deals (Clans: only the colours are secret), so positions
+ * reached by the same decisions from one view have the same decisions in
+ * every guess of the hidden state. */
+TB_API bool tb_game_public_decisions(const tb_game *game);
 
 /* ---- board and component data (docs/data-format.md) ----
  *
@@ -240,6 +245,9 @@ TB_API void tb_returns(const tb_state *state, double out[TB_MAX_SEATS]);
 /* The game's evaluation of the position for a seat, in [0,1] (0.5 when the
  * game has none).  Uses only what that seat may see. */
 TB_API double tb_heuristic(const tb_state *state, int seat);
+/* tb_heuristic of every seat into out[0..players), the same values, in one
+ * call (cheaper where the game judges all seats in one pass). */
+TB_API void tb_heuristic_all(const tb_state *state, double out[TB_MAX_SEATS]);
 
 /* Where each seat's score comes from: labelled parts ("Epoch II villages",
  * "Gold from sales") whose points add up to exactly the seat's score from

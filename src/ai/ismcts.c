@@ -46,6 +46,7 @@
 #define ISM_CLOCK_EVERY 16         /* iterations between looks at the clock */
 #define ISM_MAX_VISITS 2000000000  /* stop before a node's int32 counts overflow */
 #define ISM_MAX_PICK 16            /* most random draws one playout decision compares */
+#define ISM_LIST_CAP (1 << 21)     /* most decisions one tree remembers (8 MiB) */
 
 /* The settings a game searches best with, where they differ from the
  * general ones.  Each row was measured against the general settings on the
@@ -89,11 +90,13 @@ typedef struct ism_node {
     tb_move move;    /* the decision that leads here from the parent */
     int32_t child;   /* first child (lowest move), or -1 */
     int32_t sibling; /* next child of the same parent (higher move), or -1 */
-    int16_t seat;    /* the seat that made `move` (-1 at the root) */
+    int8_t seat;     /* the seat that made `move` (-1 at the root) */
+    uint8_t full;    /* every decision here is a child, in every guess */
     int16_t prior;   /* virtual visits included in visits (root_prior) */
     int32_t visits;
     int32_t avail;   /* visits of the parent in which this decision was legal */
     double reward;   /* sum of the returns of `seat` over visits */
+    double mean;     /* reward / visits, kept with them (UCB reads it often) */
 } ism_node;
 
 /* Trees are allocated one after another by the thread that starts the
@@ -108,6 +111,13 @@ typedef struct ism_tree {
     const tb__deals *deals;   /* hidden roles dealt by belief, or NULL: uniformly */
     int seat, players;
     bool judge;               /* cut playouts short and ask the heuristic */
+    bool public_moves;        /* the game's decisions never depend on the re-deal */
+    /* With public decisions: a node's sorted decisions, listed once and
+     * remembered (list_at[node]: offset in lists of its count, then the
+     * decisions; -1 when not listed), until lists holds ISM_LIST_CAP. */
+    int32_t *list_at;
+    tb_move *lists;
+    int64_t lists_used, lists_alloc;
     tb_rng rng;
     const tb__ismcts_config *cfg;
     uint64_t (*now_us)(void);
@@ -119,7 +129,10 @@ typedef struct ism_tree {
     int64_t done;             /* iterations run */
     double root_sum[TB_MAX_SEATS]; /* every seat's returns summed over iterations */
     tb_state *det;            /* this iteration's guess of the hidden state */
-    tb_state *scratch;        /* for judging playout decisions */
+    /* For judging playout decisions: a candidate's position is played on
+     * one, and the best so far kept on the other; the chosen one then
+     * changes places with det (no second apply of the chosen decision). */
+    tb_state *scratch, *kept;
     /* sqrt(log a) and 1/sqrt(v) for the small counts UCB meets most: entries
      * [0, filled) are computed, one more per iteration, so a table never
      * lags the counts (a count never exceeds iterations + 1). */
@@ -149,6 +162,25 @@ static void ism_sort(tb_move *m, int n)
     }
 }
 
+/* Memory one thread writes: whole cache lines of its own, so that no two
+ * threads' buffers share a line (malloc packs small blocks together, and a
+ * line written by two cores moves between them at every write). */
+#define ISM_LINE 64
+
+static void *ism_alloc(size_t size)
+{
+    size_t rounded = (size + ISM_LINE - 1) / ISM_LINE * ISM_LINE;
+    return aligned_alloc(ISM_LINE, rounded ? rounded : ISM_LINE);
+}
+
+static tb_state *ism_state_dup(const tb_state *view)
+{
+    tb_state *s = ism_alloc(tb_state_size(tb_state_game(view)));
+    if (s)
+        tb_state_copy(s, view);
+    return s;
+}
+
 /* A fresh node, or -1 when the pool is at its cap (or memory ran out). */
 static int32_t ism_new_node(ism_tree *t, tb_move move, int seat)
 {
@@ -158,24 +190,42 @@ static int32_t ism_new_node(ism_tree *t, tb_move move, int seat)
         int64_t want = t->alloc * 2;
         if (want > t->cap)
             want = t->cap;
-        ism_node *p = realloc(t->pool, (size_t)want * sizeof *p);
+        ism_node *p = ism_alloc((size_t)want * sizeof *p);
         if (!p) {
             t->cap = t->used; /* degrade: no more nodes */
             return -1;
         }
+        int32_t *at = NULL;
+        if (t->list_at) {
+            at = ism_alloc((size_t)want * sizeof *at);
+            if (!at) {
+                free(p);
+                t->cap = t->used;
+                return -1;
+            }
+            memcpy(at, t->list_at, (size_t)t->used * sizeof *at);
+            free(t->list_at);
+            t->list_at = at;
+        }
+        memcpy(p, t->pool, (size_t)t->used * sizeof *p);
+        free(t->pool);
         t->pool = p;
         t->alloc = want;
     }
     int32_t i = (int32_t)t->used++;
+    if (t->list_at)
+        t->list_at[i] = -1;
     ism_node *n = &t->pool[i];
     n->move = move;
     n->child = -1;
     n->sibling = -1;
-    n->seat = (int16_t)seat;
+    n->seat = (int8_t)seat;
+    n->full = 0;
     n->prior = 0;
     n->visits = 0;
     n->avail = 0;
     n->reward = 0.0;
+    n->mean = NAN; /* 0 / 0, as the quotient was before the first visit */
     return i;
 }
 
@@ -208,6 +258,67 @@ static void ism_fill_tables(ism_tree *t)
     }
 }
 
+/* The sorted decisions of node `at` (whose position is s): remembered from
+ * an earlier visit, or listed now and remembered while there is room. */
+static const tb_move *ism_public_list(ism_tree *t, int32_t at, const tb_state *s, int *n)
+{
+    int32_t off = t->list_at[at];
+    if (off >= 0) {
+        *n = (int)t->lists[off];
+        return t->lists + off + 1;
+    }
+    *n = tb_legal_undominated(s, t->moves);
+    ism_sort(t->moves, *n);
+    int64_t need = t->lists_used + *n + 1;
+    if (need <= ISM_LIST_CAP) {
+        if (need > t->lists_alloc) {
+            int64_t want = t->lists_alloc ? t->lists_alloc * 2 : 4096;
+            while (want < need)
+                want *= 2;
+            if (want > ISM_LIST_CAP)
+                want = ISM_LIST_CAP;
+            tb_move *p = ism_alloc((size_t)want * sizeof *p);
+            if (!p)
+                return t->moves; /* not remembered: listed again next time */
+            if (t->lists_used)
+                memcpy(p, t->lists, (size_t)t->lists_used * sizeof *p);
+            free(t->lists);
+            t->lists = p;
+            t->lists_alloc = want;
+        }
+        t->list_at[at] = (int32_t)t->lists_used;
+        t->lists[t->lists_used] = (tb_move)*n;
+        memcpy(t->lists + t->lists_used + 1, t->moves, (size_t)*n * sizeof *t->moves);
+        t->lists_used = need;
+    }
+    return t->moves;
+}
+
+/* A child's UCB score (its availability counted first when `bump`). */
+static inline double ism_score(ism_tree *t, ism_node *ch, double c, bool bump)
+{
+    if (bump)
+        ch->avail++;
+    return ch->mean +
+           c * ism_sqrt_log(t, ch->avail) * ism_inv_sqrt(t, ch->visits);
+}
+
+/* The child of `parent` with the highest score, the first of equals in
+ * sibling order (the merge's choice), or -1 when it has none. */
+static int32_t ism_best_child(ism_tree *t, int32_t parent, double c, bool bump)
+{
+    int32_t best = -1;
+    double best_score = -1.0;
+    for (int32_t k = t->pool[parent].child; k >= 0; k = t->pool[k].sibling) {
+        double score = ism_score(t, &t->pool[k], c, bump);
+        if (score > best_score) {
+            best_score = score;
+            best = k;
+        }
+    }
+    return best;
+}
+
 /* The exact return of a finished game for one seat. */
 static double ism_final(const tb_state *s, int seat)
 {
@@ -230,39 +341,76 @@ static void ism_iterate(ism_tree *t)
     t->path[depth++] = 0;
     int mover;
     while ((mover = tb_to_move(s)) != TB_OVER && depth <= ISM_MAX_DEPTH) {
-        int n;
-        if (cur == 0 && t->cfg->root_restricted) {
-            t->moves[0] = t->cfg->root_move; /* legal in every guess: the mover's own view */
-            n = 1;
-        } else {
-            n = tb_legal_undominated(s, t->moves);
-            ism_sort(t->moves, n);
-        }
-        /* Merge the legal decisions with the children: count availability,
-         * find the best available child, and list the untried decisions. */
-        int nu = 0, i = 0;
+        ism_node *node = &t->pool[cur];
+        bool restricted = cur == 0 && t->cfg->root_restricted;
         int32_t best = -1;
-        double best_score = -1.0;
-        for (int32_t k = t->pool[cur].child; i < n || k >= 0;) {
-            if (k >= 0 && (i >= n || t->pool[k].move < t->moves[i])) {
-                k = t->pool[k].sibling;
-            } else if (k < 0 || t->moves[i] < t->pool[k].move) {
-                t->untried[nu++] = t->moves[i++];
-            } else {
-                ism_node *ch = &t->pool[k];
-                ch->avail++;
-                double score = ch->reward / (double)ch->visits +
-                               c * ism_sqrt_log(t, ch->avail) * ism_inv_sqrt(t, ch->visits);
-                if (score > best_score) {
-                    best_score = score;
-                    best = k;
-                }
-                i++;
-                k = ch->sibling;
+        tb_move m = 0;
+        int nu = 0;
+        if (node->full) {
+            /* Every decision here is a child, in every guess (public
+             * decisions, all expanded): no list to merge with. */
+            best = ism_best_child(t, cur, c, true);
+        } else if (t->public_moves && !restricted) {
+            /* Every child is legal in this guess too: count them as
+             * available, and draw the untried decision by its rank among
+             * the legal ones that are not children (the merge's untried
+             * list, without writing it out). */
+            int n;
+            const tb_move *moves = ism_public_list(t, cur, s, &n);
+            int children = 0;
+            for (int32_t k = node->child; k >= 0; k = t->pool[k].sibling) {
+                t->pool[k].avail++;
+                children++;
             }
+            nu = n - children;
+            if (nu <= 0) {
+                node->full = n > 0;
+                nu = 0;
+            } else {
+                uint32_t rank = nu == 1 ? 0 : tb_rng_below(&t->rng, (uint32_t)nu);
+                int32_t k = node->child;
+                for (int i = 0; i < n; i++) {
+                    if (k >= 0 && t->pool[k].move == moves[i]) {
+                        k = t->pool[k].sibling;
+                    } else if (rank-- == 0) {
+                        m = moves[i];
+                        break;
+                    }
+                }
+            }
+        } else {
+            int n;
+            if (restricted) {
+                t->moves[0] = t->cfg->root_move; /* legal in every guess: the mover's own view */
+                n = 1;
+            } else {
+                n = tb_legal_undominated(s, t->moves);
+                ism_sort(t->moves, n);
+            }
+            /* Merge the legal decisions with the children: count
+             * availability, find the best available child, and list the
+             * untried decisions. */
+            double best_score = -1.0;
+            int i = 0;
+            for (int32_t k = node->child; i < n || k >= 0;) {
+                if (k >= 0 && (i >= n || t->pool[k].move < t->moves[i])) {
+                    k = t->pool[k].sibling;
+                } else if (k < 0 || t->moves[i] < t->pool[k].move) {
+                    t->untried[nu++] = t->moves[i++];
+                } else {
+                    double score = ism_score(t, &t->pool[k], c, true);
+                    if (score > best_score) {
+                        best_score = score;
+                        best = k;
+                    }
+                    i++;
+                    k = t->pool[k].sibling;
+                }
+            }
+            if (nu > 0)
+                m = t->untried[nu == 1 ? 0 : tb_rng_below(&t->rng, (uint32_t)nu)];
         }
         if (nu > 0) {
-            tb_move m = t->untried[nu == 1 ? 0 : tb_rng_below(&t->rng, (uint32_t)nu)];
             int32_t fresh = ism_new_node(t, m, mover);
             if (fresh >= 0) {
                 ism_link(t, cur, fresh);
@@ -271,6 +419,10 @@ static void ism_iterate(ism_tree *t)
                 t->path[depth++] = fresh;
                 break;
             }
+            if (t->public_moves && !restricted && !t->pool[cur].full)
+                best = ism_best_child(t, cur, c, false); /* the pool is full */
+        } else if (t->public_moves && !restricted && best < 0) {
+            best = ism_best_child(t, cur, c, false);
         }
         if (best < 0)
             break; /* nothing expanded here yet and the pool is full */
@@ -294,6 +446,7 @@ static void ism_iterate(ism_tree *t)
             tb_move m = 0, cands[ISM_MAX_PICK];
             double best_v = -1.0;
             tb_random_moves(s, &t->rng, cands, pick);
+            bool have = false;
             for (int k = 0; k < pick; k++) {
                 tb_move cand = cands[k];
                 bool seen = false; /* a repeated draw is judged the same: skip it */
@@ -301,25 +454,32 @@ static void ism_iterate(ism_tree *t)
                     seen = cands[j] == cand;
                 if (seen)
                     continue;
-                tb_state_copy(t->scratch, s);
-                tb_apply(t->scratch, cand);
-                double v = tb_is_over(t->scratch) ? ism_final(t->scratch, who)
-                                                  : tb_heuristic(t->scratch, who);
+                tb_state *trial = t->scratch;
+                tb_state_copy(trial, s);
+                tb_apply(trial, cand);
+                double v = tb_is_over(trial) ? ism_final(trial, who) : tb_heuristic(trial, who);
                 if (v > best_v) {
                     best_v = v;
                     m = cand;
+                    t->scratch = t->kept; /* keep the best candidate's position */
+                    t->kept = trial;
+                    have = true;
                 }
             }
-            tb_apply(s, m);
+            if (have) { /* the chosen decision's position: det changes places with it */
+                tb_state *chosen = t->kept;
+                t->kept = s;
+                t->det = s = chosen;
+            } else {
+                tb_apply(s, m);
+            }
         }
     }
     double r[TB_MAX_SEATS];
-    if (tb_is_over(s)) {
+    if (tb_is_over(s))
         tb_returns(s, r);
-    } else {
-        for (int p = 0; p < t->players; p++)
-            r[p] = tb_heuristic(s, p);
-    }
+    else
+        tb_heuristic_all(s, r);
     for (int p = 0; p < t->players; p++)
         t->root_sum[p] += r[p];
     t->pool[0].visits++;
@@ -327,6 +487,7 @@ static void ism_iterate(ism_tree *t)
         ism_node *nd = &t->pool[t->path[d]];
         nd->visits++;
         nd->reward += r[nd->seat];
+        nd->mean = nd->reward / (double)nd->visits;
     }
     t->done++;
 }
@@ -358,6 +519,7 @@ static void ism_seed_root(ism_tree *t, int prior)
         nd->prior = (int16_t)prior;
         nd->avail = prior;
         nd->reward = prior * v;
+        nd->mean = nd->reward / (double)nd->visits;
         if (last < 0)
             t->pool[0].child = k;
         else
@@ -432,7 +594,8 @@ static void ism_judge_all(const tb_state *s, double out[TB_MAX_SEATS])
         return;
     }
     for (int p = 0; p < TB_MAX_SEATS; p++)
-        out[p] = p < tb_players(s) ? tb_heuristic(s, p) : 0.0;
+        out[p] = 0.0;
+    tb_heuristic_all(s, out);
 }
 
 tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budget, tb_rng *rng,
@@ -503,6 +666,7 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
         t->seat = seat;
         t->players = tb_players(view);
         t->judge = judge;
+        t->public_moves = tb_game_public_decisions(tb_state_game(view));
         t->rng = tb_rng_split(rng);
         t->cfg = &cfg;
         t->now_us = budget->now_us;
@@ -512,18 +676,32 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
         t->alloc = iterations && iterations + 1 < cap ? iterations + 1 : cap;
         if (t->alloc > 4096 && !iterations)
             t->alloc = 4096;
-        t->pool = malloc((size_t)t->alloc * sizeof *t->pool);
+        t->pool = ism_alloc((size_t)t->alloc * sizeof *t->pool);
         if (!t->pool) {
             free(t);
             break;
         }
         t->tab_n = iterations && iterations + 3 < 65536 ? iterations + 3 : 65536;
-        t->sqrt_log = malloc((size_t)t->tab_n * sizeof(double));
-        t->inv_sqrt = malloc((size_t)t->tab_n * sizeof(double));
+        t->sqrt_log = ism_alloc((size_t)t->tab_n * sizeof(double));
+        t->inv_sqrt = ism_alloc((size_t)t->tab_n * sizeof(double));
         if (!t->sqrt_log || !t->inv_sqrt)
             t->tab_n = 0; /* slower, not wrong: every lookup computes */
-        t->det = tb_state_dup(view);
-        t->scratch = tb_state_dup(view);
+        t->det = ism_state_dup(view);
+        t->scratch = ism_state_dup(view);
+        t->kept = ism_state_dup(view);
+        if (t->public_moves)
+            t->list_at = ism_alloc((size_t)t->alloc * sizeof *t->list_at);
+        if (!t->det || !t->scratch || !t->kept || (t->public_moves && !t->list_at)) {
+            free(t->list_at);
+            free(t->det);
+            free(t->scratch);
+            free(t->kept);
+            free(t->sqrt_log);
+            free(t->inv_sqrt);
+            free(t->pool);
+            free(t);
+            break;
+        }
         ism_new_node(t, 0, -1);
         if (prior)
             ism_seed_root(t, prior);
@@ -613,8 +791,11 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
         free(tree[i]->pool);
         free(tree[i]->sqrt_log);
         free(tree[i]->inv_sqrt);
-        tb_state_free(tree[i]->det);
-        tb_state_free(tree[i]->scratch);
+        free(tree[i]->det);
+        free(tree[i]->scratch);
+        free(tree[i]->kept);
+        free(tree[i]->list_at);
+        free(tree[i]->lists);
         free(tree[i]);
     }
     return choice;

@@ -86,6 +86,12 @@ struct tb_game {
      * for no more); keeps the order and at least one; returns how many are
      * left.  Such decisions stay legal: only searches skip them. */
     int (*undominated)(const tb_state *s, tb_move *moves, int n);
+    /* True when the legal (and undominated) decisions never depend on what
+     * resample re-deals (Clans: only the colours are secret): positions
+     * reached by the same decisions from the same view then have the same
+     * decisions in every guess, and a search may remember them
+     * (tb_game_public_decisions). */
+    bool public_decisions;
     void (*apply)(tb_state *s, tb_move m);
     /* Optional: a uniformly random legal move, faster than listing all. */
     tb_move (*random_move)(const tb_state *s, tb_rng *rng);
@@ -113,6 +119,10 @@ struct tb_game {
     int (*role)(const tb_state *s, int seat);
     void (*set_roles)(tb_state *s, const int *roles);
     double (*heuristic)(const tb_state *s, int seat); /* optional */
+    /* Optional, with heuristic: heuristic(s, p) for every seat p < players
+     * into out[p], the very same doubles, in one pass (tb_heuristic_all:
+     * the search judges every seat at each leaf). */
+    void (*heuristic_all)(const tb_state *s, double *out);
     json_t *(*board_json)(void); /* a game without loadable data */
     /* A game with loadable data: the board JSON of those data (never NULL). */
     json_t *(*data_board_json)(const struct tb_data *data);

@@ -46,4 +46,5 @@ int tb_game_default_players(const tb_game *game) { return game->default_players;
 const char *tb_game_notice(const tb_game *game) { return game->notice; }
 size_t tb_state_size(const tb_game *game) { return game->state_size; }
 bool tb_game_has_heuristic(const tb_game *game) { return game->heuristic != NULL; }
+bool tb_game_public_decisions(const tb_game *game) { return game->public_decisions; }
 const tb_option_spec *tb_game_options(const tb_game *game) { return game->options; }

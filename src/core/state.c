@@ -274,6 +274,16 @@ double tb_heuristic(const tb_state *state, int seat)
     return state->game->heuristic ? state->game->heuristic(state, seat) : 0.5;
 }
 
+void tb_heuristic_all(const tb_state *state, double out[TB_MAX_SEATS])
+{
+    if (state->game->heuristic && state->game->heuristic_all) {
+        state->game->heuristic_all(state, out);
+        return;
+    }
+    for (int p = 0; p < state->players; p++)
+        out[p] = tb_heuristic(state, p);
+}
+
 char *tb_view_json(const tb_state *state, int seat)
 {
     json_t *j = state->game->view_json(state, seat);

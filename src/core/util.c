@@ -301,7 +301,7 @@ void tb__shuffle(void *items, size_t n, size_t size, tb_rng *rng)
         abort();
     if (size == 1) { /* bytes (decks of cards): the same draws and swaps, without memcpy calls */
         for (size_t i = n; i > 1; i--) {
-            size_t j = tb_rng_below(rng, (uint32_t)i);
+            size_t j = tb__rng_below(rng, (uint32_t)i);
             unsigned char t = p[j];
             p[j] = p[i - 1];
             p[i - 1] = t;

@@ -61,15 +61,23 @@ ark_bb ark__lot_cells(const arkadia_state *a)
     return ark_bb_shl(d->lot_base, a->lot);
 }
 
-int ark__value(const arkadia_state *a, int family)
+void ark__values(const arkadia_state *a, int value[ARK_FAMILIES])
 {
     const ark_data *d = ark__board(a);
-    int v = 0;
+    for (int f = 0; f < ARK_FAMILIES; f++)
+        value[f] = 0;
     for (int q = 0; q < ARK_CASTLE; q++) {
         int top = a->height[q] ? a->castle[q][a->height[q] - 1] : d->castle_seal[q];
-        v += top == family;
+        if (top < ARK_FAMILIES)
+            value[top]++;
     }
-    return v;
+}
+
+int ark__value(const arkadia_state *a, int family)
+{
+    int value[ARK_FAMILIES];
+    ark__values(a, value);
+    return family >= 0 && family < ARK_FAMILIES ? value[family] : 0;
 }
 
 /* Is floor f (0-based) complete: every castle square at least f+1 high? */
@@ -263,8 +271,7 @@ bool ark__can_build(const arkadia_state *a, int p)
 static void ark_finish(arkadia_state *a)
 {
     int value[ARK_FAMILIES];
-    for (int f = 0; f < ARK_FAMILIES; f++)
-        value[f] = ark__value(a, f);
+    ark__values(a, value);
     for (int p = 0; p < a->base.players; p++)
         for (int f = 0; f < ARK_FAMILIES; f++) {
             a->gold[p] += a->seals[p][f] * value[f];
@@ -1006,23 +1013,28 @@ static unsigned ark_reveals(const tb_state *before, tb_move m, const tb_state *a
 static void ark_resample(tb_state *s, int seat, tb_rng *rng)
 {
     arkadia_state *a = (arkadia_state *)s;
-    uint8_t pool[ARK_CARDS];
+    /* The unseen cards, sorted by counting: each card's place is the number
+     * of lower cards before it (a card may have several copies). */
+    uint8_t unseen[ARK_CARDS], pool[ARK_CARDS], at[ARK_CARDS] = {0};
     int n = 0;
     for (int p = 0; p < s->players; p++) {
         if (p == seat)
             continue;
         for (int i = 0; i < a->hand_n[p]; i++)
             if (!(a->hand[p][i] & 1))
-                pool[n++] = a->hand[p][i] / 2;
+                unseen[n++] = a->hand[p][i] / 2;
     }
     for (int i = 0; i < a->stack_n; i++)
-        pool[n++] = a->stack[i];
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && pool[j - 1] > pool[j]; j--) {
-            uint8_t t = pool[j];
-            pool[j] = pool[j - 1];
-            pool[j - 1] = t;
-        }
+        unseen[n++] = a->stack[i];
+    for (int i = 0; i < n; i++)
+        at[unseen[i]]++;
+    for (int card = 0, below = 0; card < ARK_CARDS; card++) {
+        int copies = at[card];
+        at[card] = (uint8_t)below;
+        below += copies;
+    }
+    for (int i = 0; i < n; i++)
+        pool[at[unseen[i]]++] = unseen[i];
     int mover = ark__mover(a), want = mover == seat ? 0 : ark_hand_constraint(a);
     for (int attempt = 0;; attempt++) {
         tb__shuffle(pool, (size_t)n, 1, rng);
@@ -1059,44 +1071,67 @@ static void ark_resample(tb_state *s, int seat, tb_rng *rng)
     ark_deal(a, seat, pool);
 }
 
-/* Gold now, plus seals at today's values, plus a share of the buildings a
- * seat's workers are waiting on, plus workers and banners while the castle
- * is still growing.  Uses only public information. */
-static double ark_worth(const arkadia_state *a, int p, const int *value)
+/* Every seat's worth: gold now, plus seals at today's values, plus a share
+ * of the buildings its workers are waiting on, plus workers and banners
+ * while the castle is still growing.  Uses only public information.  Each
+ * seat's sum takes its terms in the same order whatever the number of
+ * seats, so a seat's worth is the same double however it is asked for. */
+static void ark_worth_all(const arkadia_state *a, double w[TB_MAX_SEATS])
 {
-    double w = a->gold[p];
-    for (int f = 0; f < ARK_FAMILIES; f++)
-        w += a->seals[p][f] * value[f];
+    int value[ARK_FAMILIES], players = a->base.players;
+    ark__values(a, value);
+    /* Gold and seals are whole numbers: summed as integers, the double
+     * is the one the term-by-term sum of doubles gives (exact either way). */
+    for (int p = 0; p < players; p++) {
+        int whole = a->gold[p];
+        for (int f = 0; f < ARK_FAMILIES; f++)
+            whole += a->seals[p][f] * value[f];
+        w[p] = whole;
+    }
     if (a->phase == ARK_PH_OVER)
-        return w;
+        return;
     for (int i = 0; i < a->nbld; i++) {
         if (a->bld[i].done)
             continue;
-        int mine = ark_bb_count(ark_bb_and(a->nb[i], a->workers[p]));
-        if (!mine)
-            continue;
-        int open = ark_bb_count(ark_bb_andnot(a->nb[i], a->occ));
-        w += mine * value[a->bld[i].family] * 2.0 / (2.0 + open);
+        int open = -1;
+        for (int p = 0; p < players; p++) {
+            int mine = ark_bb_count(ark_bb_and(a->nb[i], a->workers[p]));
+            if (!mine)
+                continue;
+            if (open < 0)
+                open = ark_bb_count(ark_bb_andnot(a->nb[i], a->occ));
+            w[p] += mine * value[a->bld[i].family] * 2.0 / (2.0 + open);
+        }
     }
     double late = a->trigger_turn >= 0 ? 0.2 : 1.0;
-    w += late * (1.2 * (a->screen[p] + a->screen_neutral[p]) + 1.5 * a->banners[p]);
-    return w;
+    for (int p = 0; p < players; p++)
+        w[p] += late * (1.2 * (a->screen[p] + a->screen_neutral[p]) + 1.5 * a->banners[p]);
+}
+
+/* A seat's worth against the best other seat's, squashed to (0,1). */
+static double ark_standing(const double *w, int players, int seat)
+{
+    double best = -1e9;
+    for (int p = 0; p < players; p++)
+        if (p != seat)
+            best = w[p] > best ? w[p] : best;
+    double lead = w[seat] - best;
+    return 0.5 + 0.5 * lead / (20.0 + (lead < 0 ? -lead : lead));
 }
 
 static double ark_heuristic(const tb_state *s, int seat)
 {
-    const arkadia_state *a = (const arkadia_state *)s;
-    int value[ARK_FAMILIES];
-    for (int f = 0; f < ARK_FAMILIES; f++)
-        value[f] = ark__value(a, f);
-    double mine = ark_worth(a, seat, value), best = -1e9;
+    double w[TB_MAX_SEATS];
+    ark_worth_all((const arkadia_state *)s, w);
+    return ark_standing(w, s->players, seat);
+}
+
+static void ark_heuristic_all(const tb_state *s, double *out)
+{
+    double w[TB_MAX_SEATS];
+    ark_worth_all((const arkadia_state *)s, w);
     for (int p = 0; p < s->players; p++)
-        if (p != seat) {
-            double w = ark_worth(a, p, value);
-            best = w > best ? w : best;
-        }
-    double lead = mine - best;
-    return 0.5 + 0.5 * lead / (20.0 + (lead < 0 ? -lead : lead));
+        out[p] = ark_standing(w, s->players, p);
 }
 
 /* ---- board files (docs/data-format.md, "Arkadia") ---- */
@@ -1147,6 +1182,7 @@ const struct tb_game tb__arkadia_game = {
     .state_from_json = ark__state_from_json,
     .resample = ark_resample,
     .heuristic = ark_heuristic,
+    .heuristic_all = ark_heuristic_all,
     .data_builtin = &ark__builtin_data,
     .data_read = ark__data_read,
     .data_free = ark__data_free,

@@ -143,6 +143,7 @@ static inline int ark__mover(const arkadia_state *a)
 ark_bb ark__building_cells(const ark_data *d, const ark_building *b);
 ark_bb ark__lot_cells(const arkadia_state *a);
 int ark__value(const arkadia_state *a, int family); /* visible seals of a family */
+void ark__values(const arkadia_state *a, int value[ARK_FAMILIES]); /* ark__value of each */
 int ark__floor(const arkadia_state *a);             /* floor under construction, 0..2 */
 int ark__own_pool(const arkadia_state *a, int seat);
 int ark__neutral_pool(const arkadia_state *a);

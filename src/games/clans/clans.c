@@ -420,21 +420,65 @@ static void clans_set_roles(tb_state *s, const int *roles)
 }
 
 /* A lead squashed to (0,1): 0.5 when level, 0.75 ten points ahead. */
-static double clans_squash(int lead)
+#define CLANS_SQUASH(lead) (0.5 + 0.5 * (lead) / (10.0 + ((lead) < 0 ? -(lead) : (lead))))
+
+/* CLANS_SQUASH of every lead in [-CLANS_SQUASH_SPAN, CLANS_SQUASH_SPAN],
+ * evaluated by the compiler: the same doubles the expression gives at run
+ * time (IEEE arithmetic, correctly rounded either way), looked up instead
+ * of divided for in the heuristic's inner loop. */
+#define CLANS_SQUASH_SPAN 256
+#define CLANS_SQ2(l) CLANS_SQUASH(l), CLANS_SQUASH((l) + 1)
+#define CLANS_SQ4(l) CLANS_SQ2(l), CLANS_SQ2((l) + 2)
+#define CLANS_SQ8(l) CLANS_SQ4(l), CLANS_SQ4((l) + 4)
+#define CLANS_SQ16(l) CLANS_SQ8(l), CLANS_SQ8((l) + 8)
+#define CLANS_SQ32(l) CLANS_SQ16(l), CLANS_SQ16((l) + 16)
+#define CLANS_SQ64(l) CLANS_SQ32(l), CLANS_SQ32((l) + 32)
+#define CLANS_SQ128(l) CLANS_SQ64(l), CLANS_SQ64((l) + 64)
+#define CLANS_SQ256(l) CLANS_SQ128(l), CLANS_SQ128((l) + 128)
+static const double clans_squash_table[2 * CLANS_SQUASH_SPAN + 1] = {
+    CLANS_SQ256(-CLANS_SQUASH_SPAN), CLANS_SQ256(0), CLANS_SQUASH(CLANS_SQUASH_SPAN)};
+
+static inline double clans_squash(int lead)
 {
-    return 0.5 + 0.5 * lead / (10.0 + (lead < 0 ? -lead : lead));
+    return (unsigned)(lead + CLANS_SQUASH_SPAN) <= 2u * CLANS_SQUASH_SPAN
+               ? clans_squash_table[lead + CLANS_SQUASH_SPAN]
+               : CLANS_SQUASH(lead);
 }
+
+double clans__squash(int lead)
+{
+    return clans_squash(lead);
+}
+
+double clans__squash_computed(int lead)
+{
+    return CLANS_SQUASH(lead);
+}
+
+/* The orders in which clans_heuristic visits the assignments of the four
+ * colours a seat may not hold to the other seats: x, then y != x, then
+ * z != x, y, each ascending (x in bits 0-1, y in 2-3, z in 4-5). */
+#define CLANS_XYZ(x, y, z) ((x) | (y) << 2 | (z) << 4)
+static const uint8_t clans_assign3[24] = {
+    CLANS_XYZ(0, 1, 2), CLANS_XYZ(0, 1, 3), CLANS_XYZ(0, 2, 1), CLANS_XYZ(0, 2, 3),
+    CLANS_XYZ(0, 3, 1), CLANS_XYZ(0, 3, 2), CLANS_XYZ(1, 0, 2), CLANS_XYZ(1, 0, 3),
+    CLANS_XYZ(1, 2, 0), CLANS_XYZ(1, 2, 3), CLANS_XYZ(1, 3, 0), CLANS_XYZ(1, 3, 2),
+    CLANS_XYZ(2, 0, 1), CLANS_XYZ(2, 0, 3), CLANS_XYZ(2, 1, 0), CLANS_XYZ(2, 1, 3),
+    CLANS_XYZ(2, 3, 0), CLANS_XYZ(2, 3, 1), CLANS_XYZ(3, 0, 1), CLANS_XYZ(3, 0, 2),
+    CLANS_XYZ(3, 1, 0), CLANS_XYZ(3, 1, 2), CLANS_XYZ(3, 2, 0), CLANS_XYZ(3, 2, 1)};
+static const uint8_t clans_assign2[12] = {
+    CLANS_XYZ(0, 1, 0), CLANS_XYZ(0, 2, 0), CLANS_XYZ(0, 3, 0), CLANS_XYZ(1, 0, 0),
+    CLANS_XYZ(1, 2, 0), CLANS_XYZ(1, 3, 0), CLANS_XYZ(2, 0, 0), CLANS_XYZ(2, 1, 0),
+    CLANS_XYZ(2, 3, 0), CLANS_XYZ(3, 0, 0), CLANS_XYZ(3, 1, 0), CLANS_XYZ(3, 2, 0)};
 
 /* A seat's standing: its points against the best other seat's, squashed to
  * [0,1].  It uses only what the seat knows: its own colour, the tracks and
  * the chips.  Until the end the others' colours are secret, so the standing
  * is averaged over every way they could hold the remaining colours (at most
  * 4 x 3 x 2 ways); at the end every colour is known. */
-static double clans_heuristic(const tb_state *s, int seat)
+static double clans_standing(const tb_state *s, const int *sc, int seat)
 {
     const clans_state *c = (const clans_state *)s;
-    int sc[TB_MAX_SEATS];
-    clans_scores(s, sc);
     if (c->over) {
         int best_other = -1000;
         for (int p = 0; p < s->players; p++)
@@ -442,44 +486,62 @@ static double clans_heuristic(const tb_state *s, int seat)
                 best_other = sc[p];
         return clans_squash(sc[seat] - best_other);
     }
-    /* The other seats' chips, and the tracks of the colours they may hold. */
-    int chips[TB_MAX_SEATS], no = 0, track[CLANS_COLOURS], nt = 0;
+    /* The other seats' chips, and the tracks of the four colours they may
+     * hold; every injective assignment of those colours to the (at most
+     * three) other seats, in the order of clans_assign3 (the sum's order,
+     * so the value is the same double however it is computed). */
+    int chips[3] = {0, 0, 0}, no = 0, track[CLANS_COLOURS], nt = 0;
     for (int p = 0; p < s->players; p++)
         if (p != seat)
             chips[no++] = c->chips[p];
     for (int k = 0; k < CLANS_COLOURS; k++)
         if (k != c->colour[seat])
             track[nt++] = c->track[k];
-    /* Every injective assignment of those colours to the (at most three)
-     * other seats, written out as loops: this runs in every playout. */
-    double sum = 0.0;
-    int count = 0, own = sc[seat];
-    for (int x = 0; x < nt; x++) {
-        int bx = track[x] + chips[0];
-        if (no == 1) {
-            sum += clans_squash(own - bx);
-            count++;
-            continue;
-        }
-        for (int y = 0; y < nt; y++) {
-            if (y == x)
-                continue;
-            int by = track[y] + chips[1] > bx ? track[y] + chips[1] : bx;
-            if (no == 2) {
-                sum += clans_squash(own - by);
-                count++;
-                continue;
-            }
-            for (int z = 0; z < nt; z++) {
-                if (z == x || z == y)
-                    continue;
-                int bz = track[z] + chips[2] > by ? track[z] + chips[2] : by;
-                sum += clans_squash(own - bz);
-                count++;
-            }
-        }
+    int own = sc[seat], b0[4], b1[4], b2[4];
+    for (int k = 0; k < 4; k++) {
+        b0[k] = track[k] + chips[0];
+        b1[k] = track[k] + chips[1];
+        b2[k] = track[k] + chips[2];
     }
-    return count ? sum / count : 0.5;
+    double sum = 0.0;
+    if (no == 3) {
+        /* unrolled, the assignments become constant indexes */
+#pragma GCC unroll 24
+        for (int i = 0; i < 24; i++) {
+            int a = clans_assign3[i], best = b0[a & 3];
+            best = b1[a >> 2 & 3] > best ? b1[a >> 2 & 3] : best;
+            best = b2[a >> 4] > best ? b2[a >> 4] : best;
+            sum += clans_squash(own - best);
+        }
+        return sum / 24;
+    }
+    if (no == 2) {
+#pragma GCC unroll 12
+        for (int i = 0; i < 12; i++) {
+            int a = clans_assign2[i], best = b0[a & 3];
+            best = b1[a >> 2 & 3] > best ? b1[a >> 2 & 3] : best;
+            sum += clans_squash(own - best);
+        }
+        return sum / 12;
+    }
+    for (int x = 0; x < 4; x++)
+        sum += clans_squash(own - b0[x]);
+    return sum / 4;
+}
+
+static double clans_heuristic(const tb_state *s, int seat)
+{
+    int sc[TB_MAX_SEATS];
+    clans_scores(s, sc);
+    return clans_standing(s, sc, seat);
+}
+
+static void clans_heuristic_all(const tb_state *s, double *out)
+{
+    int sc[TB_MAX_SEATS];
+    clans_scores(s, sc);
+    for (int p = 0; p < s->players; p++)
+        out[p] = clans_standing(s, sc, p);
 }
 
 const struct tb_game tb__clans_game = {
@@ -494,6 +556,7 @@ const struct tb_game tb__clans_game = {
     .setup = clans_setup,
     .to_move = clans__to_move,
     .legal = clans_legal,
+    .public_decisions = true, /* legal moves never read the colours */
     .apply = clans_apply,
     .random_move = clans_random_move,
     .playout = clans_playout,
@@ -507,6 +570,7 @@ const struct tb_game tb__clans_game = {
     .resample = clans_resample,
     .reveals = clans_reveals,
     .heuristic = clans_heuristic,
+    .heuristic_all = clans_heuristic_all,
     .role_count = CLANS_COLOURS,
     .role_names = clans__colour_name,
     .role = clans_role,

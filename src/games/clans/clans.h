@@ -93,6 +93,8 @@ int clans__chip_epoch(int chip_index); /* 1..5, or 0 past the 12th chip */
 int clans__to_move(const tb_state *s);
 bool clans__game_over(const clans_state *c);
 void clans__compute_live(clans_state *c); /* live edges from occupied */
+double clans__squash(int lead);          /* the heuristic's squash, from its table */
+double clans__squash_computed(int lead); /* the same, computed (tests compare them) */
 
 /* clans_tensor.c: action indexes and observation tensors (docs/python.md). */
 int clans__num_actions(int players);
