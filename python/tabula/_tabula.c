@@ -88,6 +88,7 @@ typedef struct {
     PyObject_HEAD
     tb_state *state;
     tb_state **history; /* buffers; the first `depth` hold earlier states */
+    tb_move *moves;     /* moves[k]: the decision made in history[k] */
     int depth, cap;
 } GameObject;
 
@@ -98,6 +99,7 @@ static void game_dealloc(GameObject *self)
     for (int i = 0; i < self->cap; i++)
         tb_state_free(self->history[i]);
     free(self->history);
+    free(self->moves);
     tb_state_free(self->state);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -111,11 +113,14 @@ static GameObject *game_wrap(tb_state *s)
     }
     g->state = s;
     g->history = NULL;
+    g->moves = NULL;
     g->depth = g->cap = 0;
     return g;
 }
 
-static int game_push(GameObject *self)
+/* Keeps the position before decision `m` (and `m`) for undo and for the
+ * inference of genmove. */
+static int game_push(GameObject *self, tb_move m)
 {
     if (self->depth == self->cap) {
         int cap = self->cap ? self->cap * 2 : 32;
@@ -127,8 +132,15 @@ static int game_push(GameObject *self)
         for (int i = self->cap; i < cap; i++)
             h[i] = NULL;
         self->history = h;
+        tb_move *mv = realloc(self->moves, (size_t)cap * sizeof *mv);
+        if (!mv) {
+            PyErr_NoMemory();
+            return -1; /* history grew, cap did not: the next push tries again */
+        }
+        self->moves = mv;
         self->cap = cap;
     }
+    self->moves[self->depth] = m;
     if (!self->history[self->depth])
         self->history[self->depth] = tb_state_dup(self->state);
     else
@@ -254,7 +266,7 @@ static int game_parse(GameObject *self, PyObject *arg, tb_move *out)
 static PyObject *game_play(GameObject *self, PyObject *arg)
 {
     tb_move m;
-    if (game_parse(self, arg, &m) || game_push(self))
+    if (game_parse(self, arg, &m) || game_push(self, m))
         return NULL;
     tb_apply(self->state, m);
     Py_RETURN_NONE;
@@ -432,16 +444,35 @@ static PyObject *game_resample(GameObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* The game's history as a record from the oldest position kept (NULL when
+ * none is kept, or without memory). */
+static tb_record *game_history_record(const GameObject *self)
+{
+    if (self->depth == 0)
+        return NULL;
+    const tb_state *start = self->history[0];
+    tb_record *rec = tb_record_new(tb_state_game(start), tb_players(start), NULL, tb_seed(start));
+    for (int k = 0; rec && k < self->depth; k++) {
+        char t[TB_MOVE_TEXT];
+        if (tb_move_to_text(self->history[k], self->moves[k], t, sizeof t) < 0 ||
+            tb_record_push(rec, t) != 0) {
+            tb_record_free(rec);
+            rec = NULL;
+        }
+    }
+    return rec;
+}
+
 static PyObject *game_genmove(GameObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"agent", "iterations", "time_ms", "seed", "threads", NULL};
+    static char *kwlist[] = {"agent", "iterations", "time_ms", "seed", "threads", "infer", NULL};
     const char *name = "ismcts";
     long long iterations = 0, time_ms = 0;
     unsigned long long seed = 0;
     int threads = 1;
-    PyObject *seed_obj = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|sLLOi", kwlist, &name, &iterations, &time_ms,
-                                     &seed_obj, &threads))
+    PyObject *seed_obj = NULL, *infer_obj = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|sLLOiO", kwlist, &name, &iterations, &time_ms,
+                                     &seed_obj, &threads, &infer_obj))
         return NULL;
     const tb_agent *agent = tb_agent_find(name);
     if (!agent)
@@ -450,6 +481,19 @@ static PyObject *game_genmove(GameObject *self, PyObject *args, PyObject *kw)
         return tabula_fail("the game is over");
     if (iterations < 0 || time_ms < 0)
         return tabula_fail("iterations and time_ms must not be negative");
+    tb_infer infer = TB_INFER_RULE;
+    if (infer_obj != Py_None) {
+        int on = PyObject_IsTrue(infer_obj);
+        if (on < 0)
+            return NULL;
+        infer = on ? TB_INFER_ON : TB_INFER_OFF;
+    }
+    if (infer == TB_INFER_ON && tb_role_count(tb_state_game(self->state)) == 0)
+        return tabula_fail("infer=True: nobody holds a secret role in this game");
+    if (infer == TB_INFER_ON && (self->depth == 0 ? tb_decisions_made(self->state) != 0
+                                                  : tb_decisions_made(self->history[0]) != 0))
+        return tabula_fail("infer=True needs the game's history from its start (a loaded or "
+                           "cloned game has none)");
     if (seed_obj && seed_obj != Py_None) {
         seed = PyLong_AsUnsignedLongLongMask(seed_obj);
         if (PyErr_Occurred())
@@ -460,10 +504,14 @@ static PyObject *game_genmove(GameObject *self, PyObject *args, PyObject *kw)
     tb_budget budget = {.iterations = iterations, .time_ms = time_ms, .threads = threads,
                         .now_us = tabula_now_us};
     tb_state *copy = tb_state_dup(self->state);
+    tb_state *start = self->depth > 0 ? tb_state_dup(self->history[0]) : NULL;
+    tb_record *rec = infer == TB_INFER_OFF ? NULL : game_history_record(self);
     tb_move m;
     Py_BEGIN_ALLOW_THREADS
-    m = tb_agent_decide(agent, copy, &budget, seed, NULL);
+    m = tb_agent_decide_game(agent, copy, start, rec, &budget, infer, seed, NULL, NULL);
     Py_END_ALLOW_THREADS
+    tb_record_free(rec);
+    tb_state_free(start);
     tb_state_free(copy);
     char t[TB_MOVE_TEXT];
     tb_move_to_text(self->state, m, t, sizeof t);
@@ -591,8 +639,10 @@ static PyMethodDef game_methods[] = {
          "resample(seat, rng): re-deals every secret the seat cannot see (rng: an int seed, a "
          "random.Random or a numpy Generator)."),
     {"genmove", (PyCFunction)(void (*)(void))game_genmove, METH_VARARGS | METH_KEYWORDS,
-     "genmove(agent='ismcts', iterations=0, time_ms=0, seed=None, threads=1): the agent's "
-     "decision for the seat to move, as text (not played). The GIL is released while it searches."},
+     "genmove(agent='ismcts', iterations=0, time_ms=0, seed=None, threads=1, infer=None): the "
+     "agent's decision for the seat to move, as text (not played). infer: whether the search deals "
+     "the others' secret roles (Clans's colours) by what their play since the start has shown "
+     "(None: where that was measured to win). The GIL is released while it searches."},
     METH("observation", game_observation, METH_O,
          "The seat's observation: a float32 array of the documented shape (docs/python.md)."),
     METH("action_to_string", game_action_to_string, METH_O, "The text of an action index."),

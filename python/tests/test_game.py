@@ -151,6 +151,29 @@ def test_genmove_searches_and_does_not_play():
     assert g.genmove("random") in g.legal()
 
 
+def test_genmove_infers_colours_from_the_history():
+    # The engine's transcript tests/engine/infer_genmove.in plays the same
+    # game: with and without inference the search chooses differently here,
+    # and by default (two players) it infers.
+    g = tabula.new_game("clans", players=2, seed=7)
+    for k in range(1, 7):
+        g.play(g.genmove("greedy", seed=k))
+    off = g.genmove("ismcts", iterations=500, seed=3, infer=False)
+    on = g.genmove("ismcts", iterations=500, seed=3, infer=True)
+    assert (off, on) == ("14-22", "17-20")
+    assert g.genmove("ismcts", iterations=500, seed=3) == on
+    g.play(on)  # the history follows undo
+    g.undo()
+    assert g.genmove("ismcts", iterations=500, seed=3, infer=True) == on
+    loaded = tabula.new_game("clans", players=2, seed=1)
+    loaded.load(g.state())
+    with pytest.raises(tabula.Error, match="history"):
+        loaded.genmove("ismcts", iterations=100, infer=True)
+    assert loaded.genmove("ismcts", iterations=500, seed=3) == off  # no history: dealt uniformly
+    with pytest.raises(tabula.Error, match="secret role"):
+        tabula.new_game("khronos", players=2, seed=1).genmove("ismcts", iterations=10, infer=True)
+
+
 def test_search_releases_the_gil():
     import threading
     import time
