@@ -8,7 +8,9 @@
 // and at least 44×44 px; a tap on a board point (smaller than a finger) must
 // reach the board.  Tablets (768×1024, 1024×768): no horizontal scroll, the
 // turn and End turn or the decision bar on the screen.  Screenshots of each
-// phase go to tests/e2e/artifacts/phone-*.png.
+// phase go to tests/e2e/artifacts/phone-*.png.  The board's zoom (pinch, +,
+// Fit) in Arkadia and Khronos, and the dock of a phone held sideways (844×390),
+// have tests of their own near the end.
 import { assert, assertEq } from '../server/lib.mjs';
 import { browserSuite } from './browser.mjs';
 
