@@ -599,6 +599,10 @@ for (const game of ['arkadia', 'khronos']) {
         const [x, y] = sqXY(anchors[Math.floor(anchors.length / 2)]);
         await tapBoard(page, arkSq(sqName(x + 1, y + 1)), 'the castle lot on the zoomed board', { fx: 0.9, within: 'svg' });
       } else {
+        // a card of the hand first (from the docked bar), then its squares light up
+        if (!(await page.$('.arkadia-board .reach'))) await tap(page, '#dock .ark-bar-card', 'a card of the hand');
+        await page.waitForSelector('.arkadia-board .reach');
+        assertEq(await zoomOf(page), zoomed, 'choosing a card keeps the zoom');
         const reach = await page.$$eval('.arkadia-board .reach', (r) => r.map((x) => x.dataset.reach));
         assert(reach.length, 'a square to lay on is offered');
         await tapBoard(page, arkSq(reach[0]), 'a square on the zoomed board', { within: 'svg' });
