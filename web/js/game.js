@@ -164,6 +164,8 @@ function placeDock() {
   document.body.style.paddingBottom = phone ? `${dock.offsetHeight + 8}px` : '';
   // what is scrolled into view (focus, find) stops above the dock, not under it
   document.documentElement.style.scrollPaddingBottom = phone ? `${dock.offsetHeight + 8}px` : '';
+  // the zoomed board's box fits between the top bar and the dock (tabula.css)
+  document.documentElement.style.setProperty('--dock-height', phone ? `${dock.offsetHeight}px` : '0px');
 }
 
 function showTab(name) {
