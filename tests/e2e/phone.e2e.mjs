@@ -8,11 +8,13 @@
 // and at least 44×44 px; a tap on a board point (smaller than a finger) must
 // reach the board.  Tablets (768×1024, 1024×768): no horizontal scroll, the
 // turn and End turn or the decision bar on the screen.  Screenshots of each
-// phase go to tests/e2e/artifacts/phone-*.png.
+// phase go to tests/e2e/artifacts/phone-*.png.  The board's zoom (pinch, +,
+// Fit) in Arkadia and Khronos, and the dock of a phone held sideways (844×390),
+// have tests of their own near the end.
 import { assert, assertEq } from '../server/lib.mjs';
 import { browserSuite } from './browser.mjs';
 
-const { server, browser, t, errors, shot, finish } = await browserSuite({ title: 'browser tests (phone, 390×844, touch)', prefix: 'phone-', aiDelay: 0 });
+const { server, browser, t, errors, shot, finish, artifacts } = await browserSuite({ title: 'browser tests (phone, 390×844, touch)', prefix: 'phone-', aiDelay: 0 });
 const W = 390, H = 844;
 
 async function phonePage({ expect404 = false } = {}) {
@@ -525,6 +527,139 @@ t.test('Khronos at 1280×800: the three boards, the hand and End turn fit withou
     assert(b && b.y >= 0 && b.y + b.height <= 800 && b.x + b.width <= 1280, `${sel} is on the screen without scrolling (${b ? Math.round(b.y + b.height) : 'none'})`);
   }
   await shot(page, 'desktop-khronos-1280x800');
+  await ctx.close();
+});
+
+// The board's zoom (js/zoom.js) on a phone, in the two games whose squares
+// are smaller than a finger.  "+" grows the drawn board, the page still has no
+// horizontal scroll (the board scrolls in its own box), a legal square of the
+// zoomed board is at least ~40 px and a tap on it plays the decision; the
+// computer's reply repaints the board and the zoom stays; "Fit" restores the
+// size.  A two-finger pinch is simulated with CDP touch events
+// (Input.dispatchTouchEvent), the way a phone's browser delivers it.
+async function apiGame(game) {
+  const res = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game, players: 2, seats: [{ kind: 'human', name: 'Zoe' }, { kind: 'ai', level: 'easy' }] }) });
+  return res.json();
+}
+const boardSize = async (page, sel) => {
+  const b = await page.locator(sel).first().boundingBox();
+  return b.width;
+};
+async function pinch(page, from, to) {
+  const cdp = await page.context().newCDPSession(page);
+  const r = await page.locator('.zoom-box').boundingBox();
+  const cx = r.x + r.width / 2, cy = r.y + Math.min(r.height, 300) / 2;
+  const pts = (d) => [{ x: cx - d / 2, y: cy, id: 1 }, { x: cx + d / 2, y: cy, id: 2 }];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: pts(from) });
+  for (let k = 1; k <= 6; k++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: pts(from + (to - from) * k / 6) });
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+const zoomOf = (page) => page.$eval('.zoom-box', (b) => Number(b.dataset.zoom));
+
+for (const game of ['arkadia', 'khronos']) {
+  t.test(`${game} on a phone: the board zooms (+, Fit, pinch), a tap on a zoomed square plays it, a repaint keeps the zoom`, async () => {
+    const page = await phonePage();
+    const g = await apiGame(game);
+    await page.goto(server.base + g.seats[0].link);
+    await page.waitForSelector('#turn.mine', { timeout: 60000 });
+    const svgSel = game === 'arkadia' ? '.arkadia-board' : '.kh-svg';
+    await page.waitForSelector(svgSel);
+    const fitWidth = await boardSize(page, svgSel);
+    assertEq(await zoomOf(page), 1, 'the board opens fitted to the screen');
+    // the pinch: two fingers moving apart zoom in; together again, out
+    await pinch(page, 60, 180);
+    const pinched = await zoomOf(page);
+    assert(pinched > 1.5, `a pinch outwards zooms the board in (×${pinched})`);
+    assert(await boardSize(page, svgSel) > fitWidth * 1.4, 'the pinched board is drawn larger');
+    await noOverflow(page, `${game}, pinched`);
+    await pinch(page, 180, 120);
+    assert(await zoomOf(page) < pinched, `a pinch inwards zooms out (×${await zoomOf(page)})`);
+    await tap(page, '#zoom-fit', 'Fit');
+    assertEq(await zoomOf(page), 1, 'Fit returns to the whole board');
+    // the buttons: "+" until a square is a finger wide
+    const sqSel = game === 'arkadia' ? '.arkadia-board rect.sq' : '.kh-svg .kh-sq';
+    const sq0 = (await page.locator(sqSel).first().boundingBox()).width;
+    assert(sq0 < 40, `unzoomed, a square is smaller than a finger (${Math.round(sq0)} px)`);
+    for (let k = 0; k < 4 && (await page.locator(sqSel).first().boundingBox()).width < 40; k++) await tap(page, '#zoom-in', 'Zoom in');
+    const zoomed = await zoomOf(page);
+    const sq = (await page.locator(sqSel).first().boundingBox()).width;
+    assert(zoomed > 1 && sq >= 40, `after +, a square is a finger wide (${Math.round(sq)} px at ×${zoomed})`);
+    const bigWidth = await boardSize(page, svgSel);
+    assert(bigWidth > fitWidth * 1.4, `the zoomed board is drawn larger (${Math.round(fitWidth)} → ${Math.round(bigWidth)} px)`);
+    await noOverflow(page, `${game}, zoomed`);
+    await shot(page, `zoom-${game}-1-zoomed`);
+    // a legal square of the zoomed board, tapped: the decision is played
+    const n = await logLength(page);
+    if (game === 'arkadia') {
+      await page.waitForSelector('#dock #ark-bar:not([hidden])');
+      if (await page.$('[data-lot-anchor]')) {
+        const anchors = await page.$$eval('[data-lot-anchor]', (a) => a.map((x) => x.dataset.lotAnchor));
+        const [x, y] = sqXY(anchors[Math.floor(anchors.length / 2)]);
+        await tapBoard(page, arkSq(sqName(x + 1, y + 1)), 'the castle lot on the zoomed board', { fx: 0.9, within: 'svg' });
+      } else {
+        // a card of the hand first (from the docked bar), then its squares light up
+        if (!(await page.$('.arkadia-board .reach'))) await tap(page, '#dock .ark-bar-card', 'a card of the hand');
+        await page.waitForSelector('.arkadia-board .reach');
+        assertEq(await zoomOf(page), zoomed, 'choosing a card keeps the zoom');
+        const reach = await page.$$eval('.arkadia-board .reach', (r) => r.map((x) => x.dataset.reach));
+        assert(reach.length, 'a square to lay on is offered');
+        await tapBoard(page, arkSq(reach[0]), 'a square on the zoomed board', { within: 'svg' });
+      }
+    } else {
+      await khDrawer(page, true);
+      await tap(page, '#dock #kh-palette .kh-tile.legal', 'a building tile');
+      await page.waitForSelector('.kh-root[data-mode="type"]');
+      assertEq(await zoomOf(page), zoomed, 'choosing a tile keeps the zoom');
+      const spot = page.locator('.kh-board.legal-build .kh-sq.act-build').first();
+      await spot.scrollIntoViewIfNeeded();
+      const b = await spot.boundingBox();
+      assert(b.width >= 40, `the square to build on is a finger wide (${Math.round(b.width)} px)`);
+      await tapAny(page, '.kh-board.legal-build .kh-sq.act-build', 'a square on the zoomed board');
+    }
+    await played(page, n, 'a tap on the zoomed board');
+    // the computer answers (the board is repainted): the zoom stays
+    await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k + 1 || document.querySelector('#turn.mine'), n, { timeout: 60000 });
+    await page.waitForTimeout(300);
+    assertEq(await zoomOf(page), zoomed, 'a repaint after a decision keeps the zoom');
+    assert(Math.abs(await boardSize(page, svgSel) - bigWidth) < 2, 'the board is still drawn at the zoomed size');
+    await noOverflow(page, `${game}, zoomed after a decision`);
+    await shot(page, `zoom-${game}-2-after-decision`);
+    await tap(page, '#zoom-fit', 'Fit');
+    assertEq(await zoomOf(page), 1, 'Fit restores the size');
+    assert(Math.abs(await boardSize(page, svgSel) - fitWidth) < 2, `the board is fitted again (${Math.round(await boardSize(page, svgSel))} px)`);
+    await page.context().close();
+  });
+}
+
+// A phone held sideways (844×390): the dock keeps to at most 40% of the
+// height (the headline and the buttons; the rest behind a tap), and the board
+// stays usable above it.
+t.test('a phone held sideways: the dock takes at most 40% of the height and the board stays usable', async () => {
+  const ctx = await browser.newContext({ viewport: { width: H, height: W }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 });
+  await ctx.addInitScript(() => localStorage.setItem('tabula.confirmEachMove', 'off'));
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  for (const game of ['clans', 'arkadia', 'khronos']) {
+    const g = await apiGame(game);
+    await page.goto(server.base + g.seats[0].link);
+    await page.waitForSelector('#turn.mine', { timeout: 60000 });
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: `${artifacts}/phone-sideways-${game}.png` }); // the screen as seen (the dock is fixed)
+    const dock = await page.locator('#dock').boundingBox();
+    assert(dock.height <= 0.4 * W + 0.5, `${game} at ${H}×${W}: the dock takes ${Math.round(dock.height)} px of ${W} (at most 40%)`);
+    // the headline and the game's buttons are in the dock as it is, without scrolling it
+    const inDock = await page.evaluate(() => {
+      const d = document.getElementById('dock').getBoundingClientRect();
+      return [...document.querySelectorAll('#dock #turn .headline, #dock-actions button:not([hidden]), #dock .phone-tabs')]
+        .filter((e) => e.offsetParent).map((e) => { const r = e.getBoundingClientRect(); return r.top >= d.top - 1 && r.bottom <= d.bottom + 1; });
+    });
+    assert(inDock.length && inDock.every(Boolean), `${game} sideways: the headline, the buttons and the tabs show in the dock (${inDock})`);
+    await noOverflow(page, `${game} sideways`, H);
+    const zoomIn = await page.locator('#zoom-in').boundingBox();
+    assert(zoomIn && zoomIn.y >= 0 && zoomIn.y + zoomIn.height <= dock.y, `${game} sideways: the zoom buttons are above the dock`);
+  }
   await ctx.close();
 });
 

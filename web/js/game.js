@@ -30,6 +30,7 @@ import { scoreGraph, stageTable } from './scoregraph.js';
 import { whatNowPanel } from './whatnow.js';
 import { mountReview } from './review.js';
 import { createDeduce, setupDeduceSetting } from './deduce.js';
+import { mountZoom } from './zoom.js';
 
 const params = new URLSearchParams(location.search);
 const gameId = params.get('game');
@@ -163,6 +164,8 @@ function placeDock() {
   document.body.style.paddingBottom = phone ? `${dock.offsetHeight + 8}px` : '';
   // what is scrolled into view (focus, find) stops above the dock, not under it
   document.documentElement.style.scrollPaddingBottom = phone ? `${dock.offsetHeight + 8}px` : '';
+  // the zoomed board's box fits between the top bar and the dock (tabula.css)
+  document.documentElement.style.setProperty('--dock-height', phone ? `${dock.offsetHeight}px` : '0px');
 }
 
 function showTab(name) {
@@ -756,6 +759,7 @@ function setupSettings() {
 async function main() {
   $('brand-logo').append(brandSvg());
   setupSettings();
+  mountZoom($('board'), PHONE); // pinch and +/−/Fit on narrow screens (js/zoom.js)
   for (const b of document.querySelectorAll('[data-phone-tab]')) b.addEventListener('click', () => showTab(b.dataset.phoneTab));
   PHONE.addEventListener('change', () => renderAll());
   document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape' && S.look) lookBack(null); });
