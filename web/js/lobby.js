@@ -10,7 +10,12 @@ import {
   rememberGame, toast,
 } from './common.js';
 
-const state = { catalog: null, game: null, tab: 'live', requestKey: randomKey(), busy: false };
+// requestKey: the key of the next new game; lastKey/lastAt: the key of the game
+// just created and when, so the second click of a double click that arrives
+// after the first one's answer asks for that same game again (the server
+// answers with it), never for a second one.
+const DOUBLE_CLICK_MS = 1500;
+const state = { catalog: null, game: null, tab: 'live', requestKey: randomKey(), lastKey: null, lastAt: 0, busy: false };
 
 const $ = (id) => document.getElementById(id);
 
@@ -129,7 +134,8 @@ async function create(ev) {
     });
     const options = {};
     for (const sel of document.querySelectorAll('[data-option]')) options[sel.dataset.option] = sel.value;
-    const body = { game: state.game.name, players: seats.length, seats, options, request_key: state.requestKey };
+    const again = state.lastKey && Date.now() - state.lastAt < DOUBLE_CLICK_MS;
+    const body = { game: state.game.name, players: seats.length, seats, options, request_key: again ? state.lastKey : state.requestKey };
     if ($('board')) body.board = $('board').value;
     const res = await apiPost('/api/games', body);
     rememberGame({
@@ -137,7 +143,11 @@ async function create(ev) {
       seats: res.seats.filter((s) => s.link).map((s) => ({ seat: s.seat, name: s.name, link: s.link })),
       creator: res.creator_token,
     });
-    state.requestKey = randomKey(); // the next game is another game
+    if (!again) {
+      state.lastKey = state.requestKey;
+      state.requestKey = randomKey(); // the next game is another game
+    }
+    state.lastAt = Date.now();
     showCreated(res);
     loadGames();
   } catch (e) {
