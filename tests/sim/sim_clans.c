@@ -2,8 +2,9 @@
  * sim_clans.c — the invariants of a Clans state (clans.h) checked after
  * every random decision: huts on the board + removed = 60 and at most 12 of
  * a colour, sizes and masks consistent, chips within 12 and matching the
- * villages, villages isolated, ruins empty, pending villages isolated, and
- * every colour's track never decreasing.
+ * villages, villages isolated, ruins empty, pending villages isolated, the
+ * occupied neighbours counted per territory, and every colour's track never
+ * decreasing.
  */
 #include "sim.h"
 
@@ -19,8 +20,8 @@ int sim_clans_check(const tb_state *before, const tb_state *after, char *err, si
     for (int t = 0; t < CLANS_TERRITORIES; t++) {
         int size = 0;
         for (int k = 0; k < CLANS_COLOURS; k++) {
-            size += c->huts[t][k];
-            per_colour[k] += c->huts[t][k];
+            size += clans__huts(c, t, k);
+            per_colour[k] += clans__huts(c, t, k);
         }
         if (size != c->size[t])
             return snprintf(err, n, "territory %d: size %d but %d huts", t + 1, c->size[t], size), -1;
@@ -33,6 +34,9 @@ int sim_clans_check(const tb_state *before, const tb_state *after, char *err, si
             return snprintf(err, n, "ruin %d holds huts or is no village", t + 1), -1;
         if ((c->pending >> t & 1) && (!size || !isolated))
             return snprintf(err, n, "pending village %d is not an isolated group", t + 1), -1;
+        if (c->crowd[t] != __builtin_popcountll(clans__adjacent[t] & c->occupied))
+            return snprintf(err, n, "territory %d: %d occupied neighbours counted, %d on the board",
+                            t + 1, c->crowd[t], __builtin_popcountll(clans__adjacent[t] & c->occupied)), -1;
         total += size;
     }
     clans_state fresh = *c;

@@ -283,7 +283,7 @@ static int isolated_pairs(clans_state *c, const int *colours, int pairs, int pai
     for (int k = 0; k < found; k++) {
         for (int e = 0; e < 2; e++) {
             int t = pair[k][e];
-            c->huts[t][colours[k]] = 2;
+            clans__set_huts(c, t, colours[k], 2);
             c->size[t] = 2;
             c->occupied |= 1ull << t;
             kept += 2;

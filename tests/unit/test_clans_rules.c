@@ -31,7 +31,7 @@ static void setup_places_one_hut_of_each_colour_per_region(void **unused)
                         continue;
                     assert_int_equal(c->size[t], 1);
                     for (int k = 0; k < CLANS_COLOURS; k++)
-                        if (c->huts[t][k])
+                        if (clans__huts(c, t, k))
                             colours |= 1 << k;
                 }
                 assert_int_equal(colours, 0x1f);

@@ -12,12 +12,28 @@
 
 #include <stdio.h>
 #include <string.h>
+#if defined(__AVX2__) || defined(__BMI2__)
+#include <immintrin.h>
+#endif
 
 const char *const clans__colour_name[CLANS_COLOURS] = {"red", "blue", "green", "yellow", "black"};
 const char *const clans__terrain_name[CLANS_TERRAINS] = {"forest", "mountain", "steppe",
                                                          "grassland"};
 
 #define BIT(t) (1ULL << (t))
+
+/* Hut words (clans_state.huts): one byte per colour in bytes 0..4. */
+#define CLANS_FIVE_BYTES 0x0000008080808080ULL /* bit 7 of each colour's byte */
+#define CLANS_ONE_EACH 0x0000000101010101ULL   /* one hut of every colour */
+
+/* Bit 7 of each byte of x that is zero, among the bytes whose bit 7 is set
+ * in `bytes`; every other bit is 0. */
+static inline uint64_t clans_zero_bytes(uint64_t x, uint64_t bytes)
+{
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+    uint64_t nonzero_low = (x & low7) + low7; /* bit 7: the low 7 bits are not all 0 */
+    return ~(nonzero_low | x | low7) & bytes;
+}
 
 static const tb_option_spec clans_options[] = {{NULL, NULL, NULL, NULL}};
 
@@ -31,25 +47,64 @@ static bool clans_has_move(const clans_state *c)
     return (c->live[0] | c->live[1] | c->live[2]) != 0;
 }
 
+static void clans_count_crowds(clans_state *c)
+{
+    memset(c->crowd, 0, sizeof c->crowd);
+    for (int t = 0; t < CLANS_TERRITORIES; t++)
+        c->crowd[t] = (uint8_t)__builtin_popcountll(clans__adjacent[t] & c->occupied);
+}
+
 void clans__compute_live(clans_state *c)
 {
     memset(c->live, 0, sizeof c->live);
     for (int e = 0; e < clans__edge_count; e++)
         if ((c->occupied >> clans__edge[e][0] & 1) && (c->occupied >> clans__edge[e][1] & 1))
             c->live[e / 64] |= 1ULL << (e % 64);
+    clans_count_crowds(c);
 }
 
-/* Territory t has become empty: no edge at it is live any more. */
-static inline void clans_vacate(clans_state *c, int t)
+#ifdef __AVX2__
+/* Bytes 0xff where bit i of m is set, 0 elsewhere (i = 0..31). */
+static inline __m256i clans_bits_to_bytes(uint32_t m)
+{
+    const __m256i spread = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2,
+                                            2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+    const __m256i bit = _mm256_set1_epi64x((long long)0x8040201008040201ULL);
+    __m256i v = _mm256_shuffle_epi8(_mm256_set1_epi32((int)m), spread);
+    return _mm256_cmpeq_epi8(_mm256_and_si256(v, bit), bit);
+}
+#endif
+
+/* Occupied territory t has become empty: no edge at it is live any more, each of its
+ * neighbours has one occupied neighbour less; returns the territories left
+ * with no occupied neighbour (occupied or not). */
+static inline uint64_t clans_vacate(clans_state *c, int t)
 {
     c->occupied &= ~BIT(t);
     for (int w = 0; w < CLANS_EDGE_WORDS; w++)
         c->live[w] &= ~clans__edges_of[t][w];
-}
-
-#ifdef __BMI2__
-#include <immintrin.h>
+    uint64_t near = clans__adjacent[t];
+#ifdef __AVX2__
+    /* Adding 0xff is subtracting one, in the 32 bytes of each half. */
+    __m256i *crowd = (__m256i *)c->crowd;
+    __m256i lo = _mm256_add_epi8(_mm256_loadu_si256(crowd), clans_bits_to_bytes((uint32_t)near));
+    __m256i hi = _mm256_add_epi8(_mm256_loadu_si256(crowd + 1),
+                                 clans_bits_to_bytes((uint32_t)(near >> 32)));
+    _mm256_storeu_si256(crowd, lo);
+    _mm256_storeu_si256(crowd + 1, hi);
+    __m256i zero = _mm256_setzero_si256();
+    uint64_t alone = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, zero)) |
+                     (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, zero)) << 32;
+    return alone & near;
+#else
+    uint64_t alone = 0;
+    for (uint64_t rest = near; rest; rest &= rest - 1) {
+        int n = __builtin_ctzll(rest);
+        alone |= (uint64_t)(--c->crowd[n] == 0) << n;
+    }
+    return alone;
 #endif
+}
 
 /* The position of the k-th (0-based) set bit of x; x has more than k bits. */
 static inline int clans_select(uint64_t x, uint32_t k)
@@ -94,12 +149,13 @@ static int clans_setup(tb_state *s, char *err, size_t errlen)
         const uint8_t *colours = clans__colour_orders[tb__rng_below(&s->rng, 120)];
         for (int k = 0; k < 5; k++) {
             int t = clans__region_member[r][k];
-            c->huts[t][colours[k]] = 1;
+            c->huts[t] = 1ULL << (8 * colours[k]);
             c->size[t] = 1;
         }
     }
     c->occupied = (1ULL << CLANS_TERRITORIES) - 1;
     memcpy(c->live, clans__all_edges, sizeof c->live);
+    memcpy(c->crowd, clans__degree, sizeof c->crowd); /* every territory is occupied */
     uint8_t deal[CLANS_COLOURS] = {0, 1, 2, 3, 4};
     tb__shuffle(deal, CLANS_COLOURS, 1, &s->rng);
     for (int p = 0; p < s->players; p++)
@@ -118,36 +174,33 @@ static void clans_found(clans_state *c, int t)
     c->chips[c->turn]++;
     c->villages |= BIT(t);
     c->village_epoch[t] = (uint8_t)e;
-    uint8_t *h = c->huts[t];
-    bool all_five = true;
-    for (int k = 0; k < CLANS_COLOURS; k++)
-        all_five &= h[k] > 0;
-    if (all_five) {
-        for (int k = 0; k < CLANS_COLOURS; k++) {
-            if (h[k] == 1) {
-                h[k] = 0;
-                c->size[t]--;
-                c->removed++;
-            }
-        }
+    uint64_t h = c->huts[t];
+    if (!clans_zero_bytes(h, CLANS_FIVE_BYTES)) {
+        /* All five colours: strife kills the lone huts (5A.5). */
+        uint64_t lone = clans_zero_bytes(h ^ CLANS_ONE_EACH, CLANS_FIVE_BYTES);
+        int killed = __builtin_popcountll(lone);
+        h &= ~((lone >> 7) * 0xff);
+        c->huts[t] = h;
+        c->size[t] = (uint8_t)(c->size[t] - killed);
+        c->removed = (uint8_t)(c->removed + killed);
         if (!c->size[t])
-            clans_vacate(c, t); /* five single huts: strife empties it (5A.5) */
+            clans_vacate(c, t); /* five single huts: strife empties it */
     }
     const clans_epoch *ep = &clans__epoch[e - 1];
     int terrain = clans__territory[t].terrain;
     if (ep->hostile == terrain) {
         c->removed = (uint8_t)(c->removed + c->size[t]);
-        memset(h, 0, CLANS_COLOURS);
+        c->huts[t] = 0;
         c->size[t] = 0;
-        clans_vacate(c, t);
+        if (c->occupied & BIT(t)) /* strife may have emptied it already */
+            clans_vacate(c, t);
         c->ruins |= BIT(t);
     } else if (c->size[t] > 0) {
         int value = c->size[t];
         if (ep->favourable == terrain || ep->favourable == CLANS_ANY_TERRAIN)
             value += ep->bonus;
-        for (int k = 0; k < CLANS_COLOURS; k++)
-            if (h[k])
-                c->track[k] = (int16_t)(c->track[k] + value);
+        for (int k = 0; k < CLANS_COLOURS; k++) /* every colour with a hut there */
+            c->track[k] = (int16_t)(c->track[k] + value * (int)((h >> (8 * k) & 0xff) != 0));
     }
     if (c->chips_taken == CLANS_CHIPS)
         c->over = 1;
@@ -159,17 +212,16 @@ static void clans_found(clans_state *c, int t)
  * epoch boundaries). */
 static bool clans_order_matters(const clans_state *c)
 {
-    int ids[8], n = 0;
-    for (uint64_t rest = c->pending; rest; rest &= rest - 1)
-        ids[n++] = __builtin_ctzll(rest);
+    int n = __builtin_popcountll(c->pending);
     if (n < 2)
         return false;
-    int first = clans__chip_epoch(c->chips_taken);
-    bool same = true;
-    for (int i = 1; i < n; i++)
-        same &= clans__chip_epoch(c->chips_taken + i) == first;
-    if (same)
+    /* Epochs never fall as chips are taken (and are 0 past the last chip),
+     * so the chips span one epoch exactly when the first and last agree. */
+    if (clans__chip_epoch(c->chips_taken + n - 1) == clans__chip_epoch(c->chips_taken))
         return false;
+    int ids[8], found = 0;
+    for (uint64_t rest = c->pending; rest; rest &= rest - 1)
+        ids[found++] = __builtin_ctzll(rest);
     /* Heap's algorithm over the order of ids. */
     int perm[8], counter[8] = {0};
     memcpy(perm, ids, sizeof ids);
@@ -204,9 +256,19 @@ static bool clans_order_matters(const clans_state *c)
     return false;
 }
 
+/* Ends the turn: early end when no move remains (clans.md 7.4), else the
+ * next seat (no branch: this runs after every decision of a playout). */
+static inline void clans_next_turn(clans_state *c)
+{
+    c->over |= !clans_has_move(c);
+    uint8_t next = (uint8_t)(c->turn + 1);
+    next = next == c->base.players ? 0 : next;
+    c->turn = c->over ? c->turn : next;
+}
+
 /* Founds pending villages while their order cannot matter, then ends the
- * turn: early end when no move remains, else the next seat. */
-static void clans_settle(clans_state *c)
+ * turn; stops early when the mover must choose the order. */
+static void __attribute__((noinline)) clans_settle_villages(clans_state *c)
 {
     while (c->pending && !c->over) {
         if ((c->pending & (c->pending - 1)) && clans_order_matters(c))
@@ -216,10 +278,15 @@ static void clans_settle(clans_state *c)
         clans_found(c, t);
     }
     c->pending = 0;
-    if (!c->over && !clans_has_move(c))
-        c->over = 1;
-    if (!c->over)
-        c->turn = (uint8_t)(c->turn + 1 == c->base.players ? 0 : c->turn + 1);
+    clans_next_turn(c);
+}
+
+static inline void clans_settle(clans_state *c)
+{
+    if (__builtin_expect(c->pending != 0, 0))
+        clans_settle_villages(c);
+    else
+        clans_next_turn(c);
 }
 
 /* Destinations a source may move onto: occupied neighbours, and under the
@@ -257,8 +324,53 @@ static int clans_legal(const tb_state *s, tb_move *out)
     return n;
 }
 
-static inline tb_move clans_draw(const clans_state *c, tb_rng *rng);
-static void clans_apply(tb_state *s, tb_move m);
+/* A uniformly random pending village (the mover's choice of order). */
+static inline int clans_draw_village(const clans_state *c, tb_rng *rng)
+{
+    uint64_t rest = c->pending;
+    uint32_t k = tb__rng_below(rng, (uint32_t)__builtin_popcountll(rest));
+    while (k--)
+        rest &= rest - 1;
+    return __builtin_ctzll(rest);
+}
+
+/* A uniformly random hut move when no village is pending: a uniform live
+ * edge and direction; every live edge has at least one legal direction (the
+ * smaller group onto the larger), so at least half of the draws are accepted
+ * and each legal move is equally likely.  The draw is the same on every
+ * machine (clans_select only finds the k-th set bit faster where the CPU
+ * can), so a seed gives the same game. */
+static inline void clans_draw_hut_move(const clans_state *c, tb_rng *rng, int *from, int *to)
+{
+    uint32_t n0 = (uint32_t)__builtin_popcountll(c->live[0]);
+    uint32_t n1 = (uint32_t)__builtin_popcountll(c->live[1]);
+    uint32_t total = n0 + n1 + (uint32_t)__builtin_popcountll(c->live[2]);
+    for (;;) {
+        uint32_t r = tb__rng_below(rng, 2 * total), k = r >> 1;
+        /* The word holding the k-th live edge, chosen without a branch (one
+         * here is mispredicted about half the time). */
+        uint32_t in1 = k >= n0, in2 = k >= n0 + n1;
+        uint32_t word = in1 + in2;
+        uint32_t before = (in1 ? n0 : 0) + (in2 ? n1 : 0);
+        int e = (int)(64 * word) + clans_select(c->live[word], k - before);
+        int f = clans__edge[e][r & 1], t = clans__edge[e][!(r & 1)];
+        if (c->size[f] <= 6 || c->size[t] >= c->size[f]) {
+            *from = f;
+            *to = t;
+            return;
+        }
+    }
+}
+
+/* A uniformly random legal move of a game that is not over. */
+static inline tb_move clans_draw(const clans_state *c, tb_rng *rng)
+{
+    if (c->pending)
+        return CLANS_VILLAGE_FLAG | (tb_move)(clans_draw_village(c, rng) + 1);
+    int from, to;
+    clans_draw_hut_move(c, rng, &from, &to);
+    return (tb_move)((from + 1) << 8 | (to + 1));
+}
 
 static tb_move clans_random_move(const tb_state *s, tb_rng *rng)
 {
@@ -266,77 +378,57 @@ static tb_move clans_random_move(const tb_state *s, tb_rng *rng)
     return c->over ? 0 : clans_draw(c, rng);
 }
 
-static int clans_playout(tb_state *s, tb_rng *rng, int limit)
+/* Moves the huts of `from` onto `to` (a legal move), marks the villages it
+ * makes and settles them: one decision, inlined into the playout loop. */
+static inline void clans_move_huts(clans_state *c, int from, int to)
 {
-    clans_state *c = (clans_state *)s;
-    int n = 0;
-    while (!c->over && (limit <= 0 || n < limit)) {
-        clans_apply(s, clans_draw(c, rng));
-        n++;
-    }
-    return n;
+    c->huts[to] += c->huts[from]; /* no byte overflows: 60 huts in all */
+    c->huts[from] = 0;
+    c->size[to] = (uint8_t)(c->size[to] + c->size[from]);
+    c->size[from] = 0;
+    uint64_t alone = clans_vacate(c, from);
+    c->last_from = (uint8_t)(from + 1);
+    c->last_to = (uint8_t)(to + 1);
+    /* The occupied neighbours of `from` left with no occupied neighbour
+     * become villages. */
+    c->pending = alone & c->occupied;
+    clans_settle(c);
 }
 
-/* A uniformly random legal move of a game that is not over. */
-static inline tb_move clans_draw(const clans_state *c, tb_rng *rng)
+/* Founds the village the mover chose among those pending. */
+static void clans_choose_village(clans_state *c, int t)
 {
-    if (c->pending) {
-        uint64_t rest = c->pending;
-        uint32_t k = tb__rng_below(rng, (uint32_t)__builtin_popcountll(rest));
-        while (k--)
-            rest &= rest - 1;
-        return CLANS_VILLAGE_FLAG | (tb_move)(__builtin_ctzll(rest) + 1);
-    }
-    /* A uniform live edge and direction; every live edge has at least one
-     * legal direction (the smaller group onto the larger), so at least half
-     * of the draws are accepted and each legal move is equally likely.  The
-     * draw is the same on every machine (clans_select only finds the k-th
-     * set bit faster where the CPU can), so a seed gives the same game. */
-    uint32_t n0 = (uint32_t)__builtin_popcountll(c->live[0]);
-    uint32_t n1 = (uint32_t)__builtin_popcountll(c->live[1]);
-    uint32_t total = n0 + n1 + (uint32_t)__builtin_popcountll(c->live[2]);
-    for (;;) {
-        uint32_t r = tb__rng_below(rng, 2 * total), k = r >> 1;
-        int e = k < n0 ? clans_select(c->live[0], k)
-                : k < n0 + n1 ? 64 + clans_select(c->live[1], k - n0)
-                              : 128 + clans_select(c->live[2], k - n0 - n1);
-        int from = clans__edge[e][r & 1], to = clans__edge[e][!(r & 1)];
-        if (c->size[from] <= 6 || c->size[to] >= c->size[from])
-            return (tb_move)((from + 1) << 8 | (to + 1));
-    }
+    c->pending &= ~BIT(t);
+    clans_found(c, t);
+    clans_settle(c);
 }
 
 static void clans_apply(tb_state *s, tb_move m)
 {
     clans_state *c = (clans_state *)s;
-    if (m & CLANS_VILLAGE_FLAG) {
-        int t = (int)(m & 0xff) - 1;
-        c->pending &= ~BIT(t);
-        clans_found(c, t);
-        clans_settle(c);
-        return;
+    if (m & CLANS_VILLAGE_FLAG)
+        clans_choose_village(c, (int)(m & 0xff) - 1);
+    else
+        clans_move_huts(c, (int)(m >> 8) - 1, (int)(m & 0xff) - 1);
+}
+
+/* Random decisions to the end (or `limit`), each drawn as clans_draw would
+ * and applied as clans_apply would, without encoding them as moves. */
+static int clans_playout(tb_state *s, tb_rng *rng, int limit)
+{
+    clans_state *c = (clans_state *)s;
+    int n = 0;
+    while (!c->over && (limit <= 0 || n < limit)) {
+        if (__builtin_expect(c->pending != 0, 0)) {
+            clans_choose_village(c, clans_draw_village(c, rng));
+        } else {
+            int from, to;
+            clans_draw_hut_move(c, rng, &from, &to);
+            clans_move_huts(c, from, to);
+        }
+        n++;
     }
-    int from = (int)(m >> 8) - 1, to = (int)(m & 0xff) - 1;
-    uint8_t *dst = c->huts[to], *src = c->huts[from];
-    dst[0] = (uint8_t)(dst[0] + src[0]);
-    dst[1] = (uint8_t)(dst[1] + src[1]);
-    dst[2] = (uint8_t)(dst[2] + src[2]);
-    dst[3] = (uint8_t)(dst[3] + src[3]);
-    dst[4] = (uint8_t)(dst[4] + src[4]);
-    memset(src, 0, CLANS_COLOURS);
-    c->size[to] = (uint8_t)(c->size[to] + c->size[from]);
-    c->size[from] = 0;
-    clans_vacate(c, from);
-    c->last_from = (uint8_t)(from + 1);
-    c->last_to = (uint8_t)(to + 1);
-    uint64_t fresh = 0;
-    for (uint64_t rest = clans__adjacent[from] & c->occupied; rest; rest &= rest - 1) {
-        int t = __builtin_ctzll(rest);
-        if (!(clans__adjacent[t] & c->occupied))
-            fresh |= BIT(t);
-    }
-    c->pending = fresh;
-    clans_settle(c);
+    return n;
 }
 
 static void clans_scores(const tb_state *s, int *out)
@@ -360,7 +452,7 @@ static int clans_score_breakdown(const tb_state *s, int seat, tb_score_part *out
     int huts[CLANS_EPOCHS] = {0}, bonus = 0;
     for (uint64_t v = c->villages & ~c->ruins; v; v &= v - 1) {
         int t = __builtin_ctzll(v), e = c->village_epoch[t];
-        if (e < 1 || e > CLANS_EPOCHS || !c->huts[t][colour])
+        if (e < 1 || e > CLANS_EPOCHS || !clans__huts(c, t, colour))
             continue;
         const clans_epoch *ep = &clans__epoch[e - 1];
         huts[e - 1] += c->size[t];

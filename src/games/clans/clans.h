@@ -36,7 +36,13 @@ typedef struct clans_epoch {
 } clans_epoch;
 
 extern const clans_territory clans__territory[CLANS_TERRITORIES];
-extern const uint64_t clans__adjacent[CLANS_TERRITORIES]; /* bit t: borders territory t */
+/* Bit u of clans__adjacent[t]: t borders u.  Rows 60..63 are empty, so a
+ * loop may read row 63 for "no territory" without a branch; no territory has
+ * more than CLANS_MAX_DEGREE neighbours (the generator refuses a map that does). */
+#define CLANS_ADJACENT_ROWS 64
+#define CLANS_MAX_DEGREE 6
+extern const uint64_t clans__adjacent[CLANS_ADJACENT_ROWS];
+extern const uint8_t clans__degree[64]; /* neighbours of each territory; 0 past 59 */
 extern const clans_epoch clans__epoch[CLANS_EPOCHS];
 #define CLANS_MAX_EDGES 192
 #define CLANS_EDGE_WORDS 3
@@ -64,11 +70,13 @@ extern const uint8_t clans__region_member[CLANS_REGIONS][5]; /* territories of e
  *     the remaining ones can change the outcome;
  *   - live has bit e set exactly when both ends of edge e are occupied (a
  *     move exists iff live is not empty: clans.md 7.4);
+ *   - crowd[t] is the number of occupied neighbours of t (0 for t >= 60), so
+ *     the groups a move leaves alone are found for all territories at once;
  *   - colour[seat] are distinct colours; they are the only secret.
  */
 typedef struct clans_state {
     tb_state base;
-    uint8_t huts[CLANS_TERRITORIES][CLANS_COLOURS];
+    uint64_t huts[CLANS_TERRITORIES]; /* byte k (k < 5): colour k's huts on t; bytes 5-7 are 0 */
     uint8_t size[CLANS_TERRITORIES];
     uint8_t village_epoch[CLANS_TERRITORIES]; /* 1..5 for villages, else 0 */
     uint64_t occupied;
@@ -76,6 +84,7 @@ typedef struct clans_state {
     uint64_t ruins;
     uint64_t pending;
     uint64_t live[CLANS_EDGE_WORDS];
+    uint8_t crowd[64];
     int16_t track[CLANS_COLOURS];
     uint8_t colour[TB_MAX_SEATS];
     uint8_t chips[TB_MAX_SEATS];
@@ -86,13 +95,23 @@ typedef struct clans_state {
     uint8_t last_from, last_to; /* the last hut move, 1-based; 0 before any */
 } clans_state;
 
+/* The huts of a colour on territory t, and setting them (0..255). */
+static inline int clans__huts(const clans_state *c, int t, int colour)
+{
+    return (int)(c->huts[t] >> (8 * colour) & 0xff);
+}
+static inline void clans__set_huts(clans_state *c, int t, int colour, int n)
+{
+    c->huts[t] = (c->huts[t] & ~(0xffULL << (8 * colour))) | (uint64_t)(n & 0xff) << (8 * colour);
+}
+
 /* clans.c */
 extern const char *const clans__colour_name[CLANS_COLOURS];
 extern const char *const clans__terrain_name[CLANS_TERRAINS];
 int clans__chip_epoch(int chip_index); /* 1..5, or 0 past the 12th chip */
 int clans__to_move(const tb_state *s);
 bool clans__game_over(const clans_state *c);
-void clans__compute_live(clans_state *c); /* live edges from occupied */
+void clans__compute_live(clans_state *c); /* live edges and crowd from occupied */
 double clans__squash(int lead);          /* the heuristic's squash, from its table */
 double clans__squash_computed(int lead); /* the same, computed (tests compare them) */
 

@@ -70,7 +70,7 @@ void clans__observation(const tb_state *s, int seat, float *out)
     float *o = out;
     for (int t = 0; t < CLANS_TERRITORIES; t++, o += CLANS_OBS_TERRITORY) {
         for (int k = 0; k < CLANS_COLOURS; k++)
-            o[k] = (float)c->huts[t][k];
+            o[k] = (float)clans__huts(c, t, k);
         uint64_t bit = 1ULL << t;
         o[CLANS_COLOURS] = (c->villages & bit) ? (float)c->village_epoch[t] : 0.0f;
         o[CLANS_COLOURS + 1] = (c->ruins & bit) ? 1.0f : 0.0f;

@@ -125,12 +125,12 @@ int clans__text_to_move(const tb_state *s, const char *text, tb_move *out, char 
     return 0;
 }
 
-static json_t *text_huts_json(const uint8_t *h)
+static json_t *text_huts_json(const clans_state *c, int t)
 {
     json_t *o = json_object();
     for (int k = 0; k < CLANS_COLOURS; k++)
-        if (h[k])
-            json_object_set_new(o, clans__colour_name[k], json_integer(h[k]));
+        if (clans__huts(c, t, k))
+            json_object_set_new(o, clans__colour_name[k], json_integer(clans__huts(c, t, k)));
     return o;
 }
 
@@ -174,7 +174,7 @@ json_t *clans__view_json(const tb_state *s, int seat)
     for (int t = 0; t < CLANS_TERRITORIES; t++) {
         json_t *o = json_object();
         json_object_set_new(o, "id", json_integer(t + 1));
-        json_object_set_new(o, "huts", text_huts_json(c->huts[t]));
+        json_object_set_new(o, "huts", text_huts_json(c, t));
         if (c->villages & BIT(t)) {
             json_object_set_new(o, "village", json_integer(c->village_epoch[t]));
             if (c->ruins & BIT(t))
@@ -230,7 +230,7 @@ json_t *clans__state_json(const tb_state *s)
             continue;
         char key[8];
         snprintf(key, sizeof key, "%d", t + 1);
-        json_object_set_new(board, key, text_huts_json(c->huts[t]));
+        json_object_set_new(board, key, text_huts_json(c, t));
     }
     json_object_set_new(j, "board", board);
     json_t *villages = json_object();
@@ -322,7 +322,7 @@ int clans__state_from_json(tb_state *s, const json_t *j, char *err, size_t errle
             json_int_t n = json_integer_value(cv);
             if (!json_is_integer(cv) || n < 0 || n > CLANS_HUTS_PER_COLOUR)
                 return tb__errf(err, errlen, "board[%s].%s must be 0-12", key, ck);
-            c->huts[t][k] = (uint8_t)n;
+            clans__set_huts(c, t, k, (int)n);
             c->size[t] = (uint8_t)(c->size[t] + n);
             per_colour[k] += (int)n;
             on_board += (int)n;
@@ -489,14 +489,15 @@ static void text_cell(tb_buf *b, const clans_state *c, int t, bool colour)
         width = 1;
     } else {
         for (int k = 0; k < CLANS_COLOURS; k++) {
-            if (!c->huts[t][k])
+            int n = clans__huts(c, t, k);
+            if (!n)
                 continue;
             if (colour)
-                tb__buf_printf(b, "%s%c%d%s", text_ansi_colour[k], text_colour_letter[k],
-                               c->huts[t][k], ANSI_RESET);
+                tb__buf_printf(b, "%s%c%d%s", text_ansi_colour[k], text_colour_letter[k], n,
+                               ANSI_RESET);
             else
-                tb__buf_printf(b, "%c%d", text_colour_letter[k], c->huts[t][k]);
-            width += c->huts[t][k] >= 10 ? 3 : 2;
+                tb__buf_printf(b, "%c%d", text_colour_letter[k], n);
+            width += n >= 10 ? 3 : 2;
         }
     }
     for (; width < 10; width++)
@@ -607,7 +608,7 @@ static void clans_narrate_villages(tb_buf *b, const clans_state *before, const c
         }
         int lost = 0;
         for (int k = 0; k < CLANS_COLOURS; k++)
-            if (mixed[t][k] && !after->huts[t][k])
+            if (mixed[t][k] && !clans__huts(after, t, k))
                 tb__buf_printf(b, "%s%s", lost++ ? ", " : " — the battle kills the lone huts of ",
                                clans__colour_name[k]);
         if (!after->size[t])
@@ -636,7 +637,9 @@ int clans__narrate(const tb_state *s_before, tb_move mv, const tb_state *s_after
     const clans_state *before = (const clans_state *)s_before;
     const clans_state *after = (const clans_state *)s_after;
     uint8_t mixed[CLANS_TERRITORIES][CLANS_COLOURS];
-    memcpy(mixed, before->huts, sizeof mixed);
+    for (int t = 0; t < CLANS_TERRITORIES; t++)
+        for (int k = 0; k < CLANS_COLOURS; k++)
+            mixed[t][k] = (uint8_t)clans__huts(before, t, k);
     tb_buf b = {0};
     if (mv & CLANS_VILLAGE_FLAG) {
         tb__buf_printf(&b, "%s chooses the village at %d next", who, (int)(mv & 0xff));
