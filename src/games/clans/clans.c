@@ -414,9 +414,12 @@ static void clans_apply(tb_state *s, tb_move m)
 
 /* Random decisions to the end (or `limit`), each drawn as clans_draw would
  * and applied as clans_apply would, without encoding them as moves. */
-static int clans_playout(tb_state *s, tb_rng *rng, int limit)
+static int clans_playout(tb_state *s, tb_rng *shared_rng, int limit)
 {
     clans_state *c = (clans_state *)s;
+    /* A local copy of the generator stays in registers: stores into the
+     * state's byte arrays could otherwise alias it. */
+    tb_rng local = *shared_rng, *rng = &local;
     int n = 0;
     while (!c->over && (limit <= 0 || n < limit)) {
         if (__builtin_expect(c->pending != 0, 0)) {
@@ -428,6 +431,7 @@ static int clans_playout(tb_state *s, tb_rng *rng, int limit)
         }
         n++;
     }
+    *shared_rng = local;
     return n;
 }
 
