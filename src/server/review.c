@@ -7,8 +7,9 @@
  * Invariants:
  *   - a game has at most one job (queued, running or failed) and the store
  *     at most one review, so asking twice never starts two reviews;
- *   - only records of finished games are reviewed: a sealed record (a game
- *     still running) is refused, so a review never reveals a secret of a
+ *   - only records of finished games (over by the rules or by a
+ *     resignation) are reviewed: a sealed record (a game still running) is
+ *     refused, so a review never reveals a secret of a
  *     game in play; and each decision is searched from its seat's view only
  *     (the library re-deals what that seat could not see);
  *   - the worker never holds the lock while searching or writing the store;
@@ -260,6 +261,14 @@ static int review_stored(srv_reviews *rv, const char *id, char **reply)
     return 0;
 }
 
+static bool review_record_has_result(const char *record_json)
+{
+    json_t *j = json_loads(record_json, 0, NULL);
+    bool has = json_is_object(json_object_get(j, "result"));
+    json_decref(j);
+    return has;
+}
+
 int srv_review_request(srv_reviews *rv, const char *id, const char *record_json, char **reply)
 {
     /* A job under way (or failed) first, then the store: a job leaves the
@@ -283,8 +292,10 @@ int srv_review_request(srv_reviews *rv, const char *id, const char *record_json,
         return review_error(reply, 409, "not_over",
                             "the game is still being played: it can be reviewed once it has "
                             "ended");
+    /* Over by the rules, or by a resignation: the server gives a record its
+     * result only once the game is over (room.c, srv_room_record_json). */
     tb_state *end = tb_record_replay_in(rec, -1, rv->cfg.boards, err, sizeof err);
-    bool over = end && tb_is_over(end);
+    bool over = end && (tb_is_over(end) || review_record_has_result(record_json));
     tb_state_free(end);
     tb_record_free(rec);
     if (!over)

@@ -1462,11 +1462,18 @@ char *srv_room_record_json(srv_room *r, int *status)
         out = srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", "broken", "message", r->broken));
     } else {
         *status = 200;
-        out = tb_record_json_sealed(r->record, r->state, TB_SPECTATOR);
-        if (out && r->takebacks && json_array_size(r->takebacks)) { /* docs/records.md */
+        /* Sealed while the game runs; the full record once it is over, by the
+         * rules or by a resignation (whose result names who resigned). */
+        out = r->conceded ? tb_record_json(r->record, NULL)
+                          : tb_record_json_sealed(r->record, r->state, TB_SPECTATOR);
+        bool takebacks = r->takebacks && json_array_size(r->takebacks);
+        if (out && (r->conceded || takebacks)) { /* docs/records.md */
             json_t *j = json_loads(out, 0, NULL);
             if (j) {
-                json_object_set(j, "takebacks", r->takebacks);
+                if (r->conceded)
+                    json_object_set_new(j, "result", room_parse_view(srv_lobby_result_json(r)));
+                if (takebacks)
+                    json_object_set(j, "takebacks", r->takebacks);
                 free(out);
                 out = srv_json_text(j);
             }

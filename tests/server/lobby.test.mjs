@@ -210,6 +210,16 @@ t.test('two players: resigning ends the game, the other wins, the record says wh
   assertEq([summary.status, summary.winners, summary.seats[1].resigned], ['over', [0], true], 'summary');
   const rec = (await api(server, 'GET', `/api/games/${g.id}/record`)).json;
   assertEq(rec.players[1].kind, 'human, resigned', 'the record');
+  // The game is over, so its record is the full one (seed and result), which
+  // `tabula replay` reads, and it can be reviewed.
+  assert(!rec.sealed && rec.seed !== undefined, `the record is no longer sealed: ${JSON.stringify(rec).slice(0, 300)}`);
+  assertEq([rec.result.winners, rec.result.resigned], [[0], [1]], 'the record says who resigned and who won');
+  const file = path.join(dir, 'resigned.json');
+  fs.writeFileSync(file, JSON.stringify(rec));
+  const replay = spawnSync(tabula, ['replay', file], { encoding: 'utf8' });
+  assertEq(replay.status, 0, `tabula replay reads it: ${replay.stderr}`);
+  const review = await api(server, 'POST', `/api/games/${g.id}/review`);
+  assert([200, 202].includes(review.status), `a resigned game can be reviewed: ${review.status} ${review.text.slice(0, 200)}`);
   for (const c of [gil, hal, spectator]) await c.close();
   // After a restart the game is still over, the same way.
   const stopped = await server.stop();
