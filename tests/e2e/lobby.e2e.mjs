@@ -117,6 +117,11 @@ t.test('Bob resigns after confirming; Ada wins; the finished game offers Replay,
   await ada.waitForSelector(`${row} a[href*="replay=1"]`);
   assert(!/Play as/.test(await ada.textContent(row)), 'never Play for a finished game');
   await shot(ada, 'desktop-created-here');
+  // A resigned game is finished: its replay opens and it can be reviewed.
+  await ada.goto(`${server.base}/game.html?game=${gameId}&replay=1&review=1`);
+  await ada.waitForSelector('#review .review-graph, #review-empty', { timeout: 60000 });
+  assert(!/\bnull\b|undefined|NaN/.test(await ada.textContent('#review')), 'the review has no stray words');
+  await shot(ada, 'desktop-resigned-review');
 });
 
 t.test('Ada deletes a game nobody played; its watcher is told; bad links say what happened', async () => {

@@ -150,6 +150,11 @@ export function mountReview(box, opts) {
 
   function showReview() {
     const rv = R.review;
+    if (!rv.entries.length) { // a game resigned before its first decision
+      clear(box).append(el('div.card-head', el('h3', 'Review')),
+        el('p.muted#review-empty', 'The game ended before anyone made a decision, so there is nothing to review.'));
+      return;
+    }
     const picker = el('select#review-seat', { 'aria-label': 'Whose decisions' },
       rv.players.map((p, k) => el('option', { value: String(k), ...(k === R.chosen ? { selected: true } : {}) }, opts.seatName(k))));
     picker.addEventListener('change', () => { R.chosen = Number(picker.value); showReview(); });
