@@ -1,8 +1,9 @@
 # Tabula — the thin front door.  The real build is Meson + Ninja (meson.build).
 #   make build   install missing packages, build build/tabula
 #   make run     build and start the game server (tabula serve on tabula.db; prints the URL)
-#   make test    build and run every suite (normal, ASan+UBSan, clang, fuzz for 20 s each,
-#                an install into a temporary prefix)
+#   make test    build and run every suite (normal; ASan+UBSan but the browser tests, whose
+#                server paths the server suite covers; clang, fuzz for 20 s each; an install
+#                into a temporary prefix)
 #   make fuzz    every fuzz harness for FUZZ_SECONDS (default 300) each
 #   make install PREFIX=DIR   install the library, header, tabula.pc, the binary, man pages,
 #                web assets and the Python package (in DIR's Python site directory)
@@ -43,7 +44,7 @@ test-asan: deps
 	    -Db_lundef=false -Dbuildtype=debug -Dsim_games=500 -Dsim_full_games=50 >/dev/null
 	@ninja -C build-asan >/dev/null || ninja -C build-asan
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	    meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 4
+	    meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 4 --no-suite e2e
 
 test-clang: deps
 	@[ -f build-clang/build.ninja ] || CC=clang meson setup build-clang -Dfuzz=true -Db_sanitize=address,undefined -Db_lundef=false -Dsim_games=200 >/dev/null
