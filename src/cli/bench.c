@@ -21,7 +21,8 @@ typedef struct bench_result {
     size_t state_bytes;
 } bench_result;
 
-static void bench_playouts(const tb_game *g, int players, double seconds, bench_result *r)
+static void bench_playouts(const tb_game *g, const tb_data *data, int players, double seconds,
+                           bench_result *r)
 {
     tb_state *s = tb_state_new(g);
     tb_rng rng;
@@ -32,7 +33,7 @@ static void bench_playouts(const tb_game *g, int players, double seconds, bench_
     long games = 0, decisions = 0;
     while (now - start < limit) {
         for (int batch = 0; batch < 64; batch++) {
-            if (tb_setup(s, players, NULL, (uint64_t)games, err, sizeof err)) {
+            if (tb_setup_data(s, data, players, NULL, (uint64_t)games, err, sizeof err)) {
                 fprintf(stderr, "tabula bench: %s\n", err);
                 exit(1);
             }
@@ -47,7 +48,7 @@ static void bench_playouts(const tb_game *g, int players, double seconds, bench_
     r->decisions = decisions;
     /* Copy cost: a state copied back and forth, enough times to time. */
     tb_state *t = tb_state_new(g);
-    tb_setup(s, players, NULL, 1, err, sizeof err);
+    tb_setup_data(s, data, players, NULL, 1, err, sizeof err);
     long copies = 0;
     start = cli_now_us();
     do {
@@ -69,8 +70,8 @@ static void bench_playouts(const tb_game *g, int players, double seconds, bench_
 /* Asks the agent for decisions in a fixed sequence of positions (seeded), for
  * `seconds` or, when `count` > 0, for exactly `count` positions: the same
  * positions whatever the thread count, so two runs compare like with like. */
-static void bench_agent(const tb_game *g, int players, const tb_agent *agent, long iterations,
-                        int threads, double seconds, long count, bool json)
+static void bench_agent(const tb_game *g, const tb_data *data, int players, const tb_agent *agent,
+                        long iterations, int threads, double seconds, long count, bool json)
 {
     tb_state *s = tb_state_new(g);
     tb_rng rng;
@@ -82,7 +83,10 @@ static void bench_agent(const tb_game *g, int players, const tb_agent *agent, lo
     uint64_t start = cli_now_us(), used = 0;
     uint64_t seed = 1;
     while (count > 0 ? decisions < count : used < (uint64_t)(seconds * 1e6)) {
-        tb_setup(s, players, NULL, seed++, err, sizeof err);
+        if (tb_setup_data(s, data, players, NULL, seed++, err, sizeof err)) {
+            fprintf(stderr, "tabula bench: %s\n", err);
+            exit(1);
+        }
         /* Search from a position some way into the game. */
         int skip = (int)tb_rng_below(&rng, 20);
         for (int i = 0; i < skip && !tb_is_over(s); i++)
@@ -112,7 +116,8 @@ static void bench_agent(const tb_game *g, int players, const tb_agent *agent, lo
 static int bench_help(void)
 {
     printf("usage: tabula bench [GAME ...] [--players N] [--seconds S] [--json]\n"
-           "       tabula bench --agent NAME [--iterations N] [--threads T] [--decisions D] GAME\n\n"
+           "       tabula bench --agent NAME [--iterations N] [--threads T] [--decisions D] GAME\n"
+           "       tabula bench GAME --board FILE [...]\n\n"
            "Plays uniformly random games on one thread for S seconds per game (default 3)\n"
            "and reports games/s, decisions/s, ns per decision and ns per state copy.\n"
            "With no GAME every game is measured; --players defaults to 4 (or the game's\n"
@@ -124,7 +129,9 @@ static int bench_help(void)
            "a budget of N iterations each (default 1000) and reports iterations/s.\n"
            "The positions are the same on every run; --decisions D stops after D of\n"
            "them instead of after S seconds, so runs with different --threads search\n"
-           "exactly the same positions.\n");
+           "exactly the same positions.\n\n"
+           "--board FILE measures GAME (Khronos or Arkadia) on the board and components\n"
+           "of FILE (docs/data-format.md) instead of the built-in ones.\n");
     return 0;
 }
 
@@ -136,6 +143,7 @@ int cmd_bench(int argc, char **argv)
     double seconds = 3;
     bool json = false;
     const tb_agent *agent = NULL;
+    const char *board_arg = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (cli_is_help(a))
@@ -144,12 +152,15 @@ int cmd_bench(int argc, char **argv)
             json = true;
         } else if (strcmp(a, "--seconds") == 0 || strcmp(a, "--players") == 0 ||
                    strcmp(a, "--agent") == 0 || strcmp(a, "--iterations") == 0 ||
-                   strcmp(a, "--threads") == 0 || strcmp(a, "--decisions") == 0) {
+                   strcmp(a, "--threads") == 0 || strcmp(a, "--decisions") == 0 ||
+                   strcmp(a, "--board") == 0) {
             if (i + 1 >= argc)
                 return cli_usage("bench", "%s needs a value", a);
             const char *v = argv[++i];
             long n;
-            if (strcmp(a, "--seconds") == 0) {
+            if (strcmp(a, "--board") == 0) {
+                board_arg = v;
+            } else if (strcmp(a, "--seconds") == 0) {
                 char *end;
                 seconds = strtod(v, &end);
                 if (*end || !(seconds > 0 && seconds <= 3600))
@@ -181,6 +192,20 @@ int cmd_bench(int argc, char **argv)
     }
     if (count && !agent)
         return cli_usage("bench", "--decisions goes with --agent");
+    if (board_arg && ngames != 1)
+        return cli_usage("bench", "--board goes with one game (tabula bench khronos --board FILE)");
+    char err[TB_ERR_LEN];
+    tb_data_set *boards = tb_data_set_new(); /* alive until the end */
+    const tb_data *data = NULL;
+    if (board_arg) {
+        data = cli_board_arg(boards, games[0], board_arg, err, sizeof err);
+        if (!data) {
+            tb_data_set_free(boards);
+            return cli_usage("bench", "%s", err);
+        }
+        if (!json)
+            printf("on the board '%s' (%s)\n", tb_data_name(data), tb_data_hash(data));
+    }
     if (!ngames)
         for (int i = 0; i < tb_game_count() && i < 8; i++)
             games[ngames++] = tb_game_at(i);
@@ -189,18 +214,20 @@ int cmd_bench(int argc, char **argv)
         int p = players ? (int)players : 4;
         if (p > tb_game_max_players(g))
             p = tb_game_max_players(g);
-        if (p < tb_game_min_players(g))
-            return cli_usage("bench", "%s needs at least %d players", tb_game_name(g),
-                             tb_game_min_players(g));
-        if (players && players > tb_game_max_players(g))
-            return cli_usage("bench", "%s allows at most %d players", tb_game_name(g),
-                             tb_game_max_players(g));
+        if (p < tb_game_min_players(g) || (players && players > tb_game_max_players(g))) {
+            tb_data_set_free(boards);
+            return p < tb_game_min_players(g)
+                       ? cli_usage("bench", "%s needs at least %d players", tb_game_name(g),
+                                   tb_game_min_players(g))
+                       : cli_usage("bench", "%s allows at most %d players", tb_game_name(g),
+                                   tb_game_max_players(g));
+        }
         if (agent) {
-            bench_agent(g, p, agent, iterations, (int)threads, seconds, count, json);
+            bench_agent(g, data, p, agent, iterations, (int)threads, seconds, count, json);
             continue;
         }
         bench_result r;
-        bench_playouts(g, p, seconds, &r);
+        bench_playouts(g, data, p, seconds, &r);
         double gps = (double)r.games / r.seconds, dps = (double)r.decisions / r.seconds;
         double cpu_gps = r.cpu_seconds > 0 ? (double)r.games / r.cpu_seconds : 0;
         if (json)
@@ -217,5 +244,6 @@ int cmd_bench(int argc, char **argv)
                    r.game, r.players, r.games, r.seconds, r.cpu_seconds, gps, cpu_gps, dps, 1e9 / dps,
                    r.clone_ns, r.state_bytes);
     }
+    tb_data_set_free(boards);
     return 0;
 }

@@ -48,6 +48,7 @@ typedef struct match_game {
 
 typedef struct match_run {
     const tb_game *game;
+    const tb_data *data; /* the board (--board), or NULL for the built-in one */
     int players;
     tb_options opts;
     uint64_t seed;
@@ -65,7 +66,8 @@ typedef struct match_run {
 static int match_help(void)
 {
     printf("usage: tabula match --game G --agents A,B,... --games K [--players N]\n"
-           "                    [--seed S] [--threads T] [--out FILE] [--quiet] [KEY=VALUE ...]\n\n"
+           "                    [--seed S] [--threads T] [--board FILE] [--out FILE] [--quiet]\n"
+           "                    [KEY=VALUE ...]\n\n"
            "Plays K seeded games of G between the agents, one agent per seat (the number\n"
            "of agents is the number of players; --players, if given, must agree).  Game g\n"
            "is dealt from seed S + g/N and the agents are rotated one seat per game, so\n"
@@ -83,6 +85,8 @@ static int match_help(void)
            "head-to-head scores with 95%% intervals.  With iteration budgets a match\n"
            "replays exactly from its seed (default 1), whatever --threads is.\n\n"
            "  --threads T  play T games at once (default 1)\n"
+           "  --board FILE play Khronos or Arkadia on the board and components of FILE\n"
+           "               (docs/data-format.md); the records name it, for 'tabula replay'\n"
            "  --out FILE   write every game's record and the summary as JSON\n"
            "  --quiet      no progress bar (it is shown only when stderr is a terminal)\n"
            "  KEY=VALUE    a game option, as for 'tabula play'\n");
@@ -196,7 +200,7 @@ static void match_play(match_run *r, int g)
     uint64_t deal = r->seed + (uint64_t)(g / n);
     tb_state *s = tb_state_new(r->game);
     char err[TB_ERR_LEN];
-    if (tb_setup(s, n, &r->opts, deal, err, sizeof err) != 0) {
+    if (tb_setup_data(s, r->data, n, &r->opts, deal, err, sizeof err) != 0) {
         snprintf(mg->error, sizeof mg->error, "%s", err);
         tb_state_free(s);
         return;
@@ -204,6 +208,7 @@ static void match_play(match_run *r, int g)
     tb_options norm;
     tb_state_options(s, &norm);
     tb_record *rec = tb_record_new(r->game, n, &norm, deal);
+    tb_record_set_data(rec, r->data);
     char when[40];
     cli_iso_time(when, sizeof when);
     tb_record_set_times(rec, when, NULL);
@@ -392,9 +397,12 @@ static void match_print_elo(FILE *out, double e)
 
 static void match_print(const match_run *r, const match_stats *st, double seconds, int threads)
 {
-    printf("%s, %d players, %d games from seed %llu, seats rotated; %.1f s on %d thread%s\n\n",
+    printf("%s, %d players, %d games from seed %llu, seats rotated; %.1f s on %d thread%s",
            tb_game_title(r->game), r->players, r->ngames, (unsigned long long)r->seed, seconds,
            threads, threads == 1 ? "" : "s");
+    if (r->data)
+        printf("; on the board '%s' (%s)", tb_data_name(r->data), tb_data_hash(r->data));
+    printf("\n\n");
     int width = 5;
     for (int i = 0; i < r->ids; i++) {
         int len = (int)strlen(r->entry[r->label_of[i]].label);
@@ -506,7 +514,11 @@ static char *match_json(const match_run *r, const match_stats *st, int threads)
               threads);
     for (int i = 0; i < r->players; i++)
         match_put(&t, "%s\"%s\"", i ? "," : "", r->entry[i].label);
-    match_put(&t, "],\"summary\":{\"agents\":[");
+    match_put(&t, "]");
+    if (r->data) /* board names are letters, digits, '-' and '_' (tb_data_name_ok) */
+        match_put(&t, ",\"data\":{\"name\":\"%s\",\"hash\":\"%s\"}", tb_data_name(r->data),
+                  tb_data_hash(r->data));
+    match_put(&t, ",\"summary\":{\"agents\":[");
     for (int i = 0; i < r->ids; i++) {
         double lo, hi, n = st->appearances[i];
         match_wilson(st->wins[i], n, &lo, &hi);
@@ -559,7 +571,7 @@ static char *match_json(const match_run *r, const match_stats *st, int threads)
 
 int cmd_match(int argc, char **argv)
 {
-    const char *game_name = NULL, *agents_arg = NULL, *out_path = NULL;
+    const char *game_name = NULL, *agents_arg = NULL, *out_path = NULL, *board_arg = NULL;
     long players = 0, games = 0, threads = 1;
     uint64_t seed = 1;
     bool quiet = false;
@@ -576,12 +588,14 @@ int cmd_match(int argc, char **argv)
         } else if (strcmp(a, "--game") == 0 || strcmp(a, "--players") == 0 ||
                    strcmp(a, "--agents") == 0 || strcmp(a, "--games") == 0 ||
                    strcmp(a, "--seed") == 0 || strcmp(a, "--threads") == 0 ||
-                   strcmp(a, "--out") == 0) {
+                   strcmp(a, "--out") == 0 || strcmp(a, "--board") == 0) {
             if (i + 1 >= argc)
                 return cli_usage("match", "%s needs a value", a);
             const char *v = argv[++i];
             if (strcmp(a, "--game") == 0) {
                 game_name = v;
+            } else if (strcmp(a, "--board") == 0) {
+                board_arg = v;
             } else if (strcmp(a, "--agents") == 0) {
                 agents_arg = v;
             } else if (strcmp(a, "--out") == 0) {
@@ -655,11 +669,20 @@ int cmd_match(int argc, char **argv)
             r.entry[i].id = r.ids++;
         }
     }
+    tb_data_set *boards = tb_data_set_new(); /* alive until every game is over */
+    if (board_arg) {
+        r.data = cli_board_arg(boards, r.game, board_arg, err, sizeof err);
+        if (!r.data) {
+            tb_data_set_free(boards);
+            return cli_usage("match", "%s", err);
+        }
+    }
     r.seed = seed;
     r.ngames = (int)games;
     r.games = calloc((size_t)games, sizeof *r.games);
     if (!r.games) {
         fprintf(stderr, "tabula match: out of memory for %ld games\n", games);
+        tb_data_set_free(boards);
         return 1;
     }
     r.progress = !quiet && isatty(STDERR_FILENO);
@@ -704,5 +727,6 @@ int cmd_match(int argc, char **argv)
     for (int g = 0; g < r.ngames; g++)
         free(r.games[g].record);
     free(r.games);
+    tb_data_set_free(boards);
     return rc;
 }

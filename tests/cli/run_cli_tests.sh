@@ -135,6 +135,22 @@ cp "$tmp/bad.txt" "$tmp/boards/khronos/bad.txt"
 check "engine --data-dir with a bad file does not start" bash -c "[ $rc -eq 1 ] && grep -q 'khronos/bad.txt:8:' '$tmp/eb.err'"
 rm "$tmp/boards/khronos/bad.txt"
 check "engine --data-dir offers the boards by name" bash -c "printf 'list_boards khronos\nnew khronos board=small players=2\n' | '$tabula' engine --data-dir '$tmp/boards' | grep -q '^small [0-9a-f]'"
+# Tournaments and benchmarks on a board file
+"$tabula" match --game khronos --agents random,random --games 2 --board "$tmp/boards/khronos/small.txt" \
+  --quiet --out "$tmp/mb.json" </dev/null >"$tmp/mb.out" 2>&1; rc=$?
+check "match --board FILE plays on it" bash -c "[ $rc -eq 0 ] && grep -q \"on the board 'small'\" '$tmp/mb.out'"
+check "match --board: the summary and every record name the board" python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['data']['name'] == 'small' and len(d['records']) == 2
+assert all(r['data']['name'] == 'small' for r in d['records'])
+json.dump(d['records'][0], open(sys.argv[2], 'w'))" "$tmp/mb.json" "$tmp/mb0.json"
+check "a match's record replays with the board" bash -c "'$tabula' replay '$tmp/mb0.json' --to 2 --board '$tmp/boards/khronos/small.txt' | grep -q 'Decision 2 of'"
+usage_case "match clans --board" "$tabula" match --game clans --agents random,random --games 1 --board "$small"
+check "bench --board FILE measures on it" bash -c "'$tabula' bench khronos --board '$small' --seconds 0.2 --json | grep -q '\"ns_per_decision\":'"
+check "bench --agent --board FILE" bash -c "'$tabula' bench --agent random khronos --board '$small' --decisions 2 | grep -q \"on the board 'khronos-small'\""
+usage_case "bench --board without one game" "$tabula" bench --board "$small"
+usage_case "bench --board with a bad file" "$tabula" bench khronos --board "$tmp/bad.txt"
 
 # The same for an Arkadia board (tests/data/arkadia_moved.txt: other tents, a 4 x 4 lot)
 moved=$2/../data/arkadia_moved.txt
