@@ -674,10 +674,11 @@ t.test('a phone held sideways: the dock takes at most 40% of the height and the 
 // choosing a tile closes it): all of it is still reached inside the dock.
 const UPRIGHT_CAP = 0.45 * H;
 
-// Checks the dock's height, that the board shows above it, and that each of
-// the shown `controls` (a selector inside the dock) is reached by scrolling the dock
-// alone (the page stays put): then fully inside the dock, ≥ 44×44 px and
-// the element found at its centre.  Returns how many controls it checked.
+// Checks the dock's height, that the board shows above it, and that each
+// shown control of `controls` (a selector inside the dock) is reached by
+// scrolling the dock alone (the page stays put): then it is wholly inside
+// the dock, at least 44×44 px and the element found at its centre.  Returns
+// how many controls it checked.
 async function uprightDock(page, where, controls, { cap = UPRIGHT_CAP, board = true } = {}) {
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.waitForTimeout(100);
@@ -782,8 +783,7 @@ t.test('a phone held upright: the dock takes at most 45% of the height (Arkadia 
   // Khronos: the drawer closed, then open (its whole hand reached inside the dock)
   g = await apiGame('khronos');
   await page.goto(server.base + g.seats[0].link);
-  await page.waitForSelector('.kh-root[data-mine="1"] ~ *, #dock #kh-drawer-toggle', { timeout: 60000 });
-  await page.waitForSelector('#kh-end:not([disabled])', { timeout: 60000 });
+  await page.waitForSelector('#dock #kh-end:not([disabled])', { timeout: 60000 });
   await uprightDock(page, 'Khronos, the drawer closed', '#dock button');
   await page.screenshot({ path: `${artifacts}/phone-upright-khronos.png` });
   await khDrawer(page, true);
