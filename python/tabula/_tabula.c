@@ -197,6 +197,14 @@ static PyObject *game_load(PyObject *mod, PyObject *arg)
     return s ? (PyObject *)game_wrap(s) : NULL;
 }
 
+/* A decision's text in the position s, as a Python string. */
+static PyObject *tabula_move_text(const tb_state *s, tb_move m)
+{
+    char t[TB_MOVE_TEXT];
+    tb_move_to_text(s, m, t, sizeof t);
+    return PyUnicode_FromString(t);
+}
+
 static PyObject *game_legal(GameObject *self, PyObject *unused)
 {
     (void)unused;
@@ -206,9 +214,7 @@ static PyObject *game_legal(GameObject *self, PyObject *unused)
     if (!list)
         return NULL;
     for (int i = 0; i < n; i++) {
-        char t[TB_MOVE_TEXT];
-        tb_move_to_text(self->state, moves[i], t, sizeof t);
-        PyObject *str = PyUnicode_FromString(t);
+        PyObject *str = tabula_move_text(self->state, moves[i]);
         if (!str) {
             Py_DECREF(list);
             return NULL;
@@ -527,9 +533,7 @@ static PyObject *game_genmove(GameObject *self, PyObject *args, PyObject *kw)
     tb_record_free(rec);
     tb_state_free(start);
     tb_state_free(copy);
-    char t[TB_MOVE_TEXT];
-    tb_move_to_text(self->state, m, t, sizeof t);
-    return PyUnicode_FromString(t);
+    return tabula_move_text(self->state, m);
 }
 
 static PyObject *game_observation(GameObject *self, PyObject *arg)
@@ -560,9 +564,7 @@ static PyObject *game_action_to_string(GameObject *self, PyObject *arg)
     tb_move m;
     if (a < 0 || a > INT32_MAX || tb_action_to_move(g, (int)a, &m) != 0)
         return PyErr_Format(tabula_error, "%ld is no action of %s", a, tb_game_name(g));
-    char t[TB_MOVE_TEXT];
-    tb_move_to_text(self->state, m, t, sizeof t);
-    return PyUnicode_FromString(t);
+    return tabula_move_text(self->state, m);
 }
 
 static PyObject *game_string_to_action(GameObject *self, PyObject *arg)
