@@ -176,17 +176,33 @@ static PyObject *game_new_game(PyObject *mod, PyObject *args, PyObject *kw)
     return (PyObject *)game_wrap(s);
 }
 
-static PyObject *game_load(PyObject *mod, PyObject *arg)
+/* A state from the JSON text of Game.state() (tabula.load and Game.load);
+ * NULL with the Python error set when the text is not one. */
+static tb_state *tabula_load_state(PyObject *arg)
 {
-    (void)mod;
     const char *json = PyUnicode_AsUTF8(arg);
     if (!json)
         return NULL;
     char err[TB_ERR_LEN];
     tb_state *s = tb_state_load(json, err, sizeof err);
     if (!s)
-        return PyErr_Format(tabula_error, "bad state: %s", err);
-    return (PyObject *)game_wrap(s);
+        PyErr_Format(tabula_error, "bad state: %s", err);
+    return s;
+}
+
+static PyObject *game_load(PyObject *mod, PyObject *arg)
+{
+    (void)mod;
+    tb_state *s = tabula_load_state(arg);
+    return s ? (PyObject *)game_wrap(s) : NULL;
+}
+
+/* A decision's text in the position s, as a Python string. */
+static PyObject *tabula_move_text(const tb_state *s, tb_move m)
+{
+    char t[TB_MOVE_TEXT];
+    tb_move_to_text(s, m, t, sizeof t);
+    return PyUnicode_FromString(t);
 }
 
 static PyObject *game_legal(GameObject *self, PyObject *unused)
@@ -198,9 +214,7 @@ static PyObject *game_legal(GameObject *self, PyObject *unused)
     if (!list)
         return NULL;
     for (int i = 0; i < n; i++) {
-        char t[TB_MOVE_TEXT];
-        tb_move_to_text(self->state, moves[i], t, sizeof t);
-        PyObject *str = PyUnicode_FromString(t);
+        PyObject *str = tabula_move_text(self->state, moves[i]);
         if (!str) {
             Py_DECREF(list);
             return NULL;
@@ -210,15 +224,25 @@ static PyObject *game_legal(GameObject *self, PyObject *unused)
     return list;
 }
 
+/* A new one-dimensional int64 array of n items, *data its items (NULL with
+ * the Python error set when it cannot be made). */
+static PyObject *tabula_int64_array(npy_intp n, int64_t **data)
+{
+    PyObject *arr = PyArray_SimpleNew(1, &n, NPY_INT64);
+    if (arr)
+        *data = PyArray_DATA((PyArrayObject *)arr);
+    return arr;
+}
+
 static PyObject *game_legal_actions(GameObject *self, PyObject *unused)
 {
     (void)unused;
     int32_t actions[TB_MAX_MOVES];
     npy_intp n = tb_legal_actions(self->state, actions);
-    PyObject *arr = PyArray_SimpleNew(1, &n, NPY_INT64);
+    int64_t *d;
+    PyObject *arr = tabula_int64_array(n, &d);
     if (!arr)
         return NULL;
-    int64_t *d = PyArray_DATA((PyArrayObject *)arr);
     for (npy_intp i = 0; i < n; i++)
         d[i] = actions[i];
     return arr;
@@ -405,13 +429,9 @@ static int tabula_seed_from(PyObject *rng, unsigned long long *out)
  * by state(); the undo history starts afresh.  A bad state changes nothing. */
 static PyObject *game_load_into(GameObject *self, PyObject *arg)
 {
-    const char *json = PyUnicode_AsUTF8(arg);
-    if (!json)
-        return NULL;
-    char err[TB_ERR_LEN];
-    tb_state *s = tb_state_load(json, err, sizeof err);
+    tb_state *s = tabula_load_state(arg);
     if (!s)
-        return PyErr_Format(tabula_error, "bad state: %s", err);
+        return NULL;
     for (int i = 0; i < self->cap; i++) {
         tb_state_free(self->history[i]);
         self->history[i] = NULL;
@@ -513,9 +533,7 @@ static PyObject *game_genmove(GameObject *self, PyObject *args, PyObject *kw)
     tb_record_free(rec);
     tb_state_free(start);
     tb_state_free(copy);
-    char t[TB_MOVE_TEXT];
-    tb_move_to_text(self->state, m, t, sizeof t);
-    return PyUnicode_FromString(t);
+    return tabula_move_text(self->state, m);
 }
 
 static PyObject *game_observation(GameObject *self, PyObject *arg)
@@ -546,9 +564,7 @@ static PyObject *game_action_to_string(GameObject *self, PyObject *arg)
     tb_move m;
     if (a < 0 || a > INT32_MAX || tb_action_to_move(g, (int)a, &m) != 0)
         return PyErr_Format(tabula_error, "%ld is no action of %s", a, tb_game_name(g));
-    char t[TB_MOVE_TEXT];
-    tb_move_to_text(self->state, m, t, sizeof t);
-    return PyUnicode_FromString(t);
+    return tabula_move_text(self->state, m);
 }
 
 static PyObject *game_string_to_action(GameObject *self, PyObject *arg)
@@ -799,11 +815,10 @@ static PyObject *vec_observations(VecObject *self, PyObject *unused)
 static PyObject *vec_to_move(VecObject *self, PyObject *unused)
 {
     (void)unused;
-    npy_intp n = self->n;
-    PyObject *arr = PyArray_SimpleNew(1, &n, NPY_INT64);
+    int64_t *d;
+    PyObject *arr = tabula_int64_array(self->n, &d);
     if (!arr)
         return NULL;
-    int64_t *d = PyArray_DATA((PyArrayObject *)arr);
     for (int i = 0; i < self->n; i++)
         d[i] = tb_to_move(self->states[i]);
     return arr;
@@ -812,11 +827,10 @@ static PyObject *vec_to_move(VecObject *self, PyObject *unused)
 static PyObject *vec_random_actions(VecObject *self, PyObject *unused)
 {
     (void)unused;
-    npy_intp n = self->n;
-    PyObject *arr = PyArray_SimpleNew(1, &n, NPY_INT64);
+    int64_t *d;
+    PyObject *arr = tabula_int64_array(self->n, &d);
     if (!arr)
         return NULL;
-    int64_t *d = PyArray_DATA((PyArrayObject *)arr);
     Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < self->n; i++)
         d[i] = tb_move_to_action(self->game, tb_random_move(self->states[i], &self->rngs[i]));
@@ -975,36 +989,40 @@ static PyTypeObject VecType = {
 
 /* ------------------------------------------------------------------ module */
 
+/* The arguments (game, players=0) of the module's size functions: the game
+ * (NULL with the Python error set) and *players, 0 meaning its default. */
+static const tb_game *tabula_game_players(PyObject *args, int *players)
+{
+    const char *name;
+    *players = 0;
+    if (!PyArg_ParseTuple(args, "s|i", &name, players))
+        return NULL;
+    const tb_game *g = tabula_find_game(name);
+    if (g && !*players)
+        *players = tb_game_default_players(g);
+    return g;
+}
+
 static PyObject *mod_num_actions(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    const char *name;
-    int players = 0;
-    if (!PyArg_ParseTuple(args, "s|i", &name, &players))
-        return NULL;
-    const tb_game *g = tabula_find_game(name);
+    int players;
+    const tb_game *g = tabula_game_players(args, &players);
     if (!g)
         return NULL;
-    if (!players)
-        players = tb_game_default_players(g);
     int n = tb_num_actions(g, players);
     if (!n)
-        return PyErr_Format(tabula_error, "%s is for %d to %d players", name, tb_game_min_players(g),
-                            tb_game_max_players(g));
+        return PyErr_Format(tabula_error, "%s is for %d to %d players", tb_game_name(g),
+                            tb_game_min_players(g), tb_game_max_players(g));
     return PyLong_FromLong(n);
 }
 
 static PyObject *mod_observation_size(PyObject *mod, PyObject *args)
 {
     (void)mod;
-    const char *name;
-    int players = 0;
-    if (!PyArg_ParseTuple(args, "s|i", &name, &players))
-        return NULL;
-    const tb_game *g = tabula_find_game(name);
-    if (!g)
-        return NULL;
-    return PyLong_FromLong(tb_observation_size(g, players ? players : tb_game_default_players(g)));
+    int players;
+    const tb_game *g = tabula_game_players(args, &players);
+    return g ? PyLong_FromLong(tb_observation_size(g, players)) : NULL;
 }
 
 static PyObject *mod_games(PyObject *mod, PyObject *unused)

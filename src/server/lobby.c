@@ -440,14 +440,8 @@ void srv_lobby_resign(srv_room *r, srv_client *c, json_t *id)
     int seat = c->seat;
     pthread_mutex_lock(&r->lock);
     char err[TB_ERR_LEN];
-    if (seat < 0) {
-        srv_client_error(c, id, "spectator", "spectators watch; only a player can resign");
-    } else if (atomic_load(&r->away)) {
-        srv_client_error(c, id, "elsewhere",
-                           "another server instance plays this game now, so nothing changed; "
-                           "open the game again to follow it");
-    } else if (!r->state || r->broken[0]) {
-        srv_client_error(c, id, "broken", "this game cannot continue: %s", r->broken);
+    if (srv_room_refuse_locked(r, c, id, seat, "spectators watch; only a player can resign")) {
+        /* (answered) */
     } else if (r->conceded || tb_is_over(r->state)) {
         srv_client_error(c, id, "game_over", "the game is over");
     } else if (srv_lobby_waiting(r)) {

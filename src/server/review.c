@@ -269,16 +269,20 @@ static bool review_record_has_result(const char *record_json)
     return has;
 }
 
-int srv_review_request(srv_reviews *rv, const char *id, const char *record_json, char **reply)
+/* What is known of a game's review: a job in the list first, then the store
+ * (a job leaves the list only after its review is stored, so this order
+ * misses neither).  A job answers `job_status` with its progress (a failed
+ * one only when `failed_counts`), a stored review 200, a store that cannot
+ * be read 500; 0 when there is neither (nothing in *reply). */
+static int review_known(srv_reviews *rv, const char *id, bool failed_counts, int job_status,
+                        char **reply)
 {
-    /* A job under way (or failed) first, then the store: a job leaves the
-     * list only after its review is stored, so this order misses neither. */
     pthread_mutex_lock(&rv->lock);
     review_job *job = review_find(rv, id);
-    if (job && job->phase != REVIEW_FAILED) {
+    if (job && (failed_counts || job->phase != REVIEW_FAILED)) {
         *reply = review_dump(review_job_json(job));
         pthread_mutex_unlock(&rv->lock);
-        return 202;
+        return job_status;
     }
     pthread_mutex_unlock(&rv->lock);
     int stored = review_stored(rv, id, reply);
@@ -286,6 +290,15 @@ int srv_review_request(srv_reviews *rv, const char *id, const char *record_json,
         return 200;
     if (stored < 0)
         return review_error(reply, 500, "store_failed", "the review could not be read; try again");
+    return 0;
+}
+
+int srv_review_request(srv_reviews *rv, const char *id, const char *record_json, char **reply)
+{
+    /* a job under way answers with its progress; a failed one is tried again below */
+    int known = review_known(rv, id, false, 202, reply);
+    if (known)
+        return known;
     char err[TB_ERR_LEN];
     tb_record *rec = tb_record_from_json(record_json, err, sizeof err);
     if (!rec)
@@ -307,7 +320,7 @@ int srv_review_request(srv_reviews *rv, const char *id, const char *record_json,
         pthread_mutex_unlock(&rv->lock);
         return review_error(reply, 503, "stopping", "the server is stopping; try again later");
     }
-    job = review_find(rv, id); /* another request may have queued it meanwhile */
+    review_job *job = review_find(rv, id); /* another request may have queued it meanwhile */
     if (job && job->phase == REVIEW_FAILED) {
         /* Asked again after a failure: try once more. */
         job->record = strdup(record_json);
@@ -351,19 +364,9 @@ int srv_review_request(srv_reviews *rv, const char *id, const char *record_json,
 
 int srv_review_get(srv_reviews *rv, const char *id, char **reply)
 {
-    pthread_mutex_lock(&rv->lock);
-    review_job *job = review_find(rv, id);
-    if (job) {
-        *reply = review_dump(review_job_json(job));
-        pthread_mutex_unlock(&rv->lock);
-        return 200;
-    }
-    pthread_mutex_unlock(&rv->lock);
-    int stored = review_stored(rv, id, reply);
-    if (stored == 0)
-        return 200;
-    if (stored < 0)
-        return review_error(reply, 500, "store_failed", "the review could not be read; try again");
+    int known = review_known(rv, id, true, 200, reply);
+    if (known)
+        return known;
     *reply = review_dump(json_pack("{s:s}", "status", "none"));
     return 200;
 }

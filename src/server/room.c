@@ -58,6 +58,29 @@ void srv_client_error(srv_client *c, const json_t *id, const char *code, const c
     va_end(ap);
 }
 
+/* A request that would change a game another server instance plays now
+ * (or one being read again): refused, nothing changed. */
+static void room_elsewhere(srv_client *c, const json_t *id)
+{
+    srv_client_error(c, id, "elsewhere",
+                     "another server instance plays this game now, so nothing changed; "
+                     "open the game again to follow it");
+}
+
+bool srv_room_refuse_locked(srv_room *r, srv_client *c, const json_t *id, int seat,
+                            const char *spectator_why)
+{
+    if (seat < 0)
+        srv_client_error(c, id, "spectator", "%s", spectator_why);
+    else if (atomic_load(&r->away))
+        room_elsewhere(c, id);
+    else if (!r->state || r->broken[0])
+        srv_client_error(c, id, "broken", "this game cannot continue: %s", r->broken);
+    else
+        return false;
+    return true;
+}
+
 static void room_client_unref(srv_client *c)
 {
     c->ops->unref(c);
@@ -646,9 +669,7 @@ static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_client 
 {
     if (atomic_load(&r->away)) { /* another instance holds it, or it is being read again */
         if (ack_to)
-            srv_client_error(ack_to, ack_id, "elsewhere",
-                           "another server instance plays this game now, so nothing changed; "
-                           "open the game again to follow it");
+            room_elsewhere(ack_to, ack_id);
         return -1;
     }
     if (r->commit_pending) {
@@ -828,9 +849,7 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
         srv_log(&r->rooms->cfg, "game %s: decision %d: %s", r->id, n, why);
         room_set_away_locked(r, "");
         if (ack_to)
-            srv_client_error(ack_to, ack_id, "elsewhere",
-                              "another server instance plays this game now, so nothing changed; "
-                              "open the game again to follow it");
+            room_elsewhere(ack_to, ack_id);
     } else if (stored != 0) {
         srv_log(&r->rooms->cfg, "game %s: decision %d: %s", r->id, n, why);
         if (ack_to)
@@ -1686,14 +1705,8 @@ static void room_decide(srv_room *r, srv_client *c, int seat, json_t *msg, json_
         return;
     }
     pthread_mutex_lock(&r->lock);
-    if (seat < 0) {
-        srv_client_error(c, id, "spectator", "spectators watch; only a seat's link can decide");
-    } else if (atomic_load(&r->away)) {
-        srv_client_error(c, id, "elsewhere",
-                       "another server instance plays this game now, so nothing changed; "
-                       "open the game again to follow it");
-    } else if (!r->state || r->broken[0]) {
-        srv_client_error(c, id, "broken", "this game cannot continue: %s", r->broken);
+    if (srv_room_refuse_locked(r, c, id, seat, "spectators watch; only a seat's link can decide")) {
+        /* (answered) */
     } else if (room_over(r)) {
         srv_client_error(c, id, "game_over", "the game is over");
     } else if (srv_lobby_waiting(r)) {
@@ -1737,14 +1750,8 @@ static void room_undo(srv_room *r, srv_client *c, int seat, json_t *msg, json_t 
     const char *code = "undo_refused";
     char why[300];
     char *note = NULL;
-    if (seat < 0) {
-        srv_client_error(c, id, "spectator", "spectators watch; only a player can take back");
-    } else if (atomic_load(&r->away)) {
-        srv_client_error(c, id, "elsewhere",
-                          "another server instance plays this game now, so nothing changed; "
-                          "open the game again to follow it");
-    } else if (!r->state || r->broken[0]) {
-        srv_client_error(c, id, "broken", "this game cannot continue: %s", r->broken);
+    if (srv_room_refuse_locked(r, c, id, seat, "spectators watch; only a player can take back")) {
+        /* (answered) */
     } else if (tb_is_over(r->state)) {
         srv_client_error(c, id, "game_over", "the game is over, so nothing can be taken back");
     } else if (jn && json_integer_value(jn) != tb_decisions_made(r->state)) {

@@ -176,6 +176,12 @@ void srv_room_committed(srv_pending *p, int stored, const char *why);
 void srv_client_error(srv_client *c, const json_t *id, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* room.c, for lobby.c (room locked) */
+/* The refusals every seat's request to change the game shares: a spectator
+ * (`spectator_why` says what only a seat can do), a game another server
+ * instance plays now, a game that cannot continue.  True when one applied
+ * (the error is sent; nothing changed). */
+bool srv_room_refuse_locked(srv_room *r, srv_client *c, const json_t *id, int seat,
+                            const char *spectator_why);
 json_t *srv_room_seat_json_locked(const srv_room *r, int seat);
 /* Every connection gets the state and the presence; the computer moves if
  * it is its turn. */

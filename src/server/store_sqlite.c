@@ -115,6 +115,39 @@ static int sqlstore_exec(sqlstore *s, const char *sql, char *err, size_t errlen)
     return 0;
 }
 
+/* A transaction under the store's lock: a write one (BEGIN IMMEDIATE: the
+ * database's write lock at once) or a read one (one consistent snapshot of
+ * several tables).  On failure the lock is released again and -1 returned.
+ * sqlstore_write_end or sqlstore_read_end closes it. */
+static int sqlstore_begin(sqlstore *s, bool write, char *err, size_t errlen)
+{
+    pthread_mutex_lock(&s->lock);
+    if (sqlstore_exec(s, write ? "BEGIN IMMEDIATE" : "BEGIN", err, errlen)) {
+        pthread_mutex_unlock(&s->lock);
+        return -1;
+    }
+    return 0;
+}
+
+/* Commits when rc is 0 (a failed commit makes it -1), else rolls back, so the
+ * transaction either commits whole or changes nothing; releases the lock and
+ * returns rc. */
+static int sqlstore_write_end(sqlstore *s, int rc, char *err, size_t errlen)
+{
+    if (rc == 0 && sqlstore_exec(s, "COMMIT", err, errlen))
+        rc = -1;
+    if (rc != 0)
+        sqlstore_exec(s, "ROLLBACK", NULL, 0);
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static void sqlstore_read_end(sqlstore *s)
+{
+    sqlstore_exec(s, "COMMIT", NULL, 0);
+    pthread_mutex_unlock(&s->lock);
+}
+
 static int sqlstore_user_version(sqlstore *s)
 {
     sqlite3_stmt *st;
@@ -142,14 +175,12 @@ static int sqlstore_migrate(sqlstore *s, char *err, size_t errlen)
     for (int v = have; v < SQLSTORE_VERSION; v++) {
         char bump[64];
         snprintf(bump, sizeof bump, "PRAGMA user_version = %d;", v + 1);
-        if (sqlstore_exec(s, "BEGIN IMMEDIATE", err, errlen))
+        if (sqlstore_begin(s, true, err, errlen))
             return -1;
-        if (sqlstore_exec(s, sqlstore_migrations[v], err, errlen) ||
-            sqlstore_exec(s, bump, err, errlen)) {
-            sqlstore_exec(s, "ROLLBACK", NULL, 0);
-            return -1;
-        }
-        if (sqlstore_exec(s, "COMMIT", err, errlen))
+        int rc = sqlstore_exec(s, sqlstore_migrations[v], err, errlen);
+        if (rc == 0)
+            rc = sqlstore_exec(s, bump, err, errlen);
+        if (sqlstore_write_end(s, rc, err, errlen))
             return -1;
     }
     return 0;
@@ -174,6 +205,21 @@ static int sqlstore_step_done(sqlstore *s, sqlite3_stmt *st, char *err, size_t e
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
     return ok ? 0 : -1;
+}
+
+/* Binds a decision to the add_decision statement (which stores it only as
+ * the next decision of its game). */
+static void sqlstore_bind_decision(sqlite3_stmt *st, const char *id, int n, int seat,
+                                   const char *move, const char *by, const char *at)
+{
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, n);
+    sqlite3_bind_int(st, 3, seat);
+    sqlite3_bind_text(st, 4, move, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, by, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 6, at, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 7, id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 8, n);
 }
 
 /* The lobby rows of a new game, inside game_create's transaction: 2 when
@@ -217,13 +263,10 @@ static int sqlstore_create_lobby(sqlstore *s, const srv_game_row *g, char *err, 
 static int sqlstore_game_create(srv_store *base, const srv_game_row *g, char *err, size_t errlen)
 {
     sqlstore *s = (sqlstore *)base;
-    pthread_mutex_lock(&s->lock);
+    if (sqlstore_begin(s, true, err, errlen))
+        return -1;
     int rc = -1;
     sqlite3_stmt *gst = NULL, *sst = NULL;
-    if (sqlstore_exec(s, "BEGIN IMMEDIATE", err, errlen)) {
-        pthread_mutex_unlock(&s->lock);
-        return -1;
-    }
     if (sqlstore_prepare(s,
                          "INSERT INTO games (id, game, players, options, seed, status, created)"
                          " VALUES (?, ?, ?, ?, ?, 'running', ?)",
@@ -258,19 +301,11 @@ static int sqlstore_game_create(srv_store *base, const srv_game_row *g, char *er
         if (sqlstore_step_done(s, sst, err, errlen, "adding a seat"))
             goto done;
     }
-    int lobby = sqlstore_create_lobby(s, g, err, errlen);
-    if (lobby) {
-        rc = lobby;
-        goto done;
-    }
-    rc = sqlstore_exec(s, "COMMIT", err, errlen);
+    rc = sqlstore_create_lobby(s, g, err, errlen);
 done:
-    if (rc)
-        sqlstore_exec(s, "ROLLBACK", NULL, 0);
     sqlite3_finalize(gst);
     sqlite3_finalize(sst);
-    pthread_mutex_unlock(&s->lock);
-    return rc;
+    return sqlstore_write_end(s, rc, err, errlen);
 }
 
 static int sqlstore_decision_add(srv_store *base, const char *id, int n, int seat,
@@ -280,14 +315,7 @@ static int sqlstore_decision_add(srv_store *base, const char *id, int n, int sea
     sqlstore *s = (sqlstore *)base;
     pthread_mutex_lock(&s->lock);
     sqlite3_stmt *st = s->add_decision;
-    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, n);
-    sqlite3_bind_int(st, 3, seat);
-    sqlite3_bind_text(st, 4, move, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 5, by, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 6, at, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 7, id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 8, n);
+    sqlstore_bind_decision(st, id, n, seat, move, by, at);
     int rc = sqlstore_step_done(s, st, err, errlen, "storing a decision");
     if (rc == 0 && sqlite3_changes(s->db) != 1) {
         snprintf(err, errlen, "database: decision %d of game %s is not the next one", n, id);
@@ -306,35 +334,22 @@ static int sqlstore_decisions_add(srv_store *base, srv_decision_write *rows, int
     sqlstore *s = (sqlstore *)base;
     for (int i = 0; i < count; i++)
         rows[i].result = -1;
-    pthread_mutex_lock(&s->lock);
-    if (sqlstore_exec(s, "BEGIN IMMEDIATE", err, errlen)) {
-        pthread_mutex_unlock(&s->lock);
+    if (sqlstore_begin(s, true, err, errlen))
         return -1;
-    }
     sqlite3_stmt *st = s->add_decision;
     for (int i = 0; i < count; i++) {
         srv_decision_write *w = &rows[i];
-        sqlite3_bind_text(st, 1, w->id, -1, SQLITE_STATIC);
-        sqlite3_bind_int(st, 2, w->n);
-        sqlite3_bind_int(st, 3, w->seat);
-        sqlite3_bind_text(st, 4, w->move, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 5, w->by, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 6, w->at, -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 7, w->id, -1, SQLITE_STATIC);
-        sqlite3_bind_int(st, 8, w->n);
+        sqlstore_bind_decision(st, w->id, w->n, w->seat, w->move, w->by, w->at);
         char why[TB_ERR_LEN];
         if (sqlstore_step_done(s, st, why, sizeof why, "storing a decision") == 0 &&
             sqlite3_changes(s->db) == 1)
             w->result = 0;
     }
-    if (sqlstore_exec(s, "COMMIT", err, errlen)) {
-        sqlstore_exec(s, "ROLLBACK", NULL, 0);
+    if (sqlstore_write_end(s, 0, err, errlen)) {
         for (int i = 0; i < count; i++)
             rows[i].result = -1;
-        pthread_mutex_unlock(&s->lock);
         return -1;
     }
-    pthread_mutex_unlock(&s->lock);
     return 0;
 }
 
@@ -344,13 +359,10 @@ static int sqlstore_decisions_truncate(srv_store *base, const char *id, int keep
                                        const char *note, char *err, size_t errlen)
 {
     sqlstore *s = (sqlstore *)base;
-    pthread_mutex_lock(&s->lock);
+    if (sqlstore_begin(s, true, err, errlen))
+        return -1;
     sqlite3_stmt *del = NULL, *add = NULL;
     int rc = -1;
-    if (sqlstore_exec(s, "BEGIN IMMEDIATE", err, errlen)) {
-        pthread_mutex_unlock(&s->lock);
-        return -1;
-    }
     if (sqlstore_prepare(s,
                          "DELETE FROM decisions WHERE game_id = ?1 AND n > ?2 AND EXISTS"
                          " (SELECT 1 FROM games WHERE id = ?1 AND status = 'running')",
@@ -380,12 +392,7 @@ static int sqlstore_decisions_truncate(srv_store *base, const char *id, int keep
 done:
     sqlite3_finalize(del);
     sqlite3_finalize(add);
-    if (rc == 0 && sqlstore_exec(s, "COMMIT", err, errlen))
-        rc = -1;
-    if (rc != 0)
-        sqlstore_exec(s, "ROLLBACK", NULL, 0);
-    pthread_mutex_unlock(&s->lock);
-    return rc;
+    return sqlstore_write_end(s, rc, err, errlen);
 }
 
 static int sqlstore_game_finish(srv_store *base, const char *id, const char *finished,
@@ -520,11 +527,10 @@ static int sqlstore_game_load(srv_store *base, const char *id, srv_game_row *g,
     *moves = NULL;
     *count = 0;
     memset(g, 0, sizeof *g);
-    pthread_mutex_lock(&s->lock);
+    if (sqlstore_begin(s, false, err, errlen))
+        return -1;
     int rc = -1;
     sqlite3_stmt *st = NULL;
-    if (sqlstore_exec(s, "BEGIN", err, errlen))
-        goto out;
     if (sqlstore_prepare(s,
                          "SELECT " SQLSTORE_GAME_COLUMNS ", g.options, g.result FROM games g"
                          " WHERE g.id = ?",
@@ -593,9 +599,7 @@ static int sqlstore_game_load(srv_store *base, const char *id, srv_game_row *g,
     rc = 0;
 done:
     sqlite3_finalize(st);
-    sqlstore_exec(s, "COMMIT", NULL, 0);
-out:
-    pthread_mutex_unlock(&s->lock);
+    sqlstore_read_end(s);
     if (rc != 0)
         srv_game_row_clear(g);
     return rc;
@@ -607,11 +611,10 @@ static int sqlstore_games_list(srv_store *base, const char *status, int limit,
     sqlstore *s = (sqlstore *)base;
     *rows = NULL;
     *count = 0;
-    pthread_mutex_lock(&s->lock);
+    if (sqlstore_begin(s, false, err, errlen))
+        return -1;
     int rc = -1;
     sqlite3_stmt *st = NULL;
-    if (sqlstore_exec(s, "BEGIN", err, errlen))
-        goto out;
     if (sqlstore_prepare(s,
                          "SELECT " SQLSTORE_GAME_COLUMNS ", g.result FROM games g"
                          " WHERE ?1 IS NULL OR g.status = ?1"
@@ -654,9 +657,7 @@ static int sqlstore_games_list(srv_store *base, const char *status, int limit,
     rc = 0;
 done:
     sqlite3_finalize(st);
-    sqlstore_exec(s, "COMMIT", NULL, 0);
-out:
-    pthread_mutex_unlock(&s->lock);
+    sqlstore_read_end(s);
     return rc;
 }
 
@@ -743,11 +744,8 @@ static int sqlstore_seat_resign(srv_store *base, const char *id, int seat, char 
 static int sqlstore_game_delete(srv_store *base, const char *id, char *err, size_t errlen)
 {
     sqlstore *s = (sqlstore *)base;
-    pthread_mutex_lock(&s->lock);
-    if (sqlstore_exec(s, "BEGIN IMMEDIATE", err, errlen)) {
-        pthread_mutex_unlock(&s->lock);
+    if (sqlstore_begin(s, true, err, errlen))
         return -1;
-    }
     const void *args[] = {id};
     int changes = 0, rc;
     sqlite3_stmt *st = NULL;
@@ -776,12 +774,7 @@ static int sqlstore_game_delete(srv_store *base, const char *id, char *err, size
                           "deleting a game")
              ? -1
              : 0;
-    if (rc == 0)
-        rc = sqlstore_exec(s, "COMMIT", err, errlen);
-    if (rc)
-        sqlstore_exec(s, "ROLLBACK", NULL, 0);
-    pthread_mutex_unlock(&s->lock);
-    return rc;
+    return sqlstore_write_end(s, rc, err, errlen);
 }
 
 static int sqlstore_games_unstarted(srv_store *base, const char *before, int limit,

@@ -665,6 +665,136 @@ t.test('a phone held sideways: the dock takes at most 40% of the height and the 
   await ctx.close();
 });
 
+// A phone held upright (390×844): the dock keeps to at most 45% of the
+// height however much the turn offers (Arkadia's refill turn: the turn, Undo,
+// Take back, the hint and the cards to take), so the board shows above it;
+// what does not fit scrolls inside the dock, and every control there can be
+// reached by that scrolling, a finger's size, and plays.  Khronos's drawer,
+// opened on a tap, may take more (the hand is then what the player looks at;
+// choosing a tile closes it): all of it is still reached inside the dock.
+const UPRIGHT_CAP = 0.45 * H;
+
+// Checks the dock's height, that the board shows above it, and that each
+// shown control of `controls` (a selector inside the dock) is reached by
+// scrolling the dock alone (the page stays put): then it is wholly inside
+// the dock, at least 44×44 px and the element found at its centre.  Returns
+// how many controls it checked.
+async function uprightDock(page, where, controls, { cap = UPRIGHT_CAP, board = true } = {}) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(100);
+  const dock = await page.locator('#dock').boundingBox();
+  assert(dock.height <= cap + 0.5, `${where}: the dock takes ${Math.round(dock.height)} px of ${H} (at most ${Math.round(cap)})`);
+  assert(Math.abs(dock.y + dock.height - H) <= 1, `${where}: the dock is at the bottom`);
+  if (board) {
+    // the board's box between the top bar and the dock: all of it, or at least a third of the screen
+    const [shown, tall] = await page.evaluate(() => {
+      const b = document.querySelector('.board-card .zoom-box').getBoundingClientRect();
+      const top = Math.max(b.top, document.querySelector('.topbar').getBoundingClientRect().bottom);
+      return [Math.min(b.bottom, document.getElementById('dock').getBoundingClientRect().top) - top, b.height];
+    });
+    assert(shown >= Math.min(tall, H / 3) - 1, `${where}: the board shows above the dock (${Math.round(shown)} px of its ${Math.round(tall)})`);
+  }
+  const all = page.locator(controls).locator('visible=true');
+  const n = await all.count();
+  for (let i = 0; i < n; i++) {
+    const loc = all.nth(i);
+    const seen = await loc.evaluate((e) => {
+      const d = document.getElementById('dock');
+      const y = window.scrollY;
+      // the dock's own scroll (or a row's inside it) brings the control into view
+      e.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      const r = e.getBoundingClientRect(), dr = d.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return { inside: r.top >= dr.top - 1 && r.bottom <= dr.bottom + 1 && r.left >= -1 && r.right <= innerWidth + 1,
+        w: r.width, h: r.height, hits: !!hit && (hit === e || e.contains(hit)), pageMoved: window.scrollY !== y };
+    });
+    const what = `${where}: control ${i + 1} of ${n} (${controls})`;
+    assert(seen.inside, `${what} can be scrolled into the dock`);
+    assert(seen.hits, `${what} is not covered once scrolled to`);
+    assert(seen.w >= 43.5 && seen.h >= 43.5, `${what} is at least 44×44 px (${Math.round(seen.w)}×${Math.round(seen.h)})`);
+    assert(!seen.pageMoved, `${what} is reached by scrolling the dock, not the page`);
+  }
+  return n;
+}
+
+t.test('a phone held upright: the dock takes at most 45% of the height (Arkadia refill and lot, Clans, Khronos) and its controls scroll within it', async () => {
+  const page = await phonePage();
+  // Clans: the first turn
+  let g = await apiGame('clans');
+  await page.goto(server.base + g.seats[0].link);
+  await page.waitForSelector('.legal-source, .legal-village', { timeout: 60000 });
+  await uprightDock(page, 'Clans, my turn', '#dock button');
+  await page.screenshot({ path: `${artifacts}/phone-upright-clans.png` });
+  // Arkadia: the castle lot, then decisions up to the first refill of the hand.
+  // Two people's seats: the start player (drawn at random) places the lot, so
+  // the page opened is the seat whose turn it is.
+  const res = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'arkadia', players: 2, seats: [{ kind: 'human', name: 'Ann' }, { kind: 'human', name: 'Bo' }] }) });
+  g = await res.json();
+  await page.goto(server.base + g.seats[0].link);
+  await page.waitForSelector('#turn .headline');
+  if (!(await page.$('#turn.mine'))) await page.goto(server.base + g.seats[1].link);
+  let refill = false, lot = false;
+  for (let k = 0; k < 40 && !refill; k++) {
+    await page.waitForSelector('#dock #ark-bar:not([hidden])', { timeout: 60000 });
+    await page.waitForTimeout(100);
+    const n = await logLength(page);
+    if (await page.$('[data-lot-anchor]')) {
+      await uprightDock(page, 'Arkadia, the castle lot', '#dock button');
+      await page.screenshot({ path: `${artifacts}/phone-upright-arkadia-lot.png` });
+      lot = true;
+      const anchors = await page.$$eval('[data-lot-anchor]', (a) => a.map((x) => x.dataset.lotAnchor));
+      const [x, y] = sqXY(anchors[Math.floor(anchors.length / 2)]);
+      await tapBoard(page, arkSq(sqName(x + 1, y + 1)), 'the castle lot', { fx: 0.97, within: 'svg' });
+    } else if (await page.$('#dock .ark-bar-stack, .ark-display .ark-card.target')) {
+      refill = true;
+      break;
+    } else if (await page.$('.arkadia-board .reach')) {
+      const reach = await page.$$eval('.arkadia-board .reach', (r) => r.map((x) => x.dataset.reach));
+      await tapBoard(page, arkSq(reach[0]), 'a square to lay the building on', { within: 'svg' });
+    } else if (await page.$('#ark-stop:not([disabled])')) {
+      await tap(page, '#ark-stop', 'Stop placing workers');
+    } else if (await page.$('#dock .ark-bar-card')) {
+      await tap(page, '#dock .ark-bar-card', 'a card of the hand');
+      await page.waitForSelector('.arkadia-board .reach');
+      continue;
+    } else if (await page.$('#ark-banner-no')) {
+      await tap(page, '#ark-banner-no', 'Keep my banners');
+    } else if (await page.$('[data-castle-family]')) {
+      await tap(page, '[data-castle-family]', 'a castle piece');
+      await tapBoard(page, '[data-castle-target]:not(.faint)', 'a castle square', { within: 'svg' });
+    } else {
+      throw new Error('Arkadia upright: a decision this test does not make before the refill');
+    }
+    await played(page, n, 'Arkadia upright');
+  }
+  assert(lot && refill, `the castle lot (${lot}) and the refill turn (${refill}) were reached`);
+  await page.screenshot({ path: `${artifacts}/phone-upright-arkadia-refill.png` });
+  const cards = await uprightDock(page, 'Arkadia, refill your hand', '#dock .ark-bar-card, #dock .ark-bar-stack, #dock #turn button, #dock .phone-tabs button');
+  const offered = await page.locator('#dock .ark-bar-card, #dock .ark-bar-stack').count();
+  assert(offered >= 2 && cards > offered, `the refill turn offers its cards (${offered}) and buttons in the dock (${cards} controls in all)`);
+  // the last card, scrolled to within the dock, is taken by a tap
+  const n = await logLength(page);
+  const last = page.locator('#dock .ark-bar-card').last();
+  await last.evaluate((e) => e.scrollIntoView({ block: 'nearest', inline: 'nearest' }));
+  const b = await last.boundingBox();
+  await page.touchscreen.tap(b.x + b.width / 2, b.y + b.height / 2);
+  await played(page, n, 'a card taken from the bottom of the dock');
+  // Khronos: the drawer closed, then open (its whole hand reached inside the dock)
+  g = await apiGame('khronos');
+  await page.goto(server.base + g.seats[0].link);
+  await page.waitForSelector('#dock #kh-end:not([disabled])', { timeout: 60000 });
+  await uprightDock(page, 'Khronos, the drawer closed', '#dock button');
+  await page.screenshot({ path: `${artifacts}/phone-upright-khronos.png` });
+  await khDrawer(page, true);
+  await uprightDock(page, 'Khronos, the drawer open', '#dock .kh-drawer-toggle, #dock #kh-hand .kh-card, #dock #kh-palette .kh-tile, #dock #kh-end, #dock .phone-tabs button',
+    { cap: 0.85 * H, board: false });
+  await page.screenshot({ path: `${artifacts}/phone-upright-khronos-drawer.png` });
+  await khDrawer(page, false);
+  await uprightDock(page, 'Khronos, the drawer closed again', '#dock button');
+  await page.context().close();
+});
+
 t.test('the error page fits the phone', async () => {
   const page = await phonePage({ expect404: true }); // the unknown game's 404 is the point
   await page.goto(`${server.base}/game.html?game=nosuchgame`);

@@ -692,6 +692,22 @@ static json_t *text_swapped_json(const khronos_state *k)
     return text_cards_json(h);
 }
 
+/* What lies on the table for everyone to see, the same in the state and in
+ * every seat's view (in this order): the display, the adventurers, the
+ * cards left and the pool, and the current turn's flags. */
+static void text_table_json(json_t *j, const khronos_state *k)
+{
+    json_object_set_new(j, "display", text_cards_json(k->display));
+    json_object_set_new(j, "pawns", text_pawns_json(k));
+    json_object_set_new(j, "left", json_pack("[i,i]", k->left[0], k->left[1]));
+    json_object_set_new(j, "pool", json_integer(k->pool));
+    json_object_set_new(j, "travelled",
+                        json_pack("[b,b]", k->travelled[0] != 0, k->travelled[1] != 0));
+    json_object_set_new(j, "exchanged", json_boolean(k->exchanged));
+    json_object_set_new(j, "acted", json_boolean(k->acted));
+    json_object_set_new(j, "swapped", text_swapped_json(k));
+}
+
 json_t *khronos__state_json(const tb_state *s)
 {
     const khronos_state *k = (const khronos_state *)s;
@@ -711,15 +727,7 @@ json_t *khronos__state_json(const tb_state *s)
     deck[k->deck_n] = '\0';
     json_object_set_new(j, "deck", json_string(deck));
     json_object_set_new(j, "discard", text_cards_json(k->discard));
-    json_object_set_new(j, "display", text_cards_json(k->display));
-    json_object_set_new(j, "pawns", text_pawns_json(k));
-    json_object_set_new(j, "left", json_pack("[i,i]", k->left[0], k->left[1]));
-    json_object_set_new(j, "pool", json_integer(k->pool));
-    json_object_set_new(j, "travelled",
-                        json_pack("[b,b]", k->travelled[0] != 0, k->travelled[1] != 0));
-    json_object_set_new(j, "exchanged", json_boolean(k->exchanged));
-    json_object_set_new(j, "acted", json_boolean(k->acted));
-    json_object_set_new(j, "swapped", text_swapped_json(k));
+    text_table_json(j, k);
     json_object_set_new(j, "boards", text_boards_json(k, true));
     json_object_set_new(j, "pending", text_pending_json(k));
     json_object_set_new(j, "ripple", text_ripple_json(k));
@@ -762,15 +770,7 @@ json_t *khronos__view_json(const tb_state *s, int seat)
     json_object_set_new(j, "deck_size", json_integer(k->deck_n));
     json_object_set_new(j, "discard", text_cards_json(k->discard));
     json_object_set_new(j, "holdem", json_boolean(k->holdem));
-    json_object_set_new(j, "display", text_cards_json(k->display));
-    json_object_set_new(j, "pawns", text_pawns_json(k));
-    json_object_set_new(j, "left", json_pack("[i,i]", k->left[0], k->left[1]));
-    json_object_set_new(j, "pool", json_integer(k->pool));
-    json_object_set_new(j, "travelled",
-                        json_pack("[b,b]", k->travelled[0] != 0, k->travelled[1] != 0));
-    json_object_set_new(j, "exchanged", json_boolean(k->exchanged));
-    json_object_set_new(j, "acted", json_boolean(k->acted));
-    json_object_set_new(j, "swapped", text_swapped_json(k));
+    text_table_json(j, k);
     json_t *stock = json_object();
     for (int t = 0; t < KH_TYPES; t++)
         json_object_set_new(stock, D.tile[t].name, json_integer(k->stock[t]));

@@ -853,12 +853,12 @@ export function create({ boardEl, panelsEl, board, decide }) {
           if (s) send(s.move);
         } }, 'Sell'));
     } else if (L.draws.size || L.drawStack) {
-      parts.push(el('span.ark-bar-msg', 'Click a face-up card or the draw stack (beside the board).'),
+      parts.push(el('span.ark-bar-msg.ark-bar-said', 'Click a face-up card or the draw stack (beside the board).'),
         // docked on a narrow screen, the bar holds the cards to take itself (CSS shows them only there)
         el('div.ark-bar-cards', v.display.filter((c) => L.draws.has(c)).map((c) => cardNode(c, { onclick: () => send(L.draws.get(c)), cls: '.ark-bar-card' })),
           L.drawStack ? el('button.ark-bar-stack', { type: 'button', onclick: () => send(L.drawStack) }, `Draw stack (${v.stack})`) : null));
     } else if (L.builds.length || L.workersAt.size) {
-      parts.push(el('span.ark-bar-msg', L.builds.length && L.workersAt.size
+      parts.push(el('span.ark-bar-msg.ark-bar-said', L.builds.length && L.workersAt.size
         ? 'Click a card of your hand to lay out its building, or a highlighted building to introduce workers.'
         : L.builds.length ? 'Click a card of your hand to lay out its building.' : 'Click a highlighted building to introduce workers.'));
       // docked on a narrow screen, the bar holds the hand's playable cards (CSS shows them only there)
@@ -866,7 +866,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
         parts.push(el('div.ark-bar-cards', L.builds.map((b) => cardNode(b.card, { onclick: () => send(b.move), cls: '.ark-bar-card' }))));
       }
     } else if (L.lots.length) {
-      parts.push(el('span.ark-bar-msg', 'Point at the middle of the board and click where the castle lot goes.'));
+      parts.push(el('span.ark-bar-msg.ark-bar-said', 'Point at the middle of the board and click where the castle lot goes.'));
     }
     if (L.other.length) {
       parts.push(el('div.ark-other', L.other.map((m) => el('button.small.legal-move', { type: 'button', 'data-move': m, onclick: () => send(m) }, m))));
