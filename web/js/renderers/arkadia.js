@@ -970,7 +970,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
         case 'place': return { headline: `Lay out the ${fam(v.card)} ${form(v.card)}`, detail: 'Move the pointer over the highlighted squares: the outline follows it. Rotate with R, a right click or the ⟳ button under the board. Click to lay it out.' };
         case 'workers': return { headline: 'Place workers next to the building', detail: `Click a highlighted square for each worker (own or neutral, as chosen under the board). ${v.placed ? 'Stop when you are done.' : 'At least one.'}` };
         case 'castle': return { headline: `Build the castle${v.castle_left > 1 ? `: ${v.castle_left} pieces` : ''}`, detail: `Your action completed ${v.castle_left > 1 ? 'buildings' : 'a building'}. Choose a colour from the floor ${v.floor} pool under the board, then click a highlighted castle square.` };
-        case 'draw': return { headline: 'Refill your hand', detail: 'Click one of the face-up cards or the draw stack beside the board.' };
+        case 'draw': return { headline: 'Refill your hand', detail: 'Take one of the face-up cards, or the top card of the draw stack.' };
         case 'banner': return { headline: 'Use an architect banner?', detail: `${v.action === 'skip' ? 'No card fits and no worker can be placed this turn. ' : ''}A banner brings 2 of your workers, and then you may sell seals at the current family values. At most one per turn.` };
         case 'sale': return { headline: `Sell ${v.family} seals?`, detail: `Each ${v.family} seal is worth ${v.values[v.family]} gold now. Choose how many under the board.` };
         default: return { headline: 'Choose a decision', detail: c.prompt || '' };
