@@ -791,7 +791,6 @@ void kh_earnings_all(const khronos_state *k, int out[TB_MAX_SEATS][KH_BOARDS])
 {
     static const uint8_t family[KH_TYPES] = {0, 0, 0, 1, 1, 1, 2, 2, 2};
     static const uint8_t size[KH_TYPES] = {1, 2, 3, 1, 2, 3, 1, 2, 3};
-    _Static_assert(KH_MAXB <= 128, "a set of domain roots is two words");
     int players = k->base.players;
     for (int p = 0; p < players; p++)
         for (int b = 0; b < KH_BOARDS; b++)
@@ -808,9 +807,7 @@ void kh_earnings_all(const khronos_state *k, int out[TB_MAX_SEATS][KH_BOARDS])
             if (family[x->type] != f || (x->flags & KH_RUIN))
                 continue;
             int r = x->dom, v = size[x->type];
-            uint64_t bit = 1ULL << (r & 63);
-            if (!(has[r >> 6] & bit)) {
-                has[r >> 6] |= bit;
+            if (kh_roots_add(has, r)) {
                 civil[r] = 0;
                 top[r] = (uint8_t)v;
                 ntop[r] = 1;
@@ -828,8 +825,7 @@ void kh_earnings_all(const khronos_state *k, int out[TB_MAX_SEATS][KH_BOARDS])
         for (int i = 0; i < bd->nb; i++) {
             const kh_bld *x = &bd->b[i];
             int r = x->dom;
-            if (family[x->type] == KH_CIVIL && !(x->flags & KH_RUIN) &&
-                (has[r >> 6] >> (r & 63) & 1))
+            if (family[x->type] == KH_CIVIL && !(x->flags & KH_RUIN) && kh_roots_has(has, r))
                 civil[r] = (uint8_t)(civil[r] + size[x->type]);
         }
         for (int w = 0; w < 2; w++)
@@ -849,9 +845,7 @@ void kh_earnings_all(const khronos_state *k, int out[TB_MAX_SEATS][KH_BOARDS])
         if (!x->ncubes || family[x->type] != KH_CIVIL)
             continue;
         int r = x->dom;
-        uint64_t bit = 1ULL << (r & 63);
-        if (!(has[r >> 6] & bit)) {
-            has[r >> 6] |= bit;
+        if (kh_roots_add(has, r)) {
             memset(cubes[r], 0, sizeof cubes[r]);
             power[r] = 0;
         }
@@ -863,7 +857,7 @@ void kh_earnings_all(const khronos_state *k, int out[TB_MAX_SEATS][KH_BOARDS])
     for (int i = 0; i < bd->nb; i++) {
         const kh_bld *x = &bd->b[i];
         int r = x->dom;
-        if (family[x->type] != KH_CIVIL && !(x->flags & KH_RUIN) && (has[r >> 6] >> (r & 63) & 1))
+        if (family[x->type] != KH_CIVIL && !(x->flags & KH_RUIN) && kh_roots_has(has, r))
             power[r] = (uint8_t)(power[r] + size[x->type]);
     }
     for (int w = 0; w < 2; w++)

@@ -633,7 +633,6 @@ void kh_board_conflict(const kh_board *bd, int mover, kh_conflict *c)
     /* the highest military and religious values of the domains holding any
      * (civil buildings and ruins never count): only those domains' roots
      * are set in has, so the other domains are never initialised */
-    _Static_assert(KH_MAXB <= 128, "a set of domain roots is two words");
     uint64_t has[2] = {0, 0};
     uint8_t top[KH_MAXB][2], ntop[KH_MAXB][2];
     for (int i = 0; i < bd->nb; i++) {
@@ -641,9 +640,7 @@ void kh_board_conflict(const kh_board *bd, int mover, kh_conflict *c)
         int f = board_family[x->type], v = board_size[x->type], r = x->dom;
         if (f == KH_CIVIL || (x->flags & KH_RUIN))
             continue;
-        uint64_t bit = 1ULL << (r & 63);
-        if (!(has[r >> 6] & bit)) {
-            has[r >> 6] |= bit;
+        if (kh_roots_add(has, r)) {
             top[r][0] = top[r][1] = ntop[r][0] = ntop[r][1] = 0;
         }
         if (v > top[r][f]) {
