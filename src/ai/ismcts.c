@@ -141,6 +141,13 @@ typedef struct ism_tree {
     int32_t path[ISM_MAX_DEPTH + 1];
     tb_move moves[TB_MAX_MOVES];
     tb_move untried[TB_MAX_MOVES];
+    /* The root's sorted decisions when the searching seat makes them: the
+     * same in every guess (a seat's own decisions never depend on secrets it
+     * cannot see; the simulations check it for every game), so listed at the
+     * first visit only and then treated as public decisions (root_n < 0: not
+     * yet, or not the searching seat's). */
+    int root_n;
+    tb_move root_moves[TB_MAX_MOVES];
     char guard_tail[ISM_GUARD];
 } ism_tree;
 
@@ -343,20 +350,30 @@ static void ism_iterate(ism_tree *t)
     while ((mover = tb_to_move(s)) != TB_OVER && depth <= ISM_MAX_DEPTH) {
         ism_node *node = &t->pool[cur];
         bool restricted = cur == 0 && t->cfg->root_restricted;
+        /* the decisions here are the same in every guess, and so every
+         * child is legal in this one: public decisions, or the root's once
+         * listed (root_moves) */
+        bool fixed = !restricted && (t->public_moves || (cur == 0 && t->root_n >= 0));
         int32_t best = -1;
         tb_move m = 0;
         int nu = 0;
         if (node->full) {
-            /* Every decision here is a child, in every guess (public
+            /* Every decision here is a child, in every guess (fixed
              * decisions, all expanded): no list to merge with. */
             best = ism_best_child(t, cur, c, true);
-        } else if (t->public_moves && !restricted) {
+        } else if (fixed) {
             /* Every child is legal in this guess too: count them as
              * available, and draw the untried decision by its rank among
              * the legal ones that are not children (the merge's untried
              * list, without writing it out). */
             int n;
-            const tb_move *moves = ism_public_list(t, cur, s, &n);
+            const tb_move *moves;
+            if (t->public_moves) {
+                moves = ism_public_list(t, cur, s, &n);
+            } else {
+                moves = t->root_moves;
+                n = t->root_n;
+            }
             int children = 0;
             for (int32_t k = node->child; k >= 0; k = t->pool[k].sibling) {
                 t->pool[k].avail++;
@@ -386,6 +403,10 @@ static void ism_iterate(ism_tree *t)
             } else {
                 n = tb_legal_undominated(s, t->moves);
                 ism_sort(t->moves, n);
+                if (cur == 0 && mover == t->seat) {
+                    memcpy(t->root_moves, t->moves, (size_t)n * sizeof *t->moves);
+                    t->root_n = n;
+                }
             }
             /* Merge the legal decisions with the children: count
              * availability, find the best available child, and list the
@@ -419,9 +440,9 @@ static void ism_iterate(ism_tree *t)
                 t->path[depth++] = fresh;
                 break;
             }
-            if (t->public_moves && !restricted && !t->pool[cur].full)
+            if (fixed && !t->pool[cur].full)
                 best = ism_best_child(t, cur, c, false); /* the pool is full */
-        } else if (t->public_moves && !restricted && best < 0) {
+        } else if (fixed && best < 0) {
             best = ism_best_child(t, cur, c, false);
         }
         if (best < 0)
@@ -664,6 +685,7 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
         t->view = view;
         t->deals = deals;
         t->seat = seat;
+        t->root_n = -1;
         t->players = tb_players(view);
         t->judge = judge;
         t->public_moves = tb_game_public_decisions(tb_state_game(view));

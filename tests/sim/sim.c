@@ -5,7 +5,8 @@
  *   - the state JSON round trip (load(state()) prints the same and is equal);
  *   - no leak and sound resampling for every seat and the spectator: a state
  *     re-dealt from the seat's point of view gives the same view and, for the
- *     seat to move, the same legal-move text;
+ *     seat to move, the same legal-move text and undominated decisions (the
+ *     search lists the root's once for every guess);
  *   - the game's own invariants (sim_GAME.c, listed in sim_checks below);
  *   - the random fast path and the legal list agree;
  *   - the score breakdown (tb_score_breakdown) explains every seat's score;
@@ -121,6 +122,12 @@ static void sim_decision_checks(const tb_state *s, tb_rng *rng, const char *game
             if (strcmp(legal, legal2) != 0)
                 sim_fail(game, players, g, d, "the mover's legal moves depend on secrets it cannot see");
             free(legal2);
+            /* the search lists the root's decisions once for every guess */
+            tb_move u1[TB_MAX_MOVES], u2[TB_MAX_MOVES];
+            int n1 = tb_legal_undominated(s, u1), n2 = tb_legal_undominated(c, u2);
+            if (n1 != n2 || memcmp(u1, u2, (size_t)n1 * sizeof u1[0]) != 0)
+                sim_fail(game, players, g, d,
+                         "the mover's undominated moves depend on secrets it cannot see");
         }
         free(v1);
         free(v2);

@@ -782,7 +782,11 @@ int khronos__to_move(const tb_state *s)
 
 /* The Ecus every seat would earn now on each board (§1.10), whether or not an
  * adventurer stands there: out[seat][board] for the seats in play.  One pass
- * over each board serves every seat (the heuristic asks for all). */
+ * over each board serves every seat (the heuristic asks for all).  Only a
+ * domain holding a building of the board's family (Might, Faith) or a
+ * populate cube (Reason) can pay anyone, and most domains hold neither (a
+ * printed Hamlet alone), so those domains are found first (a set of root
+ * indexes) and only their other buildings are summed. */
 void kh_earnings_all(const khronos_state *k, int out[TB_MAX_SEATS][KH_BOARDS])
 {
     static const uint8_t family[KH_TYPES] = {0, 0, 0, 1, 1, 1, 2, 2, 2};
@@ -791,77 +795,82 @@ void kh_earnings_all(const khronos_state *k, int out[TB_MAX_SEATS][KH_BOARDS])
     for (int p = 0; p < players; p++)
         for (int b = 0; b < KH_BOARDS; b++)
             out[p][b] = 0;
-    /* one pass over each board: a domain's root is its smallest index, so
-     * it is met before the other members and starts the domain's sums */
-    uint8_t roots[KH_MAXB];
     for (int b = KH_MIGHT; b <= KH_FAITH; b++) {
         /* the single strongest building of the board's family in a domain
          * collects the domain's civil power for its owner */
         const kh_board *bd = &k->board[b];
-        int f = b == KH_MIGHT ? KH_MILITARY : KH_RELIGIOUS, nr = 0;
+        int f = b == KH_MIGHT ? KH_MILITARY : KH_RELIGIOUS;
+        uint64_t has[2] = {0, 0}; /* roots of domains with a building of family f */
         uint8_t civil[KH_MAXB], top[KH_MAXB], ntop[KH_MAXB], owner[KH_MAXB];
         for (int i = 0; i < bd->nb; i++) {
             const kh_bld *x = &bd->b[i];
-            int r = x->dom;
-            if (r == i) {
-                civil[r] = top[r] = ntop[r] = 0;
-                owner[r] = KH_NOBODY;
-                roots[nr++] = (uint8_t)r;
-            }
-            int g = family[x->type], v = size[x->type];
-            if (x->flags & KH_RUIN)
+            if (family[x->type] != f || (x->flags & KH_RUIN))
                 continue;
-            if (g == KH_CIVIL) {
-                civil[r] = (uint8_t)(civil[r] + v);
-            } else if (g == f) {
-                if (v > top[r]) {
-                    top[r] = (uint8_t)v;
-                    ntop[r] = 1;
-                    owner[r] = x->owner;
-                } else if (v == top[r]) {
-                    ntop[r]++;
-                }
+            int r = x->dom, v = size[x->type];
+            if (kh_roots_add(has, r)) {
+                civil[r] = 0;
+                top[r] = (uint8_t)v;
+                ntop[r] = 1;
+                owner[r] = x->owner;
+            } else if (v > top[r]) {
+                top[r] = (uint8_t)v;
+                ntop[r] = 1;
+                owner[r] = x->owner;
+            } else if (v == top[r]) {
+                ntop[r]++;
             }
         }
-        for (int j = 0; j < nr; j++) {
-            int r = roots[j];
-            if (ntop[r] == 1 && owner[r] < players)
-                out[owner[r]][b] += civil[r];
+        if (!(has[0] | has[1]))
+            continue;
+        for (int i = 0; i < bd->nb; i++) {
+            const kh_bld *x = &bd->b[i];
+            int r = x->dom;
+            if (family[x->type] == KH_CIVIL && !(x->flags & KH_RUIN) && kh_roots_has(has, r))
+                civil[r] = (uint8_t)(civil[r] + size[x->type]);
         }
+        for (int w = 0; w < 2; w++)
+            for (uint64_t m = has[w]; m; m &= m - 1) {
+                int r = w * 64 + __builtin_ctzll(m);
+                if (ntop[r] == 1 && owner[r] < players)
+                    out[owner[r]][b] += civil[r];
+            }
     }
     /* Reason: most cubes on the domain's civil buildings (ties all collect)
      * the domain's military and religious power */
     const kh_board *bd = &k->board[KH_REASON];
-    uint8_t cubes[KH_MAXB][TB_MAX_SEATS], power[KH_MAXB], any[KH_MAXB];
-    int nr = 0;
+    uint64_t has[2] = {0, 0}; /* roots of domains with a cube */
+    uint8_t cubes[KH_MAXB][TB_MAX_SEATS], power[KH_MAXB];
+    for (int i = 0; i < bd->nb; i++) {
+        const kh_bld *x = &bd->b[i];
+        if (!x->ncubes || family[x->type] != KH_CIVIL)
+            continue;
+        int r = x->dom;
+        if (kh_roots_add(has, r)) {
+            memset(cubes[r], 0, sizeof cubes[r]);
+            power[r] = 0;
+        }
+        for (int c = 0; c < x->ncubes; c++)
+            cubes[r][x->cube[c]]++;
+    }
+    if (!(has[0] | has[1]))
+        return; /* no cube: nobody collects */
     for (int i = 0; i < bd->nb; i++) {
         const kh_bld *x = &bd->b[i];
         int r = x->dom;
-        if (r == i) {
-            memset(cubes[r], 0, sizeof cubes[r]);
-            power[r] = any[r] = 0;
-            roots[nr++] = (uint8_t)r;
-        }
-        if (family[x->type] == KH_CIVIL) {
-            for (int c = 0; c < x->ncubes; c++)
-                cubes[r][x->cube[c]]++;
-            any[r] |= x->ncubes;
-        } else if (!(x->flags & KH_RUIN)) {
+        if (family[x->type] != KH_CIVIL && !(x->flags & KH_RUIN) && kh_roots_has(has, r))
             power[r] = (uint8_t)(power[r] + size[x->type]);
+    }
+    for (int w = 0; w < 2; w++)
+        for (uint64_t m = has[w]; m; m &= m - 1) {
+            int r = w * 64 + __builtin_ctzll(m), most = 0;
+            for (int p = 0; p < players; p++)
+                most = cubes[r][p] > most ? cubes[r][p] : most;
+            if (most == 0)
+                continue;
+            for (int p = 0; p < players; p++)
+                if (cubes[r][p] == most)
+                    out[p][KH_REASON] += power[r];
         }
-    }
-    for (int j = 0; j < nr; j++) {
-        int r = roots[j], most = 0;
-        if (!any[r])
-            continue; /* no cube: nobody collects */
-        for (int p = 0; p < players; p++)
-            most = cubes[r][p] > most ? cubes[r][p] : most;
-        if (most == 0)
-            continue;
-        for (int p = 0; p < players; p++)
-            if (cubes[r][p] == most)
-                out[p][KH_REASON] += power[r];
-    }
 }
 
 /* The Ecus `seat` would earn now on each board. */
@@ -1537,19 +1546,41 @@ static double kh_estimate(const khronos_state *k, int p, const int e[KH_BOARDS])
     return v + 0.1 * kh_total(k->hand[p]);
 }
 
-static double kh_heuristic(const tb_state *s, int seat)
+/* Every seat's estimate (kh_estimate), from one pass over the boards. */
+static void kh_estimates(const khronos_state *k, double est[TB_MAX_SEATS])
 {
-    const khronos_state *k = (const khronos_state *)s;
     int e[TB_MAX_SEATS][KH_BOARDS];
     kh_earnings_all(k, e);
-    double mine = kh_estimate(k, seat, e[seat]), best = -1e9;
-    for (int p = 0; p < s->players; p++)
-        if (p != seat) {
-            double v = kh_estimate(k, p, e[p]);
-            best = v > best ? v : best;
-        }
-    double lead = mine - best;
+    for (int p = 0; p < k->base.players; p++)
+        est[p] = kh_estimate(k, p, e[p]);
+}
+
+/* A seat's worth in (0, 1): its estimate's lead over the best other seat's. */
+static double kh_lead_value(const double est[TB_MAX_SEATS], int players, int seat)
+{
+    double best = -1e9;
+    for (int p = 0; p < players; p++)
+        if (p != seat)
+            best = est[p] > best ? est[p] : best;
+    double lead = est[seat] - best;
     return 0.5 + 0.5 * lead / (8.0 + (lead < 0 ? -lead : lead));
+}
+
+static double kh_heuristic(const tb_state *s, int seat)
+{
+    double est[TB_MAX_SEATS];
+    kh_estimates((const khronos_state *)s, est);
+    return kh_lead_value(est, s->players, seat);
+}
+
+/* The same for every seat, the estimates worked out once (the search asks
+ * for all at the end of every iteration). */
+static void kh_heuristic_all(const tb_state *s, double out[TB_MAX_SEATS])
+{
+    double est[TB_MAX_SEATS];
+    kh_estimates((const khronos_state *)s, est);
+    for (int p = 0; p < s->players; p++)
+        out[p] = kh_lead_value(est, s->players, p);
 }
 
 const struct tb_game tb__khronos_game = {
@@ -1582,6 +1613,7 @@ const struct tb_game tb__khronos_game = {
     .state_from_json = khronos__state_from_json,
     .resample = kh_resample,
     .heuristic = kh_heuristic,
+    .heuristic_all = kh_heuristic_all,
     .data_board_json = khronos__data_board_json,
     .render_text = khronos__render_text,
     .prompt_text = khronos__prompt_text,

@@ -629,24 +629,42 @@ int kh_smaller_places(const kh_board *bd, int i, uint16_t *out)
  * the candidates (anyone's when he has none). */
 void kh_board_conflict(const kh_board *bd, int mover, kh_conflict *c)
 {
-    kh_domstat st[KH_MAXB];
-    kh_board_domains(bd, st);
     memset(c, 0, sizeof *c);
-    int root = -1, fam = 0;
-    for (int i = 0; i < bd->nb && root < 0; i++) {
-        if (bd->b[i].dom != i)
+    /* the highest military and religious values of the domains holding any
+     * (civil buildings and ruins never count): only those domains' roots
+     * are set in has, so the other domains are never initialised */
+    uint64_t has[2] = {0, 0};
+    uint8_t top[KH_MAXB][2], ntop[KH_MAXB][2];
+    for (int i = 0; i < bd->nb; i++) {
+        const kh_bld *x = &bd->b[i];
+        int f = board_family[x->type], v = board_size[x->type], r = x->dom;
+        if (f == KH_CIVIL || (x->flags & KH_RUIN))
             continue;
-        for (int f = KH_MILITARY; f <= KH_RELIGIOUS; f++)
-            if (st[i].ntop[f] >= 2) {
-                root = i;
-                fam = f;
-                break;
-            }
+        if (kh_roots_add(has, r)) {
+            top[r][0] = top[r][1] = ntop[r][0] = ntop[r][1] = 0;
+        }
+        if (v > top[r][f]) {
+            top[r][f] = (uint8_t)v;
+            ntop[r][f] = 1;
+        } else if (v == top[r][f]) {
+            ntop[r][f]++;
+        }
     }
+    int root = -1, fam = 0;
+    for (int w = 0; w < 2 && root < 0; w++)
+        for (uint64_t m = has[w]; m && root < 0; m &= m - 1) {
+            int r = w * 64 + __builtin_ctzll(m);
+            for (int f = KH_MILITARY; f <= KH_RELIGIOUS; f++)
+                if (ntop[r][f] >= 2) {
+                    root = r;
+                    fam = f;
+                    break;
+                }
+        }
     if (root < 0)
         return;
     c->found = 1;
-    int v = st[root].top[fam];
+    int v = top[root][fam];
     uint8_t conf[KH_MAXB];
     int nc = 0, labels = 0, maxp = 0;
     uint8_t label[KH_MAXB];

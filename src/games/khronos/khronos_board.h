@@ -114,6 +114,21 @@ static inline kh_bits kh_bits_shr(kh_bits a, int k)
     return r;
 }
 
+/* A set of buildings of one board by index (KH_MAXB <= 128: two words), as
+ * the roots of the domains some sum concerns: kh_roots_add adds i and says
+ * whether it was new (so that the domain's sums start there), kh_roots_has
+ * tests it.  The members are visited in increasing order with
+ * for (w < 2) for (m = set[w]; m; m &= m - 1) i = w * 64 + ctz(m). */
+static inline bool kh_roots_add(uint64_t set[2], int i)
+{
+    uint64_t bit = 1ULL << (i & 63);
+    if (set[i >> 6] & bit)
+        return false;
+    set[i >> 6] |= bit;
+    return true;
+}
+static inline bool kh_roots_has(const uint64_t set[2], int i) { return set[i >> 6] >> (i & 63) & 1; }
+
 /* One way to lay a tile: its squares (n of them, increasing: sq[0] is the
  * first in board order, a block's top-left corner), their set, the set of squares orthogonally
  * next to it, and what terrain it covers.  size is the tile size (value,
