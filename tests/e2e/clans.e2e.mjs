@@ -239,13 +239,30 @@ t.test('the replay viewer steps through the finished game', async () => {
     await page.$eval('#breakdown', (b) => b.scrollIntoView());
     await shot(page, '09-replay-end-breakdown-phone');
   }
+  // and so does the story: the points by stage show every seat and the
+  // totals without scrolling sideways; the stage names under the graph are
+  // inside it and never written over each other
+  await page.waitForSelector('#story .stage-table');
+  const story = await page.$eval('#story', (box) => {
+    const wrap = box.querySelector('.stage-table-wrap');
+    const g = box.querySelector('.score-graph').getBoundingClientRect();
+    const names = [...box.querySelectorAll('.score-graph .stage-name')].map((t) => t.getBoundingClientRect());
+    return { wide: wrap.scrollWidth, room: wrap.clientWidth, names: names.length,
+      outside: names.filter((r) => r.left < g.left || r.right > g.right).length,
+      overlap: names.some((r, i) => i > 0 && r.left < names[i - 1].right) };
+  });
+  assert(story.wide <= story.room, `the points by stage fit a 390 px phone (${story.wide} px in ${story.room})`);
+  assert(story.names > 0 && story.outside === 0 && !story.overlap, `the stage names fit under the graph (${JSON.stringify(story)})`);
   await page.setViewportSize({ width: 1440, height: 960 });
   // the story of the result: a score line per seat, and points by stage that add up
   await page.waitForSelector('#story .score-graph .seat-line');
   assertEq(await page.$$eval('#story .seat-line', (x) => x.length), 4, 'a score line per seat');
-  const stageRows = await page.$$eval('#story .stage-table tbody tr', (rows) => rows.map((r) => {
-    const cells = [...r.querySelectorAll('td')].map((d) => Number(d.textContent));
-    return { seat: r.dataset.rowSeat, sum: cells.slice(0, -1).reduce((a, b) => a + b, 0), total: cells[cells.length - 1] };
+  // (a column per seat: its stages' points, then its total)
+  const stageRows = await page.$$eval('#story .stage-table thead th[data-col-seat]', (heads) => heads.map((h) => {
+    const seat = h.dataset.colSeat;
+    const cells = [...h.closest('table').querySelectorAll(`tbody td[data-col-seat="${seat}"]`)].map((d) => Number(d.textContent));
+    const total = Number(h.closest('table').querySelector(`tfoot td[data-col-seat="${seat}"]`).textContent);
+    return { seat, sum: cells.reduce((a, b) => a + b, 0), total };
   }));
   const finalScores = await page.$$eval('#result > table tr[data-seat]', (rows) => Object.fromEntries(rows.map((r) =>
     [r.dataset.seat, Number(r.lastElementChild.textContent.replace(/\D/g, ''))])));
@@ -254,7 +271,7 @@ t.test('the replay viewer steps through the finished game', async () => {
     assertEq(r.sum, r.total, 'the points by stage add up to the total');
     assertEq(r.total, finalScores[r.seat], 'the total is the result');
   }
-  assert((await page.$$eval('#story .stage-table thead th', (x) => x.map((e) => e.textContent))).includes('Epoch I'), 'the stages are the epochs');
+  assert((await page.$$eval('#story .stage-table tbody th', (x) => x.map((e) => e.textContent))).includes('Epoch I'), 'the stages are the epochs');
   const gb = await (await page.$('#story .score-graph')).boundingBox();
   await page.click('#story .score-graph', { position: { x: gb.width * 0.3, y: gb.height / 2 } });
   await page.waitForFunction((k) => !document.querySelector('#replay-step').textContent.startsWith(`Decision ${k} of`), total);
