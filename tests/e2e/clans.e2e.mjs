@@ -6,10 +6,10 @@
 // replay viewer through the finished game; the deduction aid (an option,
 // off by default) for the seat only.  Screenshots go to
 // tests/e2e/artifacts/.  A missing browser or package is a failure.
-import { assert, assertEq } from '../server/lib.mjs';
+import { assert, assertEq, sleep } from '../server/lib.mjs';
 import { browserSuite, recordAnimations, startedAnimations } from './browser.mjs';
 
-const { server, t, newPage, shot, finish } = await browserSuite({ title: 'browser tests (Clans)', prefix: '', aiDelay: 250 });
+const { server, browser, t, errors, newPage, shot, finish } = await browserSuite({ title: 'browser tests (Clans)', prefix: '', aiDelay: 250 });
 
 // Huts on one territory of the board, as drawn: {colour: count}.
 async function hutsOn(page, id) {
@@ -284,6 +284,56 @@ t.test('the replay viewer steps through the finished game', async () => {
   await page.waitForFunction(() => document.querySelector('#replay-step').textContent.startsWith('Decision 0 of'));
   assertEq(await page.$$eval('.clans-board .hut', (h) => h.length), 60, 'back at the start');
   await page.close();
+});
+
+t.test('a hint asked as the connection drops can be asked again once the page is back', async () => {
+  const r = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'clans', players: 2, seats: [{ kind: 'human', name: 'Hinter' }, { kind: 'ai', level: 'easy' }] }) });
+  const g = await r.json();
+  const page = await newPage();
+  // the first connection never passes a hint on to the server, and is then cut
+  let first = null;
+  await page.routeWebSocket(/\/ws\?/, (ws) => {
+    const srv = ws.connectToServer();
+    const mine = !first;
+    if (mine) first = ws;
+    ws.onMessage((m) => { if (!(mine && JSON.parse(m).type === 'hint')) srv.send(m); });
+  });
+  await page.goto(`${server.base}${g.seats[0].link}`);
+  await page.waitForSelector('#hint-button:not([disabled])');
+  await page.click('#hint-button');
+  await page.waitForSelector('#hint-button[disabled]');
+  await first.close();
+  await page.waitForSelector('#banner:not([hidden])');
+  await page.waitForFunction(() => document.querySelector('#conn-text').textContent === 'connected' && document.querySelector('#banner').hidden);
+  await page.waitForSelector('#hint-button:not([disabled])', { timeout: 5000 });
+  await page.click('#hint-button');
+  await page.waitForSelector('#hint', { timeout: 20000 });
+  assert(/^Hint: Hinter /.test(await page.textContent('#hint')), 'the hint came on the new connection');
+  await page.close();
+});
+
+t.test('a moment of the log that cannot be shown leaves the page on the live board, saying so', async () => {
+  const r = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'clans', players: 2, seats: [{ kind: 'ai', level: 'random' }, { kind: 'ai', level: 'random' }] }) });
+  const g = await r.json();
+  for (let i = 0; i < 400 && (await (await fetch(`${server.base}/api/games/${g.id}`)).json()).status !== 'over'; i++) await sleep(100);
+  // (a page of its own: the failed request below is logged by the browser as an error)
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  await page.goto(`${server.base}/game.html?game=${g.id}`);
+  await page.waitForSelector('#result:not([hidden])');
+  await page.click('.log .entry[data-n="1"]');
+  await page.waitForSelector('#look-return');
+  await page.route(/\/replay\/\d+/, (route) => route.fulfill({ status: 500, contentType: 'application/json',
+    body: JSON.stringify({ error: { code: 'store_failed', message: 'the store could not be read' } }) }));
+  await page.click('.log .entry[data-n="2"]');
+  await page.waitForSelector('.toast.error');
+  assert((await page.textContent('.toast.error')).startsWith('Cannot show that moment'), 'the player is told');
+  await page.waitForFunction(() => !document.querySelector('#look-return'), null, { timeout: 3000 });
+  assert((await page.textContent('#turn')).includes('Game over'), 'the turn card is the live one again');
+  await ctx.close();
 });
 
 t.test('the generic renderer (for games without their own) plays by buttons', async () => {

@@ -589,6 +589,8 @@ function connect() {
   ws.onopen = () => {
     S.retry = 0;
     deduce.reset();
+    // a hint asked on the lost connection is never answered: the button comes back
+    if (S.hintWaiting !== null && S.hintWaiting !== undefined) { S.hintWaiting = null; renderAll(); }
     setConn('live', token ? 'connected' : 'watching live');
     if (!S.fatal) banner(null);
   };
@@ -623,8 +625,10 @@ async function lookBack(n) {
   let r, prev;
   // the position before it too: the board marks what decision n changed
   try { [r, prev] = await Promise.all([at(n), n > 0 ? at(n - 1) : null]); } catch (e) {
+    if (!S.look || S.look.n !== n) return; // a later click or a return won
     toast(`Cannot show that moment: ${e.message}`, 'error');
-    S.look = null;
+    S.look = null; // back to the live board (not the moment looked at before)
+    renderAll();
     return;
   }
   if (!S.look || S.look.n !== n) return; // a later click or a return won
