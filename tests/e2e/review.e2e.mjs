@@ -35,6 +35,18 @@ t.test('a finished game offers Review; the replay page computes it with a progre
   await page.goto(`${server.base}/game.html?game=${clans.id}`);
   await page.waitForSelector('#result:not([hidden]) #open-review');
   await shot(page, '01-result');
+  // The page asks for a stored review as it opens and starts one at once:
+  // the first answer, held here until the start was answered, must not
+  // start a second round of polling (each poll waits for the one before).
+  const polls = [];
+  await page.route(/\/api\/games\/[^/?]+\/review$/, async (route) => {
+    if (route.request().method() !== 'GET') return route.continue();
+    polls.push(Date.now());
+    if (polls.length === 1) {
+      await page.waitForResponse((r) => r.request().method() === 'POST' && /\/review$/.test(r.url()), { timeout: 10000 }).catch(() => null);
+    }
+    return route.continue();
+  });
   await page.click('#open-review');
   await page.waitForURL(/replay=1&review=1/);
   // The review starts by itself from that link; the progress bar shows
@@ -52,6 +64,12 @@ t.test('a finished game offers Review; the replay page computes it with a progre
   assert(!/seat \d/i.test(await page.textContent('#review')), 'players are named, not numbered seats');
   const points = await page.$eval('.review-graph polyline.line', (l) => l.getAttribute('points').trim().split(/\s+/).length);
   assertEq(points, clans.decisions + 1, 'a point for every position from the start to the end');
+  const gaps = polls.slice(1).map((at, i) => at - polls[i]);
+  assert(gaps.every((ms) => ms >= 500), `one poll at a time, ${polls.length} polls (gaps ${gaps.join(', ')} ms)`);
+  // Clans players have no colours: a player's line is the same colour in the review as in the result's score graph
+  await page.waitForSelector('#story .score-graph .seat-line');
+  const scoreLines = await page.$$eval('#story .seat-line', (ls) => ls.map((l) => l.getAttribute('stroke')));
+  assertEq(lines, scoreLines, 'the review\'s colours are the score graph\'s');
   await page.close();
 });
 
