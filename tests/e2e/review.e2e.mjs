@@ -91,6 +91,10 @@ t.test('clicking the graph shows the board at that position; the mistakes list l
   assert(Math.abs(step - want) <= 1, `the click at 60% shows position ${want} (showed ${step})`);
   await page.waitForFunction((k) => document.querySelector('.review-graph').dataset.position === String(k), step);
   assert((await boardText(page)) !== before, 'the board changed');
+  // the step line says the decision in the log's words, not in notation
+  const said = (await api(server, 'GET', `/api/games/${clans.id}`)).json.log.find((e) => e.n === step).said;
+  assert(said && said.length > 10, `the server says decision ${step} in words (${said})`);
+  assertEq(await page.textContent('#replay-step'), `Decision ${step} of ${clans.decisions} · ${said}`, 'the step line');
   await shot(page, '04-clicked');
   // Every player's mistakes: each entry names a decision and goes to it.
   let listed = 0;

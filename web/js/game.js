@@ -24,7 +24,7 @@
 // the step before in a replay or a look back) and marks what changed
 // (js/lastmove.js).
 import { apiGet, brandSvg, clear, el, nameSpan, plural, toast } from './common.js';
-import { renderGameLog } from './gamelog.js';
+import { decisionWords, renderGameLog } from './gamelog.js';
 import { setBaseTitle, signalControls, turnSignal } from './notify.js';
 import { scoreGraph, stageTable } from './scoregraph.js';
 import { whatNowPanel } from './whatnow.js';
@@ -657,7 +657,7 @@ async function replayGo(k) {
   R.current = r;
   R.prev = prev;
   $('replay-slider').value = String(k);
-  const last = r.last ? `${seatName(r.last.seat)}: ${formatMove(r.last.move)}` : 'the start';
+  const last = r.last ? decisionWords(r.last, seatName, formatMove) : 'the start';
   $('replay-step').textContent = `Decision ${k} of ${R.total} · ${last}`;
   if (S.review) S.review.setPosition(k);
   renderAll();
