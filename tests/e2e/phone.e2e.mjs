@@ -665,6 +665,24 @@ t.test('a phone held sideways: the dock takes at most 40% of the height and the 
   await ctx.close();
 });
 
+t.test('the top bar\'s links and buttons are a finger\'s size on every page', async () => {
+  const page = await phonePage();
+  const g = await apiGame('clans');
+  for (const url of ['/', '/rules.html?game=clans', g.seats[0].link]) {
+    await page.goto(`${server.base}${url}`);
+    await page.waitForSelector('.topbar a.brand svg');
+    const small = await page.$$eval('.topbar a, .topbar button', (xs) => xs.filter((x) => x.getClientRects().length).map((x) => {
+      const r = x.getBoundingClientRect();
+      return { what: x.id || x.className || x.textContent, w: Math.round(r.width), h: Math.round(r.height) };
+    }).filter((c) => c.w < 44 || c.h < 44));
+    assertEq(small, [], `the controls of the top bar of ${url} smaller than 44×44 px`);
+    // (the name is whole: its box is not squeezed so that the next item is drawn over it)
+    const brand = await page.$eval('.topbar .brand', (b) => ({ need: b.scrollWidth, has: b.clientWidth }));
+    assert(brand.need <= brand.has, `the name Tabula is not squeezed in the top bar of ${url} (${JSON.stringify(brand)})`);
+  }
+  await page.context().close();
+});
+
 t.test('the error page fits the phone', async () => {
   const page = await phonePage({ expect404: true }); // the unknown game's 404 is the point
   await page.goto(`${server.base}/game.html?game=nosuchgame`);
