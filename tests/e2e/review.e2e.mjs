@@ -117,6 +117,28 @@ t.test('clicking the graph shows the board at that position; the mistakes list l
   await page.close();
 });
 
+t.test('stepping through the replay keeps the page where the player scrolled it (the log follows within its card)', async () => {
+  const page = await newPage();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${server.base}/game.html?game=${clans.id}&replay=1`);
+  await page.waitForSelector('#replay-step');
+  await page.waitForSelector('.review-graph', { timeout: 20000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const logBottom = await page.$eval('#log', (l) => l.getBoundingClientRect().top);
+  assert(logBottom > 800, `the moves are below the screen at 1280×800 (${logBottom})`);
+  for (let k = 1; k <= 12; k++) {
+    await page.click('#replay-next');
+    await page.waitForFunction((n) => document.querySelector('#replay-step').textContent.startsWith(`Decision ${n} of`), k);
+  }
+  assertEq(await page.evaluate(() => window.scrollY), 0, 'the page did not scroll');
+  const inLog = await page.$eval('#log', (l) => {
+    const c = l.querySelector('.current').getBoundingClientRect(), b = l.getBoundingClientRect();
+    return c.top >= b.top - 1 && c.bottom <= b.bottom + 1;
+  });
+  assert(inLog, 'the current decision is scrolled into view within the log');
+  await page.close();
+});
+
 t.test('players with colours get their lines in those colours (Arkadia)', async () => {
   const game = await finishedGame('arkadia', 2);
   const page = await newPage();

@@ -361,9 +361,13 @@ function renderLog(ctx) {
       .map((x) => el('div.notice-entry', { 'data-notice': x.code }, x.text))),
   });
   $('move-count').textContent = `${S.log.length}`;
+  // the log scrolls within its card; the page itself stays where the player put it
   const cur = box.querySelector('.current');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
-  else if (!ctx.replay) box.scrollTop = box.scrollHeight;
+  if (cur) {
+    const b = box.getBoundingClientRect(), r = cur.getBoundingClientRect();
+    if (r.top < b.top) box.scrollTop -= b.top - r.top;
+    else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
+  } else if (!ctx.replay) box.scrollTop = box.scrollHeight;
 }
 
 // The finished game's scores over time (fetched once).
