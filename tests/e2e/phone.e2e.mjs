@@ -683,6 +683,29 @@ t.test('the top bar\'s links and buttons are a finger\'s size on every page', as
   await page.context().close();
 });
 
+t.test('the moves list: every decision and every folded turn is a finger\'s size to tap', async () => {
+  // (Arkadia: every turn has several decisions, so the list has folded turns)
+  const r = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'arkadia', players: 2, seats: [{ kind: 'ai', level: 'random' }, { kind: 'ai', level: 'random' }] }) });
+  const g = await r.json();
+  for (let i = 0; i < 1800 && (await (await fetch(`${server.base}/api/games/${g.id}`)).json()).status !== 'over'; i++) await new Promise((ok) => setTimeout(ok, 100));
+  const page = await phonePage();
+  await page.goto(`${server.base}/game.html?game=${g.id}`);
+  await page.waitForSelector('#result:not([hidden])');
+  await tap(page, '[data-phone-tab=moves]', 'the Moves tab');
+  await page.waitForSelector('#log .entry', { state: 'attached' });
+  await page.waitForSelector('#log', { state: 'visible' });
+  const small = await page.$$eval('.log .entry, .log .turn-head', (xs) => xs.filter((x) => x.getClientRects().length)
+    .map((x) => [x.getBoundingClientRect(), x.className]).filter(([b]) => b.height < 44 || b.width < 44).map(([b, c]) => `${c} ${Math.round(b.width)}×${Math.round(b.height)}`));
+  assertEq(small, [], 'decisions and turns of the log smaller than 44×44 px');
+  // a folded turn's line is cut with an ellipsis: the list never scrolls sideways
+  const log = await page.$eval('#log', (l) => ({ wide: l.scrollWidth, room: l.clientWidth, folded: l.querySelectorAll('.turn:not(.open) .turn-head').length }));
+  assert(log.folded > 0 && log.wide <= log.room, `the moves list, with folded turns, fits its card (${JSON.stringify(log)})`);
+  await noOverflow(page, 'the moves list');
+  await shot(page, 'moves-list');
+  await page.context().close();
+});
+
 t.test('the error page fits the phone', async () => {
   const page = await phonePage({ expect404: true }); // the unknown game's 404 is the point
   await page.goto(`${server.base}/game.html?game=nosuchgame`);
