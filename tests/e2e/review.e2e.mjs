@@ -131,6 +131,8 @@ t.test('stepping through the replay keeps the page where the player scrolled it 
     await page.waitForFunction((n) => document.querySelector('#replay-step').textContent.startsWith(`Decision ${n} of`), k);
   }
   assertEq(await page.evaluate(() => window.scrollY), 0, 'the page did not scroll');
+  // the settings (confirming moves, the deduction) are for playing a seat: a replay offers none
+  assert(!(await page.isVisible('#settings-button')), 'no settings button in a replay');
   const inLog = await page.$eval('#log', (l) => {
     const c = l.querySelector('.current').getBoundingClientRect(), b = l.getBoundingClientRect();
     return c.top >= b.top - 1 && c.bottom <= b.bottom + 1;

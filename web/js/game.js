@@ -791,6 +791,8 @@ async function main() {
   const sum = S.summary;
   S.seats = sum.seats;
   $('setting-deduce-box').hidden = !sum.secret_roles || !token || sum.status === 'over';
+  // the settings are about playing a seat: a spectator, a replay or a finished game has none to offer
+  $('settings-button').parentElement.hidden = !token || sum.status === 'over';
   setBaseTitle(`Tabula — ${sum.title} ${sum.id}`);
   if (token && !wantReplay && sum.status !== 'over') $('players-card').append(signalControls(el));
   $('crumb').append(el('b', sum.title), ` · game ${sum.id}`,
