@@ -221,6 +221,7 @@ async function resultAndReplay(page, name, scoresCard) {
   await page.waitForFunction(() => /^Decision 0 of \d+/.test(document.querySelector('#replay-step').textContent));
   await noOverflow(page, `${name} replay`);
   await dockInReach(page, `${name} replay`);
+  assert(!/arrow keys/.test(await page.textContent('#turn')), 'a phone is not told about arrow keys');
   await tap(page, '#replay-next', 'Forward one decision');
   await page.waitForFunction(() => document.querySelector('#replay-step').textContent.startsWith('Decision 1 of'));
   await noOverflow(page, `${name} replay, decision 1`);
@@ -251,6 +252,9 @@ t.test('Arkadia on a phone: a whole game by taps (lot, buildings, workers, castl
       await shot(page, 'arkadia-2-first-turn');
     }
     const n = await logLength(page);
+    // the words are for a finger: nothing to hover, no Shift, no right click, no keys
+    const said = `${await page.textContent('#turn')} ${await page.textContent('#ark-bar')}`;
+    assert(!/shift|pointer|right.click|point at|arrow keys|with R\b|beside the board/i.test(said), `Arkadia's words on a phone: ${said}`);
     let what;
     if (await page.$('[data-lot-anchor]')) {
       // the castle lot follows the finger: its middle is where the finger is

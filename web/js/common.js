@@ -23,6 +23,13 @@ export async function apiPost(path, data, method = 'POST') {
   return body;
 }
 
+// Whether the screen is a touch screen (no hover, no Shift, no right click,
+// no keys): the words of an instruction follow it.
+const COARSE = matchMedia('(pointer: coarse)');
+export function touchScreen() {
+  return COARSE.matches;
+}
+
 // "1 card", "2 cards"; `many` when the plural is not word + s.
 export function plural(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;

@@ -23,7 +23,7 @@
 // (ctx.before: the previous state in live play, fetched once on opening;
 // the step before in a replay or a look back) and marks what changed
 // (js/lastmove.js).
-import { apiGet, brandSvg, clear, el, nameSpan, plural, toast } from './common.js';
+import { apiGet, brandSvg, clear, el, nameSpan, plural, toast, touchScreen } from './common.js';
 import { decisionWords, renderGameLog } from './gamelog.js';
 import { setBaseTitle, signalControls, turnSignal } from './notify.js';
 import { scoreGraph, stageTable } from './scoregraph.js';
@@ -66,10 +66,9 @@ function freeSeats() {
 
 // ---- the player's settings (this browser only) ----
 const CONFIRM_KEY = 'tabula.confirmEachMove';
-const TOUCH = matchMedia('(pointer: coarse)');
 function confirmEachMove() {
   const v = localStorage.getItem(CONFIRM_KEY);
-  return v === null ? TOUCH.matches : v === 'on';
+  return v === null ? touchScreen() : v === 'on';
 }
 
 function seatName(k) {
@@ -209,7 +208,8 @@ function renderTurn(ctx) {
   }
   if (ctx.replay) {
     box.append(el('h3', 'Replay'), el('div.headline', ctx.toMove === null ? 'Final position' : `${seatName(ctx.toMove)} to move`),
-      el('div.detail', 'Step through the game with the controls under the board, or the arrow keys.'));
+      el('div.detail', touchScreen() ? 'Step through the game with the controls under the board.'
+        : 'Step through the game with the controls under the board, or the arrow keys.'));
     return;
   }
   if (ctx.yourTurn && S.staged && S.staged.n === ctx.n) {
