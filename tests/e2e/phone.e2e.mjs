@@ -159,6 +159,8 @@ t.test('Clans on a phone: a whole game by taps, then the replay', async () => {
       const sources = await page.$$eval('.legal-source', (g) => g.map((x) => Number(x.dataset.id)));
       await tapBoard(page, `.territory[data-id="${sources[(turn * 7) % sources.length]}"]`, 'a territory to move from', { within: 'svg' });
       await page.waitForSelector('.legal-target');
+      const said = await page.textContent('#turn');
+      assert(/^Tap a highlighted neighbour/.test(said.replace(/^.*onto…/, '')) && !/Esc|Click/.test(said), `the words are for a finger: ${said}`);
       const targets = await page.$$eval('.legal-target', (g) => g.map((x) => Number(x.dataset.id)));
       await tapBoard(page, `.territory[data-id="${targets[turn % targets.length]}"]`, 'a territory to move to', { within: 'svg' });
     }
@@ -684,6 +686,18 @@ t.test('the top bar\'s links and buttons are a finger\'s size on every page', as
     const brand = await page.$eval('.topbar .brand', (b) => ({ need: b.scrollWidth, has: b.clientWidth }));
     assert(brand.need <= brand.has, `the name Tabula is not squeezed in the top bar of ${url} (${JSON.stringify(brand)})`);
   }
+  await page.context().close();
+});
+
+t.test('the Khronos legend on a phone does not ask to hover (a finger cannot)', async () => {
+  const page = await phonePage();
+  const g = await apiGame('khronos');
+  await page.goto(`${server.base}${g.seats[0].link}`);
+  await page.waitForSelector('.kh-svg');
+  await tap(page, '[data-phone-tab="scores"]', 'the Players & scores tab');
+  await page.waitForSelector('.kh-legend-card h3');
+  const legend = await page.textContent('.kh-legend-card');
+  assert(legend.startsWith('Legend') && !/hover/i.test(legend), `the legend's words: ${legend.slice(0, 80)}`);
   await page.context().close();
 });
 
