@@ -683,6 +683,8 @@ t.test('the top bar\'s links and buttons are a finger\'s size on every page', as
     }).filter((c) => c.w < 44 || c.h < 44));
     assertEq(small, [], `the controls of the top bar of ${url} smaller than 44×44 px`);
     // (the name is whole: its box is not squeezed so that the next item is drawn over it)
+    const bar = await page.$eval('.topbar', (b) => b.getBoundingClientRect().height);
+    assert(bar <= 64, `the top bar of ${url} is one row (${bar} px high)`);
     const brand = await page.$eval('.topbar .brand', (b) => ({ need: b.scrollWidth, has: b.clientWidth }));
     assert(brand.need <= brand.has, `the name Tabula is not squeezed in the top bar of ${url} (${JSON.stringify(brand)})`);
   }
