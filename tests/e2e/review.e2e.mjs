@@ -177,6 +177,20 @@ t.test('on a phone the review fits the screen and the graph still moves the boar
   await ctx.close();
 });
 
+t.test('a request the server never answers is given up after a while, in words, and can be made again', async () => {
+  const game = await finishedGame('clans', 2);
+  const page = await newPage();
+  await page.clock.install();
+  await page.route(/\/api\/games\/[^/?]+\/review$/, () => {}); // never answered
+  await page.goto(`${server.base}/game.html?game=${game.id}&replay=1`);
+  await page.waitForSelector('#review-start');
+  await page.clock.fastForward(21000);
+  await page.waitForSelector('.review-error', { timeout: 5000 });
+  assert(/did not answer in time/.test(await page.textContent('.review-error')), 'the player is told');
+  assert(await page.isEnabled('#review-start'), 'the review can be asked for again');
+  await page.close();
+});
+
 t.test('a running game offers no review (it would reveal secrets)', async () => {
   const r = await api(server, 'POST', '/api/games', { game: 'clans', players: 2, seats: [{ kind: 'human' }, { kind: 'human' }] });
   const res = await api(server, 'POST', `/api/games/${r.json.id}/review`);
