@@ -703,7 +703,7 @@ t.test('the Khronos legend on a phone does not ask to hover (a finger cannot)', 
   await page.context().close();
 });
 
-t.test('the moves list: every decision and every folded turn is a finger\'s size to tap', async () => {
+t.test('the moves list: every decision and every folded turn is a finger\'s size to tap, and a decision tapped shows the board', async () => {
   // (Arkadia: every turn has several decisions, so the list has folded turns)
   const r = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
     game: 'arkadia', players: 2, seats: [{ kind: 'ai', level: 'random' }, { kind: 'ai', level: 'random' }] }) });
@@ -723,6 +723,12 @@ t.test('the moves list: every decision and every folded turn is a finger\'s size
   assert(log.folded > 0 && log.wide <= log.room, `the moves list, with folded turns, fits its card (${JSON.stringify(log)})`);
   await noOverflow(page, 'the moves list');
   await shot(page, 'moves-list');
+  // a decision tapped shows the board after it: the board's tab comes to the front
+  await tap(page, '#log > .turn .turn-head', 'a folded turn');
+  await tap(page, '#log .turn.open .entry', 'a decision of the turn');
+  await page.waitForSelector('#look-return');
+  assertEq(await page.getAttribute('[data-phone-tab=board]', 'aria-selected'), 'true', 'the Board tab is chosen');
+  assert(await page.locator('.board-card').isVisible(), 'the board after that decision is shown');
   await page.context().close();
 });
 

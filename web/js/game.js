@@ -347,6 +347,14 @@ function renderPlayers(ctx) {
   $('spectators').textContent = S.spectators ? `${S.spectators} watching` : '';
 }
 
+// A moment picked in the log or the score graph: the board after decision
+// n (a replay's step, else a look back).  On a phone the board is behind its
+// tab: it comes to the front, or the pick would seem to do nothing.
+function pickMoment(n) {
+  if (PHONE.matches && document.body.dataset.tab !== 'board') showTab('board');
+  return S.replay ? replayGo(n) : lookBack(n);
+}
+
 function formatMove(m) {
   return S.renderer && S.renderer.formatMove ? S.renderer.formatMove(m) : m;
 }
@@ -355,7 +363,7 @@ function renderLog(ctx) {
   const box = clear($('log'));
   renderGameLog(box, S.log, {
     upto: ctx.replay ? ctx.n : null, current: ctx.replay ? ctx.n : null, open: S.openTurns,
-    seatName, formatMove, onPick: (n) => (S.replay ? replayGo(n) : lookBack(n)),
+    seatName, formatMove, onPick: pickMoment,
     // the server's notices (resigned, away, sat down) after the decision they follow
     after: (n) => (ctx.replay ? [] : S.notices.filter((x) => x.after === n)
       .map((x) => el('div.notice-entry', { 'data-notice': x.code }, x.text))),
@@ -379,7 +387,7 @@ function scoreData() {
 async function renderStory(box) {
   const data = await scoreData();
   if (!data || !box.isConnected) return;
-  const pick = (k) => (S.replay ? replayGo(k) : lookBack(k));
+  const pick = pickMoment;
   const at = S.replay && S.replay.current ? S.replay.current.step : S.look ? S.look.n : null;
   box.append(el('h3', 'How the game went'), scoreGraph(data, seatName, pick, at),
     el('div.small.muted', 'Click the graph to see the board at that moment.'),
