@@ -301,6 +301,8 @@ t.test('a hint asked as the connection drops can be asked again once the page is
   });
   await page.goto(`${server.base}${g.seats[0].link}`);
   await page.waitForSelector('#hint-button:not([disabled])');
+  // (the computer's seat says its level as the lobby does, not the engine's agent behind it)
+  assertEq(await page.textContent('.player[data-seat="1"] .sub'), 'Computer · easy', 'the computer seat in words');
   await page.click('#hint-button');
   await page.waitForSelector('#hint-button[disabled]');
   await first.close();

@@ -331,7 +331,7 @@ function renderPlayers(ctx) {
   const box = clear($('players'));
   S.seats.forEach((s, k) => {
     const sub = s.open ? 'Free seat: anyone may sit here from the lobby'
-      : s.kind === 'ai' ? `Computer · ${s.level}${s.agent && s.agent !== s.level ? ` (${s.agent})` : ''}`
+      : s.kind === 'ai' ? `Computer · ${s.level}` // (its level, in the lobby's words; never the engine's agent name)
         : s.resigned ? `${k === ctx.seat ? 'You' : 'Person'} · resigned${ctx.result ? '' : '; the computer plays'}`
           : s.away ? `${k === ctx.seat ? 'You' : 'Person'} · away; the computer plays until back`
             : (k === ctx.seat ? 'You' : 'Person');
