@@ -96,6 +96,16 @@ t.test('clicking the graph shows the board at that position; the mistakes list l
   assert(said && said.length > 10, `the server says decision ${step} in words (${said})`);
   assertEq(await page.textContent('#replay-step'), `Decision ${step} of ${clans.decisions} · ${said}`, 'the step line');
   await shot(page, '04-clicked');
+  // The arrow keys step the replay, except in the list of players (they choose there)
+  const stepNow = await page.textContent('#replay-step');
+  await page.focus('#review-seat');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  await sleep(300);
+  assertEq(await page.textContent('#replay-step'), stepNow, 'the replay stays where it was');
+  await page.focus('#replay-next');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((s) => document.querySelector('#replay-step').textContent !== s, stepNow);
   // Every player's mistakes: each entry names a decision and goes to it.
   let listed = 0;
   for (let k = 0; k < 3; k++) {

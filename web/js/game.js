@@ -701,7 +701,9 @@ async function startReplay() {
     }, 700);
   };
   document.addEventListener('keydown', (ev) => {
-    if (ev.target.tagName === 'INPUT' && ev.target.type !== 'range') return;
+    // keys typed into a field or a list (the review's player picker) are theirs
+    const t = ev.target;
+    if ((t.tagName === 'INPUT' && t.type !== 'range') || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || t.isContentEditable) return;
     const map = { ArrowLeft: -1, ArrowRight: 1 };
     if (ev.key in map) { ev.preventDefault(); replayGo(S.replay.current.step + map[ev.key]); }
     if (ev.key === 'Home') replayGo(0);
