@@ -315,6 +315,37 @@ t.test('a hint asked as the connection drops can be asked again once the page is
   await page.close();
 });
 
+t.test('a move lost with the connection can be played again once the page is back', async () => {
+  const r = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'clans', players: 2, seats: [{ kind: 'human', name: 'Mover' }, { kind: 'ai', level: 'easy' }] }) });
+  const g = await r.json();
+  const page = await newPage();
+  // the first connection never passes a decision on to the server, and is then cut
+  let first = null;
+  await page.routeWebSocket(/\/ws\?/, (ws) => {
+    const srv = ws.connectToServer();
+    const mine = !first;
+    if (mine) first = ws;
+    ws.onMessage((m) => { if (!(mine && JSON.parse(m).type === 'decide')) srv.send(m); });
+  });
+  await page.goto(`${server.base}${g.seats[0].link}`);
+  await page.waitForSelector('.legal-source');
+  const from = await page.$eval('.legal-source', (x) => x.dataset.id);
+  await page.click(`.territory[data-id="${from}"]`);
+  await page.waitForSelector('.legal-target');
+  const to = await page.$eval('.legal-target', (x) => x.dataset.id);
+  await page.click(`.territory[data-id="${to}"]`);
+  await page.waitForFunction(() => !document.querySelector('.legal-source')); // sent: the board waits
+  await first.close();
+  await page.waitForSelector('#banner:not([hidden])');
+  await page.waitForFunction(() => document.querySelector('#conn-text').textContent === 'connected' && document.querySelector('#banner').hidden);
+  await page.waitForSelector('.legal-source', { timeout: 5000 }); // nothing arrived: still our turn, and the board takes it
+  await page.click(`.territory[data-id="${from}"]`);
+  await page.click(`.territory[data-id="${to}"]`);
+  await page.waitForSelector('.log .entry[data-n="1"]', { timeout: 10000 });
+  await page.close();
+});
+
 t.test('a moment of the log that cannot be shown leaves the page on the live board, saying so', async () => {
   const r = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
     game: 'clans', players: 2, seats: [{ kind: 'ai', level: 'random' }, { kind: 'ai', level: 'random' }] }) });

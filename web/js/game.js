@@ -603,6 +603,10 @@ function connect() {
     deduce.reset();
     // a hint asked on the lost connection is never answered: the button comes back
     if (S.hintWaiting !== null && S.hintWaiting !== undefined) { S.hintWaiting = null; renderAll(); }
+    // a decision sent on the lost connection may never have arrived: the board
+    // takes choices again (the state that follows says where the game is; a
+    // staged choice, never sent, stays staged)
+    if (S.renderer && S.renderer.reset && !S.staged) S.renderer.reset();
     setConn('live', token ? 'connected' : 'watching live');
     if (!S.fatal) banner(null);
   };
