@@ -521,7 +521,7 @@ for (const [w, h] of [[768, 1024], [1024, 768]]) {
   });
 }
 
-t.test('Khronos at 1280×800: the three boards, the hand and End turn fit without scrolling', async () => {
+t.test('Khronos at 1280×800: the three boards, the hand and End turn fit without scrolling, the buildings named in full', async () => {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
@@ -534,6 +534,9 @@ t.test('Khronos at 1280×800: the three boards, the hand and End turn fit withou
     const b = await page.locator(sel).boundingBox();
     assert(b && b.y >= 0 && b.y + b.height <= 800 && b.x + b.width <= 1280, `${sel} is on the screen without scrolling (${b ? Math.round(b.y + b.height) : 'none'})`);
   }
+  // the buildings' names are whole (Watchtower, Monastery), not cut with an ellipsis
+  const cut = await page.$$eval('.kh-tile-name', (xs) => xs.filter((x) => x.scrollWidth > x.clientWidth).map((x) => x.textContent));
+  assertEq(cut, [], 'building names cut at 1280×800');
   await shot(page, 'desktop-khronos-1280x800');
   await ctx.close();
 });
@@ -691,7 +694,7 @@ t.test('the top bar\'s links and buttons are a finger\'s size on every page', as
   await page.context().close();
 });
 
-t.test('the Khronos legend on a phone does not ask to hover (a finger cannot)', async () => {
+t.test('the Khronos legend on a phone does not ask to hover (a finger cannot); the drawer names the buildings in full', async () => {
   const page = await phonePage();
   const g = await apiGame('khronos');
   await page.goto(`${server.base}${g.seats[0].link}`);
@@ -700,6 +703,12 @@ t.test('the Khronos legend on a phone does not ask to hover (a finger cannot)', 
   await page.waitForSelector('.kh-legend-card h3');
   const legend = await page.textContent('.kh-legend-card');
   assert(legend.startsWith('Legend') && !/hover/i.test(legend), `the legend's words: ${legend.slice(0, 80)}`);
+  // and the drawer's buildings are named in full
+  await tap(page, '[data-phone-tab="board"]', 'the Board tab');
+  if (!(await page.$('.kh-drawer.open'))) await tap(page, '#kh-drawer-toggle', 'the drawer');
+  await page.waitForSelector('#dock .kh-tile-name');
+  const cut = await page.$$eval('#dock .kh-tile-name', (xs) => xs.filter((x) => x.scrollWidth > x.clientWidth).map((x) => x.textContent));
+  assertEq(cut, [], 'building names cut in the phone\'s drawer');
   await page.context().close();
 });
 
