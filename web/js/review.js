@@ -10,7 +10,7 @@
 // that are over); every text from the server is set as text; positions are
 // counted as the replay counts them (position k: after k decisions), and
 // decisions from 1 as the move list shows them.
-import { apiGet, apiPost, clear, el, svg } from './common.js';
+import { apiGet, apiPost, clear, el, plural, svg } from './common.js';
 import { SEAT_COLOURS } from './scoregraph.js';
 
 const POLL_MS = 600;
@@ -20,7 +20,6 @@ const PALETTE = SEAT_COLOURS;
 const W = 640, H = 220, PAD_L = 38, PAD_R = 10, PAD_T = 12, PAD_B = 24;
 
 const pct = (v) => `${Math.round(v * 100)}%`;
-const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 // mountReview(box, {gameId, seats, seatName, colourOf, formatMove, goTo})
 // colourOf(k): the player's colour (CSS) or null; goTo(k): show position k.

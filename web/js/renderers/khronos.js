@@ -32,7 +32,7 @@
 // tile drops in with its shadow and a ripple fading out, once.  A decision
 // staged for Confirm is drawn in the preview style (`staged-preview`): the
 // tile where it would go, the building or the board it acts on.
-import { clear, el, svg, touchScreen } from '../common.js';
+import { clear, el, plural, svg, touchScreen } from '../common.js';
 import { lastMoveTracker } from '../lastmove.js';
 
 export const SEAT_COLOURS = {
@@ -70,7 +70,6 @@ const PAD = 6;
 
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const sortCards = (s) => [...s].sort((a, b) => 'mrc'.indexOf(a) - 'mrc'.indexOf(b)).join('');
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function cardWords(s) {
   const n = { m: 0, r: 0, c: 0 };
