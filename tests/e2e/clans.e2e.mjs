@@ -247,11 +247,24 @@ t.test('the replay viewer steps through the finished game', async () => {
     const wrap = box.querySelector('.stage-table-wrap');
     const g = box.querySelector('.score-graph').getBoundingClientRect();
     const names = [...box.querySelectorAll('.score-graph .stage-name')].map((t) => t.getBoundingClientRect());
-    return { wide: wrap.scrollWidth, room: wrap.clientWidth, names: names.length,
+    // a seat's name wraps at its spaces, never inside a word ("Compute r 1")
+    const broken = [...wrap.querySelectorAll('thead th[data-col-seat]')].filter((th) => {
+      const word = th.textContent.split(/\s+/).reduce((a, b) => (b.length > a.length ? b : a), '');
+      const probe = document.createElement('span');
+      probe.style.whiteSpace = 'nowrap';
+      probe.textContent = word;
+      th.append(probe);
+      const need = probe.getBoundingClientRect().width;
+      probe.remove();
+      const cs = getComputedStyle(th);
+      return need > th.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) + 0.5;
+    }).map((th) => th.textContent);
+    return { wide: wrap.scrollWidth, room: wrap.clientWidth, broken, names: names.length,
       outside: names.filter((r) => r.left < g.left || r.right > g.right).length,
       overlap: names.some((r, i) => i > 0 && r.left < names[i - 1].right) };
   });
   assert(story.wide <= story.room, `the points by stage fit a 390 px phone (${story.wide} px in ${story.room})`);
+  assertEq(story.broken, [], 'seat names of the points by stage broken inside a word');
   assert(story.names > 0 && story.outside === 0 && !story.overlap, `the stage names fit under the graph (${JSON.stringify(story)})`);
   await page.setViewportSize({ width: 1440, height: 960 });
   // the story of the result: a score line per seat, and points by stage that add up
