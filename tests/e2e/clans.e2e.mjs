@@ -6,10 +6,10 @@
 // replay viewer through the finished game; the deduction aid (an option,
 // off by default) for the seat only.  Screenshots go to
 // tests/e2e/artifacts/.  A missing browser or package is a failure.
-import { assert, assertEq } from '../server/lib.mjs';
+import { assert, assertEq, sleep } from '../server/lib.mjs';
 import { browserSuite, recordAnimations, startedAnimations } from './browser.mjs';
 
-const { server, t, newPage, shot, finish } = await browserSuite({ title: 'browser tests (Clans)', prefix: '', aiDelay: 250 });
+const { server, browser, t, errors, newPage, shot, finish } = await browserSuite({ title: 'browser tests (Clans)', prefix: '', aiDelay: 250 });
 
 // Huts on one territory of the board, as drawn: {colour: count}.
 async function hutsOn(page, id) {
@@ -239,13 +239,43 @@ t.test('the replay viewer steps through the finished game', async () => {
     await page.$eval('#breakdown', (b) => b.scrollIntoView());
     await shot(page, '09-replay-end-breakdown-phone');
   }
+  // and so does the story: the points by stage show every seat and the
+  // totals without scrolling sideways; the stage names under the graph are
+  // inside it and never written over each other
+  await page.waitForSelector('#story .stage-table');
+  const story = await page.$eval('#story', (box) => {
+    const wrap = box.querySelector('.stage-table-wrap');
+    const g = box.querySelector('.score-graph').getBoundingClientRect();
+    const names = [...box.querySelectorAll('.score-graph .stage-name')].map((t) => t.getBoundingClientRect());
+    // a seat's name wraps at its spaces, never inside a word ("Compute r 1")
+    const broken = [...wrap.querySelectorAll('thead th[data-col-seat]')].filter((th) => {
+      const word = th.textContent.split(/\s+/).reduce((a, b) => (b.length > a.length ? b : a), '');
+      const probe = document.createElement('span');
+      probe.style.whiteSpace = 'nowrap';
+      probe.textContent = word;
+      th.append(probe);
+      const need = probe.getBoundingClientRect().width;
+      probe.remove();
+      const cs = getComputedStyle(th);
+      return need > th.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) + 0.5;
+    }).map((th) => th.textContent);
+    return { wide: wrap.scrollWidth, room: wrap.clientWidth, broken, names: names.length,
+      outside: names.filter((r) => r.left < g.left || r.right > g.right).length,
+      overlap: names.some((r, i) => i > 0 && r.left < names[i - 1].right) };
+  });
+  assert(story.wide <= story.room, `the points by stage fit a 390 px phone (${story.wide} px in ${story.room})`);
+  assertEq(story.broken, [], 'seat names of the points by stage broken inside a word');
+  assert(story.names > 0 && story.outside === 0 && !story.overlap, `the stage names fit under the graph (${JSON.stringify(story)})`);
   await page.setViewportSize({ width: 1440, height: 960 });
   // the story of the result: a score line per seat, and points by stage that add up
   await page.waitForSelector('#story .score-graph .seat-line');
   assertEq(await page.$$eval('#story .seat-line', (x) => x.length), 4, 'a score line per seat');
-  const stageRows = await page.$$eval('#story .stage-table tbody tr', (rows) => rows.map((r) => {
-    const cells = [...r.querySelectorAll('td')].map((d) => Number(d.textContent));
-    return { seat: r.dataset.rowSeat, sum: cells.slice(0, -1).reduce((a, b) => a + b, 0), total: cells[cells.length - 1] };
+  // (a column per seat: its stages' points, then its total)
+  const stageRows = await page.$$eval('#story .stage-table thead th[data-col-seat]', (heads) => heads.map((h) => {
+    const seat = h.dataset.colSeat;
+    const cells = [...h.closest('table').querySelectorAll(`tbody td[data-col-seat="${seat}"]`)].map((d) => Number(d.textContent));
+    const total = Number(h.closest('table').querySelector(`tfoot td[data-col-seat="${seat}"]`).textContent);
+    return { seat, sum: cells.reduce((a, b) => a + b, 0), total };
   }));
   const finalScores = await page.$$eval('#result > table tr[data-seat]', (rows) => Object.fromEntries(rows.map((r) =>
     [r.dataset.seat, Number(r.lastElementChild.textContent.replace(/\D/g, ''))])));
@@ -254,7 +284,7 @@ t.test('the replay viewer steps through the finished game', async () => {
     assertEq(r.sum, r.total, 'the points by stage add up to the total');
     assertEq(r.total, finalScores[r.seat], 'the total is the result');
   }
-  assert((await page.$$eval('#story .stage-table thead th', (x) => x.map((e) => e.textContent))).includes('Epoch I'), 'the stages are the epochs');
+  assert((await page.$$eval('#story .stage-table tbody th', (x) => x.map((e) => e.textContent))).includes('Epoch I'), 'the stages are the epochs');
   const gb = await (await page.$('#story .score-graph')).boundingBox();
   await page.click('#story .score-graph', { position: { x: gb.width * 0.3, y: gb.height / 2 } });
   await page.waitForFunction((k) => !document.querySelector('#replay-step').textContent.startsWith(`Decision ${k} of`), total);
@@ -267,6 +297,89 @@ t.test('the replay viewer steps through the finished game', async () => {
   await page.waitForFunction(() => document.querySelector('#replay-step').textContent.startsWith('Decision 0 of'));
   assertEq(await page.$$eval('.clans-board .hut', (h) => h.length), 60, 'back at the start');
   await page.close();
+});
+
+t.test('a hint asked as the connection drops can be asked again once the page is back', async () => {
+  const r = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'clans', players: 2, seats: [{ kind: 'human', name: 'Hinter' }, { kind: 'ai', level: 'easy' }] }) });
+  const g = await r.json();
+  const page = await newPage();
+  // the first connection never passes a hint on to the server, and is then cut
+  let first = null;
+  await page.routeWebSocket(/\/ws\?/, (ws) => {
+    const srv = ws.connectToServer();
+    const mine = !first;
+    if (mine) first = ws;
+    ws.onMessage((m) => { if (!(mine && JSON.parse(m).type === 'hint')) srv.send(m); });
+  });
+  await page.goto(`${server.base}${g.seats[0].link}`);
+  await page.waitForSelector('#hint-button:not([disabled])');
+  // (the computer's seat says its level as the lobby does, not the engine's agent behind it)
+  assertEq(await page.textContent('.player[data-seat="1"] .sub'), 'Computer · easy', 'the computer seat in words');
+  await page.click('#hint-button');
+  await page.waitForSelector('#hint-button[disabled]');
+  await first.close();
+  await page.waitForSelector('#banner:not([hidden])');
+  await page.waitForFunction(() => document.querySelector('#conn-text').textContent === 'connected' && document.querySelector('#banner').hidden);
+  await page.waitForSelector('#hint-button:not([disabled])', { timeout: 5000 });
+  await page.click('#hint-button');
+  await page.waitForSelector('#hint', { timeout: 20000 });
+  assert(/^Hint: Hinter /.test(await page.textContent('#hint')), 'the hint came on the new connection');
+  await page.close();
+});
+
+t.test('a move lost with the connection can be played again once the page is back', async () => {
+  const r = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'clans', players: 2, seats: [{ kind: 'human', name: 'Mover' }, { kind: 'ai', level: 'easy' }] }) });
+  const g = await r.json();
+  const page = await newPage();
+  // the first connection never passes a decision on to the server, and is then cut
+  let first = null;
+  await page.routeWebSocket(/\/ws\?/, (ws) => {
+    const srv = ws.connectToServer();
+    const mine = !first;
+    if (mine) first = ws;
+    ws.onMessage((m) => { if (!(mine && JSON.parse(m).type === 'decide')) srv.send(m); });
+  });
+  await page.goto(`${server.base}${g.seats[0].link}`);
+  await page.waitForSelector('.legal-source');
+  const from = await page.$eval('.legal-source', (x) => x.dataset.id);
+  await page.click(`.territory[data-id="${from}"]`);
+  await page.waitForSelector('.legal-target');
+  const to = await page.$eval('.legal-target', (x) => x.dataset.id);
+  await page.click(`.territory[data-id="${to}"]`);
+  await page.waitForFunction(() => !document.querySelector('.legal-source')); // sent: the board waits
+  await first.close();
+  await page.waitForSelector('#banner:not([hidden])');
+  await page.waitForFunction(() => document.querySelector('#conn-text').textContent === 'connected' && document.querySelector('#banner').hidden);
+  await page.waitForSelector('.legal-source', { timeout: 5000 }); // nothing arrived: still our turn, and the board takes it
+  await page.click(`.territory[data-id="${from}"]`);
+  await page.click(`.territory[data-id="${to}"]`);
+  await page.waitForSelector('.log .entry[data-n="1"]', { timeout: 10000 });
+  await page.close();
+});
+
+t.test('a moment of the log that cannot be shown leaves the page on the live board, saying so', async () => {
+  const r = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'clans', players: 2, seats: [{ kind: 'ai', level: 'random' }, { kind: 'ai', level: 'random' }] }) });
+  const g = await r.json();
+  for (let i = 0; i < 400 && (await (await fetch(`${server.base}/api/games/${g.id}`)).json()).status !== 'over'; i++) await sleep(100);
+  // (a page of its own: the failed request below is logged by the browser as an error)
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  await page.goto(`${server.base}/game.html?game=${g.id}`);
+  await page.waitForSelector('#result:not([hidden])');
+  await page.click('.log .entry[data-n="1"]');
+  await page.waitForSelector('#look-return');
+  await page.route(/\/replay\/\d+/, (route) => route.fulfill({ status: 500, contentType: 'application/json',
+    body: JSON.stringify({ error: { code: 'store_failed', message: 'the store could not be read' } }) }));
+  await page.click('.log .entry[data-n="2"]');
+  await page.waitForSelector('.toast.error');
+  assert((await page.textContent('.toast.error')).startsWith('Cannot show that moment'), 'the player is told');
+  await page.waitForFunction(() => !document.querySelector('#look-return'), null, { timeout: 3000 });
+  assert((await page.textContent('#turn')).includes('Game over'), 'the turn card is the live one again');
+  await ctx.close();
 });
 
 t.test('the generic renderer (for games without their own) plays by buttons', async () => {

@@ -139,6 +139,10 @@ t.test('Ada deletes a game nobody played; its watcher is told; bad links say wha
   await bob.goto(`${server.base}/game.html?game=${id}`);
   await bob.waitForFunction(() => /Waiting for players/.test(document.querySelector('#turn').textContent));
   await ada.click('[data-tab="mine"]');
+  // a slip of the finger deletes nothing: the first click asks, the second deletes
+  await ada.click(`[data-delete="${id}"]`);
+  assertEq(await ada.textContent(`[data-delete="${id}"]`), 'Really delete?', 'the first click asks');
+  assertEq((await api(server, 'GET', `/api/games/${id}`)).status, 200, 'still there after one click');
   await ada.click(`[data-delete="${id}"]`);
   await ada.waitForFunction((gid) => !document.querySelector(`[data-delete="${gid}"]`), id);
   assertEq((await api(server, 'GET', `/api/games/${id}`)).status, 404, 'gone');

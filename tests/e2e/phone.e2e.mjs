@@ -159,6 +159,8 @@ t.test('Clans on a phone: a whole game by taps, then the replay', async () => {
       const sources = await page.$$eval('.legal-source', (g) => g.map((x) => Number(x.dataset.id)));
       await tapBoard(page, `.territory[data-id="${sources[(turn * 7) % sources.length]}"]`, 'a territory to move from', { within: 'svg' });
       await page.waitForSelector('.legal-target');
+      const said = await page.textContent('#turn');
+      assert(/^Tap a highlighted neighbour/.test(said.replace(/^.*onto…/, '')) && !/Esc|Click/.test(said), `the words are for a finger: ${said}`);
       const targets = await page.$$eval('.legal-target', (g) => g.map((x) => Number(x.dataset.id)));
       await tapBoard(page, `.territory[data-id="${targets[turn % targets.length]}"]`, 'a territory to move to', { within: 'svg' });
     }
@@ -221,6 +223,7 @@ async function resultAndReplay(page, name, scoresCard) {
   await page.waitForFunction(() => /^Decision 0 of \d+/.test(document.querySelector('#replay-step').textContent));
   await noOverflow(page, `${name} replay`);
   await dockInReach(page, `${name} replay`);
+  assert(!/arrow keys/.test(await page.textContent('#turn')), 'a phone is not told about arrow keys');
   await tap(page, '#replay-next', 'Forward one decision');
   await page.waitForFunction(() => document.querySelector('#replay-step').textContent.startsWith('Decision 1 of'));
   await noOverflow(page, `${name} replay, decision 1`);
@@ -251,6 +254,9 @@ t.test('Arkadia on a phone: a whole game by taps (lot, buildings, workers, castl
       await shot(page, 'arkadia-2-first-turn');
     }
     const n = await logLength(page);
+    // the words are for a finger: nothing to hover, no Shift, no right click, no keys
+    const said = `${await page.textContent('#turn')} ${await page.textContent('#ark-bar')}`;
+    assert(!/shift|pointer|right.click|point at|arrow keys|with R\b|beside the board/i.test(said), `Arkadia's words on a phone: ${said}`);
     let what;
     if (await page.$('[data-lot-anchor]')) {
       // the castle lot follows the finger: its middle is where the finger is
@@ -515,7 +521,7 @@ for (const [w, h] of [[768, 1024], [1024, 768]]) {
   });
 }
 
-t.test('Khronos at 1280×800: the three boards, the hand and End turn fit without scrolling', async () => {
+t.test('Khronos at 1280×800: the three boards, the hand and End turn fit without scrolling, the buildings named in full', async () => {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
@@ -528,6 +534,9 @@ t.test('Khronos at 1280×800: the three boards, the hand and End turn fit withou
     const b = await page.locator(sel).boundingBox();
     assert(b && b.y >= 0 && b.y + b.height <= 800 && b.x + b.width <= 1280, `${sel} is on the screen without scrolling (${b ? Math.round(b.y + b.height) : 'none'})`);
   }
+  // the buildings' names are whole (Watchtower, Monastery), not cut with an ellipsis
+  const cut = await page.$$eval('.kh-tile-name', (xs) => xs.filter((x) => x.scrollWidth > x.clientWidth).map((x) => x.textContent));
+  assertEq(cut, [], 'building names cut at 1280×800');
   await shot(page, 'desktop-khronos-1280x800');
   await ctx.close();
 });
@@ -792,6 +801,73 @@ t.test('a phone held upright: the dock takes at most 45% of the height (Arkadia 
   await page.screenshot({ path: `${artifacts}/phone-upright-khronos-drawer.png` });
   await khDrawer(page, false);
   await uprightDock(page, 'Khronos, the drawer closed again', '#dock button');
+  await page.context().close();
+});
+
+t.test('the top bar\'s links and buttons are a finger\'s size on every page', async () => {
+  const page = await phonePage();
+  const g = await apiGame('clans');
+  for (const url of ['/', '/rules.html?game=clans', g.seats[0].link]) {
+    await page.goto(`${server.base}${url}`);
+    await page.waitForSelector('.topbar a.brand svg');
+    const small = await page.$$eval('.topbar a, .topbar button', (xs) => xs.filter((x) => x.getClientRects().length).map((x) => {
+      const r = x.getBoundingClientRect();
+      return { what: x.id || x.className || x.textContent, w: Math.round(r.width), h: Math.round(r.height) };
+    }).filter((c) => c.w < 44 || c.h < 44));
+    assertEq(small, [], `the controls of the top bar of ${url} smaller than 44×44 px`);
+    // (the name is whole: its box is not squeezed so that the next item is drawn over it)
+    const bar = await page.$eval('.topbar', (b) => b.getBoundingClientRect().height);
+    assert(bar <= 64, `the top bar of ${url} is one row (${bar} px high)`);
+    const brand = await page.$eval('.topbar .brand', (b) => ({ need: b.scrollWidth, has: b.clientWidth }));
+    assert(brand.need <= brand.has, `the name Tabula is not squeezed in the top bar of ${url} (${JSON.stringify(brand)})`);
+  }
+  await page.context().close();
+});
+
+t.test('the Khronos legend on a phone does not ask to hover (a finger cannot); the drawer names the buildings in full', async () => {
+  const page = await phonePage();
+  const g = await apiGame('khronos');
+  await page.goto(`${server.base}${g.seats[0].link}`);
+  await page.waitForSelector('.kh-svg');
+  await tap(page, '[data-phone-tab="scores"]', 'the Players & scores tab');
+  await page.waitForSelector('.kh-legend-card h3');
+  const legend = await page.textContent('.kh-legend-card');
+  assert(legend.startsWith('Legend') && !/hover/i.test(legend), `the legend's words: ${legend.slice(0, 80)}`);
+  // and the drawer's buildings are named in full
+  await tap(page, '[data-phone-tab="board"]', 'the Board tab');
+  if (!(await page.$('.kh-drawer.open'))) await tap(page, '#kh-drawer-toggle', 'the drawer');
+  await page.waitForSelector('#dock .kh-tile-name');
+  const cut = await page.$$eval('#dock .kh-tile-name', (xs) => xs.filter((x) => x.scrollWidth > x.clientWidth).map((x) => x.textContent));
+  assertEq(cut, [], 'building names cut in the phone\'s drawer');
+  await page.context().close();
+});
+
+t.test('the moves list: every decision and every folded turn is a finger\'s size to tap, and a decision tapped shows the board', async () => {
+  // (Arkadia: every turn has several decisions, so the list has folded turns)
+  const r = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'arkadia', players: 2, seats: [{ kind: 'ai', level: 'random' }, { kind: 'ai', level: 'random' }] }) });
+  const g = await r.json();
+  for (let i = 0; i < 1800 && (await (await fetch(`${server.base}/api/games/${g.id}`)).json()).status !== 'over'; i++) await new Promise((ok) => setTimeout(ok, 100));
+  const page = await phonePage();
+  await page.goto(`${server.base}/game.html?game=${g.id}`);
+  await page.waitForSelector('#result:not([hidden])');
+  await tap(page, '[data-phone-tab=moves]', 'the Moves tab');
+  await page.waitForSelector('#log .entry', { state: 'attached' });
+  await page.waitForSelector('#log', { state: 'visible' });
+  const small = await page.$$eval('.log .entry, .log .turn-head', (xs) => xs.filter((x) => x.getClientRects().length)
+    .map((x) => [x.getBoundingClientRect(), x.className]).filter(([b]) => b.height < 44 || b.width < 44).map(([b, c]) => `${c} ${Math.round(b.width)}×${Math.round(b.height)}`));
+  assertEq(small, [], 'decisions and turns of the log smaller than 44×44 px');
+  // a folded turn's line is cut with an ellipsis: the list never scrolls sideways
+  const log = await page.$eval('#log', (l) => ({ wide: l.scrollWidth, room: l.clientWidth, folded: l.querySelectorAll('.turn:not(.open) .turn-head').length }));
+  assert(log.folded > 0 && log.wide <= log.room, `the moves list, with folded turns, fits its card (${JSON.stringify(log)})`);
+  await noOverflow(page, 'the moves list');
+  await shot(page, 'moves-list');
+  // a decision tapped shows the board after it: the board's tab comes to the front
+  await tap(page, '#log > .turn .turn-head', 'a folded turn');
+  await tap(page, '#log .turn.open .entry', 'a decision of the turn');
+  await page.waitForSelector('#look-return');
+  assertEq(await page.getAttribute('[data-phone-tab=board]', 'aria-selected'), 'true', 'the Board tab is chosen');
+  assert(await page.locator('.board-card').isVisible(), 'the board after that decision is shown');
   await page.context().close();
 });
 

@@ -35,6 +35,18 @@ t.test('a finished game offers Review; the replay page computes it with a progre
   await page.goto(`${server.base}/game.html?game=${clans.id}`);
   await page.waitForSelector('#result:not([hidden]) #open-review');
   await shot(page, '01-result');
+  // The page asks for a stored review as it opens and starts one at once:
+  // the first answer, held here until the start was answered, must not
+  // start a second round of polling (each poll waits for the one before).
+  const polls = [];
+  await page.route(/\/api\/games\/[^/?]+\/review$/, async (route) => {
+    if (route.request().method() !== 'GET') return route.continue();
+    polls.push(Date.now());
+    if (polls.length === 1) {
+      await page.waitForResponse((r) => r.request().method() === 'POST' && /\/review$/.test(r.url()), { timeout: 10000 }).catch(() => null);
+    }
+    return route.continue();
+  });
   await page.click('#open-review');
   await page.waitForURL(/replay=1&review=1/);
   // The review starts by itself from that link; the progress bar shows
@@ -52,6 +64,12 @@ t.test('a finished game offers Review; the replay page computes it with a progre
   assert(!/seat \d/i.test(await page.textContent('#review')), 'players are named, not numbered seats');
   const points = await page.$eval('.review-graph polyline.line', (l) => l.getAttribute('points').trim().split(/\s+/).length);
   assertEq(points, clans.decisions + 1, 'a point for every position from the start to the end');
+  const gaps = polls.slice(1).map((at, i) => at - polls[i]);
+  assert(gaps.every((ms) => ms >= 500), `one poll at a time, ${polls.length} polls (gaps ${gaps.join(', ')} ms)`);
+  // Clans players have no colours: a player's line is the same colour in the review as in the result's score graph
+  await page.waitForSelector('#story .score-graph .seat-line');
+  const scoreLines = await page.$$eval('#story .seat-line', (ls) => ls.map((l) => l.getAttribute('stroke')));
+  assertEq(lines, scoreLines, 'the review\'s colours are the score graph\'s');
   await page.close();
 });
 
@@ -73,7 +91,21 @@ t.test('clicking the graph shows the board at that position; the mistakes list l
   assert(Math.abs(step - want) <= 1, `the click at 60% shows position ${want} (showed ${step})`);
   await page.waitForFunction((k) => document.querySelector('.review-graph').dataset.position === String(k), step);
   assert((await boardText(page)) !== before, 'the board changed');
+  // the step line says the decision in the log's words, not in notation
+  const said = (await api(server, 'GET', `/api/games/${clans.id}`)).json.log.find((e) => e.n === step).said;
+  assert(said && said.length > 10, `the server says decision ${step} in words (${said})`);
+  assertEq(await page.textContent('#replay-step'), `Decision ${step} of ${clans.decisions} · ${said}`, 'the step line');
   await shot(page, '04-clicked');
+  // The arrow keys step the replay, except in the list of players (they choose there)
+  const stepNow = await page.textContent('#replay-step');
+  await page.focus('#review-seat');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  await sleep(300);
+  assertEq(await page.textContent('#replay-step'), stepNow, 'the replay stays where it was');
+  await page.focus('#replay-next');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((s) => document.querySelector('#replay-step').textContent !== s, stepNow);
   // Every player's mistakes: each entry names a decision and goes to it.
   let listed = 0;
   for (let k = 0; k < 3; k++) {
@@ -92,6 +124,30 @@ t.test('clicking the graph shows the board at that position; the mistakes list l
   }
   assert(listed > 0, 'random players make mistakes the review finds');
   await shot(page, '05-mistake');
+  await page.close();
+});
+
+t.test('stepping through the replay keeps the page where the player scrolled it (the log follows within its card)', async () => {
+  const page = await newPage();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${server.base}/game.html?game=${clans.id}&replay=1`);
+  await page.waitForSelector('#replay-step');
+  await page.waitForSelector('.review-graph', { timeout: 20000 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const logBottom = await page.$eval('#log', (l) => l.getBoundingClientRect().top);
+  assert(logBottom > 800, `the moves are below the screen at 1280×800 (${logBottom})`);
+  for (let k = 1; k <= 12; k++) {
+    await page.click('#replay-next');
+    await page.waitForFunction((n) => document.querySelector('#replay-step').textContent.startsWith(`Decision ${n} of`), k);
+  }
+  assertEq(await page.evaluate(() => window.scrollY), 0, 'the page did not scroll');
+  // the settings (confirming moves, the deduction) are for playing a seat: a replay offers none
+  assert(!(await page.isVisible('#settings-button')), 'no settings button in a replay');
+  const inLog = await page.$eval('#log', (l) => {
+    const c = l.querySelector('.current').getBoundingClientRect(), b = l.getBoundingClientRect();
+    return c.top >= b.top - 1 && c.bottom <= b.bottom + 1;
+  });
+  assert(inLog, 'the current decision is scrolled into view within the log');
   await page.close();
 });
 
@@ -129,6 +185,20 @@ t.test('on a phone the review fits the screen and the graph still moves the boar
   assert((await boardText(page)) !== before, 'the board changed');
   await shot(page, '07-phone');
   await ctx.close();
+});
+
+t.test('a request the server never answers is given up after a while, in words, and can be made again', async () => {
+  const game = await finishedGame('clans', 2);
+  const page = await newPage();
+  await page.clock.install();
+  await page.route(/\/api\/games\/[^/?]+\/review$/, () => {}); // never answered
+  await page.goto(`${server.base}/game.html?game=${game.id}&replay=1`);
+  await page.waitForSelector('#review-start');
+  await page.clock.fastForward(21000);
+  await page.waitForSelector('.review-error', { timeout: 5000 });
+  assert(/did not answer in time/.test(await page.textContent('.review-error')), 'the player is told');
+  assert(await page.isEnabled('#review-start'), 'the review can be asked for again');
+  await page.close();
 });
 
 t.test('a running game offers no review (it would reveal secrets)', async () => {

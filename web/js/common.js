@@ -3,24 +3,49 @@
 // never parsed as HTML), toasts, time formatting and this browser's own list
 // of games it created (so a creator can find their seat links again).
 
+// How long a request may take before the page gives up on it and says so
+// (a phone losing its network can leave a request unanswered for minutes).
+export const REQUEST_MS = 20000;
+
+// fetch with the time limit; a request that fails or times out throws an
+// Error whose message is in players' words.
+async function request(path, init) {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), REQUEST_MS);
+  try {
+    const res = await fetch(path, { ...init, signal: ctl.signal });
+    const body = await res.json().catch(() => null);
+    return { res, body };
+  } catch {
+    throw new Error(ctl.signal.aborted ? 'the server did not answer in time' : 'the server cannot be reached');
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function apiGet(path) {
-  const res = await fetch(path, { headers: { Accept: 'application/json' } });
-  const body = await res.json().catch(() => null);
+  const { res, body } = await request(path, { headers: { Accept: 'application/json' } });
   if (!res.ok) throw new Error(body && body.error ? body.error.message : `HTTP ${res.status}`);
   return body;
 }
 
 export async function apiPost(path, data, method = 'POST') {
-  const res = await fetch(path, {
+  const { res, body } = await request(path, {
     method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(data),
   });
-  const body = await res.json().catch(() => null);
   if (!res.ok) {
     const e = new Error(body && body.error ? body.error.message : `HTTP ${res.status}`);
     e.code = body && body.error ? body.error.code : null;
     throw e;
   }
   return body;
+}
+
+// Whether the screen is a touch screen (no hover, no Shift, no right click,
+// no keys): the words of an instruction follow it.
+const COARSE = matchMedia('(pointer: coarse)');
+export function touchScreen() {
+  return COARSE.matches;
 }
 
 // "1 card", "2 cards"; `many` when the plural is not word + s.

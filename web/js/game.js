@@ -23,8 +23,8 @@
 // (ctx.before: the previous state in live play, fetched once on opening;
 // the step before in a replay or a look back) and marks what changed
 // (js/lastmove.js).
-import { apiGet, brandSvg, clear, el, nameSpan, plural, toast } from './common.js';
-import { renderGameLog } from './gamelog.js';
+import { apiGet, brandSvg, clear, el, nameSpan, plural, toast, touchScreen } from './common.js';
+import { decisionWords, renderGameLog } from './gamelog.js';
 import { setBaseTitle, signalControls, turnSignal } from './notify.js';
 import { scoreGraph, stageTable } from './scoregraph.js';
 import { whatNowPanel } from './whatnow.js';
@@ -66,10 +66,9 @@ function freeSeats() {
 
 // ---- the player's settings (this browser only) ----
 const CONFIRM_KEY = 'tabula.confirmEachMove';
-const TOUCH = matchMedia('(pointer: coarse)');
 function confirmEachMove() {
   const v = localStorage.getItem(CONFIRM_KEY);
-  return v === null ? TOUCH.matches : v === 'on';
+  return v === null ? touchScreen() : v === 'on';
 }
 
 function seatName(k) {
@@ -209,7 +208,8 @@ function renderTurn(ctx) {
   }
   if (ctx.replay) {
     box.append(el('h3', 'Replay'), el('div.headline', ctx.toMove === null ? 'Final position' : `${seatName(ctx.toMove)} to move`),
-      el('div.detail', 'Step through the game with the controls under the board, or the arrow keys.'));
+      el('div.detail', touchScreen() ? 'Step through the game with the controls under the board.'
+        : 'Step through the game with the controls under the board, or the arrow keys.'));
     return;
   }
   if (ctx.yourTurn && S.staged && S.staged.n === ctx.n) {
@@ -331,7 +331,7 @@ function renderPlayers(ctx) {
   const box = clear($('players'));
   S.seats.forEach((s, k) => {
     const sub = s.open ? 'Free seat: anyone may sit here from the lobby'
-      : s.kind === 'ai' ? `Computer · ${s.level}${s.agent && s.agent !== s.level ? ` (${s.agent})` : ''}`
+      : s.kind === 'ai' ? `Computer · ${s.level}` // (its level, in the lobby's words; never the engine's agent name)
         : s.resigned ? `${k === ctx.seat ? 'You' : 'Person'} · resigned${ctx.result ? '' : '; the computer plays'}`
           : s.away ? `${k === ctx.seat ? 'You' : 'Person'} · away; the computer plays until back`
             : (k === ctx.seat ? 'You' : 'Person');
@@ -347,6 +347,14 @@ function renderPlayers(ctx) {
   $('spectators').textContent = S.spectators ? `${S.spectators} watching` : '';
 }
 
+// A moment picked in the log or the score graph: the board after decision
+// n (a replay's step, else a look back).  On a phone the board is behind its
+// tab: it comes to the front, or the pick would seem to do nothing.
+function pickMoment(n) {
+  if (PHONE.matches && document.body.dataset.tab !== 'board') showTab('board');
+  return S.replay ? replayGo(n) : lookBack(n);
+}
+
 function formatMove(m) {
   return S.renderer && S.renderer.formatMove ? S.renderer.formatMove(m) : m;
 }
@@ -355,15 +363,19 @@ function renderLog(ctx) {
   const box = clear($('log'));
   renderGameLog(box, S.log, {
     upto: ctx.replay ? ctx.n : null, current: ctx.replay ? ctx.n : null, open: S.openTurns,
-    seatName, formatMove, onPick: (n) => (S.replay ? replayGo(n) : lookBack(n)),
+    seatName, formatMove, onPick: pickMoment,
     // the server's notices (resigned, away, sat down) after the decision they follow
     after: (n) => (ctx.replay ? [] : S.notices.filter((x) => x.after === n)
       .map((x) => el('div.notice-entry', { 'data-notice': x.code }, x.text))),
   });
   $('move-count').textContent = `${S.log.length}`;
+  // the log scrolls within its card; the page itself stays where the player put it
   const cur = box.querySelector('.current');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
-  else if (!ctx.replay) box.scrollTop = box.scrollHeight;
+  if (cur) {
+    const b = box.getBoundingClientRect(), r = cur.getBoundingClientRect();
+    if (r.top < b.top) box.scrollTop -= b.top - r.top;
+    else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
+  } else if (!ctx.replay) box.scrollTop = box.scrollHeight;
 }
 
 // The finished game's scores over time (fetched once).
@@ -375,7 +387,7 @@ function scoreData() {
 async function renderStory(box) {
   const data = await scoreData();
   if (!data || !box.isConnected) return;
-  const pick = (k) => (S.replay ? replayGo(k) : lookBack(k));
+  const pick = pickMoment;
   const at = S.replay && S.replay.current ? S.replay.current.step : S.look ? S.look.n : null;
   box.append(el('h3', 'How the game went'), scoreGraph(data, seatName, pick, at),
     el('div.small.muted', 'Click the graph to see the board at that moment.'),
@@ -589,6 +601,12 @@ function connect() {
   ws.onopen = () => {
     S.retry = 0;
     deduce.reset();
+    // a hint asked on the lost connection is never answered: the button comes back
+    if (S.hintWaiting !== null && S.hintWaiting !== undefined) { S.hintWaiting = null; renderAll(); }
+    // a decision sent on the lost connection may never have arrived: the board
+    // takes choices again (the state that follows says where the game is; a
+    // staged choice, never sent, stays staged)
+    if (S.renderer && S.renderer.reset && !S.staged) S.renderer.reset();
     setConn('live', token ? 'connected' : 'watching live');
     if (!S.fatal) banner(null);
   };
@@ -623,8 +641,10 @@ async function lookBack(n) {
   let r, prev;
   // the position before it too: the board marks what decision n changed
   try { [r, prev] = await Promise.all([at(n), n > 0 ? at(n - 1) : null]); } catch (e) {
+    if (!S.look || S.look.n !== n) return; // a later click or a return won
     toast(`Cannot show that moment: ${e.message}`, 'error');
-    S.look = null;
+    S.look = null; // back to the live board (not the moment looked at before)
+    renderAll();
     return;
   }
   if (!S.look || S.look.n !== n) return; // a later click or a return won
@@ -653,7 +673,7 @@ async function replayGo(k) {
   R.current = r;
   R.prev = prev;
   $('replay-slider').value = String(k);
-  const last = r.last ? `${seatName(r.last.seat)}: ${formatMove(r.last.move)}` : 'the start';
+  const last = r.last ? decisionWords(r.last, seatName, formatMove) : 'the start';
   $('replay-step').textContent = `Decision ${k} of ${R.total} · ${last}`;
   if (S.review) S.review.setPosition(k);
   renderAll();
@@ -685,7 +705,9 @@ async function startReplay() {
     }, 700);
   };
   document.addEventListener('keydown', (ev) => {
-    if (ev.target.tagName === 'INPUT' && ev.target.type !== 'range') return;
+    // keys typed into a field or a list (the review's player picker) are theirs
+    const t = ev.target;
+    if ((t.tagName === 'INPUT' && t.type !== 'range') || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || t.isContentEditable) return;
     const map = { ArrowLeft: -1, ArrowRight: 1 };
     if (ev.key in map) { ev.preventDefault(); replayGo(S.replay.current.step + map[ev.key]); }
     if (ev.key === 'Home') replayGo(0);
@@ -783,6 +805,8 @@ async function main() {
   const sum = S.summary;
   S.seats = sum.seats;
   $('setting-deduce-box').hidden = !sum.secret_roles || !token || sum.status === 'over';
+  // the settings are about playing a seat: a spectator, a replay or a finished game has none to offer
+  $('settings-button').parentElement.hidden = !token || sum.status === 'over';
   setBaseTitle(`Tabula — ${sum.title} ${sum.id}`);
   if (token && !wantReplay && sum.status !== 'over') $('players-card').append(signalControls(el));
   $('crumb').append(el('b', sum.title), ` · game ${sum.id}`,

@@ -34,8 +34,15 @@ function turnSummary(turn, words) {
 // ones faded, for the replay), current (decision marked), open (Set of turn
 // keys the player unfolded), seatName(k), formatMove(m), onPick(n), after(n)
 // (nodes shown after decision n, e.g. the server's notices; n = 0: first) }.
+// A decision in players' words: the server's `said`, else the seat's name
+// and the renderer's short form of the move (the log and the replay's
+// step line say it the same way).
+export function decisionWords(e, seatName, formatMove) {
+  return e.said || `${seatName(e.seat)} plays ${formatMove(e.move)}`;
+}
+
 export function renderGameLog(box, log, opts) {
-  const words = (e) => e.said || `${opts.seatName(e.seat)} plays ${opts.formatMove(e.move)}`;
+  const words = (e) => decisionWords(e, opts.seatName, opts.formatMove);
   const after = opts.after || (() => []);
   box.append(...after(0));
   let stage = null;

@@ -280,7 +280,18 @@ async function loadGames() {
   }
 }
 
+// Delete takes two clicks (nothing brings a deleted game back): the first
+// asks, for a few seconds; the second deletes.
+const DELETE_ASK_MS = 5000;
+
 async function deleteGame(g, btn) {
+  if (btn.dataset.asking !== 'yes') {
+    btn.dataset.asking = 'yes';
+    btn.textContent = 'Really delete?';
+    setTimeout(() => { if (btn.dataset.asking === 'yes') { delete btn.dataset.asking; btn.textContent = 'Delete'; } }, DELETE_ASK_MS);
+    return;
+  }
+  delete btn.dataset.asking;
   btn.disabled = true;
   try {
     await apiPost(`/api/games/${g.id}`, { token: g.creator }, 'DELETE');

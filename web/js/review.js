@@ -10,20 +10,23 @@
 // that are over); every text from the server is set as text; positions are
 // counted as the replay counts them (position k: after k decisions), and
 // decisions from 1 as the move list shows them.
-import { apiGet, apiPost, clear, el, svg } from './common.js';
+import { apiGet, apiPost, clear, el, plural, svg } from './common.js';
+import { SEAT_COLOURS } from './scoregraph.js';
 
 const POLL_MS = 600;
-// Lines for games whose players have no colours of their own (Clans hides them).
-const PALETTE = ['#2459c9', '#d8443c', '#2f9d5a', '#c17a12', '#8a58bd'];
+// Lines for games whose players have no colours of their own (Clans hides
+// them): the result's score graph's, so a player's line has one colour on the page.
+const PALETTE = SEAT_COLOURS;
 const W = 640, H = 220, PAD_L = 38, PAD_R = 10, PAD_T = 12, PAD_B = 24;
 
 const pct = (v) => `${Math.round(v * 100)}%`;
-const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 // mountReview(box, {gameId, seats, seatName, colourOf, formatMove, goTo})
 // colourOf(k): the player's colour (CSS) or null; goTo(k): show position k.
 export function mountReview(box, opts) {
-  const R = { review: null, chosen: defaultSeat(opts.seats), position: 0, timer: null, graph: null };
+  // gen: which asking the answers belong to (start() begins a new one: an
+  // answer to an older request is dropped, and at most one poll is pending)
+  const R = { review: null, chosen: defaultSeat(opts.seats), position: 0, timer: null, graph: null, gen: 0 };
 
   function defaultSeat(seats) {
     const human = seats.findIndex((s) => s.kind === 'human');
@@ -56,15 +59,18 @@ export function mountReview(box, opts) {
 
   async function poll() {
     R.timer = null;
+    const gen = R.gen;
     let st;
     try { st = await apiGet(`/api/games/${opts.gameId}/review`); } catch (e) {
-      showIntro(`The review could not be loaded: ${e.message}`);
+      if (gen === R.gen) showIntro(`The review could not be loaded: ${e.message}`);
       return;
     }
-    handle(st);
+    if (gen === R.gen) handle(st);
   }
 
   function handle(st) {
+    clearTimeout(R.timer);
+    R.timer = null;
     if (st.status === 'done') { R.review = st.review; showReview(); return; }
     if (st.status === 'none') { showIntro(null); return; }
     if (st.status === 'failed') { showIntro(st.message); return; }
@@ -75,11 +81,15 @@ export function mountReview(box, opts) {
   async function start() {
     const b = box.querySelector('#review-start');
     if (b) b.disabled = true;
-    try {
-      handle(await apiPost(`/api/games/${opts.gameId}/review`, {}));
-    } catch (e) {
-      showIntro(`The review could not start: ${e.message}`);
+    const gen = ++R.gen; // (a poll under way answers from before the start)
+    clearTimeout(R.timer);
+    R.timer = null;
+    let st;
+    try { st = await apiPost(`/api/games/${opts.gameId}/review`, {}); } catch (e) {
+      if (gen === R.gen) showIntro(`The review could not start: ${e.message}`);
+      return;
     }
+    if (gen === R.gen) handle(st);
   }
 
   // Position k's win rates: before decision k, or the result after the last.

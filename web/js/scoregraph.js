@@ -6,9 +6,11 @@
 // are the score at its last position minus the score where it began, so each
 // row of the table adds up to the final score; seats are named, never numbered
 // from 0.
-import { el } from './common.js';
+import { el, nameSpan } from './common.js';
 
 const SVGNS = 'http://www.w3.org/2000/svg';
+// the widest a stage name's letter may be (11 px type), to see whether it fits
+const STAGE_CHAR_W = 7;
 export const SEAT_COLOURS = ['#2c7d77', '#c8553d', '#5b6bb5', '#d19a1c', '#8a4f9e'];
 
 function svg(tag, attrs, ...kids) {
@@ -55,10 +57,16 @@ export function scoreGraph(data, seatName, onPick, at = null) {
     g.append(svg('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: 'grid' }),
       svg('text', { x: L - 6, y: y(v) + 4, class: 'axis', 'text-anchor': 'end' }, document.createTextNode(String(v))));
   }
-  for (const sp of stageSpans(data.stages)) {
+  // a stage's name under its part of the graph, only where it fits (short
+  // stages of a long game would write their names over each other)
+  const spans = stageSpans(data.stages);
+  spans.forEach((sp, i) => {
     if (sp.from > 0) g.append(svg('line', { x1: x(sp.from), x2: x(sp.from), y1: T, y2: H - B, class: 'stage-line' }));
-    g.append(svg('text', { x: x(sp.from) + 3, y: H - 8, class: 'stage-name' }, document.createTextNode(sp.name)));
-  }
+    const room = (i + 1 < spans.length ? x(spans[i + 1].from) : W - R) - x(sp.from) - 6;
+    if (sp.name.length * STAGE_CHAR_W <= room) {
+      g.append(svg('text', { x: x(sp.from) + 3, y: H - 8, class: 'stage-name' }, document.createTextNode(sp.name)));
+    }
+  });
   for (let p = 0; p < data.players; p++) {
     const pts = data.scores.map((row, k) => `${x(k).toFixed(1)},${y(row[p]).toFixed(1)}`).join(' ');
     g.append(svg('polyline', { points: pts, class: 'seat-line', 'data-seat': p, stroke: SEAT_COLOURS[p % SEAT_COLOURS.length] },
@@ -83,12 +91,15 @@ export function scoreGraph(data, seatName, onPick, at = null) {
   return el('div.score-graph-box', g, legend);
 }
 
-// The table of points per stage.
+// The table of points per stage: a row per stage, a column per seat, the
+// totals last (a phone's width holds every seat; stages, however many, add
+// rows, never columns).
 export function stageTable(data, seatName) {
   const rows = pointsByStage(data);
+  const seats = [...Array(data.players).keys()];
+  const final = data.scores[data.scores.length - 1];
   return el('div.stage-table-wrap', el('table.stage-table',
-    el('thead', el('tr', el('th', ''), rows.map((r) => el('th', r.name)), el('th', 'Total'))),
-    el('tbody', [...Array(data.players).keys()].map((p) => el('tr', { 'data-row-seat': p },
-      el('th', seatName(p)), rows.map((r) => el('td', String(r.points[p]))),
-      el('td.total', String(data.scores[data.scores.length - 1][p])))))));
+    el('thead', el('tr', el('th', ''), seats.map((p) => el('th', { 'data-col-seat': p }, nameSpan(seatName(p)))))),
+    el('tbody', rows.map((r) => el('tr', el('th', r.name), seats.map((p) => el('td', { 'data-col-seat': p }, String(r.points[p])))))),
+    el('tfoot', el('tr', el('th', 'Total'), seats.map((p) => el('td.total', { 'data-col-seat': p }, String(final[p])))))));
 }

@@ -29,7 +29,7 @@
 // next decision; on arrival a tile drops in and workers fade in, once.  A
 // decision staged for Confirm is drawn in the preview style (class
 // `staged-preview`): the tile, lot, worker or castle piece where it would go.
-import { clear, el, svg } from '../common.js';
+import { clear, el, svg, touchScreen } from '../common.js';
 import { lastMoveTracker } from '../lastmove.js';
 
 export const FAMILY = {
@@ -816,7 +816,8 @@ export function create({ boardEl, panelsEl, board, decide }) {
           miniMeeple('neutral'), `Neutral (${me.neutral})`)),
       el('button.small.primary#ark-stop', { type: 'button', disabled: !L.stop, onclick: () => send(L.stop) }, 'Stop placing workers'),
       msg);
-      msg.textContent = v.placed ? `${v.placed} placed this turn. Shift-click places the other kind.` : 'Shift-click places the other kind.';
+      const other = touchScreen() ? '' : 'Shift-click places the other kind.';
+      msg.textContent = v.placed ? `${v.placed} placed this turn. ${other}` : other;
     } else if (L.castle.length) {
       const fams = FAMILIES.filter((f) => L.castle.some((c) => c.fam === f));
       const pool = v.pools[Math.min(2, v.floor - 1)];
@@ -853,7 +854,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
           if (s) send(s.move);
         } }, 'Sell'));
     } else if (L.draws.size || L.drawStack) {
-      parts.push(el('span.ark-bar-msg.ark-bar-said', 'Click a face-up card or the draw stack (beside the board).'),
+      parts.push(el('span.ark-bar-msg.ark-bar-said', touchScreen() ? 'Tap a face-up card or the draw stack.' : 'Click a face-up card or the draw stack (beside the board).'),
         // docked on a narrow screen, the bar holds the cards to take itself (CSS shows them only there)
         el('div.ark-bar-cards', v.display.filter((c) => L.draws.has(c)).map((c) => cardNode(c, { onclick: () => send(L.draws.get(c)), cls: '.ark-bar-card' })),
           L.drawStack ? el('button.ark-bar-stack', { type: 'button', onclick: () => send(L.drawStack) }, `Draw stack (${v.stack})`) : null));
@@ -866,7 +867,8 @@ export function create({ boardEl, panelsEl, board, decide }) {
         parts.push(el('div.ark-bar-cards', L.builds.map((b) => cardNode(b.card, { onclick: () => send(b.move), cls: '.ark-bar-card' }))));
       }
     } else if (L.lots.length) {
-      parts.push(el('span.ark-bar-msg.ark-bar-said', 'Point at the middle of the board and click where the castle lot goes.'));
+      parts.push(el('span.ark-bar-msg.ark-bar-said', touchScreen() ? 'Tap the middle of the board where the middle of the castle lot goes.'
+        : 'Point at the middle of the board and click where the castle lot goes.'));
     }
     if (L.other.length) {
       parts.push(el('div.ark-other', L.other.map((m) => el('button.small.legal-move', { type: 'button', 'data-move': m, onclick: () => send(m) }, m))));
@@ -960,17 +962,22 @@ export function create({ boardEl, panelsEl, board, decide }) {
       const v = c.view;
       const fam = (x) => x.split(' ')[1], form = (x) => (FORM_TITLE[x.split(' ')[0]] || x).toLowerCase();
       switch (v.phase) {
-        case 'lot': return { headline: 'Place the castle lot', detail: 'Point at the middle of the board: the 4 × 3 outline follows the pointer over the places where the lot fits without covering a tent camp. Click to place it.' };
+        case 'lot': return { headline: 'Place the castle lot', detail: touchScreen()
+          ? 'Tap the middle of the board where the middle of the 4 × 3 lot goes: it fits where it covers no tent camp.'
+          : 'Point at the middle of the board: the 4 × 3 outline follows the pointer over the places where the lot fits without covering a tent camp. Click to place it.' };
         case 'action': {
           const canBuild = L && L.builds.length, canWork = L && L.workersAt.size;
           if (canBuild && canWork) return { headline: 'Lay out a building or introduce workers', detail: 'Click a card of your hand to lay out its building, or click a highlighted building to put workers next to it.' };
           if (canBuild) return { headline: 'Lay out a building', detail: 'Click a card of your hand: you then place its building on the board.' };
           return { headline: 'Introduce workers', detail: 'Click a highlighted building to put workers next to it.' };
         }
-        case 'place': return { headline: `Lay out the ${fam(v.card)} ${form(v.card)}`, detail: 'Move the pointer over the highlighted squares: the outline follows it. Rotate with R, a right click or the ⟳ button under the board. Click to lay it out.' };
+        case 'place': return { headline: `Lay out the ${fam(v.card)} ${form(v.card)}`, detail: touchScreen()
+          ? 'Tap a highlighted square to lay it out there; the ⟳ button turns it first.'
+          : 'Move the pointer over the highlighted squares: the outline follows it. Rotate with R, a right click or the ⟳ button under the board. Click to lay it out.' };
         case 'workers': return { headline: 'Place workers next to the building', detail: `Click a highlighted square for each worker (own or neutral, as chosen under the board). ${v.placed ? 'Stop when you are done.' : 'At least one.'}` };
         case 'castle': return { headline: `Build the castle${v.castle_left > 1 ? `: ${v.castle_left} pieces` : ''}`, detail: `Your action completed ${v.castle_left > 1 ? 'buildings' : 'a building'}. Choose a colour from the floor ${v.floor} pool under the board, then click a highlighted castle square.` };
-        case 'draw': return { headline: 'Refill your hand', detail: 'Take one of the face-up cards, or the top card of the draw stack.' };
+        case 'draw': return { headline: 'Refill your hand', detail: touchScreen() ? 'Tap one of the face-up cards or the draw stack.'
+          : 'Click one of the face-up cards or the draw stack beside the board.' };
         case 'banner': return { headline: 'Use an architect banner?', detail: `${v.action === 'skip' ? 'No card fits and no worker can be placed this turn. ' : ''}A banner brings 2 of your workers, and then you may sell seals at the current family values. At most one per turn.` };
         case 'sale': return { headline: `Sell ${v.family} seals?`, detail: `Each ${v.family} seal is worth ${v.values[v.family]} gold now. Choose how many under the board.` };
         default: return { headline: 'Choose a decision', detail: c.prompt || '' };

@@ -32,7 +32,7 @@
 // tile drops in with its shadow and a ripple fading out, once.  A decision
 // staged for Confirm is drawn in the preview style (`staged-preview`): the
 // tile where it would go, the building or the board it acts on.
-import { clear, el, svg } from '../common.js';
+import { clear, el, plural, svg, touchScreen } from '../common.js';
 import { lastMoveTracker } from '../lastmove.js';
 
 export const SEAT_COLOURS = {
@@ -70,7 +70,6 @@ const PAD = 6;
 
 const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const sortCards = (s) => [...s].sort((a, b) => 'mrc'.indexOf(a) - 'mrc'.indexOf(b)).join('');
-const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function cardWords(s) {
   const n = { m: 0, r: 0, c: 0 };
@@ -1170,7 +1169,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       const n = G.surcharge[t] ? G.surcharge[t][String(v.players)] : 0;
       return n ? `${cap(t)} under a new tile costs ${plural(n, 'more card')} of any colour` : `${cap(t)} costs nothing extra`;
     }).join('; ') : '';
-    legendCard.append(el('div.card-head', el('h3', 'Legend'), el('span.small.muted', 'hover a square or tile for details')), terr, fam,
+    legendCard.append(el('div.card-head', el('h3', 'Legend'), touchScreen() ? null : el('span.small.muted', 'hover a square or tile for details')), terr, fam,
       el('p.small.muted.kh-legend-note', 'A tile\'s number is its size, its cost in cards and its value. Cubes mark owners (Might, Faith), populations (in the slots of civil tiles on Reason) and half-renovated ruins; the cards on a ruin are its renovation cost. Coloured outlines group buildings into domains. Only Towns and Cities may cover a river.'),
       sur ? el('p.small.kh-legend-note#kh-surcharge', `With ${v.players} players: ${sur}.`) : null);
   }
