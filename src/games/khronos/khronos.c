@@ -1592,8 +1592,8 @@ const struct tb_game tb__khronos_game = {
     .state_size = sizeof(khronos_state),
     .options = kh_options,
     /* Player-facing: the invented board is described in docs/rules-khronos.md. */
-    .notice = "this Khronos board was drawn for Tabula: the published board's layout is not known "
-              "yet",
+    .notice = "This Khronos board was drawn for Tabula: the published board's layout is not known "
+              "yet.",
     .data_builtin = &khronos__builtin,
     .data_read = kh_data_read,
     .data_free = kh_data_free,
