@@ -51,11 +51,15 @@ export async function browserSuite({ title, prefix = '', aiDelay = 0, reducedMot
   const always = t.test; // the closing checks run whatever E2E_ONLY says
   if (process.env.E2E_ONLY) t.test = (name, fn) => { if (name.includes(process.env.E2E_ONLY)) always(name, fn); };
   const errors = [];
-  const newPage = async () => {
+  // A page whose script errors and console errors fail the suite, but for
+  // console messages matching `allow` (a request a test makes fail on purpose).
+  const newPage = async ({ allow = null } = {}) => {
     const ctx = await browser.newContext({ viewport: { width: 1440, height: 960 }, ...(reducedMotion ? { reducedMotion: 'reduce' } : {}) });
     const page = await ctx.newPage();
     page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(`${page.url()}: console: ${m.text()}`); });
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !(allow && allow.test(m.text()))) errors.push(`${page.url()}: console: ${m.text()}`);
+    });
     return page;
   };
   const shot = async (page, name) => {

@@ -318,10 +318,15 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
       assertEq(await spec.$$eval('#kh-hand .kh-card', (x) => x.length), 0, 'a spectator sees no hand');
       assert(await spec.$('.kh-hidden-hands'), 'a spectator is told the hands are secret');
       assert(await spec.isVisible('#notice'), 'the spectator sees the placeholder notice');
-      const mine = await page.$$eval('.kh-bld:not(.printed)', (x) => x.map((b) => `${b.dataset.board} ${b.dataset.at}`).sort());
-      await spec.waitForFunction((k) => Number(document.querySelector('.kh-root').dataset.n) >= k, n + 1);
-      const theirs = await spec.$$eval('.kh-bld:not(.printed)', (x) => x.map((b) => `${b.dataset.board} ${b.dataset.at}`).sort());
-      assert(mine.every((b) => theirs.includes(b)), 'the spectator sees the same buildings');
+      // compared in one position: the player's, once the computer's turn is
+      // over (a later decision of the computer may change a building)
+      await page.waitForFunction(() => document.querySelector('.kh-root').dataset.mine === '1' ||
+        document.querySelector('#result:not([hidden])'), null, { timeout: 60000 });
+      const buildings = () => [...document.querySelectorAll('.kh-bld:not(.printed)')].map((b) => `${b.dataset.board} ${b.dataset.at}`).sort();
+      const at = await page.$eval('.kh-root', (r) => Number(r.dataset.n));
+      const mine = await page.evaluate(buildings);
+      await spec.waitForFunction((k) => Number(document.querySelector('.kh-root').dataset.n) === k, at);
+      assertEq(await spec.evaluate(buildings), mine, 'the spectator sees the same buildings');
       await shot(spec, '07-spectator');
     }
     if (stats.kinds.end === 2) await shot(page, '04-after-two-turns');

@@ -479,6 +479,7 @@ t.test('Khronos on a phone: a whole game by taps (builds, squares, travels, Reas
   // which a game against the computer may never offer: not required)
   assert(count.build + count.upgrade >= 3 && count.travel >= 1 && count.end >= 5,
     `real decisions were played by taps (${JSON.stringify(count)})`);
+  assert(!(await page.$('#dock .kh-drawer')), 'the game over, the cards and buildings leave the dock');
   await resultAndReplay(page, 'khronos', '.kh-score-card');
   await page.context().close();
 });

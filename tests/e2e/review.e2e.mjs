@@ -55,6 +55,8 @@ t.test('a finished game offers Review; the replay page computes it with a progre
   if (await page.$('#review-progress')) await shot(page, '02-progress');
   await page.waitForSelector('.review-graph', { timeout: 120000 });
   await shot(page, '03-graph');
+  assert(/^[\d,]+ simulations per decision$/.test(await page.textContent('#review .card-head .muted')),
+    'the simulations a decision are counted in words a player reads');
   const lines = await page.$$eval('.review-graph polyline.line', (ls) => ls.map((l) => l.getAttribute('stroke')));
   assertEq(lines.length, 3, 'a line per player');
   assertEq(new Set(lines).size, 3, 'each line in its own colour');
@@ -198,6 +200,20 @@ t.test('a request the server never answers is given up after a while, in words, 
   await page.waitForSelector('.review-error', { timeout: 5000 });
   assert(/did not answer in time/.test(await page.textContent('.review-error')), 'the player is told');
   assert(await page.isEnabled('#review-start'), 'the review can be asked for again');
+  await page.close();
+});
+
+t.test('the score graph comes back when its data failed to load once', async () => {
+  const page = await newPage({ allow: /Failed to load resource/ });
+  let asked = 0;
+  await page.route(/\/api\/games\/[^/?]+\/scores$/, (route) => (asked++ === 0 ? route.abort() : route.continue()));
+  await page.goto(`${server.base}/game.html?game=${clans.id}&replay=1`);
+  await page.waitForSelector('#replay-step');
+  await page.waitForFunction(() => document.querySelector('#result:not([hidden])'));
+  assert(!(await page.$('#story .score-graph')), 'no graph while its data could not be had');
+  await page.click('#replay-next'); // the result is drawn again: the data is asked for again
+  await page.waitForSelector('#story .score-graph', { timeout: 20000 });
+  assert(asked >= 2, `the scores were asked for again (${asked})`);
   await page.close();
 });
 

@@ -44,6 +44,9 @@ export function createDeduce({ el, send, seatName, applies: gameHasRoles = () =>
     D.asked = ctx.n;
     D.unavailable = false;
     D.ids.add(id);
+    // (answers carry no id, so the ids of answered requests are dropped
+    // oldest first: a refusal comes long before 16 more positions)
+    if (D.ids.size > 16) D.ids.delete(D.ids.values().next().value);
   }
 
   // A server message; true when it was the aid's (the page shows nothing else for it).

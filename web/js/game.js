@@ -378,9 +378,15 @@ function renderLog(ctx) {
   } else if (!ctx.replay) box.scrollTop = box.scrollHeight;
 }
 
-// The finished game's scores over time (fetched once).
+// The finished game's scores over time (fetched once; a failed fetch is
+// asked again the next time the result is drawn, not remembered as empty).
 function scoreData() {
-  if (!S.scores) S.scores = apiGet(`/api/games/${encodeURIComponent(gameId)}/scores`).catch(() => null);
+  if (!S.scores) {
+    S.scores = apiGet(`/api/games/${encodeURIComponent(gameId)}/scores`).catch(() => {
+      S.scores = null;
+      return null;
+    });
+  }
   return S.scores;
 }
 

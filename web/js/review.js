@@ -170,7 +170,7 @@ export function mountReview(box, opts) {
     picker.addEventListener('change', () => { R.chosen = Number(picker.value); showReview(); });
     const count = (k, mark) => rv.entries.filter((e) => e.seat === k && e.mark === mark).length;
     clear(box).append(
-      el('div.card-head', el('h3', 'Review'), el('span.small.muted', `${rv.iterations} simulations a decision`)),
+      el('div.card-head', el('h3', 'Review'), el('span.small.muted', `${Number(rv.iterations).toLocaleString('en')} simulations per decision`)),
       el('div.review-legend', rv.players.map((p, k) => el('span.item', { 'data-seat': k },
         el('i.swatch', { style: `background:${colour(k)}` }), opts.seatName(k),
         el('span.muted', ` · ${plural(count(k, 'mistake'), 'mistake')}, ${plural(count(k, 'blunder'), 'blunder')}`)))),

@@ -1194,7 +1194,12 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
 
   return {
     // What the page keeps in reach at the bottom of a narrow screen.
-    actions() { return actSec ? [drawer, actSec] : [drawer]; },
+    // Once the game is over (or in a replay) the drawer has nothing to choose:
+    // it stays in the page below the board instead of taking a row of the dock.
+    actions() {
+      const done = !ctx || ctx.replay || (ctx.view && ctx.view.phase === 'over');
+      return [done ? null : drawer, actSec].filter(Boolean);
+    },
     update(next) {
       const n = next.n;
       const newPosition = !ctx || n !== prevN || !!next.replay !== !!ctx.replay;
