@@ -299,28 +299,38 @@ t.test('the replay viewer steps through the finished game', async () => {
   await page.close();
 });
 
-t.test('a hint asked as the connection drops can be asked again once the page is back', async () => {
+// A person's page in a new two-player game against the computer whose first
+// connection never passes messages of `type` on to the server; `cut()` then
+// closes that connection (the page reconnects by itself).
+async function pageLosingFirst(type, name) {
   const r = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
-    game: 'clans', players: 2, seats: [{ kind: 'human', name: 'Hinter' }, { kind: 'ai', level: 'easy' }] }) });
+    game: 'clans', players: 2, seats: [{ kind: 'human', name }, { kind: 'ai', level: 'easy' }] }) });
   const g = await r.json();
   const page = await newPage();
-  // the first connection never passes a hint on to the server, and is then cut
   let first = null;
   await page.routeWebSocket(/\/ws\?/, (ws) => {
     const srv = ws.connectToServer();
     const mine = !first;
     if (mine) first = ws;
-    ws.onMessage((m) => { if (!(mine && JSON.parse(m).type === 'hint')) srv.send(m); });
+    ws.onMessage((m) => { if (!(mine && JSON.parse(m).type === type)) srv.send(m); });
   });
   await page.goto(`${server.base}${g.seats[0].link}`);
+  const cut = async () => {
+    await first.close();
+    await page.waitForSelector('#banner:not([hidden])');
+    await page.waitForFunction(() => document.querySelector('#conn-text').textContent === 'connected' && document.querySelector('#banner').hidden);
+  };
+  return { page, cut };
+}
+
+t.test('a hint asked as the connection drops can be asked again once the page is back', async () => {
+  const { page, cut } = await pageLosingFirst('hint', 'Hinter');
   await page.waitForSelector('#hint-button:not([disabled])');
   // (the computer's seat says its level as the lobby does, not the engine's agent behind it)
   assertEq(await page.textContent('.player[data-seat="1"] .sub'), 'Computer · easy', 'the computer seat in words');
   await page.click('#hint-button');
   await page.waitForSelector('#hint-button[disabled]');
-  await first.close();
-  await page.waitForSelector('#banner:not([hidden])');
-  await page.waitForFunction(() => document.querySelector('#conn-text').textContent === 'connected' && document.querySelector('#banner').hidden);
+  await cut();
   await page.waitForSelector('#hint-button:not([disabled])', { timeout: 5000 });
   await page.click('#hint-button');
   await page.waitForSelector('#hint', { timeout: 20000 });
@@ -329,19 +339,7 @@ t.test('a hint asked as the connection drops can be asked again once the page is
 });
 
 t.test('a move lost with the connection can be played again once the page is back', async () => {
-  const r = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
-    game: 'clans', players: 2, seats: [{ kind: 'human', name: 'Mover' }, { kind: 'ai', level: 'easy' }] }) });
-  const g = await r.json();
-  const page = await newPage();
-  // the first connection never passes a decision on to the server, and is then cut
-  let first = null;
-  await page.routeWebSocket(/\/ws\?/, (ws) => {
-    const srv = ws.connectToServer();
-    const mine = !first;
-    if (mine) first = ws;
-    ws.onMessage((m) => { if (!(mine && JSON.parse(m).type === 'decide')) srv.send(m); });
-  });
-  await page.goto(`${server.base}${g.seats[0].link}`);
+  const { page, cut } = await pageLosingFirst('decide', 'Mover');
   await page.waitForSelector('.legal-source');
   const from = await page.$eval('.legal-source', (x) => x.dataset.id);
   await page.click(`.territory[data-id="${from}"]`);
@@ -349,9 +347,7 @@ t.test('a move lost with the connection can be played again once the page is bac
   const to = await page.$eval('.legal-target', (x) => x.dataset.id);
   await page.click(`.territory[data-id="${to}"]`);
   await page.waitForFunction(() => !document.querySelector('.legal-source')); // sent: the board waits
-  await first.close();
-  await page.waitForSelector('#banner:not([hidden])');
-  await page.waitForFunction(() => document.querySelector('#conn-text').textContent === 'connected' && document.querySelector('#banner').hidden);
+  await cut();
   await page.waitForSelector('.legal-source', { timeout: 5000 }); // nothing arrived: still our turn, and the board takes it
   await page.click(`.territory[data-id="${from}"]`);
   await page.click(`.territory[data-id="${to}"]`);
