@@ -424,7 +424,7 @@ char *srv_lobby_result_json(const srv_room *r)
         if (r->seat[i].resigned)
             json_array_append_new(resigned, json_integer(i));
     }
-    json_object_set_new(j, "over", json_boolean(r->conceded || tb_is_over(r->state)));
+    json_object_set_new(j, "over", json_boolean(srv_room_over_locked(r)));
     json_object_set_new(j, "ranks", jr);
     json_object_set_new(j, "winners", srv_lobby_winners(r));
     json_object_set_new(j, "resigned", resigned);
@@ -442,7 +442,7 @@ void srv_lobby_resign(srv_room *r, srv_client *c, json_t *id)
     char err[TB_ERR_LEN];
     if (srv_room_refuse_locked(r, c, id, seat, "spectators watch; only a player can resign")) {
         /* (answered) */
-    } else if (r->conceded || tb_is_over(r->state)) {
+    } else if (srv_room_over_locked(r)) {
         srv_client_error(c, id, "game_over", "the game is over");
     } else if (srv_lobby_waiting(r)) {
         srv_client_error(c, id, "waiting",
@@ -560,7 +560,7 @@ int srv_room_take_seat(srv_rooms *s, const char *id, const char *body, size_t le
     char token[64] = "", err[TB_ERR_LEN];
     if (atomic_load(&r->deleted)) {
         status = srv_error_reply(reply, 404, "unknown_game", "there is no such game");
-    } else if (!r->state || r->broken[0] || r->conceded || tb_is_over(r->state)) {
+    } else if (!r->state || r->broken[0] || srv_room_over_locked(r)) {
         status = srv_error_reply(reply, 409, "game_over", "this game is over: its seats are not free");
     } else if (jseat && (want < 0 || want >= r->players)) {
         status = srv_error_reply(reply, 400, "bad_seat",

@@ -93,8 +93,7 @@ static json_t *room_parse_view(char *text)
     return j ? j : json_null();
 }
 
-/* Over by the rules, or cut short by a resignation (lobby.c). */
-static bool room_over(const srv_room *r)
+bool srv_room_over_locked(const srv_room *r)
 {
     return r->conceded || tb_is_over(r->state);
 }
@@ -109,7 +108,7 @@ static const char *room_status(const srv_room *r)
 {
     if (r->broken[0] || !r->state)
         return "broken";
-    if (room_over(r))
+    if (srv_room_over_locked(r))
         return "over";
     for (int i = 0; i < r->players; i++)
         if (r->seat[i].kind == SRV_HUMAN && !r->seat[i].joined)
@@ -120,7 +119,7 @@ static const char *room_status(const srv_room *r)
 bool srv_room_running(srv_room *r)
 {
     pthread_mutex_lock(&r->lock);
-    bool running = r->state && !r->broken[0] && !room_over(r) && !atomic_load(&r->deleted);
+    bool running = r->state && !r->broken[0] && !srv_room_over_locked(r) && !atomic_load(&r->deleted);
     pthread_mutex_unlock(&r->lock);
     return running;
 }
@@ -519,7 +518,7 @@ static char *room_state_text(srv_room *r, int seat)
         bool back = srv_takeback_check(r, seat, &keep, NULL, &code, why, sizeof why) == 0;
         room_text_raw(&t, back ? ",\"can_take_back\":true" : ",\"can_take_back\":false");
     }
-    if (room_over(r)) {
+    if (srv_room_over_locked(r)) {
         char *result = room_result(r);
         room_text_raw(&t, ",\"result\":");
         room_text_raw(&t, result ? result : "null");
@@ -585,7 +584,7 @@ static void room_deduce_forget(srv_room *r)
 /* Queues the AI seat to move, if any (room locked). */
 static void room_queue_ai(srv_room *r)
 {
-    if (!r->state || r->broken[0] || room_over(r) || r->ai_queued ||
+    if (!r->state || r->broken[0] || srv_room_over_locked(r) || r->ai_queued ||
         r->commit_pending || atomic_load(&r->away))
         return;
     int to = tb_to_move(r->state);
@@ -604,7 +603,7 @@ static void room_set_away_locked(srv_room *r, const char *owner)
 {
     if (atomic_exchange(&r->away, true))
         return;
-    if (r->state && !r->broken[0] && !room_over(r))
+    if (r->state && !r->broken[0] && !srv_room_over_locked(r))
         atomic_fetch_sub(&r->rooms->running, 1);
     char msg[400];
     if (owner && *owner)
@@ -876,7 +875,7 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
             }
         }
         tb_state_free(before);
-        if (room_over(r)) {
+        if (srv_room_over_locked(r)) {
             room_finish(r);
             atomic_fetch_sub(&r->rooms->running, 1);
         }
@@ -1375,7 +1374,7 @@ int srv_room_reload(srv_room *r, char *err, size_t errlen)
 {
     /* Nothing is decided while the game is read again. */
     pthread_mutex_lock(&r->lock);
-    bool counted = r->state && !r->broken[0] && !room_over(r) && !atomic_load(&r->away);
+    bool counted = r->state && !r->broken[0] && !srv_room_over_locked(r) && !atomic_load(&r->away);
     atomic_store(&r->away, true);
     pthread_mutex_unlock(&r->lock);
     srv_room *fresh = srv_room_load(r->rooms, r->id, err, errlen);
@@ -1416,7 +1415,7 @@ int srv_room_reload(srv_room *r, char *err, size_t errlen)
     }
     srv_lobby_reloaded(r, fresh);
     atomic_store(&r->away, false);
-    bool running = r->state && !r->broken[0] && !room_over(r);
+    bool running = r->state && !r->broken[0] && !srv_room_over_locked(r);
     if (running && !counted)
         atomic_fetch_add(&r->rooms->running, 1);
     else if (!running && counted)
@@ -1464,7 +1463,7 @@ char *srv_room_spectator_json(srv_room *r)
     if (r->state && !r->broken[0]) {
         json_object_set_new(j, "view", room_parse_view(tb_view_json(r->state, TB_SPECTATOR)));
         json_object_set_new(j, "log", room_log_json(r));
-        json_object_set_new(j, "result", room_over(r)
+        json_object_set_new(j, "result", srv_room_over_locked(r)
                                              ? room_parse_view(room_result(r))
                                              : json_null());
     }
@@ -1517,7 +1516,7 @@ char *srv_room_replay_json(srv_room *r, long step, const char *token, int *statu
         out = srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", "broken", "message", r->broken));
         goto done;
     }
-    bool over = room_over(r);
+    bool over = srv_room_over_locked(r);
     if (over)
         seat = TB_SPECTATOR; /* the replay of a finished game is everybody's */
     int total = tb_record_length(r->record);
@@ -1563,7 +1562,7 @@ char *srv_room_scores_json(srv_room *r, int *status)
         out = srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", "broken", "message", r->broken));
         goto done;
     }
-    if (!room_over(r)) { /* scores on the way would tell secret colours */
+    if (!srv_room_over_locked(r)) { /* scores on the way would tell secret colours */
         *status = 409;
         out = srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", "not_over", "message",
                                   "the score graph opens when the game is over"));
@@ -1707,7 +1706,7 @@ static void room_decide(srv_room *r, srv_client *c, int seat, json_t *msg, json_
     pthread_mutex_lock(&r->lock);
     if (srv_room_refuse_locked(r, c, id, seat, "spectators watch; only a seat's link can decide")) {
         /* (answered) */
-    } else if (room_over(r)) {
+    } else if (srv_room_over_locked(r)) {
         srv_client_error(c, id, "game_over", "the game is over");
     } else if (srv_lobby_waiting(r)) {
         srv_client_error(c, id, "waiting",
@@ -1752,7 +1751,7 @@ static void room_undo(srv_room *r, srv_client *c, int seat, json_t *msg, json_t 
     char *note = NULL;
     if (srv_room_refuse_locked(r, c, id, seat, "spectators watch; only a player can take back")) {
         /* (answered) */
-    } else if (tb_is_over(r->state)) {
+    } else if (srv_room_over_locked(r)) {
         srv_client_error(c, id, "game_over", "the game is over, so nothing can be taken back");
     } else if (jn && json_integer_value(jn) != tb_decisions_made(r->state)) {
         srv_client_error(c, id, "stale",
@@ -1843,7 +1842,7 @@ static void room_hint_request(srv_room *r, srv_client *c, const json_t *id)
 {
     pthread_mutex_lock(&r->lock);
     int n = r->state ? tb_decisions_made(r->state) : -1;
-    if (!r->state || r->broken[0] || room_over(r) || c->seat < 0 ||
+    if (!r->state || r->broken[0] || srv_room_over_locked(r) || c->seat < 0 ||
         tb_to_move(r->state) != c->seat) {
         srv_client_error(c, id, "not_your_turn", "a hint is for the player whose turn it is");
     } else if (r->hint_n == n && r->hint_text) {
@@ -1863,7 +1862,7 @@ static void room_hint_request(srv_room *r, srv_client *c, const json_t *id)
 static void room_hint_step(srv_room *r, int n)
 {
     pthread_mutex_lock(&r->lock);
-    if (!r->state || r->broken[0] || room_over(r) || tb_decisions_made(r->state) != n ||
+    if (!r->state || r->broken[0] || srv_room_over_locked(r) || tb_decisions_made(r->state) != n ||
         r->hint_n != n) {
         if (r->hint_n == n)
             r->hint_n = -1;
@@ -1960,7 +1959,7 @@ static void room_deduce_request(srv_room *r, srv_client *c, const json_t *msg, c
         srv_client_error(c, id, "no_secret_roles",
                           "nobody holds a secret colour in %s, so there is nothing to deduce",
                           tb_game_title(r->game));
-    } else if (room_over(r)) {
+    } else if (srv_room_over_locked(r)) {
         srv_client_error(c, id, "game_over", "the game is over: every colour is shown");
     } else if (r->deduce_n[seat] == n && r->deduce_text[seat]) {
         room_send(c, strdup(r->deduce_text[seat]));
@@ -2020,7 +2019,7 @@ static void room_deduce_step(srv_room *r, int seat, int n)
 {
     pthread_mutex_lock(&r->lock);
     if (seat < 0 || seat >= TB_MAX_SEATS || r->deduce_n[seat] != n || !r->state || r->broken[0] ||
-        room_over(r) || tb_decisions_made(r->state) != n) {
+        srv_room_over_locked(r) || tb_decisions_made(r->state) != n) {
         if (seat >= 0 && seat < TB_MAX_SEATS && r->deduce_n[seat] == n)
             r->deduce_n[seat] = -1;
         pthread_mutex_unlock(&r->lock);
@@ -2067,7 +2066,7 @@ void srv_room_ai_step(void *owner, int kind, int expect)
     }
     pthread_mutex_lock(&r->lock);
     r->ai_queued = false;
-    if (!r->state || r->broken[0] || room_over(r) || r->commit_pending ||
+    if (!r->state || r->broken[0] || srv_room_over_locked(r) || r->commit_pending ||
         tb_decisions_made(r->state) != expect) {
         room_queue_ai(r);
         pthread_mutex_unlock(&r->lock);

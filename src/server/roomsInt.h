@@ -182,6 +182,8 @@ void srv_client_error(srv_client *c, const json_t *id, const char *code, const c
  * (the error is sent; nothing changed). */
 bool srv_room_refuse_locked(srv_room *r, srv_client *c, const json_t *id, int seat,
                             const char *spectator_why);
+/* Over by the rules, or cut short by a resignation (lobby.c). */
+bool srv_room_over_locked(const srv_room *r);
 json_t *srv_room_seat_json_locked(const srv_room *r, int seat);
 /* Every connection gets the state and the presence; the computer moves if
  * it is its turn. */

@@ -231,6 +231,25 @@ t.test('two players: resigning ends the game, the other wins, the record says wh
   assertEq(listed.winners, [0], 'the lobby lists it as won by Gil');
 });
 
+t.test('a game ended by a resignation takes nothing back: neither an undo nor a take-back', async () => {
+  const g = (await create({ game: 'clans', seats: [{ kind: 'human', name: 'Ivy' }, { kind: 'human', name: 'Jon' }] })).json;
+  const ivy = await connect(server, g.id, g.seats[0].token);
+  const jon = await connect(server, g.id, g.seats[1].token);
+  const first = await ivy.next((m) => m.type === 'state');
+  const [mover, other] = first.your_turn ? [ivy, jon] : [jon, ivy];
+  const st = mover === ivy ? first : await mover.next((m) => m.type === 'state');
+  const ack = await mover.request({ type: 'decide', move: st.legal[0], n: st.n, id: 1 });
+  assertEq(ack.type, 'ack', `a first decision: ${ack.message}`);
+  assertEq((await resign(other, 2)).code, 'resigned', 'the other player resigns');
+  for (const type of ['undo', 'take_back']) {
+    const r = await mover.request({ type, id: 3 });
+    assertEq(r.code, 'game_over', `${type} after the resignation`);
+  }
+  const after = (await api(server, 'GET', `/api/games/${g.id}`)).json;
+  assertEq([after.status, after.decisions], ['over', 1], 'the game stays as it ended');
+  for (const c of [ivy, jon]) await c.close();
+});
+
 t.test('three players: the resigned seat is played by the computer to the end and cannot win', async () => {
   const g = (await create({
     game: 'clans', seats: [{ kind: 'human', name: 'Ida' }, { kind: 'human', name: 'Jo' }, { kind: 'ai', level: 'easy' }],
