@@ -155,7 +155,7 @@ static int clans_setup(tb_state *s, char *err, size_t errlen)
     }
     c->occupied = (1ULL << CLANS_TERRITORIES) - 1;
     memcpy(c->live, clans__all_edges, sizeof c->live);
-    memcpy(c->crowd, clans__degree, sizeof c->crowd); /* every territory is occupied */
+    clans_count_crowds(c);
     uint8_t deal[CLANS_COLOURS] = {0, 1, 2, 3, 4};
     tb__shuffle(deal, CLANS_COLOURS, 1, &s->rng);
     for (int p = 0; p < s->players; p++)

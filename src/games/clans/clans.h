@@ -36,13 +36,7 @@ typedef struct clans_epoch {
 } clans_epoch;
 
 extern const clans_territory clans__territory[CLANS_TERRITORIES];
-/* Bit u of clans__adjacent[t]: t borders u.  Rows 60..63 are empty, so a
- * loop may read row 63 for "no territory" without a branch; no territory has
- * more than CLANS_MAX_DEGREE neighbours (the generator refuses a map that does). */
-#define CLANS_ADJACENT_ROWS 64
-#define CLANS_MAX_DEGREE 6
-extern const uint64_t clans__adjacent[CLANS_ADJACENT_ROWS];
-extern const uint8_t clans__degree[64]; /* neighbours of each territory; 0 past 59 */
+extern const uint64_t clans__adjacent[CLANS_TERRITORIES]; /* bit t: borders territory t */
 extern const clans_epoch clans__epoch[CLANS_EPOCHS];
 #define CLANS_MAX_EDGES 192
 #define CLANS_EDGE_WORDS 3

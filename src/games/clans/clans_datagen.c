@@ -82,21 +82,15 @@ int main(int argc, char **argv)
         for (int u = 0; u < 60; u++)
             if ((adj[t] >> u & 1) != (adj[u] >> t & 1))
                 gen_fail("territories %d and %d do not list each other", t + 1, u + 1);
-        if (__builtin_popcountll(adj[t]) > 6) /* CLANS_MAX_DEGREE: the playout's neighbour walk */
-            gen_fail("territory %d has more than 6 neighbours", t + 1);
     }
     FILE *out = gen_open_output(argv[2], "clans_datagen.c", "games/clans/clans.h");
     fprintf(out, "const clans_territory clans__territory[CLANS_TERRITORIES] = {\n");
     for (int t = 0; t < 60; t++)
         fprintf(out, "    {%d, %d, %d, %d},\n", terrain[t], region[t], x[t], y[t]);
-    fprintf(out, "};\n\nconst uint64_t clans__adjacent[CLANS_ADJACENT_ROWS] = {\n");
+    fprintf(out, "};\n\nconst uint64_t clans__adjacent[CLANS_TERRITORIES] = {\n");
     for (int t = 0; t < 60; t++)
         fprintf(out, "    0x%016llxULL,\n", (unsigned long long)adj[t]);
-    /* rows 60..63 are empty: the playout reads row 63 for "no neighbour" */
-    fprintf(out, "};\n\nconst uint8_t clans__degree[64] = {");
-    for (int t = 0; t < 64; t++)
-        fprintf(out, "%s%d,", t % 20 ? " " : "\n    ", t < 60 ? __builtin_popcountll(adj[t]) : 0);
-    fprintf(out, "\n};\n\nconst uint8_t clans__region_member[CLANS_REGIONS][5] = {\n");
+    fprintf(out, "};\n\nconst uint8_t clans__region_member[CLANS_REGIONS][5] = {\n");
     for (int r = 1; r <= 12; r++) {
         int n = 0;
         fprintf(out, "    {");
