@@ -135,6 +135,24 @@ static int bench_help(void)
     return 0;
 }
 
+/* The player count to measure g with (`players`, or 4 within the game's
+ * range when 0); 0 after saying why it cannot be. */
+static int bench_players(const tb_game *g, long players)
+{
+    int p = players ? (int)players : 4;
+    if (!players && p > tb_game_max_players(g))
+        p = tb_game_max_players(g);
+    if (p < tb_game_min_players(g)) {
+        cli_usage("bench", "%s needs at least %d players", tb_game_name(g), tb_game_min_players(g));
+        return 0;
+    }
+    if (p > tb_game_max_players(g)) {
+        cli_usage("bench", "%s allows at most %d players", tb_game_name(g), tb_game_max_players(g));
+        return 0;
+    }
+    return p;
+}
+
 int cmd_bench(int argc, char **argv)
 {
     const tb_game *games[8];
@@ -194,6 +212,13 @@ int cmd_bench(int argc, char **argv)
         return cli_usage("bench", "--decisions goes with --agent");
     if (board_arg && ngames != 1)
         return cli_usage("bench", "--board goes with one game (tabula bench khronos --board FILE)");
+    if (!ngames)
+        for (int i = 0; i < tb_game_count() && i < 8; i++)
+            games[ngames++] = tb_game_at(i);
+    int counts[8];
+    for (int i = 0; i < ngames; i++)
+        if (!(counts[i] = bench_players(games[i], players)))
+            return 2;
     char err[TB_ERR_LEN];
     tb_data_set *boards = tb_data_set_new(); /* alive until the end */
     const tb_data *data = NULL;
@@ -206,22 +231,9 @@ int cmd_bench(int argc, char **argv)
         if (!json)
             printf("on the board '%s' (%s)\n", tb_data_name(data), tb_data_hash(data));
     }
-    if (!ngames)
-        for (int i = 0; i < tb_game_count() && i < 8; i++)
-            games[ngames++] = tb_game_at(i);
     for (int i = 0; i < ngames; i++) {
         const tb_game *g = games[i];
-        int p = players ? (int)players : 4;
-        if (p > tb_game_max_players(g))
-            p = tb_game_max_players(g);
-        if (p < tb_game_min_players(g) || (players && players > tb_game_max_players(g))) {
-            tb_data_set_free(boards);
-            return p < tb_game_min_players(g)
-                       ? cli_usage("bench", "%s needs at least %d players", tb_game_name(g),
-                                   tb_game_min_players(g))
-                       : cli_usage("bench", "%s allows at most %d players", tb_game_name(g),
-                                   tb_game_max_players(g));
-        }
+        int p = counts[i];
         if (agent) {
             bench_agent(g, data, p, agent, iterations, (int)threads, seconds, count, json);
             continue;
