@@ -259,12 +259,16 @@ t.test('the replay viewer steps through the finished game', async () => {
       const cs = getComputedStyle(th);
       return need > th.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) + 0.5;
     }).map((th) => th.textContent);
-    return { wide: wrap.scrollWidth, room: wrap.clientWidth, broken, names: names.length,
+    // a stage's name ("Epoch II") on one line, not a word a line
+    const lines = (th) => { const r = document.createRange(); r.selectNodeContents(th); return r.getClientRects().length; };
+    const folded = [...wrap.querySelectorAll('tbody th')].filter((th) => lines(th) > 1).map((th) => th.textContent);
+    return { wide: wrap.scrollWidth, room: wrap.clientWidth, broken, folded, names: names.length,
       outside: names.filter((r) => r.left < g.left || r.right > g.right).length,
       overlap: names.some((r, i) => i > 0 && r.left < names[i - 1].right) };
   });
   assert(story.wide <= story.room, `the points by stage fit a 390 px phone (${story.wide} px in ${story.room})`);
   assertEq(story.broken, [], 'seat names of the points by stage broken inside a word');
+  assertEq(story.folded, [], 'stage names of the points by stage folded over lines');
   assert(story.names > 0 && story.outside === 0 && !story.overlap, `the stage names fit under the graph (${JSON.stringify(story)})`);
   await page.setViewportSize({ width: 1440, height: 960 });
   // the story of the result: a score line per seat, and points by stage that add up
