@@ -333,8 +333,7 @@ typedef struct kh_ctx {
     int cap[KH_BOARDS];
     int total;
     const uint8_t *hand;
-    uint8_t extra[8]; /* surcharge by the covers bits of a placement */
-    uint16_t fits[8]; /* by cards to spare: bit c when extra[c] fits (bit 8: worked out) */
+    int forest, mountain; /* the surcharges of a forest and of a mountain */
     bool checked[KH_BOARDS];
     kh_memo *memo;
 } kh_ctx;
@@ -347,13 +346,10 @@ static void kh_ctx_init(kh_ctx *c, const khronos_state *k, kh_memo *memo)
         c->cap[b] = kh_capacity(k, b);
         c->checked[b] = false;
     }
-    memset(c->fits, 0, sizeof c->fits);
     c->hand = k->hand[k->cur];
     c->total = kh_total(c->hand);
-    int n = k->base.players;
-    for (int covers = 0; covers < 8; covers++)
-        c->extra[covers] = (uint8_t)(((covers & KH_COVERS_FOREST) ? D.surcharge_forest[n] : 0) +
-                                     ((covers & KH_COVERS_MOUNTAIN) ? D.surcharge_mountain[n] : 0));
+    c->forest = D.surcharge_forest[k->base.players];
+    c->mountain = D.surcharge_mountain[k->base.players];
 }
 
 /* Board b's memo, emptied first when the board is not the one it was made for. */
@@ -421,19 +417,12 @@ static unsigned kh_ctx_upgrades(kh_ctx *c, int b, int i, unsigned sizes, const u
 }
 
 /* The terrain mixes (bit c: covers bits c) whose surcharge fits in `spare`
- * cards, worked out once per spare count. */
-static unsigned kh_ctx_fits(kh_ctx *c, int spare)
+ * cards: the mixes without forest or mountain (covers 0 and 1, river or
+ * not), those with forest only (2, 3), mountain only (4, 5) and both (6, 7). */
+static unsigned kh_ctx_fits(const kh_ctx *c, int spare)
 {
-    int memo = spare < 8 ? spare : -1;
-    if (memo >= 0 && c->fits[memo])
-        return c->fits[memo] & 0xffu;
-    unsigned fits = 0x100;
-    for (unsigned covers = 0; covers < 8; covers++)
-        if (c->extra[covers] <= spare)
-            fits |= 1u << covers;
-    if (memo >= 0)
-        c->fits[memo] = (uint16_t)fits;
-    return fits & 0xffu;
+    return 0x03u | (c->forest <= spare ? 0x0cu : 0) | (c->mountain <= spare ? 0x30u : 0) |
+           (c->forest + c->mountain <= spare ? 0xc0u : 0);
 }
 
 /* The cards that must go into the pending or prospective building (type on
