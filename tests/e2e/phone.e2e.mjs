@@ -22,6 +22,20 @@ async function phonePage({ expect404 = false } = {}) {
   // These games are played tap by tap without the "Confirm each move" step
   // (on by default on touch screens); undo.e2e.mjs covers confirming.
   await ctx.addInitScript(() => localStorage.setItem('tabula.confirmEachMove', 'off'));
+  // Words for a mouse or keys on a touch screen are reported as console
+  // errors (every page, every phase: the text on screen is read ten times a
+  // second): a finger taps, and a phone has no Esc, Shift, hover or pointer.
+  await ctx.addInitScript(() => {
+    const MOUSE = /\b(click\w*|Esc|Shift|hover\w*|point at|the pointer|right click)\b/i;
+    const seen = new Set();
+    setInterval(() => {
+      const text = document.body ? document.body.innerText : '';
+      const m = MOUSE.exec(text);
+      if (!m) return;
+      const around = text.slice(Math.max(0, m.index - 50), m.index + 50).replace(/\s+/g, ' ');
+      if (!seen.has(around)) { seen.add(around); console.error(`words for a mouse on a touch screen: "${around}"`); }
+    }, 100);
+  });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error' && !(expect404 && /status of 404/.test(m.text()))) errors.push(`${page.url()}: console: ${m.text()}`); });
@@ -651,6 +665,20 @@ for (const game of ['arkadia', 'khronos']) {
 t.test('a phone held sideways: the dock takes at most 40% of the height and the board stays usable', async () => {
   const ctx = await browser.newContext({ viewport: { width: H, height: W }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 });
   await ctx.addInitScript(() => localStorage.setItem('tabula.confirmEachMove', 'off'));
+  // Words for a mouse or keys on a touch screen are reported as console
+  // errors (every page, every phase: the text on screen is read ten times a
+  // second): a finger taps, and a phone has no Esc, Shift, hover or pointer.
+  await ctx.addInitScript(() => {
+    const MOUSE = /\b(click\w*|Esc|Shift|hover\w*|point at|the pointer|right click)\b/i;
+    const seen = new Set();
+    setInterval(() => {
+      const text = document.body ? document.body.innerText : '';
+      const m = MOUSE.exec(text);
+      if (!m) return;
+      const around = text.slice(Math.max(0, m.index - 50), m.index + 50).replace(/\s+/g, ' ');
+      if (!seen.has(around)) { seen.add(around); console.error(`words for a mouse on a touch screen: "${around}"`); }
+    }, 100);
+  });
   const page = await ctx.newPage();
   page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
   for (const game of ['clans', 'arkadia', 'khronos']) {

@@ -48,6 +48,16 @@ export function touchScreen() {
   return COARSE.matches;
 }
 
+// An instruction in the words of this screen: the renderers write them for a
+// mouse and keys ("Click", "Esc cancels"); a touch screen reads "Tap" and no
+// key (its Cancel buttons do what Esc does).  Text written for a finger
+// already passes through unchanged.
+export function forScreen(text) {
+  if (!text || !touchScreen()) return text;
+  return text.replace(/\bClick\b/g, 'Tap').replace(/\bclick\b/g, 'tap')
+    .replace(/ \(or press Esc\)/g, '').replace(/ Esc cancels\./g, '').replace(/ \(Esc\)/g, '');
+}
+
 // "1 card", "2 cards"; `many` when the plural is not word + s.
 export function plural(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;

@@ -23,7 +23,7 @@
 // (ctx.before: the previous state in live play, fetched once on opening;
 // the step before in a replay or a look back) and marks what changed
 // (js/lastmove.js).
-import { apiGet, brandSvg, clear, el, nameSpan, plural, toast, touchScreen } from './common.js';
+import { apiGet, brandSvg, clear, el, forScreen, nameSpan, plural, toast, touchScreen } from './common.js';
 import { decisionWords, renderGameLog } from './gamelog.js';
 import { setBaseTitle, signalControls, turnSignal } from './notify.js';
 import { scoreGraph, stageTable } from './scoregraph.js';
@@ -228,8 +228,8 @@ function renderTurn(ctx) {
     const st = S.current || {};
     const undoShown = st.can_undo || st.undo_why;
     // (no null among the nodes: the DOM's append would print it)
-    box.append(...[el('h3', 'Your turn'), el('div.headline', help ? help.headline : 'Choose a decision'),
-      help && help.detail ? el('div.detail', help.detail) : null,
+    box.append(...[el('h3', 'Your turn'), el('div.headline', help ? forScreen(help.headline) : 'Choose a decision'),
+      help && help.detail ? el('div.detail', forScreen(help.detail)) : null,
       // the engine's own wording only when the game has no words of its own
       !help && ctx.prompt ? el('div.engine-prompt', ctx.prompt) : null,
       undoShown || st.can_take_back ? el('div.turn-actions',
@@ -396,7 +396,7 @@ async function renderStory(box) {
   const pick = pickMoment;
   const at = S.replay && S.replay.current ? S.replay.current.step : S.look ? S.look.n : null;
   box.append(el('h3', 'How the game went'), scoreGraph(data, seatName, pick, at),
-    el('div.small.muted', 'Click the graph to see the board at that moment.'),
+    el('div.small.muted', forScreen('Click the graph to see the board at that moment.')),
     el('h3', 'Points by stage'), stageTable(data, seatName));
 }
 

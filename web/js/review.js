@@ -10,7 +10,7 @@
 // that are over); every text from the server is set as text; positions are
 // counted as the replay counts them (position k: after k decisions), and
 // decisions from 1 as the move list shows them.
-import { apiGet, apiPost, clear, el, plural, svg } from './common.js';
+import { apiGet, apiPost, clear, el, forScreen, plural, svg } from './common.js';
 import { SEAT_COLOURS } from './scoregraph.js';
 
 const POLL_MS = 600;
@@ -175,8 +175,8 @@ export function mountReview(box, opts) {
         el('i.swatch', { style: `background:${colour(k)}` }), opts.seatName(k),
         el('span.muted', ` · ${plural(count(k, 'mistake'), 'mistake')}, ${plural(count(k, 'blunder'), 'blunder')}`)))),
       el('div.review-graph-wrap', drawGraph()),
-      el('p.small.muted', 'Each player\'s chance of winning as the computer estimates it from what the player ' +
-        'to move knew at that moment, so the lines may step as the turn passes. Click the graph to see the board there.'),
+      el('p.small.muted', forScreen('Each player\'s chance of winning as the computer estimates it from what the player ' +
+        'to move knew at that moment, so the lines may step as the turn passes. Click the graph to see the board there.')),
       el('div.row.review-pick', el('label.small', { for: 'review-seat' }, 'Mistakes of '), picker),
       mistakeList());
     setPosition(R.position);

@@ -29,7 +29,7 @@
 // next decision; on arrival a tile drops in and workers fade in, once.  A
 // decision staged for Confirm is drawn in the preview style (class
 // `staged-preview`): the tile, lot, worker or castle piece where it would go.
-import { clear, el, svg, touchScreen } from '../common.js';
+import { clear, el, forScreen, svg, touchScreen } from '../common.js';
 import { lastMoveTracker } from '../lastmove.js';
 
 export const FAMILY = {
@@ -693,7 +693,8 @@ export function create({ boardEl, panelsEl, board, decide }) {
       let pl = shown && L.placements.includes(shown) && shown.squares.includes(s) ? shown : null;
       if (!pl) { pointer = p; pl = previewPlacement(); }
       if (pl) send(pl.move);
-      else flashBar('It does not fit there this way round: point at a highlighted square, or rotate (R).');
+      else flashBar(touchScreen() ? 'It does not fit there this way round: tap a highlighted square, or turn it with ⟳.'
+        : 'It does not fit there this way round: point at a highlighted square, or rotate (R).');
       return;
     }
     pointer = p;
@@ -825,7 +826,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
         el('div.ark-seg', fams.map((f) => el(`button.small.fam-btn${castleFam === f ? '.on' : ''}`, {
           type: 'button', 'data-castle-family': f, onclick: () => { castleFam = castleFam === f ? null : f; paint(); },
         }, el(`i.piece.fam-${f}`), `${cap(f)} ×${pool[f]}`))), msg);
-      msg.textContent = castleFam ? `Now click a highlighted castle square for the ${castleFam} piece.` : 'Choose a colour, then a castle square.';
+      msg.textContent = forScreen(castleFam ? `Now click a highlighted castle square for the ${castleFam} piece.` : 'Choose a colour, then a castle square.');
     } else if (L.banner.yes || L.banner.no) {
       const me = v.seats[ctx.seat];
       parts.push(el('button.small.primary#ark-banner-yes', { type: 'button', disabled: !L.banner.yes, onclick: () => send(L.banner.yes) },
@@ -859,9 +860,9 @@ export function create({ boardEl, panelsEl, board, decide }) {
         el('div.ark-bar-cards', v.display.filter((c) => L.draws.has(c)).map((c) => cardNode(c, { onclick: () => send(L.draws.get(c)), cls: '.ark-bar-card' })),
           L.drawStack ? el('button.ark-bar-stack', { type: 'button', onclick: () => send(L.drawStack) }, `Draw stack (${v.stack})`) : null));
     } else if (L.builds.length || L.workersAt.size) {
-      parts.push(el('span.ark-bar-msg.ark-bar-said', L.builds.length && L.workersAt.size
+      parts.push(el('span.ark-bar-msg.ark-bar-said', forScreen(L.builds.length && L.workersAt.size
         ? 'Click a card of your hand to lay out its building, or a highlighted building to introduce workers.'
-        : L.builds.length ? 'Click a card of your hand to lay out its building.' : 'Click a highlighted building to introduce workers.'));
+        : L.builds.length ? 'Click a card of your hand to lay out its building.' : 'Click a highlighted building to introduce workers.')));
       // docked on a narrow screen, the bar holds the hand's playable cards (CSS shows them only there)
       if (L.builds.length) {
         parts.push(el('div.ark-bar-cards', L.builds.map((b) => cardNode(b.card, { onclick: () => send(b.move), cls: '.ark-bar-card' }))));

@@ -32,7 +32,7 @@
 // tile drops in with its shadow and a ripple fading out, once.  A decision
 // staged for Confirm is drawn in the preview style (`staged-preview`): the
 // tile where it would go, the building or the board it acts on.
-import { clear, el, plural, svg, touchScreen } from '../common.js';
+import { clear, el, forScreen, plural, svg, touchScreen } from '../common.js';
 import { lastMoveTracker } from '../lastmove.js';
 
 export const SEAT_COLOURS = {
@@ -1096,7 +1096,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
           onclick: () => send(cards ? `end discard ${cards}` : 'end'),
         }, cards ? `End turn · discard ${cards}` : 'End turn'));
       }
-      if (mode) acts.append(el('button.small.ghost#kh-cancel', { type: 'button', onclick: () => { mode = null; paint(); } }, 'Cancel (Esc)'));
+      if (mode) acts.append(el('button.small.ghost#kh-cancel', { type: 'button', onclick: () => { mode = null; paint(); } }, forScreen('Cancel (Esc)')));
       if (handSel.length) acts.append(el('button.small.ghost', { type: 'button', onclick: () => { handSel = []; paint(); } }, 'Clear cards'));
     }
     if (mine && ph === 'pay') {
@@ -1111,7 +1111,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       acts.append(el('div.kh-choice', el('span.small', 'Other decisions:'),
         L.other.map((m) => el('button.small.legal-move', { type: 'button', 'data-move': m, onclick: () => send(m) }, m))));
     }
-    const hint = hintText();
+    const hint = forScreen(hintText());
     actSec = null;
     if (acts.childNodes.length || hint) {
       actSec = el('div.kh-section.kh-act-sec', hint ? el('div.kh-hint#kh-hint', hint) : null, acts);
