@@ -17,14 +17,15 @@ import { browserSuite } from './browser.mjs';
 const { server, browser, t, errors, shot, finish, artifacts } = await browserSuite({ title: 'browser tests (phone, 390×844, touch)', prefix: 'phone-', aiDelay: 0 });
 const W = 390, H = 844;
 
-async function phonePage({ expect404 = false } = {}) {
-  const ctx = await browser.newContext({ viewport: { width: W, height: H }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 });
-  // These games are played tap by tap without the "Confirm each move" step
-  // (on by default on touch screens); undo.e2e.mjs covers confirming.
+// A page of a touch screen (a phone upright by default).  These games are
+// played tap by tap without the "Confirm each move" step (on by default on
+// touch screens); undo.e2e.mjs covers confirming.  Words for a mouse or keys
+// on the screen are errors (every page, every phase: the text is read ten
+// times a second): a finger taps, and a phone has no Esc, Shift, hover or
+// pointer.
+async function phonePage({ expect404 = false, width = W, height = H } = {}) {
+  const ctx = await browser.newContext({ viewport: { width, height }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 });
   await ctx.addInitScript(() => localStorage.setItem('tabula.confirmEachMove', 'off'));
-  // Words for a mouse or keys on a touch screen are reported as console
-  // errors (every page, every phase: the text on screen is read ten times a
-  // second): a finger taps, and a phone has no Esc, Shift, hover or pointer.
   await ctx.addInitScript(() => {
     const MOUSE = /\b(click\w*|Esc|Shift|hover\w*|point at|the pointer|right click)\b/i;
     const seen = new Set();
@@ -503,10 +504,8 @@ t.test('Khronos on a phone: a whole game by taps (builds, squares, travels, Reas
 // decision bar) is on the screen without scrolling.
 for (const [w, h] of [[768, 1024], [1024, 768]]) {
   t.test(`tablet ${w}×${h}: the lobby and every game fit the width, the turn and its controls are on the screen`, async () => {
-    const ctx = await browser.newContext({ viewport: { width: w, height: h }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 });
-    await ctx.addInitScript(() => localStorage.setItem('tabula.confirmEachMove', 'off'));
-    const page = await ctx.newPage();
-    page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+    const page = await phonePage({ width: w, height: h });
+    const ctx = page.context();
     await page.goto(server.base + '/');
     await page.waitForSelector('.game-choice[data-game="clans"]');
     await noOverflow(page, `lobby at ${w}×${h}`, w);
@@ -583,6 +582,20 @@ async function pinch(page, from, to) {
   await cdp.detach();
 }
 const zoomOf = (page) => page.$eval('.zoom-box', (b) => Number(b.dataset.zoom));
+// The board point (as fractions of the drawn board) in the middle of the part
+// of the board's box the player sees: on the screen, below the top bar and
+// above the docked turn.
+const seenPoint = (page) => page.evaluate(() => {
+  const box = document.querySelector('.zoom-box'), sizer = box.querySelector('.zoom-sizer');
+  const r = box.getBoundingClientRect();
+  const top = Math.max(r.top, document.querySelector('.topbar').getBoundingClientRect().bottom, 0);
+  const bottom = Math.min(r.bottom, document.getElementById('dock').getBoundingClientRect().top, innerHeight);
+  return { x: (box.scrollLeft + r.width / 2) / sizer.offsetWidth, y: (box.scrollTop + (top + bottom) / 2 - r.top) / sizer.offsetHeight,
+    across: box.scrollWidth > box.clientWidth, down: box.scrollHeight > box.clientHeight };
+});
+// Two such points agree, in each direction the board can be panned in now (b's).
+const near = (a, b, d) => (!b.across || Math.abs(a.x - b.x) <= d) && (!b.down || Math.abs(a.y - b.y) <= d);
+const showPoint = (p) => `${Math.round(p.x * 100)}%, ${Math.round(p.y * 100)}%`;
 
 for (const game of ['arkadia', 'khronos']) {
   t.test(`${game} on a phone: the board zooms (+, Fit, pinch), a tap on a zoomed square plays it, a repaint keeps the zoom`, async () => {
@@ -604,6 +617,13 @@ for (const game of ['arkadia', 'khronos']) {
     assert(await zoomOf(page) < pinched, `a pinch inwards zooms out (×${await zoomOf(page)})`);
     await tap(page, '#zoom-fit', 'Fit');
     assertEq(await zoomOf(page), 1, 'Fit returns to the whole board');
+    // "+" zooms on the middle of what the player sees (part of the board is
+    // under the docked turn)
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const seen0 = await seenPoint(page);
+    await tap(page, '#zoom-in', 'Zoom in');
+    const seen1 = await seenPoint(page);
+    assert(near(seen0, seen1, 0.03), `"+" keeps the board point in the middle of the view (${showPoint(seen0)} → ${showPoint(seen1)} of the board)`);
     // the buttons: "+" until a square is a finger wide
     const sqSel = game === 'arkadia' ? '.arkadia-board rect.sq' : '.kh-svg .kh-sq';
     const sq0 = (await page.locator(sqSel).first().boundingBox()).width;
@@ -659,28 +679,46 @@ for (const game of ['arkadia', 'khronos']) {
   });
 }
 
+// Turning a phone with a zoomed board: the board is drawn again to the new
+// width at the same zoom, and the part of the board the player looked at
+// stays in the middle of the view.  (A mobile page's own scale follows a
+// change of Playwright's viewport in ways a phone's does not, so this page is
+// a touch screen without the mobile viewport.)
+t.test('turning a phone keeps the zoom and the part of the board looked at', async () => {
+  const ctx = await browser.newContext({ viewport: { width: W, height: H }, hasTouch: true, deviceScaleFactor: 1 });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  const g = await apiGame('khronos');
+  await page.goto(server.base + g.seats[0].link);
+  await page.waitForSelector('#turn.mine', { timeout: 60000 });
+  await page.locator('#zoom-in').tap();
+  await page.locator('#zoom-in').tap();
+  const zoomed = await zoomOf(page);
+  assert(zoomed > 2, `the board is zoomed (×${zoomed})`);
+  await page.evaluate(() => {
+    const box = document.querySelector('.zoom-box'), sizer = box.querySelector('.zoom-sizer');
+    box.scrollLeft = (sizer.offsetWidth - box.clientWidth) * 0.6;
+    box.scrollTop = (sizer.offsetHeight - box.clientHeight) * 0.4;
+  });
+  await page.waitForTimeout(100);
+  const looked = await seenPoint(page);
+  for (const [w, h, how] of [[H, W, 'sideways'], [W, H, 'upright again']]) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.waitForTimeout(300);
+    assertEq(await zoomOf(page), zoomed, `${how}: the zoom stays`);
+    const now = await seenPoint(page);
+    assert(near(looked, now, 0.04), `${how}: the part of the board looked at stays in the middle (${showPoint(looked)} → ${showPoint(now)})`);
+    await noOverflow(page, `turned ${how}`, w);
+  }
+  await ctx.close();
+});
+
 // A phone held sideways (844×390): the dock keeps to at most 40% of the
 // height (the headline and the buttons; the rest behind a tap), and the board
 // stays usable above it.
 t.test('a phone held sideways: the dock takes at most 40% of the height and the board stays usable', async () => {
-  const ctx = await browser.newContext({ viewport: { width: H, height: W }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 });
-  await ctx.addInitScript(() => localStorage.setItem('tabula.confirmEachMove', 'off'));
-  // Words for a mouse or keys on a touch screen are reported as console
-  // errors (every page, every phase: the text on screen is read ten times a
-  // second): a finger taps, and a phone has no Esc, Shift, hover or pointer.
-  await ctx.addInitScript(() => {
-    const MOUSE = /\b(click\w*|Esc|Shift|hover\w*|point at|the pointer|right click)\b/i;
-    const seen = new Set();
-    setInterval(() => {
-      const text = document.body ? document.body.innerText : '';
-      const m = MOUSE.exec(text);
-      if (!m) return;
-      const around = text.slice(Math.max(0, m.index - 50), m.index + 50).replace(/\s+/g, ' ');
-      if (!seen.has(around)) { seen.add(around); console.error(`words for a mouse on a touch screen: "${around}"`); }
-    }, 100);
-  });
-  const page = await ctx.newPage();
-  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  const page = await phonePage({ width: H, height: W });
+  const ctx = page.context();
   for (const game of ['clans', 'arkadia', 'khronos']) {
     const g = await apiGame(game);
     await page.goto(server.base + g.seats[0].link);

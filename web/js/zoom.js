@@ -1,6 +1,7 @@
 // zoom.js — a zoom for the board on narrow (phone, tablet) screens, one for
 // every game: it wraps the board element (#board, where each renderer draws)
-// and never looks inside it.
+// and never looks inside it (it only asks where the page's top bar and docked
+// turn cover the screen, to zoom on what the player sees).
 //
 // Two fingers pinch the board around the point between them; one finger pans
 // the zoomed board (the box's own native scrolling, so a tap that did not move
@@ -57,17 +58,65 @@ export function mountZoom(board, narrow) {
     box.dataset.zoom = String(Math.round(s * 100) / 100); // (tests read it)
     minus.disabled = fit.disabled = s === 1;
     plus.disabled = s >= MAX;
+    settled();
   }
   function size() {
     if (scale === 1) return;
     sizer.style.width = `${base * scale}px`;
     sizer.style.height = `${board.offsetHeight * scale}px`;
   }
-  function zoomAtCentre(s) {
+  // The middle of the part of the box the player sees, in the box's
+  // coordinates: on the screen, below the top bar and above the docked turn
+  // (both stay over the page); the box's part on the screen when they hide it all.
+  function seenCentre() {
     const r = box.getBoundingClientRect();
-    // the middle of the part of the box on the screen
-    const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, innerHeight);
-    setScale(s, r.width / 2, Math.max(0, (top + bottom) / 2 - r.top));
+    let top = Math.max(r.top, 0), bottom = Math.min(r.bottom, innerHeight);
+    const bar = document.querySelector('.topbar'), dock = document.getElementById('dock');
+    const barBottom = bar ? bar.getBoundingClientRect().bottom : 0;
+    const dockTop = dock && getComputedStyle(dock).position === 'fixed' ? dock.getBoundingClientRect().top : innerHeight;
+    if (Math.min(bottom, dockTop) > Math.max(top, barBottom)) {
+      top = Math.max(top, barBottom);
+      bottom = Math.min(bottom, dockTop);
+    }
+    return { x: r.width / 2, y: Math.max(0, (top + bottom) / 2 - r.top) };
+  }
+  // The board point in the middle of what the player sees, as fractions of
+  // the drawn board; and showing such a point there.
+  function lookedAt() {
+    const c = seenCentre();
+    return { fx: (box.scrollLeft + c.x) / sizer.offsetWidth, fy: (box.scrollTop + c.y) / sizer.offsetHeight };
+  }
+  function show(p) {
+    const d = seenCentre();
+    box.scrollLeft = p.fx * sizer.offsetWidth - d.x;
+    box.scrollTop = p.fy * sizer.offsetHeight - d.y;
+    settled();
+  }
+  // The point the player looks at is kept as he pans (the box's scrolling)
+  // and zooms, so that a new width (the phone turned) brings it back even
+  // after the browser clamped the box's scrolling to a new size: a scroll
+  // while the box's size differs from the one last settled is that clamping,
+  // and a scroll to where this code last put it is its own.
+  let looked = null, settledAt = null;
+  function settled() {
+    looked = lookedAt();
+    settledAt = { w: box.clientWidth, h: box.clientHeight, left: box.scrollLeft, top: box.scrollTop };
+  }
+  box.addEventListener('scroll', () => {
+    const at = settledAt;
+    if (!at || box.clientWidth !== at.w || box.clientHeight !== at.h) return;
+    if (box.scrollLeft === at.left && box.scrollTop === at.top) return;
+    looked = lookedAt();
+  }, { passive: true });
+  // Runs change() (a new scale) keeping the board point the player looked at
+  // in the middle of what he sees.
+  function keepCentre(change) {
+    const p = lookedAt();
+    change();
+    show(p);
+  }
+  function zoomAtCentre(s) {
+    keepCentre(() => setScale(s));
   }
 
   // the board's height follows its content (a repaint), the base width the screen's
@@ -77,7 +126,16 @@ export function mountZoom(board, narrow) {
     const w = controls.getBoundingClientRect().width; // the width the board may use
     if (w === lastWidth) return;
     lastWidth = w;
-    if (scale !== 1) { const s = scale; setScale(1); setScale(s); }
+    if (scale === 1) return;
+    // a new width (the phone turned): the board is drawn to it at the same
+    // zoom, the point looked at in the middle
+    const s = scale, p = looked;
+    setScale(1);
+    setScale(s);
+    if (p) {
+      show(p);
+      looked = p; // (not where the new size let it go: turned back, it returns)
+    }
   }).observe(controls);
   narrow.addEventListener('change', () => setScale(narrow.matches ? scale : 1));
 
