@@ -1,14 +1,16 @@
 /*
  * _tabula.c — the CPython extension under `import tabula` (docs/python.md):
- * the Game type (one state with its undo history), the VectorGames type (n
- * states stepped together in C) and module functions over include/tabula.h.
+ * the Board type (a board file read at run time), the Game type (one state
+ * with its undo history), the VectorGames type (n states stepped together in
+ * C) and module functions over include/tabula.h.
  *
  * Invariants: only the public C API is used; a call that fails raises a
  * Python exception carrying the engine's message and changes nothing (a batch
  * step checks every action before applying any); the GIL is released around
  * searches and batched stepping, which touch only states this object owns
  * (a search works on its own copy); no global mutable state beyond the
- * module's exception type, set once at import.
+ * module's exception type, set once at import; every Game or VectorGames on a
+ * Board holds a reference to it, so its data outlives every state set up on it.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -82,6 +84,132 @@ static int tabula_options(PyObject *dict, tb_options *opts)
     return 0;
 }
 
+/* ----------------------------------------------------------------- Board */
+
+/* A board and its components read from a data file (docs/data-format.md):
+ * its own tb_data_set holds it (so that states naming it can be loaded). */
+typedef struct {
+    PyObject_HEAD
+    tb_data_set *set;
+    const tb_data *data; /* in set */
+} BoardObject;
+
+static PyTypeObject BoardType;
+
+static void board_dealloc(BoardObject *self)
+{
+    tb_data_set_free(self->set);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Board(game, name, text, where): where names the text in messages. */
+static int board_init(BoardObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"game", "name", "text", "where", NULL};
+    const char *game, *name, *where = "board";
+    const char *text;
+    Py_ssize_t len;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "sss#|s", kwlist, &game, &name, &text, &len, &where))
+        return -1;
+    if (self->set) {
+        PyErr_SetString(tabula_error, "the Board is already read");
+        return -1;
+    }
+    const tb_game *g = tabula_find_game(game);
+    if (!g)
+        return -1;
+    char err[TB_ERR_LEN];
+    if (!tb_data_builtin(g)) {
+        PyErr_Format(tabula_error, "%s has no boards to choose from", tb_game_title(g));
+        return -1;
+    }
+    if (!tb_data_name_ok(name) || strcmp(name, TB_DATA_DEFAULT) == 0) {
+        PyErr_Format(tabula_error, "'%s' cannot name a board: at most %d letters, digits, '-' or '_', "
+                     "and not '%s' (the built-in board)", name, TB_DATA_NAME - 1, TB_DATA_DEFAULT);
+        return -1;
+    }
+    tb_data *d = tb_data_read(g, name, text, (size_t)len, where, err, sizeof err);
+    if (!d) {
+        PyErr_SetString(tabula_error, err);
+        return -1;
+    }
+    tb_data_set *set = tb_data_set_new();
+    if (!set) {
+        tb_data_free(d);
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (tb_data_set_add(set, d, err, sizeof err)) {
+        tb_data_set_free(set);
+        PyErr_SetString(tabula_error, err);
+        return -1;
+    }
+    self->set = set;
+    self->data = tb_data_set_find(set, g, name);
+    return 0;
+}
+
+/* The board of a `board` argument (None: the built-in one, NULL data and no
+ * error); -1 with the Python error set when it is no Board of this game. */
+static int tabula_board_arg(PyObject *board, const tb_game *g, const tb_data **data)
+{
+    *data = NULL;
+    if (!board || board == Py_None)
+        return 0;
+    if (!PyObject_TypeCheck(board, &BoardType)) {
+        PyErr_SetString(PyExc_TypeError, "board must be a tabula.Board (tabula.read_board)");
+        return -1;
+    }
+    const BoardObject *b = (const BoardObject *)board;
+    if (!b->data) {
+        PyErr_SetString(tabula_error, "the Board was never read");
+        return -1;
+    }
+    if (tb_data_game(b->data) != g) {
+        PyErr_Format(tabula_error, "the board '%s' is a %s board, not one of %s", tb_data_name(b->data),
+                     tb_game_title(tb_data_game(b->data)), tb_game_title(g));
+        return -1;
+    }
+    *data = b->data;
+    return 0;
+}
+
+static PyObject *board_get(BoardObject *self, void *which)
+{
+    const char *w = which;
+    if (!self->data)
+        return tabula_fail("the Board was never read");
+    return PyUnicode_FromString(w[0] == 'g' ? tb_game_name(tb_data_game(self->data))
+                                : w[0] == 'n' ? tb_data_name(self->data) : tb_data_hash(self->data));
+}
+
+static PyObject *board_repr(BoardObject *self)
+{
+    if (!self->data)
+        return PyUnicode_FromString("<tabula.Board (not read)>");
+    return PyUnicode_FromFormat("<tabula.Board %s '%s' %s>", tb_game_name(tb_data_game(self->data)),
+                                tb_data_name(self->data), tb_data_hash(self->data));
+}
+
+static PyGetSetDef board_getset[] = {
+    {"game", (getter)board_get, NULL, "the game the board is for", "g"},
+    {"name", (getter)board_get, NULL, "the board's name (records and states name it)", "n"},
+    {"hash", (getter)board_get, NULL, "the hash of the board's content (16 hex digits)", "h"},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject BoardType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "tabula._tabula.Board",
+    .tp_basicsize = sizeof(BoardObject),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A board and its components read from a data file (tabula.read_board).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)board_init,
+    .tp_dealloc = (destructor)board_dealloc,
+    .tp_repr = (reprfunc)board_repr,
+    .tp_getset = board_getset,
+};
+
 /* ------------------------------------------------------------------ Game */
 
 typedef struct {
@@ -90,6 +218,7 @@ typedef struct {
     tb_state **history; /* buffers; the first `depth` hold earlier states */
     tb_move *moves;     /* moves[k]: the decision made in history[k] */
     int depth, cap;
+    PyObject *board;    /* the Board the states are on, or NULL: the built-in one */
 } GameObject;
 
 static PyTypeObject GameType;
@@ -101,20 +230,24 @@ static void game_dealloc(GameObject *self)
     free(self->history);
     free(self->moves);
     tb_state_free(self->state);
+    Py_XDECREF(self->board);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static GameObject *game_wrap(tb_state *s)
+/* A Game owning state s (NULL: out of memory), on `board` (a Board or NULL). */
+static GameObject *game_wrap(tb_state *s, PyObject *board)
 {
-    GameObject *g = PyObject_New(GameObject, &GameType);
+    GameObject *g = s ? PyObject_New(GameObject, &GameType) : NULL;
     if (!g) {
         tb_state_free(s);
-        return NULL;
+        return (GameObject *)PyErr_NoMemory();
     }
     g->state = s;
     g->history = NULL;
     g->moves = NULL;
     g->depth = g->cap = 0;
+    g->board = board && board != Py_None ? board : NULL;
+    Py_XINCREF(g->board);
     return g;
 }
 
@@ -152,49 +285,65 @@ static int game_push(GameObject *self, tb_move m)
 static PyObject *game_new_game(PyObject *mod, PyObject *args, PyObject *kw)
 {
     (void)mod;
-    static char *kwlist[] = {"game", "players", "seed", "options", NULL};
+    static char *kwlist[] = {"game", "players", "seed", "options", "board", NULL};
     const char *name;
     int players = 0;
     unsigned long long seed = 0;
-    PyObject *options = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|iKO", kwlist, &name, &players, &seed, &options))
+    PyObject *options = NULL, *board = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|iKOO", kwlist, &name, &players, &seed, &options, &board))
         return NULL;
     const tb_game *g = tabula_find_game(name);
     if (!g)
         return NULL;
     tb_options opts;
-    if (tabula_options(options, &opts))
+    const tb_data *data;
+    if (tabula_options(options, &opts) || tabula_board_arg(board, g, &data))
         return NULL;
     if (!players)
         players = tb_game_default_players(g);
     tb_state *s = tb_state_new(g);
+    if (!s)
+        return PyErr_NoMemory();
     char err[TB_ERR_LEN];
-    if (tb_setup(s, players, &opts, seed, err, sizeof err)) {
+    if (tb_setup_data(s, data, players, &opts, seed, err, sizeof err)) {
         tb_state_free(s);
         return tabula_fail(err);
     }
-    return (PyObject *)game_wrap(s);
+    return (PyObject *)game_wrap(s, board);
 }
 
-/* A state from the JSON text of Game.state() (tabula.load and Game.load);
- * NULL with the Python error set when the text is not one. */
-static tb_state *tabula_load_state(PyObject *arg)
+/* A state from the JSON text of Game.state() (tabula.load and Game.load), on
+ * the built-in board or `board` (a Board or NULL); NULL with the Python error
+ * set when the text is not one, or names another board. */
+static tb_state *tabula_load_state(PyObject *arg, PyObject *board)
 {
     const char *json = PyUnicode_AsUTF8(arg);
     if (!json)
         return NULL;
+    if (board && board != Py_None && !PyObject_TypeCheck(board, &BoardType)) {
+        PyErr_SetString(PyExc_TypeError, "board must be a tabula.Board (tabula.read_board)");
+        return NULL;
+    }
+    const tb_data_set *set = board && board != Py_None ? ((const BoardObject *)board)->set : NULL;
     char err[TB_ERR_LEN];
-    tb_state *s = tb_state_load(json, err, sizeof err);
+    tb_state *s = tb_state_load_in(json, set, err, sizeof err);
     if (!s)
         PyErr_Format(tabula_error, "bad state: %s", err);
     return s;
 }
 
-static PyObject *game_load(PyObject *mod, PyObject *arg)
+static PyObject *game_load(PyObject *mod, PyObject *args, PyObject *kw)
 {
     (void)mod;
-    tb_state *s = tabula_load_state(arg);
-    return s ? (PyObject *)game_wrap(s) : NULL;
+    static char *kwlist[] = {"json", "board", NULL};
+    PyObject *json, *board = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "U|O", kwlist, &json, &board))
+        return NULL;
+    tb_state *s = tabula_load_state(json, board);
+    if (!s)
+        return NULL;
+    /* a state on the built-in board keeps no reference to `board` */
+    return (PyObject *)game_wrap(s, tb_state_data(s) && !tb_data_is_builtin(tb_state_data(s)) ? board : NULL);
 }
 
 /* A decision's text in the position s, as a Python string. */
@@ -358,7 +507,7 @@ static PyObject *game_scores(GameObject *self, PyObject *unused)
 static PyObject *game_clone(GameObject *self, PyObject *unused)
 {
     (void)unused;
-    return (PyObject *)game_wrap(tb_state_dup(self->state));
+    return (PyObject *)game_wrap(tb_state_dup(self->state), self->board);
 }
 
 /* JSON text, owned by the caller of the C API, as a Python str. */
@@ -429,7 +578,7 @@ static int tabula_seed_from(PyObject *rng, unsigned long long *out)
  * by state(); the undo history starts afresh.  A bad state changes nothing. */
 static PyObject *game_load_into(GameObject *self, PyObject *arg)
 {
-    tb_state *s = tabula_load_state(arg);
+    tb_state *s = tabula_load_state(arg, self->board);
     if (!s)
         return NULL;
     for (int i = 0; i < self->cap; i++) {
@@ -671,8 +820,17 @@ static PyMethodDef game_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static PyObject *game_get_board(GameObject *self, void *unused)
+{
+    (void)unused;
+    PyObject *b = self->board ? self->board : Py_None;
+    Py_INCREF(b);
+    return b;
+}
+
 static PyGetSetDef game_getset[] = {
     {"name", (getter)game_get_name, NULL, "the game's name", NULL},
+    {"board", (getter)game_get_board, NULL, "the Board the game is played on (None: the built-in one)", NULL},
     {"players", (getter)game_get_int, NULL, "the number of seats", "p"},
     {"decisions", (getter)game_get_int, NULL, "decisions made since the deal", "d"},
     {NULL, NULL, NULL, NULL, NULL},
@@ -701,6 +859,8 @@ typedef struct {
     tb_state **states;
     tb_rng *rngs;
     tb_move *moves; /* scratch for step: one decision per game */
+    const tb_data *data; /* the board (NULL: the built-in one), of `board` */
+    PyObject *board;
 } VecObject;
 
 static void vec_dealloc(VecObject *self)
@@ -710,6 +870,7 @@ static void vec_dealloc(VecObject *self)
     free(self->states);
     free(self->rngs);
     free(self->moves);
+    Py_XDECREF(self->board);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -717,24 +878,26 @@ static void vec_dealloc(VecObject *self)
 static void vec_deal(VecObject *self, int i)
 {
     char err[TB_ERR_LEN];
-    tb_setup(self->states[i], self->players, &self->opts, self->next_seed++, err, sizeof err);
+    tb_setup_data(self->states[i], self->data, self->players, &self->opts, self->next_seed++, err, sizeof err);
 }
 
 static int vec_init(VecObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"game", "n", "players", "seed", "options", NULL};
+    static char *kwlist[] = {"game", "n", "players", "seed", "options", "board", NULL};
     const char *name;
     int n = 1024, players = 0;
     unsigned long long seed = 0;
-    PyObject *options = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|iiKO", kwlist, &name, &n, &players, &seed, &options))
+    PyObject *options = NULL, *board = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|iiKOO", kwlist, &name, &n, &players, &seed, &options,
+                                     &board))
         return -1;
     if (self->states) {
         PyErr_SetString(tabula_error, "VectorGames is already set up");
         return -1;
     }
     self->game = tabula_find_game(name);
-    if (!self->game || tabula_options(options, &self->opts))
+    if (!self->game || tabula_options(options, &self->opts) ||
+        tabula_board_arg(board, self->game, &self->data))
         return -1;
     if (n < 1 || n > 1 << 22) {
         PyErr_SetString(tabula_error, "n must be from 1 to 4194304");
@@ -744,11 +907,15 @@ static int vec_init(VecObject *self, PyObject *args, PyObject *kw)
         players = tb_game_default_players(self->game);
     tb_state *probe = tb_state_new(self->game);
     char err[TB_ERR_LEN];
-    int rc = tb_setup(probe, players, &self->opts, seed, err, sizeof err);
+    int rc = probe ? tb_setup_data(probe, self->data, players, &self->opts, seed, err, sizeof err) : -1;
     tb_state_free(probe);
     if (rc) {
-        PyErr_SetString(tabula_error, err);
+        PyErr_SetString(tabula_error, probe ? err : "out of memory");
         return -1;
+    }
+    if (self->data) {
+        self->board = board;
+        Py_INCREF(board);
     }
     self->players = players;
     self->n = n;
@@ -937,7 +1104,7 @@ static PyObject *vec_game(VecObject *self, PyObject *arg)
         return NULL;
     if (i < 0 || i >= self->n)
         return PyErr_Format(PyExc_IndexError, "game %ld of %d", i, self->n);
-    return (PyObject *)game_wrap(tb_state_dup(self->states[i]));
+    return (PyObject *)game_wrap(tb_state_dup(self->states[i]), self->board);
 }
 
 static PyObject *vec_get_int(VecObject *self, void *which)
@@ -1040,8 +1207,10 @@ static PyObject *mod_games(PyObject *mod, PyObject *unused)
 
 static PyMethodDef module_methods[] = {
     {"new_game", (PyCFunction)(void (*)(void))game_new_game, METH_VARARGS | METH_KEYWORDS,
-     "new_game(game, players=0, seed=0, options=None): deals a game (players 0: the usual count)."},
-    METH("load", game_load, METH_O, "A game from the JSON text of Game.state()."),
+     "new_game(game, players=0, seed=0, options=None, board=None): deals a game (players 0: the usual "
+     "count; board: a Board, None: the built-in one)."},
+    {"load", (PyCFunction)(void (*)(void))game_load, METH_VARARGS | METH_KEYWORDS,
+     "load(json, board=None): a game from the JSON text of Game.state() (board: the Board it names)."},
     METH("num_actions", mod_num_actions, METH_VARARGS, "num_actions(game, players=0)"),
     METH("observation_size", mod_observation_size, METH_VARARGS, "observation_size(game, players=0)"),
     METH("games", mod_games, METH_NOARGS, "(name, min, max, default players) of every game."),
@@ -1057,7 +1226,7 @@ PyMODINIT_FUNC PyInit__tabula(void);
 PyMODINIT_FUNC PyInit__tabula(void)
 {
     import_array();
-    if (PyType_Ready(&GameType) < 0 || PyType_Ready(&VecType) < 0)
+    if (PyType_Ready(&BoardType) < 0 || PyType_Ready(&GameType) < 0 || PyType_Ready(&VecType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&tabula_module);
     if (!m)
@@ -1065,9 +1234,11 @@ PyMODINIT_FUNC PyInit__tabula(void)
     tabula_error = PyErr_NewExceptionWithDoc("tabula.Error",
                                              "An error from the engine (illegal move, bad JSON, unknown game...).",
                                              PyExc_ValueError, NULL);
+    Py_INCREF(&BoardType);
     Py_INCREF(&GameType);
     Py_INCREF(&VecType);
     if (!tabula_error || PyModule_AddObject(m, "Error", tabula_error) < 0 ||
+        PyModule_AddObject(m, "Board", (PyObject *)&BoardType) < 0 ||
         PyModule_AddObject(m, "Game", (PyObject *)&GameType) < 0 ||
         PyModule_AddObject(m, "VectorGames", (PyObject *)&VecType) < 0 ||
         PyModule_AddStringConstant(m, "version", TB_VERSION) < 0) {

@@ -13,16 +13,18 @@ PettingZoo's AEC API.
 import numpy as np
 
 from . import _tabula
+from . import _board
 
 
 class TabulaEnv:
     metadata = {"name": "tabula_v0", "is_parallelizable": False}
 
-    def __init__(self, game="clans", players=0, seed=0, **options):
+    def __init__(self, game="clans", players=0, seed=0, board=None, **options):
         self.game_name = game
         self.options = dict(options)
+        self.board = _board(game, board)  # a tabula.Board, a board file's path, or None
         self._seed = seed
-        probe = _tabula.new_game(game, players, seed, self.options or None)
+        probe = _tabula.new_game(game, players, seed, self.options or None, self.board)
         self.players = probe.players
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self.num_actions = _tabula.num_actions(game, self.players)
@@ -35,7 +37,8 @@ class TabulaEnv:
     def reset(self, seed=None, options=None):
         if seed is not None:
             self._seed = seed
-        self.game = _tabula.new_game(self.game_name, self.players, self._seed, self.options or None)
+        self.game = _tabula.new_game(self.game_name, self.players, self._seed, self.options or None,
+                                     self.board)
         self._seed += 1
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}

@@ -10,6 +10,7 @@ state's seeded generator), so ``is_chance_node()`` is always False.
 Invariant: a state wraps one tabula Game and never shares it.
 """
 from . import _tabula
+from . import _board
 
 TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
 
@@ -17,10 +18,11 @@ TERMINAL = -4  # OpenSpiel's kTerminalPlayerId
 class TabulaGame:
     """A game and player count, from which states are dealt."""
 
-    def __init__(self, name, players=0, seed=0, **options):
+    def __init__(self, name, players=0, seed=0, board=None, **options):
         self.name = name
         self.options = dict(options)
-        probe = _tabula.new_game(name, players, seed, self.options or None)
+        self.board = _board(name, board)
+        probe = _tabula.new_game(name, players, seed, self.options or None, self.board)
         self.players = probe.players
         self._seed = seed
 
@@ -38,7 +40,7 @@ class TabulaGame:
         if seed is None:
             seed, self._seed = self._seed, self._seed + 1
         return TabulaState(self, _tabula.new_game(self.name, self.players, seed,
-                                                  self.options or None))
+                                                  self.options or None, self.board))
 
     def __repr__(self):
         return f"TabulaGame({self.name!r}, players={self.players})"
@@ -120,6 +122,7 @@ class TabulaState:
         return self._g.text()
 
 
-def load_game(name, players=0, seed=0, **options):
-    """The OpenSpiel-style entry point: ``load_game("clans", players=4)``."""
-    return TabulaGame(name, players, seed, **options)
+def load_game(name, players=0, seed=0, board=None, **options):
+    """The OpenSpiel-style entry point: ``load_game("clans", players=4)``;
+    ``board``: a ``tabula.Board`` or a board file's path (None: the built-in one)."""
+    return TabulaGame(name, players, seed, board, **options)
