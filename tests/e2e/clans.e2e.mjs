@@ -28,7 +28,8 @@ t.test('the lobby creates a Clans game against the computer', async () => {
   await page.selectOption('#players', '4');
   const kinds = await page.$$eval('[data-seat-kind]', (s) => s.map((x) => x.value));
   assertEq(kinds, ['human', 'ai', 'ai', 'ai'], 'default seats: you against the computer');
-  await page.fill('input[aria-label="Seat 1 name"]', 'Tester');
+  // a name of one long word (the points by stage must still fit a phone)
+  await page.fill('input[aria-label="Seat 1 name"]', 'Wolfeschlegelsteinhausen');
   await page.selectOption('[data-seat-level="3"]', 'easy');
   await page.click('#create');
   await page.waitForSelector('#created:not([hidden]) [data-play-seat="0"]');
@@ -80,7 +81,7 @@ t.test('a whole game played by clicking; the board follows every decision; a spe
       await page.click('#hint-button');
       await page.waitForSelector('#hint', { timeout: 20000 });
       const hint = await page.textContent('#hint');
-      assert(/^Hint: Tester moves \d+ huts? from the \w+ at \d+/.test(hint) && /wins about \d+%/.test(hint), `the hint says what and why (${hint})`);
+      assert(/^Hint: Wolfeschlegelsteinhausen moves \d+ huts? from the \w+ at \d+/.test(hint) && /wins about \d+%/.test(hint), `the hint says what and why (${hint})`);
       await shot(page, '03b-hint');
       await page.check('#turn-sound');
       assertEq(await page.evaluate(() => localStorage.getItem('tabula.turnSound')), 'on', 'the sound choice is kept');
@@ -132,7 +133,7 @@ t.test('a whole game played by clicking; the board follows every decision; a spe
       // The log tells the story in words, and a decision clicked shows the
       // board just after it; "Back to the game" returns to the live board.
       const said = await page.$$eval('.log .entry .words', (x) => x.map((e) => e.textContent));
-      assert(said.some((w) => /^Tester moves \d+ huts? from the \w+ at \d+ to the \w+ at \d+/.test(w)),
+      assert(said.some((w) => /^Wolfeschlegelsteinhausen moves \d+ huts? from the \w+ at \d+ to the \w+ at \d+/.test(w)),
         `the log tells our moves in words (${said.slice(0, 2).join(' | ')})`);
       const occupied = () => page.$$eval('g[data-id]', (g) => new Set(g.filter((x) => x.querySelector('.hut')).map((x) => x.dataset.id)).size);
       await page.click('.log .entry[data-n="1"]');
@@ -247,8 +248,12 @@ t.test('the replay viewer steps through the finished game', async () => {
     const wrap = box.querySelector('.stage-table-wrap');
     const g = box.querySelector('.score-graph').getBoundingClientRect();
     const names = [...box.querySelectorAll('.score-graph .stage-name')].map((t) => t.getBoundingClientRect());
-    // a seat's name wraps at its spaces, never inside a word ("Compute r 1")
-    const broken = [...wrap.querySelectorAll('thead th[data-col-seat]')].filter((th) => {
+    // a seat's name wraps at its spaces, never inside a word ("Compute r 1"); a word
+    // longer than the column can hold is cut with an ellipsis, whole in the tooltip
+    const isCut = (th) => { const n = th.querySelector('.name-cut'); return n.scrollWidth > n.clientWidth + 0.5; };
+    const cut = [...wrap.querySelectorAll('thead th[data-col-seat]')].filter(isCut)
+      .map((th) => ({ title: th.querySelector('.name-cut').title, ellipsis: getComputedStyle(th.querySelector('.name-cut')).textOverflow }));
+    const broken = [...wrap.querySelectorAll('thead th[data-col-seat]')].filter((th) => !isCut(th)).filter((th) => {
       const word = th.textContent.split(/\s+/).reduce((a, b) => (b.length > a.length ? b : a), '');
       const probe = document.createElement('span');
       probe.style.whiteSpace = 'nowrap';
@@ -262,12 +267,13 @@ t.test('the replay viewer steps through the finished game', async () => {
     // a stage's name ("Epoch II") on one line, not a word a line
     const lines = (th) => { const r = document.createRange(); r.selectNodeContents(th); return r.getClientRects().length; };
     const folded = [...wrap.querySelectorAll('tbody th')].filter((th) => lines(th) > 1).map((th) => th.textContent);
-    return { wide: wrap.scrollWidth, room: wrap.clientWidth, broken, folded, names: names.length,
+    return { wide: wrap.scrollWidth, room: wrap.clientWidth, broken, cut, folded, names: names.length, ws: [...wrap.querySelectorAll('thead th, tbody tr:first-child th')].map((x) => [x.textContent, Math.round(x.getBoundingClientRect().width)]),
       outside: names.filter((r) => r.left < g.left || r.right > g.right).length,
       overlap: names.some((r, i) => i > 0 && r.left < names[i - 1].right) };
   });
-  assert(story.wide <= story.room, `the points by stage fit a 390 px phone (${story.wide} px in ${story.room})`);
+  assert(story.wide <= story.room, `the points by stage fit a 390 px phone (${story.wide} px in ${story.room}) ${JSON.stringify(story.ws)}`);
   assertEq(story.broken, [], 'seat names of the points by stage broken inside a word');
+  assertEq(story.cut, [{ title: 'Wolfeschlegelsteinhausen', ellipsis: 'ellipsis' }], 'the name of one long word is cut with an ellipsis, whole in its tooltip');
   assertEq(story.folded, [], 'stage names of the points by stage folded over lines');
   assert(story.names > 0 && story.outside === 0 && !story.overlap, `the stage names fit under the graph (${JSON.stringify(story)})`);
   await page.setViewportSize({ width: 1440, height: 960 });
