@@ -417,13 +417,17 @@ t.test('Khronos on a phone: a whole game by taps (builds, squares, travels, Reas
     } else if (phase === 'action') {
       const turnNow = await page.$eval('#kh-turn-text', (x) => x.textContent);
       if (turnNow !== turn) { turn = turnNow; acts = 0; noBuild = false; }
-      const reason = acts < 3 && (count.populate + count.renovate) * 2 <= count.build + count.upgrade
+      // (the game's deal is random: buildings come first until three are built, so that
+      // every deal plays them, then the other decisions take turns with them)
+      const needBuilds = count.build + count.upgrade < 3;
+      const reason = acts < 3 && !needBuilds && (count.populate + count.renovate) * 2 <= count.build + count.upgrade
         ? await page.$('.kh-sq.act-populate, .kh-sq.act-renovate') : null;
       // every other turn an adventurer travels as the second action
       const pawn = acts < 3 && await page.$('.kh-pawn.legal') &&
         Number(await page.$eval('.player[data-seat="0"] [data-stat="ecus"]', (x) => x.textContent)) >= 1 ? await page.$('.kh-pawn.legal') : null;
-      const travel = pawn && (acts === 1 || noBuild) && count.travel * 2 <= count.end;
-      const tiles = acts < 3 && !noBuild && !travel ? await page.$$eval('#kh-palette .kh-tile.legal', (x) => x.map((b) => b.dataset.type)) : [];
+      const legalTiles = acts < 3 && !noBuild ? await page.$$eval('#kh-palette .kh-tile.legal', (x) => x.map((b) => b.dataset.type)) : [];
+      const travel = pawn && (!legalTiles.length || (acts === 1 && !needBuilds)) && count.travel * 2 <= count.end;
+      const tiles = travel ? [] : legalTiles;
       if (reason) {
         const kind = (await reason.getAttribute('class')).includes('act-populate') ? 'populate' : 'renovate';
         await tapAny(page, `.kh-sq.act-${kind}`, `a Reason building to ${kind}`);
