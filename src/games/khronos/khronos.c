@@ -326,7 +326,7 @@ static void kh_memo_init(kh_memo *m)
 
 /* What legal-move generation needs again and again about the current
  * player, worked out once per call: cards each board can take, the hand,
- * the surcharge for each terrain mix, and each board's memo (checked
+ * the forest and mountain surcharges, and each board's memo (checked
  * against the board on first use in the call). */
 typedef struct kh_ctx {
     const khronos_state *k;

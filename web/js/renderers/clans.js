@@ -14,7 +14,7 @@
 // move) is drawn in the preview style: both territories and a gold arrow.
 // Everything shown comes from the seat's view; nothing is guessed.
 import { buildClansMap } from '../clans-geometry.js';
-import { clear, el, svg, touchScreen } from '../common.js';
+import { clear, el, svg } from '../common.js';
 import { lastMoveTracker } from '../lastmove.js';
 
 export const CLAN_COLOURS = {
@@ -374,8 +374,8 @@ export function create({ boardEl, panelsEl, board, decide, changed }) {
         };
       }
       if (selected !== null) {
-        return { headline: `Move the huts of ${selected} onto…`, detail: touchScreen() ? 'Tap a highlighted neighbour. Tap the territory again to choose another.'
-          : 'Click a highlighted neighbour. Click the territory again (or press Esc) to choose another.' };
+        // (worded for a finger by forScreen where it is shown)
+        return { headline: `Move the huts of ${selected} onto…`, detail: 'Click a highlighted neighbour. Click the territory again (or press Esc) to choose another.' };
       }
       return { headline: 'Move a group of huts', detail: 'Click a highlighted territory to pick up all its huts, then a neighbouring territory to move them onto.' };
     },
