@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -322,6 +323,59 @@ static void random_moves_match_random_move(void **unused)
     }
 }
 
+/* tb_random_move draws every legal decision with the same chance, in every
+ * game (each may have its own fast path: Khronos searches a build or an
+ * upgrade for room only when the draw lands on it, and draws again when it
+ * has none): at positions all along random games of every size, many draws
+ * are counted by decision and compared with the legal list's uniform
+ * counts; the chi-square statistic summed over the positions must stay
+ * within six standard deviations of its expectation (deterministic seeds:
+ * no flakiness), and a decision outside the list fails at once. */
+static void random_move_is_uniform_over_legal_decisions(void **unused)
+{
+    (void)unused;
+    static tb_move legal[TB_MAX_MOVES];
+    static int count[TB_MAX_MOVES];
+    for (int g = 0; g < tb_game_count(); g++) {
+        const tb_game *game = tb_game_at(g);
+        double chi2 = 0.0, df = 0.0;
+        int positions = 0;
+        for (int players = tb_game_min_players(game); players <= tb_game_max_players(game); players++) {
+            tb_state *s = tb_state_new(game);
+            tb_setup(s, players, NULL, (uint64_t)(players * 31), NULL, 0);
+            tb_rng walk, draw;
+            tb_rng_seed(&walk, (uint64_t)players);
+            tb_rng_seed(&draw, (uint64_t)players + 1000);
+            for (int step = 0; !tb_is_over(s); step++) {
+                int n = tb_legal(s, legal);
+                if (step % 5 == 0 && n > 1 && n <= 400) {
+                    const int per = 24, draws = per * n;
+                    memset(count, 0, sizeof count[0] * (size_t)n);
+                    for (int d = 0; d < draws; d++) {
+                        tb_move m = tb_random_move(s, &draw);
+                        int at = 0;
+                        while (at < n && legal[at] != m)
+                            at++;
+                        assert_true(at < n); /* only legal decisions */
+                        count[at]++;
+                    }
+                    for (int i = 0; i < n; i++)
+                        chi2 += (double)(count[i] - per) * (count[i] - per) / per;
+                    df += n - 1;
+                    positions++;
+                }
+                tb_apply(s, tb_random_move(s, &walk));
+            }
+            tb_state_free(s);
+        }
+        assert_true(positions >= 20);
+        double limit = df + 6.0 * sqrt(2.0 * df);
+        if (chi2 > limit)
+            fail_msg("%s: chi-square %.0f over %d positions (%.0f degrees of freedom, limit %.0f)",
+                     tb_game_name(game), chi2, positions, df, limit);
+    }
+}
+
 /* Text quoted in messages is cut at character boundaries and mended to
  * valid UTF-8 (DESIGN.md §10). */
 static void utf8_cuts_at_characters_and_mends_bad_bytes(void **unused)
@@ -517,6 +571,7 @@ int main(void)
         cmocka_unit_test(json_errors_are_in_plain_words),
         cmocka_unit_test(playout_matches_random_moves),
         cmocka_unit_test(random_moves_match_random_move),
+        cmocka_unit_test(random_move_is_uniform_over_legal_decisions),
         cmocka_unit_test(reveals_hooks_are_complete_and_find_draws),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -935,50 +935,94 @@ static int kh_card_sets(const uint8_t h[KH_FAMILIES], int kind, int lo, int hi, 
     return kh_card_sets_pick(h, kind, lo, hi, out, 0, NULL);
 }
 
-/* The types (bit t) that can be built on board b now: in stock, a cube for
- * a military or religious tile, the cards, and a legal placement whose
- * surcharge can be paid (kh_placements > 0), one scan per size for the three
- * families. */
-static unsigned kh_buildable(kh_ctx *c, int b)
+/* Decisions whose legality needs a search of a board for room: the builds
+ * of one size on one board (bit f of `maybe`: family f) or the larger sizes
+ * of one building (bit v: size v).  A random draw (kh_random) searches only
+ * the group it lands on; a list searches them all. */
+typedef struct kh_group {
+    uint8_t kind;  /* KH_M_BUILD or KH_M_UPGRADE */
+    uint8_t board;
+    uint8_t size;  /* a build's size, an upgrade's present size */
+    uint8_t index; /* an upgrade: the building's index on the board */
+    uint8_t family;
+    bool searched; /* maybe holds only legal decisions */
+    uint8_t maybe; /* the decisions not known to be illegal */
+    unsigned covers_ok[4]; /* the terrain mixes whose surcharge fits, by size */
+} kh_group;
+
+#define KH_MAX_GROUPS (KH_BOARDS * 3 + KH_BOARDS * KH_MAXB)
+
+/* What a random draw needs besides the decisions listed for sure: the
+ * turn's endings (counted, not listed) and the groups not yet searched. */
+typedef struct kh_lazy {
+    int endings;
+    int ngroups;
+    kh_group group[KH_MAX_GROUPS];
+} kh_lazy;
+
+/* The groups of builds on board b: by size, the families in stock with a
+ * cube for a military or religious tile and the cards in hand and on the
+ * board's adventurers (surcharge aside); appended to g, returns how many. */
+static int kh_build_groups(kh_ctx *c, int b, kh_group *g)
 {
     const khronos_state *k = c->k;
     int budget = c->cap[b] < c->total ? c->cap[b] : c->total;
-    unsigned types = 0;
+    int n = 0;
     for (int v = 1; v <= 3 && v <= budget; v++) {
         unsigned families = 0;
         for (int f = 0; f < KH_FAMILIES; f++)
             if (k->stock[KH_TYPE(f, v)] && (f == KH_CIVIL || k->cubes[k->cur]) && c->hand[f] >= v)
                 families |= 1u << f;
-        if (!families)
-            continue;
-        unsigned found = kh_ctx_families(c, b, v, families, kh_ctx_fits(c, budget - v));
-        for (int f = 0; f < KH_FAMILIES; f++)
-            if (found >> f & 1)
-                types |= 1u << KH_TYPE(f, v);
+        if (families)
+            g[n++] = (kh_group){.kind = KH_M_BUILD, .board = (uint8_t)b, .size = (uint8_t)v,
+                                .maybe = (uint8_t)families, .covers_ok = {kh_ctx_fits(c, budget - v)}};
     }
-    return types;
+    return n;
 }
 
-/* The legal decisions; memo: what the last calls worked out about the
- * boards (kh_board_memo).  With listed not NULL the ending of the turn,
- * always last, is counted but not listed: *listed says how many were
- * (TB_MAX_MOVES when the ending is not among them: all were). */
-static int kh_legal_memo(const tb_state *s, tb_move *out, kh_memo *memo, int *listed)
+/* Searches group g: keeps in g->maybe the decisions that are legal (a
+ * build: a legal placement whose surcharge can be paid; an upgrade: a legal
+ * larger placement, the same). */
+static void kh_group_search(kh_ctx *c, kh_group *g)
 {
-    if (listed)
-        *listed = TB_MAX_MOVES; /* all of them, unless the ending is counted below */
-    const khronos_state *k = (const khronos_state *)s;
+    if (g->searched)
+        return;
+    g->searched = true;
+    if (g->kind == KH_M_BUILD)
+        g->maybe = (uint8_t)kh_ctx_families(c, g->board, g->size, g->maybe, g->covers_ok[0]);
+    else
+        g->maybe = (uint8_t)kh_ctx_upgrades(c, g->board, g->index, g->maybe, g->covers_ok);
+}
+
+/* The decision of group g for member bit `bit` (a family or a size). */
+static tb_move kh_group_move(const kh_ctx *c, const kh_group *g, int bit)
+{
+    if (g->kind == KH_M_BUILD)
+        return KH_MOVE(KH_M_BUILD, g->board << 4 | KH_TYPE(bit, g->size));
+    const khronos_state *k = c->k;
+    const kh_bld *x = &k->board[g->board].b[g->index];
+    return KH_MOVE(KH_M_UPGRADE, g->board << 12 | kh_anchor(KT, x) << 4 | KH_TYPE(g->family, bit));
+}
+
+/* The legal decisions, listed in out, in the context of ctx (its memo: what
+ * the last calls worked out about the boards).  With lazy not NULL the
+ * decisions that need a search for room (builds and upgrades, kh_group) are
+ * left in lazy's groups, unsearched, and the turn's endings are counted
+ * there, not listed: out has the rest, all legal. */
+static int kh_legal_ctx(kh_ctx *c, tb_move *out, kh_lazy *lazy)
+{
+    const khronos_state *k = c->k;
+    if (lazy)
+        lazy->endings = lazy->ngroups = 0;
     if (k->over)
         return 0;
     int n = 0, p = k->cur;
     const uint8_t *h = k->hand[p];
-    kh_ctx ctx;
-    kh_ctx_init(&ctx, k, memo);
     switch (k->pend) {
     case KH_P_SQUARES: {
         const kh_board *bd = &k->board[k->pend_board];
         int target = k->pend_target == KH_NONE ? -1 : kh_board_find(bd, k->pend_target);
-        return kh_placements(&ctx, k->pend_board, k->pend_type, target, out, TB_MAX_MOVES);
+        return kh_placements(c, k->pend_board, k->pend_type, target, out, TB_MAX_MOVES);
     }
     case KH_P_PAY: {
         uint8_t rest[KH_FAMILIES];
@@ -994,11 +1038,11 @@ static int kh_legal_memo(const tb_state *s, tb_move *out, kh_memo *memo, int *li
         return kh_card_sets(rest, KH_M_PAY, k->pend_extra, k->pend_extra, out);
     }
     case KH_P_PICK: {
-        kh_conflict c;
-        kh_board_conflict(&k->board[k->pend_board], k->cur, &c);
-        for (int i = 0; i < c.n; i++)
+        kh_conflict cf;
+        kh_board_conflict(&k->board[k->pend_board], k->cur, &cf);
+        for (int i = 0; i < cf.n; i++)
             out[n++] = KH_MOVE(KH_M_DOWNSIZE,
-                               k->pend_board << 8 | kh_anchor(KT, &k->board[k->pend_board].b[c.cand[i]]));
+                               k->pend_board << 8 | kh_anchor(KT, &k->board[k->pend_board].b[cf.cand[i]]));
         return n;
     }
     case KH_P_KEEP: {
@@ -1038,9 +1082,21 @@ static int kh_legal_memo(const tb_state *s, tb_move *out, kh_memo *memo, int *li
             }
         }
     for (int b = KH_MIGHT; b <= KH_FAITH; b++)
-        if (ctx.cap[b] > 0) {
-            unsigned types = kh_buildable(&ctx, b);
-            for (int t = 0; t < KH_TYPES; t++)
+        if (c->cap[b] > 0) {
+            kh_group *g = lazy ? &lazy->group[lazy->ngroups] : (kh_group[3]){0};
+            int ng = kh_build_groups(c, b, g);
+            if (lazy) {
+                lazy->ngroups += ng;
+                continue;
+            }
+            unsigned types = 0;
+            for (int i = 0; i < ng; i++) {
+                kh_group_search(c, &g[i]);
+                for (int f = 0; f < KH_FAMILIES; f++)
+                    if (g[i].maybe >> f & 1)
+                        types |= 1u << KH_TYPE(f, g[i].size);
+            }
+            for (int t = 0; t < KH_TYPES; t++) /* listed by type */
                 if (types >> t & 1)
                     out[n++] = KH_MOVE(KH_M_BUILD, b << 4 | t);
         }
@@ -1050,20 +1106,20 @@ static int kh_legal_memo(const tb_state *s, tb_move *out, kh_memo *memo, int *li
     int nd = 0;
     bool may_demolish = k->ecus[p] >= KH_DEMOLISH_COST;
     for (int b = KH_MIGHT; b <= KH_FAITH; b++) {
-        if (ctx.cap[b] <= 0)
+        if (c->cap[b] <= 0)
             continue;
         const kh_board *bd = &k->board[b];
         /* by family and present size: the larger sizes in stock whose cards
          * (one per size gained) the hand and the adventurers can give, and
          * the terrain mixes whose surcharge then fits */
-        int budget = ctx.cap[b] < ctx.total ? ctx.cap[b] : ctx.total;
+        int budget = c->cap[b] < c->total ? c->cap[b] : c->total;
         unsigned sizes[KH_FAMILIES][3] = {{0}}, covers_ok[3][4] = {{0}};
         for (int from = 1; from <= 2; from++) {
             for (int v = from + 1; v <= 3; v++) {
                 int base = v - from;
                 if (budget < base)
                     continue;
-                covers_ok[from][v] = kh_ctx_fits(&ctx, budget - base);
+                covers_ok[from][v] = kh_ctx_fits(c, budget - base);
                 for (int f = 0; f < KH_FAMILIES; f++)
                     if (h[f] >= base && k->stock[KH_TYPE(f, v)])
                         sizes[f][from] |= 1u << v;
@@ -1090,20 +1146,26 @@ static int kh_legal_memo(const tb_state *s, tb_move *out, kh_memo *memo, int *li
             cand[nc] = (uint8_t)i;
             nc += upgrade_ok[t] & (anyone[t] | (x->owner == p));
         }
-        for (int c = 0; c < nc; c++) {
-            const kh_bld *x = &bd->b[cand[c]];
+        for (int j = 0; j < nc; j++) {
+            const kh_bld *x = &bd->b[cand[j]];
             int f = KH_FAMILY(x->type), from = KH_SIZE(x->type);
-            unsigned found = kh_ctx_upgrades(&ctx, b, cand[c], sizes[f][from], covers_ok[from]);
+            kh_group one, *g = lazy ? &lazy->group[lazy->ngroups++] : &one;
+            *g = (kh_group){.kind = KH_M_UPGRADE, .board = (uint8_t)b, .size = (uint8_t)from,
+                            .index = cand[j], .family = (uint8_t)f, .maybe = (uint8_t)sizes[f][from]};
+            memcpy(g->covers_ok, covers_ok[from], sizeof g->covers_ok);
+            if (lazy)
+                continue;
+            kh_group_search(c, g);
             for (int v = from + 1; v <= 3; v++)
-                if (found >> v & 1)
-                    out[n++] = KH_MOVE(KH_M_UPGRADE, b << 12 | kh_anchor(KT, x) << 4 | KH_TYPE(f, v));
+                if (g->maybe >> v & 1)
+                    out[n++] = kh_group_move(c, g, v);
         }
     }
     for (int d = 0; d < nd; d++) {
         int b = (int)(demolish[d] >> 8);
         out[n++] = KH_MOVE(KH_M_DEMOLISH, b << 8 | kh_anchor(KT, &k->board[b].b[demolish[d] & 0xff]));
     }
-    if (ctx.cap[KH_REASON] > 0) {
+    if (c->cap[KH_REASON] > 0) {
         /* populating civil buildings with room (a civil card and a cube),
          * then renovating ruins (a card of their colour, and a cube when it
          * is the first of two renovations): one pass, two lists */
@@ -1130,9 +1192,9 @@ static int kh_legal_memo(const tb_state *s, tb_move *out, kh_memo *memo, int *li
         for (int j = 0; j < nr; j++)
             out[n++] = KH_MOVE(KH_M_RENOVATE, kh_anchor(KT, &bd->b[renovate[j]]));
     }
-    if (listed) {
-        *listed = n;
-        return n + kh_card_sets_pick(h, KH_M_END, 0, 7, NULL, -1, NULL);
+    if (lazy) {
+        lazy->endings = kh_card_sets_pick(h, KH_M_END, 0, 7, NULL, -1, NULL);
+        return n;
     }
     n += kh_card_sets(h, KH_M_END, 0, 7, out + n);
     return n;
@@ -1140,9 +1202,77 @@ static int kh_legal_memo(const tb_state *s, tb_move *out, kh_memo *memo, int *li
 
 static int kh_legal(const tb_state *s, tb_move *out)
 {
+    const khronos_state *k = (const khronos_state *)s;
     kh_memo memo;
     kh_memo_init(&memo);
-    return kh_legal_memo(s, out, &memo, NULL);
+    kh_ctx ctx;
+    kh_ctx_init(&ctx, k, &memo);
+    return kh_legal_ctx(&ctx, out, NULL);
+}
+
+/* A uniformly random legal decision, memo kept by the caller.  The builds
+ * and upgrades are not searched for room unless the draw lands on them: a
+ * draw is uniform over the decisions listed for sure, the turn's endings
+ * and the groups' members not yet known to be illegal; a member found
+ * illegal by its group's search is dropped (with the rest of the group
+ * found so) and the draw is made again.  Every legal decision stays in the
+ * pool with the same chance as every other, so the decision drawn is
+ * uniform over the legal ones, as from a full list, at the cost of the
+ * searches drawn. */
+static tb_move kh_random(const khronos_state *k, tb_rng *rng, kh_memo *memo)
+{
+    kh_ctx ctx;
+    kh_ctx_init(&ctx, k, memo);
+    if (!k->over && k->pend == KH_P_SQUARES && k->pend_target == KH_NONE) {
+        /* the squares of a new building: drawn from the sets, not a list */
+        kh_bits legal[KH_MAXSHAPES];
+        int n = kh_new_set(&ctx, k->pend_board, k->pend_type, legal);
+        return n ? KH_MOVE(KH_M_SQUARES, kh_board_set_nth(KT, KH_SIZE(k->pend_type), legal,
+                                                          (int)tb__rng_below(rng, (uint32_t)n)))
+                 : 0;
+    }
+    tb_move sure[TB_MAX_MOVES];
+    kh_lazy lazy;
+    int listed = kh_legal_ctx(&ctx, sure, &lazy);
+    int maybe = 0;
+    for (int i = 0; i < lazy.ngroups; i++)
+        maybe += __builtin_popcount(lazy.group[i].maybe);
+    for (;;) {
+        uint32_t pool = (uint32_t)(listed + lazy.endings + maybe);
+        if (!pool)
+            return 0;
+        int r = (int)tb__rng_below(rng, pool);
+        if (r < listed)
+            return sure[r];
+        r -= listed;
+        if (r < lazy.endings) {
+            tb_move m = 0;
+            kh_card_sets_pick(k->hand[k->cur], KH_M_END, 0, 7, NULL, r, &m);
+            return m;
+        }
+        r -= lazy.endings;
+        kh_group *g = lazy.group;
+        while (r >= __builtin_popcount(g->maybe))
+            r -= __builtin_popcount(g++->maybe);
+        unsigned bits = g->maybe;
+        for (; r > 0; r--)
+            bits &= bits - 1;
+        int bit = __builtin_ctz(bits);
+        if (g->searched) /* every member left is legal */
+            return kh_group_move(&ctx, g, bit);
+        int before = __builtin_popcount(g->maybe);
+        kh_group_search(&ctx, g);
+        if (g->maybe >> bit & 1)
+            return kh_group_move(&ctx, g, bit);
+        maybe -= before - __builtin_popcount(g->maybe);
+    }
+}
+
+static tb_move kh_random_move(const tb_state *s, tb_rng *rng)
+{
+    kh_memo memo;
+    kh_memo_init(&memo);
+    return kh_random((const khronos_state *)s, rng, &memo);
 }
 
 /* ---- decisions a search need not consider ---- */
@@ -1385,40 +1515,16 @@ static void kh_apply(tb_state *s, tb_move m)
 }
 
 /* Random decisions to the end (or `limit`), drawn exactly as repeated
- * tb_random_move + tb_apply draw them (a uniform index into the legal list),
- * without a call through the game table per decision. */
+ * tb_random_move + tb_apply draw them (kh_random), with the boards' memo
+ * kept from one decision to the next and no call through the game table. */
 static int kh_playout(tb_state *s, tb_rng *rng, int limit)
 {
     const khronos_state *k = (const khronos_state *)s;
-    tb_move moves[TB_MAX_MOVES];
     kh_memo memo; /* kept from one decision to the next */
     kh_memo_init(&memo);
     int played = 0;
     while ((limit <= 0 || played < limit) && !k->over) {
-        if (k->pend == KH_P_SQUARES && k->pend_target == KH_NONE) {
-            /* the squares of a new building: drawn from the sets, not a list */
-            kh_ctx ctx;
-            kh_ctx_init(&ctx, k, &memo);
-            kh_bits legal[KH_MAXSHAPES];
-            int n = kh_new_set(&ctx, k->pend_board, k->pend_type, legal);
-            tb_move m = 0;
-            if (n)
-                m = KH_MOVE(KH_M_SQUARES, kh_board_set_nth(KT, KH_SIZE(k->pend_type), legal,
-                                                           (int)tb__rng_below(rng, (uint32_t)n)));
-            kh_apply(s, m);
-        } else {
-            /* the turn's ending is drawn from its count, not a list */
-            int listed = 0, n = kh_legal_memo(s, moves, &memo, &listed);
-            tb_move m = 0;
-            if (n) {
-                int r = (int)tb__rng_below(rng, (uint32_t)n);
-                if (r < listed)
-                    m = moves[r];
-                else
-                    kh_card_sets_pick(k->hand[k->cur], KH_M_END, 0, 7, NULL, r - listed, &m);
-            }
-            kh_apply(s, m);
-        }
+        kh_apply(s, kh_random(k, rng, &memo));
         played++;
     }
     return played;
@@ -1591,7 +1697,7 @@ const struct tb_game tb__khronos_game = {
     .legal = kh_legal,
     .undominated = kh_undominated,
     .apply = kh_apply,
-    .random_move = NULL,
+    .random_move = kh_random_move,
     .playout = kh_playout,
     .scores = kh_scores,
     .score_breakdown = kh_score_breakdown,
