@@ -1224,11 +1224,27 @@ static tb_move kh_random(const khronos_state *k, tb_rng *rng, kh_memo *memo)
     kh_ctx ctx;
     kh_ctx_init(&ctx, k, memo);
     if (!k->over && k->pend == KH_P_SQUARES && k->pend_target == KH_NONE) {
-        /* the squares of a new building: drawn from the sets, not a list */
-        kh_bits legal[KH_MAXSHAPES];
-        int n = kh_new_set(&ctx, k->pend_board, k->pend_type, legal);
-        return n ? KH_MOVE(KH_M_SQUARES, kh_board_set_nth(KT, KH_SIZE(k->pend_type), legal,
-                                                          (int)tb__rng_below(rng, (uint32_t)n)))
+        /* the squares of a new building, drawn from sets, not a list: first
+         * from the placements with room, dominion tested only on the one
+         * drawn; when it fails, from the legal ones (uniform either way) */
+        int b = k->pend_board, type = k->pend_type, v = KH_SIZE(type);
+        unsigned covers_ok;
+        if (kh_placement_cost(&ctx, b, type, -1, &covers_ok) < 0)
+            return 0;
+        const kh_board *bd = &k->board[b];
+        kh_bits room[KH_MAXSHAPES], touching[KH_MAXSHAPES];
+        int n = kh_board_new_room(bd, type, covers_ok, room, touching);
+        if (!n)
+            return 0;
+        int place = kh_board_set_nth(KT, v, room, (int)tb__rng_below(rng, (uint32_t)n));
+        const kh_place *pl = &KT->place[place];
+        if (!kh_bits_has(touching[pl->form - KT->form_first[v]], pl->sq[0]))
+            return KH_MOVE(KH_M_SQUARES, place);
+        const kh_board_memo *m = kh_ctx_domains(&ctx, b);
+        if (kh_board_new_dominion(bd, type, place, m->st, m->sq))
+            return KH_MOVE(KH_M_SQUARES, place);
+        n = kh_new_set(&ctx, b, type, room);
+        return n ? KH_MOVE(KH_M_SQUARES, kh_board_set_nth(KT, v, room, (int)tb__rng_below(rng, (uint32_t)n)))
                  : 0;
     }
     tb_move sure[TB_MAX_MOVES];

@@ -383,13 +383,14 @@ static kh_bits board_forms_in(const kh_tables *t, int v, kh_bits room, kh_bits *
     return any;
 }
 
-/* kh_place_ok for every new placement of type's size at once, with set
- * operations: the placements on free squares (by form) with an allowed
- * terrain mix; those among them touching no building (free of every square
- * next to a covered one) pass dominion at once, the others are tested one
- * by one. */
-int kh_board_new_set(const kh_board *bd, int type, const kh_domstat *st, const kh_bits *sq,
-                     unsigned covers_ok, kh_bits *legal)
+/* The placements on free squares of type's size with an allowed terrain
+ * mix, as sets by form (room[k]), and those among them next to a covered
+ * square (touching[k]: a military or religious tile must still pass
+ * dominion there; a civil one never needs to, its sets are empty); the
+ * others touch no building and pass dominion at once.  Returns how many
+ * placements room holds. */
+int kh_board_new_room(const kh_board *bd, int type, unsigned covers_ok, kh_bits *room,
+                      kh_bits *touching)
 {
     const kh_tables *t = bd->tab;
     int f = KH_FAMILY(type), v = KH_SIZE(type), n = 0;
@@ -399,14 +400,14 @@ int kh_board_new_set(const kh_board *bd, int type, const kh_domstat *st, const k
     kh_bits free;
     for (int w = 0; w < KH_WORDS; w++)
         free.w[w] = ~occ.w[w];
-    board_forms_in(t, v, free, legal);
+    board_forms_in(t, v, free, room);
     for (int k = 0; k < nf; k++)
         if ((covers_ok & 0xff) != 0xff) {
             kh_bits mixes = {{0}};
             for (unsigned c = 0; c < 8; c++)
                 if (covers_ok >> c & 1)
                     kh_bits_add(&mixes, t->form[f0 + k].mix[c]);
-            legal[k] = kh_bits_and(legal[k], mixes);
+            room[k] = kh_bits_and(room[k], mixes);
         }
     if (f != KH_CIVIL) {
         /* far: the free squares with no covered square next to them */
@@ -418,22 +419,49 @@ int kh_board_new_set(const kh_board *bd, int type, const kh_domstat *st, const k
             far.w[w] = ~(occ.w[w] | (r.w[w] & t->has_right.w[w]) |
                          (l.w[w] & t->has_left.w[w]) | d.w[w] | u.w[w]);
         board_forms_in(t, v, far, alone);
-        /* the free placements touching a building: dominion one by one */
-        const uint16_t *anchor = t->anchor[v];
-        for (int k = 0; k < nf; k++) {
-            kh_bits touching = kh_bits_minus(legal[k], alone[k]);
-            FOR_BITS(touching, at) {
-                int i = anchor[at];
-                while (t->place[i].form != f0 + k)
-                    i++;
-                if (!(board_dominion(bd, &t->place[i], v, st, sq) >> f & 1))
-                    kh_bits_clear(&legal[k], at);
-            }
-        }
+        for (int k = 0; k < nf; k++)
+            touching[k] = kh_bits_minus(room[k], alone[k]);
+    } else {
+        for (int k = 0; k < nf; k++)
+            touching[k] = (kh_bits){{0}};
     }
     for (int k = 0; k < nf; k++)
         for (int w = 0; w < KH_WORDS; w++)
-            n += __builtin_popcountll(legal[k].w[w]);
+            n += __builtin_popcountll(room[k].w[w]);
+    return n;
+}
+
+bool kh_board_new_dominion(const kh_board *bd, int type, int place, const kh_domstat *st,
+                           const kh_bits *sq)
+{
+    return board_dominion(bd, &bd->tab->place[place], KH_SIZE(type), st, sq) >> KH_FAMILY(type) & 1;
+}
+
+/* kh_place_ok for every new placement of type's size at once, with set
+ * operations: kh_board_new_room, then dominion tested one by one where a
+ * placement touches a building. */
+int kh_board_new_set(const kh_board *bd, int type, const kh_domstat *st, const kh_bits *sq,
+                     unsigned covers_ok, kh_bits *legal)
+{
+    const kh_tables *t = bd->tab;
+    int f = KH_FAMILY(type), v = KH_SIZE(type);
+    const int f0 = t->form_first[v], nf = t->form_end[v] - f0;
+    kh_bits touching[KH_MAXSHAPES];
+    int n = kh_board_new_room(bd, type, covers_ok, legal, touching);
+    if (f == KH_CIVIL)
+        return n;
+    const uint16_t *anchor = t->anchor[v];
+    for (int k = 0; k < nf; k++) {
+        FOR_BITS(touching[k], at) {
+            int i = anchor[at];
+            while (t->place[i].form != f0 + k)
+                i++;
+            if (!(board_dominion(bd, &t->place[i], v, st, sq) >> f & 1)) {
+                kh_bits_clear(&legal[k], at);
+                n--;
+            }
+        }
+    }
     return n;
 }
 

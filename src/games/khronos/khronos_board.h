@@ -312,6 +312,15 @@ int kh_board_new_places(const kh_board *bd, int type, const kh_domstat *st, cons
  * returns how many there are in all. */
 int kh_board_new_set(const kh_board *bd, int type, const kh_domstat *st, const kh_bits *sq,
                      unsigned covers_ok, kh_bits *legal);
+/* The sets of kh_board_new_set before dominion (room: free squares, an
+ * allowed terrain mix), and in touching those of them where dominion is
+ * still to be tested (kh_board_new_dominion; the others pass it); returns
+ * how many room holds.  For a draw that tests only the placement drawn. */
+int kh_board_new_room(const kh_board *bd, int type, unsigned covers_ok, kh_bits *room,
+                      kh_bits *touching);
+/* Whether a new tile of `type` on free placement `place` passes dominion. */
+bool kh_board_new_dominion(const kh_board *bd, int type, int place, const kh_domstat *st,
+                           const kh_bits *sq);
 /* The placements of size v in such sets, in placement order: listed in out
  * (up to limit; returns how many), or the one numbered nth from 0. */
 int kh_board_set_list(const kh_tables *t, int v, const kh_bits *legal, uint32_t *out, int limit);
