@@ -216,7 +216,7 @@ TB_API int tb_apply_checked(tb_state *state, tb_move move, char *err, size_t err
 TB_API tb_move tb_random_move(const tb_state *state, tb_rng *rng);
 /* `count` independent uniformly random legal decisions (repeats possible) in
  * out[]: exactly what `count` calls of tb_random_move would draw, only faster
- * for a game that must list its decisions to draw one (it lists them once). */
+ * (what the draws share, a legal list or a game's searches, is done once). */
 TB_API void tb_random_moves(const tb_state *state, tb_rng *rng, tb_move *out, int count);
 
 /* Plays uniformly random decisions until the game is over (or `limit`

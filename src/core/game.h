@@ -95,6 +95,9 @@ struct tb_game {
     void (*apply)(tb_state *s, tb_move m);
     /* Optional: a uniformly random legal move, faster than listing all. */
     tb_move (*random_move)(const tb_state *s, tb_rng *rng);
+    /* Optional (with random_move): `count` draws exactly as that many
+     * random_move calls would draw them, sharing the work they repeat. */
+    void (*random_moves)(const tb_state *s, tb_rng *rng, tb_move *out, int count);
     /* Optional: random decisions to the end (or `limit` when > 0) with the
      * same draws as random_move + apply; returns the decisions played
      * (the core counts them into base.decisions). */

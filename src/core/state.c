@@ -151,6 +151,10 @@ tb_move tb_random_move(const tb_state *state, tb_rng *rng)
 
 void tb_random_moves(const tb_state *state, tb_rng *rng, tb_move *out, int count)
 {
+    if (state->game->random_moves) {
+        state->game->random_moves(state, rng, out, count);
+        return;
+    }
     if (state->game->random_move) {
         for (int i = 0; i < count; i++)
             out[i] = state->game->random_move(state, rng);

@@ -23,6 +23,9 @@
  * domains, build and upgrade checks) only while the board is byte for byte
  * the one it was made for; a playout keeps it from one decision to the
  * next, every other caller for one call.  It is never part of the state.
+ * A random decision is drawn without the full list (kh_random_moves_memo):
+ * builds and upgrades are searched for room only when the draw lands on
+ * them, and the draw stays uniform over the legal decisions.
  */
 #include "khronos.h"
 
@@ -945,8 +948,10 @@ typedef struct kh_group {
     uint8_t size;  /* a build's size, an upgrade's present size */
     uint8_t index; /* an upgrade: the building's index on the board */
     uint8_t family;
-    bool searched; /* maybe holds only legal decisions */
-    uint8_t maybe; /* the decisions not known to be illegal */
+    bool searched;
+    uint8_t maybe;    /* the decisions the cards allow, not yet searched for room */
+    uint8_t legal;    /* once searched: those of them that have room */
+    uint16_t dropped; /* the draw (from 1) that dropped the others from its pool */
     unsigned covers_ok[4]; /* the terrain mixes whose surcharge fits, by size */
 } kh_group;
 
@@ -980,18 +985,18 @@ static int kh_build_groups(kh_ctx *c, int b, kh_group *g)
     return n;
 }
 
-/* Searches group g: keeps in g->maybe the decisions that are legal (a
- * build: a legal placement whose surcharge can be paid; an upgrade: a legal
- * larger placement, the same). */
+/* Searches group g (once): g->legal, the decisions of g->maybe that are
+ * legal (a build: a legal placement whose surcharge can be paid; an
+ * upgrade: a legal larger placement, the same). */
 static void kh_group_search(kh_ctx *c, kh_group *g)
 {
     if (g->searched)
         return;
     g->searched = true;
     if (g->kind == KH_M_BUILD)
-        g->maybe = (uint8_t)kh_ctx_families(c, g->board, g->size, g->maybe, g->covers_ok[0]);
+        g->legal = (uint8_t)kh_ctx_families(c, g->board, g->size, g->maybe, g->covers_ok[0]);
     else
-        g->maybe = (uint8_t)kh_ctx_upgrades(c, g->board, g->index, g->maybe, g->covers_ok);
+        g->legal = (uint8_t)kh_ctx_upgrades(c, g->board, g->index, g->maybe, g->covers_ok);
 }
 
 /* The decision of group g for member bit `bit` (a family or a size). */
@@ -1093,7 +1098,7 @@ static int kh_legal_ctx(kh_ctx *c, tb_move *out, kh_lazy *lazy)
             for (int i = 0; i < ng; i++) {
                 kh_group_search(c, &g[i]);
                 for (int f = 0; f < KH_FAMILIES; f++)
-                    if (g[i].maybe >> f & 1)
+                    if (g[i].legal >> f & 1)
                         types |= 1u << KH_TYPE(f, g[i].size);
             }
             for (int t = 0; t < KH_TYPES; t++) /* listed by type */
@@ -1157,7 +1162,7 @@ static int kh_legal_ctx(kh_ctx *c, tb_move *out, kh_lazy *lazy)
                 continue;
             kh_group_search(c, g);
             for (int v = from + 1; v <= 3; v++)
-                if (g->maybe >> v & 1)
+                if (g->legal >> v & 1)
                     out[n++] = kh_group_move(c, g, v);
         }
     }
@@ -1210,16 +1215,19 @@ static int kh_legal(const tb_state *s, tb_move *out)
     return kh_legal_ctx(&ctx, out, NULL);
 }
 
-/* A uniformly random legal decision, memo kept by the caller.  The builds
- * and upgrades are not searched for room unless the draw lands on them: a
- * draw is uniform over the decisions listed for sure, the turn's endings
- * and the groups' members not yet known to be illegal; a member found
- * illegal by its group's search is dropped (with the rest of the group
- * found so) and the draw is made again.  Every legal decision stays in the
- * pool with the same chance as every other, so the decision drawn is
- * uniform over the legal ones, as from a full list, at the cost of the
- * searches drawn. */
-static tb_move kh_random(const khronos_state *k, tb_rng *rng, kh_memo *memo)
+/* `count` independent uniformly random legal decisions (memo kept by the
+ * caller).  The builds and upgrades are not searched for room unless a draw
+ * lands on them: a draw is uniform over the decisions listed for sure, the
+ * turn's endings and the groups' members the cards allow; a member found
+ * illegal by its group's search is dropped from that draw's pool (with the
+ * rest of the group found so) and the draw is made again.  Every legal
+ * decision stays in the pool with the same chance as every other, so the
+ * decision drawn is uniform over the legal ones, as from a full list, at
+ * the cost of the searches drawn.  Each draw starts from the same pool, so
+ * the draws are those of `count` calls with one decision each; the groups'
+ * searches are shared. */
+static void kh_random_moves_memo(const khronos_state *k, tb_rng *rng, kh_memo *memo, tb_move *out,
+                                 int count)
 {
     kh_ctx ctx;
     kh_ctx_init(&ctx, k, memo);
@@ -1229,58 +1237,72 @@ static tb_move kh_random(const khronos_state *k, tb_rng *rng, kh_memo *memo)
          * drawn; when it fails, from the legal ones (uniform either way) */
         int b = k->pend_board, type = k->pend_type, v = KH_SIZE(type);
         unsigned covers_ok;
-        if (kh_placement_cost(&ctx, b, type, -1, &covers_ok) < 0)
-            return 0;
         const kh_board *bd = &k->board[b];
-        kh_bits room[KH_MAXSHAPES], touching[KH_MAXSHAPES];
-        int n = kh_board_new_room(bd, type, covers_ok, room, touching);
-        if (!n)
-            return 0;
-        int place = kh_board_set_nth(KT, v, room, (int)tb__rng_below(rng, (uint32_t)n));
-        const kh_place *pl = &KT->place[place];
-        if (!kh_bits_has(touching[pl->form - KT->form_first[v]], pl->sq[0]))
-            return KH_MOVE(KH_M_SQUARES, place);
-        const kh_board_memo *m = kh_ctx_domains(&ctx, b);
-        if (kh_board_new_dominion(bd, type, place, m->st, m->sq))
-            return KH_MOVE(KH_M_SQUARES, place);
-        n = kh_new_set(&ctx, b, type, room);
-        return n ? KH_MOVE(KH_M_SQUARES, kh_board_set_nth(KT, v, room, (int)tb__rng_below(rng, (uint32_t)n)))
-                 : 0;
+        kh_bits room[KH_MAXSHAPES], touching[KH_MAXSHAPES], legal[KH_MAXSHAPES];
+        int n = kh_placement_cost(&ctx, b, type, -1, &covers_ok) < 0
+                    ? 0
+                    : kh_board_new_room(bd, type, covers_ok, room, touching);
+        int nl = -1; /* legal not yet worked out */
+        for (int d = 0; d < count; d++) {
+            out[d] = 0;
+            if (!n)
+                continue;
+            int place = kh_board_set_nth(KT, v, room, (int)tb__rng_below(rng, (uint32_t)n));
+            const kh_place *pl = &KT->place[place];
+            const kh_board_memo *m;
+            if (!kh_bits_has(touching[pl->form - KT->form_first[v]], pl->sq[0]) ||
+                (m = kh_ctx_domains(&ctx, b), kh_board_new_dominion(bd, type, place, m->st, m->sq))) {
+                out[d] = KH_MOVE(KH_M_SQUARES, place);
+                continue;
+            }
+            if (nl < 0)
+                nl = kh_new_set(&ctx, b, type, legal);
+            if (nl)
+                out[d] = KH_MOVE(KH_M_SQUARES,
+                                 kh_board_set_nth(KT, v, legal, (int)tb__rng_below(rng, (uint32_t)nl)));
+        }
+        return;
     }
     tb_move sure[TB_MAX_MOVES];
     kh_lazy lazy;
-    int listed = kh_legal_ctx(&ctx, sure, &lazy);
-    int maybe = 0;
+    int listed = kh_legal_ctx(&ctx, sure, &lazy), all = 0;
     for (int i = 0; i < lazy.ngroups; i++)
-        maybe += __builtin_popcount(lazy.group[i].maybe);
-    for (;;) {
-        uint32_t pool = (uint32_t)(listed + lazy.endings + maybe);
-        if (!pool)
-            return 0;
-        int r = (int)tb__rng_below(rng, pool);
-        if (r < listed)
-            return sure[r];
-        r -= listed;
-        if (r < lazy.endings) {
-            tb_move m = 0;
-            kh_card_sets_pick(k->hand[k->cur], KH_M_END, 0, 7, NULL, r, &m);
-            return m;
+        all += __builtin_popcount(lazy.group[i].maybe);
+    for (int d = 1; d <= count; d++) {
+        tb_move m = 0;
+        for (int maybe = all;;) {
+            uint32_t pool = (uint32_t)(listed + lazy.endings + maybe);
+            if (!pool)
+                break;
+            int r = (int)tb__rng_below(rng, pool);
+            if (r < listed) {
+                m = sure[r];
+                break;
+            }
+            r -= listed;
+            if (r < lazy.endings) {
+                kh_card_sets_pick(k->hand[k->cur], KH_M_END, 0, 7, NULL, r, &m);
+                break;
+            }
+            r -= lazy.endings;
+            kh_group *g = lazy.group;
+            unsigned members;
+            while (members = g->dropped == d ? g->legal : g->maybe, r >= __builtin_popcount(members)) {
+                r -= __builtin_popcount(members);
+                g++;
+            }
+            for (; r > 0; r--)
+                members &= members - 1;
+            int bit = __builtin_ctz(members);
+            kh_group_search(&ctx, g);
+            if (g->legal >> bit & 1) {
+                m = kh_group_move(&ctx, g, bit);
+                break;
+            }
+            maybe -= __builtin_popcount(g->maybe) - __builtin_popcount(g->legal);
+            g->dropped = (uint16_t)d;
         }
-        r -= lazy.endings;
-        kh_group *g = lazy.group;
-        while (r >= __builtin_popcount(g->maybe))
-            r -= __builtin_popcount(g++->maybe);
-        unsigned bits = g->maybe;
-        for (; r > 0; r--)
-            bits &= bits - 1;
-        int bit = __builtin_ctz(bits);
-        if (g->searched) /* every member left is legal */
-            return kh_group_move(&ctx, g, bit);
-        int before = __builtin_popcount(g->maybe);
-        kh_group_search(&ctx, g);
-        if (g->maybe >> bit & 1)
-            return kh_group_move(&ctx, g, bit);
-        maybe -= before - __builtin_popcount(g->maybe);
+        out[d - 1] = m;
     }
 }
 
@@ -1288,7 +1310,16 @@ static tb_move kh_random_move(const tb_state *s, tb_rng *rng)
 {
     kh_memo memo;
     kh_memo_init(&memo);
-    return kh_random((const khronos_state *)s, rng, &memo);
+    tb_move m;
+    kh_random_moves_memo((const khronos_state *)s, rng, &memo, &m, 1);
+    return m;
+}
+
+static void kh_random_moves(const tb_state *s, tb_rng *rng, tb_move *out, int count)
+{
+    kh_memo memo;
+    kh_memo_init(&memo);
+    kh_random_moves_memo((const khronos_state *)s, rng, &memo, out, count);
 }
 
 /* ---- decisions a search need not consider ---- */
@@ -1531,7 +1562,7 @@ static void kh_apply(tb_state *s, tb_move m)
 }
 
 /* Random decisions to the end (or `limit`), drawn exactly as repeated
- * tb_random_move + tb_apply draw them (kh_random), with the boards' memo
+ * tb_random_move + tb_apply draw them (kh_random_moves_memo), with the boards' memo
  * kept from one decision to the next and no call through the game table. */
 static int kh_playout(tb_state *s, tb_rng *rng, int limit)
 {
@@ -1540,7 +1571,9 @@ static int kh_playout(tb_state *s, tb_rng *rng, int limit)
     kh_memo_init(&memo);
     int played = 0;
     while ((limit <= 0 || played < limit) && !k->over) {
-        kh_apply(s, kh_random(k, rng, &memo));
+        tb_move m;
+        kh_random_moves_memo(k, rng, &memo, &m, 1);
+        kh_apply(s, m);
         played++;
     }
     return played;
@@ -1714,6 +1747,7 @@ const struct tb_game tb__khronos_game = {
     .undominated = kh_undominated,
     .apply = kh_apply,
     .random_move = kh_random_move,
+    .random_moves = kh_random_moves,
     .playout = kh_playout,
     .scores = kh_scores,
     .score_breakdown = kh_score_breakdown,
