@@ -6,12 +6,14 @@
 // castle squares, hand cards, the face-up display and the stack), plus the
 // decisions that only have buttons (stop, banner, sale).  After each one the
 // board must show it.  A spectator never sees a hand, and the switch hides
-// the opponents' totals.  Screenshots go to tests/e2e/artifacts/arkadia-*.png.
+// the opponents' totals.  The computer's turn is marked, also on a page
+// opened in the middle of it.  Screenshots go to tests/e2e/artifacts/arkadia-*.png.
 // A missing browser or package is a failure.
-import { assert, assertEq } from '../server/lib.mjs';
+import path from 'node:path';
+import { assert, assertEq, sleep, startServer } from '../server/lib.mjs';
 import { browserSuite, recordAnimations, startedAnimations } from './browser.mjs';
 
-const { server, t, newPage, shot, finish } = await browserSuite({ title: 'browser tests (Arkadia)', prefix: 'arkadia-', aiDelay: 40, reducedMotion: true });
+const { server, t, newPage, shot, finish, tabula, dir } = await browserSuite({ title: 'browser tests (Arkadia)', prefix: 'arkadia-', aiDelay: 40, reducedMotion: true });
 const GESTURES = Number(process.env.ARKADIA_GESTURES || 30);
 
 // A point inside square `sq` of the board, (fx, fy) in 0…1 across it.
@@ -53,6 +55,19 @@ const ourEntry = (page, n) => page.$eval('.log', (log, k) => {
   const e = log.querySelectorAll('.entry')[k];
   return e ? e.textContent : null;
 }, n);
+
+// The marks the computer's last turn must leave on the board: the selectors
+// of what its decisions (the log's last run of seat 0) put there.
+function computerTurnMarks(log) {
+  const run = [];
+  for (let k = log.length - 1; k >= 0 && log[k].seat === 0; k--) run.unshift(log[k].move);
+  return run.flatMap((m) => {
+    if (/^lot /.test(m)) return ['.lot-base.last-move'];
+    if (/^[a-p]\d{1,2}(-[a-p]\d{1,2})+$/.test(m)) return [`.building.last-move[data-squares="${m}"]`];
+    const w = /^(?:own|neutral) (\S+)$/.exec(m);
+    return w ? [`.worker.last-move[data-sq="${w[1]}"]`] : [];
+  });
+}
 
 let gameUrl = null, spectatorUrl = null;
 
@@ -425,14 +440,7 @@ t.test('the last move is marked, the staged move previewed before Confirm and go
     await myTurn();
     const log = (await (await fetch(`${server.base}/api/games/${g.id}`)).json()).log;
     // the computer's last turn: what its decisions put on the board is marked
-    const run = [];
-    for (let k = log.length - 1; k >= 0 && log[k].seat === 0; k--) run.unshift(log[k].move);
-    const expect = run.flatMap((m) => {
-      if (/^lot /.test(m)) return ['.lot-base.last-move'];
-      if (/^[a-p]\d{1,2}(-[a-p]\d{1,2})+$/.test(m)) return [`.building.last-move[data-squares="${m}"]`];
-      const w = /^(?:own|neutral) (\S+)$/.exec(m);
-      return w ? [`.worker.last-move[data-sq="${w[1]}"]`] : [];
-    });
+    const expect = computerTurnMarks(log);
     for (const sel of expect) await page.waitForSelector(`.arkadia-board ${sel}`, { timeout: 5000 });
     if (expect.length) { checkedReply = true; await shot(page, '11-computer-turn-marked'); }
     if (await page.$('[data-lot-anchor]')) {
@@ -473,6 +481,57 @@ t.test('the last move is marked, the staged move previewed before Confirm and go
   assert(checkedReply, 'the computer\'s turn was checked');
   assert(placed, 'a placement was staged and confirmed');
   await page.context().close();
+});
+
+// A page opened in the middle of the computer's turn asks for the position
+// before that turn; when the answer comes after more of the turn arrived, the
+// whole turn is still marked, not only the decisions the page saw arrive (the
+// computer plays slowly here, and the answer is held until a decision came).
+t.test('a page opened in the middle of the computer\'s turn marks the whole turn', async () => {
+  const slow = await startServer(tabula, { db: path.join(dir, 'slow.db'), aiDelay: 900 });
+  try {
+    const get = async (id) => (await fetch(`${slow.base}/api/games/${id}`)).json();
+    // a game where the computer (the first seat) begins, its first turn (the
+    // lot and more) going on when the page has opened: tried again when the
+    // person begins or the turn ended first
+    let g = null, page = null, release = null, asked = 0, opened = 0;
+    for (let tries = 0; tries < 12 && !page; tries++) {
+      const made = await (await fetch(`${slow.base}/api/games`, { method: 'POST', body: JSON.stringify({
+        game: 'arkadia', players: 2, seats: [{ kind: 'ai', level: 'random' }, { kind: 'human', name: 'Late' }] }) })).json();
+      let started = false;
+      for (let i = 0; i < 40 && !started; i++) {
+        const s = await get(made.id);
+        if (s.log.some((e) => e.seat !== 0) || (s.log.length === 0 && i > 20)) break; // the person begins
+        started = s.log.length >= 2;
+        if (!started) await sleep(100);
+      }
+      if (!started) continue;
+      const p = await newPage();
+      const held = new Promise((r) => { release = r; });
+      asked = 0;
+      await p.route('**/replay/**', async (route) => { asked++; await held; await route.continue(); });
+      await p.goto(`${slow.base}${made.seats[1].link}`);
+      await p.waitForFunction(() => document.querySelectorAll('.log .entry').length > 0);
+      opened = await logLength(p);
+      if (await p.$('#turn.mine')) { release(); await p.context().close(); continue; } // the turn was over
+      g = made;
+      page = p;
+    }
+    assert(page, 'a page opened in the middle of the computer\'s first turn (12 tries)');
+    // one more decision of the same turn arrives while the page waits for its answer
+    await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k, opened, { timeout: 15000 });
+    const log = (await get(g.id)).log;
+    assert(asked >= 1 && log.slice(0, opened + 1).every((e) => e.seat === 0), `the page opened after ${opened} decisions of the computer's turn and asked for the position before it`);
+    release();
+    await page.waitForFunction(() => document.querySelector('#turn.mine'), null, { timeout: 30000 });
+    const expect = computerTurnMarks((await get(g.id)).log);
+    assert(expect.includes('.lot-base.last-move'), 'the turn laid the lot');
+    for (const sel of expect) await page.waitForSelector(`.arkadia-board ${sel}`, { timeout: 5000 });
+    await shot(page, '14-opened-mid-turn');
+    await page.context().close();
+  } finally {
+    await slow.stop();
+  }
 });
 
 await finish();

@@ -575,16 +575,27 @@ function onMessage(msg) {
 
 // A page just opened (or rewound by an undo) has no earlier position to
 // compare with: it asks for the position before the last seat's run of
-// decisions, so the board marks what that whole turn changed.
+// decisions, so the board marks what that whole turn changed.  When the
+// seat played on while the page asked (a page opened in the middle of the
+// computer's turn), that position is still where the turn began: it is
+// used as long as every decision since is the same seat's (else the marks
+// of the decisions the page saw arrive stand).
 async function loadBefore(st) {
   if (!st.last || !st.n) return;
+  const seat = st.last.seat;
   const byN = new Map(S.log.map((e) => [e.n, e]));
   let k = st.last.n;
-  while (byN.has(k - 1) && byN.get(k - 1).seat === st.last.seat) k--;
+  while (byN.has(k - 1) && byN.get(k - 1).seat === seat) k--;
   const q = token ? `?token=${encodeURIComponent(token)}` : '';
   let r;
   try { r = await apiGet(`/api/games/${encodeURIComponent(gameId)}/replay/${k - 1}${q}`); } catch { return; } // marks are a help, not a need
-  if (!S.current || S.current.n !== st.n || S.before || !r || !r.view) return;
+  if (!S.current || S.current.n < st.n || !r || !r.view) return;
+  if (S.current.n === st.n) {
+    if (S.before) return;
+  } else {
+    const now = new Map(S.log.map((e) => [e.n, e]));
+    for (let j = k; j <= S.current.n; j++) if (!now.has(j) || now.get(j).seat !== seat) return;
+  }
   S.before = { n: r.step, view: r.view };
   renderAll();
 }
