@@ -164,6 +164,36 @@ static int clans_setup(tb_state *s, char *err, size_t errlen)
     return 0;
 }
 
+/* What founding village t in epoch e (1..5) does to it (clans.md 5A): strife
+ * (all five colours) kills the lone huts; hostile terrain then ruins it;
+ * else every colour with a hut left scores `value`.  Depends on t alone,
+ * not on the other villages (a village has no occupied neighbour). */
+typedef struct clans_outcome {
+    uint64_t huts; /* the huts left after strife (all go when ruined) */
+    int killed;    /* huts strife killed */
+    bool ruin;
+    int value;     /* the points of each colour in huts (0: ruined or emptied) */
+} clans_outcome;
+
+static inline clans_outcome clans_village_outcome(const clans_state *c, int t, int e)
+{
+    clans_outcome o = {c->huts[t], 0, false, 0};
+    if (!clans_zero_bytes(o.huts, CLANS_FIVE_BYTES)) {
+        /* All five colours: strife kills the lone huts (5A.5). */
+        uint64_t lone = clans_zero_bytes(o.huts ^ CLANS_ONE_EACH, CLANS_FIVE_BYTES);
+        o.killed = __builtin_popcountll(lone);
+        o.huts &= ~((lone >> 7) * 0xff);
+    }
+    const clans_epoch *ep = &clans__epoch[e - 1];
+    int terrain = clans__territory[t].terrain;
+    if (ep->hostile == terrain)
+        o.ruin = true;
+    else if (c->size[t] > o.killed)
+        o.value = c->size[t] - o.killed +
+                  (ep->favourable == terrain || ep->favourable == CLANS_ANY_TERRAIN ? ep->bonus : 0);
+    return o;
+}
+
 /* Founds village t for the mover: chip, strife, terrain, score (clans.md 5A). */
 static void clans_found(clans_state *c, int t)
 {
@@ -174,33 +204,24 @@ static void clans_found(clans_state *c, int t)
     c->chips[c->turn]++;
     c->villages |= BIT(t);
     c->village_epoch[t] = (uint8_t)e;
-    uint64_t h = c->huts[t];
-    if (!clans_zero_bytes(h, CLANS_FIVE_BYTES)) {
-        /* All five colours: strife kills the lone huts (5A.5). */
-        uint64_t lone = clans_zero_bytes(h ^ CLANS_ONE_EACH, CLANS_FIVE_BYTES);
-        int killed = __builtin_popcountll(lone);
-        h &= ~((lone >> 7) * 0xff);
-        c->huts[t] = h;
-        c->size[t] = (uint8_t)(c->size[t] - killed);
-        c->removed = (uint8_t)(c->removed + killed);
+    clans_outcome o = clans_village_outcome(c, t, e);
+    if (o.killed) {
+        c->huts[t] = o.huts;
+        c->size[t] = (uint8_t)(c->size[t] - o.killed);
+        c->removed = (uint8_t)(c->removed + o.killed);
         if (!c->size[t])
             clans_vacate(c, t); /* five single huts: strife empties it */
     }
-    const clans_epoch *ep = &clans__epoch[e - 1];
-    int terrain = clans__territory[t].terrain;
-    if (ep->hostile == terrain) {
+    if (o.ruin) {
         c->removed = (uint8_t)(c->removed + c->size[t]);
         c->huts[t] = 0;
         c->size[t] = 0;
         if (c->occupied & BIT(t)) /* strife may have emptied it already */
             clans_vacate(c, t);
         c->ruins |= BIT(t);
-    } else if (c->size[t] > 0) {
-        int value = c->size[t];
-        if (ep->favourable == terrain || ep->favourable == CLANS_ANY_TERRAIN)
-            value += ep->bonus;
+    } else if (o.value) {
         for (int k = 0; k < CLANS_COLOURS; k++) /* every colour with a hut there */
-            c->track[k] = (int16_t)(c->track[k] + value * (int)((h >> (8 * k) & 0xff) != 0));
+            c->track[k] = (int16_t)(c->track[k] + o.value * (int)((o.huts >> (8 * k) & 0xff) != 0));
     }
     if (c->chips_taken == CLANS_CHIPS)
         c->over = 1;
@@ -208,8 +229,12 @@ static void clans_found(clans_state *c, int t)
 
 /* Does the order in which the pending villages are founded change the
  * outcome (huts, scores, ruins)?  Only when their chips span more than one
- * epoch; then every order is tried on a copy (at most 6! orders, and only at
- * epoch boundaries). */
+ * epoch.  Position k of the order founds in epoch E[k] (the chip's; none
+ * past the 12th chip), and each village's outcome depends on its epoch
+ * alone, so every order gives the same outcome exactly when (1) each
+ * village keeps the same huts and ruin whatever its epoch, and (2) the
+ * points are u(village) + v(position) for every colour, the only way a sum
+ * over an assignment is the same for every permutation. */
 static bool clans_order_matters(const clans_state *c)
 {
     int n = __builtin_popcountll(c->pending);
@@ -219,40 +244,37 @@ static bool clans_order_matters(const clans_state *c)
      * so the chips span one epoch exactly when the first and last agree. */
     if (clans__chip_epoch(c->chips_taken + n - 1) == clans__chip_epoch(c->chips_taken))
         return false;
-    int ids[8], found = 0;
+    enum { MAX = 8 }; /* a move leaves at most the source's neighbours alone */
+    if (n > MAX)
+        return true;
+    int ids[MAX], found = 0;
     for (uint64_t rest = c->pending; rest; rest &= rest - 1)
         ids[found++] = __builtin_ctzll(rest);
-    /* Heap's algorithm over the order of ids. */
-    int perm[8], counter[8] = {0};
-    memcpy(perm, ids, sizeof ids);
-    clans_state ref, trial;
-    bool have_ref = false;
-    int i = 0;
-    for (;;) {
-        trial = *c;
-        for (int k = 0; k < n && !trial.over; k++)
-            clans_found(&trial, perm[k]);
-        if (!have_ref) {
-            ref = trial;
-            have_ref = true;
-        } else if (memcmp(ref.huts, trial.huts, sizeof ref.huts) != 0 ||
-                   memcmp(ref.track, trial.track, sizeof ref.track) != 0 ||
-                   ref.ruins != trial.ruins) {
-            return true;
+    int16_t points[MAX][MAX][CLANS_COLOURS]; /* village i founded at position k, by colour */
+    for (int i = 0; i < n; i++) {
+        uint64_t huts0 = 0;
+        bool ruin0 = false;
+        for (int k = 0; k < n; k++) {
+            int e = clans__chip_epoch(c->chips_taken + k);
+            clans_outcome o = {c->huts[ids[i]], 0, false, 0}; /* not founded */
+            if (e)
+                o = clans_village_outcome(c, ids[i], e);
+            uint64_t huts = o.ruin ? 0 : o.huts;
+            if (k == 0) {
+                huts0 = huts;
+                ruin0 = o.ruin;
+            } else if (huts != huts0 || o.ruin != ruin0) {
+                return true;
+            }
+            for (int col = 0; col < CLANS_COLOURS; col++)
+                points[i][k][col] = (int16_t)(o.ruin ? 0 : o.value * (int)((huts >> (8 * col) & 0xff) != 0));
         }
-        while (i < n && counter[i] >= i) {
-            counter[i] = 0;
-            i++;
-        }
-        if (i >= n)
-            break;
-        int j = (i % 2) ? counter[i] : 0;
-        int tmp = perm[j];
-        perm[j] = perm[i];
-        perm[i] = tmp;
-        counter[i]++;
-        i = 1;
     }
+    for (int i = 1; i < n; i++)
+        for (int k = 1; k < n; k++)
+            for (int col = 0; col < CLANS_COLOURS; col++)
+                if (points[i][k][col] - points[i][0][col] != points[0][k][col] - points[0][0][col])
+                    return true;
     return false;
 }
 
