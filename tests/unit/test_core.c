@@ -10,11 +10,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
+
+#include "test_draws.h"
 
 static void rng_is_deterministic_and_seed_dependent(void **unused)
 {
@@ -335,11 +336,9 @@ static void random_move_is_uniform_over_legal_decisions(void **unused)
 {
     (void)unused;
     static tb_move legal[TB_MAX_MOVES];
-    static int count[TB_MAX_MOVES];
     for (int g = 0; g < tb_game_count(); g++) {
         const tb_game *game = tb_game_at(g);
-        double chi2 = 0.0, df = 0.0;
-        int positions = 0;
+        draw_tally tally = {0};
         for (int players = tb_game_min_players(game); players <= tb_game_max_players(game); players++) {
             tb_state *s = tb_state_new(game);
             tb_setup(s, players, NULL, (uint64_t)(players * 31), NULL, 0);
@@ -348,31 +347,14 @@ static void random_move_is_uniform_over_legal_decisions(void **unused)
             tb_rng_seed(&draw, (uint64_t)players + 1000);
             for (int step = 0; !tb_is_over(s); step++) {
                 int n = tb_legal(s, legal);
-                if (step % 5 == 0 && n > 1 && n <= 400) {
-                    const int per = 24, draws = per * n;
-                    memset(count, 0, sizeof count[0] * (size_t)n);
-                    for (int d = 0; d < draws; d++) {
-                        tb_move m = tb_random_move(s, &draw);
-                        int at = 0;
-                        while (at < n && legal[at] != m)
-                            at++;
-                        assert_true(at < n); /* only legal decisions */
-                        count[at]++;
-                    }
-                    for (int i = 0; i < n; i++)
-                        chi2 += (double)(count[i] - per) * (count[i] - per) / per;
-                    df += n - 1;
-                    positions++;
-                }
+                if (step % 5 == 0 && n > 1 && n <= 400)
+                    tally_draws(&tally, s, legal, n, 24, &draw);
                 tb_apply(s, tb_random_move(s, &walk));
             }
             tb_state_free(s);
         }
-        assert_true(positions >= 20);
-        double limit = df + 6.0 * sqrt(2.0 * df);
-        if (chi2 > limit)
-            fail_msg("%s: chi-square %.0f over %d positions (%.0f degrees of freedom, limit %.0f)",
-                     tb_game_name(game), chi2, positions, df, limit);
+        assert_true(tally.positions >= 20);
+        tally_check(&tally, tb_game_name(game));
     }
 }
 

@@ -29,7 +29,8 @@
 
 #include <cmocka.h>
 #include <jansson.h>
-#include <math.h>
+
+#include "test_draws.h"
 
 static tb_state *new_game(int players, uint64_t seed, bool holdem)
 {
@@ -396,13 +397,11 @@ static void random_decisions_stay_uniform_where_a_build_has_no_room(void **unuse
 {
     (void)unused;
     static tb_move legal[TB_MAX_MOVES];
-    static int count[TB_MAX_MOVES];
     tb_rng walk, draw;
     tb_rng_seed(&walk, 5);
     tb_rng_seed(&draw, 6);
-    double chi2 = 0.0, df = 0.0;
-    int positions = 0;
-    for (int game = 0; game < 24 && positions < 60; game++) {
+    draw_tally tally = {0};
+    for (int game = 0; game < 24 && tally.positions < 60; game++) {
         tb_state *s = new_game(2 + game % 4, 900 + (uint64_t)game, false);
         const khronos_state *k = (const khronos_state *)s;
         while (!tb_is_over(s)) {
@@ -418,31 +417,14 @@ static void random_decisions_stay_uniform_where_a_build_has_no_room(void **unuse
                         (strstr(err, "no room") || strstr(err, "no place")))
                         no_room++;
                 }
-            if (no_room && n > 1) {
-                const int per = 100;
-                memset(count, 0, sizeof count[0] * (size_t)n);
-                for (int d = 0; d < per * n; d++) {
-                    tb_move m = tb_random_move(s, &draw);
-                    int at = 0;
-                    while (at < n && legal[at] != m)
-                        at++;
-                    assert_true(at < n);
-                    count[at]++;
-                }
-                for (int i = 0; i < n; i++)
-                    chi2 += (double)(count[i] - per) * (count[i] - per) / per;
-                df += n - 1;
-                positions++;
-            }
+            if (no_room && n > 1)
+                tally_draws(&tally, s, legal, n, 100, &draw);
             tb_apply(s, tb_random_move(s, &walk));
         }
         tb_state_free(s);
     }
-    assert_true(positions >= 30);
-    double limit = df + 6.0 * sqrt(2.0 * df);
-    if (chi2 > limit)
-        fail_msg("chi-square %.0f over %d positions (%.0f degrees of freedom, limit %.0f)", chi2,
-                 positions, df, limit);
+    assert_true(tally.positions >= 30);
+    tally_check(&tally, "khronos, where a build has no room");
 }
 
 int main(void)
