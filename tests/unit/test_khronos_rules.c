@@ -11,8 +11,8 @@
  * legal decision's text (a block of squares by its corners, "c4-d5") reads
  * back as that decision, and a decision legal a moment ago but not now is
  * refused with the rule that refuses it, never a bare "not allowed now";
- * a random decision is uniform over the legal ones also where a build the
- * cards allow finds no room (the draw searches for room only when it lands
+ * a random decision is uniform over the legal ones also where a build or an
+ * upgrade the cards allow finds no room (the draw searches for room only when it lands
  * on a build or an upgrade, and draws again when there is none).
  */
 #include "tabula.h"
@@ -388,12 +388,13 @@ static void texts_read_back_and_refusals_name_their_rule(void **unused)
     free(before);
 }
 
-/* Where a build the hand, stock and cubes allow has no room (the fast random
- * draw lists it unsearched, and must drop it and draw again without
- * favouring any other decision), many draws per legal decision are counted
+/* Where a build or an upgrade the hand, stock and cubes allow has no room
+ * (the fast random draw lists it unsearched, and must drop it and draw again
+ * without favouring any other decision), many draws per legal decision are counted
  * and the chi-square statistic, summed over such positions of random games
- * with 2 to 5 players, stays within six standard deviations. */
-static void random_decisions_stay_uniform_where_a_build_has_no_room(void **unused)
+ * with 2 to 5 players, stays within six standard deviations; 70,000 draws
+ * at once are those of as many single draws. */
+static void random_decisions_stay_uniform_where_a_build_or_upgrade_has_no_room(void **unused)
 {
     (void)unused;
     static tb_move legal[TB_MAX_MOVES];
@@ -401,30 +402,71 @@ static void random_decisions_stay_uniform_where_a_build_has_no_room(void **unuse
     tb_rng_seed(&walk, 5);
     tb_rng_seed(&draw, 6);
     draw_tally tally = {0};
-    for (int game = 0; game < 24 && tally.positions < 60; game++) {
+    int checked_many = 0;
+    for (int game = 0; game < 200 && tally.positions < 60; game++) {
         tb_state *s = new_game(2 + game % 4, 900 + (uint64_t)game, false);
         const khronos_state *k = (const khronos_state *)s;
         while (!tb_is_over(s)) {
-            int n = tb_legal(s, legal), no_room = 0;
-            for (int b = 0; k->pend == KH_P_NONE && b < KH_BOARDS; b++)
+            /* the builds the cards, stock, cubes and adventurers allow
+             * (what the draw lists unsearched) that are not legal: no room,
+             * or no room whose surcharge can be paid (a tile is built on
+             * Might or Faith; Reason has only shadows) */
+            int n = tb_legal(s, legal), no_room = 0, p = k->cur;
+            for (int b = KH_MIGHT; k->pend == KH_P_NONE && b <= KH_FAITH; b++) {
+                int cap = kh_capacity(k, b), total = kh_total(k->hand[p]);
+                int budget = cap < total ? cap : total;
                 for (int t = 0; t < KH_TYPES; t++) {
+                    int f = KH_FAMILY(t), v = KH_SIZE(t);
+                    if (!k->stock[t] || (f != KH_CIVIL && !k->cubes[p]) || k->hand[p][f] < v || budget < v)
+                        continue;
                     tb_move m = KH_MOVE(KH_M_BUILD, b << 4 | t);
                     bool listed = false;
                     for (int i = 0; i < n && !listed; i++)
                         listed = legal[i] == m;
-                    char err[TB_ERR_LEN] = "";
-                    if (!listed && kh_explain(k, m, err, sizeof err) != 0 &&
-                        (strstr(err, "no room") || strstr(err, "no place")))
-                        no_room++;
+                    no_room += !listed;
                 }
+                /* and the upgrades: a larger size in stock, the cards for
+                 * the sizes gained, military and religious by their owner */
+                const kh_board *bd = &k->board[b];
+                for (int i = 0; k->pend == KH_P_NONE && i < bd->nb; i++) {
+                    const kh_bld *x = &bd->b[i];
+                    int f = KH_FAMILY(x->type), from = KH_SIZE(x->type);
+                    if (f != KH_CIVIL && x->owner != p)
+                        continue;
+                    for (int v = from + 1; v <= 3; v++) {
+                        if (!k->stock[KH_TYPE(f, v)] || k->hand[p][f] < v - from || budget < v - from)
+                            continue;
+                        tb_move m = KH_MOVE(KH_M_UPGRADE, b << 12 | kh_anchor(KH_TABLES(k), x) << 4 | KH_TYPE(f, v));
+                        bool listed = false;
+                        for (int j = 0; j < n && !listed; j++)
+                            listed = legal[j] == m;
+                        no_room += !listed;
+                    }
+                }
+            }
             if (no_room && n > 1)
                 tally_draws(&tally, s, legal, n, 100, &draw);
+            if (no_room && n > 1 && checked_many < 3) {
+                /* many draws at once (the groups' searches shared, past
+                 * 65,536 of them) are those of as many single draws */
+                enum { MANY = 70000 };
+                tb_move *many = malloc(MANY * sizeof *many);
+                assert_non_null(many);
+                tb_rng ra = draw, rb = draw;
+                tb_random_moves(s, &ra, many, MANY);
+                for (int i = 0; i < MANY; i++)
+                    if (many[i] != tb_random_move(s, &rb))
+                        fail_msg("draw %d of %d differs from a single draw", i, MANY);
+                free(many);
+                checked_many++;
+            }
             tb_apply(s, tb_random_move(s, &walk));
         }
         tb_state_free(s);
     }
     assert_true(tally.positions >= 30);
-    tally_check(&tally, "khronos, where a build has no room");
+    assert_int_equal(checked_many, 3);
+    tally_check(&tally, "khronos, where a build or an upgrade has no room");
 }
 
 int main(void)
@@ -436,7 +478,7 @@ int main(void)
         cmocka_unit_test(a_second_travel_before_a_card_is_left_out_of_searches),
         cmocka_unit_test(adventurers_in_either_order_read_as_one_state),
         cmocka_unit_test(texts_read_back_and_refusals_name_their_rule),
-        cmocka_unit_test(random_decisions_stay_uniform_where_a_build_has_no_room),
+        cmocka_unit_test(random_decisions_stay_uniform_where_a_build_or_upgrade_has_no_room),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -951,7 +951,7 @@ typedef struct kh_group {
     bool searched;
     uint8_t maybe;    /* the decisions the cards allow, not yet searched for room */
     uint8_t legal;    /* once searched: those of them that have room */
-    uint16_t dropped; /* the draw (from 1) that dropped the others from its pool */
+    int dropped;      /* the draw (from 1) that dropped the others from its pool */
     unsigned covers_ok[4]; /* the terrain mixes whose surcharge fits, by size */
 } kh_group;
 
@@ -1300,7 +1300,7 @@ static void kh_random_moves_memo(const khronos_state *k, tb_rng *rng, kh_memo *m
                 break;
             }
             maybe -= __builtin_popcount(g->maybe) - __builtin_popcount(g->legal);
-            g->dropped = (uint16_t)d;
+            g->dropped = d;
         }
         out[d - 1] = m;
     }
