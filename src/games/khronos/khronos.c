@@ -772,14 +772,16 @@ int khronos__to_move(const tb_state *s)
     return k->cur;
 }
 
-/* The Ecus every seat would earn now on each board (§1.10), whether or not an
- * adventurer stands there: out[seat][board] for the seats in play.  One pass
- * over each board serves every seat (the heuristic asks for all).  Only a
- * domain holding a building of the board's family (Might, Faith) or a
- * populate cube (Reason) can pay anyone, and most domains hold neither (a
- * printed Hamlet alone), so those domains are found first (a set of root
- * indexes) and only their other buildings are summed. */
-void kh_earnings_all(const khronos_state *k, int out[TB_MAX_SEATS][KH_BOARDS])
+/* The Ecus every seat would earn now on the boards of `boards` (bit b:
+ * board b; the others are 0) (§1.10), whether or not an adventurer stands
+ * there: out[seat][board] for the seats in play.  One pass over each board
+ * serves every seat (the heuristic asks for all; the end of a turn for the
+ * boards of the mover's adventurers).  Only a domain holding a building of
+ * the board's family (Might, Faith) or a populate cube (Reason) can pay
+ * anyone, and most domains hold neither (a printed Hamlet alone), so those
+ * domains are found first (a set of root indexes) and only their other
+ * buildings are summed. */
+static void kh_earnings_on(const khronos_state *k, unsigned boards, int out[TB_MAX_SEATS][KH_BOARDS])
 {
     static const uint8_t family[KH_TYPES] = {0, 0, 0, 1, 1, 1, 2, 2, 2};
     static const uint8_t size[KH_TYPES] = {1, 2, 3, 1, 2, 3, 1, 2, 3};
@@ -788,6 +790,8 @@ void kh_earnings_all(const khronos_state *k, int out[TB_MAX_SEATS][KH_BOARDS])
         for (int b = 0; b < KH_BOARDS; b++)
             out[p][b] = 0;
     for (int b = KH_MIGHT; b <= KH_FAITH; b++) {
+        if (!(boards >> b & 1))
+            continue;
         /* the single strongest building of the board's family in a domain
          * collects the domain's civil power for its owner */
         const kh_board *bd = &k->board[b];
@@ -829,6 +833,8 @@ void kh_earnings_all(const khronos_state *k, int out[TB_MAX_SEATS][KH_BOARDS])
     }
     /* Reason: most cubes on the domain's civil buildings (ties all collect)
      * the domain's military and religious power */
+    if (!(boards >> KH_REASON & 1))
+        return;
     const kh_board *bd = &k->board[KH_REASON];
     uint64_t has[2] = {0, 0}; /* roots of domains with a cube */
     uint8_t cubes[KH_MAXB][TB_MAX_SEATS], power[KH_MAXB];
@@ -865,6 +871,11 @@ void kh_earnings_all(const khronos_state *k, int out[TB_MAX_SEATS][KH_BOARDS])
         }
 }
 
+void kh_earnings_all(const khronos_state *k, int out[TB_MAX_SEATS][KH_BOARDS])
+{
+    kh_earnings_on(k, (1u << KH_BOARDS) - 1, out);
+}
+
 /* The Ecus `seat` would earn now on each board. */
 void kh_earnings(const khronos_state *k, int seat, int out[KH_BOARDS])
 {
@@ -883,12 +894,14 @@ static void kh_end_turn(khronos_state *k, tb_move discard)
     }
     kh_draw(k, p, D.hand);
     if (EARNING_TURN(k->turn)) {
-        int e[KH_BOARDS], total = 0;
-        kh_earnings(k, p, e);
+        /* only the boards where the seat's adventurers stand pay it */
+        int e[TB_MAX_SEATS][KH_BOARDS], total = 0;
+        unsigned boards = 1u << k->pawn[p][0] | 1u << k->pawn[p][1];
+        kh_earnings_on(k, boards, e);
         for (int b = 0; b < KH_BOARDS; b++)
-            if (kh_pawns_on(k, p, b)) {
-                total += e[b];
-                k->earned[p][k->turn == 4 ? 0 : 1][b] = (int16_t)e[b];
+            if (boards >> b & 1) {
+                total += e[p][b];
+                k->earned[p][k->turn == 4 ? 0 : 1][b] = (int16_t)e[p][b];
             }
         k->ecus[p] = (int16_t)(k->ecus[p] + total);
         k->last_earn[p] = (int16_t)total;
