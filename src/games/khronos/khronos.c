@@ -965,7 +965,6 @@ typedef struct kh_group {
     uint8_t maybe;    /* the decisions the cards allow, not yet searched for room */
     uint8_t legal;    /* once searched: those of them that have room */
     int dropped;      /* the draw (from 1) that dropped the others from its pool */
-    unsigned covers_ok[4]; /* the terrain mixes whose surcharge fits, by size */
 } kh_group;
 
 #define KH_MAX_GROUPS (KH_BOARDS * 3 + KH_BOARDS * KH_MAXB)
@@ -993,7 +992,7 @@ static int kh_build_groups(kh_ctx *c, int b, kh_group *g)
                 families |= 1u << f;
         if (families)
             g[n++] = (kh_group){.kind = KH_M_BUILD, .board = (uint8_t)b, .size = (uint8_t)v,
-                                .maybe = (uint8_t)families, .covers_ok = {kh_ctx_fits(c, budget - v)}};
+                                .maybe = (uint8_t)families};
     }
     return n;
 }
@@ -1006,10 +1005,18 @@ static void kh_group_search(kh_ctx *c, kh_group *g)
     if (g->searched)
         return;
     g->searched = true;
-    if (g->kind == KH_M_BUILD)
-        g->legal = (uint8_t)kh_ctx_families(c, g->board, g->size, g->maybe, g->covers_ok[0]);
-    else
-        g->legal = (uint8_t)kh_ctx_upgrades(c, g->board, g->index, g->maybe, g->covers_ok);
+    /* the terrain mixes whose surcharge fits in the cards left once the
+     * tile's own cards (one per size gained) are in */
+    int b = g->board, budget = c->cap[b] < c->total ? c->cap[b] : c->total;
+    if (g->kind == KH_M_BUILD) {
+        g->legal = (uint8_t)kh_ctx_families(c, b, g->size, g->maybe, kh_ctx_fits(c, budget - g->size));
+        return;
+    }
+    unsigned covers_ok[4] = {0};
+    for (int v = g->size + 1; v <= 3; v++)
+        if (budget >= v - g->size)
+            covers_ok[v] = kh_ctx_fits(c, budget - (v - g->size));
+    g->legal = (uint8_t)kh_ctx_upgrades(c, b, g->index, g->maybe, covers_ok);
 }
 
 /* The decision of group g for member bit `bit` (a family or a size). */
@@ -1128,16 +1135,15 @@ static int kh_legal_ctx(kh_ctx *c, tb_move *out, kh_lazy *lazy)
             continue;
         const kh_board *bd = &k->board[b];
         /* by family and present size: the larger sizes in stock whose cards
-         * (one per size gained) the hand and the adventurers can give, and
-         * the terrain mixes whose surcharge then fits */
+         * (one per size gained) the hand and the adventurers can give (the
+         * terrain mixes whose surcharge then fits: when a group is searched) */
         int budget = c->cap[b] < c->total ? c->cap[b] : c->total;
-        unsigned sizes[KH_FAMILIES][3] = {{0}}, covers_ok[3][4] = {{0}};
+        unsigned sizes[KH_FAMILIES][3] = {{0}};
         for (int from = 1; from <= 2; from++) {
             for (int v = from + 1; v <= 3; v++) {
                 int base = v - from;
                 if (budget < base)
                     continue;
-                covers_ok[from][v] = kh_ctx_fits(c, budget - base);
                 for (int f = 0; f < KH_FAMILIES; f++)
                     if (h[f] >= base && k->stock[KH_TYPE(f, v)])
                         sizes[f][from] |= 1u << v;
@@ -1170,7 +1176,6 @@ static int kh_legal_ctx(kh_ctx *c, tb_move *out, kh_lazy *lazy)
             kh_group one, *g = lazy ? &lazy->group[lazy->ngroups++] : &one;
             *g = (kh_group){.kind = KH_M_UPGRADE, .board = (uint8_t)b, .size = (uint8_t)from,
                             .index = cand[j], .family = (uint8_t)f, .maybe = (uint8_t)sizes[f][from]};
-            memcpy(g->covers_ok, covers_ok[from], sizeof g->covers_ok);
             if (lazy)
                 continue;
             kh_group_search(c, g);
