@@ -169,7 +169,7 @@ static int clans_setup(tb_state *s, char *err, size_t errlen)
  * else every colour with a hut left scores `value`.  Depends on t alone,
  * not on the other villages (a village has no occupied neighbour). */
 typedef struct clans_outcome {
-    uint64_t huts; /* the huts left after strife (all go when ruined) */
+    uint64_t huts; /* the huts left after strife (when ruined these go too) */
     int killed;    /* huts strife killed */
     bool ruin;
     int value;     /* the points of each colour in huts (0: ruined or emptied) */
@@ -267,7 +267,7 @@ static bool clans_order_matters(const clans_state *c)
                 return true;
             }
             for (int col = 0; col < CLANS_COLOURS; col++)
-                points[i][k][col] = (int16_t)(o.ruin ? 0 : o.value * (int)((huts >> (8 * col) & 0xff) != 0));
+                points[i][k][col] = (int16_t)(o.value * (int)((huts >> (8 * col) & 0xff) != 0));
         }
     }
     for (int i = 1; i < n; i++)

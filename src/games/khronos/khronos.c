@@ -953,8 +953,8 @@ static int kh_card_sets(const uint8_t h[KH_FAMILIES], int kind, int lo, int hi, 
 
 /* Decisions whose legality needs a search of a board for room: the builds
  * of one size on one board (bit f of `maybe`: family f) or the larger sizes
- * of one building (bit v: size v).  A random draw (kh_random) searches only
- * the group it lands on; a list searches them all. */
+ * of one building (bit v: size v).  A random draw (kh_random_moves_memo)
+ * searches only the group it lands on; a list searches them all. */
 typedef struct kh_group {
     uint8_t kind;  /* KH_M_BUILD or KH_M_UPGRADE */
     uint8_t board;
@@ -1029,7 +1029,7 @@ static tb_move kh_group_move(const kh_ctx *c, const kh_group *g, int bit)
     return KH_MOVE(KH_M_UPGRADE, g->board << 12 | kh_anchor(KT, x) << 4 | KH_TYPE(g->family, bit));
 }
 
-/* The legal decisions, listed in out, in the context of ctx (its memo: what
+/* The legal decisions, listed in out, for the position of c (its memo: what
  * the last calls worked out about the boards).  With lazy not NULL the
  * decisions that need a search for room (builds and upgrades, kh_group) are
  * left in lazy's groups, unsearched, and the turn's endings are counted

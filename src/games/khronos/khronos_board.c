@@ -456,7 +456,7 @@ int kh_board_new_set(const kh_board *bd, int type, const kh_domstat *st, const k
             int i = anchor[at];
             while (t->place[i].form != f0 + k)
                 i++;
-            if (!(board_dominion(bd, &t->place[i], v, st, sq) >> f & 1)) {
+            if (!kh_board_new_dominion(bd, type, i, st, sq)) {
                 kh_bits_clear(&legal[k], at);
                 n--;
             }
