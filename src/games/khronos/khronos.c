@@ -123,14 +123,11 @@ int kh_pawns_on(const khronos_state *k, int p, int board)
 
 int kh_capacity(const khronos_state *k, int board)
 {
+    /* without branches (which adventurer stands where is random in a
+     * playout): both there share the pool, one there has its own cards */
     const uint8_t *pw = k->pawn[k->cur];
-    if (pw[0] == board && pw[1] == board)
-        return k->left[0] + k->left[1] - k->pool;
-    if (pw[0] == board)
-        return k->left[0];
-    if (pw[1] == board)
-        return k->left[1];
-    return 0;
+    int on0 = pw[0] == board, on1 = pw[1] == board;
+    return on0 * k->left[0] + on1 * k->left[1] - (on0 & on1) * k->pool;
 }
 
 /* Plays n cards with the adventurers on `board`; an adventurer that plays
@@ -920,11 +917,8 @@ static void kh_end_turn(khronos_state *k, tb_move discard)
 
 /* ---- legal decisions ---- */
 
-/* Every multiset of cards from hand h (sizes lo..hi) as moves of `kind`, in
- * increasing move order: appended to out and counted or, with out NULL,
- * only counted, and the one numbered nth (from 0) put in *pick when there
- * is one.  Returns how many there are. */
-static int kh_card_sets_pick(const uint8_t h[KH_FAMILIES], int kind, int lo, int hi, tb_move *out,
+/* kh_card_sets_pick's loop over the hand's colours, for any hand and sizes. */
+static int kh_card_sets_loop(const uint8_t h[KH_FAMILIES], int kind, int lo, int hi, tb_move *out,
                              int nth, tb_move *pick)
 {
     int n = 0;
@@ -946,9 +940,29 @@ static int kh_card_sets_pick(const uint8_t h[KH_FAMILIES], int kind, int lo, int
     return n;
 }
 
+/* Every multiset of cards from hand h (sizes lo..hi) as moves of `kind`, in
+ * increasing move order: appended to out and counted or, with out NULL,
+ * only counted, and the one numbered nth (from 0) put in *pick when there
+ * is one.  Returns how many there are. */
+static inline int kh_card_sets_pick(const uint8_t h[KH_FAMILIES], int kind, int lo, int hi,
+                                    tb_move *out, int nth, tb_move *pick)
+{
+    if (!out && (lo == 0 || lo == 1) && h[0] + h[1] + h[2] <= hi) {
+        /* every size fits but, with lo 1, the empty set: the sets are the
+         * whole box of counts, numbered as the loop numbers them */
+        int w0 = h[0] + 1, w1 = h[1] + 1, n = w0 * w1 * (h[2] + 1) - lo;
+        if (nth >= 0 && nth < n) {
+            int q = nth + lo;
+            *pick = KH_MOVE(kind, KH_CARDS(q % w0, q / w0 % w1, q / w0 / w1));
+        }
+        return n;
+    }
+    return kh_card_sets_loop(h, kind, lo, hi, out, nth, pick);
+}
+
 static int kh_card_sets(const uint8_t h[KH_FAMILIES], int kind, int lo, int hi, tb_move *out)
 {
-    return kh_card_sets_pick(h, kind, lo, hi, out, 0, NULL);
+    return kh_card_sets_loop(h, kind, lo, hi, out, 0, NULL);
 }
 
 /* Decisions whose legality needs a search of a board for room: the builds

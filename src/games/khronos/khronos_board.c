@@ -81,16 +81,17 @@ int kh_board_add(kh_board *bd, int place, int type, int owner, int flags)
         int r = bd->b[bd->at[sq]].dom;
         touched[r >> 6] |= 1ULL << (r & 63);
     }
-    int root = pos;
+    int root = pos, first = KH_MAXB;
     if (touched[0] | touched[1]) {
-        int first = touched[0] ? __builtin_ctzll(touched[0]) : 64 + __builtin_ctzll(touched[1]);
-        first += first >= pos;
-        root = first < root ? first : root;
+        first = touched[0] ? __builtin_ctzll(touched[0]) : 64 + __builtin_ctzll(touched[1]);
+        root = first + (first >= pos) < root ? first + (first >= pos) : root;
     }
     memmove(&bd->b[pos + 1], &bd->b[pos], (size_t)(bd->nb - pos) * sizeof bd->b[0]);
     bd->nb++;
-    /* one pass: every domain renumbered, the touched ones joined */
-    for (int i = 0; i < bd->nb; i++) {
+    /* one pass: every domain renumbered, the touched ones joined; a building
+     * before both the new one and the first touched root keeps its number
+     * and its domain (its root is no later than itself) */
+    for (int i = first < pos ? first : pos; i < bd->nb; i++) {
         int d = bd->b[i].dom;
         bool joined = touched[d >> 6] >> (d & 63) & 1;
         bd->b[i].dom = (uint8_t)(joined ? root : d + (d >= pos));
@@ -154,7 +155,7 @@ void kh_board_remove(kh_board *bd, int i)
     /* one pass: the members of the domain it leaves (new numbering) noted,
      * every domain renumbered */
     uint64_t members[2] = {0, 0};
-    for (int j = 0; j < bd->nb; j++) {
+    for (int j = root; j < bd->nb; j++) { /* before root: neither a member nor renumbered */
         int d = bd->b[j].dom;
         members[j >> 6] |= (uint64_t)(d == root) << (j & 63);
         bd->b[j].dom = (uint8_t)(d - (d > i));
@@ -230,20 +231,20 @@ void kh_board_domains(const kh_board *bd, kh_domstat st[KH_MAXB])
 
 void kh_board_snapshot(kh_board *bd, int fam)
 {
+    /* without branches: which buildings count is random in a playout */
     uint8_t power[KH_MAXB];
-    for (int i = 0; i < bd->nb; i++) { /* a domain's root is met before its other members */
+    for (int i = 0; i < bd->nb; i++) {
         const kh_bld *b = &bd->b[i];
-        if (b->dom == i)
-            power[i] = 0;
-        if (board_family[b->type] == fam && !(b->flags & KH_RUIN))
-            power[b->dom] = (uint8_t)(power[b->dom] + board_size[b->type]);
+        power[i] = 0; /* no building before i is in a domain rooted at i */
+        bool counts = board_family[b->type] == fam && !(b->flags & KH_RUIN);
+        power[b->dom] = (uint8_t)(power[b->dom] + (counts ? board_size[b->type] : 0));
     }
     for (int i = 0; i < bd->nb; i++) {
         kh_bld *b = &bd->b[i];
-        if (board_family[b->type] == KH_CIVIL)
-            continue; /* civil buildings never conflict */
-        b->orig = (uint8_t)kh_anchor(bd->tab, &bd->b[b->dom]);
-        b->opower = power[b->dom];
+        bool civil = board_family[b->type] == KH_CIVIL; /* civil buildings never conflict */
+        uint8_t orig = (uint8_t)kh_anchor(bd->tab, &bd->b[b->dom]), opower = power[b->dom];
+        b->orig = civil ? b->orig : orig;
+        b->opower = civil ? b->opower : opower;
     }
 }
 
