@@ -65,15 +65,16 @@ static void board_shift_at(kh_board *bd, int from, int by)
 int kh_board_add(kh_board *bd, int place, int type, int owner, int flags)
 {
     const kh_place *p = &bd->tab->place[place];
-    int lo = 0, hi = bd->nb; /* the first building whose first square is after p's */
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (kh_anchor(bd->tab, &bd->b[mid]) < p->sq[0])
-            lo = mid + 1;
-        else
-            hi = mid;
+    /* the first building whose first square is after p's: a binary search
+     * whose steps depend on the count alone (a select, not a branch, at
+     * each: where the new building goes is random in a playout) */
+    int pos = 0, len = bd->nb, key = p->sq[0];
+    while (len > 1) { /* the answer lies in [pos, pos + len] */
+        int half = len / 2;
+        pos += (kh_anchor(bd->tab, &bd->b[pos + half - 1]) < key) * half;
+        len -= half;
     }
-    int pos = lo;
+    pos += len == 1 && kh_anchor(bd->tab, &bd->b[pos]) < key;
     /* the domains it touches (roots numbered as before the insertion) become
      * one, whose root is the smallest index among them and the new building */
     uint64_t touched[2] = {0, 0};
