@@ -87,10 +87,15 @@ static void bench_agent(const tb_game *g, const tb_data *data, int players, cons
             fprintf(stderr, "tabula bench: %s\n", err);
             exit(1);
         }
-        /* Search from a position some way into the game. */
+        /* Search from a position some way into the game, reached by drawing
+         * from the legal list (not tb_random_move: a game's own random draws
+         * may change, and the positions must not) */
         int skip = (int)tb_rng_below(&rng, 20);
-        for (int i = 0; i < skip && !tb_is_over(s); i++)
-            tb_apply(s, tb_random_move(s, &rng));
+        for (int i = 0; i < skip && !tb_is_over(s); i++) {
+            tb_move moves[TB_MAX_MOVES];
+            int n = tb_legal(s, moves);
+            tb_apply(s, moves[tb_rng_below(&rng, (uint32_t)n)]);
+        }
         if (tb_is_over(s))
             continue;
         tb_agent_report report;
