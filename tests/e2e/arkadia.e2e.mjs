@@ -534,4 +534,42 @@ t.test('a page opened in the middle of the computer\'s turn marks the whole turn
   }
 });
 
+// The log scrolls in its card.  A player reading earlier decisions stays where
+// he is while the computers play on (before, every decision that arrived threw
+// the log back to its end, and a click aimed at an old decision could land on
+// another); at the end, the log follows the game.
+t.test('the log stays where the player scrolled it while the game goes on, and follows it from the end', async () => {
+  const slow = await startServer(tabula, { db: path.join(dir, 'scroll.db'), aiDelay: 120 });
+  try {
+    const made = await (await fetch(`${slow.base}/api/games`, { method: 'POST', body: JSON.stringify({
+      game: 'arkadia', players: 2, seats: [{ kind: 'ai', level: 'random' }, { kind: 'ai', level: 'random' }] }) })).json();
+    const page = await newPage();
+    await page.goto(`${slow.base}/game.html?game=${encodeURIComponent(made.id)}`);
+    const box = () => page.$eval('#log', (b) => ({ top: b.scrollTop, end: b.scrollHeight - b.clientHeight }));
+    // enough decisions that the log scrolls well
+    await page.waitForFunction(() => { const b = document.getElementById('log'); return b.scrollHeight > b.clientHeight + 120; },
+      null, { timeout: 60000 });
+    // at the end: it follows each new decision
+    let n = await logLength(page);
+    await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k, n, { timeout: 15000 });
+    let b = await box();
+    assert(b.end - b.top < 8, `the log at its end follows the game (scrolled to ${b.top} of ${b.end})`);
+    // scrolled up: two more decisions arrive, it stays
+    await page.$eval('#log', (x) => { x.scrollTop = 40; });
+    n = await logLength(page);
+    await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k + 1, n, { timeout: 15000 });
+    b = await box();
+    assertEq(b.top, 40, 'the log stays where the player scrolled it');
+    // a turn opened and a decision in it clicked while the game goes on: the
+    // board just after that decision
+    if (await page.$('.turn[data-first="1"] .turn-head')) await page.click('.turn[data-first="1"] .turn-head');
+    await page.click('.log .entry[data-n="1"]');
+    await page.waitForSelector('#look-return');
+    assert((await page.textContent('#turn')).includes('after decision 1 of'), 'the board after decision 1, clicked');
+    await page.context().close();
+  } finally {
+    await slow.stop();
+  }
+});
+
 await finish();

@@ -360,7 +360,11 @@ function formatMove(m) {
 }
 
 function renderLog(ctx) {
-  const box = clear($('log'));
+  // a player reading earlier decisions stays where he is while the game goes
+  // on (his click lands where he aims); at the end, the log follows the game
+  const old = $('log');
+  const atEnd = old.scrollHeight - old.scrollTop - old.clientHeight < 8, kept = old.scrollTop;
+  const box = clear(old);
   renderGameLog(box, S.log, {
     upto: ctx.replay ? ctx.n : null, current: ctx.replay ? ctx.n : null, open: S.openTurns,
     seatName, formatMove, onPick: pickMoment,
@@ -375,7 +379,7 @@ function renderLog(ctx) {
     const b = box.getBoundingClientRect(), r = cur.getBoundingClientRect();
     if (r.top < b.top) box.scrollTop -= b.top - r.top;
     else if (r.bottom > b.bottom) box.scrollTop += r.bottom - b.bottom;
-  } else if (!ctx.replay) box.scrollTop = box.scrollHeight;
+  } else if (!ctx.replay) box.scrollTop = atEnd ? box.scrollHeight : kept;
 }
 
 // The finished game's scores over time (fetched once; a failed fetch is
