@@ -2,7 +2,8 @@
  * sim_khronos.c — the invariants of a Khronos state (khronos.h) checked after
  * every random decision: tiles on the boards + stock = 155 by type (and the
  * incremental stock agrees), cubes on the boards + supply = 25 per player,
- * cards = 55 by colour, Ecus >= 0, every board's building list sorted with
+ * cards = 55 by colour, Ecus >= 0, every board's building list sorted (each
+ * building keeping its placement's first square) with
  * its square map, occupancy and domains equal to a rebuild from scratch,
  * printed Hamlet squares covered by civil buildings, ruins and owners where
  * they belong, populate cubes within capacity, and — whenever no action is
@@ -32,6 +33,9 @@ static int sim_board(const khronos_state *k, int b, char *err, size_t n)
         return snprintf(err, n, "%s: the square map disagrees with the buildings", kh_board_name[b]), -1;
     for (int i = 0; i < bd->nb; i++) {
         const kh_bld *x = &bd->b[i];
+        if (x->anchor != KT->place[x->place].sq[0])
+            return snprintf(err, n, "%s: building %d keeps %d as its first square, its placement "
+                            "starts at %d", kh_board_name[b], i, x->anchor, KT->place[x->place].sq[0]), -1;
         if (i && kh_anchor(KT, &bd->b[i - 1]) >= kh_anchor(KT, x))
             return snprintf(err, n, "%s: buildings out of order", kh_board_name[b]), -1;
         if (copy.b[i].dom != x->dom)

@@ -101,7 +101,7 @@ int kh_board_add(kh_board *bd, int place, int type, int owner, int flags)
         board_shift_at(bd, pos, 1);
     kh_bld *b = &bd->b[pos];
     memset(b, 0, sizeof *b);
-    b->place = (uint16_t)place;
+    kh_bld_place(b, bd->tab, place);
     b->type = (uint8_t)type;
     b->owner = (uint8_t)owner;
     b->flags = (uint8_t)flags;
@@ -172,6 +172,7 @@ void kh_board_rebuild(kh_board *bd)
     memset(&bd->occ, 0, sizeof bd->occ);
     uint64_t all[2] = {0, 0};
     for (int i = 0; i < bd->nb; i++) {
+        kh_bld_place(&bd->b[i], bd->tab, bd->b[i].place);
         const kh_place *p = kh_place_of(bd->tab, &bd->b[i]);
         for (int k = 0; k < p->n; k++)
             bd->at[p->sq[k]] = (uint8_t)i;

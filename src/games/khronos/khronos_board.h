@@ -240,7 +240,8 @@ typedef struct kh_bld {
                         root of the domain it stood in before the change
                         (KH_NONE for buildings added since) */
     uint8_t opower;  /* ... and that domain's power */
-    uint8_t pad;
+    uint8_t anchor;  /* its first square: place[place].sq[0], kept here because the
+                        place table is large and read at random (kh_bld_place) */
 } kh_bld;
 
 /* One board.  Buildings are kept sorted by their first square; at[] maps
@@ -271,7 +272,18 @@ static inline const kh_place *kh_place_of(const kh_tables *t, const kh_bld *b)
 {
     return &t->place[b->place];
 }
-static inline int kh_anchor(const kh_tables *t, const kh_bld *b) { return t->place[b->place].sq[0]; }
+/* A building's first square (the tables are not read: the building keeps it). */
+static inline int kh_anchor(const kh_tables *t, const kh_bld *b)
+{
+    (void)t;
+    return b->anchor;
+}
+/* Gives building b the placement `place` (its squares), with its first square. */
+static inline void kh_bld_place(kh_bld *b, const kh_tables *t, int place)
+{
+    b->place = (uint16_t)place;
+    b->anchor = t->place[place].sq[0];
+}
 int kh_board_find(const kh_board *bd, int anchor); /* building index by first square, or -1 */
 void kh_board_init(kh_board *bd, const kh_tables *tab);
 /* Adds a building (its squares must be free); returns its index. */

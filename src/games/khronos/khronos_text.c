@@ -942,7 +942,7 @@ static int text_read_board(khronos_state *k, int b, const json_t *a, char *err, 
             return tb__errf(err, errlen, "boards.%s holds too many buildings", bn);
         kh_bld *x = &bd->b[bd->nb++];
         memset(x, 0, sizeof *x);
-        x->place = (uint16_t)place;
+        kh_bld_place(x, KT, place);
         x->type = (uint8_t)t;
         x->owner = (uint8_t)owner;
         x->flags = (uint8_t)((is_printed ? KH_PRINTED : 0) | (ruin ? KH_RUIN : 0));
