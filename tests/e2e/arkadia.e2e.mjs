@@ -534,8 +534,8 @@ t.test('a page opened in the middle of the computer\'s turn marks the whole turn
   }
 });
 
-// The log scrolls in its card.  A player reading earlier decisions stays where
-// he is while the computers play on (before, every decision that arrived threw
+// The log scrolls in its card.  A player reading earlier decisions keeps the
+// place while the computers play on (before, every decision that arrived threw
 // the log back to its end, and a click aimed at an old decision could land on
 // another); at the end, the log follows the game.
 t.test('the log stays where the player scrolled it while the game goes on, and follows it from the end', async () => {

@@ -36,7 +36,7 @@ static int sim_board(const khronos_state *k, int b, char *err, size_t n)
         if (x->anchor != KT->place[x->place].sq[0])
             return snprintf(err, n, "%s: building %d keeps %d as its first square, its placement "
                             "starts at %d", kh_board_name[b], i, x->anchor, KT->place[x->place].sq[0]), -1;
-        if (i && kh_anchor(KT, &bd->b[i - 1]) >= kh_anchor(KT, x))
+        if (i && kh_anchor(&bd->b[i - 1]) >= kh_anchor(x))
             return snprintf(err, n, "%s: buildings out of order", kh_board_name[b]), -1;
         if (copy.b[i].dom != x->dom)
             return snprintf(err, n, "%s: building %d is in domain %d, a rebuild says %d",
@@ -182,7 +182,7 @@ static int sim_khronos_placements(const tb_state *s, char *err, size_t n)
             for (int t = x->type + 1; t < f * 3 + 3; t++) {
                 bool want = can && k->stock[t] && (f == KH_CIVIL || x->owner == p) &&
                             sim_any_place(k, b, t, i, st);
-                tb_move m = KH_MOVE(KH_M_UPGRADE, b << 12 | kh_anchor(KT, x) << 4 | t);
+                tb_move m = KH_MOVE(KH_M_UPGRADE, b << 12 | kh_anchor(x) << 4 | t);
                 if (want != sim_listed(moves, nm, m))
                     return snprintf(err, n, "%s: the upgrade of building %d to the %s is %slisted",
                                     kh_board_name[b], i, D.tile[t].name, want ? "not " : ""), -1;

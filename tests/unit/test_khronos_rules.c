@@ -436,7 +436,7 @@ static void random_decisions_stay_uniform_where_a_build_or_upgrade_has_no_room(v
                     for (int v = from + 1; v <= 3; v++) {
                         if (!k->stock[KH_TYPE(f, v)] || k->hand[p][f] < v - from || budget < v - from)
                             continue;
-                        tb_move m = KH_MOVE(KH_M_UPGRADE, b << 12 | kh_anchor(KH_TABLES(k), x) << 4 | KH_TYPE(f, v));
+                        tb_move m = KH_MOVE(KH_M_UPGRADE, b << 12 | kh_anchor(x) << 4 | KH_TYPE(f, v));
                         bool listed = false;
                         for (int j = 0; j < n && !listed; j++)
                             listed = legal[j] == m;

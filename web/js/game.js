@@ -360,8 +360,8 @@ function formatMove(m) {
 }
 
 function renderLog(ctx) {
-  // a player reading earlier decisions stays where he is while the game goes
-  // on (his click lands where he aims); at the end, the log follows the game
+  // a player reading earlier decisions keeps the place while the game goes
+  // on (a click lands where it was aimed); at the end, the log follows the game
   const old = $('log');
   const atEnd = old.scrollHeight - old.scrollTop - old.clientHeight < 8, kept = old.scrollTop;
   const box = clear(old);

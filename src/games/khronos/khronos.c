@@ -493,7 +493,7 @@ static int kh_subsets_of_size(const uint8_t h[KH_FAMILIES], int n)
  * the same squares and type, and on Faith the same owner and no ruin. */
 static int kh_find_shadow(const kh_board *bd, int t, const kh_bld *x)
 {
-    int i = kh_board_find(bd, kh_anchor(bd->tab, x));
+    int i = kh_board_find(bd, kh_anchor(x));
     if (i < 0)
         return -1;
     const kh_bld *y = &bd->b[i];
@@ -575,7 +575,7 @@ static void kh_downsize_start(khronos_state *k, int b, int i)
     if (n > 1) {
         k->pend = KH_P_KEEP;
         k->pend_board = (uint8_t)b;
-        k->pend_target = (uint8_t)kh_anchor(KT, x);
+        k->pend_target = (uint8_t)kh_anchor(x);
         return;
     }
     kh_downsize(k, b, i, n ? opts[0] : 0xffff);
@@ -1040,7 +1040,7 @@ static tb_move kh_group_move(const kh_ctx *c, const kh_group *g, int bit)
         return KH_MOVE(KH_M_BUILD, g->board << 4 | KH_TYPE(bit, g->size));
     const khronos_state *k = c->k;
     const kh_bld *x = &k->board[g->board].b[g->index];
-    return KH_MOVE(KH_M_UPGRADE, g->board << 12 | kh_anchor(KT, x) << 4 | KH_TYPE(g->family, bit));
+    return KH_MOVE(KH_M_UPGRADE, g->board << 12 | kh_anchor(x) << 4 | KH_TYPE(g->family, bit));
 }
 
 /* The legal decisions, listed in out, for the position of c (its memo: what
@@ -1081,7 +1081,7 @@ static int kh_legal_ctx(kh_ctx *c, tb_move *out, kh_lazy *lazy)
         kh_board_conflict(&k->board[k->pend_board], k->cur, &cf);
         for (int i = 0; i < cf.n; i++)
             out[n++] = KH_MOVE(KH_M_DOWNSIZE,
-                               k->pend_board << 8 | kh_anchor(KT, &k->board[k->pend_board].b[cf.cand[i]]));
+                               k->pend_board << 8 | kh_anchor(&k->board[k->pend_board].b[cf.cand[i]]));
         return n;
     }
     case KH_P_KEEP: {
@@ -1200,7 +1200,7 @@ static int kh_legal_ctx(kh_ctx *c, tb_move *out, kh_lazy *lazy)
     }
     for (int d = 0; d < nd; d++) {
         int b = (int)(demolish[d] >> 8);
-        out[n++] = KH_MOVE(KH_M_DEMOLISH, b << 8 | kh_anchor(KT, &k->board[b].b[demolish[d] & 0xff]));
+        out[n++] = KH_MOVE(KH_M_DEMOLISH, b << 8 | kh_anchor(&k->board[b].b[demolish[d] & 0xff]));
     }
     if (c->cap[KH_REASON] > 0) {
         /* populating civil buildings with room (a civil card and a cube),
@@ -1225,9 +1225,9 @@ static int kh_legal_ctx(kh_ctx *c, tb_move *out, kh_lazy *lazy)
             nr += (x->flags & KH_RUIN) && renovate_ok[t][marker];
         }
         for (int j = first_populate; j < n; j++)
-            out[j] = KH_MOVE(KH_M_POPULATE, kh_anchor(KT, &bd->b[out[j]]));
+            out[j] = KH_MOVE(KH_M_POPULATE, kh_anchor(&bd->b[out[j]]));
         for (int j = 0; j < nr; j++)
-            out[n++] = KH_MOVE(KH_M_RENOVATE, kh_anchor(KT, &bd->b[renovate[j]]));
+            out[n++] = KH_MOVE(KH_M_RENOVATE, kh_anchor(&bd->b[renovate[j]]));
     }
     if (lazy) {
         lazy->endings = kh_card_sets_pick(h, KH_M_END, 0, 7, NULL, -1, NULL);

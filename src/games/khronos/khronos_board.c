@@ -38,7 +38,7 @@ int kh_board_find(const kh_board *bd, int anchor)
     if (anchor < 0 || anchor >= KH_MAXSQ)
         return -1;
     int i = bd->at[anchor];
-    return i != KH_NONE && kh_anchor(bd->tab, &bd->b[i]) == anchor ? i : -1;
+    return i != KH_NONE && kh_anchor(&bd->b[i]) == anchor ? i : -1;
 }
 
 void kh_board_init(kh_board *bd, const kh_tables *tab)
@@ -71,10 +71,10 @@ int kh_board_add(kh_board *bd, int place, int type, int owner, int flags)
     int pos = 0, len = bd->nb, key = p->sq[0];
     while (len > 1) { /* the answer lies in [pos, pos + len] */
         int half = len / 2;
-        pos += (kh_anchor(bd->tab, &bd->b[pos + half - 1]) < key) * half;
+        pos += (kh_anchor(&bd->b[pos + half - 1]) < key) * half;
         len -= half;
     }
-    pos += len == 1 && kh_anchor(bd->tab, &bd->b[pos]) < key;
+    pos += len == 1 && kh_anchor(&bd->b[pos]) < key;
     /* the domains it touches (roots numbered as before the insertion) become
      * one, whose root is the smallest index among them and the new building */
     uint64_t touched[2] = {0, 0};
@@ -244,7 +244,7 @@ void kh_board_snapshot(kh_board *bd, int fam)
     for (int i = 0; i < bd->nb; i++) {
         kh_bld *b = &bd->b[i];
         bool civil = board_family[b->type] == KH_CIVIL; /* civil buildings never conflict */
-        uint8_t orig = (uint8_t)kh_anchor(bd->tab, &bd->b[b->dom]), opower = power[b->dom];
+        uint8_t orig = (uint8_t)kh_anchor(&bd->b[b->dom]), opower = power[b->dom];
         b->orig = civil ? b->orig : orig;
         b->opower = civil ? b->opower : opower;
     }

@@ -272,12 +272,8 @@ static inline const kh_place *kh_place_of(const kh_tables *t, const kh_bld *b)
 {
     return &t->place[b->place];
 }
-/* A building's first square (the tables are not read: the building keeps it). */
-static inline int kh_anchor(const kh_tables *t, const kh_bld *b)
-{
-    (void)t;
-    return b->anchor;
-}
+/* A building's first square (kept in the building: kh_bld_place). */
+static inline int kh_anchor(const kh_bld *b) { return b->anchor; }
 /* Gives building b the placement `place` (its squares), with its first square. */
 static inline void kh_bld_place(kh_bld *b, const kh_tables *t, int place)
 {

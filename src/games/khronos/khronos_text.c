@@ -339,7 +339,7 @@ static int text_building(const khronos_state *k, int b, int sq, const char *verb
     if (i == KH_NONE)
         return tb__errf(err, errlen, "illegal move: there is no building on %s of %s", name,
                         kh_board_name[b]);
-    int anchor = kh_anchor(KT, &bd->b[i]);
+    int anchor = kh_anchor(&bd->b[i]);
     if (anchor != sq) {
         char first[8];
         kh_square_name(KT, anchor, first, sizeof first);
@@ -553,7 +553,7 @@ static json_t *text_building_json(const kh_board *bd, int i, bool full)
         json_object_set_new(o, "was", json_pack("{s:o,s:i}", "domain", text_square_json(bd->tab, x->orig),
                                                 "power", x->opower));
     if (!full)
-        json_object_set_new(o, "domain", text_square_json(bd->tab, kh_anchor(bd->tab, &bd->b[x->dom])));
+        json_object_set_new(o, "domain", text_square_json(bd->tab, kh_anchor(&bd->b[x->dom])));
     return o;
 }
 
@@ -999,7 +999,7 @@ static int text_read_board(khronos_state *k, int b, const json_t *a, char *err, 
     for (int i = 1; i < bd->nb; i++) {
         kh_bld x = bd->b[i];
         int j = i;
-        while (j > 0 && kh_anchor(KT, &bd->b[j - 1]) > kh_anchor(KT, &x)) {
+        while (j > 0 && kh_anchor(&bd->b[j - 1]) > kh_anchor(&x)) {
             bd->b[j] = bd->b[j - 1];
             j--;
         }
@@ -1327,7 +1327,7 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
             kh_board_conflict(&k->board[b], k->cur, &c);
             if (c.found) {
                 char name[8];
-                kh_square_name(KT, kh_anchor(KT, &k->board[b].b[k->board[b].b[c.cand[0]].dom]), name,
+                kh_square_name(KT, kh_anchor(&k->board[b].b[k->board[b].b[c.cand[0]].dom]), name,
                                sizeof name);
                 return tb__errf(err, errlen, "boards.%s: the domain of %s has two highest %s "
                                 "buildings (rule of hierarchy)", kh_board_name[b], name,
@@ -1618,7 +1618,7 @@ char *khronos__render_text(const tb_state *s, int seat, unsigned flags)
             if (bd->b[i].dom != i || st[i].members < 2)
                 continue;
             char id[8];
-            kh_square_name(KT, kh_anchor(KT, &bd->b[i]), id, sizeof id);
+            kh_square_name(KT, kh_anchor(&bd->b[i]), id, sizeof id);
             if (shown && shown % 3 == 0)
                 tb__buf_printf(&out, "\n       ");
             tb__buf_printf(&out, " [%s: %d buildings, power m%d r%d c%d]", id, st[i].members,
