@@ -48,6 +48,9 @@ int sim_clans_check(const tb_state *before, const tb_state *after, char *err, si
     for (int k = 0; k < CLANS_COLOURS; k++)
         if (per_colour[k] > CLANS_HUTS_PER_COLOUR)
             return snprintf(err, n, "%d %s huts", per_colour[k], clans__colour_name[k]), -1;
+    for (int k = CLANS_COLOURS; k < 8; k++)
+        if (c->track[k] != 0)
+            return snprintf(err, n, "spare track entry %d is %d, not 0", k, c->track[k]), -1;
     int chips = 0;
     for (int p = 0; p < after->players; p++)
         chips += c->chips[p];

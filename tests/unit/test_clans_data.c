@@ -103,6 +103,40 @@ static void epoch_chart_matches_the_board(void **unused)
     assert_int_equal(clans__chip_epoch(12), 0);
 }
 
+/* The tables the rules code reads instead of working things out each time:
+ * each must say what the board and the epoch chart say. */
+static void derived_tables_match_the_board(void **unused)
+{
+    (void)unused;
+    for (int e = 0; e < CLANS_EPOCHS; e++)
+        for (int t = 0; t < CLANS_TERRITORIES; t++) {
+            const clans_epoch *ep = &clans__epoch[e];
+            int terrain = clans__territory[t].terrain;
+            int want = ep->hostile == terrain ? CLANS_RUIN
+                       : ep->favourable == terrain || ep->favourable == CLANS_ANY_TERRAIN
+                           ? ep->bonus
+                           : 0;
+            assert_int_equal(clans__founding[e][t], want);
+        }
+    for (int t = 0; t < 64; t++)
+        assert_int_equal(clans__start_crowd[t],
+                         t < CLANS_TERRITORIES ? __builtin_popcountll(clans__adjacent[t]) : 0);
+    uint64_t seen[CLANS_TERRITORIES] = {0};
+    for (int e = 0; e < clans__edge_count; e++) {
+        int a = clans__edge[e][0], b = clans__edge[e][1];
+        assert_true(a < b);
+        assert_true(clans__adjacent[a] >> b & 1);
+        assert_int_equal(clans__arc[2 * e], a | b << 8);
+        assert_int_equal(clans__arc[2 * e + 1], b | a << 8);
+        assert_true(clans__edges_of[a][e / 64] >> (e % 64) & 1);
+        assert_true(clans__edges_of[b][e / 64] >> (e % 64) & 1);
+        seen[a] |= 1ULL << b;
+        seen[b] |= 1ULL << a;
+    }
+    for (int t = 0; t < CLANS_TERRITORIES; t++)
+        assert_true(seen[t] == clans__adjacent[t]); /* every border is one edge */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -110,6 +144,7 @@ int main(void)
         cmocka_unit_test(regions_are_five_contiguous_with_all_terrains),
         cmocka_unit_test(adjacency_is_symmetric_with_135_edges),
         cmocka_unit_test(epoch_chart_matches_the_board),
+        cmocka_unit_test(derived_tables_match_the_board),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

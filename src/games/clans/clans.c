@@ -10,9 +10,10 @@
  */
 #include "clans.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#if defined(__AVX2__) || defined(__BMI2__)
+#if defined(__AVX2__) || defined(__BMI2__) || defined(__SSE2__)
 #include <immintrin.h>
 #endif
 
@@ -75,15 +76,10 @@ static inline __m256i clans_bits_to_bytes(uint32_t m)
 }
 #endif
 
-/* Occupied territory t has become empty: no edge at it is live any more, each of its
- * neighbours has one occupied neighbour less; returns the territories left
- * with no occupied neighbour (occupied or not). */
-static inline uint64_t clans_vacate(clans_state *c, int t)
+/* The territories `near` have one occupied neighbour less; returns those of
+ * them left with none (occupied or not). */
+static inline uint64_t clans_uncrowd(clans_state *c, uint64_t near)
 {
-    c->occupied &= ~BIT(t);
-    for (int w = 0; w < CLANS_EDGE_WORDS; w++)
-        c->live[w] &= ~clans__edges_of[t][w];
-    uint64_t near = clans__adjacent[t];
 #ifdef __AVX2__
     /* Adding 0xff is subtracting one, in the 32 bytes of each half. */
     __m256i *crowd = (__m256i *)c->crowd;
@@ -104,6 +100,17 @@ static inline uint64_t clans_vacate(clans_state *c, int t)
     }
     return alone;
 #endif
+}
+
+/* Occupied territory t has become empty: no edge at it is live any more, each of its
+ * neighbours has one occupied neighbour less; returns the territories left
+ * with no occupied neighbour (occupied or not). */
+static inline uint64_t clans_vacate(clans_state *c, int t)
+{
+    c->occupied &= ~BIT(t);
+    for (int w = 0; w < CLANS_EDGE_WORDS; w++)
+        c->live[w] &= ~clans__edges_of[t][w];
+    return clans_uncrowd(c, clans__adjacent[t]);
 }
 
 /* The position of the k-th (0-based) set bit of x; x has more than k bits. */
@@ -145,22 +152,27 @@ static int clans_setup(tb_state *s, char *err, size_t errlen)
     (void)err;
     (void)errlen;
     clans_state *c = (clans_state *)s;
+    tb_rng rng = s->rng; /* in registers: the stores below cannot alias it */
     for (int r = 0; r < CLANS_REGIONS; r++) {
-        const uint8_t *colours = clans__colour_orders[tb__rng_below(&s->rng, 120)];
-        for (int k = 0; k < 5; k++) {
-            int t = clans__region_member[r][k];
-            c->huts[t] = 1ULL << (8 * colours[k]);
-            c->size[t] = 1;
-        }
+        const uint8_t *colours = clans__colour_orders[tb__rng_below(&rng, 120)];
+        for (int k = 0; k < 5; k++)
+            c->huts[clans__region_member[r][k]] = 1ULL << (8 * colours[k]);
     }
+    memset(c->size, 1, sizeof c->size);
     c->occupied = (1ULL << CLANS_TERRITORIES) - 1;
     memcpy(c->live, clans__all_edges, sizeof c->live);
-    clans_count_crowds(c);
+    memcpy(c->crowd, clans__start_crowd, sizeof c->crowd);
+    /* The colours: a Fisher-Yates shuffle, as tb__shuffle draws it. */
     uint8_t deal[CLANS_COLOURS] = {0, 1, 2, 3, 4};
-    tb__shuffle(deal, CLANS_COLOURS, 1, &s->rng);
-    for (int p = 0; p < s->players; p++)
-        c->colour[p] = deal[p];
-    c->turn = (uint8_t)tb_rng_below(&s->rng, (uint32_t)s->players);
+    for (uint32_t i = CLANS_COLOURS; i > 1; i--) {
+        uint32_t j = tb__rng_below(&rng, i);
+        uint8_t swap = deal[j];
+        deal[j] = deal[i - 1];
+        deal[i - 1] = swap;
+    }
+    memcpy(c->colour, deal, (size_t)s->players);
+    c->turn = (uint8_t)tb__rng_below(&rng, (uint32_t)s->players);
+    s->rng = rng;
     return 0;
 }
 
@@ -194,37 +206,57 @@ static inline clans_outcome clans_village_outcome(const clans_state *c, int t, i
     return o;
 }
 
-/* Founds village t for the mover: chip, strife, terrain, score (clans.md 5A). */
-static void clans_found(clans_state *c, int t)
+/* Every colour with a hut in `huts` (a hut word) scores `value`. */
+static inline void clans_score_colours(clans_state *c, uint64_t huts, int value)
 {
-    int e = clans__chip_epoch(c->chips_taken);
-    if (e == 0)
-        return; /* no chip left: the game ended with the 12th village */
-    c->chips_taken++;
-    c->chips[c->turn]++;
+#ifdef __SSE2__
+    /* Eight lanes at once: the bytes past the fifth colour are 0 in a hut
+     * word, so the three spare lanes of the track get nothing. */
+    __m128i absent = _mm_cmpeq_epi8(_mm_cvtsi64_si128((long long)huts), _mm_setzero_si128());
+    __m128i points = _mm_andnot_si128(_mm_unpacklo_epi8(absent, absent),
+                                      _mm_set1_epi16((short)value));
+    __m128i *track = (__m128i *)c->track;
+    _mm_storeu_si128(track, _mm_add_epi16(_mm_loadu_si128(track), points));
+#else
+    for (int k = 0; k < CLANS_COLOURS; k++)
+        c->track[k] = (int16_t)(c->track[k] + (value & -(int)((huts >> (8 * k) & 0xff) != 0)));
+#endif
+}
+
+/* Founds village t for the mover: chip, strife, terrain, score (clans.md 5A),
+ * as clans_village_outcome says, without a branch on what the village holds
+ * or where it is (a playout founds one village in four decisions, and those
+ * branches were the ones mispredicted).  A chip is left: the game is not
+ * over.  The village has no occupied neighbour, so no edge at it is live;
+ * when strife or ruin empties it, only its neighbours' counts change. */
+static inline void clans_found(clans_state *c, int t)
+{
+    int e = clans__chip_epoch_table[c->chips_taken];
+    unsigned rule = clans__founding[e - 1][t];
+    uint64_t huts = c->huts[t];
+    int size = c->size[t];
+    /* Strife (all five colours) kills the lone huts. */
+    uint64_t strife = clans_zero_bytes(huts, CLANS_FIVE_BYTES) ? 0 : ~0ULL;
+    uint64_t lone = clans_zero_bytes(huts ^ CLANS_ONE_EACH, CLANS_FIVE_BYTES) & strife;
+    huts &= ~((lone >> 7) * 0xff);
+    size -= __builtin_popcountll(lone);
+    /* Hostile terrain ruins it. */
+    uint64_t ruin = rule >> 7;
+    huts &= ruin - 1;
+    size &= (int)ruin - 1;
+    int value = (size + (int)(rule & 0x7f)) & -(int)(size != 0);
+    clans_score_colours(c, huts, value);
+    c->removed = (uint8_t)(c->removed + c->size[t] - size);
+    c->huts[t] = huts;
+    c->size[t] = (uint8_t)size;
+    uint64_t emptied = (uint64_t)(size == 0) << t;
+    c->occupied &= ~emptied;
+    clans_uncrowd(c, clans__adjacent[t] & (0 - (emptied >> t)));
+    c->ruins |= ruin << t;
     c->villages |= BIT(t);
     c->village_epoch[t] = (uint8_t)e;
-    clans_outcome o = clans_village_outcome(c, t, e);
-    if (o.killed) {
-        c->huts[t] = o.huts;
-        c->size[t] = (uint8_t)(c->size[t] - o.killed);
-        c->removed = (uint8_t)(c->removed + o.killed);
-        if (!c->size[t])
-            clans_vacate(c, t); /* five single huts: strife empties it */
-    }
-    if (o.ruin) {
-        c->removed = (uint8_t)(c->removed + c->size[t]);
-        c->huts[t] = 0;
-        c->size[t] = 0;
-        if (c->occupied & BIT(t)) /* strife may have emptied it already */
-            clans_vacate(c, t);
-        c->ruins |= BIT(t);
-    } else if (o.value) {
-        for (int k = 0; k < CLANS_COLOURS; k++) /* every colour with a hut there */
-            c->track[k] = (int16_t)(c->track[k] + o.value * (int)((o.huts >> (8 * k) & 0xff) != 0));
-    }
-    if (c->chips_taken == CLANS_CHIPS)
-        c->over = 1;
+    c->chips[c->turn]++;
+    c->over |= ++c->chips_taken == CLANS_CHIPS;
 }
 
 /* Does the order in which the pending villages are founded change the
@@ -278,14 +310,19 @@ static bool clans_order_matters(const clans_state *c)
     return false;
 }
 
+/* The seat after `seat`, without a branch (in a playout it is not predictable). */
+static inline int clans_seat_after(int seat, int players)
+{
+    return (seat + 1) & -(int)(seat + 1 != players);
+}
+
 /* Ends the turn: early end when no move remains (clans.md 7.4), else the
  * next seat (no branch: this runs after every decision of a playout). */
 static inline void clans_next_turn(clans_state *c)
 {
     c->over |= !clans_has_move(c);
-    uint8_t next = (uint8_t)(c->turn + 1);
-    next = next == c->base.players ? 0 : next;
-    c->turn = c->over ? c->turn : next;
+    int stay = -(int)c->over, next = clans_seat_after(c->turn, c->base.players);
+    c->turn = (uint8_t)((c->turn & stay) | (next & ~stay));
 }
 
 /* Founds pending villages while their order cannot matter, then ends the
@@ -375,7 +412,8 @@ static inline void clans_draw_hut_move(const clans_state *c, tb_rng *rng, int *f
         uint32_t word = in1 + in2;
         uint32_t before = (in1 ? n0 : 0) + (in2 ? n1 : 0);
         int e = (int)(64 * word) + clans_select(c->live[word], k - before);
-        int f = clans__edge[e][r & 1], t = clans__edge[e][!(r & 1)];
+        unsigned arc = clans__arc[2 * e + (r & 1)];
+        int f = (int)(arc & 0xff), t = (int)(arc >> 8);
         if (c->size[f] <= 6 || c->size[t] >= c->size[f]) {
             *from = f;
             *to = t;
@@ -400,14 +438,20 @@ static tb_move clans_random_move(const tb_state *s, tb_rng *rng)
     return c->over ? 0 : clans_draw(c, rng);
 }
 
-/* Moves the huts of `from` onto `to` (a legal move), marks the villages it
- * makes and settles them: one decision, inlined into the playout loop. */
-static inline void clans_move_huts(clans_state *c, int from, int to)
+/* The huts of `from` join those of `to`. */
+static inline void clans_shift_huts(clans_state *c, int from, int to)
 {
     c->huts[to] += c->huts[from]; /* no byte overflows: 60 huts in all */
     c->huts[from] = 0;
     c->size[to] = (uint8_t)(c->size[to] + c->size[from]);
     c->size[from] = 0;
+}
+
+/* Moves the huts of `from` onto `to` (a legal move), marks the villages it
+ * makes and settles them. */
+static void clans_move_huts(clans_state *c, int from, int to)
+{
+    clans_shift_huts(c, from, to);
     uint64_t alone = clans_vacate(c, from);
     c->last_from = (uint8_t)(from + 1);
     c->last_to = (uint8_t)(to + 1);
@@ -434,6 +478,47 @@ static void clans_apply(tb_state *s, tb_move m)
         clans_move_huts(c, (int)(m >> 8) - 1, (int)(m & 0xff) - 1);
 }
 
+/* The playout's hut moves: random hut moves while no village waits for the
+ * mover to order it, at most `budget`, each drawn as clans_draw would and
+ * applied as clans_move_huts would.  A lone new village is founded here and
+ * several go to clans_settle_villages; the turn stays in a register until
+ * the loop ends or a founding reads it, and the last move is written once.
+ * Returns the decisions made. */
+static inline int clans_hut_moves(clans_state *c, tb_rng *rng, int budget)
+{
+    int turn = c->turn, players = c->base.players, n = 0, from, to;
+    for (;;) {
+        clans_draw_hut_move(c, rng, &from, &to);
+        clans_shift_huts(c, from, to);
+        uint64_t pending = clans_vacate(c, from) & c->occupied;
+        n++;
+        if (__builtin_expect(pending != 0, 0)) {
+            c->turn = (uint8_t)turn;
+            if (pending & (pending - 1)) {
+                c->pending = pending;
+                clans_settle_villages(c); /* founds them, or leaves the order to the mover */
+                break;
+            }
+            clans_found(c, __builtin_ctzll(pending));
+            if (c->over)
+                break; /* the 12th village */
+        }
+        if (!clans_has_move(c)) {
+            c->over = 1; /* no move left: the early end (clans.md 7.4) */
+            c->turn = (uint8_t)turn;
+            break;
+        }
+        turn = clans_seat_after(turn, players);
+        if (n == budget) {
+            c->turn = (uint8_t)turn;
+            break;
+        }
+    }
+    c->last_from = (uint8_t)(from + 1);
+    c->last_to = (uint8_t)(to + 1);
+    return n;
+}
+
 /* Random decisions to the end (or `limit`), each drawn as clans_draw would
  * and applied as clans_apply would, without encoding them as moves. */
 static int clans_playout(tb_state *s, tb_rng *shared_rng, int limit)
@@ -442,16 +527,14 @@ static int clans_playout(tb_state *s, tb_rng *shared_rng, int limit)
     /* A local copy of the generator stays in registers: stores into the
      * state's byte arrays could otherwise alias it. */
     tb_rng local = *shared_rng, *rng = &local;
-    int n = 0;
-    while (!c->over && (limit <= 0 || n < limit)) {
+    int n = 0, budget = limit > 0 ? limit : INT_MAX;
+    while (!c->over && n < budget) {
         if (__builtin_expect(c->pending != 0, 0)) {
-            clans_choose_village(c, clans_draw_village(c, rng));
+            clans_choose_village(c, clans_draw_village(c, rng)); /* the mover orders them */
+            n++;
         } else {
-            int from, to;
-            clans_draw_hut_move(c, rng, &from, &to);
-            clans_move_huts(c, from, to);
+            n += clans_hut_moves(c, rng, budget - n);
         }
-        n++;
     }
     *shared_rng = local;
     return n;

@@ -42,11 +42,17 @@ extern const clans_epoch clans__epoch[CLANS_EPOCHS];
 #define CLANS_EDGE_WORDS 3
 extern const int clans__edge_count;
 extern const uint8_t clans__edge[CLANS_MAX_EDGES][2]; /* endpoints, lower first */
+extern const uint16_t clans__arc[2 * CLANS_MAX_EDGES]; /* 2e + d: from end d, from | to << 8 */
 extern const uint64_t clans__edges_of[CLANS_TERRITORIES][CLANS_EDGE_WORDS]; /* edges at t */
 extern const uint64_t clans__all_edges[CLANS_EDGE_WORDS];
 extern const uint8_t clans__chip_epoch_table[CLANS_CHIPS + 1]; /* epoch of chip k; 0 past 12 */
 extern const uint8_t clans__colour_orders[120][CLANS_COLOURS]; /* every order of 5 colours */
 extern const uint8_t clans__region_member[CLANS_REGIONS][5]; /* territories of each region */
+/* A village of t founded in epoch e: clans__founding[e - 1][t] is its terrain
+ * bonus (0 when not favourable), or CLANS_RUIN when t is hostile then. */
+#define CLANS_RUIN 0x80
+extern const uint8_t clans__founding[CLANS_EPOCHS][CLANS_TERRITORIES];
+extern const uint8_t clans__start_crowd[64]; /* neighbours of each territory; 0 past 60 */
 
 /* Move encoding: a hut move is ((from+1) << 8) | (to+1); choosing the next
  * village of a multi-village move is CLANS_VILLAGE_FLAG | (territory+1). */
@@ -81,7 +87,7 @@ typedef struct clans_state {
     /* Not beside live: a compiler joining their stores into one would make
      * the next draw wait for the neighbour counts (35 -> 29 ns a decision). */
     uint64_t pending;
-    int16_t track[CLANS_COLOURS];
+    int16_t track[8]; /* the score track by colour; entries 5..7 stay 0 */
     uint8_t colour[TB_MAX_SEATS];
     uint8_t chips[TB_MAX_SEATS];
     uint8_t chips_taken;

@@ -116,6 +116,10 @@ int main(int argc, char **argv)
     fprintf(out, "const uint8_t clans__edge[CLANS_MAX_EDGES][2] = {\n");
     for (int e = 0; e < ne; e++)
         fprintf(out, "    {%d, %d},\n", ea[e], eb[e]);
+    fprintf(out, "};\n\n/* Arc 2e + d runs from end d of edge e to the other: from | to << 8. */\n");
+    fprintf(out, "const uint16_t clans__arc[2 * CLANS_MAX_EDGES] = {\n");
+    for (int e = 0; e < ne; e++)
+        fprintf(out, "    %d, %d,\n", ea[e] | eb[e] << 8, eb[e] | ea[e] << 8);
     fprintf(out, "};\n\nconst uint64_t clans__edges_of[CLANS_TERRITORIES][CLANS_EDGE_WORDS] = {\n");
     for (int t = 0; t < 60; t++) {
         uint64_t w[3] = {0, 0, 0};
@@ -156,6 +160,22 @@ int main(int argc, char **argv)
     fprintf(out, ", 0};\n\nconst clans_epoch clans__epoch[CLANS_EPOCHS] = {\n");
     for (int e = 0; e < 5; e++)
         fprintf(out, "    {%d, %d, %d, %d},\n", chips[e], fav[e], host[e], bonus[e]);
+    fprintf(out, "};\n\n/* Founding in each epoch: bonus points, or CLANS_RUIN on hostile terrain. */\n");
+    fprintf(out, "const uint8_t clans__founding[CLANS_EPOCHS][CLANS_TERRITORIES] = {\n");
+    for (int e = 0; e < 5; e++) {
+        fprintf(out, "    {");
+        for (int t = 0; t < 60; t++) {
+            int rule = host[e] == terrain[t]                        ? 0x80
+                       : fav[e] == 4 || fav[e] == terrain[t] ? bonus[e]
+                                                                    : 0;
+            fprintf(out, "%s%d", t ? ", " : "", rule);
+        }
+        fprintf(out, "},\n");
+    }
+    fprintf(out, "};\n\n/* Occupied neighbours of each territory at the start (all occupied). */\n");
+    fprintf(out, "const uint8_t clans__start_crowd[64] = {");
+    for (int t = 0; t < 64; t++)
+        fprintf(out, "%s%d", t ? ", " : "", t < 60 ? __builtin_popcountll(adj[t]) : 0);
     fprintf(out, "};\n");
     if (fclose(out) != 0) {
         perror(argv[2]);
