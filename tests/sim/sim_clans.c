@@ -37,6 +37,8 @@ int sim_clans_check(const tb_state *before, const tb_state *after, char *err, si
         if (c->crowd[t] != __builtin_popcountll(clans__adjacent[t] & c->occupied))
             return snprintf(err, n, "territory %d: %d occupied neighbours counted, %d on the board",
                             t + 1, c->crowd[t], __builtin_popcountll(clans__adjacent[t] & c->occupied)), -1;
+        if ((c->single >> t & 1) != (c->crowd[t] == 1))
+            return snprintf(err, n, "territory %d: single-neighbour bit is out of date", t + 1), -1;
         total += size;
     }
     clans_state fresh = *c;

@@ -51,8 +51,11 @@ static bool clans_has_move(const clans_state *c)
 static void clans_count_crowds(clans_state *c)
 {
     memset(c->crowd, 0, sizeof c->crowd);
-    for (int t = 0; t < CLANS_TERRITORIES; t++)
+    c->single = 0;
+    for (int t = 0; t < CLANS_TERRITORIES; t++) {
         c->crowd[t] = (uint8_t)__builtin_popcountll(clans__adjacent[t] & c->occupied);
+        c->single |= (uint64_t)(c->crowd[t] == 1) << t;
+    }
 }
 
 void clans__compute_live(clans_state *c)
@@ -77,9 +80,12 @@ static inline __m256i clans_bits_to_bytes(uint32_t m)
 #endif
 
 /* The territories `near` have one occupied neighbour less; returns those of
- * them left with none (occupied or not). */
+ * them left with none (occupied or not).  Those had one (the `single` mask
+ * before), so the answer is ready before the counts are: a playout's branch
+ * on new villages waits for two loads, not for the vector work. */
 static inline uint64_t clans_uncrowd(clans_state *c, uint64_t near)
 {
+    uint64_t alone = near & c->single;
 #ifdef __AVX2__
     /* Adding 0xff is subtracting one, in the 32 bytes of each half. */
     __m256i *crowd = (__m256i *)c->crowd;
@@ -88,18 +94,17 @@ static inline uint64_t clans_uncrowd(clans_state *c, uint64_t near)
                                  clans_bits_to_bytes((uint32_t)(near >> 32)));
     _mm256_storeu_si256(crowd, lo);
     _mm256_storeu_si256(crowd + 1, hi);
-    __m256i zero = _mm256_setzero_si256();
-    uint64_t alone = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, zero)) |
-                     (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, zero)) << 32;
-    return alone & near;
+    __m256i one = _mm256_set1_epi8(1);
+    c->single = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, one)) |
+                (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, one)) << 32;
 #else
-    uint64_t alone = 0;
     for (uint64_t rest = near; rest; rest &= rest - 1) {
         int n = __builtin_ctzll(rest);
-        alone |= (uint64_t)(--c->crowd[n] == 0) << n;
+        uint64_t bit = BIT(n);
+        c->single = (c->single & ~bit) | (--c->crowd[n] == 1 ? bit : 0);
     }
-    return alone;
 #endif
+    return alone;
 }
 
 /* Occupied territory t has become empty: no edge at it is live any more, each of its
@@ -162,6 +167,7 @@ static int clans_setup(tb_state *s, char *err, size_t errlen)
     c->occupied = (1ULL << CLANS_TERRITORIES) - 1;
     memcpy(c->live, clans__all_edges, sizeof c->live);
     memcpy(c->crowd, clans__start_crowd, sizeof c->crowd);
+    c->single = 0; /* every territory has 3 to 6 neighbours (test_clans_data.c) */
     /* The colours: a Fisher-Yates shuffle, as tb__shuffle draws it. */
     uint8_t deal[CLANS_COLOURS] = {0, 1, 2, 3, 4};
     for (uint32_t i = CLANS_COLOURS; i > 1; i--) {

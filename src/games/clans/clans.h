@@ -72,6 +72,7 @@ extern const uint8_t clans__start_crowd[64]; /* neighbours of each territory; 0 
  *     move exists iff live is not empty: clans.md 7.4);
  *   - crowd[t] is the number of occupied neighbours of t (0 for t >= 60), so
  *     the groups a move leaves alone are found for all territories at once;
+ *   - bit t of single is set exactly when crowd[t] is 1;
  *   - colour[seat] are distinct colours; they are the only secret.
  */
 typedef struct clans_state {
@@ -84,6 +85,7 @@ typedef struct clans_state {
     uint64_t ruins;
     uint64_t live[CLANS_EDGE_WORDS];
     uint8_t crowd[64];
+    uint64_t single; /* the territories with one occupied neighbour */
     /* Not beside live: a compiler joining their stores into one would make
      * the next draw wait for the neighbour counts (35 -> 29 ns a decision). */
     uint64_t pending;
