@@ -34,11 +34,10 @@ int sim_clans_check(const tb_state *before, const tb_state *after, char *err, si
             return snprintf(err, n, "ruin %d holds huts or is no village", t + 1), -1;
         if ((c->pending >> t & 1) && (!size || !isolated))
             return snprintf(err, n, "pending village %d is not an isolated group", t + 1), -1;
-        if (c->crowd[t] != __builtin_popcountll(clans__adjacent[t] & c->occupied))
+        if (clans__crowd(c, t) != __builtin_popcountll(clans__adjacent[t] & c->occupied))
             return snprintf(err, n, "territory %d: %d occupied neighbours counted, %d on the board",
-                            t + 1, c->crowd[t], __builtin_popcountll(clans__adjacent[t] & c->occupied)), -1;
-        if ((c->single >> t & 1) != (c->crowd[t] == 1))
-            return snprintf(err, n, "territory %d: single-neighbour bit is out of date", t + 1), -1;
+                            t + 1, clans__crowd(c, t),
+                            __builtin_popcountll(clans__adjacent[t] & c->occupied)), -1;
         total += size;
     }
     clans_state fresh = *c;

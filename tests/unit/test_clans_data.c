@@ -118,8 +118,9 @@ static void derived_tables_match_the_board(void **unused)
                            : 0;
             assert_int_equal(clans__founding[e][t], want);
         }
+    clans_state start = {.crowd = {clans__start_crowd[0], clans__start_crowd[1], clans__start_crowd[2]}};
     for (int t = 0; t < 64; t++)
-        assert_int_equal(clans__start_crowd[t],
+        assert_int_equal(clans__crowd(&start, t),
                          t < CLANS_TERRITORIES ? __builtin_popcountll(clans__adjacent[t]) : 0);
     uint64_t seen[CLANS_TERRITORIES] = {0};
     for (int e = 0; e < clans__edge_count; e++) {

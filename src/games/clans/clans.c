@@ -51,10 +51,10 @@ static bool clans_has_move(const clans_state *c)
 static void clans_count_crowds(clans_state *c)
 {
     memset(c->crowd, 0, sizeof c->crowd);
-    c->single = 0;
     for (int t = 0; t < CLANS_TERRITORIES; t++) {
-        c->crowd[t] = (uint8_t)__builtin_popcountll(clans__adjacent[t] & c->occupied);
-        c->single |= (uint64_t)(c->crowd[t] == 1) << t;
+        uint64_t count = (uint64_t)__builtin_popcountll(clans__adjacent[t] & c->occupied);
+        for (int i = 0; i < 3; i++)
+            c->crowd[i] |= (count >> i & 1) << t;
     }
 }
 
@@ -67,43 +67,17 @@ void clans__compute_live(clans_state *c)
     clans_count_crowds(c);
 }
 
-#ifdef __AVX2__
-/* Bytes 0xff where bit i of m is set, 0 elsewhere (i = 0..31). */
-static inline __m256i clans_bits_to_bytes(uint32_t m)
-{
-    const __m256i spread = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2,
-                                            2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
-    const __m256i bit = _mm256_set1_epi64x((long long)0x8040201008040201ULL);
-    __m256i v = _mm256_shuffle_epi8(_mm256_set1_epi32((int)m), spread);
-    return _mm256_cmpeq_epi8(_mm256_and_si256(v, bit), bit);
-}
-#endif
-
 /* The territories `near` have one occupied neighbour less; returns those of
- * them left with none (occupied or not).  Those had one (the `single` mask
- * before), so the answer is ready before the counts are: a playout's branch
- * on new villages waits for two loads, not for the vector work. */
+ * them left with none (occupied or not), the ones that had one.  All the
+ * counts at once: a subtraction with borrow, plane by plane. */
 static inline uint64_t clans_uncrowd(clans_state *c, uint64_t near)
 {
-    uint64_t alone = near & c->single;
-#ifdef __AVX2__
-    /* Adding 0xff is subtracting one, in the 32 bytes of each half. */
-    __m256i *crowd = (__m256i *)c->crowd;
-    __m256i lo = _mm256_add_epi8(_mm256_loadu_si256(crowd), clans_bits_to_bytes((uint32_t)near));
-    __m256i hi = _mm256_add_epi8(_mm256_loadu_si256(crowd + 1),
-                                 clans_bits_to_bytes((uint32_t)(near >> 32)));
-    _mm256_storeu_si256(crowd, lo);
-    _mm256_storeu_si256(crowd + 1, hi);
-    __m256i one = _mm256_set1_epi8(1);
-    c->single = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, one)) |
-                (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, one)) << 32;
-#else
-    for (uint64_t rest = near; rest; rest &= rest - 1) {
-        int n = __builtin_ctzll(rest);
-        uint64_t bit = BIT(n);
-        c->single = (c->single & ~bit) | (--c->crowd[n] == 1 ? bit : 0);
-    }
-#endif
+    uint64_t b0 = c->crowd[0], b1 = c->crowd[1], b2 = c->crowd[2];
+    uint64_t alone = near & b0 & ~b1 & ~b2;
+    uint64_t borrow1 = near & ~b0, borrow2 = borrow1 & ~b1;
+    c->crowd[0] = b0 ^ near;
+    c->crowd[1] = b1 ^ borrow1;
+    c->crowd[2] = b2 ^ borrow2;
     return alone;
 }
 
@@ -167,7 +141,6 @@ static int clans_setup(tb_state *s, char *err, size_t errlen)
     c->occupied = (1ULL << CLANS_TERRITORIES) - 1;
     memcpy(c->live, clans__all_edges, sizeof c->live);
     memcpy(c->crowd, clans__start_crowd, sizeof c->crowd);
-    c->single = 0; /* every territory has 3 to 6 neighbours (test_clans_data.c) */
     /* The colours: a Fisher-Yates shuffle, as tb__shuffle draws it. */
     uint8_t deal[CLANS_COLOURS] = {0, 1, 2, 3, 4};
     for (uint32_t i = CLANS_COLOURS; i > 1; i--) {

@@ -172,10 +172,15 @@ int main(int argc, char **argv)
         }
         fprintf(out, "},\n");
     }
-    fprintf(out, "};\n\n/* Occupied neighbours of each territory at the start (all occupied). */\n");
-    fprintf(out, "const uint8_t clans__start_crowd[64] = {");
-    for (int t = 0; t < 64; t++)
-        fprintf(out, "%s%d", t ? ", " : "", t < 60 ? __builtin_popcountll(adj[t]) : 0);
+    fprintf(out, "};\n\n/* Occupied neighbours of each territory at the start (all occupied), in\n"
+                 " * bit planes: bit t of plane i is bit i of t's count. */\n");
+    fprintf(out, "const uint64_t clans__start_crowd[3] = {");
+    for (int i = 0; i < 3; i++) {
+        uint64_t plane = 0;
+        for (int t = 0; t < 60; t++)
+            plane |= (uint64_t)(__builtin_popcountll(adj[t]) >> i & 1) << t;
+        fprintf(out, "%s0x%016llxULL", i ? ", " : "", (unsigned long long)plane);
+    }
     fprintf(out, "};\n");
     if (fclose(out) != 0) {
         perror(argv[2]);
