@@ -942,6 +942,53 @@ t.test('the moves list: every decision and every folded turn is a finger\'s size
   await page.context().close();
 });
 
+t.test('five seats on a phone: the points by stage fit the width, each stage\'s name above its points', async () => {
+  // a finished five-seat Khronos game of computers (random, so it ends in seconds)
+  const res = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'khronos', players: 5, seats: [...Array(5)].map(() => ({ kind: 'ai', level: 'random' })) }) });
+  const g = await res.json();
+  for (let i = 0; i < 600; i++) {
+    const st = await (await fetch(`${server.base}/api/games/${g.id}`)).json();
+    if (st.result) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const table = async (page) => page.$eval('.stage-table-wrap', (wrap) => {
+    const seats = [...wrap.querySelectorAll('thead th[data-col-seat]')].map((th) => th.getBoundingClientRect());
+    const stage = wrap.querySelector('tbody th').getBoundingClientRect();
+    const first = wrap.querySelector('tbody td').getBoundingClientRect();
+    const cut = [...wrap.querySelectorAll('thead .name-cut')].filter((n) => n.scrollWidth > n.clientWidth + 0.5).map((n) => n.title);
+    return { wide: wrap.scrollWidth, room: wrap.clientWidth, seats: seats.length, cut,
+      seatRight: Math.max(...seats.map((r) => r.right)), wrapRight: wrap.getBoundingClientRect().right,
+      stageAbove: stage.bottom <= first.top + 0.5, stageBeside: stage.right <= first.left + 0.5 };
+  });
+  const page = await phonePage();
+  await page.goto(`${server.base}/game.html?game=${encodeURIComponent(g.id)}`);
+  await page.waitForSelector('.stage-table');
+  const phone = await table(page);
+  assert(phone.wide <= phone.room, `the points by stage fit a 390 px phone (${phone.wide} px in ${phone.room})`);
+  assertEq(phone.seats, 5, 'a column per seat');
+  assert(phone.seatRight <= phone.wrapRight + 0.5, `every seat's column is in view (${JSON.stringify(phone)})`);
+  assert(phone.stageAbove, `a stage's name is on a line above its points (${JSON.stringify(phone)})`);
+  assertEq(phone.cut, [], 'seat names cut with an ellipsis on a phone');
+  await noOverflow(page, 'five seats, the points by stage');
+  await page.$eval('.stage-table', (t) => t.scrollIntoView());
+  await shot(page, 'five-seats-stages');
+  await page.context().close();
+  // a wide screen's side column is narrow too: the same shape, and it fits
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const desk = await ctx.newPage();
+  desk.on('pageerror', (e) => errors.push(`${desk.url()}: ${e.message}`));
+  await desk.goto(`${server.base}/game.html?game=${encodeURIComponent(g.id)}`);
+  await desk.waitForSelector('.stage-table');
+  const wide = await table(desk);
+  assert(wide.wide <= wide.room && wide.seatRight <= wide.wrapRight + 0.5,
+    `at 1280 px the points by stage fit their column (${JSON.stringify(wide)})`);
+  assertEq(wide.cut, [], 'seat names cut with an ellipsis at 1280 px');
+  await desk.$eval('.stage-table', (t) => t.scrollIntoView());
+  await shot(desk, 'five-seats-stages-1280');
+  await ctx.close();
+});
+
 t.test('the error page fits the phone', async () => {
   const page = await phonePage({ expect404: true }); // the unknown game's 404 is the point
   await page.goto(`${server.base}/game.html?game=nosuchgame`);

@@ -93,12 +93,16 @@ export function scoreGraph(data, seatName, onPick, at = null) {
 
 // The table of points per stage: a row per stage, a column per seat, the
 // totals last (a phone's width holds every seat; stages, however many, add
-// rows, never columns).
+// rows, never columns).  With five seats or more a phone puts each stage's
+// name on a line of its own above its points (the `many-seats` class), so
+// the seats' columns get the whole width.
 export function stageTable(data, seatName) {
   const rows = pointsByStage(data);
   const seats = [...Array(data.players).keys()];
   const final = data.scores[data.scores.length - 1];
-  return el('div.stage-table-wrap', el('table.stage-table',
+  const many = data.players >= 5;
+  return el('div.stage-table-wrap', el(many ? 'table.stage-table.many-seats' : 'table.stage-table',
+    { style: `--seats:${data.players}` },
     el('thead', el('tr', el('th', ''), seats.map((p) => el('th', { 'data-col-seat': p }, nameSpan(seatName(p)))))),
     el('tbody', rows.map((r) => el('tr', el('th', r.name), seats.map((p) => el('td', { 'data-col-seat': p }, String(r.points[p])))))),
     el('tfoot', el('tr', el('th', 'Total'), seats.map((p) => el('td.total', { 'data-col-seat': p }, String(final[p])))))));
