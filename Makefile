@@ -81,8 +81,11 @@ bench: deps
 	@echo "# search iterations per second, one thread, 1000 iterations per decision"
 	@for g in clans arkadia khronos; do ./build-bench/tabula bench --agent ismcts $$g --seconds 3; done
 	@echo "# one thread and two on the same 40 positions, 10000 iterations per decision"
-	@for g in clans arkadia khronos; do for t in 1 2; do \
-	    ./build-bench/tabula bench --agent ismcts $$g --iterations 10000 --decisions 40 --threads $$t; done; done
+	@for g in clans arkadia khronos; do \
+	    ./build-bench/tabula bench --agent ismcts $$g --iterations 10000 --decisions 40 --threads 1,2; done
+	@echo "# one thread and two on the same 20 positions, 100 ms per decision (iterations/s add up)"
+	@for g in clans arkadia khronos; do \
+	    ./build-bench/tabula bench --agent ismcts $$g --ms 100 --decisions 20 --threads 1,2; done
 	@echo "# Python (bench/python_bench.py): random decisions per second through the tabula package"
 	PYTHONPATH=build-bench/python $(PYTHON) bench/python_bench.py --seconds 3
 

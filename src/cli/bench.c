@@ -69,16 +69,24 @@ static void bench_playouts(const tb_game *g, const tb_data *data, int players, d
 
 /* Asks the agent for decisions in a fixed sequence of positions (seeded), for
  * `seconds` or, when `count` > 0, for exactly `count` positions: the same
- * positions whatever the thread count, so two runs compare like with like. */
+ * positions whatever the thread count, so two runs compare like with like.
+ * Each decision's budget is `iterations`, or `ms` milliseconds when that is
+ * not 0 (every thread then searches until the time is up).  With several
+ * thread counts, each position is searched with each in turn, so that all
+ * of them meet the machine at the same moments (a shared machine's speed
+ * drifts from one second to the next), and each is timed apart. */
+#define BENCH_MAX_COUNTS 4
 static void bench_agent(const tb_game *g, const tb_data *data, int players, const tb_agent *agent,
-                        long iterations, int threads, double seconds, long count, bool json)
+                        long iterations, long ms, const int *threads, int counts, double seconds,
+                        long count, bool json)
 {
     tb_state *s = tb_state_new(g);
     tb_rng rng;
     tb_rng_seed(&rng, 777);
     char err[TB_ERR_LEN];
-    tb_budget budget = {.iterations = iterations, .threads = threads, .now_us = cli_now_us};
-    int64_t total_iterations = 0;
+    tb_budget budget = {.iterations = ms ? 0 : iterations, .time_ms = ms, .now_us = cli_now_us};
+    int64_t done[BENCH_MAX_COUNTS] = {0};
+    uint64_t spent[BENCH_MAX_COUNTS] = {0};
     long decisions = 0;
     uint64_t start = cli_now_us(), used = 0;
     uint64_t seed = 1;
@@ -98,30 +106,66 @@ static void bench_agent(const tb_game *g, const tb_data *data, int players, cons
         }
         if (tb_is_over(s))
             continue;
-        tb_agent_report report;
-        tb_agent_decide(agent, s, &budget, seed, &report);
-        total_iterations += report.iterations;
+        for (int k = 0; k < counts; k++) {
+            tb_agent_report report;
+            budget.threads = threads[k];
+            uint64_t before = cli_now_us();
+            tb_agent_decide(agent, s, &budget, seed, &report);
+            spent[k] += cli_now_us() - before;
+            done[k] += report.iterations;
+        }
         decisions++;
         used = cli_now_us() - start;
     }
-    double secs = (double)used / 1e6;
-    double ips = (double)total_iterations / secs;
-    if (json)
-        printf("{\"game\":\"%s\",\"players\":%d,\"agent\":\"%s\",\"threads\":%d,\"decisions\":%ld,"
-               "\"iterations\":%lld,\"seconds\":%.3f,\"iterations_per_s\":%.0f}\n",
-               tb_game_name(g), players, agent->name, threads ? threads : 1, decisions,
-               (long long)total_iterations, secs, ips);
-    else
-        printf("%-8s %d players  agent %s  threads %d: %ld decisions, %lld iterations in %.2f s = %.0f iterations/s\n",
-               tb_game_name(g), players, agent->name, threads ? threads : 1, decisions,
-               (long long)total_iterations, secs, ips);
+    for (int k = 0; k < counts; k++) {
+        double secs = (double)spent[k] / 1e6;
+        double ips = secs > 0 ? (double)done[k] / secs : 0;
+        double first = spent[0] ? (double)done[0] / ((double)spent[0] / 1e6) : 0;
+        if (json) {
+            printf("{\"game\":\"%s\",\"players\":%d,\"agent\":\"%s\",\"threads\":%d,\"decisions\":%ld,"
+                   "\"iterations\":%lld,\"seconds\":%.3f,\"iterations_per_s\":%.0f",
+                   tb_game_name(g), players, agent->name, threads[k], decisions,
+                   (long long)done[k], secs, ips);
+            if (counts > 1)
+                printf(",\"times_first\":%.3f", first > 0 ? ips / first : 0);
+            printf("}\n");
+        } else {
+            printf("%-8s %d players  agent %s  threads %d: %ld decisions, %lld iterations in %.2f s = %.0f iterations/s",
+                   tb_game_name(g), players, agent->name, threads[k], decisions,
+                   (long long)done[k], secs, ips);
+            if (k > 0 && first > 0)
+                printf(" (%.2f times %d thread%s)", ips / first, threads[0], threads[0] == 1 ? "" : "s");
+            printf("\n");
+        }
+    }
     tb_state_free(s);
+}
+
+/* "2" or "1,2": thread counts from 1 to 64, at most BENCH_MAX_COUNTS; 0 when good. */
+static int bench_thread_counts(const char *text, int *out, int *counts)
+{
+    char buf[64];
+    if (strlen(text) >= sizeof buf)
+        return -1;
+    strcpy(buf, text);
+    int n = 0;
+    char *save = NULL;
+    for (char *part = strtok_r(buf, ",", &save); part; part = strtok_r(NULL, ",", &save)) {
+        long t;
+        if (n == BENCH_MAX_COUNTS || cli_parse_int(part, 1, 64, &t))
+            return -1;
+        out[n++] = (int)t;
+    }
+    if (n == 0 || text[strlen(text) - 1] == ',' || text[0] == ',' || strstr(text, ",,"))
+        return -1;
+    *counts = n;
+    return 0;
 }
 
 static int bench_help(void)
 {
     printf("usage: tabula bench [GAME ...] [--players N] [--seconds S] [--json]\n"
-           "       tabula bench --agent NAME [--iterations N] [--threads T] [--decisions D] GAME\n"
+           "       tabula bench --agent NAME [--iterations N | --ms M] [--threads T[,T...]] [--decisions D] GAME\n"
            "       tabula bench GAME --board FILE [...]\n\n"
            "Plays uniformly random games on one thread for S seconds per game (default 3)\n"
            "and reports games/s, decisions/s, ns per decision and ns per state copy.\n"
@@ -134,7 +178,13 @@ static int bench_help(void)
            "a budget of N iterations each (default 1000) and reports iterations/s.\n"
            "The positions are the same on every run; --decisions D stops after D of\n"
            "them instead of after S seconds, so runs with different --threads search\n"
-           "exactly the same positions.\n\n"
+           "exactly the same positions.  --ms M gives each decision M milliseconds\n"
+           "instead of N iterations: every thread searches until the time is up, so\n"
+           "with --threads the iterations/s add up what each thread did (a thread held\n"
+           "up by the machine does less, instead of the others waiting for it).\n"
+           "--threads 1,2 (up to four counts) searches each position with each count in\n"
+           "turn and reports each, with its iterations/s as a multiple of the first's:\n"
+           "all of them meet a shared machine's changing speed at the same moments.\n\n"
            "--board FILE measures GAME (Khronos or Arkadia) on the board and components\n"
            "of FILE (docs/data-format.md) instead of the built-in ones.\n");
     return 0;
@@ -162,7 +212,9 @@ int cmd_bench(int argc, char **argv)
 {
     const tb_game *games[8];
     int ngames = 0;
-    long players = 0, iterations = 1000, threads = 1, count = 0;
+    long players = 0, iterations = 1000, count = 0, ms = 0;
+    int threads[BENCH_MAX_COUNTS] = {1}, nthreads = 1;
+    bool iterations_given = false;
     double seconds = 3;
     bool json = false;
     const tb_agent *agent = NULL;
@@ -176,7 +228,7 @@ int cmd_bench(int argc, char **argv)
         } else if (strcmp(a, "--seconds") == 0 || strcmp(a, "--players") == 0 ||
                    strcmp(a, "--agent") == 0 || strcmp(a, "--iterations") == 0 ||
                    strcmp(a, "--threads") == 0 || strcmp(a, "--decisions") == 0 ||
-                   strcmp(a, "--board") == 0) {
+                   strcmp(a, "--board") == 0 || strcmp(a, "--ms") == 0) {
             if (i + 1 >= argc)
                 return cli_usage("bench", "%s needs a value", a);
             const char *v = argv[++i];
@@ -192,16 +244,22 @@ int cmd_bench(int argc, char **argv)
                 agent = tb_agent_find(v);
                 if (!agent)
                     return cli_usage("bench", "unknown agent '%s'", v);
-            } else if (cli_parse_int(v, 1, strcmp(a, "--threads") == 0 ? 64 : 100000000, &n)) {
+            } else if (strcmp(a, "--threads") == 0) {
+                if (bench_thread_counts(v, threads, &nthreads))
+                    return cli_usage("bench", "--threads takes a count from 1 to 64, or up to %d "
+                                              "of them separated by commas (1,2), not '%s'",
+                                     BENCH_MAX_COUNTS, v);
+            } else if (cli_parse_int(v, 1, 100000000, &n)) {
                 return cli_usage("bench", "%s must be a positive whole number, not '%s'", a, v);
             } else if (strcmp(a, "--players") == 0) {
                 players = n;
             } else if (strcmp(a, "--iterations") == 0) {
                 iterations = n;
-            } else if (strcmp(a, "--decisions") == 0) {
-                count = n;
+                iterations_given = true;
+            } else if (strcmp(a, "--ms") == 0) {
+                ms = n;
             } else {
-                threads = n;
+                count = n; /* --decisions */
             }
         } else if (a[0] == '-') {
             return cli_usage("bench", "unknown option '%s'", a);
@@ -215,6 +273,12 @@ int cmd_bench(int argc, char **argv)
     }
     if (count && !agent)
         return cli_usage("bench", "--decisions goes with --agent");
+    if ((nthreads > 1 || threads[0] > 1) && !agent)
+        return cli_usage("bench", "--threads goes with --agent (random games run on one thread)");
+    if (ms && !agent)
+        return cli_usage("bench", "--ms goes with --agent");
+    if (ms && iterations_given)
+        return cli_usage("bench", "give one budget: --iterations or --ms, not both");
     if (board_arg && ngames != 1)
         return cli_usage("bench", "--board goes with one game (tabula bench khronos --board FILE)");
     if (!ngames)
@@ -240,7 +304,7 @@ int cmd_bench(int argc, char **argv)
         const tb_game *g = games[i];
         int p = counts[i];
         if (agent) {
-            bench_agent(g, data, p, agent, iterations, (int)threads, seconds, count, json);
+            bench_agent(g, data, p, agent, iterations, ms, threads, nthreads, seconds, count, json);
             continue;
         }
         bench_result r;

@@ -141,6 +141,23 @@ check "bench --decisions searches that many positions" grep -q '"decisions":3,"i
 check "bench --decisions with two threads: the same work" grep -q '"threads":2,"decisions":3,"iterations":600,' "$tmp/b4.json"
 usage_case "bench --decisions without --agent" "$tabula" bench clans --decisions 3
 usage_case "bench --decisions 0" "$tabula" bench --agent ismcts clans --decisions 0
+# --threads 1,2: each position searched with each count in turn, each reported
+"$tabula" bench --agent ismcts khronos --decisions 3 --iterations 200 --threads 1,2 --json >"$tmp/b5.json"
+check "bench --threads 1,2 reports both counts" test "$(grep -c '"decisions":3,"iterations":600,' "$tmp/b5.json")" -eq 2
+check "bench --threads 1,2: one thread first, as the measure of the others" \
+  bash -c "head -1 '$tmp/b5.json' | grep -q '\"threads\":1,.*\"times_first\":1.000}' && tail -1 '$tmp/b5.json' | grep -Eq '\"threads\":2,.*\"times_first\":[0-9.]+}'"
+"$tabula" bench --agent ismcts clans --decisions 3 --iterations 100 --threads 1,2 >"$tmp/b6.txt"
+check "bench --threads 1,2 says how many times one thread" grep -Eq 'threads 2: .*\([0-9.]+ times 1 thread\)$' "$tmp/b6.txt"
+# --ms: a time budget per decision instead of iterations
+"$tabula" bench --agent ismcts clans --decisions 4 --ms 20 --json >"$tmp/b7.json"
+check "bench --ms: about that long per decision" python3 -c "
+import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (d['decisions']==4 and 0.07<=d['seconds']<=0.5 and d['iterations']>0))" "$tmp/b7.json"
+usage_case "bench --threads 1,,2" "$tabula" bench --agent ismcts clans --threads 1,,2 --decisions 1
+usage_case "bench --threads 0" "$tabula" bench --agent ismcts clans --threads 0 --decisions 1
+usage_case "bench --threads of five counts" "$tabula" bench --agent ismcts clans --threads 1,2,3,4,5 --decisions 1
+usage_case "bench --threads without --agent" "$tabula" bench clans --threads 2
+usage_case "bench --ms with --iterations" "$tabula" bench --agent ismcts clans --ms 20 --iterations 100
+usage_case "bench --ms without --agent" "$tabula" bench clans --ms 20
 
 # review: a saved game reviewed decision by decision
 check "tabula --help lists review" bash -c "'$tabula' --help | grep -q '^  review'"
