@@ -13,7 +13,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#if defined(__AVX2__) || defined(__BMI2__) || defined(__SSE2__)
+#if defined(__BMI2__) || defined(__SSE2__)
 #include <immintrin.h>
 #endif
 
