@@ -156,9 +156,15 @@ t.test('stepping through the replay keeps the page where the player scrolled it 
 t.test('players with colours get their lines in those colours (Arkadia)', async () => {
   const game = await finishedGame('arkadia', 2);
   const page = await newPage();
+  const firstPoll = page.waitForResponse((r) => /\/api\/games\/[^/]+\/review$/.test(r.url()) && r.request().method() === 'GET');
   await page.goto(`${server.base}/game.html?game=${game.id}&replay=1`);
-  await page.waitForSelector('#review-start');
-  const intro = await page.$eval('#review-start', (b) => b.parentElement.textContent);
+  const button = await page.waitForSelector('#review-start');
+  await firstPoll;
+  await page.waitForTimeout(200); // (its answer handled)
+  // the first poll's answer ("no review yet") leaves the button drawn before it
+  // in place: one replaced under the pointer would swallow a click
+  assert(await button.evaluate((b) => b.isConnected), 'the review button is not replaced when the first poll answers');
+  const intro = await page.evaluate(() => document.querySelector('#review-start').parentElement.textContent);
   assert(!/\b(null|undefined)\b/.test(intro), `the review card has no stray words: ${intro}`);
   await page.click('#review-start');
   await page.waitForSelector('.review-graph', { timeout: 120000 });

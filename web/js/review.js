@@ -38,6 +38,12 @@ export function mountReview(box, opts) {
   }
 
   function showIntro(message) {
+    // The same intro already showing stays (its button too): the first
+    // poll answers "none" just after the page drew it, and a button
+    // replaced under the pointer would swallow the click.
+    const shown = box.querySelector('#review-start');
+    if (shown && !shown.disabled && box.dataset.intro === (message || '')) return;
+    box.dataset.intro = message || '';
     clear(box).append(
       el('div.card-head', el('h3', 'Review')),
       el('p.small.muted', 'The computer looks at every decision again, from what that player knew at the time, ' +
