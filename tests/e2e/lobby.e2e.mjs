@@ -67,6 +67,12 @@ t.test('Bob, on a phone, takes the free seat from the lobby; the game starts for
   assert(/1 free seat/.test(await bob.textContent(row)), 'how many seats are free');
   await noOverflow(bob, PHONE.width, 'phone lobby with an open table');
   await shot(bob, 'phone-open-tables');
+  // the lobby asks again every five seconds; a table that has not changed
+  // keeps its buttons (one replaced under a finger or a pointer loses the tap)
+  const sitButton = await bob.$(`${row} [data-take-seat="1"]`);
+  await bob.waitForResponse((r) => r.url().includes('/api/games?status=open'), { timeout: 10000 });
+  await bob.waitForTimeout(300); // (its answer handled)
+  assert(await sitButton.evaluate((b) => b.isConnected), 'the refresh leaves an unchanged table\'s buttons in place');
   await bob.tap(`${row} [data-take-seat="1"]`); // no name yet: told to say it
   await bob.waitForSelector('.toast');
   assert(/name/.test(await bob.textContent('.toast')), 'asked for a name');
@@ -117,6 +123,8 @@ t.test('Bob resigns after confirming; Ada wins; the finished game offers Replay,
   await ada.waitForSelector(`${row} a[href*="replay=1"]`);
   assert(!/Play as/.test(await ada.textContent(row)), 'never Play for a finished game');
   await shot(ada, 'desktop-created-here');
+  await ada.click('[data-tab="over"]'); // back: the finished games again, with their status
+  await ada.waitForSelector(`${row} .pill`, { timeout: 5000 });
   // A resigned game is finished: its replay opens and it can be reviewed.
   await ada.goto(`${server.base}/game.html?game=${gameId}&replay=1&review=1`);
   await ada.waitForSelector('#review .review-graph, #review-empty', { timeout: 60000 });

@@ -232,20 +232,33 @@ function openTableRow(g) {
     }, `Sit at seat ${s.seat + 1}`)))));
 }
 
+// Shows `content` in `box` unless what the box was last given is the same:
+// the lists are drawn again every few seconds, and drawing the same list
+// anew would replace the button under a pointer (a click pressed on the old
+// one and released on the new one is lost) and empty a name being typed.
+// (Compared with what was drawn, not with the page as it is now: the page
+// changes what it shows, a button disabled while it waits for the server.)
+const drawn = new WeakMap();
+function show(box, ...content) {
+  const next = el('div', ...content);
+  if (drawn.get(box) === next.innerHTML && box.firstChild) return;
+  drawn.set(box, next.innerHTML);
+  clear(box).append(...next.childNodes);
+}
+
 async function loadOpenTables() {
   const box = $('open-tables');
   if (box.querySelector('.sit input:focus')) return; // someone is typing their name
   try {
     const games = (await apiGet('/api/games?status=open&limit=100')).games.filter((g) => g.free_seats > 0);
-    clear(box);
     if (!games.length) {
-      box.append(el('div.empty', 'No table is waiting for players. Create a game with an open seat and it is listed here.'));
+      show(box, el('div.empty', 'No table is waiting for players. Create a game with an open seat and it is listed here.'));
       return;
     }
-    box.append(el('table.games.open-tables', el('thead', el('tr', el('th', 'Game'), el('th', 'Seats'), el('th', 'Sit down'))),
+    show(box, el('table.games.open-tables', el('thead', el('tr', el('th', 'Game'), el('th', 'Seats'), el('th', 'Sit down'))),
       el('tbody', games.map(openTableRow))));
   } catch (e) {
-    clear(box).append(el('div.empty', `Could not load the open tables: ${e.message}`));
+    show(box, el('div.empty', `Could not load the open tables: ${e.message}`));
   }
 }
 
@@ -259,9 +272,8 @@ async function loadGames() {
       return;
     }
     games = (await apiGet(state.tab === 'over' ? '/api/games?status=over&limit=50' : '/api/games')).games;
-    clear(box);
     if (!games.length) {
-      box.append(el('div.empty', state.tab === 'over' ? 'No finished games yet.' : 'No games in progress. Create one!'));
+      show(box, el('div.empty', state.tab === 'over' ? 'No finished games yet.' : 'No games in progress. Create one!'));
       return;
     }
     const rows = games.map((g) => el('tr', { 'data-game-id': g.id },
@@ -273,10 +285,10 @@ async function loadGames() {
       el('td', g.status === 'over'
         ? el('a.button.small', { href: `/game.html?game=${g.id}&replay=1` }, 'Replay')
         : el('a.button.small', { href: `/game.html?game=${g.id}` }, 'Watch'))));
-    box.append(el('table.games', el('thead', el('tr', el('th', 'Game'), el('th', 'Seats'), el('th', 'Status'), el('th', 'Moves'), el('th', ''))),
+    show(box, el('table.games', el('thead', el('tr', el('th', 'Game'), el('th', 'Seats'), el('th', 'Status'), el('th', 'Moves'), el('th', ''))),
       el('tbody', rows)));
   } catch (e) {
-    clear(box).append(el('div.empty', `Could not load the games: ${e.message}`));
+    show(box, el('div.empty', `Could not load the games: ${e.message}`));
   }
 }
 
@@ -312,6 +324,7 @@ async function renderMine(box) {
   try {
     known = new Map((await apiGet('/api/games?status=all&limit=500')).games.map((g) => [g.id, g]));
   } catch { /* shown without their status */ }
+  drawn.delete(box); // (the other tabs' lists, drawn in this box, are gone)
   clear(box);
   if (!mine.length) {
     box.append(el('div.empty', 'Games you create in this browser are listed here, with their seat links.'));
