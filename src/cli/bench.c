@@ -117,10 +117,10 @@ static void bench_agent(const tb_game *g, const tb_data *data, int players, cons
         decisions++;
         used = cli_now_us() - start;
     }
+    double first = spent[0] ? (double)done[0] / ((double)spent[0] / 1e6) : 0; /* its iterations/s */
     for (int k = 0; k < counts; k++) {
         double secs = (double)spent[k] / 1e6;
         double ips = secs > 0 ? (double)done[k] / secs : 0;
-        double first = spent[0] ? (double)done[0] / ((double)spent[0] / 1e6) : 0;
         if (json) {
             printf("{\"game\":\"%s\",\"players\":%d,\"agent\":\"%s\",\"threads\":%d,\"decisions\":%ld,"
                    "\"iterations\":%lld,\"seconds\":%.3f,\"iterations_per_s\":%.0f",

@@ -947,11 +947,12 @@ t.test('five seats on a phone: the points by stage fit the width, each stage\'s 
   const res = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
     game: 'khronos', players: 5, seats: [...Array(5)].map(() => ({ kind: 'ai', level: 'random' })) }) });
   const g = await res.json();
-  for (let i = 0; i < 600; i++) {
-    const st = await (await fetch(`${server.base}/api/games/${g.id}`)).json();
-    if (st.result) break;
-    await new Promise((r) => setTimeout(r, 100));
+  let finished = false;
+  for (let i = 0; i < 600 && !finished; i++) {
+    finished = Boolean((await (await fetch(`${server.base}/api/games/${g.id}`)).json()).result);
+    if (!finished) await new Promise((r) => setTimeout(r, 100));
   }
+  assert(finished, 'the five computers finish their game within a minute');
   const table = async (page) => page.$eval('.stage-table-wrap', (wrap) => {
     const seats = [...wrap.querySelectorAll('thead th[data-col-seat]')].map((th) => th.getBoundingClientRect());
     const stage = wrap.querySelector('tbody th').getBoundingClientRect();

@@ -158,31 +158,31 @@ static int clans_setup(tb_state *s, char *err, size_t errlen)
 /* What founding village t in epoch e (1..5) does to it (clans.md 5A): strife
  * (all five colours) kills the lone huts; hostile terrain then ruins it;
  * else every colour with a hut left scores `value`.  Depends on t alone,
- * not on the other villages (a village has no occupied neighbour). */
+ * not on the other villages (a village has no occupied neighbour).  Worked
+ * out without a branch on what the village holds or where it is: a playout
+ * founds a village in one decision of four, and those branches were the
+ * ones mispredicted. */
 typedef struct clans_outcome {
-    uint64_t huts; /* the huts left after strife (when ruined these go too) */
-    int killed;    /* huts strife killed */
-    bool ruin;
+    uint64_t huts; /* the huts left: after strife, and none when ruined */
+    int size;      /* how many huts that is */
+    uint64_t ruin; /* 1 when hostile terrain ruins it, else 0 */
     int value;     /* the points of each colour in huts (0: ruined or emptied) */
 } clans_outcome;
 
 static inline clans_outcome clans_village_outcome(const clans_state *c, int t, int e)
 {
-    clans_outcome o = {c->huts[t], 0, false, 0};
-    if (!clans_zero_bytes(o.huts, CLANS_FIVE_BYTES)) {
-        /* All five colours: strife kills the lone huts (5A.5). */
-        uint64_t lone = clans_zero_bytes(o.huts ^ CLANS_ONE_EACH, CLANS_FIVE_BYTES);
-        o.killed = __builtin_popcountll(lone);
-        o.huts &= ~((lone >> 7) * 0xff);
-    }
-    const clans_epoch *ep = &clans__epoch[e - 1];
-    int terrain = clans__territory[t].terrain;
-    if (ep->hostile == terrain)
-        o.ruin = true;
-    else if (c->size[t] > o.killed)
-        o.value = c->size[t] - o.killed +
-                  (ep->favourable == terrain || ep->favourable == CLANS_ANY_TERRAIN ? ep->bonus : 0);
-    return o;
+    unsigned rule = clans__founding[e - 1][t]; /* the terrain bonus, or CLANS_RUIN */
+    uint64_t huts = c->huts[t];
+    /* All five colours: strife kills the lone huts (5A.5). */
+    uint64_t strife = clans_zero_bytes(huts, CLANS_FIVE_BYTES) ? 0 : ~0ULL;
+    uint64_t lone = clans_zero_bytes(huts ^ CLANS_ONE_EACH, CLANS_FIVE_BYTES) & strife;
+    huts &= ~((lone >> 7) * 0xff);
+    int size = c->size[t] - __builtin_popcountll(lone);
+    uint64_t ruin = rule >> 7;
+    huts &= ruin - 1;
+    size &= (int)ruin - 1;
+    int value = (size + (int)(rule & 0x7f)) & -(int)(size != 0);
+    return (clans_outcome){huts, size, ruin, value};
 }
 
 /* Every colour with a hut in `huts` (a hut word) scores `value`. */
@@ -202,36 +202,22 @@ static inline void clans_score_colours(clans_state *c, uint64_t huts, int value)
 #endif
 }
 
-/* Founds village t for the mover: chip, strife, terrain, score (clans.md 5A),
- * as clans_village_outcome says, without a branch on what the village holds
- * or where it is (a playout founds one village in four decisions, and those
- * branches were the ones mispredicted).  A chip is left: the game is not
- * over.  The village has no occupied neighbour, so no edge at it is live;
- * when strife or ruin empties it, only its neighbours' counts change. */
+/* Founds village t for the mover: chip, strife, terrain, score (clans.md 5A).
+ * A chip is left: the game is not over.  The village has no occupied
+ * neighbour, so no edge at it is live; when strife or ruin empties it, only
+ * its neighbours' counts change. */
 static inline void clans_found(clans_state *c, int t)
 {
     int e = clans__chip_epoch_table[c->chips_taken];
-    unsigned rule = clans__founding[e - 1][t];
-    uint64_t huts = c->huts[t];
-    int size = c->size[t];
-    /* Strife (all five colours) kills the lone huts. */
-    uint64_t strife = clans_zero_bytes(huts, CLANS_FIVE_BYTES) ? 0 : ~0ULL;
-    uint64_t lone = clans_zero_bytes(huts ^ CLANS_ONE_EACH, CLANS_FIVE_BYTES) & strife;
-    huts &= ~((lone >> 7) * 0xff);
-    size -= __builtin_popcountll(lone);
-    /* Hostile terrain ruins it. */
-    uint64_t ruin = rule >> 7;
-    huts &= ruin - 1;
-    size &= (int)ruin - 1;
-    int value = (size + (int)(rule & 0x7f)) & -(int)(size != 0);
-    clans_score_colours(c, huts, value);
-    c->removed = (uint8_t)(c->removed + c->size[t] - size);
-    c->huts[t] = huts;
-    c->size[t] = (uint8_t)size;
-    uint64_t emptied = (uint64_t)(size == 0) << t;
+    clans_outcome o = clans_village_outcome(c, t, e);
+    clans_score_colours(c, o.huts, o.value);
+    c->removed = (uint8_t)(c->removed + c->size[t] - o.size);
+    c->huts[t] = o.huts;
+    c->size[t] = (uint8_t)o.size;
+    uint64_t emptied = (uint64_t)(o.size == 0) << t;
     c->occupied &= ~emptied;
     clans_uncrowd(c, clans__adjacent[t] & (0 - (emptied >> t)));
-    c->ruins |= ruin << t;
+    c->ruins |= o.ruin << t;
     c->villages |= BIT(t);
     c->village_epoch[t] = (uint8_t)e;
     c->chips[c->turn]++;
@@ -263,14 +249,13 @@ static bool clans_order_matters(const clans_state *c)
         ids[found++] = __builtin_ctzll(rest);
     int16_t points[MAX][MAX][CLANS_COLOURS]; /* village i founded at position k, by colour */
     for (int i = 0; i < n; i++) {
-        uint64_t huts0 = 0;
-        bool ruin0 = false;
+        uint64_t huts0 = 0, ruin0 = 0;
         for (int k = 0; k < n; k++) {
             int e = clans__chip_epoch(c->chips_taken + k);
-            clans_outcome o = {c->huts[ids[i]], 0, false, 0}; /* not founded */
+            clans_outcome o = {c->huts[ids[i]], c->size[ids[i]], 0, 0}; /* not founded */
             if (e)
                 o = clans_village_outcome(c, ids[i], e);
-            uint64_t huts = o.ruin ? 0 : o.huts;
+            uint64_t huts = o.huts;
             if (k == 0) {
                 huts0 = huts;
                 ruin0 = o.ruin;
@@ -542,10 +527,9 @@ static int clans_score_breakdown(const tb_state *s, int seat, tb_score_part *out
         int t = __builtin_ctzll(v), e = c->village_epoch[t];
         if (e < 1 || e > CLANS_EPOCHS || !clans__huts(c, t, colour))
             continue;
-        const clans_epoch *ep = &clans__epoch[e - 1];
+        unsigned rule = clans__founding[e - 1][t];
         huts[e - 1] += c->size[t];
-        if (ep->favourable == clans__territory[t].terrain || ep->favourable == CLANS_ANY_TERRAIN)
-            bonus += ep->bonus;
+        bonus += rule & CLANS_RUIN ? 0 : (int)rule; /* the terrain bonus */
     }
     int n = 0;
     for (int e = 0; e < CLANS_EPOCHS; e++) {

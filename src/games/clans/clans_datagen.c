@@ -166,7 +166,7 @@ int main(int argc, char **argv)
         fprintf(out, "    {");
         for (int t = 0; t < 60; t++) {
             int rule = host[e] == terrain[t]                        ? 0x80
-                       : fav[e] == 4 || fav[e] == terrain[t] ? bonus[e]
+                       : fav[e] == 4 /* all */ || fav[e] == terrain[t] ? bonus[e]
                                                                     : 0;
             fprintf(out, "%s%d", t ? ", " : "", rule);
         }
