@@ -131,6 +131,12 @@ static void derived_tables_match_the_board(void **unused)
         assert_int_equal(clans__arc[2 * e + 1], b | a << 8);
         assert_true(clans__edges_of[a][e / 64] >> (e % 64) & 1);
         assert_true(clans__edges_of[b][e / 64] >> (e % 64) & 1);
+        for (int d = 0; d < 2; d++) { /* the source of each arc, as vacating it clears */
+            const clans_arc_source *src = &clans__arc_source[2 * e + d];
+            int from = d ? b : a;
+            assert_memory_equal(src->edges, clans__edges_of[from], sizeof src->edges);
+            assert_true(src->adjacent == clans__adjacent[from]);
+        }
         seen[a] |= 1ULL << b;
         seen[b] |= 1ULL << a;
     }

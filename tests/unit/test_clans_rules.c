@@ -15,6 +15,47 @@
 
 #include <cmocka.h>
 
+/* The playout founds villages at the end of a run of hut moves, and several
+ * at once without leaving its loop when their order cannot matter: cut into
+ * pieces of every length, it must still make exactly the decisions, states
+ * and draws of random_move + apply, piece by piece. */
+static void playout_in_pieces_matches_random_moves(void **unused)
+{
+    (void)unused;
+    const tb_game *g = tb_game_find("clans");
+    long villages_at_once = 0, village_choices = 0;
+    for (int seed = 0; seed < 600; seed++) {
+        int players = 2 + seed % 3;
+        tb_state *a = tb_state_new(g), *b = tb_state_new(g);
+        assert_int_equal(tb_setup(a, players, NULL, (uint64_t)seed, NULL, 0), 0);
+        assert_int_equal(tb_setup(b, players, NULL, (uint64_t)seed, NULL, 0), 0);
+        tb_rng ra, rb;
+        tb_rng_seed(&ra, (uint64_t)seed * 7 + 1);
+        tb_rng_seed(&rb, (uint64_t)seed * 7 + 1);
+        for (int piece = 0; !tb_is_over(a); piece++) {
+            int limit = 1 + (seed + piece) % 9, made = tb_playout(a, &ra, limit), played = 0;
+            while (played < limit && !tb_is_over(b)) {
+                const clans_state *cb = (const clans_state *)b;
+                int chips = cb->chips_taken;
+                tb_move m = tb_random_move(b, &rb);
+                village_choices += (m & CLANS_VILLAGE_FLAG) != 0;
+                tb_apply(b, m);
+                villages_at_once += cb->chips_taken - chips >= 2;
+                played++;
+            }
+            assert_int_equal(made, played);
+            assert_true(tb_state_equal(a, b));
+            assert_memory_equal(&ra, &rb, sizeof ra);
+        }
+        assert_true(tb_is_over(b));
+        tb_state_free(a);
+        tb_state_free(b);
+    }
+    /* Both kinds of move that make several villages came up. */
+    assert_true(villages_at_once > 100);
+    assert_true(village_choices > 100);
+}
+
 static void setup_places_one_hut_of_each_colour_per_region(void **unused)
 {
     (void)unused;
@@ -326,6 +367,7 @@ int main(void)
         cmocka_unit_test(state_keys_must_be_canonical),
         cmocka_unit_test(squash_table_matches_the_formula),
         cmocka_unit_test(heuristic_matches_the_nested_loops),
+        cmocka_unit_test(playout_in_pieces_matches_random_moves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,15 @@ const char *const clans__terrain_name[CLANS_TERRAINS] = {"forest", "mountain", "
 
 #define BIT(t) (1ULL << (t))
 
+/* gcc pairs the playout's mask words into vector registers, and then moves
+ * them back and forth between those and the scalar ones that popcount and
+ * pdep need: 3% slower (bench/RESULTS.md, "Clans playouts, fourth pass"). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define CLANS_SCALAR __attribute__((optimize("no-tree-slp-vectorize")))
+#else
+#define CLANS_SCALAR
+#endif
+
 /* Hut words (clans_state.huts): one byte per colour in bytes 0..4. */
 #define CLANS_FIVE_BYTES 0x0000008080808080ULL /* bit 7 of each colour's byte */
 #define CLANS_ONE_EACH 0x0000000101010101ULL   /* one hut of every colour */
@@ -67,29 +76,35 @@ void clans__compute_live(clans_state *c)
     clans_count_crowds(c);
 }
 
-/* The territories `near` have one occupied neighbour less; returns those of
- * them left with none (occupied or not), the ones that had one.  All the
- * counts at once: a subtraction with borrow, plane by plane. */
-static inline uint64_t clans_uncrowd(clans_state *c, uint64_t near)
+/* The territories `near` have one occupied neighbour less in `crowd` (as
+ * clans_state.crowd); returns those of them left with none (occupied or
+ * not), the ones that had one.  All the counts at once: a subtraction with
+ * borrow, plane by plane. */
+static inline uint64_t clans_uncrowd(uint64_t crowd[3], uint64_t near)
 {
-    uint64_t b0 = c->crowd[0], b1 = c->crowd[1], b2 = c->crowd[2];
+    uint64_t b0 = crowd[0], b1 = crowd[1], b2 = crowd[2];
     uint64_t alone = near & b0 & ~b1 & ~b2;
     uint64_t borrow1 = near & ~b0, borrow2 = borrow1 & ~b1;
-    c->crowd[0] = b0 ^ near;
-    c->crowd[1] = b1 ^ borrow1;
-    c->crowd[2] = b2 ^ borrow2;
+    crowd[0] = b0 ^ near;
+    crowd[1] = b1 ^ borrow1;
+    crowd[2] = b2 ^ borrow2;
     return alone;
 }
 
-/* Occupied territory t has become empty: no edge at it is live any more, each of its
- * neighbours has one occupied neighbour less; returns the territories left
- * with no occupied neighbour (occupied or not). */
-static inline uint64_t clans_vacate(clans_state *c, int t)
+/* Occupied territory t, with `edges` and neighbours `near`, has become
+ * empty, in the masks `occupied`, `live` and `crowd` (as clans_state's): no
+ * edge at it is live any more, each of its neighbours has one occupied
+ * neighbour less; returns the territories left with no occupied neighbour
+ * (occupied or not).  The masks are passed apart so that the playout can
+ * work on its own copy of them. */
+static inline uint64_t clans_vacate(uint64_t *occupied, uint64_t live[CLANS_EDGE_WORDS],
+                                    uint64_t crowd[3], int t,
+                                    const uint64_t edges[CLANS_EDGE_WORDS], uint64_t near)
 {
-    c->occupied &= ~BIT(t);
+    *occupied &= ~BIT(t);
     for (int w = 0; w < CLANS_EDGE_WORDS; w++)
-        c->live[w] &= ~clans__edges_of[t][w];
-    return clans_uncrowd(c, clans__adjacent[t]);
+        live[w] &= ~edges[w];
+    return clans_uncrowd(crowd, near);
 }
 
 /* The position of the k-th (0-based) set bit of x; x has more than k bits. */
@@ -202,13 +217,15 @@ static inline void clans_score_colours(clans_state *c, uint64_t huts, int value)
 #endif
 }
 
-/* Founds village t for the mover: chip, strife, terrain, score (clans.md 5A).
- * A chip is left: the game is not over.  The village has no occupied
- * neighbour, so no edge at it is live; when strife or ruin empties it, only
- * its neighbours' counts change. */
-static inline void clans_found(clans_state *c, int t)
+/* What founding village t in epoch e does to the board (clans.md 5A):
+ * strife, terrain and scoring; the chip is the caller's.  The village has
+ * no occupied neighbour, so no edge at it is live; when strife or ruin
+ * empties it, only its neighbours' counts change.  Those neighbours are
+ * empty for good (huts only move onto occupied territories), so the moves
+ * that follow do not depend on when this runs: the playout does it once at
+ * the end for the villages it founded (clans_hut_moves). */
+static inline void clans_found_board(clans_state *c, int t, int e)
 {
-    int e = clans__chip_epoch_table[c->chips_taken];
     clans_outcome o = clans_village_outcome(c, t, e);
     clans_score_colours(c, o.huts, o.value);
     c->removed = (uint8_t)(c->removed + c->size[t] - o.size);
@@ -216,10 +233,17 @@ static inline void clans_found(clans_state *c, int t)
     c->size[t] = (uint8_t)o.size;
     uint64_t emptied = (uint64_t)(o.size == 0) << t;
     c->occupied &= ~emptied;
-    clans_uncrowd(c, clans__adjacent[t] & (0 - (emptied >> t)));
+    clans_uncrowd(c->crowd, clans__adjacent[t] & (0 - (emptied >> t)));
     c->ruins |= o.ruin << t;
     c->villages |= BIT(t);
     c->village_epoch[t] = (uint8_t)e;
+}
+
+/* Founds village t for the mover: chip, strife, terrain, score (clans.md 5A).
+ * A chip is left: the game is not over. */
+static inline void clans_found(clans_state *c, int t)
+{
+    clans_found_board(c, t, clans__chip_epoch_table[c->chips_taken]);
     c->chips[c->turn]++;
     c->over |= ++c->chips_taken == CLANS_CHIPS;
 }
@@ -362,26 +386,34 @@ static inline int clans_draw_village(const clans_state *c, tb_rng *rng)
  * smaller group onto the larger), so at least half of the draws are accepted
  * and each legal move is equally likely.  The draw is the same on every
  * machine (clans_select only finds the k-th set bit faster where the CPU
- * can), so a seed gives the same game. */
-static inline void clans_draw_hut_move(const clans_state *c, tb_rng *rng, int *from, int *to)
+ * can), so a seed gives the same game.  `live` and `size` are clans_state's,
+ * or the playout's copy of live.  Returns the arc (clans__arc). */
+static inline size_t clans_draw_hut_move(const uint64_t live[CLANS_EDGE_WORDS], const uint8_t *size,
+                                      tb_rng *rng, int *from, int *to)
 {
-    uint32_t n0 = (uint32_t)__builtin_popcountll(c->live[0]);
-    uint32_t n1 = (uint32_t)__builtin_popcountll(c->live[1]);
-    uint32_t total = n0 + n1 + (uint32_t)__builtin_popcountll(c->live[2]);
+    uint32_t n0 = (uint32_t)__builtin_popcountll(live[0]);
+    uint32_t n01 = n0 + (uint32_t)__builtin_popcountll(live[1]);
+    uint32_t total = n01 + (uint32_t)__builtin_popcountll(live[2]);
     for (;;) {
         uint32_t r = tb__rng_below(rng, 2 * total), k = r >> 1;
         /* The word holding the k-th live edge, chosen without a branch (one
-         * here is mispredicted about half the time). */
-        uint32_t in1 = k >= n0, in2 = k >= n0 + n1;
-        uint32_t word = in1 + in2;
-        uint32_t before = (in1 ? n0 : 0) + (in2 ? n1 : 0);
-        int e = (int)(64 * word) + clans_select(c->live[word], k - before);
-        unsigned arc = clans__arc[2 * e + (r & 1)];
-        int f = (int)(arc & 0xff), t = (int)(arc >> 8);
-        if (c->size[f] <= 6 || c->size[t] >= c->size[f]) {
+         * here is mispredicted about half the time) and with the words
+         * named, not indexed, so that they can stay in registers. */
+        uint32_t in1 = k >= n0, in2 = k >= n01;
+        uint64_t bits = live[0], m1 = 0 - (uint64_t)in1, m2 = 0 - (uint64_t)in2;
+        bits ^= (bits ^ live[1]) & m1;
+        bits ^= (bits ^ live[2]) & m2;
+        uint32_t before = (n0 & (uint32_t)m1);
+        before ^= (before ^ n01) & (uint32_t)m2;
+        /* The arc: its word's first arc in the drawn direction, then two a
+         * bit (the part that waits for the bit is one step shorter). */
+        size_t first = 128 * (in1 + in2) + (r & 1);
+        size_t a = first + 2 * (size_t)clans_select(bits, k - before);
+        int f = clans__arc[a] & 0xff, t = clans__arc[a] >> 8;
+        if (size[f] <= 6 || size[t] >= size[f]) {
             *from = f;
             *to = t;
-            return;
+            return a;
         }
     }
 }
@@ -392,7 +424,7 @@ static inline tb_move clans_draw(const clans_state *c, tb_rng *rng)
     if (c->pending)
         return CLANS_VILLAGE_FLAG | (tb_move)(clans_draw_village(c, rng) + 1);
     int from, to;
-    clans_draw_hut_move(c, rng, &from, &to);
+    clans_draw_hut_move(c->live, c->size, rng, &from, &to);
     return (tb_move)((from + 1) << 8 | (to + 1));
 }
 
@@ -416,7 +448,8 @@ static inline void clans_shift_huts(clans_state *c, int from, int to)
 static void clans_move_huts(clans_state *c, int from, int to)
 {
     clans_shift_huts(c, from, to);
-    uint64_t alone = clans_vacate(c, from);
+    uint64_t alone = clans_vacate(&c->occupied, c->live, c->crowd, from, clans__edges_of[from],
+                                  clans__adjacent[from]);
     c->last_from = (uint8_t)(from + 1);
     c->last_to = (uint8_t)(to + 1);
     /* The occupied neighbours of `from` left with no occupied neighbour
@@ -442,50 +475,97 @@ static void clans_apply(tb_state *s, tb_move m)
         clans_move_huts(c, (int)(m >> 8) - 1, (int)(m & 0xff) - 1);
 }
 
+/* The villages a playout's hut moves founded one at a time, in order: each
+ * one's territory and the decision (counted from the first of the run)
+ * that founded it.  Recording one costs two stores and no branch; its
+ * chip, strife, terrain and points are settled by clans_settle_founded. */
+typedef struct clans_founded {
+    int count;
+    uint8_t where[CLANS_CHIPS + 1]; /* one spare: written before it is known to count */
+    uint8_t when[CLANS_CHIPS + 1];  /* < 60: every hut move empties a territory */
+} clans_founded;
+
+/* Settles the villages of `f`, founded from chip `chips0` on by the seats
+ * that moved `when` decisions after seat `turn0`, as clans_found would
+ * have when each was made. */
+static void clans_settle_founded(clans_state *c, const clans_founded *f, int chips0, int turn0)
+{
+    for (int i = 0; i < f->count; i++) {
+        clans_found_board(c, f->where[i], clans__chip_epoch_table[chips0 + i]);
+        c->chips[(turn0 + f->when[i]) % c->base.players]++;
+    }
+    c->chips_taken = (uint8_t)(chips0 + f->count);
+    c->over |= c->chips_taken == CLANS_CHIPS;
+}
+
 /* The playout's hut moves: random hut moves while no village waits for the
  * mover to order it, at most `budget`, each drawn as clans_draw would and
- * applied as clans_move_huts would.  A lone new village is founded here and
- * several go to clans_settle_villages; the turn stays in a register until
- * the loop ends or a founding reads it, and the last move is written once.
- * Returns the decisions made. */
+ * applied as clans_move_huts would.  A move that makes one village records
+ * it (clans_founded) and the turn passes; one that makes several ends the
+ * run in clans_settle_villages.  Nothing in the loop depends on whose turn
+ * it is or on what a village held, so both are worked out once at the end,
+ * and the last move is written once.  The masks a move changes are worked
+ * on in a copy on the stack and written back at the end: in the state,
+ * every byte stored into size[] could change them, so the compiler would
+ * store them back after every move.  Returns the decisions made. */
 static inline int clans_hut_moves(clans_state *c, tb_rng *rng, int budget)
 {
-    int turn = c->turn, players = c->base.players, n = 0, from, to;
+    const int turn0 = c->turn, chips0 = c->chips_taken, room = CLANS_CHIPS - chips0;
+    uint64_t live[CLANS_EDGE_WORDS], crowd[3], occupied = c->occupied;
+    memcpy(live, c->live, sizeof live);
+    memcpy(crowd, c->crowd, sizeof crowd);
+    clans_founded f = {.count = 0};
+    int n = 0, from, to;
+    uint64_t several = 0;
     for (;;) {
-        clans_draw_hut_move(c, rng, &from, &to);
+        const clans_arc_source *source =
+            &clans__arc_source[clans_draw_hut_move(live, c->size, rng, &from, &to)];
         clans_shift_huts(c, from, to);
-        uint64_t pending = clans_vacate(c, from) & c->occupied;
+        uint64_t pending =
+            clans_vacate(&occupied, live, crowd, from, source->edges, source->adjacent) & occupied;
         n++;
-        if (__builtin_expect(pending != 0, 0)) {
-            c->turn = (uint8_t)turn;
-            if (pending & (pending - 1)) {
-                c->pending = pending;
-                clans_settle_villages(c); /* founds them, or leaves the order to the mover */
+        if (__builtin_expect((pending & (pending - 1)) != 0, 0)) {
+            /* Several villages.  When their chips are all of one epoch, the
+             * order cannot matter (clans_order_matters) and they are founded
+             * lowest first, as clans_settle_villages would; else the mover
+             * may have to choose, and clans_settle_villages sees to it. */
+            int first = chips0 + f.count, last = first + __builtin_popcountll(pending) - 1;
+            if (last >= CLANS_CHIPS ||
+                clans__chip_epoch_table[last] != clans__chip_epoch_table[first]) {
+                several = pending;
                 break;
             }
-            clans_found(c, __builtin_ctzll(pending));
-            if (c->over)
-                break; /* the 12th village */
+            for (; pending; pending &= pending - 1) {
+                f.where[f.count] = (uint8_t)__builtin_ctzll(pending);
+                f.when[f.count++] = (uint8_t)(n - 1);
+            }
+        } else {
+            f.where[f.count] = (uint8_t)__builtin_ctzll(pending | BIT(63));
+            f.when[f.count] = (uint8_t)(n - 1);
+            f.count += pending != 0;
         }
-        if (!clans_has_move(c)) {
-            c->over = 1; /* no move left: the early end (clans.md 7.4) */
-            c->turn = (uint8_t)turn;
+        if ((live[0] | live[1] | live[2]) == 0 || f.count == room || n == budget)
             break;
-        }
-        turn = clans_seat_after(turn, players);
-        if (n == budget) {
-            c->turn = (uint8_t)turn;
-            break;
-        }
     }
+    memcpy(c->live, live, sizeof live);
+    memcpy(c->crowd, crowd, sizeof crowd);
+    c->occupied = occupied;
+    clans_settle_founded(c, &f, chips0, turn0);
+    c->turn = (uint8_t)((turn0 + n - 1) % c->base.players); /* the last mover */
     c->last_from = (uint8_t)(from + 1);
     c->last_to = (uint8_t)(to + 1);
+    if (several) {
+        c->pending = several;
+        clans_settle_villages(c); /* founds them, or leaves the order to the mover */
+    } else {
+        clans_next_turn(c); /* over with the 12th village or no move left, else the next seat */
+    }
     return n;
 }
 
 /* Random decisions to the end (or `limit`), each drawn as clans_draw would
  * and applied as clans_apply would, without encoding them as moves. */
-static int clans_playout(tb_state *s, tb_rng *shared_rng, int limit)
+CLANS_SCALAR static int clans_playout(tb_state *s, tb_rng *shared_rng, int limit)
 {
     clans_state *c = (clans_state *)s;
     /* A local copy of the generator stays in registers: stores into the

@@ -35,6 +35,9 @@ typedef struct clans_epoch {
     uint8_t bonus;
 } clans_epoch;
 
+/* The tables are the library's own: hidden, so that code reaches them
+ * directly rather than through the global offset table. */
+#pragma GCC visibility push(hidden)
 extern const clans_territory clans__territory[CLANS_TERRITORIES];
 extern const uint64_t clans__adjacent[CLANS_TERRITORIES]; /* bit t: borders territory t */
 extern const clans_epoch clans__epoch[CLANS_EPOCHS];
@@ -45,6 +48,14 @@ extern const uint8_t clans__edge[CLANS_MAX_EDGES][2]; /* endpoints, lower first 
 extern const uint16_t clans__arc[2 * CLANS_MAX_EDGES]; /* 2e + d: from end d, from | to << 8 */
 extern const uint64_t clans__edges_of[CLANS_TERRITORIES][CLANS_EDGE_WORDS]; /* edges at t */
 extern const uint64_t clans__all_edges[CLANS_EDGE_WORDS];
+/* Arc 2e + d's source, as a hut move along it empties it: its edges (as
+ * clans__edges_of) and its neighbours (as clans__adjacent).  Read by the
+ * arc, these need not wait for the arc's endpoints to be looked up. */
+typedef struct clans_arc_source {
+    uint64_t edges[CLANS_EDGE_WORDS];
+    uint64_t adjacent;
+} clans_arc_source;
+extern const clans_arc_source clans__arc_source[2 * CLANS_MAX_EDGES];
 extern const uint8_t clans__chip_epoch_table[CLANS_CHIPS + 1]; /* epoch of chip k; 0 past 12 */
 extern const uint8_t clans__colour_orders[120][CLANS_COLOURS]; /* every order of 5 colours */
 extern const uint8_t clans__region_member[CLANS_REGIONS][5]; /* territories of each region */
@@ -53,6 +64,7 @@ extern const uint8_t clans__region_member[CLANS_REGIONS][5]; /* territories of e
 #define CLANS_RUIN 0x80
 extern const uint8_t clans__founding[CLANS_EPOCHS][CLANS_TERRITORIES];
 extern const uint64_t clans__start_crowd[3]; /* every territory's neighbours, as clans_state.crowd */
+#pragma GCC visibility pop
 
 /* Move encoding: a hut move is ((from+1) << 8) | (to+1); choosing the next
  * village of a multi-village move is CLANS_VILLAGE_FLAG | (territory+1). */

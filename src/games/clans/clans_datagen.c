@@ -129,6 +129,18 @@ int main(int argc, char **argv)
         fprintf(out, "    {0x%016llxULL, 0x%016llxULL, 0x%016llxULL},\n", (unsigned long long)w[0],
                 (unsigned long long)w[1], (unsigned long long)w[2]);
     }
+    fprintf(out, "};\n\n/* What vacating the source of arc 2e + d clears: its edges and neighbours. */\n");
+    fprintf(out, "const clans_arc_source clans__arc_source[2 * CLANS_MAX_EDGES] = {\n");
+    for (int a = 0; a < 2 * ne; a++) {
+        int from = a % 2 ? eb[a / 2] : ea[a / 2];
+        uint64_t w[3] = {0, 0, 0};
+        for (int e = 0; e < ne; e++)
+            if (ea[e] == from || eb[e] == from)
+                w[e / 64] |= 1ULL << (e % 64);
+        fprintf(out, "    {{0x%016llxULL, 0x%016llxULL, 0x%016llxULL}, 0x%016llxULL},\n",
+                (unsigned long long)w[0], (unsigned long long)w[1], (unsigned long long)w[2],
+                (unsigned long long)adj[from]);
+    }
     fprintf(out, "};\n\nconst uint64_t clans__all_edges[CLANS_EDGE_WORDS] = {");
     for (int w = 0; w < 3; w++) {
         uint64_t m = 0;
