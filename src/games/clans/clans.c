@@ -189,10 +189,20 @@ static inline clans_outcome clans_village_outcome(const clans_state *c, int t, i
     unsigned rule = clans__founding[e - 1][t]; /* the terrain bonus, or CLANS_RUIN */
     uint64_t huts = c->huts[t];
     /* All five colours: strife kills the lone huts (5A.5). */
+#if defined(__SSE2__) && defined(__BMI2__)
+    /* A bit per colour from byte compares; a lone colour loses its one hut. */
+    __m128i h = _mm_cvtsi64_si128((long long)huts);
+    unsigned absent = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(h, _mm_setzero_si128()));
+    unsigned one = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(h, _mm_set1_epi8(1)));
+    unsigned lone = one & (0u - ((absent & 0x1f) == 0));
+    huts ^= _pdep_u64(lone, CLANS_ONE_EACH);
+    int size = c->size[t] - __builtin_popcount(lone);
+#else
     uint64_t strife = clans_zero_bytes(huts, CLANS_FIVE_BYTES) ? 0 : ~0ULL;
     uint64_t lone = clans_zero_bytes(huts ^ CLANS_ONE_EACH, CLANS_FIVE_BYTES) & strife;
     huts &= ~((lone >> 7) * 0xff);
     int size = c->size[t] - __builtin_popcountll(lone);
+#endif
     uint64_t ruin = rule >> 7;
     huts &= ruin - 1;
     size &= (int)ruin - 1;
@@ -399,12 +409,25 @@ static inline size_t clans_draw_hut_move(const uint64_t live[CLANS_EDGE_WORDS], 
         /* The word holding the k-th live edge, chosen without a branch (one
          * here is mispredicted about half the time) and with the words
          * named, not indexed, so that they can stay in registers. */
-        uint32_t in1 = k >= n0, in2 = k >= n01;
-        uint64_t bits = live[0], m1 = 0 - (uint64_t)in1, m2 = 0 - (uint64_t)in2;
+        uint32_t in1 = k >= n0, in2 = k >= n01, before = 0;
+        uint64_t bits = live[0];
+#if defined(__x86_64__) && defined(__GNUC__)
+        __asm__("cmp %[n0], %[k]\n\t"
+                "cmovae %[l1], %[bits]\n\t"
+                "cmovae %[n0], %[before]\n\t"
+                "cmp %[n01], %[k]\n\t"
+                "cmovae %[l2], %[bits]\n\t"
+                "cmovae %[n01], %[before]"
+                : [bits] "+r"(bits), [before] "+r"(before)
+                : [k] "r"(k), [n0] "r"(n0), [n01] "r"(n01), [l1] "rm"(live[1]), [l2] "rm"(live[2])
+                : "cc");
+#else
+        uint64_t m1 = 0 - (uint64_t)in1, m2 = 0 - (uint64_t)in2;
         bits ^= (bits ^ live[1]) & m1;
         bits ^= (bits ^ live[2]) & m2;
-        uint32_t before = (n0 & (uint32_t)m1);
+        before = (n0 & (uint32_t)m1);
         before ^= (before ^ n01) & (uint32_t)m2;
+#endif
         /* The arc: its word's first arc in the drawn direction, then two a
          * bit (the part that waits for the bit is one step shorter). */
         size_t first = 128 * (in1 + in2) + (r & 1);
@@ -488,7 +511,8 @@ typedef struct clans_founded {
 /* Settles the villages of `f`, founded from chip `chips0` on by the seats
  * that moved `when` decisions after seat `turn0`, as clans_found would
  * have when each was made. */
-static void clans_settle_founded(clans_state *c, const clans_founded *f, int chips0, int turn0)
+CLANS_SCALAR static void __attribute__((noinline))
+clans_settle_founded(clans_state *c, const clans_founded *f, int chips0, int turn0)
 {
     for (int i = 0; i < f->count; i++) {
         clans_found_board(c, f->where[i], clans__chip_epoch_table[chips0 + i]);
