@@ -36,14 +36,6 @@ const char *const clans__terrain_name[CLANS_TERRAINS] = {"forest", "mountain", "
 #define CLANS_FIVE_BYTES 0x0000008080808080ULL /* bit 7 of each colour's byte */
 #define CLANS_ONE_EACH 0x0000000101010101ULL   /* one hut of every colour */
 
-/* Bit 7 of each byte of x that is zero, among the bytes whose bit 7 is set
- * in `bytes`; every other bit is 0. */
-static inline uint64_t clans_zero_bytes(uint64_t x, uint64_t bytes)
-{
-    const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
-    uint64_t nonzero_low = (x & low7) + low7; /* bit 7: the low 7 bits are not all 0 */
-    return ~(nonzero_low | x | low7) & bytes;
-}
 
 static const tb_option_spec clans_options[] = {{NULL, NULL, NULL, NULL}};
 
@@ -170,6 +162,22 @@ static int clans_setup(tb_state *s, char *err, size_t errlen)
     return 0;
 }
 
+/* Strife is found with byte compares where the CPU has them and BMI2's
+ * bit deposit, else with the whole-word arithmetic of clans_zero_bytes. */
+#if defined(__SSE2__) && defined(__BMI2__)
+#define CLANS_BYTE_COMPARES 1
+#else
+#define CLANS_BYTE_COMPARES 0
+/* Bit 7 of each byte of x that is zero, among the bytes whose bit 7 is set
+ * in `bytes`; every other bit is 0. */
+static inline uint64_t clans_zero_bytes(uint64_t x, uint64_t bytes)
+{
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+    uint64_t nonzero_low = (x & low7) + low7; /* bit 7: the low 7 bits are not all 0 */
+    return ~(nonzero_low | x | low7) & bytes;
+}
+#endif
+
 /* What founding village t in epoch e (1..5) does to it (clans.md 5A): strife
  * (all five colours) kills the lone huts; hostile terrain then ruins it;
  * else every colour with a hut left scores `value`.  Depends on t alone,
@@ -189,7 +197,7 @@ static inline clans_outcome clans_village_outcome(const clans_state *c, int t, i
     unsigned rule = clans__founding[e - 1][t]; /* the terrain bonus, or CLANS_RUIN */
     uint64_t huts = c->huts[t];
     /* All five colours: strife kills the lone huts (5A.5). */
-#if defined(__SSE2__) && defined(__BMI2__)
+#if CLANS_BYTE_COMPARES
     /* A bit per colour from byte compares; a lone colour loses its one hut. */
     __m128i h = _mm_cvtsi64_si128((long long)huts);
     unsigned absent = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(h, _mm_setzero_si128()));
