@@ -140,9 +140,9 @@ static int clans_setup(tb_state *s, char *err, size_t errlen)
     clans_state *c = (clans_state *)s;
     tb_rng rng = s->rng; /* in registers: the stores below cannot alias it */
     for (int r = 0; r < CLANS_REGIONS; r++) {
-        const uint8_t *colours = clans__colour_orders[tb__rng_below(&rng, 120)];
+        const uint64_t *huts = clans__order_huts[tb__rng_below(&rng, 120)];
         for (int k = 0; k < 5; k++)
-            c->huts[clans__region_member[r][k]] = 1ULL << (8 * colours[k]);
+            c->huts[clans__region_member[r][k]] = huts[k];
     }
     memset(c->size, 1, sizeof c->size);
     c->occupied = (1ULL << CLANS_TERRITORIES) - 1;
@@ -156,7 +156,12 @@ static int clans_setup(tb_state *s, char *err, size_t errlen)
         deal[j] = deal[i - 1];
         deal[i - 1] = swap;
     }
-    memcpy(c->colour, deal, (size_t)s->players);
+    /* The seats' colours, and 0 past the last seat, copied at a fixed size
+     * (a copy of `players` bytes was a call to memcpy). */
+    uint8_t seats[TB_MAX_SEATS] = {0};
+    for (int p = 0; p < TB_MAX_SEATS && p < CLANS_COLOURS; p++)
+        seats[p] = p < s->players ? deal[p] : 0;
+    memcpy(c->colour, seats, sizeof c->colour);
     c->turn = (uint8_t)tb__rng_below(&rng, (uint32_t)s->players);
     s->rng = rng;
     return 0;

@@ -57,7 +57,7 @@ typedef struct clans_arc_source {
 } clans_arc_source;
 extern const clans_arc_source clans__arc_source[2 * CLANS_MAX_EDGES];
 extern const uint8_t clans__chip_epoch_table[CLANS_CHIPS + 1]; /* epoch of chip k; 0 past 12 */
-extern const uint8_t clans__colour_orders[120][CLANS_COLOURS]; /* every order of 5 colours */
+extern const uint64_t clans__order_huts[120][CLANS_COLOURS]; /* every order of 5 colours, as huts */
 extern const uint8_t clans__region_member[CLANS_REGIONS][5]; /* territories of each region */
 /* A village of t founded in epoch e: clans__founding[e - 1][t] is its terrain
  * bonus (0 when not favourable), or CLANS_RUIN when t is hostile then. */

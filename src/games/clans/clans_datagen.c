@@ -148,8 +148,9 @@ int main(int argc, char **argv)
             m |= 1ULL << (e % 64);
         fprintf(out, "%s0x%016llxULL", w ? ", " : "", (unsigned long long)m);
     }
-    fprintf(out, "};\n\n/* Every order of the five colours (setup deals a region's huts in one draw). */\n");
-    fprintf(out, "const uint8_t clans__colour_orders[120][CLANS_COLOURS] = {\n");
+    fprintf(out, "};\n\n/* Every order of the five colours (setup deals a region's huts in one draw),\n"
+                 " * as hut words: one hut of the k-th colour of the order. */\n");
+    fprintf(out, "const uint64_t clans__order_huts[120][CLANS_COLOURS] = {\n");
     int norders = 0;
     for (int p = 0; p < 3125; p++) {
         int d[5] = {p % 5, p / 5 % 5, p / 25 % 5, p / 125 % 5, p / 625 % 5}, used = 0;
@@ -157,7 +158,10 @@ int main(int argc, char **argv)
             used |= 1 << d[i];
         if (used != 31)
             continue;
-        fprintf(out, "    {%d, %d, %d, %d, %d},\n", d[0], d[1], d[2], d[3], d[4]);
+        fprintf(out, "    {");
+        for (int i = 0; i < 5; i++)
+            fprintf(out, "%s0x%llxULL", i ? ", " : "", 1ULL << (8 * d[i]));
+        fprintf(out, "},\n");
         norders++;
     }
     if (norders != 120)
