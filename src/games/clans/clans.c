@@ -167,20 +167,19 @@ static int clans_setup(tb_state *s, char *err, size_t errlen)
     return 0;
 }
 
+/* Bit 7 of the byte of each colour with a hut in hut word x. */
+static inline uint64_t clans_colours_in(uint64_t x)
+{
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+    return (((x & low7) + low7) | x) & CLANS_FIVE_BYTES; /* bit 7: some bit of the byte set */
+}
+
 /* Strife is found with byte compares where the CPU has them and BMI2's
- * bit deposit, else with the whole-word arithmetic of clans_zero_bytes. */
+ * bit deposit, else with the whole-word arithmetic of clans_colours_in. */
 #if defined(__SSE2__) && defined(__BMI2__)
 #define CLANS_BYTE_COMPARES 1
 #else
 #define CLANS_BYTE_COMPARES 0
-/* Bit 7 of each byte of x that is zero, among the bytes whose bit 7 is set
- * in `bytes`; every other bit is 0. */
-static inline uint64_t clans_zero_bytes(uint64_t x, uint64_t bytes)
-{
-    const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
-    uint64_t nonzero_low = (x & low7) + low7; /* bit 7: the low 7 bits are not all 0 */
-    return ~(nonzero_low | x | low7) & bytes;
-}
 #endif
 
 /* What founding village t in epoch e (1..5) does to it (clans.md 5A): strife
@@ -211,8 +210,8 @@ static inline clans_outcome clans_village_outcome(const clans_state *c, int t, i
     huts ^= _pdep_u64(lone, CLANS_ONE_EACH);
     int size = c->size[t] - __builtin_popcount(lone);
 #else
-    uint64_t strife = clans_zero_bytes(huts, CLANS_FIVE_BYTES) ? 0 : ~0ULL;
-    uint64_t lone = clans_zero_bytes(huts ^ CLANS_ONE_EACH, CLANS_FIVE_BYTES) & strife;
+    uint64_t strife = clans_colours_in(huts) == CLANS_FIVE_BYTES ? ~0ULL : 0;
+    uint64_t lone = ~clans_colours_in(huts ^ CLANS_ONE_EACH) & CLANS_FIVE_BYTES & strife;
     huts &= ~((lone >> 7) * 0xff);
     int size = c->size[t] - __builtin_popcountll(lone);
 #endif
@@ -278,7 +277,10 @@ static inline void clans_found(clans_state *c, int t)
  * alone, so every order gives the same outcome exactly when (1) each
  * village keeps the same huts and ruin whatever its epoch, and (2) the
  * points are u(village) + v(position) for every colour, the only way a sum
- * over an assignment is the same for every permutation. */
+ * over an assignment is the same for every permutation.  Given (1), village
+ * i's colours P_i are fixed and it scores its value v_i(k) on each of them,
+ * so (2) asks, with d_i(k) = v_i(k) - v_i(0): d_i(k) = d_0(k) on a colour
+ * of both P_i and P_0, and d = 0 on a colour only one of them holds. */
 static bool clans_order_matters(const clans_state *c)
 {
     int n = __builtin_popcountll(c->pending);
@@ -291,34 +293,36 @@ static bool clans_order_matters(const clans_state *c)
     enum { MAX = 8 }; /* a move leaves at most the source's neighbours alone */
     if (n > MAX)
         return true;
-    int ids[MAX], found = 0;
-    for (uint64_t rest = c->pending; rest; rest &= rest - 1)
-        ids[found++] = __builtin_ctzll(rest);
-    int16_t points[MAX][MAX][CLANS_COLOURS]; /* village i founded at position k, by colour */
-    for (int i = 0; i < n; i++) {
-        uint64_t huts0 = 0, ruin0 = 0;
+    /* The answer is gathered without a branch on what each village holds:
+     * those branches were the mispredicted ones. */
+    int first_gain[MAX] = {0}; /* d_0(k) */
+    uint64_t first_colours = 0, differ = 0; /* P_0; (1) failed */
+    bool uneven = false;                   /* (2) failed */
+    int i = 0;
+    for (uint64_t rest = c->pending; rest; rest &= rest - 1, i++) {
+        int t = __builtin_ctzll(rest);
+        clans_outcome at[MAX];
         for (int k = 0; k < n; k++) {
             int e = clans__chip_epoch(c->chips_taken + k);
-            clans_outcome o = {c->huts[ids[i]], c->size[ids[i]], 0, 0}; /* not founded */
-            if (e)
-                o = clans_village_outcome(c, ids[i], e);
-            uint64_t huts = o.huts;
-            if (k == 0) {
-                huts0 = huts;
-                ruin0 = o.ruin;
-            } else if (huts != huts0 || o.ruin != ruin0) {
-                return true;
-            }
-            for (int col = 0; col < CLANS_COLOURS; col++)
-                points[i][k][col] = (int16_t)(o.value * (int)((huts >> (8 * col) & 0xff) != 0));
+            at[k] = e ? clans_village_outcome(c, t, e)
+                      : (clans_outcome){c->huts[t], c->size[t], 0, 0}; /* not founded */
+            differ |= (at[k].huts ^ at[0].huts) | (at[k].ruin ^ at[0].ruin);
         }
+        uint64_t colours = clans_colours_in(at[0].huts);
+        bool both = (colours & first_colours) != 0, mine = (colours & ~first_colours) != 0;
+        bool theirs = (first_colours & ~colours) != 0;
+        for (int k = 1; k < n; k++) {
+            int gain = at[k].value - at[0].value;
+            if (i == 0)
+                first_gain[k] = gain;
+            else
+                uneven |= (both & (gain != first_gain[k])) | (mine & (gain != 0)) |
+                          (theirs & (first_gain[k] != 0));
+        }
+        if (i == 0)
+            first_colours = colours;
     }
-    for (int i = 1; i < n; i++)
-        for (int k = 1; k < n; k++)
-            for (int col = 0; col < CLANS_COLOURS; col++)
-                if (points[i][k][col] - points[i][0][col] != points[0][k][col] - points[0][0][col])
-                    return true;
-    return false;
+    return differ != 0 || uneven;
 }
 
 /* The seat after `seat`, without a branch (in a playout it is not predictable). */
