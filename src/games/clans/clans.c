@@ -281,7 +281,7 @@ static inline void clans_found(clans_state *c, int t)
  * i's colours P_i are fixed and it scores its value v_i(k) on each of them,
  * so (2) asks, with d_i(k) = v_i(k) - v_i(0): d_i(k) = d_0(k) on a colour
  * of both P_i and P_0, and d = 0 on a colour only one of them holds. */
-static bool clans_order_matters(const clans_state *c)
+bool clans__order_matters(const clans_state *c)
 {
     int n = __builtin_popcountll(c->pending);
     if (n < 2)
@@ -345,7 +345,7 @@ static inline void clans_next_turn(clans_state *c)
 static void __attribute__((noinline)) clans_settle_villages(clans_state *c)
 {
     while (c->pending && !c->over) {
-        if ((c->pending & (c->pending - 1)) && clans_order_matters(c))
+        if ((c->pending & (c->pending - 1)) && clans__order_matters(c))
             return; /* the mover decides with `village T` */
         int t = __builtin_ctzll(c->pending);
         c->pending &= ~BIT(t);
@@ -567,7 +567,7 @@ static inline int clans_hut_moves(clans_state *c, tb_rng *rng, int budget)
         n++;
         if (__builtin_expect((pending & (pending - 1)) != 0, 0)) {
             /* Several villages.  When their chips are all of one epoch, the
-             * order cannot matter (clans_order_matters) and they are founded
+             * order cannot matter (clans__order_matters) and they are founded
              * lowest first, as clans_settle_villages would; else the mover
              * may have to choose, and clans_settle_villages sees to it. */
             int first = chips0 + f.count, last = first + __builtin_popcountll(pending) - 1;

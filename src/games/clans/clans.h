@@ -135,6 +135,7 @@ int clans__chip_epoch(int chip_index); /* 1..5, or 0 past the 12th chip */
 int clans__to_move(const tb_state *s);
 bool clans__game_over(const clans_state *c);
 void clans__compute_live(clans_state *c); /* live edges and crowd from occupied */
+bool clans__order_matters(const clans_state *c); /* can the order of c->pending change the outcome? */
 double clans__squash(int lead);          /* the heuristic's squash, from its table */
 double clans__squash_computed(int lead); /* the same, computed (tests compare them) */
 
