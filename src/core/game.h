@@ -206,7 +206,7 @@ static inline uint32_t tb__rng_below(tb_rng *rng, uint32_t bound)
 {
     uint64_t m = (uint64_t)(uint32_t)(tb__rng_next(rng) >> 32) * bound;
     uint32_t low = (uint32_t)m;
-    if (low < bound) {
+    if (__builtin_expect(low < bound, 0)) { /* at most bound in 2^32 draws */
         uint32_t threshold = (uint32_t)(-bound) % bound;
         while (low < threshold) {
             m = (uint64_t)(uint32_t)(tb__rng_next(rng) >> 32) * bound;

@@ -450,7 +450,7 @@ static inline size_t clans_draw_hut_move(const uint64_t live[CLANS_EDGE_WORDS], 
         size_t first = 128 * (in1 + in2) + (r & 1);
         size_t a = first + 2 * (size_t)clans_select(bits, k - before);
         int f = clans__arc[a] & 0xff, t = clans__arc[a] >> 8;
-        if (size[f] <= 6 || size[t] >= size[f]) {
+        if (__builtin_expect(size[f] <= 6 || size[t] >= size[f], 1)) { /* 99% */
             *from = f;
             *to = t;
             return a;
@@ -585,7 +585,7 @@ static inline int clans_hut_moves(clans_state *c, tb_rng *rng, int budget)
             f.when[f.count] = (uint8_t)(n - 1);
             f.count += pending != 0;
         }
-        if ((live[0] | live[1] | live[2]) == 0 || f.count == room || n == budget)
+        if (__builtin_expect((live[0] | live[1] | live[2]) == 0 || f.count == room || n == budget, 0))
             break;
     }
     memcpy(c->live, live, sizeof live);
