@@ -7,6 +7,11 @@
  * The board is a set of 64-bit masks over the 60 territories, so move
  * generation and village detection are a few mask operations per territory.
  * The state invariants are listed beside clans_state in clans.h.
+ *
+ * clans_playout is a fast path that makes exactly the decisions, states and
+ * draws of random_move + apply (tested): its hut moves work on a copy of the
+ * masks and settle the villages they make when a run of moves ends, which
+ * nothing in the run depends on (bench/RESULTS.md, "Clans playouts").
  */
 #include "clans.h"
 
@@ -515,10 +520,12 @@ static void clans_apply(tb_state *s, tb_move m)
         clans_move_huts(c, (int)(m >> 8) - 1, (int)(m & 0xff) - 1);
 }
 
-/* The villages a playout's hut moves founded one at a time, in order: each
- * one's territory and the decision (counted from the first of the run)
- * that founded it.  Recording one costs two stores and no branch; its
- * chip, strife, terrain and points are settled by clans_settle_founded. */
+/* The villages a run of the playout's hut moves founded, in the order of
+ * their chips: each one's territory and the decision (counted from the
+ * first of the run) that made it.  Recording one costs two stores and no
+ * branch; its chip, strife, terrain and points are settled by
+ * clans_settle_founded when the run ends.  A run takes at most the chips
+ * left, 12 at the most. */
 typedef struct clans_founded {
     int count;
     uint8_t where[CLANS_CHIPS + 1]; /* one spare: written before it is known to count */
@@ -541,11 +548,12 @@ clans_settle_founded(clans_state *c, const clans_founded *f, int chips0, int tur
 
 /* The playout's hut moves: random hut moves while no village waits for the
  * mover to order it, at most `budget`, each drawn as clans_draw would and
- * applied as clans_move_huts would.  A move that makes one village records
- * it (clans_founded) and the turn passes; one that makes several ends the
- * run in clans_settle_villages.  Nothing in the loop depends on whose turn
- * it is or on what a village held, so both are worked out once at the end,
- * and the last move is written once.  The masks a move changes are worked
+ * applied as clans_move_huts would.  A move that makes villages records
+ * them (clans_founded) and the turn passes, unless their chips span two
+ * epochs: then the run ends in clans_settle_villages, which may leave their
+ * order to the mover.  Nothing in the loop depends on whose turn it is or
+ * on what a village held (clans_found_board), so both are worked out once
+ * at the end, and the last move is written once.  The masks a move changes are worked
  * on in a copy on the stack and written back at the end: in the state,
  * every byte stored into size[] could change them, so the compiler would
  * store them back after every move.  Returns the decisions made. */
