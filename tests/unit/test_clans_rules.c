@@ -1,8 +1,9 @@
 /*
- * test_clans_rules.c — Clans properties that are about the deal and the
- * secrets rather than one position (the positions are in tests/rules/clans):
- * setup (clans.md §3), hidden colours in views (§9, DESIGN.md §4), and
- * resampling that depends only on what the seat sees.
+ * test_clans_rules.c — Clans properties that are about many positions rather
+ * than one (the positions are in tests/rules/clans): setup (clans.md §3),
+ * hidden colours in views (§9, DESIGN.md §4), resampling that depends only
+ * on what the seat sees, the playout's fast path against random_move +
+ * apply, and when the order of new villages matters (5A).
  */
 #include "games/clans/clans.h"
 
@@ -90,10 +91,12 @@ static void order_of_two_villages_matters_exactly_when_outcomes_differ(void **un
                 if (__builtin_popcountll(alone) == 2) {
                     c->pending = alone;
                     bool said = clans__order_matters(c);
-                    bool two_epochs = clans__chip_epoch(c->chips_taken) != clans__chip_epoch(c->chips_taken + 1);
+                    bool two_epochs =
+                        clans__chip_epoch(c->chips_taken) != clans__chip_epoch(c->chips_taken + 1);
                     tb_state_copy(y, x);
                     int a = __builtin_ctzll(alone), b = 63 - __builtin_clzll(alone);
-                    tb_apply(x, CLANS_VILLAGE_FLAG | (tb_move)(a + 1)); /* then b, or the game ends */
+                    /* a first, then b (or the game ends); and b first */
+                    tb_apply(x, CLANS_VILLAGE_FLAG | (tb_move)(a + 1));
                     tb_apply(y, CLANS_VILLAGE_FLAG | (tb_move)(b + 1));
                     /* The outcome is the huts, points and ruins: the epoch each
                      * village is labelled with may differ, and with the 12th

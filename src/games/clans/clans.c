@@ -553,10 +553,10 @@ clans_settle_founded(clans_state *c, const clans_founded *f, int chips0, int tur
  * epochs: then the run ends in clans_settle_villages, which may leave their
  * order to the mover.  Nothing in the loop depends on whose turn it is or
  * on what a village held (clans_found_board), so both are worked out once
- * at the end, and the last move is written once.  The masks a move changes are worked
- * on in a copy on the stack and written back at the end: in the state,
- * every byte stored into size[] could change them, so the compiler would
- * store them back after every move.  Returns the decisions made. */
+ * at the end, and the last move is written once.  The masks a move changes
+ * are worked on in a copy on the stack and written back at the end: in the
+ * state, every byte stored into size[] could change them, so the compiler
+ * would store them back after every move.  Returns the decisions made. */
 static inline int clans_hut_moves(clans_state *c, tb_rng *rng, int budget)
 {
     const int turn0 = c->turn, chips0 = c->chips_taken, room = CLANS_CHIPS - chips0;
@@ -593,7 +593,8 @@ static inline int clans_hut_moves(clans_state *c, tb_rng *rng, int budget)
             f.when[f.count] = (uint8_t)(n - 1);
             f.count += pending != 0;
         }
-        if (__builtin_expect((live[0] | live[1] | live[2]) == 0 || f.count == room || n == budget, 0))
+        bool no_move = (live[0] | live[1] | live[2]) == 0;
+        if (__builtin_expect(no_move || f.count == room || n == budget, 0))
             break;
     }
     memcpy(c->live, live, sizeof live);

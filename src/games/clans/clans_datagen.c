@@ -120,26 +120,23 @@ int main(int argc, char **argv)
     fprintf(out, "const uint16_t clans__arc[2 * CLANS_MAX_EDGES] = {\n");
     for (int e = 0; e < ne; e++)
         fprintf(out, "    %d, %d,\n", ea[e] | eb[e] << 8, eb[e] | ea[e] << 8);
-    fprintf(out, "};\n\nconst uint64_t clans__edges_of[CLANS_TERRITORIES][CLANS_EDGE_WORDS] = {\n");
-    for (int t = 0; t < 60; t++) {
-        uint64_t w[3] = {0, 0, 0};
-        for (int e = 0; e < ne; e++)
-            if (ea[e] == t || eb[e] == t)
-                w[e / 64] |= 1ULL << (e % 64);
-        fprintf(out, "    {0x%016llxULL, 0x%016llxULL, 0x%016llxULL},\n", (unsigned long long)w[0],
-                (unsigned long long)w[1], (unsigned long long)w[2]);
+    uint64_t edges_of[60][3] = {{0}}; /* the edges at each territory, by word */
+    for (int e = 0; e < ne; e++) {
+        edges_of[ea[e]][e / 64] |= 1ULL << (e % 64);
+        edges_of[eb[e]][e / 64] |= 1ULL << (e % 64);
     }
-    fprintf(out, "};\n\n/* What vacating the source of arc 2e + d clears: its edges and neighbours. */\n");
+    fprintf(out, "};\n\nconst uint64_t clans__edges_of[CLANS_TERRITORIES][CLANS_EDGE_WORDS] = {\n");
+    for (int t = 0; t < 60; t++)
+        fprintf(out, "    {0x%016llxULL, 0x%016llxULL, 0x%016llxULL},\n",
+                (unsigned long long)edges_of[t][0], (unsigned long long)edges_of[t][1],
+                (unsigned long long)edges_of[t][2]);
+    fprintf(out, "};\n\n/* What emptying the source of arc 2e + d clears: its edges and neighbours. */\n");
     fprintf(out, "const clans_arc_source clans__arc_source[2 * CLANS_MAX_EDGES] = {\n");
     for (int a = 0; a < 2 * ne; a++) {
-        int from = a % 2 ? eb[a / 2] : ea[a / 2];
-        uint64_t w[3] = {0, 0, 0};
-        for (int e = 0; e < ne; e++)
-            if (ea[e] == from || eb[e] == from)
-                w[e / 64] |= 1ULL << (e % 64);
+        const uint64_t *w = edges_of[a % 2 ? eb[a / 2] : ea[a / 2]];
         fprintf(out, "    {{0x%016llxULL, 0x%016llxULL, 0x%016llxULL}, 0x%016llxULL},\n",
                 (unsigned long long)w[0], (unsigned long long)w[1], (unsigned long long)w[2],
-                (unsigned long long)adj[from]);
+                (unsigned long long)adj[a % 2 ? eb[a / 2] : ea[a / 2]]);
     }
     fprintf(out, "};\n\nconst uint64_t clans__all_edges[CLANS_EDGE_WORDS] = {");
     for (int w = 0; w < 3; w++) {
