@@ -621,14 +621,17 @@ static void kh_lay_shadow(khronos_state *k)
         return; /* no cube for the owner's copy: treated like no tile (ASSUMPTION) */
     if (owner != KH_NOBODY) {
         /* blocked shadow (§1.7.4): would the copy break dominion or hierarchy?
-         * (asked of the board without what lies beneath: a copy, when
-         * something does) */
+         * Asked of the board as it will be around the copy: without what
+         * lies beneath, and with the printed Hamlets that leave bare (a tile
+         * grown from one goes: §1.7.3) back, since they may join the copy
+         * to a domain; a scratch copy, when something lies beneath. */
         kh_board scratch;
         const kh_board *without = bd;
         if (nu) {
             scratch = *bd;
             for (int u = 0; u < nu; u++)
                 kh_board_remove(&scratch, under[u]);
+            kh_board_restore_printed_but(&scratch, p->mask);
             without = &scratch;
         }
         uint8_t roots[2];

@@ -261,14 +261,20 @@ void kh_board_clear_snapshot(kh_board *bd)
 /* ---- checks on one board ---- */
 
 /* Any printed Hamlet square left bare shows its printed Hamlet again
- * (ASSUMPTION: the printed Hamlet lies under any tile covering its square). */
-void kh_board_restore_printed(kh_board *bd)
+ * (ASSUMPTION: the printed Hamlet lies under any tile covering its square),
+ * but those of keep_bare, where a tile is about to be laid. */
+void kh_board_restore_printed_but(kh_board *bd, kh_bits keep_bare)
 {
     for (int h = 0; h < bd->tab->data.hamlets; h++) {
         int sq = bd->tab->data.hamlet[h];
-        if (bd->at[sq] == KH_NONE)
+        if (bd->at[sq] == KH_NONE && !kh_bits_has(keep_bare, sq))
             kh_board_add(bd, bd->tab->data.place_first[1] + sq, KH_TYPE(KH_CIVIL, 1), KH_NOBODY, KH_PRINTED);
     }
+}
+
+void kh_board_restore_printed(kh_board *bd)
+{
+    kh_board_restore_printed_but(bd, (kh_bits){{0}});
 }
 
 /* The highest value of family f among the other buildings of building i's domain. */

@@ -351,6 +351,9 @@ unsigned kh_board_upgrade_sizes(const kh_board *bd, int i, unsigned sizes, const
 int kh_smaller_places(const kh_board *bd, int i, uint16_t *out);
 /* Lays a printed Hamlet again on every printed Hamlet square left bare. */
 void kh_board_restore_printed(kh_board *bd);
+/* The same but on the squares of keep_bare (where a tile is about to go):
+ * the board as it will be once that tile is laid, less the tile itself. */
+void kh_board_restore_printed_but(kh_board *bd, kh_bits keep_bare);
 /* A hierarchy conflict on a board: the buildings to choose from (or the one forced). */
 typedef struct kh_conflict {
     int found;
