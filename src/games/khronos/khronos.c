@@ -274,6 +274,12 @@ static void kh_add_cube(kh_bld *x, int p)
     x->cube[i] = (uint8_t)p;
 }
 
+/* The family whose power settles a junction on board b (§1.8.1). */
+static int kh_power_family(int b)
+{
+    return b == KH_MIGHT ? KH_MILITARY : KH_RELIGIOUS;
+}
+
 /* Before a change to a board whose hierarchy must then be resolved: records
  * the domains as they are (the "original domains" of a junction). */
 static void kh_touch(khronos_state *k, int b)
@@ -281,7 +287,7 @@ static void kh_touch(khronos_state *k, int b)
     kh_board *bd = &k->board[b];
     if (b == KH_REASON || bd->dirty)
         return;
-    kh_board_snapshot(bd, b == KH_MIGHT ? KH_MILITARY : KH_RELIGIOUS);
+    kh_board_snapshot(bd, kh_power_family(b));
     bd->dirty = 1;
 }
 
@@ -650,7 +656,9 @@ static void kh_lay_shadow(khronos_state *k)
      * shadow stay on it up to its capacity (ASSUMPTION 1.9.1; a 2x2 or 3x3
      * block may cover several populated buildings: those met first, from the
      * end of the board order, keep theirs); everything else goes home.  The
-     * buildings are removed highest index first, so the others keep theirs. */
+     * buildings are removed highest index first, so the others keep theirs.
+     * What is overwritten never existed (§1.7.3): its domain's power, should
+     * the shadow make a junction, is taken without it. */
     uint8_t kept[3];
     int nk = 0;
     for (int u = 0; u < nu; u++) {
@@ -668,6 +676,8 @@ static void kh_lay_shadow(khronos_state *k)
         kh_return_cubes(k, x, true);
         if (!(x->flags & KH_PRINTED))
             k->stock[x->type]++;
+        if (t != KH_REASON)
+            kh_board_snapshot_drop(bd, under[u], kh_power_family(t));
         kh_board_remove(bd, under[u]);
     }
     int i = kh_board_add(bd, r.place, type, owner, flags);

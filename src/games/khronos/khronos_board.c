@@ -250,6 +250,18 @@ void kh_board_snapshot(kh_board *bd, int fam)
     }
 }
 
+void kh_board_snapshot_drop(kh_board *bd, int i, int fam)
+{
+    const kh_bld *x = &bd->b[i];
+    int label = x->orig;
+    if (board_family[x->type] != fam || (x->flags & KH_RUIN) || label == KH_NONE)
+        return;
+    /* its domain's members carry the label (civil ones never: kh_board_snapshot) */
+    for (int j = 0; j < bd->nb; j++)
+        if (j != i && bd->b[j].orig == label && board_family[bd->b[j].type] != KH_CIVIL)
+            bd->b[j].opower = (uint8_t)(bd->b[j].opower - board_size[x->type]);
+}
+
 void kh_board_clear_snapshot(kh_board *bd)
 {
     for (int i = 0; i < bd->nb; i++) {

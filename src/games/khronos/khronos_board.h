@@ -293,6 +293,10 @@ void kh_board_rebuild(kh_board *bd);
 int kh_board_touching(const kh_board *bd, kh_bits nbr, int skip_root, uint8_t *roots, int max);
 /* Records each building's domain and its power (family fam) before a change. */
 void kh_board_snapshot(kh_board *bd, int fam);
+/* Building i leaves the board after the snapshot but before the change it
+ * was taken for (a shadow overwrites it): the power recorded for its
+ * domain no longer counts it (fam: the snapshot's family). */
+void kh_board_snapshot_drop(kh_board *bd, int i, int fam);
 void kh_board_clear_snapshot(kh_board *bd);
 
 /* The highest value of family f among the other buildings of building i's domain. */
