@@ -598,7 +598,9 @@ static json_t *seen_part(const tb_state *s, const char *key)
  * read from the state JSON; when it says 0, dealing again what no seat can
  * see (the pile's order, the generator) never changes what the decision
  * does, and when it says 1 it mostly does; a draw shows the mover
- * something (so the undo rule's reasons agree); in Arkadia and Khronos many
+ * something, and within a turn nothing else does (so the undo rule's
+ * reasons agree; 160 games of 2 to 4 seats were checked once so); in
+ * Arkadia and Khronos many
  * decisions show the others a card of the mover's and settle nothing
  * (paying or laying out a card: undo stays possible); Clans settles nothing;
  * the answer never changes when asked again; an illegal move gets -1. */
@@ -654,6 +656,11 @@ static void settles_chance_is_exactly_a_draw(void **unused)
                 fail_msg("%s, decision %d: settles nothing, yet its outcome depends on the "
                          "hidden pile or the generator", names[gi], k + 1);
             long seats = tb_reveals(s, m);
+            /* in these games only a draw shows the mover anything */
+            if (!chance && (seats & (1L << tb_to_move(s))) && !tb_is_over(next) &&
+                tb_to_move(next) == tb_to_move(s))
+                fail_msg("%s, decision %d: shows the mover something without a draw", names[gi],
+                         k + 1);
             if (chance) {
                 draws++;
                 draws_felt += differs;
@@ -668,9 +675,11 @@ static void settles_chance_is_exactly_a_draw(void **unused)
             assert_int_equal(draws, 0);
         } else {
             assert_true(draws > 5);
-            /* Hold'em's display takes the deck's topmost card of the colour
-             * it lacks: the colour is the rules', only which copy is chance */
-            assert_true(draws_felt * 10 >= draws * (gi == 3 ? 5 : 9));
+            /* a pile's last card, or copies alike, come out the same in
+             * every re-deal; Hold'em's display takes the deck's topmost
+             * card of the colour it lacks: the colour is the rules', only
+             * which copy is chance */
+            assert_true(draws_felt * 10 >= draws * (gi == 3 ? 5 : 8));
             assert_true(shown_only > 5);
         }
         assert_int_equal(tb_settles_chance(s, (tb_move)0x7fffffff), -1);
