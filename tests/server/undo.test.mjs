@@ -224,9 +224,19 @@ async function duo(game) {
   assertEq(r.status, 201, `${game} created`);
   const clients = [];
   for (const s of r.json.seats) clients.push(await connect(r.json.id, s.token));
-  const g = { game, clients, n: 0, states: null, seat: -1, views: new Map() };
+  const g = { game, id: r.json.id, tokens: r.json.seats.map((x) => x.token), clients, n: 0, states: null, seat: -1, views: new Map() };
   await g_read(g);
   return g;
+}
+// Restarts the server and reconnects both seats: the server works out
+// again, from the stored game alone, what the last decision showed.
+async function g_restart(g) {
+  await g_close(g);
+  assertEq((await server.stop()).code, 0, 'clean stop');
+  server = await startServer(tabula, { db, aiDelay: 0 });
+  g.clients = [];
+  for (const token of g.tokens) g.clients.push(await connect(g.id, token));
+  return g_read(g);
 }
 // Reads both seats' states at g.n: who is to move, its state.
 async function g_read(g) {
@@ -312,7 +322,7 @@ t.test('Arkadia: placing the castle lot and laying out a card can be undone; a d
   await g_close(g);
 });
 
-t.test('Khronos: an ordinary build (cards paid from the hand) can be undone; an exchange draws and cannot; nor the other seat\'s turn', async () => {
+t.test('Khronos: an ordinary build (cards paid from the hand) can be undone, also after a restart; an exchange draws and cannot; nor the other seat\'s turn', async () => {
   const g = await duo('khronos');
   let me = g.states[g.seat];
   const build = me.legal.find((m) => /^build /.test(m));
@@ -321,7 +331,9 @@ t.test('Khronos: an ordinary build (cards paid from the hand) can be undone; an 
   const squares = me.legal[0];
   me = await g_decide(g, squares);
   if (me.legal.some((m) => m.startsWith('pay '))) me = await g_decide(g, me.legal.find((m) => m.startsWith('pay ')));
-  await g_undo(g, 'the build\'s last decision');
+  assertEq(me.can_undo, true, 'the build can be undone');
+  me = await g_restart(g);
+  await g_undo(g, 'the build\'s last decision, after a restart');
   while (g.n > 0 && g.states[g.seat].can_undo) await g_undo(g, 'the build, one decision at a time');
   assertEq(g.n, 0, 'back to the start of the turn');
   me = g.states[g.seat];
