@@ -303,6 +303,13 @@ TB_API void tb_resample(tb_state *state, int seat, tb_rng *rng);
  * game is over, or out of memory.  The same answer every time for the same
  * state and move (docs/api.md says how it is found). */
 TB_API long tb_reveals(const tb_state *state, tb_move move);
+/* Whether `move` (legal, about to be played in `state`) settles an outcome
+ * of chance: a card or tile drawn or turned up from a pile no seat can see
+ * into, a pile shuffled, a die rolled.  1: it does; 0: it does not (showing
+ * or paying one's own card settles nothing); -1: the move is not legal,
+ * the game is over, or out of memory.  Exact, one apply, and the same
+ * answer every time for the same state and move. */
+TB_API int tb_settles_chance(const tb_state *state, tb_move move);
 /* Hidden roles (Clans: the colours): in a game that has them every seat
  * holds one of tb_role_count roles, distinct, dealt at setup and kept all
  * game; a seat sees only its own until the end; the legal decisions and

@@ -153,6 +153,12 @@ struct tb_game {
      * views it gets in deals it could imagine, tb_resample); without it,
      * that generic check answers, at the cost of dozens of views. */
     unsigned (*reveals)(const tb_state *before, tb_move m, const tb_state *after);
+    /* Optional (tb_settles_chance, reveal.c): whether the move took a card
+     * or tile from a pile no seat can see into (dealt in order at setup: a
+     * draw, a card turned up, a refill).  The core adds on its own whatever
+     * draws from the state's generator (a shuffle, a die), so a game whose
+     * hidden piles are all shuffled as they are drawn needs no hook. */
+    bool (*settles_chance)(const tb_state *before, tb_move m, const tb_state *after);
 
     /* The action space (docs/python.md): a fixed count of integers per game,
      * and a bijection between the game's decisions and part of [0, count),

@@ -21,6 +21,16 @@
  *     is the same every time it is asked (a restarted server agrees).  It
  *     costs a few milliseconds (dozens of views), so the server asks it
  *     once per decision at most.
+ *
+ * tb_settles_chance: whether a decision settles an outcome of chance — a
+ * card or tile taken from a pile no seat can see into, a shuffle, a die.
+ * That is a different question: paying a card from one's hand shows it to
+ * the others (tb_reveals) but settles nothing, and taking it back gives the
+ * mover nothing; a draw can be seen by everybody, so after it nobody may
+ * take the decision back (the outcome is known).  Two parts: the state's
+ * generator moved (every random draw after setup comes from it, game.h),
+ * or the game's `settles_chance` hook says a card left a pile that was
+ * dealt in order at setup (Arkadia's stack, Khronos's deck).  One apply.
  * Invariant: the state passed in is never changed; the answer depends only
  * on the state and the decision.
  */
@@ -103,4 +113,18 @@ long tb_reveals(const tb_state *state, tb_move move)
     long seats = (long)state->game->reveals(state, move, after);
     tb_state_free(after);
     return seats;
+}
+
+int tb_settles_chance(const tb_state *state, tb_move move)
+{
+    if (tb_is_over(state) || !tb_is_legal(state, move))
+        return -1;
+    tb_state *after = tb_state_dup(state);
+    if (!after)
+        return -1;
+    tb_apply(after, move);
+    bool chance = memcmp(&after->rng, &state->rng, sizeof state->rng) != 0 ||
+                  (state->game->settles_chance && state->game->settles_chance(state, move, after));
+    tb_state_free(after);
+    return chance ? 1 : 0;
 }

@@ -868,11 +868,8 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
             room_log_words(r, n - 1, before, p->move);
             /* what it revealed, for undo (undo.c): the games' answer is one
              * apply, and here the position before it is at hand */
-            if (!p->by_ai && r->log && n <= r->log_cap) {
-                long seats = tb_reveals(before, p->move);
-                r->log[n - 1].reveals = seats;
-                r->log[n - 1].reveals_known = seats >= 0;
-            }
+            if (!p->by_ai)
+                srv_undo_note(r, n - 1, before, p->move);
         }
         tb_state_free(before);
         if (srv_room_over_locked(r)) {

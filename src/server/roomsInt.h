@@ -78,7 +78,8 @@ typedef struct srv_log_entry {
     bool by_ai;
     char stage[24]; /* where the game stood before it: "Epoch II" (tb_stage_text) */
     char *said;     /* what it did, in players' words (tb_narrate, public); NULL if unknown */
-    bool reveals_known; /* reveals below was worked out (undo.c, on demand) */
+    bool reveals_known; /* reveals and chance below were worked out (undo.c) */
+    bool chance;        /* tb_settles_chance of this decision: a card drawn, a shuffle */
     long reveals;       /* tb_reveals of this decision: seats that learned something */
 } srv_log_entry;
 
@@ -235,6 +236,9 @@ void srv_lobby_stop(srv_rooms *s);
  * and a machine code. */
 int srv_undo_check(srv_room *room, int seat, int *keep, const char **code, char *why,
                    size_t whylen);
+/* Works out and keeps, in log entry k, what decision k (the move `move`,
+ * played from `before`) showed and whether it settled chance (room locked). */
+void srv_undo_note(srv_room *room, int k, const tb_state *before, tb_move move);
 /* The same for "take back my last turn" against the computer: back to the
  * start of the seat's latest turn, the computer's replies undone with it;
  * on success *note is the record's note (malloc'd JSON text). */

@@ -3,22 +3,30 @@
  * "Undo and take back").
  *
  * Undo: the seat to move takes back its own last decision, one at a time,
- * back to the start of its turn (its unbroken run of decisions), as long as
- * no other seat has decided since and the decision showed no one anything
- * hidden (tb_reveals: a card drawn, a tile from a bag, chance).  The rule is
- * the server's, so every client gets the same answer, with the reason in
- * players' words when it says no.
+ * back to the start of its turn (its unbroken run of decisions), unless
+ *   - another seat has decided since (its decision stands for it),
+ *   - the decision settled chance (tb_settles_chance: a card drawn or
+ *     turned up, a shuffle): its outcome is known now, or
+ *   - the decision showed the mover something it could not see before
+ *     (its own bit in tb_reveals).
+ * What the decision showed the others of the mover's own secrets (a card
+ * paid from the hand, a card laid out, what the flow implies of the hand)
+ * does not count: taking it back gives the mover nothing it did not know.
+ * The rule is the server's, so every client gets the same answer, with the
+ * true reason in players' words when it says no.
  *
  * Take back (games against the computer only: every other seat is a
  * computer): back to the start of the seat's latest turn, the computer's
- * replies undone with it, even when they showed something hidden (the
- * person may have seen it: the record's note says so).  The note goes into
- * the record's "takebacks" (docs/records.md).
+ * replies undone with it, even when they settled chance or showed the
+ * person something (the record's note says so, "revealed").  The note
+ * goes into the record's "takebacks" (docs/records.md).
  *
  * Invariants: called with the room locked; nothing here changes the game:
  * the room sends the removal through the store writer (commit.c) and only
- * rewinds once it is stored.  The reveal answer of a log entry is cached in
- * it (room_log_push clears it when the entry is reused).
+ * rewinds once it is stored.  What a log entry showed and settled is
+ * cached in it (room_log_push clears it when the entry is reused); both
+ * answers depend only on the position and the decision, so a restarted
+ * server works out the same.
  */
 #include "roomsInt.h"
 
@@ -26,27 +34,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* tb_reveals of decision k (0-based) of the room's game, cached. */
-static long undo_reveals(srv_room *r, int k)
+void srv_undo_note(srv_room *r, int k, const tb_state *before, tb_move move)
 {
-    if (!r->log || k >= r->log_cap || k >= tb_record_length(r->record))
-        return -1;
+    if (!r->log || k < 0 || k >= r->log_cap)
+        return;
+    srv_log_entry *e = &r->log[k];
+    long seats = tb_reveals(before, move);
+    int chance = seats >= 0 ? tb_settles_chance(before, move) : -1;
+    e->reveals = seats;
+    e->chance = chance == 1;
+    e->reveals_known = seats >= 0 && chance >= 0;
+}
+
+/* Log entry k (0-based) with what decision k showed and settled worked out
+ * (from the record when not known yet); NULL when it cannot be. */
+static const srv_log_entry *undo_entry(srv_room *r, int k)
+{
+    if (!r->log || k < 0 || k >= r->log_cap || k >= tb_record_length(r->record))
+        return NULL;
     srv_log_entry *e = &r->log[k];
     if (e->reveals_known)
-        return e->reveals;
+        return e;
     char why[TB_ERR_LEN];
     tb_state *before = tb_record_replay(r->record, k, why, sizeof why);
-    long seats = -1;
     tb_move m;
     if (before &&
         tb_text_to_move(before, tb_record_move(r->record, k), &m, why, sizeof why) == 0)
-        seats = tb_reveals(before, m);
+        srv_undo_note(r, k, before, m);
     tb_state_free(before);
-    if (seats >= 0) {
-        e->reveals = seats;
-        e->reveals_known = true;
-    }
-    return seats;
+    return e->reveals_known ? e : NULL;
 }
 
 static const char *undo_name(const srv_room *r, int seat, char *tmp, size_t tmplen)
@@ -90,19 +106,19 @@ int srv_undo_check(srv_room *r, int seat, int *keep, const char **code, char *wh
                  undo_name(r, last, tmp, sizeof tmp));
         return -1;
     }
-    long seats = undo_reveals(r, n - 1);
-    if (seats < 0) {
+    const srv_log_entry *e = undo_entry(r, n - 1);
+    if (!e) {
         snprintf(why, whylen, "the server could not check that decision; it stands");
         return -1;
     }
-    if (seats & ~(1L << seat)) {
-        snprintf(why, whylen, "something hidden has been shown since (a card drawn or turned "
-                              "up), so that decision stands");
+    if (e->chance) {
+        snprintf(why, whylen, "your last decision drew a card or turned one face up, so it "
+                              "stands");
         return -1;
     }
-    if (seats) {
-        snprintf(why, whylen, "you have seen something hidden since (a card drawn), so that "
-                              "decision stands");
+    if (e->reveals & (1L << seat)) {
+        snprintf(why, whylen, "your last decision showed you something you could not see "
+                              "before, so it stands");
         return -1;
     }
     *keep = n - 1;
@@ -137,13 +153,14 @@ int srv_takeback_check(srv_room *r, int seat, int *keep, char **note, const char
     *keep = k + 1;
     if (!note)
         return 0;
-    /* The note: what was taken back, and whether any of it had shown
-     * something hidden (the person may have seen it). */
+    /* The note: what was taken back, and whether any of it had settled
+     * chance or shown the person something hidden (they may have seen it,
+     * and play on knowing it): the undo rule's two reasons. */
     bool revealed = false;
     json_t *moves = json_array(), *seats = json_array();
     for (int i = *keep; i < n; i++) {
-        long s = undo_reveals(r, i);
-        revealed = revealed || s != 0; /* unknown (-1) counts as shown */
+        const srv_log_entry *e = undo_entry(r, i); /* unknown counts as shown */
+        revealed = revealed || !e || e->chance || (e->reveals & (1L << seat));
         json_array_append_new(moves, json_string(tb_record_move(r->record, i)));
         json_array_append_new(seats, json_integer(r->log[i].seat));
     }

@@ -3,7 +3,8 @@
 // setting (off by default with a mouse, on with touch; kept in the
 // browser), a chosen move staged with its words and its highlight and sent
 // only on Confirm, Cancel going back to choosing, the Undo button inside a
-// turn (following the server's rule, with its reason when refused), and
+// turn (following the server's rule, with its reason when refused; in
+// Khronos an ordinary build undone, an exchange's draw refused), and
 // "Take back my last turn" against the computer.  On the phone every one of
 // these buttons is in the bottom dock, inside the screen and at least 44 px
 // high.  Screenshots: tests/e2e/artifacts/undo-*.png.
@@ -149,10 +150,51 @@ for (const device of ['desktop', 'phone']) {
       await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k, n, { timeout: 30000 });
     }
     assert(undone, 'a decision was undone inside the turn');
-    assert(/Undo is not possible: .*(hidden|has played since)/.test(refused), `the refusal says why: ${refused}`);
+    assert(/Undo is not possible: .*(drew a card or turned one face up|has played since)/.test(refused), `the refusal says why: ${refused}`);
     await shot(page, `${device}-6-undo-refused`);
     await page.context().close();
   });
 }
+
+// Khronos on the desktop: an exchange draws new cards, so Undo says that
+// decision stands for that reason; an ordinary build pays cards from the
+// hand and draws nothing, so Undo takes it back.
+t.test('desktop: Khronos — Undo refused after an exchange (a draw), with that reason; an ordinary build undone', async () => {
+  const device = 'desktop';
+  const { page, url } = await open(device, 'khronos');
+  await page.goto(`${url}&renderer=generic`);
+  const moves = () => page.$$eval('.legal-move', (b) => b.map((x) => x.dataset.move));
+  const decide = async (move) => {
+    const n = await logCount(page);
+    await press(page, device, `.legal-move[data-move="${move}"]`, `the decision ${move}`);
+    if (await page.$('#turn-confirm')) await press(page, device, '#turn-confirm', 'Confirm');
+    await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k, n, { timeout: 30000 });
+    await myTurn(page);
+    await page.waitForSelector('.legal-move');
+  };
+  await myTurn(page);
+  await page.waitForSelector('.legal-move');
+  const exchange = (await moves()).find((m) => m.startsWith('exchange '));
+  assert(exchange, 'an exchange at the start of the turn');
+  await decide(exchange);
+  await page.waitForSelector('#turn-undo.unavailable');
+  await press(page, device, '#turn-undo', 'Undo (not possible now)');
+  await page.waitForSelector('.toast.error', { timeout: 5000 });
+  const refused = await page.textContent('.toast-box');
+  assert(/Undo is not possible: your last decision drew a card or turned one face up, so it stands\./.test(refused), `the true reason: ${refused}`);
+  await shot(page, `${device}-7-khronos-draw-refused`);
+  const build = (await moves()).find((m) => m.startsWith('build '));
+  assert(build, 'a building to construct');
+  await decide(build);
+  await decide((await moves())[0]); // its squares
+  const pay = (await moves()).find((m) => m.startsWith('pay '));
+  if (pay) await decide(pay);
+  const n = await logCount(page);
+  await page.waitForSelector('#turn-undo:not(.unavailable)');
+  await shot(page, `${device}-8-khronos-build-undo`);
+  await press(page, device, '#turn-undo', 'Undo');
+  await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length === k - 1, n, { timeout: 30000 });
+  await page.context().close();
+});
 
 await finish();

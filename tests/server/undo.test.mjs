@@ -1,7 +1,9 @@
 // undo.test.mjs TABULA — taking decisions back over the WebSocket (docs/http-api.md,
 // docs/server.md "Undo and take back"): undo inside one's own turn, each
-// refusal with its reason in players' words (another seat played since,
-// something hidden was shown since, not your turn, spectators, stale, over),
+// refusal with its true reason in players' words (another seat played
+// since, a card drawn or turned up, not your turn, spectators, stale, over),
+// in each of the three games (showing or laying out one's own card, or
+// placing Arkadia's castle lot, can be undone; a draw cannot),
 // the position rewound for every connection exactly as it was, the undo
 // kept across a server restart, and "take back my last turn" against the
 // computer, written into the game record as a take-back.
@@ -89,11 +91,11 @@ t.test('undo within one\'s own turn rewinds every connection; each refusal says 
         assert(no.message.startsWith(seat === 0 ? 'Ben' : 'Anna'), `names who played: ${no.message}`);
         seen.since++;
       } else {
-        assert(/hidden/.test(no.message), `the other reason is something hidden shown: ${no.message}`);
+        assert(DRAWN.test(no.message), `the other reason is a card drawn: ${no.message}`);
         seen.hidden++;
       }
     }
-    // Prefer drawing from the stack: the hidden card makes the next undo refused.
+    // Prefer drawing from the stack: the drawn card makes the next undo refused.
     const move = me.legal.find((m) => /draw stack/.test(m)) || me.legal[(step * 7) % me.legal.length];
     const ack = await send(clients[seat], { type: 'decide', move, n });
     assertEq(ack.type, 'ack', `decision ${move}: ${ack.message}`);
@@ -191,7 +193,7 @@ t.test('take back my last turn against the computer: its replies go too, and the
   assert(Array.isArray(tbs) && tbs.length === 1, `one take-back in the record: ${rec.text.slice(0, 300)}`);
   assertEq([tbs[0].seat, tbs[0].after], [0, turnStart], 'who and from where');
   assert(tbs[0].moves.length >= 2 && tbs[0].seats.includes(1), 'the undone moves, the computer\'s among them');
-  assertEq(typeof tbs[0].revealed, 'boolean', 'whether something hidden had been shown');
+  assertEq(typeof tbs[0].revealed, 'boolean', 'whether a card had been drawn or something hidden shown to her');
   assertEq(rec.json.moves.length, turnStart, 'the record\'s moves stop where the take-back went');
   // The take-back is kept across a restart.
   await c.close();
@@ -206,6 +208,147 @@ t.test('take back my last turn against the computer: its replies go too, and the
   const ack2 = await send(c2, { type: 'decide', move: s2.legal[0], n: s2.n });
   assertEq(ack2.type, 'ack', 'a decision after the take-back is taken');
   await c2.close();
+});
+
+// The rule in each game, two people, Anna and Ben: a decision that only
+// shows or lays out the mover's own card can be undone; one that draws a
+// card (or turns one up) cannot, and says so; once the other seat has
+// played, nothing before it can be, and the refusal names who played.
+const DRAWN = /^your last decision drew a card or turned one face up, so it stands$/;
+const NAMES = ['Anna', 'Ben'];
+
+async function duo(game) {
+  const r = await api(server, 'POST', '/api/games', {
+    game, players: 2, seats: NAMES.map((name) => ({ kind: 'human', name })),
+  });
+  assertEq(r.status, 201, `${game} created`);
+  const clients = [];
+  for (const s of r.json.seats) clients.push(await connect(r.json.id, s.token));
+  const g = { game, id: r.json.id, tokens: r.json.seats.map((x) => x.token), clients, n: 0, states: null, seat: -1, views: new Map() };
+  await g_read(g);
+  return g;
+}
+// Restarts the server and reconnects both seats: the server works out
+// again, from the stored game alone, what the last decision showed.
+async function g_restart(g) {
+  await g_close(g);
+  assertEq((await server.stop()).code, 0, 'clean stop');
+  server = await startServer(tabula, { db, aiDelay: 0 });
+  g.clients = [];
+  for (const token of g.tokens) g.clients.push(await connect(g.id, token));
+  return g_read(g);
+}
+// Reads both seats' states at g.n: who is to move, its state.
+async function g_read(g) {
+  g.states = await Promise.all(g.clients.map((c) => stateAt(c, g.n)));
+  g.seat = g.states.findIndex((s) => s.your_turn);
+  assert(g.seat >= 0, `${g.game}: someone is to move`);
+  g.views.set(g.n, g.states.map((s) => s.view));
+  return g.states[g.seat];
+}
+async function g_decide(g, move) {
+  const me = g.states[g.seat];
+  assert(me.legal.includes(move), `${g.game}: ${move} is legal (${me.legal.slice(0, 8).join(', ')}…)`);
+  const ack = await send(g.clients[g.seat], { type: 'decide', move, n: g.n });
+  assertEq(ack.type, 'ack', `${g.game}: ${move}: ${ack.message}`);
+  g.n += 1;
+  return g_read(g);
+}
+// The seat to move may undo: it does, and both seats see the position before.
+async function g_undo(g, what) {
+  const me = g.states[g.seat];
+  assertEq([me.can_undo, me.undo_why], [true, undefined], `${g.game}: ${what} can be undone`);
+  const ack = await send(g.clients[g.seat], { type: 'undo', n: g.n });
+  assertEq([ack.type, ack.n], ['ack', g.n - 1], `${g.game}: ${what} undone: ${ack.message}`);
+  g.n -= 1;
+  const before = g.views.get(g.n);
+  await g_read(g);
+  assertEq(g.states.map((s) => s.view), before, `${g.game}: after undoing ${what} both seats see the position before it`);
+  return g.states[g.seat];
+}
+// The seat to move may not undo, for the reason `why` (a regular expression).
+async function g_refused(g, what, why) {
+  const me = g.states[g.seat];
+  assertEq(me.can_undo, false, `${g.game}: ${what} cannot be undone`);
+  assert(why.test(me.undo_why), `${g.game}: ${what}: the reason is the true one: ${me.undo_why}`);
+  const no = await send(g.clients[g.seat], { type: 'undo', n: g.n });
+  assertEq([no.type, no.code, no.message], ['error', 'undo_refused', me.undo_why], `${g.game}: the undo of ${what} is refused with that reason`);
+}
+// Ends the turn of the seat to move with `choose`; then the other seat
+// cannot undo, and its refusal names the seat that played (seat numbers
+// from 1 where a seat has no name).
+async function g_pass(g, choose) {
+  const from = g.seat;
+  for (let i = 0; i < 40 && g.seat === from; i++) await g_decide(g, choose(g.states[g.seat].legal));
+  assert(g.seat !== from, `${g.game}: the turn passed`);
+  await g_refused(g, 'the other seat\'s decision', new RegExp(`^${NAMES[from]} has played since, so your turn so far stands$`));
+  const notMine = await send(g.clients[from], { type: 'undo', n: g.n });
+  assertEq(notMine.code, 'not_your_turn', `${g.game}: the seat that played cannot undo once the turn has passed`);
+}
+const g_close = (g) => Promise.all(g.clients.map((c) => c.close()));
+
+t.test('Arkadia: placing the castle lot and laying out a card can be undone; a draw cannot; nor the other seat\'s turn', async () => {
+  const g = await duo('arkadia');
+  let me = g.states[g.seat];
+  const lot = me.legal.find((m) => m.startsWith('lot '));
+  assert(lot, `the first decision places the castle lot: ${me.legal.slice(0, 3)}`);
+  const starter = g.seat;
+  me = await g_decide(g, lot);
+  assertEq(g.seat, starter, 'the seat that placed the lot begins the first turn');
+  await g_undo(g, 'placing the castle lot');
+  me = await g_decide(g, lot);
+  // Lay out a card (it leaves the hidden hand: the other seat sees it)
+  const build = me.legal.find((m) => m.startsWith('build '));
+  assert(build, `a card to lay out: ${me.legal.slice(0, 5)}`);
+  me = await g_decide(g, build);
+  await g_undo(g, 'choosing a card to lay out');
+  me = await g_decide(g, build);
+  me = await g_decide(g, me.legal[0]); // where it goes
+  me = await g_undo(g, 'laying out the building');
+  me = await g_decide(g, me.legal[0]);
+  // Castle pieces or workers may come before the draw; then draw from the stack.
+  for (let i = 0; i < 12 && !me.legal.some((m) => m.startsWith('draw ')); i++) me = await g_decide(g, me.legal[0]);
+  assert(me.legal.includes('draw stack'), `the draw: ${me.legal}`);
+  // Taking a face-up card also turns the stack's top card up: both settle chance.
+  const faceUp = me.legal.find((m) => m.startsWith('draw ') && m !== 'draw stack');
+  if (faceUp) {
+    me = await g_decide(g, faceUp);
+    await g_refused(g, 'taking a face-up card (the display refilled from the stack)', DRAWN);
+  } else {
+    me = await g_decide(g, 'draw stack');
+    await g_refused(g, 'drawing from the stack', DRAWN);
+  }
+  await g_pass(g, (legal) => legal.find((m) => m === 'banner no') || legal[0]);
+  await g_close(g);
+});
+
+t.test('Khronos: an ordinary build (cards paid from the hand) can be undone, also after a restart; an exchange draws and cannot; nor the other seat\'s turn', async () => {
+  const g = await duo('khronos');
+  let me = g.states[g.seat];
+  const build = me.legal.find((m) => /^build /.test(m));
+  assert(build, `a building to construct: ${me.legal.slice(0, 8)}`);
+  me = await g_decide(g, build);
+  const squares = me.legal[0];
+  me = await g_decide(g, squares);
+  if (me.legal.some((m) => m.startsWith('pay '))) me = await g_decide(g, me.legal.find((m) => m.startsWith('pay ')));
+  assertEq(me.can_undo, true, 'the build can be undone');
+  me = await g_restart(g);
+  await g_undo(g, 'the build\'s last decision, after a restart');
+  while (g.n > 0 && g.states[g.seat].can_undo) await g_undo(g, 'the build, one decision at a time');
+  assertEq(g.n, 0, 'back to the start of the turn');
+  me = g.states[g.seat];
+  const exchange = me.legal.find((m) => m.startsWith('exchange '));
+  assert(exchange, `an exchange at the start of the turn: ${me.legal.slice(0, 8)}`);
+  me = await g_decide(g, exchange);
+  await g_refused(g, 'an exchange (new cards drawn)', DRAWN);
+  await g_pass(g, (legal) => legal.find((m) => m.startsWith('end')) || legal[0]);
+  await g_close(g);
+});
+
+t.test('Clans: a move stands once the other seat is to move, and the refusal names who played', async () => {
+  const g = await duo('clans');
+  await g_pass(g, (legal) => legal[0]);
+  await g_close(g);
 });
 
 t.test('the server stops cleanly at the end', async () => {

@@ -534,6 +534,159 @@ static void reveals_hooks_are_complete_and_find_draws(void **unused)
     tb_state_free(s);
 }
 
+/* The position with what no seat can see dealt again: the hidden pile
+ * (`key`: Arkadia's "stack", Khronos's "deck"; NULL: none) shuffled and the
+ * generator re-seeded, through the state JSON; every hand, the display and
+ * all the rest as they are. */
+static tb_state *redeal_unseen(const tb_state *s, const char *key, tb_rng *rng)
+{
+    char *text = tb_state_json(s);
+    json_t *j = json_loads(text, 0, NULL);
+    free(text);
+    assert_non_null(j);
+    json_t *pile = key ? json_object_get(j, key) : NULL;
+    if (json_is_array(pile)) {
+        for (size_t i = json_array_size(pile); i > 1; i--) {
+            size_t k = tb_rng_below(rng, (uint32_t)i);
+            json_t *a = json_incref(json_array_get(pile, i - 1));
+            json_array_set(pile, i - 1, json_array_get(pile, k));
+            json_array_set_new(pile, k, a);
+        }
+    } else if (json_is_string(pile)) {
+        char *cards = strdup(json_string_value(pile));
+        for (size_t i = strlen(cards); i > 1; i--) {
+            size_t k = tb_rng_below(rng, (uint32_t)i);
+            char c = cards[i - 1];
+            cards[i - 1] = cards[k];
+            cards[k] = c;
+        }
+        json_object_set_new(j, key, json_string(cards));
+        free(cards);
+    }
+    json_t *words = json_array();
+    for (int w = 0; w < 4; w++) {
+        char hex[17];
+        snprintf(hex, sizeof hex, "%016llx", (unsigned long long)tb_rng_next(rng));
+        json_array_append_new(words, json_string(hex));
+    }
+    json_object_set_new(j, "rng", words);
+    text = json_dumps(j, JSON_COMPACT);
+    json_decref(j);
+    char err[TB_ERR_LEN];
+    tb_state *out = tb_state_load(text, err, sizeof err);
+    if (!out)
+        fail_msg("the re-dealt state does not load: %s", err);
+    free(text);
+    return out;
+}
+
+/* The full state JSON without what no seat sees (the pile and generator). */
+static json_t *seen_part(const tb_state *s, const char *key)
+{
+    char *text = tb_state_json(s);
+    json_t *j = json_loads(text, 0, NULL);
+    free(text);
+    if (key)
+        json_object_del(j, key);
+    json_object_del(j, "rng");
+    return j;
+}
+
+/* tb_settles_chance over random games of every game (Khronos also with
+ * Hold'em, whose display is refilled from the deck): it says 1 exactly
+ * when a card left the hidden pile or the generator moved (a reshuffle),
+ * read from the state JSON; when it says 0, dealing again what no seat can
+ * see (the pile's order, the generator) never changes what the decision
+ * does, and when it says 1 it mostly does; a draw shows the mover
+ * something, and within a turn nothing else does (so the undo rule's
+ * reasons agree; 160 games of 2 to 4 seats were checked once so); in
+ * Arkadia and Khronos many
+ * decisions show the others a card of the mover's and settle nothing
+ * (paying or laying out a card: undo stays possible); Clans settles nothing;
+ * the answer never changes when asked again; an illegal move gets -1. */
+static void settles_chance_is_exactly_a_draw(void **unused)
+{
+    (void)unused;
+    const char *names[] = {"clans", "arkadia", "khronos", "khronos"};
+    const char *piles[] = {NULL, "stack", "deck", "deck"};
+    for (int gi = 0; gi < 4; gi++) {
+        tb_state *s = tb_state_new(tb_game_find(names[gi]));
+        tb_options o;
+        tb_options_clear(&o);
+        char err[TB_ERR_LEN];
+        if (gi == 3)
+            assert_int_equal(tb_options_set(&o, "holdem", "on", err, sizeof err), 0);
+        assert_int_equal(tb_setup(s, 3, &o, 17 + (uint64_t)gi, err, sizeof err), 0);
+        tb_rng rng;
+        tb_rng_seed(&rng, 9);
+        int draws = 0, draws_felt = 0, shown_only = 0;
+        for (int k = 0; k < 300 && !tb_is_over(s); k++) {
+            tb_move m = tb_random_move(s, &rng);
+            int chance = tb_settles_chance(s, m);
+            assert_true(chance == 0 || chance == 1);
+            assert_int_equal(chance, tb_settles_chance(s, m));
+            tb_state *next = tb_state_dup(s);
+            tb_apply(next, m);
+            char *bt = tb_state_json(s), *at = tb_state_json(next);
+            json_t *bj = json_loads(bt, 0, NULL), *aj = json_loads(at, 0, NULL);
+            free(bt);
+            free(at);
+            bool drew = !json_equal(json_object_get(bj, "rng"), json_object_get(aj, "rng")) ||
+                        (piles[gi] && !json_equal(json_object_get(bj, piles[gi]),
+                                                  json_object_get(aj, piles[gi])));
+            json_decref(bj);
+            json_decref(aj);
+            if (chance != (int)drew)
+                fail_msg("%s, decision %d: tb_settles_chance %d, but the pile or generator %s",
+                         names[gi], k + 1, chance, drew ? "changed" : "did not change");
+            /* dealt again: the same outcome unless chance was settled */
+            json_t *truth = seen_part(next, piles[gi]);
+            bool differs = false;
+            for (int t = 0; t < 4; t++) {
+                tb_state *other = redeal_unseen(s, piles[gi], &rng);
+                assert_true(tb_is_legal(other, m));
+                tb_apply(other, m);
+                json_t *seen = seen_part(other, piles[gi]);
+                differs = differs || !json_equal(seen, truth);
+                json_decref(seen);
+                tb_state_free(other);
+            }
+            json_decref(truth);
+            if (!chance && differs)
+                fail_msg("%s, decision %d: settles nothing, yet its outcome depends on the "
+                         "hidden pile or the generator", names[gi], k + 1);
+            long seats = tb_reveals(s, m);
+            /* in these games only a draw shows the mover anything */
+            if (!chance && (seats & (1L << tb_to_move(s))) && !tb_is_over(next) &&
+                tb_to_move(next) == tb_to_move(s))
+                fail_msg("%s, decision %d: shows the mover something without a draw", names[gi],
+                         k + 1);
+            if (chance) {
+                draws++;
+                draws_felt += differs;
+                assert_true(seats & (1L << tb_to_move(s)));
+            } else if (seats && !tb_is_over(next)) {
+                shown_only++;
+            }
+            tb_state_free(next);
+            tb_apply(s, m);
+        }
+        if (gi == 0) {
+            assert_int_equal(draws, 0);
+        } else {
+            assert_true(draws > 5);
+            /* a pile's last card, or copies alike, come out the same in
+             * every re-deal; Hold'em's display takes the deck's topmost
+             * card of the colour it lacks: the colour is the rules', only
+             * which copy is chance */
+            assert_true(draws_felt * 10 >= draws * (gi == 3 ? 5 : 8));
+            assert_true(shown_only > 5);
+        }
+        assert_int_equal(tb_settles_chance(s, (tb_move)0x7fffffff), -1);
+        tb_state_free(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -555,6 +708,7 @@ int main(void)
         cmocka_unit_test(random_moves_match_random_move),
         cmocka_unit_test(random_move_is_uniform_over_legal_decisions),
         cmocka_unit_test(reveals_hooks_are_complete_and_find_draws),
+        cmocka_unit_test(settles_chance_is_exactly_a_draw),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1003,6 +1003,15 @@ static unsigned ark_reveals(const tb_state *before, tb_move m, const tb_state *a
     return seats;
 }
 
+/* tb_settles_chance: the stack is dealt in order at setup, so a card off
+ * it (drawn, or turned up to refill the display) settles chance. */
+static bool ark_settles_chance(const tb_state *before, tb_move m, const tb_state *after)
+{
+    (void)m;
+    const arkadia_state *b = (const arkadia_state *)before, *a = (const arkadia_state *)after;
+    return a->stack_n != b->stack_n || memcmp(a->stack, b->stack, sizeof a->stack) != 0;
+}
+
 /* Re-deals the cards `seat` cannot see: the hidden entries of the other
  * hands and the stack.  They are collected in sorted order first, so the
  * result depends only on what the seat sees and on rng.  The deal must also
@@ -1192,6 +1201,7 @@ const struct tb_game tb__arkadia_game = {
     .narrate = ark__narrate,
     .stage_text = ark__stage_text,
     .reveals = ark_reveals,
+    .settles_chance = ark_settles_chance,
     .num_actions = ark__num_actions,
     .move_to_action = ark__move_to_action,
     .action_to_move = ark__action_to_move,

@@ -1686,6 +1686,16 @@ static unsigned kh_reveals(const tb_state *before, tb_move m, const tb_state *af
     return seats;
 }
 
+/* tb_settles_chance: the deck is dealt in order at setup, so a card taken
+ * from it (to a hand or the display) settles chance; a reshuffle also moves
+ * the generator, which the core sees for itself. */
+static bool kh_settles_chance(const tb_state *before, tb_move m, const tb_state *after)
+{
+    (void)m;
+    const khronos_state *b = (const khronos_state *)before, *a = (const khronos_state *)after;
+    return a->deck_n != b->deck_n || memcmp(a->deck, b->deck, sizeof a->deck) != 0;
+}
+
 /* Re-deals every card `seat` cannot see: the unseen cards, in a canonical
  * order, shuffled with rng, go to the other hands (same sizes) and the deck.
  * The state's own generator (future reshuffles) is re-seeded from rng too,
@@ -1810,6 +1820,7 @@ const struct tb_game tb__khronos_game = {
     .narrate = khronos__narrate,
     .stage_text = khronos__stage_text,
     .reveals = kh_reveals,
+    .settles_chance = kh_settles_chance,
     .num_actions = khronos__num_actions,
     .move_to_action = khronos__move_to_action,
     .action_to_move = khronos__action_to_move,
