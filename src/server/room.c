@@ -590,7 +590,13 @@ static void room_queue_ai(srv_room *r)
     int to = tb_to_move(r->state);
     if (to < 0 || !srv_lobby_computer_plays(r, to) || srv_lobby_waiting(r))
         return;
-    uint64_t delay = (uint64_t)(r->rooms->cfg.ai_delay_ms > 0 ? r->rooms->cfg.ai_delay_ms : 0);
+    /* the pause is once a turn, before the computer's first decision: the
+     * rest of its turn follows at once, and each page plays the turn out at
+     * its player's pace (web/js/pacing.js) */
+    int made = r->record ? tb_record_length(r->record) : 0;
+    bool same_turn = made > 0 && r->log && r->log[made - 1].seat == to && r->log[made - 1].by_ai;
+    int ms = same_turn ? r->rooms->cfg.ai_step_ms : r->rooms->cfg.ai_delay_ms;
+    uint64_t delay = (uint64_t)(ms > 0 ? ms : 0);
     r->ai_queued = srv_ai_schedule(r->rooms->ai, r, ROOM_JOB_MOVE, tb_decisions_made(r->state),
                                    srv_now_us() + delay * 1000u) == 0;
     if (!r->ai_queued) /* out of memory: the next decision or a restart queues it */
