@@ -585,6 +585,7 @@ t.test('a computer\'s turn of many decisions plays out in about 2 s; the pace is
   assertEq(await page.$$eval('#setting-pace option', (o) => o.map((x) => x.textContent)),
     ['About 2 seconds a turn', 'Fast', 'Step by step'], 'the paces in words');
   await page.selectOption('#setting-pace', 'turn');
+  await shot(page, '15-settings-pace');
   await page.reload();
   assertEq(await page.$eval('#setting-pace', (s) => s.value), 'turn', 'the chosen pace is kept after a reload');
   assertEq(await page.evaluate(() => localStorage.getItem('tabula.computerPace')), 'turn', 'in this browser\'s storage');

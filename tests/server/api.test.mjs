@@ -173,6 +173,17 @@ t.test('an all-computer game plays through on its own', async () => {
   assertEq(sc.scores[0], [0, 0, 0], 'nobody has scored at the start');
   assertEq(sc.scores[g.decisions], g.result.scores, 'the last row is the result');
   assertEq(sc.stages[0], 'Epoch I', 'the stage of every position');
+  // points by stage: one story with the result's breakdown (tb_record_story_json)
+  assertEq(sc.game, r.json.id, 'the game named');
+  for (let k = 0; k < 3; k++) {
+    assertEq(sc.by_stage.reduce((a, e) => a + e.points[k], 0), g.result.scores[k], `seat ${k + 1}'s stages add up to its score`);
+    const bySource = {};
+    for (const e of sc.by_stage) {
+      assertEq(e.parts[k].reduce((a, p) => a + p.points, 0), e.points[k], `${e.stage}: seat ${k + 1}'s sources add up to its points`);
+      for (const p of e.parts[k]) bySource[p.source] = (bySource[p.source] || 0) + p.points;
+    }
+    for (const p of g.result.breakdown[k]) assertEq(bySource[p.source] || 0, p.points, `seat ${k + 1}: ${p.source} over the stages`);
+  }
   assert(g.log.every((e) => typeof e.said === 'string' && e.said.length > 0 && e.stage), 'every logged decision is said in words');
 });
 
