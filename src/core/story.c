@@ -17,8 +17,10 @@
  * breakdown cannot explain at some stage's end they are the score's change
  * over the stage and its parts are null.  Points a seat holds before any
  * decision (Khronos' starting Ecus) make a first entry "At the start"
- * (from = to = 0).  So the entries of a seat add up to its final score and
- * each source's parts to its final part.
+ * (from = to = 0); a stage that only the final step is in, when a source
+ * names it, makes a last entry (from = to = the decisions made).  So the
+ * entries of a seat add up to its final score and each source's parts to
+ * its final part.
  */
 #include "game.h"
 
@@ -197,8 +199,22 @@ char *tb_record_story_json(const tb_record *rec, const tb_data_set *boards, char
             if (ends) /* no decision at all: the stage ends where it begins */
                 b[entries] = b[entries - 1];
         }
-        if (ends)
+        if (ends) {
+            /* the final step's stage has no decision, but a source names it
+             * (the last Clans decision founded a village of the next
+             * epoch): it gets an entry of its own, where that source counts */
+            bool named = false;
+            for (int p = 0; k > 0 && p < players && strcmp(stage, e[entries - 1].stage) != 0; p++)
+                for (int q = 0; q < b[entries].n[p]; q++)
+                    named |= story_names(b[entries].part[p][q].source, stage);
+            if (named) {
+                story_entry *x = &e[entries++];
+                snprintf(x->stage, sizeof x->stage, "%s", stage);
+                x->from = x->to = k;
+                b[entries] = b[entries - 1];
+            }
             break;
+        }
         tb_move m;
         char why[TB_ERR_LEN];
         if (tb_text_to_move(s, tb_record_move(rec, k), &m, why, sizeof why) || !tb_is_legal(s, m)) {

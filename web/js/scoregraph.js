@@ -78,6 +78,7 @@ export function stageAxis(spans, total, left, right, min = 30) {
   const starts = [];
   w.reduce((a, v, i) => { starts[i] = a; return a + v; }, left);
   const x = (k) => {
+    if (k >= total && total > 0) return right; // the end, past a last stage of no decision
     let i = spans.length - 1;
     while (i > 0 && k < spans[i].from) i--;
     return lens[i] > 0 ? starts[i] + (w[i] * Math.min(lens[i], k - spans[i].from)) / lens[i] : starts[i];
@@ -89,6 +90,14 @@ export function stageAxis(spans, total, left, right, min = 30) {
     return Math.max(0, Math.min(total, k));
   };
   return { x, at, starts, widths: w };
+}
+
+// The stages under the graph: the story's (a last stage only the final
+// position is in gets its place when a source names it), else the stages
+// of the positions.
+export function graphSpans(data) {
+  const entries = (data.by_stage || []).filter((e, i) => !(i === 0 && e.stage === 'At the start'));
+  return entries.length ? entries.map((e) => ({ name: e.stage, from: e.from, to: e.to })) : stageSpans(data.stages);
 }
 
 // Points made in each stage, per seat, with their sources: the story's
@@ -126,7 +135,7 @@ function drawGraph(data, seatName, W, at, pick, clickable) {
   const ticks = yTicks(Math.max(0, ...data.scores.flat()));
   const top = ticks[ticks.length - 1];
   const L = 10 + CHAR_W * String(top).length, R = 10, T = 12, B = 26;
-  const spans = stageSpans(data.stages);
+  const spans = graphSpans(data);
   const axis = stageAxis(spans, total, L, W - R);
   const x = axis.x;
   const y = (v) => T + (1 - v / top) * (H - T - B);
