@@ -17,7 +17,9 @@ const POLL_MS = 600;
 // Lines for games whose players have no colours of their own (Clans hides
 // them): the result's score graph's, so a player's line has one colour on the page.
 const PALETTE = SEAT_COLOURS;
-const W = 640, H = 220, PAD_L = 38, PAD_R = 10, PAD_T = 12, PAD_B = 24;
+// The graph is drawn at the width it is shown (its labels keep their CSS size
+// on a phone too), again when that width changes.
+const PAD_L = 44, PAD_R = 10, PAD_T = 12, PAD_B = 24;
 
 const pct = (v) => `${Math.round(v * 100)}%`;
 
@@ -112,7 +114,9 @@ export function mountReview(box, opts) {
     return pts;
   }
 
-  function drawGraph() {
+  function drawGraph(width) {
+    const W = Math.max(240, Math.round(width)), H = W < 480 ? 200 : 220;
+    R.graphWidth = W;
     const rv = R.review, n = rv.entries.length;
     const x = (k) => PAD_L + (n ? (k / n) * (W - PAD_L - PAD_R) : 0);
     const y = (v) => PAD_T + (1 - v) * (H - PAD_T - PAD_B);
@@ -186,13 +190,28 @@ export function mountReview(box, opts) {
       el('div.review-legend', rv.players.map((p, k) => el('span.item', { 'data-seat': k },
         el('i.swatch', { style: `background:${colour(k)}` }), opts.seatName(k),
         el('span.muted', ` · ${plural(count(k, 'mistake'), 'mistake')}, ${plural(count(k, 'blunder'), 'blunder')}`)))),
-      el('div.review-graph-wrap', drawGraph()),
+      graphWrap(),
       el('p.small.muted#review-caption', forScreen('Each line is one player\'s chance of winning as the computer estimates it ' +
         'at that player\'s own decisions, from what that player knew then; the last point is the result. ' +
         'Click the graph to see the board there.')),
       el('div.row.review-pick', el('label.small', { for: 'review-seat' }, 'Mistakes of '), picker),
       mistakeList());
     setPosition(R.position);
+  }
+
+  function graphWrap() {
+    const wrap = el('div.review-graph-wrap', drawGraph(640));
+    if (typeof ResizeObserver === 'function') {
+      const ro = new ResizeObserver(() => {
+        if (!wrap.isConnected) { ro.disconnect(); return; } // (a new review drawn)
+        const w = Math.round(wrap.clientWidth);
+        if (!w || Math.max(240, w) === R.graphWidth) return;
+        wrap.replaceChildren(drawGraph(w));
+        setPosition(R.position);
+      });
+      ro.observe(wrap);
+    }
+    return wrap;
   }
 
   function setPosition(k) {
