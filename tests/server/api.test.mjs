@@ -482,6 +482,33 @@ t.test('a full server refuses new games with 503 and keeps the others', async ()
   fs.rmSync(d2, { recursive: true, force: true });
 });
 
+// The computers' pace: --ai-delay-ms is a pause before a computer's turn, and
+// its decisions within the turn follow --ai-step-ms (0 by default) after one
+// another (the pages play the turn out, web/js/pacing.js).
+t.test('a computer pauses once before its turn, not before each of its decisions', async () => {
+  const d2 = tempDir();
+  const s2 = await startServer(tabula, { db: testDb(d2, 'pace'), aiDelay: 300 });
+  const r = await api(s2, 'POST', '/api/games', { game: 'arkadia', players: 2, seats: [{ kind: 'ai', level: 'random' }, { kind: 'ai', level: 'random' }] });
+  const seen = []; // each decision as it arrived: seat, time
+  let done = false;
+  const w = await WsClient.connect(s2.port, `?game=${r.json.id}`, { onmessage: (m) => {
+    if (m.type !== 'state') return;
+    if (m.last && !seen.some((x) => x.n === m.last.n)) seen.push({ n: m.last.n, seat: m.last.seat, at: Date.now() });
+    done ||= Boolean(m.result);
+  } });
+  const turns = () => seen.filter((x, k) => k > 0 && x.seat !== seen[k - 1].seat).length;
+  for (let i = 0; i < 300 && !done && turns() < 5; i++) await sleep(20);
+  await w.close();
+  const within = [], between = [];
+  for (let k = 1; k < seen.length; k++) (seen[k].seat === seen[k - 1].seat ? within : between).push(seen[k].at - seen[k - 1].at);
+  assert(within.length >= 3 && between.length >= 3, `turns of several decisions watched (${within.length} within, ${between.length} between)`);
+  assert(between.every((ms) => ms >= 280), `a pause before each computer's turn (${between})`);
+  within.sort((a, b) => a - b);
+  assert(within[Math.floor(within.length / 2)] < 150, `no pause between the decisions of a turn (${within})`);
+  assertEq((await s2.stop()).code, 0, 'clean stop');
+  fs.rmSync(d2, { recursive: true, force: true });
+});
+
 t.test('SIGTERM stops the server cleanly and closes WebSockets with 1001', async () => {
   const d2 = tempDir();
   const s2 = await startServer(tabula, { db: testDb(d2, 'x') });
