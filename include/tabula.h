@@ -406,6 +406,21 @@ TB_API tb_state *tb_record_replay(const tb_record *rec, int upto, char *err, siz
  * refused, err saying which. */
 TB_API tb_state *tb_record_replay_in(const tb_record *rec, int upto, const tb_data_set *boards,
                                      char *err, size_t errlen);
+/* A game's story in numbers, what a result page's score graph, points by
+ * stage and score breakdown read (malloc'd JSON; NULL and err when the record
+ * does not replay):
+ * {"players", "total", "scores": [[s0, s1, ...] for steps 0..total],
+ *  "stages": [tb_stage_text of steps 0..total],
+ *  "by_stage": [{"stage", "from", "to", "points": [per seat],
+ *                "parts": [per seat [{"source", "points"}] or null]}]}.
+ * Decision k belongs to the stage of step k; a stage's points are the scores
+ * at `to` minus those at `from`, its parts the change of each score breakdown
+ * source over those steps (unchanged sources left out; null where the
+ * breakdown cannot explain a score).  Points held before any decision make a
+ * first entry "At the start".  Summed over the entries, a seat's points give
+ * its final score and its parts its final breakdown. */
+TB_API char *tb_record_story_json(const tb_record *rec, const tb_data_set *boards, char *err,
+                                  size_t errlen);
 
 /* ---- agents (docs/ai.md) ---- */
 /* What play has shown about the hidden roles of a game's seats (docs/ai.md,

@@ -17,7 +17,8 @@
 static int serve_help(void)
 {
     printf("usage: tabula serve [--host ADDR] [--port N] [--db FILE|URL] [--web DIR]\n"
-           "                    [--ai-delay-ms MS] [--workers N] [--sync full|normal]\n"
+           "                    [--ai-delay-ms MS] [--ai-step-ms MS] [--workers N]\n"
+           "                    [--sync full|normal]\n"
            "                    [--max-games N] [--lease-seconds N] [--advertise URL]\n"
            "                    [--request-timeout S] [--idle-timeout S] [--max-per-address N]\n"
            "                    [--data-dir DIR] [--unstarted-expiry DURATION]\n"
@@ -32,7 +33,9 @@ static int serve_help(void)
            "  --data-dir DIR    offer the boards DIR/GAME/NAME.txt (Khronos, Arkadia) by name,\n"
            "                    besides the built-in ones (docs/data-format.md); a bad file\n"
            "                    stops the server before it starts, naming file and line\n"
-           "  --ai-delay-ms MS  least time before a computer player moves (default 700)\n"
+           "  --ai-delay-ms MS  pause before a computer player's turn (default 700)\n"
+           "  --ai-step-ms MS   pause between the decisions of one computer turn (default 0:\n"
+           "                    the pages play a turn out at each player's pace)\n"
            "  --workers N       AI worker threads (default: one per CPU, at least 2)\n"
            "  --sync full       fsync every decision (default normal: survives a crash of\n"
            "                    the server process; full also survives power loss)\n"
@@ -113,6 +116,10 @@ int cmd_serve(int argc, char **argv)
             if (cli_parse_int(v, 0, 60000, &n))
                 return cli_usage("serve", "--ai-delay-ms must be 0 to 60000, got '%s'", v);
             cfg.ai_delay_ms = (int)n;
+        } else if (strcmp(a, "--ai-step-ms") == 0) {
+            if (cli_parse_int(v, 0, 60000, &n))
+                return cli_usage("serve", "--ai-step-ms must be 0 to 60000, got '%s'", v);
+            cfg.ai_step_ms = (int)n;
         } else if (strcmp(a, "--workers") == 0) {
             if (cli_parse_int(v, 1, 256, &n))
                 return cli_usage("serve", "--workers must be 1 to 256, got '%s'", v);

@@ -590,7 +590,13 @@ static void room_queue_ai(srv_room *r)
     int to = tb_to_move(r->state);
     if (to < 0 || !srv_lobby_computer_plays(r, to) || srv_lobby_waiting(r))
         return;
-    uint64_t delay = (uint64_t)(r->rooms->cfg.ai_delay_ms > 0 ? r->rooms->cfg.ai_delay_ms : 0);
+    /* the pause is once a turn, before the computer's first decision: the
+     * rest of its turn follows at once, and each page plays the turn out at
+     * its player's pace (web/js/pacing.js) */
+    int made = r->record ? tb_record_length(r->record) : 0;
+    bool same_turn = made > 0 && r->log && r->log[made - 1].seat == to && r->log[made - 1].by_ai;
+    int ms = same_turn ? r->rooms->cfg.ai_step_ms : r->rooms->cfg.ai_delay_ms;
+    uint64_t delay = (uint64_t)(ms > 0 ? ms : 0);
     r->ai_queued = srv_ai_schedule(r->rooms->ai, r, ROOM_JOB_MOVE, tb_decisions_made(r->state),
                                    srv_now_us() + delay * 1000u) == 0;
     if (!r->ai_queued) /* out of memory: the next decision or a restart queues it */
@@ -1552,8 +1558,7 @@ char *srv_room_scores_json(srv_room *r, int *status)
 {
     pthread_mutex_lock(&r->lock);
     char *out = NULL;
-    char why[TB_ERR_LEN];
-    tb_state *s = NULL;
+    char why[TB_ERR_LEN] = "out of memory";
     if (!r->state || r->broken[0]) {
         *status = 409;
         out = srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", "broken", "message", r->broken));
@@ -1565,36 +1570,19 @@ char *srv_room_scores_json(srv_room *r, int *status)
                                   "the score graph opens when the game is over"));
         goto done;
     }
-    s = tb_record_replay_in(r->record, 0, r->rooms->cfg.boards, why, sizeof why);
-    json_t *scores = json_array(), *stages = json_array();
-    for (int k = 0; s; k++) {
-        int sc[TB_MAX_SEATS];
-        tb_scores(s, sc);
-        json_t *row = json_array();
-        for (int p = 0; p < r->players; p++)
-            json_array_append_new(row, json_integer(sc[p]));
-        json_array_append_new(scores, row);
-        char stage[32];
-        tb_stage_text(s, stage, sizeof stage);
-        json_array_append_new(stages, json_string(stage));
-        tb_move m;
-        if (k >= tb_record_length(r->record) ||
-            tb_text_to_move(s, tb_record_move(r->record, k), &m, why, sizeof why) || !tb_is_legal(s, m))
-            break;
-        tb_apply(s, m);
-    }
-    if (!s) {
-        json_decref(scores);
-        json_decref(stages);
+    /* the graph, the points by stage and their sources: one story (story.c) */
+    char *story = tb_record_story_json(r->record, r->rooms->cfg.boards, why, sizeof why);
+    json_t *j = story ? json_loads(story, 0, NULL) : NULL;
+    free(story);
+    if (!j) {
         *status = 500;
         out = srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", "replay_failed", "message", why));
         goto done;
     }
+    json_object_set_new(j, "game", json_string(r->id));
     *status = 200;
-    out = srv_json_text(json_pack("{s:s,s:i,s:i,s:o,s:o}", "game", r->id, "players", r->players, "total",
-                              tb_record_length(r->record), "scores", scores, "stages", stages));
+    out = srv_json_text(j);
 done:
-    tb_state_free(s);
     pthread_mutex_unlock(&r->lock);
     return out;
 }

@@ -20,7 +20,8 @@ typedef struct srv_config {
     int port;            /* 0: any free port (see srv_port) */
     const char *db_path; /* SQLite database file, or a postgresql:// URL */
     const char *web_dir; /* the static UI; NULL: the built-in default */
-    int ai_delay_ms;     /* least time between a position and an AI's decision */
+    int ai_delay_ms;     /* pause before a computer's turn (its first decision) */
+    int ai_step_ms;      /* pause between the decisions of one computer's turn */
     int workers;         /* AI worker threads; 0: one per CPU, at least 2 */
     bool full_sync;      /* fsync every decision (survives power loss too) */
     int max_games;       /* games in memory before creation is refused; 0: 50,000 */

@@ -37,6 +37,7 @@ usage_case "play bad seed" "$tabula" play clans --seed minus
 usage_case "replay without file" "$tabula" replay
 usage_case "bench bad seconds" "$tabula" bench --seconds x
 usage_case "bench unknown game" "$tabula" bench go
+usage_case "serve bad pause between a computer's decisions" "$tabula" serve --ai-step-ms 60001
 usage_case "engine extra argument" "$tabula" engine now
 
 # a game between agents plays through and saves its record

@@ -488,7 +488,7 @@ t.test('the last move is marked, the staged move previewed before Confirm and go
 // whole turn is still marked, not only the decisions the page saw arrive (the
 // computer plays slowly here, and the answer is held until a decision came).
 t.test('a page opened in the middle of the computer\'s turn marks the whole turn', async () => {
-  const slow = await startServer(tabula, { db: path.join(dir, 'slow.db'), aiDelay: 900 });
+  const slow = await startServer(tabula, { db: path.join(dir, 'slow.db'), aiDelay: 900, args: ['--ai-step-ms', '900'] });
   try {
     const get = async (id) => (await fetch(`${slow.base}/api/games/${id}`)).json();
     // a game where the computer (the first seat) begins, its first turn (the
@@ -539,7 +539,7 @@ t.test('a page opened in the middle of the computer\'s turn marks the whole turn
 // the log back to its end, and a click aimed at an old decision could land on
 // another); at the end, the log follows the game.
 t.test('the log stays where the player scrolled it while the game goes on, and follows it from the end', async () => {
-  const slow = await startServer(tabula, { db: path.join(dir, 'scroll.db'), aiDelay: 120 });
+  const slow = await startServer(tabula, { db: path.join(dir, 'scroll.db'), aiDelay: 120, args: ['--ai-step-ms', '120'] });
   try {
     const made = await (await fetch(`${slow.base}/api/games`, { method: 'POST', body: JSON.stringify({
       game: 'arkadia', players: 2, seats: [{ kind: 'ai', level: 'random' }, { kind: 'ai', level: 'random' }] }) })).json();
@@ -570,6 +570,58 @@ t.test('the log stays where the player scrolled it while the game goes on, and f
   } finally {
     await slow.stop();
   }
+});
+
+// The computers' pace (web/js/pacing.js): a player chooses it in the
+// settings and this browser keeps it; with the default a computer's whole
+// turn plays out in about 2 s however many decisions it has (the server here
+// sends them 40 ms apart: shown as they came, a turn of 8 would take 0.3 s).
+t.test('a computer\'s turn of many decisions plays out in about 2 s; the pace is kept in this browser', async () => {
+  const made = await (await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'arkadia', players: 2, seats: [{ kind: 'human', name: 'Pat' }, { kind: 'ai', level: 'random' }] }) })).json();
+  const page = await newPage();
+  await page.goto(`${server.base}${made.seats[0].link}`);
+  await page.click('#settings-button');
+  assertEq(await page.$$eval('#setting-pace option', (o) => o.map((x) => x.textContent)),
+    ['About 2 seconds a turn', 'Fast', 'Step by step'], 'the paces in words');
+  await page.selectOption('#setting-pace', 'turn');
+  await shot(page, '15-settings-pace');
+  await page.reload();
+  assertEq(await page.$eval('#setting-pace', (s) => s.value), 'turn', 'the chosen pace is kept after a reload');
+  assertEq(await page.evaluate(() => localStorage.getItem('tabula.computerPace')), 'turn', 'in this browser\'s storage');
+  await page.context().close();
+  // two computers, watched with the default pace: when each decision showed
+  const watch = await (await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+    game: 'arkadia', players: 2, seats: [{ kind: 'ai', level: 'random' }, { kind: 'ai', level: 'random' }] }) })).json();
+  const spec = await newPage();
+  await spec.addInitScript(() => localStorage.setItem('tabula.computerPace', 'turn'));
+  await spec.goto(`${server.base}/game.html?game=${encodeURIComponent(watch.id)}`);
+  await spec.waitForSelector('.log .entry', { state: 'attached' });
+  await spec.evaluate(() => {
+    window.seenAt = {};
+    const look = () => { for (const e of document.querySelectorAll('.log .entry[data-n]')) if (!(e.dataset.n in window.seenAt)) window.seenAt[e.dataset.n] = performance.now(); };
+    look();
+    setInterval(look, 15);
+  });
+  const opened = Math.max(...Object.keys(await spec.evaluate(() => window.seenAt)).map(Number));
+  // a whole turn of the computer begun after the page opened
+  let turn = null;
+  for (let i = 0; i < 80 && !turn; i++) {
+    await sleep(250);
+    const log = (await (await fetch(`${server.base}/api/games/${watch.id}`)).json()).log;
+    const seen = await spec.evaluate(() => window.seenAt);
+    for (let a = opened + 1; a <= log.length && !turn; a++) {
+      if (log[a - 2] && log[a - 2].seat === log[a - 1].seat) continue; // a turn begins at decision a
+      let b = a;
+      while (b < log.length && log[b].seat === log[a - 1].seat) b++; // its last: decision b
+      if (b === log.length || b - a + 1 < 4) continue; // not over yet, or too short to tell
+      if (seen[a] !== undefined && seen[b] !== undefined) turn = { a, b, span: seen[b] - seen[a] };
+    }
+  }
+  assert(turn, 'a computer turn of four decisions or more was watched');
+  const n = turn.b - turn.a + 1;
+  assert(turn.span >= 1000 && turn.span <= 2600, `a turn of ${n} decisions played out in about 2 s (${Math.round(turn.span)} ms)`);
+  await spec.context().close();
 });
 
 await finish();

@@ -32,6 +32,18 @@ export async function launchBrowser(root) {
   });
 }
 
+// Every page of the tests shows the computers' decisions as they come (the
+// 'fast' pace, web/js/pacing.js) unless the test chose another in the page:
+// the default plays a computer's turn out over 2 s, and tests that are not
+// about pacing should not wait for it.
+export async function fastPages(browser) {
+  const fast = () => { try { if (!localStorage.getItem('tabula.computerPace')) localStorage.setItem('tabula.computerPace', 'fast'); } catch { /* no storage */ } };
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...a) => { const ctx = await newContext(...a); await ctx.addInitScript(fast); return ctx; };
+  browser.newPage = async (...a) => (await browser.newContext(...a)).newPage();
+  return browser;
+}
+
 // The frame of one browser test file: a server on a fresh database, the
 // browser, the runner, pages that record every script error, screenshots
 // under tests/e2e/artifacts/<prefix>NAME.png, and finish(), which adds the
@@ -45,8 +57,9 @@ export async function browserSuite({ title, prefix = '', aiDelay = 0, reducedMot
   const artifacts = path.join(here, 'artifacts');
   fs.mkdirSync(artifacts, { recursive: true });
   const dir = tempDir(`tabula-e2e-${prefix || 'clans-'}`);
-  const server = await startServer(tabula, { db: path.join(dir, 'e2e.db'), aiDelay });
-  const browser = await launchBrowser(root);
+  // the computers pause `aiDelay` before each decision, as before a turn
+  const server = await startServer(tabula, { db: path.join(dir, 'e2e.db'), aiDelay, args: ['--ai-step-ms', String(aiDelay)] });
+  const browser = await fastPages(await launchBrowser(root));
   const t = runner(title);
   const always = t.test; // the closing checks run whatever E2E_ONLY says
   if (process.env.E2E_ONLY) t.test = (name, fn) => { if (name.includes(process.env.E2E_ONLY)) always(name, fn); };

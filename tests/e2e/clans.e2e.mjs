@@ -175,6 +175,30 @@ t.test('a whole game played by clicking; the board follows every decision; a spe
   await page.close();
 });
 
+// The score graph's labels as a player sees them: at least 11 px on the
+// screen (the graph is drawn at its shown size), every stage of the table
+// named under the graph (a five-epoch game: Epoch I to V, none left out),
+// and the value axis counting up in distinct steps.
+async function graphLabels(page, where) {
+  await page.waitForFunction(() => {
+    const g = document.querySelector('#story .score-graph');
+    return g && Math.abs(g.viewBox.baseVal.width - g.getBoundingClientRect().width) < 2;
+  }, null, { timeout: 3000 }).catch(() => {});
+  const got = await page.$eval('#story', (box) => {
+    const g = box.querySelector('.score-graph');
+    const scale = g.getBoundingClientRect().width / g.viewBox.baseVal.width;
+    const texts = [...g.querySelectorAll('text')];
+    return { smallest: Math.min(...texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * scale)),
+      labelled: [...g.querySelectorAll('.stage-name')].map((t) => t.dataset.stage),
+      stages: [...box.querySelectorAll('.stage-table tbody tr.stage th')].map((th) => th.textContent),
+      ticks: [...g.querySelectorAll('.axis')].map((t) => Number(t.textContent)) };
+  });
+  assert(got.smallest >= 11, `the graph's labels are at least 11 px at ${where} (${got.smallest.toFixed(1)} px)`);
+  assertEq(got.labelled, got.stages, `every stage is named under the graph at ${where}`);
+  assertEq(got.stages, ['Epoch I', 'Epoch II', 'Epoch III', 'Epoch IV', 'Epoch V'], 'a five-epoch game');
+  assert(got.ticks.every((v, i) => i === 0 || v > got.ticks[i - 1]), `the value axis counts up (${got.ticks})`);
+}
+
 // The result's breakdown: for every seat, sources whose points add up to the
 // score the result table shows (issue 14), in Clans' words.
 async function checkBreakdown(page) {
@@ -266,7 +290,7 @@ t.test('the replay viewer steps through the finished game', async () => {
     }).map((th) => th.textContent);
     // a stage's name ("Epoch II") on one line, not a word a line
     const lines = (th) => { const r = document.createRange(); r.selectNodeContents(th); return r.getClientRects().length; };
-    const folded = [...wrap.querySelectorAll('tbody th')].filter((th) => lines(th) > 1).map((th) => th.textContent);
+    const folded = [...wrap.querySelectorAll('tbody tr.stage th')].filter((th) => lines(th) > 1).map((th) => th.textContent);
     return { wide: wrap.scrollWidth, room: wrap.clientWidth, broken, cut, folded, names: names.length, ws: [...wrap.querySelectorAll('thead th, tbody tr:first-child th')].map((x) => [x.textContent, Math.round(x.getBoundingClientRect().width)]),
       outside: names.filter((r) => r.left < g.left || r.right > g.right).length,
       overlap: names.some((r, i) => i > 0 && r.left < names[i - 1].right) };
@@ -276,6 +300,9 @@ t.test('the replay viewer steps through the finished game', async () => {
   assertEq(story.cut, [{ title: 'Wolfeschlegelsteinhausen', ellipsis: 'ellipsis' }], 'the name of one long word is cut with an ellipsis, whole in its tooltip');
   assertEq(story.folded, [], 'stage names of the points by stage folded over lines');
   assert(story.names > 0 && story.outside === 0 && !story.overlap, `the stage names fit under the graph (${JSON.stringify(story)})`);
+  await graphLabels(page, 'a 390 px phone');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await graphLabels(page, '1280×800');
   await page.setViewportSize({ width: 1440, height: 960 });
   // the story of the result: a score line per seat, and points by stage that add up
   await page.waitForSelector('#story .score-graph .seat-line');

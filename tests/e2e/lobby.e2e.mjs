@@ -111,6 +111,10 @@ t.test('Bob resigns after confirming; Ada wins; the finished game offers Replay,
   await bob.waitForSelector('#result:not([hidden])');
   assert(!(await bob.$('#resign')), 'no resigning after the end');
   await noOverflow(bob, PHONE.width, 'phone game over');
+  // the score graph of a 0–0 game: its value axis still counts up, each tick once
+  await ada.waitForSelector('#story .score-graph .axis');
+  const ticks = await ada.$$eval('#story .score-graph .axis', (x) => x.map((e) => e.textContent));
+  assertEq(ticks, ['0', '1'], 'the value axis after a 0–0 resignation');
   await shot(ada, 'desktop-resigned');
   await shot(bob, 'phone-resigned');
   // The lobby: Replay for the finished game, in the list and in "Created here".

@@ -942,6 +942,22 @@ t.test('the moves list: every decision and every folded turn is a finger\'s size
   await page.context().close();
 });
 
+// The score graph's labels: at least 11 px on the screen, and every stage
+// (`stages` of them) named under the graph.
+async function graphLabels(page, where, stages) {
+  await page.waitForFunction(() => {
+    const g = document.querySelector('.score-graph');
+    return g && Math.abs(g.viewBox.baseVal.width - g.getBoundingClientRect().width) < 2;
+  }, null, { timeout: 3000 }).catch(() => {});
+  const got = await page.$eval('.score-graph', (g) => {
+    const scale = g.getBoundingClientRect().width / g.viewBox.baseVal.width;
+    return { smallest: Math.min(...[...g.querySelectorAll('text')].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale)),
+      named: g.querySelectorAll('.stage-name').length };
+  });
+  assert(got.smallest >= 11, `the graph's labels are at least 11 px at ${where} (${got.smallest.toFixed(1)} px)`);
+  assertEq(got.named, stages, `every stage named under the graph at ${where}`);
+}
+
 t.test('five seats on a phone: the points by stage fit the width, each stage\'s name above its points', async () => {
   // a finished five-seat Khronos game of computers (random, so it ends in seconds)
   const res = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
@@ -972,6 +988,7 @@ t.test('five seats on a phone: the points by stage fit the width, each stage\'s 
   assert(phone.stageAbove, `a stage's name is on a line above its points (${JSON.stringify(phone)})`);
   assertEq(phone.cut, [], 'seat names cut with an ellipsis on a phone');
   await noOverflow(page, 'five seats, the points by stage');
+  await graphLabels(page, '390×844', 7);
   await page.$eval('.stage-table', (t) => t.scrollIntoView());
   await shot(page, 'five-seats-stages');
   await page.context().close();
@@ -985,6 +1002,7 @@ t.test('five seats on a phone: the points by stage fit the width, each stage\'s 
   assert(wide.wide <= wide.room && wide.seatRight <= wide.wrapRight + 0.5,
     `at 1280 px the points by stage fit their column (${JSON.stringify(wide)})`);
   assertEq(wide.cut, [], 'seat names cut with an ellipsis at 1280 px');
+  await graphLabels(desk, '1280×800', 7);
   await desk.$eval('.stage-table', (t) => t.scrollIntoView());
   await shot(desk, 'five-seats-stages-1280');
   await ctx.close();

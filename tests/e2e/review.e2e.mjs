@@ -64,8 +64,34 @@ t.test('a finished game offers Review; the replay page computes it with a progre
   assertEq(legend.length, 3, 'a legend entry per player');
   legend.forEach((text, k) => assert(text.startsWith(`Computer ${k + 1}`), `the legend names the player: ${text}`));
   assert(!/seat \d/i.test(await page.textContent('#review')), 'players are named, not numbered seats');
-  const points = await page.$eval('.review-graph polyline.line', (l) => l.getAttribute('points').trim().split(/\s+/).length);
-  assertEq(points, clans.decisions + 1, 'a point for every position from the start to the end');
+  // Each player's line is that player's own estimates, at that player's own
+  // decisions (never a point judged from another player's knowledge: in
+  // Clans those guesses differ, and mixing them made the lines zig-zag), then
+  // the result.  The graph's points, read back in chances, against the review.
+  const rv = (await api(server, 'GET', `/api/games/${clans.id}/review`)).json.review;
+  // (the plot's left and right from its click area, 0% and 100% from the first and last grid lines)
+  const { drawn, box } = await page.$eval('.review-graph', (g) => {
+    const hit = g.querySelector('.hit'), grid = [...g.querySelectorAll('line.grid')];
+    return { box: { left: Number(hit.getAttribute('x')), width: Number(hit.getAttribute('width')),
+      y0: Number(grid[0].getAttribute('y1')), y1: Number(grid[grid.length - 1].getAttribute('y1')) },
+    drawn: [...g.querySelectorAll('polyline.line')].map((l) => l.getAttribute('points').trim().split(/\s+/).map((p) => p.split(',').map(Number))) };
+  });
+  const n = rv.entries.length;
+  assertEq(n, clans.decisions, 'the review has every decision');
+  drawn.forEach((pts, k) => {
+    const own = rv.entries.filter((e) => e.seat === k);
+    const xs = pts.map(([x]) => x), chance = (yv) => (yv - box.y0) / (box.y1 - box.y0);
+    const at = (i) => box.left + (i / n) * box.width;
+    const inner = pts.filter(([x]) => x > at(0) + 0.05 && x < at(n) - 0.05);
+    assertEq(inner.length, own.filter((e) => e.index > 0).length, `player ${k + 1}'s line turns only at that player's decisions`);
+    for (const e of own) {
+      const i = xs.findIndex((x) => Math.abs(x - at(e.index)) < 0.06);
+      assert(i >= 0, `player ${k + 1}'s line has a point at decision ${e.index + 1}`);
+      assert(Math.abs(chance(pts[i][1]) - e.win_rates[k]) < 0.01, `at decision ${e.index + 1}, player ${k + 1}'s own estimate`);
+    }
+    assert(Math.abs(chance(pts[pts.length - 1][1]) - rv.final[k]) < 0.01, 'the line ends at the result');
+  });
+  assert(/own decisions, from what that player knew/.test(await page.textContent('#review-caption')), 'the caption says how the lines are drawn');
   const gaps = polls.slice(1).map((at, i) => at - polls[i]);
   assert(gaps.every((ms) => ms >= 500), `one poll at a time, ${polls.length} polls (gaps ${gaps.join(', ')} ms)`);
   // Clans players have no colours: a player's line is the same colour in the review as in the result's score graph
@@ -187,6 +213,11 @@ t.test('on a phone the review fits the screen and the graph still moves the boar
   await g.scrollIntoViewIfNeeded();
   const box = await g.boundingBox();
   assert(box.width <= 390, 'the graph fits');
+  // drawn at its shown size: its labels as large on the phone as on a wide screen
+  await page.waitForFunction(() => { const s = document.querySelector('.review-graph'); return Math.abs(s.viewBox.baseVal.width - s.getBoundingClientRect().width) < 2; }, null, { timeout: 3000 }).catch(() => {});
+  const smallest = await page.$eval('.review-graph', (s) => Math.min(...[...s.querySelectorAll('text')].map((t) =>
+    parseFloat(getComputedStyle(t).fontSize) * s.getBoundingClientRect().width / s.viewBox.baseVal.width)));
+  assert(smallest >= 11, `the review graph's labels are at least 11 px on a phone (${smallest.toFixed(1)} px)`);
   const before = await boardText(page);
   await page.touchscreen.tap(box.x + box.width * 0.9, box.y + box.height / 2);
   await page.waitForFunction(() => !document.querySelector('#replay-step').textContent.startsWith('Decision 0 of'));

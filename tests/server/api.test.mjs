@@ -173,6 +173,17 @@ t.test('an all-computer game plays through on its own', async () => {
   assertEq(sc.scores[0], [0, 0, 0], 'nobody has scored at the start');
   assertEq(sc.scores[g.decisions], g.result.scores, 'the last row is the result');
   assertEq(sc.stages[0], 'Epoch I', 'the stage of every position');
+  // points by stage: one story with the result's breakdown (tb_record_story_json)
+  assertEq(sc.game, r.json.id, 'the game named');
+  for (let k = 0; k < 3; k++) {
+    assertEq(sc.by_stage.reduce((a, e) => a + e.points[k], 0), g.result.scores[k], `seat ${k + 1}'s stages add up to its score`);
+    const bySource = {};
+    for (const e of sc.by_stage) {
+      assertEq(e.parts[k].reduce((a, p) => a + p.points, 0), e.points[k], `${e.stage}: seat ${k + 1}'s sources add up to its points`);
+      for (const p of e.parts[k]) bySource[p.source] = (bySource[p.source] || 0) + p.points;
+    }
+    for (const p of g.result.breakdown[k]) assertEq(bySource[p.source] || 0, p.points, `seat ${k + 1}: ${p.source} over the stages`);
+  }
   assert(g.log.every((e) => typeof e.said === 'string' && e.said.length > 0 && e.stage), 'every logged decision is said in words');
 });
 
@@ -468,6 +479,33 @@ t.test('a full server refuses new games with 503 and keeps the others', async ()
   assert((await w.next((m) => m.type === 'state')).result, 'a spectator of a finished game gets the result');
   await w.close();
   assertEq((await s3.stop()).code, 0, 'clean stop');
+  fs.rmSync(d2, { recursive: true, force: true });
+});
+
+// The computers' pace: --ai-delay-ms is a pause before a computer's turn, and
+// its decisions within the turn follow --ai-step-ms (0 by default) after one
+// another (the pages play the turn out, web/js/pacing.js).
+t.test('a computer pauses once before its turn, not before each of its decisions', async () => {
+  const d2 = tempDir();
+  const s2 = await startServer(tabula, { db: testDb(d2, 'pace'), aiDelay: 300 });
+  const r = await api(s2, 'POST', '/api/games', { game: 'arkadia', players: 2, seats: [{ kind: 'ai', level: 'random' }, { kind: 'ai', level: 'random' }] });
+  const seen = []; // each decision as it arrived: seat, time
+  let done = false;
+  const w = await WsClient.connect(s2.port, `?game=${r.json.id}`, { onmessage: (m) => {
+    if (m.type !== 'state') return;
+    if (m.last && !seen.some((x) => x.n === m.last.n)) seen.push({ n: m.last.n, seat: m.last.seat, at: Date.now() });
+    done ||= Boolean(m.result);
+  } });
+  const turns = () => seen.filter((x, k) => k > 0 && x.seat !== seen[k - 1].seat).length;
+  for (let i = 0; i < 300 && !done && turns() < 5; i++) await sleep(20);
+  await w.close();
+  const within = [], between = [];
+  for (let k = 1; k < seen.length; k++) (seen[k].seat === seen[k - 1].seat ? within : between).push(seen[k].at - seen[k - 1].at);
+  assert(within.length >= 3 && between.length >= 3, `turns of several decisions watched (${within.length} within, ${between.length} between)`);
+  assert(between.every((ms) => ms >= 280), `a pause before each computer's turn (${between})`);
+  within.sort((a, b) => a - b);
+  assert(within[Math.floor(within.length / 2)] < 150, `no pause between the decisions of a turn (${within})`);
+  assertEq((await s2.stop()).code, 0, 'clean stop');
   fs.rmSync(d2, { recursive: true, force: true });
 });
 

@@ -26,6 +26,7 @@
 import { apiGet, brandSvg, clear, el, forScreen, nameSpan, plural, toast, touchScreen } from './common.js';
 import { decisionWords, renderGameLog } from './gamelog.js';
 import { setBaseTitle, signalControls, turnSignal } from './notify.js';
+import { PACES, createPacer, loadPace, savePace } from './pacing.js';
 import { scoreGraph, stageTable } from './scoregraph.js';
 import { whatNowPanel } from './whatnow.js';
 import { mountReview } from './review.js';
@@ -613,6 +614,8 @@ async function refreshSeats() {
   } catch { /* the next message brings it */ }
 }
 
+const pacer = createPacer((msg) => onMessage(msg));
+
 function connect() {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
   const q = `game=${encodeURIComponent(gameId)}${token ? `&token=${encodeURIComponent(token)}` : ''}`;
@@ -634,7 +637,7 @@ function connect() {
   ws.onmessage = (ev) => {
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
-    onMessage(msg);
+    pacer.push(msg); // the computers' turns at this player's pace (js/pacing.js)
   };
   ws.onclose = () => {
     if (S.ws !== ws) return;
@@ -792,6 +795,12 @@ function setupSettings() {
     if (!box.checked && S.staged) cancelStaged();
   });
   setupDeduceSetting($('setting-deduce'), renderAll);
+  const pace = $('setting-pace');
+  if (pace) {
+    pace.replaceChildren(...PACES.map(([k, words]) => el('option', { value: k }, words)));
+    pace.value = loadPace();
+    pace.addEventListener('change', () => savePace(pace.value));
+  }
   const open = (yes) => { menu.hidden = !yes; btn.setAttribute('aria-expanded', String(yes)); };
   btn.addEventListener('click', (ev) => { ev.stopPropagation(); open(menu.hidden); });
   menu.addEventListener('click', (ev) => ev.stopPropagation());

@@ -17,7 +17,9 @@ const POLL_MS = 600;
 // Lines for games whose players have no colours of their own (Clans hides
 // them): the result's score graph's, so a player's line has one colour on the page.
 const PALETTE = SEAT_COLOURS;
-const W = 640, H = 220, PAD_L = 38, PAD_R = 10, PAD_T = 12, PAD_B = 24;
+// The graph is drawn at the width it is shown (its labels keep their CSS size
+// on a phone too), again when that width changes.
+const PAD_L = 44, PAD_R = 10, PAD_T = 12, PAD_B = 24;
 
 const pct = (v) => `${Math.round(v * 100)}%`;
 
@@ -98,14 +100,23 @@ export function mountReview(box, opts) {
     if (gen === R.gen) handle(st);
   }
 
-  // Position k's win rates: before decision k, or the result after the last.
-  function ratesAt(k) {
-    const rv = R.review;
-    if (k < rv.entries.length) return rv.entries[k].win_rates;
-    return rv.final && rv.final.length ? rv.final : rv.entries[rv.entries.length - 1].win_rates;
+  // Player k's line: k's own chance of winning at each of k's decisions, as
+  // the computer judged it from what k knew then (never from another
+  // player's knowledge: in a game of secrets those guesses differ, and a
+  // line mixing them zig-zags as the turn passes), held from the start to
+  // k's first decision, and the result at the end.  [[position, chance]].
+  function seatLine(k) {
+    const rv = R.review, n = rv.entries.length;
+    const own = rv.entries.filter((e) => e.seat === k).map((e) => [e.index, e.win_rates[k]]);
+    const end = rv.final && rv.final.length ? rv.final[k] : own.length ? own[own.length - 1][1] : 1 / rv.players.length;
+    const pts = own.length && own[0][0] === 0 ? own : [[0, own.length ? own[0][1] : end], ...own];
+    if (pts[pts.length - 1][0] < n) pts.push([n, end]);
+    return pts;
   }
 
-  function drawGraph() {
+  function drawGraph(width) {
+    const W = Math.max(240, Math.round(width)), H = W < 480 ? 200 : 220;
+    R.graphWidth = W;
     const rv = R.review, n = rv.entries.length;
     const x = (k) => PAD_L + (n ? (k / n) * (W - PAD_L - PAD_R) : 0);
     const y = (v) => PAD_T + (1 - v) * (H - PAD_T - PAD_B);
@@ -119,8 +130,7 @@ export function mountReview(box, opts) {
       svg('text', { x: PAD_L, y: H - 6, class: 'axis' }, 'start'));
     const players = rv.players.length;
     for (let k = 0; k < players; k++) {
-      const pts = [];
-      for (let i = 0; i <= n; i++) pts.push(`${x(i).toFixed(1)},${y(ratesAt(i)[k]).toFixed(1)}`);
+      const pts = seatLine(k).map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`);
       g.append(svg('polyline', { points: pts.join(' '), class: 'casing' }),
         svg('polyline', { points: pts.join(' '), class: 'line', stroke: colour(k), 'data-seat': k }));
     }
@@ -180,12 +190,28 @@ export function mountReview(box, opts) {
       el('div.review-legend', rv.players.map((p, k) => el('span.item', { 'data-seat': k },
         el('i.swatch', { style: `background:${colour(k)}` }), opts.seatName(k),
         el('span.muted', ` · ${plural(count(k, 'mistake'), 'mistake')}, ${plural(count(k, 'blunder'), 'blunder')}`)))),
-      el('div.review-graph-wrap', drawGraph()),
-      el('p.small.muted', forScreen('Each player\'s chance of winning as the computer estimates it from what the player ' +
-        'to move knew at that moment, so the lines may step as the turn passes. Click the graph to see the board there.')),
+      graphWrap(),
+      el('p.small.muted#review-caption', forScreen('Each line is one player\'s chance of winning as the computer estimates it ' +
+        'at that player\'s own decisions, from what that player knew then; the last point is the result. ' +
+        'Click the graph to see the board there.')),
       el('div.row.review-pick', el('label.small', { for: 'review-seat' }, 'Mistakes of '), picker),
       mistakeList());
     setPosition(R.position);
+  }
+
+  function graphWrap() {
+    const wrap = el('div.review-graph-wrap', drawGraph(640));
+    if (typeof ResizeObserver === 'function') {
+      const ro = new ResizeObserver(() => {
+        if (!wrap.isConnected) { ro.disconnect(); return; } // (a new review drawn)
+        const w = Math.round(wrap.clientWidth);
+        if (!w || Math.max(240, w) === R.graphWidth) return;
+        wrap.replaceChildren(drawGraph(w));
+        setPosition(R.position);
+      });
+      ro.observe(wrap);
+    }
+    return wrap;
   }
 
   function setPosition(k) {
