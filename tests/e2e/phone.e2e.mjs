@@ -701,21 +701,28 @@ for (const game of ['arkadia', 'khronos']) {
   });
 }
 
-// One step of the zoom on a phone makes every point of the board a player
-// taps a finger wide (44 px): Clans's territories, Arkadia's and Khronos's
-// squares; the page still has no horizontal scroll.
+// On a phone, the labels the moves list names places by (Clans's territory
+// numbers, the squares' letters) are readable at the default zoom, and one
+// step of the zoom makes every point of the board a player taps a finger
+// wide (44 px): Clans's territories, Arkadia's and Khronos's squares; the
+// page still has no horizontal scroll.
 const TAP_POINTS = { clans: '.clans-board .territory', arkadia: '.arkadia-board rect.sq', khronos: '.kh-svg .kh-sq' };
+const LABELS = { clans: '.clans-board .label text', arkadia: '.arkadia-board .coords text', khronos: '.kh-svg .kh-coords text[text-anchor="middle"]' };
 const leastPoint = (page, sel) => page.$$eval(sel, (xs) => Math.min(...xs.map((x) => {
   const r = x.getBoundingClientRect();
   return Math.min(r.width, r.height);
 })));
-t.test('one zoom step on a phone makes every board point a finger wide, in every game', async () => {
+t.test('one zoom step on a phone makes every board point a finger wide, and the labels are readable, in every game', async () => {
   const page = await phonePage();
   for (const game of ['clans', 'arkadia', 'khronos']) {
     const g = await apiGame(game);
     await page.goto(server.base + g.seats[0].link);
     await page.waitForSelector(TAP_POINTS[game]);
     await page.waitForSelector('#turn.mine', { timeout: 60000 });
+    // unzoomed, the labels the moves list names places by are readable: 11 px
+    // type (a line box of 13 px; the rows' numbers of Khronos excepted)
+    const small = await page.$$eval(LABELS[game], (xs) => xs.map((x) => x.getBoundingClientRect().height).filter((h) => h < 12.5).length);
+    assertEq(small, 0, `${game}: board labels smaller than 11 px at the default zoom`);
     await tap(page, '#zoom-in', 'Zoom in');
     const least = await leastPoint(page, TAP_POINTS[game]);
     assert(least >= 43.5, `${game}: after one "+" the smallest board point is a finger wide (${least.toFixed(1)} px at ×${await zoomOf(page)})`);

@@ -834,6 +834,16 @@ async function main() {
   SIDEWAYS.addEventListener('change', () => placeDock());
   document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape' && S.look) lookBack(null); });
   new ResizeObserver(() => placeDock()).observe($('dock'));
+  // The board's drawn scale, unzoomed (screen px per unit of its drawing, in
+  // --board-px): the games' stylesheets keep the labels the moves list names
+  // places by (territory numbers, squares' letters and numbers) at least 11 px.
+  const boardScale = () => {
+    const s = $('board').querySelector('svg[viewBox]');
+    const w = s && s.viewBox.baseVal ? s.viewBox.baseVal.width : 0;
+    if (w > 0 && s.clientWidth > 0) $('board').style.setProperty('--board-px', String(s.clientWidth / w));
+  };
+  new ResizeObserver(boardScale).observe($('board'));
+  new MutationObserver(boardScale).observe($('board'), { childList: true });
   placeDock();
   if (!gameId) {
     S.fatal = 'This page needs a game: open it from the lobby.';
