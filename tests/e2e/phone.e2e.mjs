@@ -605,12 +605,13 @@ async function pinch(page, from, to) {
 const zoomOf = (page) => page.$eval('.zoom-box', (b) => Number(b.dataset.zoom));
 // The board point (as fractions of the drawn board) in the middle of the part
 // of the board's box the player sees: on the screen, below the top bar and
-// above the docked turn.
+// above the docked turn (not beside it).
 const seenPoint = (page) => page.evaluate(() => {
   const box = document.querySelector('.zoom-box'), sizer = box.querySelector('.zoom-sizer');
   const r = box.getBoundingClientRect();
   const top = Math.max(r.top, document.querySelector('.topbar').getBoundingClientRect().bottom, 0);
-  const bottom = Math.min(r.bottom, document.getElementById('dock').getBoundingClientRect().top, innerHeight);
+  const d = document.getElementById('dock').getBoundingClientRect(); // (beside the board on a phone held sideways)
+  const bottom = Math.min(r.bottom, d.left <= r.left ? d.top : innerHeight, innerHeight);
   return { x: (box.scrollLeft + r.width / 2) / sizer.offsetWidth, y: (box.scrollTop + (top + bottom) / 2 - r.top) / sizer.offsetHeight,
     across: box.scrollWidth > box.clientWidth, down: box.scrollHeight > box.clientHeight };
 });
@@ -967,12 +968,13 @@ t.test('a phone held upright: the dock takes at most 45% of the height (Arkadia 
   await page.context().close();
 });
 
-t.test('the top bar\'s links and buttons are a finger\'s size on every page', async () => {
+t.test('the top bar\'s links and buttons are a finger\'s size on every page, the game named whole', async () => {
   const page = await phonePage();
   const g = await apiGame('clans');
   for (const url of ['/', '/rules.html?game=clans', g.seats[0].link]) {
     await page.goto(`${server.base}${url}`);
     await page.waitForSelector('.topbar a.brand svg');
+    if (url === g.seats[0].link) await page.waitForSelector('#crumb b');
     const small = await page.$$eval('.topbar a, .topbar button', (xs) => xs.filter((x) => x.getClientRects().length).map((x) => {
       const r = x.getBoundingClientRect();
       return { what: x.id || x.className || x.textContent, w: Math.round(r.width), h: Math.round(r.height) };
@@ -983,6 +985,9 @@ t.test('the top bar\'s links and buttons are a finger\'s size on every page', as
     assert(bar <= 64, `the top bar of ${url} is one row (${bar} px high)`);
     const brand = await page.$eval('.topbar .brand', (b) => ({ need: b.scrollWidth, has: b.clientWidth }));
     assert(brand.need <= brand.has, `the name Tabula is not squeezed in the top bar of ${url} (${JSON.stringify(brand)})`);
+    // the game page names the game and the player's role whole, not cut with an ellipsis
+    const crumb = await page.$eval('.topbar', (b) => { const c = b.querySelector('#crumb'); return c && c.offsetParent ? { need: c.scrollWidth, has: c.clientWidth, text: c.innerText } : null; });
+    if (url === g.seats[0].link) assert(crumb && crumb.need <= crumb.has && /^Clans · your seat$/.test(crumb.text), `the top bar of the game names it whole (${JSON.stringify(crumb)})`);
   }
   await page.context().close();
 });
