@@ -687,7 +687,7 @@ for (const game of ['arkadia', 'khronos']) {
       await tapAny(page, '.kh-board.legal-build .kh-sq.act-build', 'a square on the zoomed board');
     }
     await played(page, n, 'a tap on the zoomed board');
-    if (game === 'khronos') await mainButtonsSeen(page, 'Khronos after a build', ['#kh-end', '#turn-undo', '[data-phone-tab="board"]', '[data-phone-tab="moves"]']);
+    if (game === 'khronos') await mainButtonsSeen(page, 'Khronos after a build', ['[data-phone-tab="board"]', '[data-phone-tab="moves"]'], ['#kh-end', '#turn-undo']);
     // the computer answers (the board is repainted): the zoom stays
     await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k + 1 || document.querySelector('#turn.mine'), n, { timeout: 60000 });
     await page.waitForTimeout(300);
@@ -872,9 +872,11 @@ async function uprightDock(page, where, controls, { cap = UPRIGHT_CAP, board = t
 }
 
 // The turn's main buttons and the tabs: each wholly on the screen and
-// inside the dock as it is (nothing scrolled), and what a tap there reaches.
-async function mainButtonsSeen(page, where, sels) {
+// inside the dock as it is (nothing scrolled), and what a tap there reaches;
+// `optional` ones only when the page shows them (the turn may have moved on).
+async function mainButtonsSeen(page, where, sels, optional = []) {
   await page.waitForTimeout(100);
+  for (const sel of optional) if (await page.$(sel)) sels = [...sels, sel];
   for (const sel of sels) {
     const seen = await page.$eval(sel, (e) => {
       const r = e.getBoundingClientRect(), d = document.getElementById('dock').getBoundingClientRect();
