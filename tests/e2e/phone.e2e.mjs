@@ -788,7 +788,9 @@ t.test('a phone held sideways: the dock stands beside the board, which takes at 
       const d = document.getElementById('dock').getBoundingClientRect();
       const bar = document.querySelector('.topbar').getBoundingClientRect();
       const bottom = d.left <= b.left ? Math.min(b.bottom, d.top, innerHeight) : Math.min(b.bottom, innerHeight);
-      return { tall: bottom - Math.max(b.top, bar.bottom, 0), right: b.right, dockLeft: d.left, dockTop: d.top };
+      // (the drawings themselves too: none may reach under the dock)
+      const right = Math.max(b.right, ...[...document.querySelectorAll('.board-card .board-wrap svg')].map((x) => x.getBoundingClientRect().right));
+      return { tall: bottom - Math.max(b.top, bar.bottom, 0), right, dockLeft: d.left, dockTop: d.top };
     });
     assert(seen.tall >= W / 2, `${where}: on opening the board takes at least half the height (${Math.round(seen.tall)} px of ${W})`);
     assert(seen.right <= seen.dockLeft + 0.5, `${where}: the dock is beside the board (board to ${Math.round(seen.right)}, dock from ${Math.round(seen.dockLeft)})`);
