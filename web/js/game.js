@@ -143,8 +143,9 @@ function renderAll() {
 // ---- narrow screens: the dock at the bottom and the tabs ----
 // Where the page is one column (phones, tablets; the width is tabula.css's)
 // the turn card and the renderer's decision buttons (its actions(): confirm,
-// rotate, End turn…) move into the dock fixed at the bottom of the screen;
-// the players, scores and moves go behind tabs.
+// rotate, End turn…) move into the dock fixed at the bottom of the screen
+// (beside the board on a phone held sideways); the players, scores and moves
+// go behind tabs.  A page that cannot show its game docks nothing.
 const PHONE = matchMedia('(max-width: 1100px)');
 // A phone held sideways (tabula.css's query): the dock stands beside the board.
 const SIDEWAYS = matchMedia('(max-width: 1100px) and (max-height: 500px)');
