@@ -703,12 +703,12 @@ for (const game of ['arkadia', 'khronos']) {
 }
 
 // On a phone, the labels the moves list names places by (Clans's territory
-// numbers, the squares' letters) are readable at the default zoom, and one
+// numbers, the squares' letters and numbers) are readable at the default zoom, and one
 // step of the zoom makes every point of the board a player taps a finger
 // wide (44 px): Clans's territories, Arkadia's and Khronos's squares; the
 // page still has no horizontal scroll.
 const TAP_POINTS = { clans: '.clans-board .territory', arkadia: '.arkadia-board rect.sq', khronos: '.kh-svg .kh-sq' };
-const LABELS = { clans: '.clans-board .label text', arkadia: '.arkadia-board .coords text', khronos: '.kh-svg .kh-coords text[text-anchor="middle"]' };
+const LABELS = { clans: '.clans-board .label text', arkadia: '.arkadia-board .coords text', khronos: '.kh-svg .kh-coords text' };
 const leastPoint = (page, sel) => page.$$eval(sel, (xs) => Math.min(...xs.map((x) => {
   const r = x.getBoundingClientRect();
   return Math.min(r.width, r.height);
@@ -721,7 +721,7 @@ t.test('one zoom step on a phone makes every board point a finger wide, and the 
     await page.waitForSelector(TAP_POINTS[game]);
     await page.waitForSelector('#turn.mine', { timeout: 60000 });
     // unzoomed, the labels the moves list names places by are readable: 11 px
-    // type (a line box of 13 px; the rows' numbers of Khronos excepted)
+    // type (a line box of 13 px)
     const small = await page.$$eval(LABELS[game], (xs) => xs.map((x) => x.getBoundingClientRect().height).filter((h) => h < 12.5).length);
     assertEq(small, 0, `${game}: board labels smaller than 11 px at the default zoom`);
     await tap(page, '#zoom-in', 'Zoom in');
