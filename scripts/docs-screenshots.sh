@@ -9,7 +9,8 @@ dst=docs/screenshots
 mkdir -p "$dst"
 shots=(
   01-lobby 03-first-turn 09-replay-end 05b-looking-back
-  arkadia-02-first-turn phone-desktop-khronos-1280x800
+  arkadia-02-first-turn phone-desktop-khronos-1280x800 phone-desktop-clans-1280x800 phone-desktop-arkadia-1280x800
+  phone-sideways-clans phone-sideways-arkadia phone-sideways-khronos
   phone-clans-1-lobby phone-clans-2-first-turn phone-clans-4-result
   phone-arkadia-2-first-turn phone-arkadia-4-mid-game phone-arkadia-5-result phone-arkadia-7-replay
   phone-khronos-2-first-turn phone-khronos-3-hand-drawer phone-khronos-4-mid-game phone-khronos-6-scores-at-end

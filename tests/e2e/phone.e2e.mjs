@@ -49,27 +49,29 @@ async function noOverflow(page, where, w = W) {
   assert(sw <= w, `${where}: the page is ${sw} px wide on a ${w} px screen`);
 }
 
-// Where a point is hidden: under the fixed dock (unless it is in the dock).
+// Where a point is hidden: under the fixed dock (unless it is in the dock),
+// below it or beside it (a phone held sideways).
 async function underDock(page, loc) {
   return loc.evaluate((e) => {
     const dock = document.getElementById('dock');
     if (!dock || dock.contains(e) || getComputedStyle(dock).display === 'none') return false;
-    const r = e.getBoundingClientRect();
-    return r.top + r.height / 2 > dock.getBoundingClientRect().top;
+    const r = e.getBoundingClientRect(), d = dock.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    return y > d.top && x > d.left && x < d.right;
   });
 }
 
 // Taps a control after checking it is inside the viewport (scrolled to first,
 // as a player would), not hidden under the dock, and at least 44×44 px (a
 // finger's size).
-async function tap(page, selector, what = selector) {
+async function tap(page, selector, what = selector, w = W, h = H) {
   const loc = typeof selector === 'string' ? page.locator(selector).first() : selector;
   await loc.scrollIntoViewIfNeeded();
   if (await underDock(page, loc)) await loc.evaluate((e) => e.scrollIntoView({ block: 'center' }));
   const box = await loc.boundingBox();
   assert(box, `${what} is shown`);
   const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
-  assert(cx >= 0 && cx <= W && cy >= 0 && cy <= H, `${what} is inside the viewport when tapped (centre ${Math.round(cx)},${Math.round(cy)})`);
+  assert(cx >= 0 && cx <= w && cy >= 0 && cy <= h, `${what} is inside the viewport when tapped (centre ${Math.round(cx)},${Math.round(cy)})`);
   assert(box.width >= 43.5 && box.height >= 43.5, `${what} is at least 44×44 px (${Math.round(box.width)}×${Math.round(box.height)})`);
   assert(!(await underDock(page, loc)), `${what} is not under the dock`);
   await loc.tap();
@@ -556,6 +558,21 @@ t.test('Khronos at 1280×800: the three boards, the hand and End turn fit withou
   const cut = await page.$$eval('.kh-tile-name', (xs) => xs.filter((x) => x.scrollWidth > x.clientWidth).map((x) => x.textContent));
   assertEq(cut, [], 'building names cut at 1280×800');
   await shot(page, 'desktop-khronos-1280x800');
+  // the desktop zooms too: "+" draws the board larger in its own box, the page stays as wide
+  const before = (await page.locator('.kh-svg').first().boundingBox()).width;
+  await page.click('#zoom-in');
+  assert(await zoomOf(page) > 1 && (await page.locator('.kh-svg').first().boundingBox()).width > before * 1.4, 'the desktop board zooms in');
+  assert(await page.evaluate(() => document.documentElement.scrollWidth) <= 1280, 'the zoomed board does not widen the page');
+  await page.click('#zoom-fit');
+  for (const game of ['clans', 'arkadia']) {
+    const r = await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+      game, players: 2, seats: [{ kind: 'human', name: 'Desk' }, { kind: 'ai', level: 'easy' }] }) });
+    await page.goto(server.base + (await r.json()).seats[0].link);
+    await page.waitForSelector('#turn.mine', { timeout: 60000 });
+    await page.waitForTimeout(200);
+    assert(await page.evaluate(() => document.documentElement.scrollWidth) <= 1280, `${game} at 1280×800 fits the width`);
+    await shot(page, `desktop-${game}-1280x800`);
+  }
   await ctx.close();
 });
 
@@ -588,12 +605,13 @@ async function pinch(page, from, to) {
 const zoomOf = (page) => page.$eval('.zoom-box', (b) => Number(b.dataset.zoom));
 // The board point (as fractions of the drawn board) in the middle of the part
 // of the board's box the player sees: on the screen, below the top bar and
-// above the docked turn.
+// above the docked turn (not beside it).
 const seenPoint = (page) => page.evaluate(() => {
   const box = document.querySelector('.zoom-box'), sizer = box.querySelector('.zoom-sizer');
   const r = box.getBoundingClientRect();
   const top = Math.max(r.top, document.querySelector('.topbar').getBoundingClientRect().bottom, 0);
-  const bottom = Math.min(r.bottom, document.getElementById('dock').getBoundingClientRect().top, innerHeight);
+  const d = document.getElementById('dock').getBoundingClientRect(); // (beside the board on a phone held sideways)
+  const bottom = Math.min(r.bottom, d.left <= r.left ? d.top : innerHeight, innerHeight);
   return { x: (box.scrollLeft + r.width / 2) / sizer.offsetWidth, y: (box.scrollTop + (top + bottom) / 2 - r.top) / sizer.offsetHeight,
     across: box.scrollWidth > box.clientWidth, down: box.scrollHeight > box.clientHeight };
 });
@@ -624,14 +642,14 @@ for (const game of ['arkadia', 'khronos']) {
     // "+" zooms on the middle of what the player sees (part of the board is
     // under the docked turn)
     await page.evaluate(() => window.scrollTo(0, 0));
+    const sqSel = game === 'arkadia' ? '.arkadia-board rect.sq' : '.kh-svg .kh-sq';
+    const sq0 = (await page.locator(sqSel).first().boundingBox()).width;
+    assert(sq0 < 40, `unzoomed, a square is smaller than a finger (${Math.round(sq0)} px)`);
     const seen0 = await seenPoint(page);
     await tap(page, '#zoom-in', 'Zoom in');
     const seen1 = await seenPoint(page);
     assert(near(seen0, seen1, 0.03), `"+" keeps the board point in the middle of the view (${showPoint(seen0)} → ${showPoint(seen1)} of the board)`);
     // the buttons: "+" until a square is a finger wide
-    const sqSel = game === 'arkadia' ? '.arkadia-board rect.sq' : '.kh-svg .kh-sq';
-    const sq0 = (await page.locator(sqSel).first().boundingBox()).width;
-    assert(sq0 < 40, `unzoomed, a square is smaller than a finger (${Math.round(sq0)} px)`);
     for (let k = 0; k < 4 && (await page.locator(sqSel).first().boundingBox()).width < 40; k++) await tap(page, '#zoom-in', 'Zoom in');
     const zoomed = await zoomOf(page);
     const sq = (await page.locator(sqSel).first().boundingBox()).width;
@@ -669,6 +687,7 @@ for (const game of ['arkadia', 'khronos']) {
       await tapAny(page, '.kh-board.legal-build .kh-sq.act-build', 'a square on the zoomed board');
     }
     await played(page, n, 'a tap on the zoomed board');
+    if (game === 'khronos') await mainButtonsSeen(page, 'Khronos after a build', ['[data-phone-tab="board"]', '[data-phone-tab="moves"]'], ['#kh-end', '#turn-undo']);
     // the computer answers (the board is repainted): the zoom stays
     await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k + 1 || document.querySelector('#turn.mine'), n, { timeout: 60000 });
     await page.waitForTimeout(300);
@@ -682,6 +701,36 @@ for (const game of ['arkadia', 'khronos']) {
     await page.context().close();
   });
 }
+
+// On a phone, the labels the moves list names places by (Clans's territory
+// numbers, the squares' letters and numbers) are readable at the default zoom, and one
+// step of the zoom makes every point of the board a player taps a finger
+// wide (44 px): Clans's territories, Arkadia's and Khronos's squares; the
+// page still has no horizontal scroll.
+const TAP_POINTS = { clans: '.clans-board .territory', arkadia: '.arkadia-board rect.sq', khronos: '.kh-svg .kh-sq' };
+const LABELS = { clans: '.clans-board .label text', arkadia: '.arkadia-board .coords text', khronos: '.kh-svg .kh-coords text' };
+const leastPoint = (page, sel) => page.$$eval(sel, (xs) => Math.min(...xs.map((x) => {
+  const r = x.getBoundingClientRect();
+  return Math.min(r.width, r.height);
+})));
+t.test('one zoom step on a phone makes every board point a finger wide, and the labels are readable, in every game', async () => {
+  const page = await phonePage();
+  for (const game of ['clans', 'arkadia', 'khronos']) {
+    const g = await apiGame(game);
+    await page.goto(server.base + g.seats[0].link);
+    await page.waitForSelector(TAP_POINTS[game]);
+    await page.waitForSelector('#turn.mine', { timeout: 60000 });
+    // unzoomed, the labels the moves list names places by are readable: 11 px
+    // type (a line box of 13 px)
+    const small = await page.$$eval(LABELS[game], (xs) => xs.map((x) => x.getBoundingClientRect().height).filter((h) => h < 12.5).length);
+    assertEq(small, 0, `${game}: board labels smaller than 11 px at the default zoom`);
+    await tap(page, '#zoom-in', 'Zoom in');
+    const least = await leastPoint(page, TAP_POINTS[game]);
+    assert(least >= 43.5, `${game}: after one "+" the smallest board point is a finger wide (${least.toFixed(1)} px at ×${await zoomOf(page)})`);
+    await noOverflow(page, `${game}, one zoom step`);
+  }
+  await page.context().close();
+});
 
 // Turning a phone with a zoomed board: the board is drawn again to the new
 // width at the same zoom, and the part of the board the player looked at
@@ -717,10 +766,13 @@ t.test('turning a phone keeps the zoom and the part of the board looked at', asy
   await ctx.close();
 });
 
-// A phone held sideways (844×390): the dock keeps to at most 40% of the
-// height (the headline and the buttons; the rest behind a tap), and the board
-// stays usable above it.
-t.test('a phone held sideways: the dock takes at most 40% of the height and the board stays usable', async () => {
+// A phone held sideways (844×390): the dock stands beside the board (not
+// below it) and the top bar is slim, so on opening at least half of the
+// screen's height shows board in every game; the headline, the game's buttons
+// and the tabs show in the dock without scrolling it; after "+" then "Fit"
+// every part of the board can be scrolled into sight beside the dock; the top
+// bar names the game whole.
+t.test('a phone held sideways: the dock stands beside the board, which takes at least half the height on opening', async () => {
   const page = await phonePage({ width: H, height: W });
   const ctx = page.context();
   for (const game of ['clans', 'arkadia', 'khronos']) {
@@ -729,18 +781,42 @@ t.test('a phone held sideways: the dock takes at most 40% of the height and the 
     await page.waitForSelector('#turn.mine', { timeout: 60000 });
     await page.waitForTimeout(200);
     await page.screenshot({ path: `${artifacts}/phone-sideways-${game}.png` }); // the screen as seen (the dock is fixed)
-    const dock = await page.locator('#dock').boundingBox();
-    assert(dock.height <= 0.4 * W + 0.5, `${game} at ${H}×${W}: the dock takes ${Math.round(dock.height)} px of ${W} (at most 40%)`);
-    // the headline and the game's buttons are in the dock as it is, without scrolling it
+    const where = `${game} at ${H}×${W}`;
+    // the board seen on opening: on the screen, below the top bar, and not under the dock
+    const seen = await page.evaluate(() => {
+      const b = document.querySelector('.board-card .board-wrap').getBoundingClientRect();
+      const d = document.getElementById('dock').getBoundingClientRect();
+      const bar = document.querySelector('.topbar').getBoundingClientRect();
+      const bottom = d.left <= b.left ? Math.min(b.bottom, d.top, innerHeight) : Math.min(b.bottom, innerHeight);
+      // (the drawings themselves too: none may reach under the dock)
+      const right = Math.max(b.right, ...[...document.querySelectorAll('.board-card .board-wrap svg')].map((x) => x.getBoundingClientRect().right));
+      return { tall: bottom - Math.max(b.top, bar.bottom, 0), right, dockLeft: d.left, dockTop: d.top };
+    });
+    assert(seen.tall >= W / 2, `${where}: on opening the board takes at least half the height (${Math.round(seen.tall)} px of ${W})`);
+    assert(seen.right <= seen.dockLeft + 0.5, `${where}: the dock is beside the board (board to ${Math.round(seen.right)}, dock from ${Math.round(seen.dockLeft)})`);
+    // the headline, the game's buttons and the tabs are in the dock as it is, without scrolling it
     const inDock = await page.evaluate(() => {
       const d = document.getElementById('dock').getBoundingClientRect();
       return [...document.querySelectorAll('#dock #turn .headline, #dock-actions button:not([hidden]), #dock .phone-tabs')]
-        .filter((e) => e.offsetParent).map((e) => { const r = e.getBoundingClientRect(); return r.top >= d.top - 1 && r.bottom <= d.bottom + 1; });
+        .filter((e) => e.offsetParent && !e.closest('.kh-drawer-body')).map((e) => { const r = e.getBoundingClientRect(); return r.top >= d.top - 1 && r.bottom <= d.bottom + 1; });
     });
     assert(inDock.length && inDock.every(Boolean), `${game} sideways: the headline, the buttons and the tabs show in the dock (${inDock})`);
     await noOverflow(page, `${game} sideways`, H);
-    const zoomIn = await page.locator('#zoom-in').boundingBox();
-    assert(zoomIn && zoomIn.y >= 0 && zoomIn.y + zoomIn.height <= dock.y, `${game} sideways: the zoom buttons are above the dock`);
+    const crumb = await page.$eval('#crumb', (c) => ({ need: c.scrollWidth, has: c.clientWidth, text: c.innerText }));
+    assert(crumb.need <= crumb.has + 0.5, `${game} sideways: the top bar names the game whole (${JSON.stringify(crumb)})`);
+    // "+" then "Fit": the whole board can be brought into sight, none of it under the dock
+    await tap(page, '#zoom-in', 'Zoom in', H, W);
+    await tap(page, '#zoom-fit', 'Fit', H, W);
+    assertEq(await zoomOf(page), 1, `${game} sideways: Fit returns to the whole board`);
+    const reach = await page.evaluate(() => {
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      const b = document.querySelector('.board-card .board-wrap').getBoundingClientRect();
+      const d = document.getElementById('dock').getBoundingClientRect();
+      const r = { bottom: b.bottom, right: b.right, dockLeft: d.left, h: innerHeight };
+      window.scrollTo(0, 0);
+      return r;
+    });
+    assert(reach.bottom <= reach.h + 0.5 && reach.right <= reach.dockLeft + 0.5, `${game} sideways: after Fit, all of the board can be scrolled into sight (${JSON.stringify(reach)})`);
   }
   await ctx.close();
 });
@@ -795,6 +871,23 @@ async function uprightDock(page, where, controls, { cap = UPRIGHT_CAP, board = t
     assert(!seen.pageMoved, `${what} is reached by scrolling the dock, not the page`);
   }
   return n;
+}
+
+// The turn's main buttons and the tabs: each wholly on the screen and
+// inside the dock as it is (nothing scrolled), and what a tap there reaches;
+// `optional` ones only when the page shows them (the turn may have moved on).
+async function mainButtonsSeen(page, where, sels, optional = []) {
+  await page.waitForTimeout(100);
+  for (const sel of optional) if (await page.$(sel)) sels = [...sels, sel];
+  for (const sel of sels) {
+    const seen = await page.$eval(sel, (e) => {
+      const r = e.getBoundingClientRect(), d = document.getElementById('dock').getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return { top: r.top, bottom: r.bottom, inDock: r.top >= d.top - 1 && r.bottom <= d.bottom + 1 && r.bottom <= innerHeight + 0.5,
+        hits: !!hit && (hit === e || e.contains(hit)) };
+    });
+    assert(seen.inDock && seen.hits, `${where}: ${sel} is on the screen, not scrolled away or covered (${JSON.stringify(seen)})`);
+  }
 }
 
 t.test('a phone held upright: the dock takes at most 45% of the height (Arkadia refill and lot, Clans, Khronos) and its controls scroll within it', async () => {
@@ -872,15 +965,20 @@ t.test('a phone held upright: the dock takes at most 45% of the height (Arkadia 
   await page.screenshot({ path: `${artifacts}/phone-upright-khronos-drawer.png` });
   await khDrawer(page, false);
   await uprightDock(page, 'Khronos, the drawer closed again', '#dock button');
+  // a hint's words make the turn card taller: End turn and the tabs stay on the screen
+  await tap(page, '#hint-button', 'Hint');
+  await page.waitForSelector('#hint', { timeout: 60000 });
+  await mainButtonsSeen(page, 'Khronos after a hint', ['#kh-end', '[data-phone-tab="board"]', '[data-phone-tab="moves"]']);
   await page.context().close();
 });
 
-t.test('the top bar\'s links and buttons are a finger\'s size on every page', async () => {
+t.test('the top bar\'s links and buttons are a finger\'s size on every page, the game named whole', async () => {
   const page = await phonePage();
   const g = await apiGame('clans');
   for (const url of ['/', '/rules.html?game=clans', g.seats[0].link]) {
     await page.goto(`${server.base}${url}`);
     await page.waitForSelector('.topbar a.brand svg');
+    if (url === g.seats[0].link) await page.waitForSelector('#crumb b');
     const small = await page.$$eval('.topbar a, .topbar button', (xs) => xs.filter((x) => x.getClientRects().length).map((x) => {
       const r = x.getBoundingClientRect();
       return { what: x.id || x.className || x.textContent, w: Math.round(r.width), h: Math.round(r.height) };
@@ -891,6 +989,9 @@ t.test('the top bar\'s links and buttons are a finger\'s size on every page', as
     assert(bar <= 64, `the top bar of ${url} is one row (${bar} px high)`);
     const brand = await page.$eval('.topbar .brand', (b) => ({ need: b.scrollWidth, has: b.clientWidth }));
     assert(brand.need <= brand.has, `the name Tabula is not squeezed in the top bar of ${url} (${JSON.stringify(brand)})`);
+    // the game page names the game and the player's role whole, not cut with an ellipsis
+    const crumb = await page.$eval('.topbar', (b) => { const c = b.querySelector('#crumb'); return c && c.offsetParent ? { need: c.scrollWidth, has: c.clientWidth, text: c.innerText } : null; });
+    if (url === g.seats[0].link) assert(crumb && crumb.need <= crumb.has && /^Clans · your seat$/.test(crumb.text), `the top bar of the game names it whole (${JSON.stringify(crumb)})`);
   }
   await page.context().close();
 });
@@ -925,6 +1026,12 @@ t.test('the moves list: every decision and every folded turn is a finger\'s size
   await tap(page, '[data-phone-tab=moves]', 'the Moves tab');
   await page.waitForSelector('#log .entry', { state: 'attached' });
   await page.waitForSelector('#log', { state: 'visible' });
+  // the list opens at the newest decision, on the screen above the dock
+  const newest = await page.evaluate(() => {
+    const last = document.querySelector('#log').lastElementChild.getBoundingClientRect();
+    return { top: last.top, bottom: last.bottom, dock: document.getElementById('dock').getBoundingClientRect().top };
+  });
+  assert(newest.top >= 0 && newest.bottom <= newest.dock + 1, `the Moves tab opens at the newest decision (${JSON.stringify(newest)})`);
   const small = await page.$$eval('.log .entry, .log .turn-head', (xs) => xs.filter((x) => x.getClientRects().length)
     .map((x) => [x.getBoundingClientRect(), x.className]).filter(([b]) => b.height < 44 || b.width < 44).map(([b, c]) => `${c} ${Math.round(b.width)}×${Math.round(b.height)}`));
   assertEq(small, [], 'decisions and turns of the log smaller than 44×44 px');
@@ -939,6 +1046,21 @@ t.test('the moves list: every decision and every folded turn is a finger\'s size
   await page.waitForSelector('#look-return');
   assertEq(await page.getAttribute('[data-phone-tab=board]', 'aria-selected'), 'true', 'the Board tab is chosen');
   assert(await page.locator('.board-card').isVisible(), 'the board after that decision is shown');
+  // the lobby's lists fit their card: Watch and Replay are seen without swiping sideways
+  await apiGame('clans');
+  await page.goto(`${server.base}/`);
+  for (const [tab, link] of [['live', 'Watch'], ['over', 'Replay']]) {
+    await tap(page, `#games-card [data-tab="${tab}"]`, `the lobby's ${tab} tab`);
+    await page.waitForSelector(`#games table.games tr[data-game-id] a.button:text-is("${link}")`);
+    const fit = await page.evaluate((word) => {
+      const box = document.getElementById('games'), card = document.getElementById('games-card').getBoundingClientRect();
+      const a = [...box.querySelectorAll('a.button')].filter((x) => x.textContent === word).map((x) => x.getBoundingClientRect());
+      return { wide: box.scrollWidth, room: box.clientWidth, out: a.filter((r) => r.left < card.left || r.right > card.right).length, n: a.length };
+    }, link);
+    assert(fit.n > 0 && fit.wide <= fit.room && fit.out === 0, `the lobby's list (${tab}) fits its card, ${link} in sight (${JSON.stringify(fit)})`);
+  }
+  await noOverflow(page, 'the lobby with games');
+  await shot(page, 'lobby-games');
   await page.context().close();
 });
 
@@ -1011,8 +1133,15 @@ t.test('five seats on a phone: the points by stage fit the width, each stage\'s 
 t.test('the error page fits the phone', async () => {
   const page = await phonePage({ expect404: true }); // the unknown game's 404 is the point
   await page.goto(`${server.base}/game.html?game=nosuchgame`);
-  await page.waitForSelector('#banner:not([hidden])');
+  await page.waitForSelector('#fatal');
   await noOverflow(page, 'error page');
+  // the words once, with the way back in sight; no empty board with zoom buttons, no tabs
+  const said = await page.textContent('#fatal');
+  const times = (await page.evaluate(() => document.body.innerText)).split(said.trim()).length - 1;
+  assertEq(times, 1, 'times the error page says what went wrong');
+  for (const sel of ['.board-card', '#zoom-in', '#dock']) assert(!(await page.locator(sel).isVisible()), `the error page shows no ${sel}`);
+  const back = await page.locator('#back-to-lobby').boundingBox();
+  assert(back && back.y + back.height <= H, 'the way back to the lobby is on the screen');
   await shot(page, 'error');
   await page.context().close();
 });

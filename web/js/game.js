@@ -144,12 +144,31 @@ function renderAll() {
 // ---- narrow screens: the dock at the bottom and the tabs ----
 // Where the page is one column (phones, tablets; the width is tabula.css's)
 // the turn card and the renderer's decision buttons (its actions(): confirm,
-// rotate, End turn…) move into the dock fixed at the bottom of the screen;
-// the players, scores and moves go behind tabs.
+// rotate, End turn…) move into the dock fixed at the bottom of the screen
+// (beside the board on a phone held sideways); the players, scores and moves
+// go behind tabs.  A page that cannot show its game docks nothing.
 const PHONE = matchMedia('(max-width: 1100px)');
+// A phone held sideways (tabula.css's query): the dock stands beside the board.
+const SIDEWAYS = matchMedia('(max-width: 1100px) and (max-height: 500px)');
+// The points of each game's board a player taps (the zoom makes the smallest a finger wide).
+const TAP_POINTS = { arkadia: '.arkadia-board rect.sq', clans: '.clans-board .territory', khronos: '.kh-svg .kh-sq' };
+function smallestPoint() {
+  const sel = S.summary && TAP_POINTS[S.summary.game];
+  let least = 0;
+  if (sel) {
+    for (const e of $('board').querySelectorAll(sel)) {
+      const r = e.getBoundingClientRect();
+      const d = Math.min(r.width, r.height);
+      if (d > 0 && (!least || d < least)) least = d;
+    }
+  }
+  return least;
+}
 
 function placeDock() {
-  const phone = PHONE.matches;
+  const phone = PHONE.matches && !S.fatal; // (a page that cannot show its game has no turn to dock)
+  const side = phone && SIDEWAYS.matches;
+  document.body.classList.toggle('fatal', !!S.fatal);
   const dock = $('dock'), box = $('dock-actions'), turn = $('turn');
   if (phone && turn.parentNode !== dock) dock.prepend(turn);
   if (!phone && turn.parentNode === dock) $('result').after(turn);
@@ -161,17 +180,25 @@ function placeDock() {
   } else {
     for (const n of [...box.children]) { if (n.dockHome) n.dockHome.append(n); else n.remove(); }
   }
-  document.body.style.paddingBottom = phone ? `${dock.offsetHeight + 8}px` : '';
+  // the page keeps clear of the dock: above it, or beside it on a phone held sideways
+  document.body.style.paddingBottom = phone && !side ? `${dock.offsetHeight + 8}px` : '';
+  document.body.style.paddingRight = side ? `${dock.offsetWidth}px` : '';
   // what is scrolled into view (focus, find) stops above the dock, not under it
-  document.documentElement.style.scrollPaddingBottom = phone ? `${dock.offsetHeight + 8}px` : '';
+  document.documentElement.style.scrollPaddingBottom = phone && !side ? `${dock.offsetHeight + 8}px` : '';
   // the zoomed board's box fits between the top bar and the dock (tabula.css)
-  document.documentElement.style.setProperty('--dock-height', phone ? `${dock.offsetHeight}px` : '0px');
+  document.documentElement.style.setProperty('--dock-height', phone && !side ? `${dock.offsetHeight}px` : '0px');
 }
 
 function showTab(name) {
   document.body.dataset.tab = name;
   for (const b of document.querySelectorAll('[data-phone-tab]')) b.setAttribute('aria-selected', String(b.dataset.phoneTab === name));
   window.scrollTo(0, 0);
+  // the moves open at the newest (a replay's: at the decision shown), above the dock
+  if (name === 'moves') {
+    const log = $('log');
+    const at = log.querySelector('.current') || log.lastElementChild;
+    if (at) at.scrollIntoView({ block: at.classList.contains('current') ? 'center' : 'end' });
+  }
 }
 
 function renderTurn(ctx) {
@@ -558,7 +585,7 @@ function onMessage(msg) {
       if (['bad_token', 'unknown_game', 'bad_request', 'deleted'].includes(msg.code)) {
         S.fatal = FATAL_WORDS[msg.code] || msg.message;
         S.fatalCode = msg.code;
-        banner(S.fatal);
+        banner(null); // (the turn card says it, with the way back: once is enough)
         setConn('down', 'no game');
       } else if (msg.code === 'waiting') {
         toast('The game starts when every seat is taken.', 'error');
@@ -811,15 +838,27 @@ function setupSettings() {
 async function main() {
   $('brand-logo').append(brandSvg());
   setupSettings();
-  mountZoom($('board'), PHONE); // pinch and +/−/Fit on narrow screens (js/zoom.js)
+  mountZoom($('board'), { pointSize: smallestPoint }); // pinch and +/−/Fit (js/zoom.js)
   for (const b of document.querySelectorAll('[data-phone-tab]')) b.addEventListener('click', () => showTab(b.dataset.phoneTab));
   PHONE.addEventListener('change', () => renderAll());
+  SIDEWAYS.addEventListener('change', () => placeDock());
   document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape' && S.look) lookBack(null); });
   new ResizeObserver(() => placeDock()).observe($('dock'));
+  // The board's drawn scale, unzoomed (screen px per unit of its drawing, in
+  // --board-px): the games' stylesheets keep the labels the moves list names
+  // places by (territory numbers, squares' letters and numbers) at least 11 px.
+  const boardScale = () => {
+    const s = $('board').querySelector('svg[viewBox]');
+    const w = s && s.viewBox.baseVal ? s.viewBox.baseVal.width : 0;
+    if (w > 0 && s.clientWidth > 0) $('board').style.setProperty('--board-px', String(s.clientWidth / w));
+  };
+  new ResizeObserver(boardScale).observe($('board'));
+  new MutationObserver(boardScale).observe($('board'), { childList: true });
   placeDock();
   if (!gameId) {
     S.fatal = 'This page needs a game: open it from the lobby.';
     renderTurn(context());
+    placeDock();
     return;
   }
   try {
@@ -828,8 +867,8 @@ async function main() {
     S.fatalCode = /no such game/.test(e.message) ? 'unknown_game' : null;
     S.fatal = FATAL_WORDS[S.fatalCode] || `The server could not show this game: ${e.message}.`;
     setConn('down', 'no game');
-    banner(S.fatal);
     renderTurn(context());
+    placeDock();
     return;
   }
   const sum = S.summary;
@@ -839,7 +878,8 @@ async function main() {
   $('settings-button').parentElement.hidden = !token || sum.status === 'over';
   setBaseTitle(`Tabula — ${sum.title} ${sum.id}`);
   if (token && !wantReplay && sum.status !== 'over') $('players-card').append(signalControls(el));
-  $('crumb').append(el('b', sum.title), ` · game ${sum.id}`,
+  // (a phone's narrow top bar leaves the game's number out: the title and the role stay whole)
+  $('crumb').append(el('b', sum.title), el('span.crumb-id', ` · game ${sum.id}`),
     sum.status === 'over' ? ' · finished' : token ? ' · your seat' : wantReplay ? ' · replay' : ' · watching');
   $('crumb').after(el('a.rules-link#rules-link', { href: `/rules.html?game=${sum.game}`, target: '_blank', rel: 'noopener', title: `How to play ${sum.title}` }, 'Rules'));
   if (sum.notice) { $('notice').hidden = false; $('notice').textContent = sum.notice; }
@@ -853,6 +893,7 @@ async function main() {
   if (sum.status === 'broken') {
     S.fatal = `This game cannot be shown: ${sum.error}`;
     renderTurn(context());
+    placeDock();
     return;
   }
   if (wantReplay && sum.status === 'over') {

@@ -1,32 +1,39 @@
-// zoom.js — a zoom for the board on narrow (phone, tablet) screens, one for
-// every game: it wraps the board element (#board, where each renderer draws)
-// and never looks inside it (it only asks where the page's top bar and docked
-// turn cover the screen, to zoom on what the player sees).
+// zoom.js — a zoom for the board on every screen, one for every game: it
+// wraps the board element (#board, where each renderer draws) and never looks
+// inside it (it asks the page where the top bar and the docked turn cover the
+// screen, to zoom on what the player sees, and, through `pointSize`, how big
+// the smallest point of the board a player taps is drawn).
 //
 // Two fingers pinch the board around the point between them; one finger pans
 // the zoomed board (the box's own native scrolling, so a tap that did not move
 // stays a tap on the square under it); the buttons "+", "−" and "Fit" do the
-// same for players who do not pinch.  The board is scaled with a CSS transform
+// same for players who do not pinch.  On a touch screen the first "+" goes at
+// once to where every point of the board to tap is a finger wide (44 px), so
+// one tap makes any square playable; further steps multiply by STEP.  The board is scaled with a CSS transform
 // inside a sizer as large as the drawn board, inside a box that clips and
 // scrolls: the page itself never gets wider than the screen.
 //
 // Invariants: the scale is 1 (no transform, no inline sizes: the layout is
-// exactly the unzoomed one) whenever the screen is wide (`narrow` does not
-// match) or "Fit" was chosen; the scale is in [1, MAX]; the scale lives on the
-// wrapper, not in the board's content, so a renderer's repaint keeps it.
+// exactly the unzoomed one) until the player zooms and after "Fit"; the scale
+// is in [1, MAX]; the scale lives on the wrapper, not in the board's content,
+// so a renderer's repaint keeps it.
 import { el } from './common.js';
 
-const MAX = 4;
+const MAX = 6;
 const STEP = 1.5;
+const FINGER = 44; // px: the least size of a point to tap on a touch screen
+const coarse = matchMedia('(pointer: coarse)');
 
-export function mountZoom(board, narrow) {
+// pointSize(): the drawn size (px, at the present scale) of the smallest
+// point of the board a player taps, or 0 when the board has none.
+export function mountZoom(board, { pointSize = () => 0 } = {}) {
   const box = el('div.zoom-box');
   const sizer = el('div.zoom-sizer');
   board.replaceWith(box);
   sizer.append(board);
   box.append(sizer);
   const btn = (id, label, text, onclick) => el(`button.zoom-button#${id}`, { type: 'button', 'aria-label': label, title: label, onclick }, text);
-  const plus = btn('zoom-in', 'Zoom in on the board', '+', () => zoomAtCentre(scale * STEP));
+  const plus = btn('zoom-in', 'Zoom in on the board', '+', () => zoomAtCentre(stepUp()));
   const minus = btn('zoom-out', 'Zoom out', '−', () => zoomAtCentre(scale / STEP));
   const fit = btn('zoom-fit', 'Fit the board to the screen', 'Fit', () => setScale(1));
   const controls = el('div.zoom-controls', { role: 'group', 'aria-label': 'Board size' }, minus, plus, fit);
@@ -39,7 +46,6 @@ export function mountZoom(board, narrow) {
   // (bx, by) in the box's coordinates before stays there.
   function setScale(s, bx = 0, by = 0) {
     s = Math.min(MAX, Math.max(1, s));
-    if (!narrow.matches) s = 1;
     const old = scale;
     const ox = (box.scrollLeft + bx) / old, oy = (box.scrollTop + by) / old;
     scale = s;
@@ -60,6 +66,13 @@ export function mountZoom(board, narrow) {
     plus.disabled = s >= MAX;
     settled();
   }
+  // The next scale up: STEP times this one, or on a touch screen at least
+  // the one that makes the smallest point a finger wide.
+  function stepUp() {
+    const next = scale * STEP;
+    const p = coarse.matches ? pointSize() : 0;
+    return p > 0 && p * next / scale < FINGER ? Math.ceil(FINGER / p * scale * 100) / 100 : next;
+  }
   function size() {
     if (scale === 1) return;
     sizer.style.width = `${base * scale}px`;
@@ -73,7 +86,9 @@ export function mountZoom(board, narrow) {
     let top = Math.max(r.top, 0), bottom = Math.min(r.bottom, innerHeight);
     const bar = document.querySelector('.topbar'), dock = document.getElementById('dock');
     const barBottom = bar ? bar.getBoundingClientRect().bottom : 0;
-    const dockTop = dock && getComputedStyle(dock).position === 'fixed' ? dock.getBoundingClientRect().top : innerHeight;
+    // (a dock beside the board, on a phone held sideways, hides none of it)
+    const dr = dock ? dock.getBoundingClientRect() : null;
+    const dockTop = dr && getComputedStyle(dock).position === 'fixed' && dr.left <= r.left ? dr.top : innerHeight;
     if (Math.min(bottom, dockTop) > Math.max(top, barBottom)) {
       top = Math.max(top, barBottom);
       bottom = Math.min(bottom, dockTop);
@@ -137,7 +152,6 @@ export function mountZoom(board, narrow) {
       looked = p; // (not where the new size let it go: turned back, it returns)
     }
   }).observe(controls);
-  narrow.addEventListener('change', () => setScale(narrow.matches ? scale : 1));
 
   // ---- the pinch: two fingers on the box ----
   let pinch = null;
@@ -147,7 +161,7 @@ export function mountZoom(board, narrow) {
       d: Math.hypot(t[0].clientX - t[1].clientX, t[0].clientY - t[1].clientY) };
   };
   box.addEventListener('touchstart', (ev) => {
-    if (ev.touches.length !== 2 || !narrow.matches) return;
+    if (ev.touches.length !== 2) return;
     const m = mid(ev.touches);
     pinch = { d: Math.max(m.d, 1), s: scale };
     ev.preventDefault();
