@@ -86,6 +86,9 @@ function renderSeats() {
 function renderForm() {
   const g = state.game;
   renderGameChoices();
+  // "How to play" speaks of the game chosen
+  $('lobby-rules').href = `/rules.html?game=${encodeURIComponent(g.name)}`;
+  $('lobby-rules').title = `How to play ${g.title}`;
   const players = clear($('players'));
   for (let p = g.min_players; p <= g.max_players; p++) players.append(el('option', { value: p }, `${p} players`));
   players.value = String(g.default_players);
@@ -382,7 +385,10 @@ async function main() {
     return;
   }
   $('version').textContent = `v${state.catalog.version}`;
-  state.game = state.catalog.games.find((g) => g.name === 'clans') || state.catalog.games[0];
+  // a link may name the game to start (the rules pages' "Start a game")
+  const asked = new URLSearchParams(location.search).get('game');
+  state.game = state.catalog.games.find((g) => g.name === asked)
+    || state.catalog.games.find((g) => g.name === 'clans') || state.catalog.games[0];
   renderForm();
   loadGames();
   // Open tables change as people sit down; the other lists every few seconds.
