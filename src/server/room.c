@@ -802,9 +802,16 @@ static void room_rewind(srv_room *r, srv_pending *p)
     }
     char said[200];
     const char *name = r->seat[p->seat].name[0] ? r->seat[p->seat].name : "A player";
-    if (p->note)
-        snprintf(said, sizeof said, "%s took back their last turn (%d decision%s, the "
-                 "computer's replies with it)", name, n - keep, n - keep == 1 ? "" : "s");
+    int replies = 0; /* decisions of other seats (the computer's) taken back */
+    for (int k = keep; k < n && r->log && k < r->log_cap; k++)
+        replies += r->log[k].seat != p->seat;
+    if (p->note && replies)
+        snprintf(said, sizeof said, "%s took back their last turn and the computer's %s after it "
+                 "(%d decision%s in all)", name, replies == 1 ? "reply" : "replies", n - keep,
+                 n - keep == 1 ? "" : "s");
+    else if (p->note)
+        snprintf(said, sizeof said, "%s took back their last turn (%d decision%s)", name, n - keep,
+                 n - keep == 1 ? "" : "s");
     else
         snprintf(said, sizeof said, "%s took back a decision", name);
     json_t *ack = json_pack("{s:s,s:b,s:i}", "type", "ack", "undo", true, "n", keep);
