@@ -31,6 +31,7 @@ import { whatNowPanel } from './whatnow.js';
 import { mountReview } from './review.js';
 import { createDeduce, setupDeduceSetting } from './deduce.js';
 import { mountZoom } from './zoom.js';
+import { optionsList } from './options.js';
 
 const params = new URLSearchParams(location.search);
 const gameId = params.get('game');
@@ -834,6 +835,7 @@ async function main() {
     sum.status === 'over' ? ' · finished' : token ? ' · your seat' : wantReplay ? ' · replay' : ' · watching');
   $('crumb').after(el('a.rules-link#rules-link', { href: `/rules.html?game=${sum.game}`, target: '_blank', rel: 'noopener', title: `How to play ${sum.title}` }, 'Rules'));
   if (sum.notice) { $('notice').hidden = false; $('notice').textContent = sum.notice; }
+  showOptions(sum); // (not awaited: the board need not wait for the catalog)
   // the board the game is played on: the built-in one, or one installed on the server, by name
   const boardUrl = sum.board && sum.board !== 'default'
     ? `/api/catalog/${sum.game}/boards/${encodeURIComponent(sum.board)}` : `/api/catalog/${sum.game}/board`;
@@ -852,6 +854,16 @@ async function main() {
   }
   if (wantReplay) banner('The replay opens when the game is over; here is the game live.', 'info');
   connect();
+}
+
+// The options the game is played with, in players' words (js/options.js).
+async function showOptions(sum) {
+  if (!sum.options || !Object.keys(sum.options).length) return;
+  try {
+    const cat = await apiGet('/api/catalog');
+    const list = optionsList(el, cat.games.find((g) => g.name === sum.game), sum.options);
+    if (list) $('players-card').append(list);
+  } catch { /* the game plays the same without the list */ }
 }
 
 main();
