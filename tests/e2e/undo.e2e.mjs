@@ -86,7 +86,8 @@ for (const device of ['desktop', 'phone']) {
     await pickClansMove(page, device, 0);
     await page.waitForSelector('#turn-staged');
     const words = await page.textContent('#turn-staged');
-    assert(/Your choice: \d+ → \d+/.test(words), `the staged move in words: ${words}`);
+    assert(/^Your choice: Move the huts of territory \d+ onto territory \d+\.$/.test(words), `the staged move in words: ${words}`);
+    assert(/^\d+ → \d+$/.test(await page.getAttribute('#turn-staged', 'title')), 'the notation in its tooltip');
     assert((await page.$$('.clans-board .hl.staged')).length === 2, 'both territories highlighted on the board');
     if (device === 'phone') assert(await page.$('#dock #turn-confirm'), 'Confirm is in the bottom dock');
     await shot(page, `${device}-2-staged`);

@@ -215,7 +215,7 @@ function renderTurn(ctx) {
   }
   if (ctx.yourTurn && S.staged && S.staged.n === ctx.n) {
     box.classList.add('mine', 'staged');
-    box.append(el('h3', 'Your turn'), el('div.headline#turn-staged', 'Your choice: ', el('b', formatMove(S.staged.move))),
+    box.append(el('h3', 'Your turn'), el('div.headline#turn-staged', { title: formatMove(S.staged.move) }, 'Your choice: ', el('b', sayMove(S.staged.move))),
       el('div.detail', 'Confirm it, or cancel to choose again.'),
       el('div.turn-actions',
         el('button.primary#turn-confirm', { type: 'button', onclick: confirmStaged }, 'Confirm'),
@@ -360,6 +360,12 @@ function formatMove(m) {
   return S.renderer && S.renderer.formatMove ? S.renderer.formatMove(m) : m;
 }
 
+// A decision about to be made, as a sentence (the renderer's words; its
+// short form where it has none).
+function sayMove(m) {
+  return (S.renderer && S.renderer.sayMove && S.renderer.sayMove(m)) || formatMove(m);
+}
+
 function renderLog(ctx) {
   // a player reading earlier decisions keeps the place while the game goes
   // on (a click lands where it was aimed); at the end, the log follows the game
@@ -472,7 +478,9 @@ function sendDecision(move) {
 // move" it is only staged: the renderer keeps it on the board (it counts
 // as sent there) until Confirm sends it or Cancel resets the renderer.
 function decide(move) {
-  if (!confirmEachMove()) return sendDecision(move);
+  // a step that only opens the next choice of the same action waits for no
+  // Confirm (the renderer says which: a Khronos build is confirmed once)
+  if (!confirmEachMove() || (S.renderer && S.renderer.isStep && S.renderer.isStep(move))) return sendDecision(move);
   if (!S.current || !S.current.your_turn) return false;
   S.staged = { move, n: S.current.n };
   if (S.renderer && S.renderer.preview) S.renderer.preview(move);
