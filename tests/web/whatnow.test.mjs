@@ -30,25 +30,28 @@ for (const [game, players] of [['clans', 4], ['arkadia', 3], ['khronos', 3]]) {
   t.test(`${game}: every legal decision has players' words`, async () => {
     const e = engine();
     const seen = new Set();
-    for (let g = 1; g <= 3; g++) {
-      assertEq((await e.send(`new ${game} players=${players} seed=${g}`))[0], '=', 'new game');
-      for (let d = 0; d < 400; d++) {
-        const ans = await e.send('legal');
-        assert(ans[0].startsWith('='), `legal answers (${ans[0]})`);
-        const legal = [ans[0].replace(/^= ?/, ''), ...ans.slice(1)].filter(Boolean);
-        if (!legal.length) break; // over
-        const kinds = whatNow(game, legal);
-        assertEq(kinds.reduce((a, k) => a + k.count, 0), legal.length, 'the counts add up');
-        for (const k of kinds) {
-          assert(PHRASES[game][k.kind], `${game}: no words for '${k.kind}' (e.g. ${legal.find((m) => kindOf(m) === k.kind)})`);
-          // one sentence that explains, never a count or a bare heading
-          assert(/^[A-Z][^]*[a-z)]\.$/.test(k.words) && k.words.split(' ').length >= 7, `${game} '${k.kind}': one explaining sentence (${k.words})`);
-          seen.add(k.kind);
+    try {
+      for (let g = 1; g <= 3; g++) {
+        assertEq((await e.send(`new ${game} players=${players} seed=${g}`))[0], '=', 'new game');
+        for (let d = 0; d < 400; d++) {
+          const ans = await e.send('legal');
+          assert(ans[0].startsWith('='), `legal answers (${ans[0]})`);
+          const legal = [ans[0].replace(/^= ?/, ''), ...ans.slice(1)].filter(Boolean);
+          if (!legal.length) break; // over
+          const kinds = whatNow(game, legal);
+          assertEq(kinds.reduce((a, k) => a + k.count, 0), legal.length, 'the counts add up');
+          for (const k of kinds) {
+            assert(PHRASES[game][k.kind], `${game}: no words for '${k.kind}' (e.g. ${legal.find((m) => kindOf(m) === k.kind)})`);
+            // one sentence that explains, never a count or a bare heading
+            assert(/^[A-Z][^]*[a-z)]\.$/.test(k.words) && k.words.split(' ').length >= 7, `${game} '${k.kind}': one explaining sentence (${k.words})`);
+            seen.add(k.kind);
+          }
+          await e.send('genmove');
         }
-        await e.send('genmove');
       }
+    } finally {
+      e.close(); // (a failed check must not leave the engine holding the test open)
     }
-    e.close();
     assert(seen.size >= 2, `several kinds met (${[...seen].join(', ')})`);
   });
 }
