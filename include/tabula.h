@@ -145,11 +145,16 @@ TB_API const tb_data *tb_data_set_find(const tb_data_set *set, const tb_game *ga
 #define TB_MAX_OPTIONS 16
 #define TB_OPTION_LEN 32
 
+/* key, values and fallback are what machines read and write (records, the
+ * protocol, POST /api/games); help, label and value_labels are for players:
+ * plain words, no rule numbers or jargon. */
 typedef struct tb_option_spec {
     const char *key;
     const char *values; /* allowed values separated by '|' */
     const char *fallback; /* the default value */
-    const char *help;
+    const char *help; /* one sentence: what the option changes */
+    const char *label; /* the option's name for players ("Mirrored buildings") */
+    const char *value_labels; /* the values' names for players, '|'-separated like values */
 } tb_option_spec;
 
 typedef struct tb_options {

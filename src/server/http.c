@@ -283,10 +283,22 @@ static json_t *http_catalog(const tb_data_set *boards)
             char *save = NULL;
             for (char *v = strtok_r(buf, "|", &save); v; v = strtok_r(NULL, "|", &save))
                 json_array_append_new(values, json_string(v));
-            json_array_append_new(opts, json_pack("{s:s,s:o,s:s,s:s}", "key", o->key, "values",
-                                                  values, "default",
-                                                  o->fallback ? o->fallback : "", "help",
-                                                  o->help ? o->help : ""));
+            /* the values' names for players, in the order of the values (the
+             * value itself where the game names none) */
+            json_t *labels = json_array();
+            snprintf(buf, sizeof buf, "%s", o->values ? o->values : "");
+            const char *names = o->value_labels ? o->value_labels : "";
+            save = NULL;
+            for (char *v = strtok_r(buf, "|", &save); v; v = strtok_r(NULL, "|", &save)) {
+                size_t len = strcspn(names, "|");
+                json_array_append_new(labels, len ? json_stringn(names, len) : json_string(v));
+                names += names[len] ? len + 1 : len;
+            }
+            json_array_append_new(
+                opts, json_pack("{s:s,s:o,s:s,s:s,s:s,s:o}", "key", o->key, "values", values,
+                                "default", o->fallback ? o->fallback : "", "help",
+                                o->help ? o->help : "", "label", o->label ? o->label : o->key,
+                                "value_labels", labels));
         }
         const char *notice = tb_game_notice(g);
         /* the boards a game may be played on, by name (the built-in one first) */

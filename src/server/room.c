@@ -808,9 +808,16 @@ static void room_rewind(srv_room *r, srv_pending *p)
     }
     char said[200];
     const char *name = r->seat[p->seat].name[0] ? r->seat[p->seat].name : "A player";
-    if (p->note)
-        snprintf(said, sizeof said, "%s took back their last turn (%d decision%s, the "
-                 "computer's replies with it)", name, n - keep, n - keep == 1 ? "" : "s");
+    int replies = 0; /* decisions of other seats (the computer's) taken back */
+    for (int k = keep; k < n && r->log && k < r->log_cap; k++)
+        replies += r->log[k].seat != p->seat;
+    if (p->note && replies)
+        snprintf(said, sizeof said, "%s took back their last turn and the computer's %s after it "
+                 "(%d decision%s in all)", name, replies == 1 ? "reply" : "replies", n - keep,
+                 n - keep == 1 ? "" : "s");
+    else if (p->note)
+        snprintf(said, sizeof said, "%s took back their last turn (%d decision%s)", name, n - keep,
+                 n - keep == 1 ? "" : "s");
     else
         snprintf(said, sizeof said, "%s took back a decision", name);
     json_t *ack = json_pack("{s:s,s:b,s:i}", "type", "ack", "undo", true, "n", keep);
@@ -1867,29 +1874,47 @@ static void room_hint_step(srv_room *r, int n)
 
     const tb_agent *agent = NULL;
     tb_budget budget = {0};
-    char said[600] = "", reason[300] = "", text[TB_MOVE_TEXT] = "";
+    char said[600] = "", reason[1200] = "", text[TB_MOVE_TEXT] = "";
+    char next[TB_MOVE_TEXT] = "", next_said[600] = "";
     tb_agent_report report = {0};
     tb_move m = 0;
+    int gain = 0; /* the seat's points won (or spent) by the decision itself */
     if (copy && tb_level_lookup(tb_state_game(copy), "normal", &agent, &budget) == 0) {
         budget.now_us = srv_now_us;
         m = srv_room_search(r->rooms->cfg.boards, agent, copy, history, &budget, srv_secret_u64(),
                             &report);
         tb_move_to_text(copy, m, text, sizeof text);
         tb_narrate(copy, m, names, said, sizeof said);
-        if (report.count > 0) {
+        tb_state *after = tb_state_dup(copy);
+        if (after) {
+            tb_apply(after, m);
+            int before_pts[TB_MAX_SEATS], after_pts[TB_MAX_SEATS];
+            tb_scores(copy, before_pts);
+            tb_scores(after, after_pts);
+            gain = after_pts[seat] - before_pts[seat];
+        }
+        tb_state_free(after);
+        /* The reason, in words: what the decision gains (the narration says
+         * what it founds or completes), then whose chance the numbers are. */
+        size_t len = 0;
+        if (gain)
+            len += (size_t)snprintf(reason, sizeof reason, "It %s you %d point%s now. ",
+                                    gain > 0 ? "gains" : "costs", gain > 0 ? gain : -gain,
+                                    gain == 1 || gain == -1 ? "" : "s");
+        if (report.count > 0 && len < sizeof reason) {
             int win = (int)(report.value[0] * 100.0 + 0.5);
-            if (report.count > 1) {
-                char next[TB_MOVE_TEXT];
+            len += (size_t)snprintf(reason + len, sizeof reason - len,
+                                    "In the computer's trial games from here, you win about "
+                                    "%d%% of them after this decision", win);
+            if (report.count > 1 && len < sizeof reason) {
                 tb_move_to_text(copy, report.move[1], next, sizeof next);
-                snprintf(reason, sizeof reason,
-                         "From here the computer wins about %d%% of its games after this "
-                         "decision; its next best, %s, about %d%%.",
-                         win, next, (int)(report.value[1] * 100.0 + 0.5));
-            } else {
-                snprintf(reason, sizeof reason,
-                         "From here the computer wins about %d%% of its games after this decision.",
-                         win);
+                tb_narrate(copy, report.move[1], names, next_said, sizeof next_said);
+                len += (size_t)snprintf(reason + len, sizeof reason - len,
+                                        "; after the next best (%s), about %d%%", next_said,
+                                        (int)(report.value[1] * 100.0 + 0.5));
             }
+            if (len < sizeof reason)
+                snprintf(reason + len, sizeof reason - len, ".");
         }
     }
     tb_state_free(copy);
@@ -1897,10 +1922,13 @@ static void room_hint_step(srv_room *r, int n)
 
     pthread_mutex_lock(&r->lock);
     if (r->hint_n == n && r->state && tb_decisions_made(r->state) == n && text[0]) {
-        json_t *msg = json_pack("{s:s,s:i,s:s,s:s,s:s}", "type", "hint", "n", n, "move", text,
-                                "said", said, "reason", reason);
+        json_t *msg = json_pack("{s:s,s:i,s:s,s:s,s:s,s:i}", "type", "hint", "n", n, "move",
+                                text, "said", said, "reason", reason, "points", gain);
         if (msg && report.count > 0)
             json_object_set_new(msg, "win", json_real(report.value[0]));
+        if (msg && report.count > 1)
+            json_object_set_new(msg, "next", json_pack("{s:s,s:s,s:f}", "move", next, "said",
+                                                       next_said, "win", report.value[1]));
         free(r->hint_text);
         r->hint_text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
         json_decref(msg);

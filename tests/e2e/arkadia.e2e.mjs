@@ -401,7 +401,8 @@ t.test('the last move is marked, the staged move previewed before Confirm and go
     await page.waitForSelector('#turn-staged');
     const move = await page.getAttribute('.arkadia-board .staged-layer', 'data-move');
     assert(move && (await page.$$('.arkadia-board .staged-layer .staged-preview')).length >= 1, `the staged ${what} (${move}) is drawn on the board`);
-    assert((await page.textContent('#turn-staged')).startsWith('Your choice: '), 'and said in words');
+    const words = await page.textContent('#turn-staged');
+    assert(/^Your choice: [A-Z][^.]+\.$/.test(words) && !/\b[a-p]\d{1,2}\b|←/.test(words), `and said in a sentence, no notation: ${words}`);
     await shot(page, `12-staged-${what}`);
     const n = await logLength(page);
     await page.click('#turn-cancel');

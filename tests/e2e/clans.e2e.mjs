@@ -81,7 +81,9 @@ t.test('a whole game played by clicking; the board follows every decision; a spe
       await page.click('#hint-button');
       await page.waitForSelector('#hint', { timeout: 20000 });
       const hint = await page.textContent('#hint');
-      assert(/^Hint: Wolfeschlegelsteinhausen moves \d+ huts? from the \w+ at \d+/.test(hint) && /wins about \d+%/.test(hint), `the hint says what and why (${hint})`);
+      assert(/^Hint: Wolfeschlegelsteinhausen moves \d+ huts? from the \w+ at \d+/.test(hint) && /you win about \d+%/.test(hint), `the hint says what and why (${hint})`);
+      assert(!/computer wins|\b\d+-\d+\b/.test(hint), `whose chance it is, and no notation (${hint})`);
+      assert(!/\d+ ways/.test(await page.textContent('.what-now')), 'each kind explained, no ways counted');
       await shot(page, '03b-hint');
       await page.check('#turn-sound');
       assertEq(await page.evaluate(() => localStorage.getItem('tabula.turnSound')), 'on', 'the sound choice is kept');
@@ -123,9 +125,10 @@ t.test('a whole game played by clicking; the board follows every decision; a spe
           `huts of ${from} arrive on ${to} (${snap.to} of ${moved}, fewer only by strife or ruin)`);
         checkedMoves++;
       }
-      const logText = await page.$$eval('.log .entry', (x) => x[x.length - 1].textContent);
-      assert(logText.includes(`${from} → ${to}`) || (await page.$$eval('.log .entry', (x) => x.length)) > n + 1,
-        'the move log shows the decision');
+      const [logText, logMove] = await page.$$eval('.log .entry', (x) => [x[x.length - 1].textContent, x[x.length - 1].dataset.move]);
+      assert((logMove === `${from}-${to}` && new RegExp(`from the \\w+ at ${from} to the \\w+ at ${to}`).test(logText))
+        || (await page.$$eval('.log .entry', (x) => x.length)) > n + 1, `the move log shows the decision in words (${logText})`);
+      assert(!logText.includes(`${from} → ${to}`), `no notation after the words (${logText})`);
     }
     decisions++;
     if (decisions === 10) await shot(page, '05-mid-game');
@@ -242,9 +245,9 @@ t.test('the replay viewer steps through the finished game', async () => {
   await page.waitForFunction(() => document.querySelector('#replay-step').textContent.startsWith('Decision 3 of'));
   const empty = () => page.$$eval('.clans-board .territory', (ts) => ts.map((t) => Number(t.dataset.id))
     .filter((id) => !document.querySelector(`g[data-id="${id}"] .hut`)).sort((a, b) => a - b));
-  const sources = await page.$$eval('.log .entry .mv', (m) => m.slice(0, 3).map((x) => Number(x.textContent.split(' ')[0])));
+  const sources = await page.$$eval('.log .entry', (m) => m.slice(0, 3).map((x) => Number(x.dataset.move.split('-')[0])));
   assertEq(await empty(), [...sources].sort((a, b) => a - b), 'after three moves exactly their sources are empty');
-  const third = (await page.$$eval('.log .entry .mv', (m) => m[2].textContent)).match(/(\d+) → (\d+)/).slice(1).map(Number);
+  const third = (await page.$$eval('.log .entry', (m) => m[2].dataset.move)).match(/(\d+)-(\d+)/).slice(1).map(Number);
   assertEq(await page.$$eval('.clans-board .territory.last-move', (g) => g.map((x) => Number(x.dataset.id)).sort((a, b) => a - b)),
     third.sort((a, b) => a - b), 'stepping marks the territories of the decision just stepped over');
   await page.click('#replay-last');

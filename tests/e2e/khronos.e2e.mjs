@@ -40,7 +40,7 @@ t.test('the lobby creates a Khronos game against the computer', async () => {
 // ---- reading the page ----
 
 const logLength = (page) => page.$$eval('.log .entry', (x) => x.length);
-const lastLog = (page) => page.$$eval('.log .entry .mv', (x) => (x.length ? x[x.length - 1].textContent : '')).catch(() => '');
+const lastLog = (page) => page.$$eval('.log .entry', (x) => (x.length ? x[x.length - 1].dataset.move : '')).catch(() => '');
 const state = (page) => page.$eval('.kh-root', (r) => ({ phase: r.dataset.phase, n: Number(r.dataset.n), mine: r.dataset.mine === '1', mode: r.dataset.mode }));
 const buildingAt = (page, board, at) => page.$(`.kh-bld[data-board="${board}"][data-at="${at}"]`);
 const pawnsOn = (page, board, seat) => page.$$eval(`.kh-pawn[data-board="${board}"][data-seat="${seat}"]`, (x) => x.length);
@@ -247,7 +247,7 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
         const all = await page.$$('.kh-board.legal-build .kh-sq.act-build');
         await all[(stats.decisions * 7) % all.length].click();
         await decided(page, n, `build ${type}`);
-        assert(/^build /.test(await page.$eval(`.log .entry[data-n="${n + 1}"] .mv`, (x) => x.textContent)), 'the build is logged');
+        assert(/^build /.test(await page.$eval(`.log .entry[data-n="${n + 1}"]`, (x) => x.dataset.move)), 'the build is logged');
         const s2 = await state(page);
         assert(['squares', 'action', 'pay', 'pick'].includes(s2.phase), `after build: ${s2.phase}`);
         count('build');
@@ -258,7 +258,7 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
         const board = await up.getAttribute('data-board');
         await up.click();
         await decided(page, n, `upgrade to ${type}`);
-        assert(/^upgrade /.test(await page.$eval(`.log .entry[data-n="${n + 1}"] .mv`, (x) => x.textContent)), 'the upgrade is logged');
+        assert(/^upgrade /.test(await page.$eval(`.log .entry[data-n="${n + 1}"]`, (x) => x.dataset.move)), 'the upgrade is logged');
         assertEq((await state(page)).phase, 'squares', 'an upgrade asks for the squares');
         assert(await page.$(`.kh-sq.sel[data-board="${board}"][data-sq="${sq}"], .kh-sq.cand[data-board="${board}"][data-sq="${sq}"]`),
           'the old footprint is part of every placement offered');
@@ -306,7 +306,7 @@ t.test('30+ decisions by clicking the boards; the board follows each; a spectato
     if (await page.$('#kh-end[disabled]')) await page.click('#kh-hand .kh-card.selected'); // that discard is not offered
     await page.click('#kh-end');
     await decided(page, n, 'end');
-    assert(/^end/.test(await page.$eval(`.log .entry[data-n="${n + 1}"] .mv`, (x) => x.textContent)), 'the end of the turn is logged');
+    assert(/^end/.test(await page.$eval(`.log .entry[data-n="${n + 1}"]`, (x) => x.dataset.move)), 'the end of the turn is logged');
     if (!(await page.$('#result:not([hidden])'))) {
       assertEq(await page.$$eval('#kh-hand .kh-card', (x) => x.length), 4, 'the hand is refilled to four cards');
       stats.checked++;
@@ -518,7 +518,6 @@ t.test('the last move is marked and ripples once; a staged build is previewed be
         const sq = await page.$('.kh-board.legal-build .kh-sq.act-build');
         const board = await sq.getAttribute('data-board');
         await sq.click();
-        await page.waitForSelector('#turn-staged');
         return board;
       };
       if (!(await page.$('.kh-board.legal-build'))) {
@@ -526,16 +525,14 @@ t.test('the last move is marked and ripples once; a staged build is previewed be
         if (!(await page.$('.kh-board.legal-build .kh-sq.act-build'))) { await page.keyboard.press('Escape'); await endTurn(page); continue; }
         await page.keyboard.press('Escape');
       }
+      // The kind of building only opens the choice of its squares: it is
+      // sent without a Confirm; the squares are staged, in words, and
+      // confirmed once; any surcharge cards after them are sent as chosen.
+      const n0 = await logLength(page);
       const board = await chooseBuild();
-      assertEq(await page.$$eval('.kh-svg .staged-preview', (x) => x.map((e) => e.closest('.kh-board').dataset.board)), [board], 'the staged build marks its board');
-      await page.click('#turn-cancel');
-      await page.waitForSelector('#turn-staged', { state: 'detached' });
-      assertEq((await page.$$('.kh-svg .staged-preview')).length, 0, 'Cancel takes the preview off the board');
-      await chooseBuild();
-      await confirm('the build');
-      // the squares (and any surcharge), each staged and confirmed
-      let at = null;
-      for (let step = 0; step < 6 && !laid; step++) {
+      await decided(page, n0, 'the build, sent without a Confirm');
+      let at = null, confirms = 0, cancelled = false;
+      for (let step = 0; step < 8 && !laid; step++) {
         // my turn still (a staged decision leaves the board not clickable)
         await page.waitForFunction(() => {
           const turn = document.querySelector('#turn.mine');
@@ -545,17 +542,33 @@ t.test('the last move is marked and ripples once; a staged build is previewed be
         if (ph === 'squares') {
           if (!(await page.$('#turn-staged'))) await page.click('.kh-sq.anchor >> nth=0');
           await page.waitForSelector('#turn-staged');
+          const words = await page.textContent('#turn-staged');
+          assert(/^Your choice: Put the [A-Z][a-z]+ on the highlighted squares of the Age of (Might|Faith)\.$/.test(words), `the staged squares in words: ${words}`);
+          assertEq(await page.$$eval('.kh-svg .staged-preview', (x) => [...new Set(x.map((e) => e.closest('.kh-board').dataset.board))]), [board], 'the staged tile marks its board');
+          if (!cancelled) {
+            await page.click('#turn-cancel');
+            await page.waitForSelector('#turn-staged', { state: 'detached' });
+            assertEq((await page.$$('.kh-svg .staged-preview')).length, 0, 'Cancel takes the preview off the board');
+            cancelled = true;
+            continue;
+          }
           const ghost = await page.$('.kh-ghost-tile.staged-preview');
           assert(ghost, 'the staged squares show the tile on the board');
           at = await ghost.getAttribute('data-at');
           await shot(page, '11-staged-tile');
           await confirm('the squares');
+          confirms++;
         } else if (ph === 'pay') {
-          while (!(await page.$('#turn-staged'))) await page.click('#kh-hand .kh-card.legal:not(.selected)');
-          await confirm('the surcharge');
+          const n = await logLength(page);
+          while ((await logLength(page)) === n) {
+            assert(!(await page.$('#turn-staged')), 'the surcharge cards wait for no Confirm');
+            await page.click('#kh-hand .kh-card.legal:not(.selected)');
+            await page.waitForTimeout(50);
+          }
         } else break;
         if (at && (await page.$(`.kh-bld[data-at="${at}"]:not(.kh-ghost-tile)`))) laid = true;
       }
+      assertEq(confirms, 1, 'the build took one Confirm');
       assert(laid, `the tile was laid (${at})`);
       // the tile just laid: marked, a ripple once, under 600 ms
       const ripple = await page.waitForFunction((a) => {

@@ -7,7 +7,7 @@
 // it is told plainly, and a bad seat link says what happened and links back
 // to the lobby.  No page is wider than its screen.  Screenshots go to
 // tests/e2e/artifacts/lobby-*.png.
-import { api, assert, assertEq } from '../server/lib.mjs';
+import { WsClient, api, assert, assertEq } from '../server/lib.mjs';
 import { browserSuite } from './browser.mjs';
 
 const { server, browser, t, errors, shot, finish } = await browserSuite({ title: 'browser tests (lobby: open tables, resign, delete)', prefix: 'lobby-', aiDelay: 0 });
@@ -134,6 +134,80 @@ t.test('Bob resigns after confirming; Ada wins; the finished game offers Replay,
   await ada.waitForSelector('#review .review-graph, #review-empty', { timeout: 60000 });
   assert(!/\bnull\b|undefined|NaN/.test(await ada.textContent('#review')), 'the review has no stray words');
   await shot(ada, 'desktop-resigned-review');
+});
+
+// Words a player should never read about an option: rule ids, the specs'
+// jargon, keys and values as the server reads them.
+const DEV_WORDS = /ASSUMPTION|PLACEHOLDER|ruling|\b[A-Z]\d+\b|on\/off|_|first-game|holdem|\b(on|off)\b\s*$/;
+// Checks the option words inside `root` (an element handle's text) for one
+// game's chosen options: each option by its name and its value's name, and
+// no developer words anywhere.
+function checkOptionWords(text, specs, chosen, where) {
+  assert(!DEV_WORDS.test(text), `${where}: no developer words (${text.match(DEV_WORDS)}): ${text}`);
+  for (const o of specs) {
+    if (!(o.key in chosen)) continue;
+    const label = o.value_labels[o.values.indexOf(chosen[o.key])];
+    assert(text.includes(`${o.label}: ${label}`), `${where}: "${o.label}: ${label}" is said: ${text}`);
+  }
+}
+
+t.test('every option of every game in players\' words: the lobby form, Open tables, the game page and the replay', async () => {
+  const cat = (await api(server, 'GET', '/api/catalog')).json;
+  const page = await person(DESKTOP, false);
+  await page.goto(server.base + '/');
+  const made = [];
+  for (const g of cat.games.filter((x) => x.options.length)) {
+    await page.click(`.game-choice[data-game="${g.name}"]`);
+    for (const o of g.options) {
+      assert(o.label && o.label !== o.key && o.label.toLowerCase() !== o.key.replace(/[_-]/g, ' '), `${g.name} ${o.key}: a player's name (${o.label})`);
+      assertEq(o.value_labels.length, o.values.length, `${g.name} ${o.key}: a name for every value`);
+      const field = page.locator('label.field', { has: page.locator(`select[data-option="${o.key}"]`) });
+      const shown = await field.evaluate((l) => [...l.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('').trim());
+      assertEq(shown, o.label, `${g.name} ${o.key}: the form names it for players`);
+      const values = await page.$$eval(`select[data-option="${o.key}"] option`, (x) => x.map((n) => [n.value, n.textContent]));
+      for (const [v, words] of values) assert(words !== v && !DEV_WORDS.test(words), `${g.name} ${o.key}=${v}: shown as "${words}"`);
+      const help = await field.textContent();
+      assert(!DEV_WORDS.test(help.replace(shown, '')) && /\w+ \w+ \w+/.test(o.help), `${g.name} ${o.key}: one sentence for players: ${o.help}`);
+    }
+    // Every value other than the default, in as few games as the server takes
+    // together (a value that needs others at their default gets a game alone).
+    const pairs = g.options.flatMap((o) => o.values.filter((v) => v !== o.default).map((v) => [o.key, v]));
+    const tryCreate = (options) => api(server, 'POST', '/api/games', { game: g.name, players: 2, options,
+      seats: [{ kind: 'human', name: 'Ada' }, { kind: 'human', open: true }] });
+    let r = await tryCreate(Object.fromEntries(pairs));
+    if (r.status === 201) made.push({ g, options: Object.fromEntries(pairs), res: r.json });
+    else {
+      for (const [k, v] of pairs) {
+        r = await tryCreate({ [k]: v });
+        assertEq(r.status, 201, `a ${g.name} game with ${k}=${v}`);
+        made.push({ g, options: { [k]: v }, res: r.json });
+      }
+    }
+  }
+  // Open tables: each game's options in one line
+  await page.reload();
+  for (const m of made) {
+    const row = `#open-tables tr[data-game-id="${m.res.id}"]`;
+    await page.waitForSelector(row);
+    checkOptionWords(await page.textContent(`${row} .options-line`), m.g.options, m.options, `Open tables, ${m.g.name}`);
+  }
+  for (const m of made) {
+    // the game page (watching), then the replay once Bob has sat down and resigned
+    await page.goto(`${server.base}/game.html?game=${m.res.id}`);
+    await page.waitForSelector('#game-options');
+    checkOptionWords(await page.textContent('#game-options'), m.g.options, m.options, `game page, ${m.g.name}`);
+    const sat = await api(server, 'POST', `/api/games/${m.res.id}/seats`, { seat: 1, name: 'Bob' });
+    assertEq(sat.status, 201, 'Bob sits down');
+    const bobWs = await WsClient.connect(server.port, `?game=${m.res.id}&token=${new URL(sat.json.link, server.base).searchParams.get('token')}`);
+    bobWs.send({ type: 'resign', id: 1 });
+    for (let i = 0; i < 50 && (await api(server, 'GET', `/api/games/${m.res.id}`)).json.status !== 'over'; i++) await page.waitForTimeout(100);
+    bobWs.close();
+    await page.goto(`${server.base}/game.html?game=${m.res.id}&replay=1`);
+    await page.waitForSelector('#game-options');
+    checkOptionWords(await page.textContent('#game-options'), m.g.options, m.options, `replay, ${m.g.name}`);
+  }
+  await shot(page, 'desktop-options-replay');
+  await page.context().close();
 });
 
 t.test('Ada deletes a game nobody played; its watcher is told; bad links say what happened', async () => {

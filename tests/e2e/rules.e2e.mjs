@@ -16,12 +16,23 @@ for (const [game, drawn] of Object.entries(GAMES)) {
     const page = await newPage();
     await page.goto(`${server.base}/rules.html?game=${game}`);
     await page.waitForSelector('#picture-caption:not(:empty)');
-    assert((await page.textContent('#picture-caption')).startsWith('A '), `the board is drawn (${await page.textContent('#picture-caption')})`);
+    const caption = await page.textContent('#picture-caption');
+    assert(/^An? /.test(caption), `the board is drawn (${caption})`);
+    assert(!/\bA [AEIOU]|\bAn [^AEIOU]/.test(caption), `the caption's article fits the name: ${caption}`);
     assert(await page.$$eval(drawn, (x) => x.length) > 0, 'the renderer drew the board');
     const words = await page.textContent('#rules-text');
     assert(words.length > 600 && /Your turn/.test(words) && /The end/.test(words), 'the rules are there in sections');
     assert(!/placeholder|rules?\/|\.md\b|seat 0/i.test(words), 'no developer wording');
     await shot(page, `${game}-desktop`);
+    // "Start a game" opens the lobby on this game, and the lobby's "How to
+    // play" then leads back here
+    await page.click('#start-game');
+    await page.waitForSelector('.game-choice.selected');
+    assertEq(await page.getAttribute('.game-choice.selected', 'data-game'), game, 'the lobby opens on the game');
+    assertEq(await page.getAttribute('#lobby-rules', 'href'), `/rules.html?game=${game}`, 'its How to play link names the game');
+    const other = game === 'khronos' ? 'arkadia' : 'khronos';
+    await page.click(`.game-choice[data-game="${other}"]`);
+    assertEq(await page.getAttribute('#lobby-rules', 'href'), `/rules.html?game=${other}`, 'and follows the game chosen');
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const p = await phone.newPage();
     p.on('pageerror', (e) => errors.push(`${p.url()}: ${e.message}`));

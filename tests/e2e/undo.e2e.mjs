@@ -87,7 +87,8 @@ for (const device of ['desktop', 'phone']) {
     await pickClansMove(page, device, 0);
     await page.waitForSelector('#turn-staged');
     const words = await page.textContent('#turn-staged');
-    assert(/Your choice: \d+ → \d+/.test(words), `the staged move in words: ${words}`);
+    assert(/^Your choice: Move the huts of territory \d+ onto territory \d+\.$/.test(words), `the staged move in words: ${words}`);
+    assert(/^\d+ → \d+$/.test(await page.getAttribute('#turn-staged', 'title')), 'the notation in its tooltip');
     assert((await page.$$('.clans-board .hl.staged')).length === 2, 'both territories highlighted on the board');
     if (device === 'phone') assert(await page.$('#dock #turn-confirm'), 'Confirm is in the bottom dock');
     await shot(page, `${device}-2-staged`);
@@ -112,7 +113,8 @@ for (const device of ['desktop', 'phone']) {
     await page.waitForSelector('.legal-source');
     assert(after > before + 1, 'the computer had replied');
     await page.waitForSelector('.toast', { timeout: 5000 });
-    assert(/took back their last turn/.test(await page.textContent('.toast-box')), 'a note says what was taken back');
+    const note = await page.textContent('.toast-box');
+    assert(/took back their last turn and the computer's repl(y|ies) after it/.test(note), `a note says what was taken back: ${note}`);
     await shot(page, `${device}-4-taken-back`);
     const rec = await api(server, 'GET', `/api/games/${id}/record`);
     assertEq(rec.json.takebacks.length, 1, 'the record lists the take-back');
@@ -152,6 +154,26 @@ for (const device of ['desktop', 'phone']) {
     assert(undone, 'a decision was undone inside the turn');
     assert(/Undo is not possible: .*(drew a card or turned one face up|has played since)/.test(refused), `the refusal says why: ${refused}`);
     await shot(page, `${device}-6-undo-refused`);
+    // Taken back in the middle of a turn, nothing of the computer's goes
+    // with it, and the note does not say it does.
+    let note = '';
+    for (let step = 0; step < 30 && !note; step++) {
+      await myTurn(page);
+      await page.waitForSelector('.legal-move');
+      const n = await logCount(page);
+      const mid = await page.$eval('.log .turn:last-of-type', (g) => g.dataset.seat === '0');
+      if (mid && await page.$('#turn-take-back')) {
+        await press(page, device, '#turn-take-back', 'Take back my last turn');
+        await page.waitForFunction(() => /took back their last turn/.test(document.querySelector('.toast-box')?.textContent || ''), null, { timeout: 30000 });
+        note = (await page.$$eval('.toast', (x) => x.map((n) => n.textContent))).find((w) => /last turn/.test(w));
+        break;
+      }
+      const moves = await page.$$eval('.legal-move', (b) => b.map((x) => x.dataset.move));
+      await press(page, device, `.legal-move[data-move="${moves[step % moves.length]}"]`, 'a decision');
+      if (await page.$('#turn-confirm')) await press(page, device, '#turn-confirm', 'Confirm');
+      await page.waitForFunction((k) => document.querySelectorAll('.log .entry').length > k, n, { timeout: 30000 });
+    }
+    assert(/took back their last turn \(\d+ decisions?\)/.test(note) && !/computer/.test(note), `no computer's replies spoken of: ${note}`);
     await page.context().close();
   });
 }

@@ -344,7 +344,9 @@ t.test('every WebSocket error is a message, changes nothing and keeps the connec
   assert(legal.includes(hint.move), `the hint is a legal decision (${hint.move})`);
   assertEq(hint.n, 0, 'for this position');
   assert(/^.+ moves \d+ huts? from the \w+ at \d+/.test(hint.said), `the hint says it in words (${hint.said})`);
-  assert(/wins about \d+% of its games/.test(hint.reason) && hint.win >= 0 && hint.win <= 1, `with a reason (${hint.reason})`);
+  assert(/you win about \d+% of them/.test(hint.reason) && !/computer wins/.test(hint.reason) && hint.win >= 0 && hint.win <= 1, `with a reason, the chance the player's (${hint.reason})`);
+  assert(Number.isInteger(hint.points), `the points it gains (${hint.points})`);
+  if (hint.next) assert(hint.reason.includes(hint.next.said) && !hint.reason.includes(`(${hint.next.move})`), `the next best in words (${hint.reason})`);
   at = mover.messages.length;
   mover.send({ type: 'hint' });
   assertEq(await mover.next((m) => m.type === 'hint', { from: at, what: 'the hint again' }), hint, 'asked again: the same hint');

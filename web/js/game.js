@@ -32,6 +32,7 @@ import { whatNowPanel } from './whatnow.js';
 import { mountReview } from './review.js';
 import { createDeduce, setupDeduceSetting } from './deduce.js';
 import { mountZoom } from './zoom.js';
+import { optionsList } from './options.js';
 
 const params = new URLSearchParams(location.search);
 const gameId = params.get('game');
@@ -242,7 +243,7 @@ function renderTurn(ctx) {
   }
   if (ctx.yourTurn && S.staged && S.staged.n === ctx.n) {
     box.classList.add('mine', 'staged');
-    box.append(el('h3', 'Your turn'), el('div.headline#turn-staged', 'Your choice: ', el('b', formatMove(S.staged.move))),
+    box.append(el('h3', 'Your turn'), el('div.headline#turn-staged', { title: formatMove(S.staged.move) }, 'Your choice: ', el('b', sayMove(S.staged.move))),
       el('div.detail', 'Confirm it, or cancel to choose again.'),
       el('div.turn-actions',
         el('button.primary#turn-confirm', { type: 'button', onclick: confirmStaged }, 'Confirm'),
@@ -387,6 +388,12 @@ function formatMove(m) {
   return S.renderer && S.renderer.formatMove ? S.renderer.formatMove(m) : m;
 }
 
+// A decision about to be made, as a sentence (the renderer's words; its
+// short form where it has none).
+function sayMove(m) {
+  return (S.renderer && S.renderer.sayMove && S.renderer.sayMove(m)) || formatMove(m);
+}
+
 function renderLog(ctx) {
   // a player reading earlier decisions keeps the place while the game goes
   // on (a click lands where it was aimed); at the end, the log follows the game
@@ -499,7 +506,9 @@ function sendDecision(move) {
 // move" it is only staged: the renderer keeps it on the board (it counts
 // as sent there) until Confirm sends it or Cancel resets the renderer.
 function decide(move) {
-  if (!confirmEachMove()) return sendDecision(move);
+  // a step that only opens the next choice of the same action waits for no
+  // Confirm (the renderer says which: a Khronos build is confirmed once)
+  if (!confirmEachMove() || (S.renderer && S.renderer.isStep && S.renderer.isStep(move))) return sendDecision(move);
   if (!S.current || !S.current.your_turn) return false;
   S.staged = { move, n: S.current.n };
   if (S.renderer && S.renderer.preview) S.renderer.preview(move);
@@ -883,6 +892,7 @@ async function main() {
     sum.status === 'over' ? ' · finished' : token ? ' · your seat' : wantReplay ? ' · replay' : ' · watching');
   $('crumb').after(el('a.rules-link#rules-link', { href: `/rules.html?game=${sum.game}`, target: '_blank', rel: 'noopener', title: `How to play ${sum.title}` }, 'Rules'));
   if (sum.notice) { $('notice').hidden = false; $('notice').textContent = sum.notice; }
+  showOptions(sum); // (not awaited: the board need not wait for the catalog)
   // the board the game is played on: the built-in one, or one installed on the server, by name
   const boardUrl = sum.board && sum.board !== 'default'
     ? `/api/catalog/${sum.game}/boards/${encodeURIComponent(sum.board)}` : `/api/catalog/${sum.game}/board`;
@@ -902,6 +912,16 @@ async function main() {
   }
   if (wantReplay) banner('The replay opens when the game is over; here is the game live.', 'info');
   connect();
+}
+
+// The options the game is played with, in players' words (js/options.js).
+async function showOptions(sum) {
+  if (!sum.options || !Object.keys(sum.options).length) return;
+  try {
+    const cat = await apiGet('/api/catalog');
+    const list = optionsList(el, cat.games.find((g) => g.name === sum.game), sum.options);
+    if (list) $('players-card').append(list);
+  } catch { /* the game plays the same without the list */ }
 }
 
 main();

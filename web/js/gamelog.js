@@ -6,8 +6,9 @@
 //
 // Invariants: every decision is one `.entry` element with data-n = its number
 // (folded or not), in order, so a decision can always be found by its number;
-// the turn holding the marked (`current`) decision is unfolded; the notation
-// stays beside the words (`.mv`) for players who know it.
+// the turn holding the marked (`current`) decision is unfolded; the words
+// are the only text shown (the notation, for players who know it, is in the
+// entry's tooltip, and its raw form in data-move).
 import { el } from './common.js';
 
 // Turns: runs of consecutive decisions by one seat; a stage heading wherever
@@ -73,9 +74,10 @@ export function renderGameLog(box, log, opts) {
     for (const e of turn.entries) {
       const faded = opts.upto !== null && e.n > opts.upto;
       const row = el(`div.entry${e.n === opts.current ? '.current' : ''}${faded ? '.later' : ''}`,
-        { 'data-n': e.n, role: 'button', tabindex: '0', title: 'Show the board just after this decision' },
+        { 'data-n': e.n, 'data-move': e.move, role: 'button', tabindex: '0',
+          title: `${opts.formatMove(e.move)} — show the board just after this decision` },
         el('span.n', `${e.n}.`),
-        el('span.words', words(e), ' ', el('span.mv', opts.formatMove(e.move))),
+        el('span.words', words(e)),
         e.by === 'ai' ? el('span.ai-tag', { title: 'decided by the computer' }, 'AI') : el('span'));
       row.addEventListener('click', () => opts.onPick(e.n));
       row.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); opts.onPick(e.n); } });

@@ -9,6 +9,7 @@ import {
   ago, apiGet, apiPost, brandSvg, clear, el, forgetGame, myGames, nameSpan, plural, randomKey,
   rememberGame, toast,
 } from './common.js';
+import { chosenOptions, optionLabel, optionsLine, valueLabel } from './options.js';
 
 // requestKey: the key of the next new game; lastKey/lastAt: the key of the game
 // just created and when, so the second click of a double click that arrives
@@ -86,6 +87,9 @@ function renderSeats() {
 function renderForm() {
   const g = state.game;
   renderGameChoices();
+  // "How to play" speaks of the game chosen
+  $('lobby-rules').href = `/rules.html?game=${encodeURIComponent(g.name)}`;
+  $('lobby-rules').title = `How to play ${g.title}`;
   const players = clear($('players'));
   for (let p = g.min_players; p <= g.max_players; p++) players.append(el('option', { value: p }, `${p} players`));
   players.value = String(g.default_players);
@@ -107,9 +111,9 @@ function renderForm() {
       el('span.small.muted', 'Boards installed on this server')));
   }
   for (const o of g.options) {
-    const sel = el('select', { 'data-option': o.key }, o.values.map((v) => el('option', { value: v }, v)));
+    const sel = el('select', { 'data-option': o.key }, o.values.map((v) => el('option', { value: v }, valueLabel(o, v))));
     sel.value = o.default;
-    opts.append(el('label.field', { title: o.help }, o.key.replace(/[_-]/g, ' '), sel,
+    opts.append(el('label.field', { title: o.help }, optionLabel(o), sel,
       o.help ? el('span.small.muted', o.help) : null));
   }
   renderSeats();
@@ -200,9 +204,13 @@ function seatChips(g) {
 
 const STATUS_WORDS = { open: 'waiting', running: 'playing', over: 'finished', broken: 'broken' };
 
+// The options a listed game is played with, in words (each one's sentence
+// in the tooltip).
 function optionsText(g) {
-  const o = Object.entries(g.options || {});
-  return o.length ? o.map(([k, v]) => `${k.replace(/[_-]/g, ' ')}: ${v}`).join(' · ') : 'standard rules';
+  const game = state.catalog.games.find((x) => x.name === g.game);
+  const chosen = chosenOptions(game, g.options);
+  return el('div.small.muted.options-line', { title: chosen.map((o) => `${o.label}: ${o.help}`).join('\n') },
+    optionsLine(game, g.options));
 }
 
 // An open table: who sits, the free seats, and a name to sit down with.
@@ -225,7 +233,7 @@ function openTableRow(g) {
   };
   return el('tr', { 'data-game-id': g.id, 'data-open-table': '' },
     el('td', el('b', g.title), el('div.small.muted', `${plural(g.players, 'player')} · ${ago(g.created)}`),
-      el('div.small.muted', optionsText(g))),
+      optionsText(g)),
     el('td', seatChips(g), el('div.small.muted', { style: 'margin-top:4px' }, `${plural(free.length, 'free seat')}`)),
     el('td', el('div.sit', name, free.map((s) => el('button.small.primary', {
       type: 'button', 'data-take-seat': s.seat, onclick: (ev) => sit(s.seat, ev.currentTarget),
@@ -382,7 +390,10 @@ async function main() {
     return;
   }
   $('version').textContent = `v${state.catalog.version}`;
-  state.game = state.catalog.games.find((g) => g.name === 'clans') || state.catalog.games[0];
+  // a link may name the game to start (the rules pages' "Start a game")
+  const asked = new URLSearchParams(location.search).get('game');
+  state.game = state.catalog.games.find((g) => g.name === asked)
+    || state.catalog.games.find((g) => g.name === 'clans') || state.catalog.games[0];
   renderForm();
   loadGames();
   // Open tables change as people sit down; the other lists every few seconds.

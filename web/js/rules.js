@@ -12,6 +12,7 @@ const RENDERERS = { arkadia: './renderers/arkadia.js', clans: './renderers/clans
 const RULES = {
   clans: {
     title: 'Clans',
+    picture: 'A Clans game at its start, as you will see it.',
     intro: 'Sixty territories, five clans of huts, and a secret: each player is one clan, and nobody knows which. Bring your huts together into villages that score, without showing whose huts they are.',
     sections: [
       ['Your turn', ['Pick a territory with huts and move all of them onto a neighbouring territory that also has huts. A territory never empties by itself: huts only move by joining others.',
@@ -26,6 +27,7 @@ const RULES = {
   },
   arkadia: {
     title: 'Arkadia',
+    picture: 'An Arkadia game at its start, as you will see it.',
     intro: 'Build the town around the king\'s castle, place workers beside buildings, and earn seals of the four guilds. The castle decides what each guild\'s seals are worth; sell them at the right moment for gold.',
     sections: [
       ['Your turn', ['Do exactly one of two things: lay out a building from a card in your hand, or put workers down beside one building.',
@@ -39,6 +41,7 @@ const RULES = {
   },
   khronos: {
     title: 'Khronos',
+    picture: 'A Khronos game at its start, as you will see it.',
     intro: 'One town across three eras: Might, Faith and Reason. What you build in an earlier era casts a shadow into the later ones. Control the right buildings when earnings come round, in turns 4 and 7.',
     sections: [
       ['Your turn', ['You have two adventurers. Moving one to another era costs 1 Ecu. On a board where an adventurer stands, play cards to act: each adventurer may use up to two cards a turn.',
@@ -69,13 +72,13 @@ async function main() {
   document.title = `Tabula — how to play ${rules.title}`;
   text.append(el('h1', `How to play ${rules.title}`), el('p.lead', rules.intro),
     ...rules.sections.map(([h, ps]) => el('section', el('h2', h), ps.map((p) => el('p', p)))),
-    el('p', el('a.button.primary', { href: '/' }, 'Start a game')));
+    el('p', el('a.button.primary#start-game', { href: `/?game=${name}` }, `Start a game of ${rules.title}`)));
   try {
     const [board, view] = await Promise.all([apiGet(`/api/catalog/${name}/board`), apiGet(`/api/catalog/${name}/start`)]);
     const mod = await import(RENDERERS[name]);
     const r = mod.create({ boardEl: $('board'), panelsEl: $('game-panels'), board, decide: () => false, seatName: (k) => `Player ${k + 1}` });
     r.update({ view, legal: null, yourTurn: false, seat: null, toMove: null, last: null, result: null, thinking: null, seats: [], replay: true, n: 0 });
-    $('picture-caption').textContent = `A ${rules.title} game at its start, as you will see it.`;
+    $('picture-caption').textContent = rules.picture;
   } catch (e) {
     $('picture-caption').textContent = `The picture could not be drawn (${e.message}).`;
   }

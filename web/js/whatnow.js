@@ -1,5 +1,7 @@
 // whatnow.js — "What can I do now?": the kinds of decision the rules allow
-// this seat at this moment, in players' words, with how many of each.  Built
+// this seat at this moment, each explained in one sentence of players' words
+// (how many of each is counted, for tests, but not shown: "270 ways" tells a
+// player nothing).  Built
 // from the legal decisions the server sends (their notation's first word, or
 // its shape: "12-17" is a hut move, "c4-d5" a choice of squares), so it is
 // always exactly what the rules allow.
@@ -10,35 +12,35 @@
 
 export const PHRASES = {
   clans: {
-    move: 'Move all huts of a territory onto a neighbouring one',
-    village: 'Choose which village is founded next',
+    move: 'Move all huts of a territory onto a neighbouring territory that has huts; a group of seven or more may only join one at least as large.',
+    village: 'Several villages are founded at once: choose which one is founded first, as it may score differently.',
   },
   arkadia: {
-    lot: 'Place the castle building lot',
-    build: 'Lay out a card from your hand to build',
-    workers: 'Send workers next to a building or the castle lot',
-    squares: 'Choose the squares of the building you lay out',
-    own: 'Put one of your own workers down',
-    neutral: 'Put a neutral worker down',
-    stop: 'Stop putting workers down',
-    castle: 'Add pieces to the castle',
-    draw: 'Draw a card from the display or the stack',
-    banner: 'Use an architect banner, or not',
-    sell: 'Sell seals for gold',
+    lot: 'Place the castle building lot on the board; the town will grow around it.',
+    build: 'Choose a card from your hand to build its building, in the card\'s shape and colour.',
+    workers: 'Choose a building (or the castle lot) to put workers down beside it.',
+    squares: 'Choose where the building goes: squares next to a building, the castle lot or a worker.',
+    own: 'Put one of your own workers on a free square next to the chosen building.',
+    neutral: 'Put a neutral worker from your tent camps on a free square next to the chosen building.',
+    stop: 'Stop putting workers down and end this part of your turn.',
+    castle: 'Add pieces of a guild\'s colour to the castle; the colour on top sets what that guild\'s seals are worth.',
+    draw: 'Take a card from the display, or draw the top card of the stack, to refill your hand.',
+    banner: 'Hang an architect banner for two more workers and the right to sell seals, or keep your banners.',
+    sell: 'Sell some of your seals of one guild for gold at their current value.',
   },
   khronos: {
-    swap: 'Swap a card for the one on display',
-    exchange: 'Exchange cards with the deck',
-    travel: 'Send an adventurer to another era',
-    build: 'Build a new building',
-    upgrade: 'Upgrade a building to a bigger one',
-    demolish: 'Demolish a building',
-    populate: 'Put a cube on a civil building',
-    renovate: 'Renovate a ruin',
-    squares: 'Choose the squares of the building',
-    pay: 'Choose the surcharge cards to pay',
-    downsize: 'Choose the building that is downsized',
-    end: 'End your turn',
+    swap: 'Swap one of your cards for one of the face-up cards beside the deck.',
+    exchange: 'Pay 2 Ecus to discard cards of your choice and draw back up to four.',
+    travel: 'Move one of your adventurers to another era for 1 Ecu.',
+    build: 'Build a new building on the board where your adventurer stands, paying cards of its colour.',
+    upgrade: 'Replace a building with a bigger one of its family, paying the difference in cards (Ecus as a bonus on Might and Faith).',
+    demolish: 'Remove a small building for 1 Ecu and one card of its colour.',
+    populate: 'Put one of your cubes on a civil building of the Age of Reason.',
+    renovate: 'Pay cards to restore a ruin of the Age of Reason, in one go or over several turns.',
+    squares: 'Choose the squares the new building covers on the board.',
+    pay: 'Choose which cards pay the extra cost of forest or mountain squares.',
+    downsize: 'Choose which building is made smaller so that the rules of building hold again.',
+    end: 'End your turn: discard any cards you do not want, then draw back up to four.',
   },
 };
 
@@ -68,7 +70,6 @@ export function whatNowPanel(el, game, legal, open) {
   if (!kinds.length) return null;
   const box = el('details.what-now', open ? { open: true } : {},
     el('summary', 'What can I do now?'),
-    el('ul', kinds.map((k) => el('li', { 'data-kind': k.kind }, k.words,
-      k.count > 1 ? el('span.muted', ` — ${k.count} ways`) : null))));
+    el('ul', kinds.map((k) => el('li', { 'data-kind': k.kind }, k.words))));
   return box;
 }

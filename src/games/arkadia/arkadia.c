@@ -33,13 +33,20 @@
 #define CARD_FAMILY(card) ((card) % ARK_FAMILIES)
 
 static const tb_option_spec ark_options[] = {
-    {"mirror", "off|on", "off", "mirrored building tiles may be laid (rules silent; ASSUMPTION off)"},
-    {"lot_workers", "off|on", "off", "workers may be introduced next to the castle lot (ruling E4)"},
+    {"mirror", "off|on", "off",
+     "Whether a building may also be laid as the mirror image of the shape on its card.",
+     "Mirrored buildings", "Not allowed|Allowed"},
+    {"lot_workers", "off|on", "off",
+     "Whether workers may be put down around the castle lot, as around a building.",
+     "Workers at the castle lot", "Not allowed|Allowed"},
     {"variant", "standard|first-game", "standard",
-     "first-game: the rulebook's learning set-up (layout PLACEHOLDER)"},
+     "The first game starts with seven buildings already in town, for learning (laid out our "
+     "own way); the standard game starts with an empty town.",
+     "Set-up", "Standard game|First game"},
     {"lot", "choose|random", "choose",
-     "who places the castle lot: the start player, or chance (standard game only)"},
-    {NULL, NULL, NULL, NULL},
+     "Who places the castle lot at the start of a standard game: the start player, or chance.",
+     "Castle lot", "Placed by the start player|Placed by chance"},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
 int ark__to_move(const tb_state *s)

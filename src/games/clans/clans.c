@@ -42,7 +42,7 @@ const char *const clans__terrain_name[CLANS_TERRAINS] = {"forest", "mountain", "
 #define CLANS_ONE_EACH 0x0000000101010101ULL   /* one hut of every colour */
 
 
-static const tb_option_spec clans_options[] = {{NULL, NULL, NULL, NULL}};
+static const tb_option_spec clans_options[] = {{NULL, NULL, NULL, NULL, NULL, NULL}};
 
 int clans__chip_epoch(int chip_index)
 {

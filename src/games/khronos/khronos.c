@@ -45,8 +45,10 @@ const char *const kh_colour_name[TB_MAX_SEATS] = {"red", "green", "blue", "white
 
 static const tb_option_spec kh_options[] = {
     {"holdem", "off|on", "off",
-     "Hold'em: three face-up cards, one per colour, to swap with at the start of a turn"},
-    {NULL, NULL, NULL, NULL},
+     "Three cards lie face up, one of each colour; at the start of your turn you may swap one "
+     "of your cards for one of them.",
+     "Hold'em cards", "Not used|Used"},
+    {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
 /* ---- cards ---- */

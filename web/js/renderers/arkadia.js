@@ -1019,6 +1019,28 @@ export function create({ boardEl, panelsEl, board, decide }) {
       const s = v && v.seats ? v.seats[k] : null;
       return s ? [el('span.ark-colour', { style: `background:${SEAT_COLOUR[s.colour]}` }), ` ${cap(s.colour)}`] : null;
     },
+    // The decision as a sentence for the player about to make it (the
+    // Confirm line); null for a decision it has no words for.
+    sayMove(m) {
+      const form = (f) => (FORM_TITLE[f] || cap(f)).toLowerCase();
+      const a = (w) => `${/^[aeiou]/i.test(w) ? 'an' : 'a'} ${w}`;
+      let r;
+      if (/^lot /.test(m)) return 'Place the castle lot on the highlighted squares.';
+      if ((r = /^build (\S+) (\S+)$/.exec(m))) return `Lay out your ${r[2]} card to build ${a(form(r[1]))}.`;
+      if (/^[a-p]\d{1,2}(-[a-p]\d{1,2})+$/.test(m)) return 'Put the building on the highlighted squares.';
+      if (m === 'workers lot') return 'Put workers down beside the castle lot.';
+      if (/^workers /.test(m)) return 'Put workers down beside the highlighted building.';
+      if (/^own /.test(m)) return 'Put one of your own workers on the highlighted square.';
+      if (/^neutral /.test(m)) return 'Put a neutral worker on the highlighted square.';
+      if (m === 'stop') return 'Stop putting workers down.';
+      if ((r = /^castle (\w+) (\d+)$/.exec(m))) return `Add ${r[2]} ${r[1]} piece${r[2] === '1' ? '' : 's'} to the castle.`;
+      if (m === 'draw stack') return 'Draw the top card of the stack.';
+      if ((r = /^draw (\S+) (\S+)$/.exec(m))) return `Take the ${r[2]} ${form(r[1])} card from the display.`;
+      if (m === 'banner yes') return 'Hang an architect banner.';
+      if (m === 'banner no') return 'Keep your banners.';
+      if ((r = /^sell (\w+) (\d+)$/.exec(m))) return `Sell ${r[2]} ${r[1]} seal${r[2] === '1' ? '' : 's'} for gold.`;
+      return null;
+    },
     formatMove(m) {
       let r;
       if ((r = /^lot (\S+)$/.exec(m))) return `lot at ${r[1]}`;

@@ -398,6 +398,14 @@ export function create({ boardEl, panelsEl, board, decide, changed }) {
       const colour = v && v.colours ? v.colours[k] : null;
       return colour ? [el('span.clan-swatch', { style: `background:${CLAN_COLOURS[colour]}` }), ` ${cap(colour)}`] : null;
     },
+    // The decision as a sentence for the player about to make it (the
+    // Confirm line); null for a decision it has no words for.
+    sayMove(m) {
+      const mv = /^(\d+)-(\d+)$/.exec(m);
+      if (mv) return `Move the huts of territory ${mv[1]} onto territory ${mv[2]}.`;
+      const vl = /^village (\d+)$/.exec(m);
+      return vl ? `Found the village at ${vl[1]} first.` : null;
+    },
     formatMove(m) {
       const mv = /^(\d+)-(\d+)$/.exec(m);
       if (mv) return `${mv[1]} → ${mv[2]}`;

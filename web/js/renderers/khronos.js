@@ -1327,6 +1327,39 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       if (!v || !v.colours) return null;
       return [el('i.kh-swatch', { style: `background:${SEAT_COLOURS[v.colours[k]]}` }), ` ${cap(v.colours[k])}`];
     },
+    // The decision as a sentence for the player about to make it (the
+    // Confirm line); null for a decision it has no words for.
+    sayMove(m) {
+      const v = ctx && ctx.view;
+      const age = (b) => `the ${BOARD_INFO[b] ? BOARD_INFO[b].title : cap(b)}`;
+      const a = (t) => `${/^[aeiou]/i.test(t) ? 'an' : 'a'} ${cap(t)}`;
+      const fam = (c) => CARD_FAMILY[c] || c;
+      const n = (cards) => cards.length;
+      let r;
+      if ((r = /^build (\w+) (\w+)$/.exec(m))) return `Build ${a(r[2])} on ${age(r[1])}.`;
+      if ((r = /^upgrade (\w+) (\w+) (\w+)$/.exec(m))) return `Upgrade the highlighted building on ${age(r[1])} to ${a(r[3])}.`;
+      if ((r = /^travel (\w+) (\w+)/.exec(m))) return `Send an adventurer from ${age(r[1])} to ${age(r[2])}.`;
+      if ((r = /^demolish (\w+) /.exec(m))) return `Demolish the highlighted building on ${age(r[1])}.`;
+      if ((r = /^downsize (\w+) /.exec(m))) return `Make the highlighted building on ${age(r[1])} smaller.`;
+      if (/^populate /.test(m)) return 'Put one of your cubes on the highlighted civil building of the Age of Reason.';
+      if (/^renovate /.test(m)) return 'Renovate the highlighted ruin of the Age of Reason.';
+      if ((r = /^swap (\w) for (\w)$/.exec(m))) return `Swap your ${fam(r[1])} card for the ${fam(r[2])} card on display.`;
+      if ((r = /^exchange (\w+)$/.exec(m))) return `Pay 2 Ecus to exchange ${plural(n(r[1]), 'card')} (${cardWords(r[1])}).`;
+      if ((r = /^pay (\w+)$/.exec(m))) return `Pay the terrain surcharge with ${plural(n(r[1]), 'card')} (${cardWords(r[1])}).`;
+      if ((r = /^end discard (\w+)$/.exec(m))) return `End your turn, discarding ${plural(n(r[1]), 'card')} (${cardWords(r[1])}).`;
+      if (m === 'end') return 'End your turn.';
+      if (/^[a-z]\d+(-[a-z]\d+|(\+[a-z]\d+)*)$/.test(m) && v && v.pending) {
+        if (v.phase === 'keep') return `Keep the highlighted part of the building on ${age(v.pending.board)}.`;
+        return `Put the ${v.pending.type ? cap(v.pending.type) : 'building'} on the highlighted squares of ${age(v.pending.board)}.`;
+      }
+      return null;
+    },
+    // Decisions that only open the next choice of the same action (the kind
+    // of building, before its squares; the surcharge cards, after them): sent
+    // at once even with "Confirm each move", so a build takes one Confirm.
+    isStep(m) {
+      return /^(build|upgrade|pay) /.test(m);
+    },
     formatMove(m) {
       let r;
       if ((r = /^build (\w+) (\w+)$/.exec(m))) return `build ${cap(r[2])} · ${cap(r[1])}`;
