@@ -16,58 +16,20 @@
  * fitted (Bradley-Terry, minorise-maximise) to every pair of seats held by
  * different agents in a game, plus head-to-head scores with intervals.
  */
-#include "cli.h"
+#include "match.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define MATCH_MAX_GAMES 1000000
-#define MATCH_MAX_THREADS 64
-
-typedef struct match_agent {
-    char label[64];       /* as written on the command line */
-    const tb_agent *agent;
-    tb_budget budget;
-    bool infer;           /* infer=on: deal hidden roles by what play has shown */
-    int id;               /* index of the pooled agent (same label) */
-} match_agent;
-
-typedef struct match_game {
-    int entry[TB_MAX_SEATS]; /* which --agents entry sat in each seat */
-    int scores[TB_MAX_SEATS], ranks[TB_MAX_SEATS];
-    double returns[TB_MAX_SEATS];
-    double seconds[TB_MAX_SEATS];
-    int decisions[TB_MAX_SEATS];
-    char *record;
-    char error[TB_ERR_LEN + 64 + TB_MOVE_TEXT + 64];
-} match_game;
-
-typedef struct match_run {
-    const tb_game *game;
-    const tb_data *data; /* the board (--board), or NULL for the built-in one */
-    int players;
-    tb_options opts;
-    uint64_t seed;
-    match_agent entry[TB_MAX_SEATS];
-    int ids;                       /* distinct agents */
-    int label_of[TB_MAX_SEATS];    /* id -> an entry with that label */
-    int ngames;
-    match_game *games;
-    pthread_mutex_t lock;
-    int next, finished;
-    bool progress;
-    uint64_t start;
-} match_run;
-
 static int match_help(void)
 {
     printf("usage: tabula match --game G --agents A,B,... --games K [--players N]\n"
            "                    [--seed S] [--threads T] [--board FILE] [--out FILE] [--quiet]\n"
-           "                    [KEY=VALUE ...]\n\n"
+           "                    [--shard K/N] [KEY=VALUE ...]\n"
+           "       tabula match merge SHARD... [--out FILE]\n\n"
            "Plays K seeded games of G between the agents, one agent per seat (the number\n"
            "of agents is the number of players; --players, if given, must agree).  Game g\n"
            "is dealt from seed S + g/N and the agents are rotated one seat per game, so\n"
@@ -89,12 +51,21 @@ static int match_help(void)
            "               (docs/data-format.md); the records name it, for 'tabula replay'\n"
            "  --out FILE   write every game's record and the summary as JSON\n"
            "  --quiet      no progress bar (it is shown only when stderr is a terminal)\n"
-           "  KEY=VALUE    a game option, as for 'tabula play'\n");
+           "  --shard K/N  play only games K, K+N, K+2N, ... (K from 0 to N-1; games are\n"
+           "               numbered from 0) of the same match: the same deals and agent\n"
+           "               seeds as the whole run; --out FILE is required and receives the\n"
+           "               shard's results and records (no table is printed)\n"
+           "  KEY=VALUE    a game option, as for 'tabula play'\n\n"
+           "'tabula match merge' reads the N shard files of one match (any order), checks\n"
+           "that they are the shards 0 to N-1 of the same match (game, options, agents,\n"
+           "seed, board), each once and complete, and prints the table the whole match\n"
+           "would print; --out FILE writes the merged records and summary as --out does.\n"
+           "For Slurm array jobs see docs/research.md.\n");
     return 0;
 }
 
 /* Parses NAME[:LEVEL][:KEY=VALUE...]; 0 on success, else err says why. */
-static int match_parse_agent(const tb_game *game, const char *spec, match_agent *a, char *err,
+int match_parse_agent(const tb_game *game, const char *spec, match_agent *a, char *err,
                              size_t errlen)
 {
     memset(a, 0, sizeof *a);
@@ -188,14 +159,16 @@ static void match_progress(match_run *r)
     for (int i = 0; i < width; i++)
         bar[i] = i < done ? '#' : '.';
     bar[width] = '\0';
-    fprintf(stderr, "\r[%s] %d/%d games  %.0fs elapsed  ETA %.0fs   ", bar, r->finished,
-            r->ngames, elapsed, eta);
+    fprintf(stderr, "\r[%s] %d/%d games%s  %.0fs elapsed  ETA %.0fs   ", bar, r->finished,
+            r->ngames, r->stride > 1 ? " of this shard" : "", elapsed, eta);
     fflush(stderr);
 }
 
-static void match_play(match_run *r, int g)
+/* Plays games[i], which is game first + i * stride of the match. */
+static void match_play(match_run *r, int i)
 {
-    match_game *mg = &r->games[g];
+    match_game *mg = &r->games[i];
+    int g = r->first + i * r->stride;
     int n = r->players;
     uint64_t deal = r->seed + (uint64_t)(g / n);
     tb_state *s = tb_state_new(r->game);
@@ -277,14 +250,6 @@ static void *match_worker(void *arg)
 
 /* ---- statistics ---- */
 
-typedef struct match_stats {
-    double appearances[TB_MAX_SEATS], wins[TB_MAX_SEATS], score[TB_MAX_SEATS];
-    double seconds[TB_MAX_SEATS], decisions[TB_MAX_SEATS];
-    double pair_n[TB_MAX_SEATS][TB_MAX_SEATS];     /* pairings of id i against id j */
-    double pair_score[TB_MAX_SEATS][TB_MAX_SEATS]; /* points of i in them */
-    double elo[TB_MAX_SEATS];
-    bool has_elo;
-} match_stats;
 
 static double match_ratio(double a, double b)
 {
@@ -360,7 +325,7 @@ static void match_fit_elo(const match_run *r, match_stats *st)
         st->elo[i] = 400.0 * log10(gamma[i]);
 }
 
-static void match_tally(const match_run *r, match_stats *st)
+void match_tally(const match_run *r, match_stats *st)
 {
     memset(st, 0, sizeof *st);
     int n = r->players;
@@ -395,13 +360,12 @@ static void match_print_elo(FILE *out, double e)
         fprintf(out, "%+.0f", e > -0.5 && e < 0.5 ? 0.0 : e); /* never "-0" */
 }
 
-static void match_print(const match_run *r, const match_stats *st, double seconds, int threads)
+void match_print(const match_run *r, const match_stats *st, const char *how)
 {
-    printf("%s, %d players, %d games from seed %llu, seats rotated; %.1f s on %d thread%s",
-           tb_game_title(r->game), r->players, r->ngames, (unsigned long long)r->seed, seconds,
-           threads, threads == 1 ? "" : "s");
-    if (r->data)
-        printf("; on the board '%s' (%s)", tb_data_name(r->data), tb_data_hash(r->data));
+    printf("%s, %d players, %d games from seed %llu, seats rotated; %s",
+           tb_game_title(r->game), r->players, r->ngames, (unsigned long long)r->seed, how);
+    if (r->data_name[0])
+        printf("; on the board '%s' (%s)", r->data_name, r->data_hash);
     printf("\n\n");
     int width = 5;
     for (int i = 0; i < r->ids; i++) {
@@ -464,17 +428,11 @@ static void match_print(const match_run *r, const match_stats *st, double second
     }
 }
 
-/* Appends printf-style text to a growing string; aborts when out of memory. */
-typedef struct match_text {
-    char *data;
-    size_t len, cap;
-} match_text;
-
-static void match_put(match_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void match_put(match_text *t, const char *fmt, ...)
+/* Appends printf-style text (match.h); after a failed allocation the text
+ * is dropped and `failed` set. */
+void match_put(match_text *t, const char *fmt, ...)
 {
-    for (;;) {
+    while (!t->failed) {
         va_list ap;
         va_start(ap, fmt);
         int need = vsnprintf(t->data ? t->data + t->len : NULL, t->data ? t->cap - t->len : 0,
@@ -490,8 +448,11 @@ static void match_put(match_text *t, const char *fmt, ...)
         while (cap <= t->len + (size_t)need)
             cap *= 2;
         char *p = realloc(t->data, cap);
-        if (!p)
-            abort();
+        if (!p) {
+            free(t->data);
+            *t = (match_text){.failed = true};
+            return;
+        }
         t->data = p;
         t->cap = cap;
     }
@@ -505,19 +466,22 @@ static void match_put_number(match_text *t, double v)
         match_put(t, "null");
 }
 
-static char *match_json(const match_run *r, const match_stats *st, int threads)
+char *match_json(const match_run *r, const match_stats *st, int threads, int shards)
 {
     match_text t = {0};
     match_put(&t, "{\"format\":\"tabula-match\",\"version\":1,\"game\":\"%s\",\"players\":%d,"
-                  "\"games\":%d,\"seed\":\"%llu\",\"threads\":%d,\"agents\":[",
+                  "\"games\":%d,\"seed\":\"%llu\",\"threads\":%d,",
               tb_game_name(r->game), r->players, r->ngames, (unsigned long long)r->seed,
               threads);
+    if (shards > 1)
+        match_put(&t, "\"shards\":%d,", shards);
+    match_put(&t, "\"agents\":[");
     for (int i = 0; i < r->players; i++)
         match_put(&t, "%s\"%s\"", i ? "," : "", r->entry[i].label);
     match_put(&t, "]");
-    if (r->data) /* board names are letters, digits, '-' and '_' (tb_data_name_ok) */
-        match_put(&t, ",\"data\":{\"name\":\"%s\",\"hash\":\"%s\"}", tb_data_name(r->data),
-                  tb_data_hash(r->data));
+    if (r->data_name[0]) /* letters, digits, '-' and '_' (tb_data_name_ok; merge checks) */
+        match_put(&t, ",\"data\":{\"name\":\"%s\",\"hash\":\"%s\"}", r->data_name,
+                  r->data_hash);
     match_put(&t, ",\"summary\":{\"agents\":[");
     for (int i = 0; i < r->ids; i++) {
         double lo, hi, n = st->appearances[i];
@@ -569,10 +533,41 @@ static char *match_json(const match_run *r, const match_stats *st, int threads)
     return t.data;
 }
 
+void match_pool_agents(match_run *r)
+{
+    r->ids = 0;
+    for (int i = 0; i < r->players; i++) {
+        r->entry[i].id = -1;
+        for (int j = 0; j < i; j++)
+            if (strcmp(r->entry[j].label, r->entry[i].label) == 0)
+                r->entry[i].id = r->entry[j].id;
+        if (r->entry[i].id < 0) {
+            r->label_of[r->ids] = i;
+            r->entry[i].id = r->ids++;
+        }
+    }
+}
+
+void match_options_text(const match_run *r, char *buf, size_t len)
+{
+    tb_options norm = r->opts;
+    char err[TB_ERR_LEN];
+    buf[0] = '\0';
+    if (tb_options_normalize(r->game, &norm, err, sizeof err) != 0)
+        return;
+    size_t used = 0;
+    for (int i = 0; i < norm.count && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", i ? " " : "",
+                                 norm.item[i].key, norm.item[i].value);
+}
+
 int cmd_match(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "merge") == 0)
+        return match_merge(argc - 1, argv + 1);
     const char *game_name = NULL, *agents_arg = NULL, *out_path = NULL, *board_arg = NULL;
     long players = 0, games = 0, threads = 1;
+    uint64_t shard = 0, shards = 0; /* --shard K/N; shards 0: the whole match */
     uint64_t seed = 1;
     bool quiet = false;
     match_run r;
@@ -588,7 +583,8 @@ int cmd_match(int argc, char **argv)
         } else if (strcmp(a, "--game") == 0 || strcmp(a, "--players") == 0 ||
                    strcmp(a, "--agents") == 0 || strcmp(a, "--games") == 0 ||
                    strcmp(a, "--seed") == 0 || strcmp(a, "--threads") == 0 ||
-                   strcmp(a, "--out") == 0 || strcmp(a, "--board") == 0) {
+                   strcmp(a, "--out") == 0 || strcmp(a, "--board") == 0 ||
+                   strcmp(a, "--shard") == 0) {
             if (i + 1 >= argc)
                 return cli_usage("match", "%s needs a value", a);
             const char *v = argv[++i];
@@ -600,6 +596,11 @@ int cmd_match(int argc, char **argv)
                 agents_arg = v;
             } else if (strcmp(a, "--out") == 0) {
                 out_path = v;
+            } else if (strcmp(a, "--shard") == 0) {
+                if (cli_parse_shard(v, MATCH_MAX_SHARDS, &shard, &shards) != 0)
+                    return cli_usage("match", "--shard must be K/N with 0 <= K < N <= %d "
+                                     "(e.g. 0/4 for the first of four), not '%s'",
+                                     MATCH_MAX_SHARDS, v);
             } else if (strcmp(a, "--seed") == 0) {
                 if (cli_parse_u64(v, &seed))
                     return cli_usage("match", "--seed must be a whole number, not '%s'", v);
@@ -629,6 +630,12 @@ int cmd_match(int argc, char **argv)
         return cli_usage("match", "which agents? (--agents ismcts,greedy)");
     if (!games)
         return cli_usage("match", "how many games? (--games 100)");
+    if (shards && !out_path)
+        return cli_usage("match", "--shard needs --out FILE (the shard's results, for "
+                         "'tabula match merge')");
+    if (shards > (uint64_t)games)
+        return cli_usage("match", "--shard %llu/%llu: more shards than the %ld games",
+                         (unsigned long long)shard, (unsigned long long)shards, games);
     r.game = cli_game_arg("match", game_name);
     if (!r.game)
         return 2;
@@ -659,16 +666,7 @@ int cmd_match(int argc, char **argv)
         if (tb_options_normalize(r.game, &check, err, sizeof err) != 0)
             return cli_usage("match", "%s", err);
     }
-    for (int i = 0; i < n; i++) {
-        r.entry[i].id = -1;
-        for (int j = 0; j < i; j++)
-            if (strcmp(r.entry[j].label, r.entry[i].label) == 0)
-                r.entry[i].id = r.entry[j].id;
-        if (r.entry[i].id < 0) {
-            r.label_of[r.ids] = i;
-            r.entry[i].id = r.ids++;
-        }
-    }
+    match_pool_agents(&r);
     tb_data_set *boards = tb_data_set_new(); /* alive until every game is over */
     if (board_arg) {
         r.data = cli_board_arg(boards, r.game, board_arg, err, sizeof err);
@@ -676,20 +674,25 @@ int cmd_match(int argc, char **argv)
             tb_data_set_free(boards);
             return cli_usage("match", "%s", err);
         }
+        snprintf(r.data_name, sizeof r.data_name, "%s", tb_data_name(r.data));
+        snprintf(r.data_hash, sizeof r.data_hash, "%s", tb_data_hash(r.data));
     }
     r.seed = seed;
-    r.ngames = (int)games;
-    r.games = calloc((size_t)games, sizeof *r.games);
+    r.total = (int)games;
+    r.first = shards ? (int)shard : 0;
+    r.stride = shards ? (int)shards : 1;
+    r.ngames = (r.total - r.first + r.stride - 1) / r.stride;
+    r.games = calloc((size_t)r.ngames, sizeof *r.games);
     if (!r.games) {
-        fprintf(stderr, "tabula match: out of memory for %ld games\n", games);
+        fprintf(stderr, "tabula match: out of memory for %d games\n", r.ngames);
         tb_data_set_free(boards);
         return 1;
     }
     r.progress = !quiet && isatty(STDERR_FILENO);
     pthread_mutex_init(&r.lock, NULL);
     r.start = cli_now_us();
-    if (threads > games)
-        threads = games;
+    if (threads > r.ngames)
+        threads = r.ngames;
     pthread_t tid[MATCH_MAX_THREADS];
     bool started[MATCH_MAX_THREADS] = {false};
     for (int i = 1; i < threads; i++)
@@ -705,17 +708,34 @@ int cmd_match(int argc, char **argv)
     int rc = 0;
     for (int g = 0; g < r.ngames; g++) {
         if (r.games[g].error[0]) {
-            fprintf(stderr, "tabula match: game %d: %s\n", g, r.games[g].error);
+            fprintf(stderr, "tabula match: game %d: %s\n", r.first + g * r.stride,
+                    r.games[g].error);
             rc = 1;
         }
     }
-    if (rc == 0) {
+    if (rc == 0 && shards) {
+        if (match_write_shard(&r, seconds, (int)threads, out_path, err, sizeof err) != 0) {
+            fprintf(stderr, "tabula match: %s\n", err);
+            rc = 1;
+        } else {
+            printf("Shard %d/%d: %d of the %d games played in %.1f s; results and records: %s\n"
+                   "Put the shards together with 'tabula match merge'.\n",
+                   r.first, r.stride, r.ngames, r.total, seconds, out_path);
+        }
+    } else if (rc == 0) {
         match_stats st;
         match_tally(&r, &st);
-        match_print(&r, &st, seconds, (int)threads);
+        char how[80];
+        snprintf(how, sizeof how, "%.1f s on %d thread%s", seconds, (int)threads,
+                 threads == 1 ? "" : "s");
+        match_print(&r, &st, how);
         if (out_path) {
-            char *json = match_json(&r, &st, (int)threads);
-            if (cli_write_file(out_path, json, err, sizeof err) != 0) {
+            char *json = match_json(&r, &st, (int)threads, 1);
+            if (!json) {
+                snprintf(err, sizeof err, "out of memory writing %s", out_path);
+                fprintf(stderr, "tabula match: %s\n", err);
+                rc = 1;
+            } else if (cli_write_file(out_path, json, err, sizeof err) != 0) {
                 fprintf(stderr, "tabula match: %s\n", err);
                 rc = 1;
             } else {
