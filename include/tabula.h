@@ -486,6 +486,17 @@ TB_API const tb_agent *tb_agent_find(const char *name);
 TB_API tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, const tb_budget *budget,
                         uint64_t seed, tb_agent_report *report);
 
+/* tb_agent_decide (the same decision for the same seed), also giving the
+ * agent's policy at this position: every decision the search weighed with
+ * its visits (up to cap of them, most visited first; *count says how many),
+ * or, for an agent without visits (random, greedy) or a position answered
+ * without search, the chosen decision with 1 visit.  The targets of
+ * self-play data (tabula selfplay, docs/research.md). */
+TB_API tb_move tb_agent_decide_policy(const tb_agent *agent, const tb_state *truth,
+                                      const tb_budget *budget, uint64_t seed,
+                                      tb_agent_report *report, tb_move *moves, int64_t *visits,
+                                      int cap, int *count);
+
 /* Whether the computer infers hidden roles (deals them by tb_inference)
  * when nobody says: where it was measured to win (docs/ai.md, "Clans colour
  * inference"): with two players at every budget, with more from 5000

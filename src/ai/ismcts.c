@@ -797,6 +797,13 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
         }
         qsort(stat, (size_t)m, sizeof *stat, ism_stat_by_rank);
         choice = stat[0].move;
+        if (cfg.sink) {
+            cfg.sink->count = 0;
+            for (int i = 0; i < m && cfg.sink->count < cfg.sink->cap; i++) {
+                cfg.sink->move[cfg.sink->count] = stat[i].move;
+                cfg.sink->visits[cfg.sink->count++] = stat[i].visits - stat[i].prior;
+            }
+        }
         if (report) {
             report->iterations = done;
             report->count = m < TB_REPORT_MOVES ? m : TB_REPORT_MOVES;

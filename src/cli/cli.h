@@ -22,6 +22,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_loadtest(int argc, char **argv);
+int cmd_selfplay(int argc, char **argv);
 
 /* util.c */
 uint64_t cli_now_us(void);           /* monotonic microseconds */
