@@ -76,14 +76,14 @@ int match_parse_agent(const tb_game *game, const char *spec, match_agent *a, cha
     }
     for (const char *p = spec; *p; p++) {
         if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' ||
-              *p == ':' || *p == '=' || *p == '.')) {
-            snprintf(err, errlen, "agent '%s' has a character other than a-z 0-9 _ - : = .",
+              *p == ':' || *p == '=' || *p == '.' || *p == '/')) {
+            snprintf(err, errlen, "agent '%s' has a character other than a-z 0-9 _ - : = . /",
                      spec);
             return -1;
         }
     }
     snprintf(a->label, sizeof a->label, "%s", spec);
-    char buf[64];
+    char buf[256];
     snprintf(buf, sizeof buf, "%s", spec);
     char *save = NULL;
     char *name = strtok_r(buf, ":", &save);
@@ -118,6 +118,19 @@ int match_parse_agent(const tb_game *game, const char *spec, match_agent *a, cha
             continue;
         }
         *eq = '\0';
+        if (strcmp(part, "net") == 0) {
+            if (a->agent != tb_agent_find("ismcts")) {
+                snprintf(err, errlen, "'net' in agent '%s': only ismcts searches with a "
+                         "network", spec);
+                return -1;
+            }
+            tb_net_free(a->net);
+            a->net = match_read_net(game, 0, eq + 1, err, errlen);
+            if (!a->net)
+                return -1;
+            a->budget.net = a->net;
+            continue;
+        }
         if (strcmp(part, "infer") == 0) {
             if (strcmp(eq + 1, "on") != 0 && strcmp(eq + 1, "off") != 0) {
                 snprintf(err, errlen, "'infer' in agent '%s' must be on or off", spec);
@@ -141,7 +154,7 @@ int match_parse_agent(const tb_game *game, const char *spec, match_agent *a, cha
             a->budget.threads = (int)v;
         } else {
             snprintf(err, errlen, "unknown key '%s' in agent '%s' (keys: iterations, time_ms, "
-                     "threads, infer)", part, spec);
+                     "threads, infer, net)", part, spec);
             return -1;
         }
     }
@@ -533,6 +546,30 @@ char *match_json(const match_run *r, const match_stats *st, int threads, int sha
     return t.data;
 }
 
+tb_net *match_read_net(const tb_game *game, int players, const char *path, char *err,
+                       size_t errlen)
+{
+    char rerr[TB_ERR_LEN];
+    char *text = cli_read_file(path, rerr, sizeof rerr);
+    if (!text) {
+        snprintf(err, errlen, "net=%s: %s", path, rerr);
+        return NULL;
+    }
+    tb_net *net = tb_net_parse(game, text, strlen(text), rerr, sizeof rerr);
+    free(text);
+    if (!net) {
+        snprintf(err, errlen, "net=%s: %s", path, rerr);
+        return NULL;
+    }
+    if (players && !tb_net_fits(net, game, players)) {
+        snprintf(err, errlen, "net=%s is for %d players, not %d", path, tb_net_players(net),
+                 players);
+        tb_net_free(net);
+        return NULL;
+    }
+    return net;
+}
+
 void match_pool_agents(match_run *r)
 {
     r->ids = 0;
@@ -561,18 +598,30 @@ void match_options_text(const match_run *r, char *buf, size_t len)
                                  norm.item[i].key, norm.item[i].value);
 }
 
+static int match_main(int argc, char **argv, match_run *rp);
+
 int cmd_match(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "merge") == 0)
         return match_merge(argc - 1, argv + 1);
+    match_run r;
+    memset(&r, 0, sizeof r);
+    int rc = match_main(argc, argv, &r);
+    for (int i = 0; i < TB_MAX_SEATS; i++)
+        tb_net_free(r.entry[i].net);
+    return rc;
+}
+
+/* The match itself; nets the agents load stay in rp->entry for the caller
+ * to free, whatever the outcome. */
+static int match_main(int argc, char **argv, match_run *rp)
+{
     const char *game_name = NULL, *agents_arg = NULL, *out_path = NULL, *board_arg = NULL;
     long players = 0, games = 0, threads = 1;
     uint64_t shard = 0, shards = 0; /* --shard K/N; shards 0: the whole match */
     uint64_t seed = 1;
     bool quiet = false;
-    match_run r;
-    memset(&r, 0, sizeof r);
-    tb_options_clear(&r.opts);
+    tb_options_clear(&rp->opts);
     char err[TB_ERR_LEN];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -618,7 +667,7 @@ int cmd_match(int argc, char **argv)
         } else if (a[0] == '-') {
             return cli_usage("match", "unknown option '%s'", a);
         } else if (strchr(a, '=')) {
-            if (tb_options_set_pair(&r.opts, a, err, sizeof err))
+            if (tb_options_set_pair(&rp->opts, a, err, sizeof err))
                 return cli_usage("match", "%s", err);
         } else {
             return cli_usage("match", "unexpected argument '%s'", a);
@@ -636,12 +685,12 @@ int cmd_match(int argc, char **argv)
     if (shards > (uint64_t)games)
         return cli_usage("match", "--shard %llu/%llu: more shards than the %ld games",
                          (unsigned long long)shard, (unsigned long long)shards, games);
-    r.game = cli_game_arg("match", game_name);
-    if (!r.game)
+    rp->game = cli_game_arg("match", game_name);
+    if (!rp->game)
         return 2;
     int n = 0;
     {
-        char buf[512];
+        char buf[2048];
         if (strlen(agents_arg) >= sizeof buf)
             return cli_usage("match", "--agents is too long");
         snprintf(buf, sizeof buf, "%s", agents_arg);
@@ -649,7 +698,7 @@ int cmd_match(int argc, char **argv)
         for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
             if (n >= TB_MAX_SEATS)
                 return cli_usage("match", "--agents names more than %d agents", TB_MAX_SEATS);
-            if (match_parse_agent(r.game, w, &r.entry[n], err, sizeof err) != 0)
+            if (match_parse_agent(rp->game, w, &rp->entry[n], err, sizeof err) != 0)
                 return cli_usage("match", "%s", err);
             n++;
         }
@@ -657,80 +706,84 @@ int cmd_match(int argc, char **argv)
     if (players && players != n)
         return cli_usage("match", "--players %ld but --agents names %d agent%s (one per seat)",
                          players, n, n == 1 ? "" : "s");
-    if (n < tb_game_min_players(r.game) || n > tb_game_max_players(r.game))
+    if (n < tb_game_min_players(rp->game) || n > tb_game_max_players(rp->game))
         return cli_usage("match", "%s is for %d to %d players; --agents names %d", game_name,
-                         tb_game_min_players(r.game), tb_game_max_players(r.game), n);
-    r.players = n;
+                         tb_game_min_players(rp->game), tb_game_max_players(rp->game), n);
+    rp->players = n;
+    for (int i = 0; i < n; i++)
+        if (rp->entry[i].net && !tb_net_fits(rp->entry[i].net, rp->game, n))
+            return cli_usage("match", "agent '%s': its network is for %d players, not %d",
+                             rp->entry[i].label, tb_net_players(rp->entry[i].net), n);
     {
-        tb_options check = r.opts;
-        if (tb_options_normalize(r.game, &check, err, sizeof err) != 0)
+        tb_options check = rp->opts;
+        if (tb_options_normalize(rp->game, &check, err, sizeof err) != 0)
             return cli_usage("match", "%s", err);
     }
-    match_pool_agents(&r);
+    match_pool_agents(rp);
     tb_data_set *boards = tb_data_set_new(); /* alive until every game is over */
     if (board_arg) {
-        r.data = cli_board_arg(boards, r.game, board_arg, err, sizeof err);
-        if (!r.data) {
+        rp->data = cli_board_arg(boards, rp->game, board_arg, err, sizeof err);
+        if (!rp->data) {
             tb_data_set_free(boards);
             return cli_usage("match", "%s", err);
         }
-        snprintf(r.data_name, sizeof r.data_name, "%s", tb_data_name(r.data));
-        snprintf(r.data_hash, sizeof r.data_hash, "%s", tb_data_hash(r.data));
+        snprintf(rp->data_name, sizeof rp->data_name, "%s", tb_data_name(rp->data));
+        snprintf(rp->data_hash, sizeof rp->data_hash, "%s", tb_data_hash(rp->data));
     }
-    r.seed = seed;
-    r.total = (int)games;
-    r.first = shards ? (int)shard : 0;
-    r.stride = shards ? (int)shards : 1;
-    r.ngames = (r.total - r.first + r.stride - 1) / r.stride;
-    r.games = calloc((size_t)r.ngames, sizeof *r.games);
-    if (!r.games) {
-        fprintf(stderr, "tabula match: out of memory for %d games\n", r.ngames);
+    rp->seed = seed;
+    rp->total = (int)games;
+    rp->first = shards ? (int)shard : 0;
+    rp->stride = shards ? (int)shards : 1;
+    rp->ngames = (rp->total - rp->first + rp->stride - 1) / rp->stride;
+    rp->games = calloc((size_t)rp->ngames, sizeof *rp->games);
+    if (!rp->games) {
+        fprintf(stderr, "tabula match: out of memory for %d games\n", rp->ngames);
         tb_data_set_free(boards);
         return 1;
     }
-    r.progress = !quiet && isatty(STDERR_FILENO);
-    pthread_mutex_init(&r.lock, NULL);
-    r.start = cli_now_us();
-    if (threads > r.ngames)
-        threads = r.ngames;
+    rp->progress = !quiet && isatty(STDERR_FILENO);
+    pthread_mutex_init(&rp->lock, NULL);
+    rp->start = cli_now_us();
+    if (threads > rp->ngames)
+        threads = rp->ngames;
     pthread_t tid[MATCH_MAX_THREADS];
     bool started[MATCH_MAX_THREADS] = {false};
     for (int i = 1; i < threads; i++)
-        started[i] = pthread_create(&tid[i], NULL, match_worker, &r) == 0;
-    match_worker(&r);
+        started[i] = pthread_create(&tid[i], NULL, match_worker, rp) == 0;
+    match_worker(rp);
     for (int i = 1; i < threads; i++)
         if (started[i])
             pthread_join(tid[i], NULL);
-    double seconds = (double)(cli_now_us() - r.start) / 1e6;
-    if (r.progress)
+    double seconds = (double)(cli_now_us() - rp->start) / 1e6;
+    if (rp->progress)
         fprintf(stderr, "\n");
-    pthread_mutex_destroy(&r.lock);
+    pthread_mutex_destroy(&rp->lock);
     int rc = 0;
-    for (int g = 0; g < r.ngames; g++) {
-        if (r.games[g].error[0]) {
-            fprintf(stderr, "tabula match: game %d: %s\n", r.first + g * r.stride,
-                    r.games[g].error);
+    for (int g = 0; g < rp->ngames; g++) {
+        if (rp->games[g].error[0]) {
+            fprintf(stderr, "tabula match: game %d: %s\n", rp->first + g * rp->stride,
+                    rp->games[g].error);
             rc = 1;
         }
     }
     if (rc == 0 && shards) {
-        if (match_write_shard(&r, seconds, (int)threads, out_path, err, sizeof err) != 0) {
+        if (match_write_shard(rp, seconds, (int)threads, out_path, err, sizeof err) != 0) {
             fprintf(stderr, "tabula match: %s\n", err);
             rc = 1;
         } else {
             printf("Shard %d/%d: %d of the %d games played in %.1f s; results and records: %s\n"
                    "Put the shards together with 'tabula match merge'.\n",
-                   r.first, r.stride, r.ngames, r.total, seconds, out_path);
+                   rp->first, rp->stride, rp->ngames, rp->total, seconds, out_path);
         }
     } else if (rc == 0) {
         match_stats st;
-        match_tally(&r, &st);
+        match_tally(rp, &st);
         char how[80];
         snprintf(how, sizeof how, "%.1f s on %d thread%s", seconds, (int)threads,
                  threads == 1 ? "" : "s");
-        match_print(&r, &st, how);
+        match_print(rp, &st, how);
         if (out_path) {
-            char *json = match_json(&r, &st, (int)threads, 1);
+            char *json = match_json(rp, &st, (int)threads, 1);
             if (!json) {
                 snprintf(err, sizeof err, "out of memory writing %s", out_path);
                 fprintf(stderr, "tabula match: %s\n", err);
@@ -744,9 +797,9 @@ int cmd_match(int argc, char **argv)
             free(json);
         }
     }
-    for (int g = 0; g < r.ngames; g++)
-        free(r.games[g].record);
-    free(r.games);
+    for (int g = 0; g < rp->ngames; g++)
+        free(rp->games[g].record);
+    free(rp->games);
     tb_data_set_free(boards);
     return rc;
 }

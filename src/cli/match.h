@@ -21,10 +21,11 @@
 #define MATCH_MAX_SHARDS 100000
 
 typedef struct match_agent {
-    char label[64];       /* as written on the command line */
+    char label[256];       /* as written on the command line */
     const tb_agent *agent;
     tb_budget budget;
     bool infer;           /* infer=on: deal hidden roles by what play has shown */
+    tb_net *net;          /* net=FILE: the search's network (owned), or NULL */
     int id;               /* index of the pooled agent (same label) */
 } match_agent;
 
@@ -79,10 +80,14 @@ typedef struct match_text {
 void match_put(match_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* match.c */
+/* Parses NAME[:LEVEL][:KEY=VALUE...] (loading net=FILE); 0, or -1 and err. */
 int match_parse_agent(const tb_game *game, const char *spec, match_agent *a, char *err,
                       size_t errlen);
 /* Pools agents written alike: sets entry[].id, ids and label_of. */
 void match_pool_agents(match_run *r);
+/* Reads a network file for `game` (net=FILE); NULL and err. */
+tb_net *match_read_net(const tb_game *game, int players, const char *path, char *err,
+                       size_t errlen);
 void match_tally(const match_run *r, match_stats *st);
 /* The table; `how` ends its first line (threads and time, or shards). */
 void match_print(const match_run *r, const match_stats *st, const char *how);

@@ -371,14 +371,15 @@ int match_merge(int argc, char **argv)
         snprintf(err, sizeof err, "%s: 'agents' must list one agent per seat", files[0].path);
         goto done;
     }
-    for (int i = 0; i < r.players; i++) {
-        char aerr[TB_ERR_LEN];
+    for (int i = 0; i < r.players; i++) { /* labels only: a merge plays nothing */
         const char *label = json_string_value(json_array_get(agents, (size_t)i));
-        if (!label || match_parse_agent(r.game, label, &r.entry[i], aerr, sizeof aerr) != 0) {
-            snprintf(err, sizeof err, "%s: %s", files[0].path, label ? aerr : "an agent is not "
-                     "a string");
+        if (!label || !*label || strlen(label) >= sizeof r.entry[i].label ||
+            strpbrk(label, "\"\\") || strspn(label, " ") == strlen(label)) {
+            snprintf(err, sizeof err, "%s: agent %d is not an agent's name", files[0].path,
+                     i + 1);
             goto done;
         }
+        snprintf(r.entry[i].label, sizeof r.entry[i].label, "%s", label);
     }
     match_pool_agents(&r);
     const json_t *data = json_object_get(j, "data");

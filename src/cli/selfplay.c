@@ -15,7 +15,7 @@
  * policy sums to 1 over its legal actions and the chosen action is legal;
  * only complete games are written, in game order.
  */
-#include "cli.h"
+#include "match.h"
 #include "npz.h"
 
 #include <errno.h>
@@ -148,7 +148,17 @@ static void selfplay_game_free(selfplay_game *g)
 enum { A_SEAT, A_GAME, A_DECISION, A_OBS, A_LEGAL_OFFSETS, A_LEGAL, A_POLICY, A_ACTION,
        A_RETURNS, A_GAMES, A_GAME_RETURNS, A_META, A_COUNT };
 
+static int selfplay_main(int argc, char **argv, tb_net **netp);
+
 int cmd_selfplay(int argc, char **argv)
+{
+    tb_net *net = NULL; /* net=FILE in --agent: freed here whatever happens */
+    int rc = selfplay_main(argc, argv, &net);
+    tb_net_free(net);
+    return rc;
+}
+
+static int selfplay_main(int argc, char **argv, tb_net **netp)
 {
     const char *game_name = NULL, *out_dir = NULL, *agent_arg = "ismcts:normal";
     long players = 2, games = 100;
@@ -220,7 +230,7 @@ int cmd_selfplay(int argc, char **argv)
     const tb_agent *agent = NULL;
     tb_budget budget = {0};
     {
-        char buf[128];
+        char buf[256];
         if (strlen(agent_arg) >= sizeof buf || strchr(agent_arg, ','))
             return cli_usage("selfplay", "--agent names one agent, e.g. ismcts:normal");
         snprintf(buf, sizeof buf, "%s", agent_arg);
@@ -245,10 +255,18 @@ int cmd_selfplay(int argc, char **argv)
                 continue;
             }
             *eq = '\0';
+            if (strcmp(part, "net") == 0 && agent == tb_agent_find("ismcts")) {
+                tb_net_free(*netp);
+                *netp = match_read_net(game, (int)players, eq + 1, err, sizeof err);
+                if (!*netp)
+                    return cli_usage("selfplay", "%s", err);
+                budget.net = *netp;
+                continue;
+            }
             if (cli_parse_int(eq + 1, 1, 1000000000L, &v) != 0 ||
                 (strcmp(part, "iterations") != 0 && strcmp(part, "threads") != 0))
-                return cli_usage("selfplay", "--agent takes iterations=N and threads=N "
-                                 "(whole numbers), not '%s=%s'", part, eq + 1);
+                return cli_usage("selfplay", "--agent takes iterations=N, threads=N and (for "
+                                 "ismcts) net=FILE, not '%s=%s'", part, eq + 1);
             if (strcmp(part, "iterations") == 0)
                 budget.iterations = v;
             else

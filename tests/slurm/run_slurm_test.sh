@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# run_slurm_test.sh TABULA SOURCE — scripts/slurm/ on a real Slurm cluster of
+# run_slurm_test.sh TABULA SOURCE [PYTHONPATH] — scripts/slurm/ on a real Slurm cluster of
 # one node, started here from Debian's slurm-wlm and munge: munged,
 # slurmctld and slurmd on this machine with their own configuration, key,
 # sockets, ports and spool in a temporary folder (as root, as CI runs).  It
 # submits a 4-shard match and its merge with scripts/slurm/submit-match.sh,
 # waits for them, and checks the merged table and records against the same
-# match run whole.  Every daemon it started is stopped at the end, whatever
+# match run whole; then a 3-shard self-play run (submit-selfplay.sh), whose
+# files tabula.datasets (from PYTHONPATH, the build's python folder) reads
+# as the same decisions as a run on one machine.  Every daemon it started is stopped at the end, whatever
 # happens.  A missing Slurm or munge, or not being root, is a failure, never
 # a skip.
 set -u
 tabula=$(realpath "$1")
 src=$(realpath "$2")
+pypath=${3:-}
 passed=0 failed=0
 ok() { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1"; }
@@ -141,7 +144,35 @@ strip() { sed -E 's/"(started|finished)":"[^"]*"//g; s/"seconds_per_decision":[^
 check "the merged table is the whole match's" test "$(table "$tmp/whole.out")" = "$(table "$OUT/table.txt")"
 check "the merged records are the whole match's" test "$(strip "$tmp/whole.json")" = "$(strip "$OUT/match.json")"
 check "the table says it was merged from 4 shards" grep -q "merged from 4 shards" "$OUT/table.txt"
+# Self-play: 3 array tasks, compared with the same run on one machine.
+if [ -n "$pypath" ]; then
+  export OUT=$tmp/work/selfplay AGENT=ismcts:iterations=40 GAMES=5 SEED=3 PLAYERS=2
+  "$tabula" selfplay clans --agent "$AGENT" --games "$GAMES" --seed "$SEED" --quiet \
+    --out "$tmp/selfplay-whole" >/dev/null 2>&1
+  SHARDS=3 "$src/scripts/slurm/submit-selfplay.sh" >"$tmp/submit2.out" 2>&1; rc=$?
+  check "submit-selfplay.sh queues the array" test $rc -eq 0
+  sp=$(sed -nE 's/^array job ([0-9]+) .*/\1/p' "$tmp/submit2.out")
+  for _ in $(seq 600); do
+    [ -z "$(squeue -h -j "${sp:-0}" 2>/dev/null)" ] && break
+    sleep 0.2
+  done
+  check "three self-play files" test "$(ls "$OUT"/selfplay-*-of-3.npz 2>/dev/null | wc -l)" -eq 3
+  PYTHONPATH=$pypath /usr/bin/python3 - "$tmp/selfplay-whole" "$OUT" >"$tmp/sp.out" 2>&1 <<'PY'
+import sys
+import numpy as np
+import tabula
+a, b = (tabula.datasets.load(d) for d in sys.argv[1:3])
+ia = np.lexsort((a["decision"], a["game"]))
+ib = np.lexsort((b["decision"], b["game"]))
+for k in ("game", "decision", "seat", "observation", "action", "returns"):
+    assert np.array_equal(np.asarray(a[k])[ia], np.asarray(b[k])[ib]), k
+assert b["meta"]["shards_found"] == [0, 1, 2]
+print("same decisions", len(ia))
+PY
+  check "the cluster's self-play data is the one-machine run's" grep -q "same decisions" "$tmp/sp.out"
+fi
 if [ "$failed" -gt 0 ]; then
+  cat "$tmp/sp.out" 2>/dev/null
   cat "$tmp/submit.out"; ls -la "$OUT" 2>/dev/null; cat "$OUT"/*.log 2>/dev/null | tail -20
   tail -n 20 "$tmp"/log/*.log 2>/dev/null
 fi
