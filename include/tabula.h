@@ -471,6 +471,30 @@ typedef struct tb_role_chance {
 TB_API int tb_inference_chances(const tb_inference *inference, const tb_state *state, int seat,
                                 int other, tb_role_chance *out, int max);
 
+/* ---- a trained policy-value network (docs/research.md, "Network files") ----
+ * A multilayer perceptron over a game's observation (tb_observation) with a
+ * policy head over its actions and a value head (the observing seat's
+ * expected return, 0..1), as examples/python/train.py writes it.  Read-only
+ * once parsed: threads may share one. */
+typedef struct tb_net tb_net;
+/* Parses a network file's text; game NULL accepts any game, else the file
+ * must be for that game (and its observation and action sizes).  NULL with
+ * err ("line N: what is wrong") on a malformed file. */
+TB_API tb_net *tb_net_parse(const tb_game *game, const char *text, size_t len, char *err,
+                            size_t errlen);
+TB_API void tb_net_free(tb_net *net);
+TB_API int tb_net_players(const tb_net *net);
+/* Whether the network is for this game and player count. */
+TB_API bool tb_net_fits(const tb_net *net, const tb_game *game, int players);
+/* Floats of scratch room an evaluation needs. */
+TB_API int tb_net_scratch(const tb_net *net);
+/* The value head for an observation. */
+TB_API double tb_net_value(const tb_net *net, const float *obs, float *scratch);
+/* The policy over the n given actions (softmax of their logits) into
+ * probs; -1 when an action is outside the network's action space. */
+TB_API int tb_net_policy(const tb_net *net, const float *obs, const int32_t *actions, int n,
+                         float *probs, float *scratch);
+
 typedef struct tb_budget {
     int64_t iterations; /* 0: no iteration limit */
     int64_t time_ms;    /* 0: no time limit */
@@ -483,6 +507,10 @@ typedef struct tb_budget {
      * roles by the mover's belief from it instead of uniformly; it is
      * ignored unless it has seen exactly the decisions made so far. */
     const tb_inference *inference;
+    /* Optional (NULL: none): a trained network for the search (ismcts): its
+     * policy is the prior of the root's decisions and its value judges the
+     * leaves instead of playouts.  Must be for the game and player count. */
+    const tb_net *net;
 } tb_budget;
 
 #define TB_REPORT_MOVES 8
@@ -512,6 +540,17 @@ TB_API const tb_agent *tb_agent_find(const char *name);
  * the agent that copy. */
 TB_API tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, const tb_budget *budget,
                         uint64_t seed, tb_agent_report *report);
+
+/* tb_agent_decide (the same decision for the same seed), also giving the
+ * agent's policy at this position: every decision the search weighed with
+ * its visits (up to cap of them, most visited first; *count says how many),
+ * or, for an agent without visits (random, greedy) or a position answered
+ * without search, the chosen decision with 1 visit.  The targets of
+ * self-play data (tabula selfplay, docs/research.md). */
+TB_API tb_move tb_agent_decide_policy(const tb_agent *agent, const tb_state *truth,
+                                      const tb_budget *budget, uint64_t seed,
+                                      tb_agent_report *report, tb_move *moves, int64_t *visits,
+                                      int cap, int *count);
 
 /* Whether the computer infers hidden roles (deals them by tb_inference)
  * when nobody says: where it was measured to win (docs/ai.md, "Clans colour

@@ -15,8 +15,9 @@ from ._tabula import Board, Error, Game, VectorGames, games, num_actions, observ
 from ._tabula import load as _load
 from ._tabula import new_game as _new_game
 from ._tabula import version as __version__
+from . import datasets  # tabula.datasets.load(DIR): tabula selfplay's data (docs/research.md)
 
-__all__ = ["Board", "Error", "Game", "VectorGames", "games", "load", "new_game", "num_actions",
+__all__ = ["Board", "Error", "Game", "VectorGames", "datasets", "games", "load", "new_game", "num_actions",
            "observation_size", "observation_shape", "read_board", "__version__"]
 
 

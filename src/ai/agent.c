@@ -54,6 +54,38 @@ tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, const tb_b
     return m;
 }
 
+tb_move tb_agent_decide_policy(const tb_agent *agent, const tb_state *truth,
+                               const tb_budget *budget, uint64_t seed, tb_agent_report *report,
+                               tb_move *moves, int64_t *visits, int cap, int *count)
+{
+    int seat = tb_to_move(truth);
+    tb_state *view = tb_state_dup(truth);
+    tb_rng rng;
+    tb_rng_seed(&rng, seed);
+    tb_rng deal = tb_rng_split(&rng);
+    tb_resample(view, seat, &deal);
+    tb_budget none = {0};
+    if (report)
+        memset(report, 0, sizeof *report);
+    tb__visit_sink sink = {.move = moves, .visits = visits, .cap = cap, .count = 0};
+    tb_move m;
+    if (agent == &tb__ismcts_agent) { /* the same search as its choose, with a sink */
+        tb__ismcts_config cfg = tb__ismcts_defaults(tb_state_game(view));
+        cfg.sink = &sink;
+        m = tb__ismcts_search(view, seat, budget ? budget : &none, &rng, report, &cfg);
+    } else {
+        m = agent->choose(view, seat, budget ? budget : &none, &rng, report);
+    }
+    if (sink.count == 0 && cap > 0) { /* no visits: the choice alone */
+        moves[0] = m;
+        visits[0] = 1;
+        sink.count = 1;
+    }
+    *count = sink.count;
+    tb_state_free(view);
+    return m;
+}
+
 /* Levels for people.  Each names an agent and a budget; a level whose agent
  * is not built in is reported as unknown.  Iteration budgets, not time, so a
  * level plays the same on every machine (and replays from a seed).  A row

@@ -33,7 +33,16 @@ typedef struct tb__ismcts_config {
     bool root_restricted;     /* the root considers root_move only, legal or
                                  dominated (the review's value of a decision) */
     tb_move root_move;
+    /* Optional (NULL: none): receives every root decision searched with its
+     * visits (the policy; tb_agent_decide_policy). */
+    struct tb__visit_sink *sink;
 } tb__ismcts_config;
+
+typedef struct tb__visit_sink {
+    tb_move *move;
+    int64_t *visits;
+    int cap, count;
+} tb__visit_sink;
 
 /* The settings the agent searches `game` with (NULL: the general ones). */
 tb__ismcts_config tb__ismcts_defaults(const tb_game *game);

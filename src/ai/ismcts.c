@@ -19,6 +19,12 @@
  * return per seat,
  * each node crediting the seat that made its decision (max^n).
  *
+ * With a trained network (budget->net, net.c): every root decision is
+ * seeded, its network policy P is added to its score as AlphaZero's PUCT
+ * term (c_net * P * sqrt(avail) / (1 + visits)), and a leaf is judged by
+ * the network's value for the seat to move there (the others share the
+ * rest) instead of a playout.
+ *
  * Invariants:
  *   - the search reads the view and its own generator only: no clock unless
  *     the caller supplies budget->now_us, no globals, so a fixed seed and an
@@ -47,6 +53,7 @@
 #define ISM_MAX_VISITS 2000000000  /* stop before a node's int32 counts overflow */
 #define ISM_MAX_PICK 16            /* most random draws one playout decision compares */
 #define ISM_LIST_CAP (1 << 21)     /* most decisions one tree remembers (8 MiB) */
+#define ISM_NET_PRIOR 1.0          /* weight of a network's policy at the root (c_net) */
 
 /* The settings a game searches best with, where they differ from the
  * general ones.  Each row was measured against the general settings on the
@@ -148,6 +155,13 @@ typedef struct ism_tree {
      * yet, or not the searching seat's). */
     int root_n;
     tb_move root_moves[TB_MAX_MOVES];
+    /* With a network: the root children's policy by pool index (the seeded
+     * children are 1 .. root_bias_n), shared read-only, and this tree's room
+     * for an observation and an evaluation. */
+    const tb_net *net;
+    const float *root_bias;
+    int32_t root_bias_n;
+    float *obs, *net_scratch;
     char guard_tail[ISM_GUARD];
 } ism_tree;
 
@@ -316,6 +330,20 @@ static int32_t ism_best_child(ism_tree *t, int32_t parent, double c, bool bump)
 {
     int32_t best = -1;
     double best_score = -1.0;
+    if (parent == 0 && t->root_bias) { /* the network's prior: the PUCT term */
+        for (int32_t k = t->pool[0].child; k >= 0; k = t->pool[k].sibling) {
+            ism_node *ch = &t->pool[k];
+            double score = ism_score(t, ch, c, bump);
+            if (k <= t->root_bias_n)
+                score += ISM_NET_PRIOR * t->root_bias[k] * sqrt((double)ch->avail) /
+                         (1.0 + ch->visits);
+            if (score > best_score) {
+                best_score = score;
+                best = k;
+            }
+        }
+        return best;
+    }
     for (int32_t k = t->pool[parent].child; k >= 0; k = t->pool[k].sibling) {
         double score = ism_score(t, &t->pool[k], c, bump);
         if (score > best_score) {
@@ -332,6 +360,21 @@ static double ism_final(const tb_state *s, int seat)
     double r[TB_MAX_SEATS];
     tb_returns(s, r);
     return r[seat];
+}
+
+/* Credits every node of the path with its seat's return. */
+static void ism_back_up(ism_tree *t, const double r[TB_MAX_SEATS], int depth)
+{
+    for (int p = 0; p < t->players; p++)
+        t->root_sum[p] += r[p];
+    t->pool[0].visits++;
+    for (int d = 1; d < depth; d++) {
+        ism_node *nd = &t->pool[t->path[d]];
+        nd->visits++;
+        nd->reward += r[nd->seat];
+        nd->mean = nd->reward / (double)nd->visits;
+    }
+    t->done++;
 }
 
 static void ism_iterate(ism_tree *t)
@@ -454,6 +497,17 @@ static void ism_iterate(ism_tree *t)
     /* Play out: to the end without a heuristic; else `limit` decisions,
      * each uniformly random or the heuristic's favourite of `pick` draws,
      * and then the heuristic judges. */
+    if (t->net && !tb_is_over(s)) { /* the network judges the leaf */
+        int who = tb_to_move(s);
+        double r[TB_MAX_SEATS], v = 0.5;
+        if (tb_observation(s, who, t->obs) > 0)
+            v = tb_net_value(t->net, t->obs, t->net_scratch);
+        for (int p = 0; p < t->players; p++)
+            r[p] = t->players > 1 ? (1.0 - v) / (t->players - 1) : v;
+        r[who] = v;
+        ism_back_up(t, r, depth);
+        return;
+    }
     int limit = t->judge ? t->cfg->playout_depth : -1;
     int pick = t->judge ? t->cfg->playout_pick : 1;
     if (pick > ISM_MAX_PICK)
@@ -501,16 +555,7 @@ static void ism_iterate(ism_tree *t)
         tb_returns(s, r);
     else
         tb_heuristic_all(s, r);
-    for (int p = 0; p < t->players; p++)
-        t->root_sum[p] += r[p];
-    t->pool[0].visits++;
-    for (int d = 1; d < depth; d++) {
-        ism_node *nd = &t->pool[t->path[d]];
-        nd->visits++;
-        nd->reward += r[nd->seat];
-        nd->mean = nd->reward / (double)nd->visits;
-    }
-    t->done++;
+    ism_back_up(t, r, depth);
 }
 
 /* Gives every decision at the root `prior` virtual visits worth the
@@ -678,6 +723,39 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
     int prior = tb_game_has_heuristic(tb_state_game(view)) && cfg.root_prior > 0 ? cfg.root_prior : 0;
     if (prior > 10000)
         prior = 10000;
+    /* A network that fits the game: the root's policy, by seeded child. */
+    const tb_net *net = tb_net_fits(budget->net, tb_state_game(view), tb_players(view))
+                            ? budget->net
+                            : NULL;
+    float *root_bias = NULL, *net_obs = NULL, *net_scratch = NULL;
+    int32_t root_bias_n = 0;
+    if (net && tb_game_has_heuristic(tb_state_game(view))) {
+        tb_move *moves = malloc(TB_MAX_MOVES * sizeof *moves);
+        int32_t *actions = malloc(TB_MAX_MOVES * sizeof *actions);
+        int n = moves ? tb_legal_undominated(view, moves) : 0;
+        ism_sort(moves, n);
+        root_bias = malloc((size_t)(n + 1) * sizeof *root_bias);
+        net_obs = malloc((size_t)tb_observation_size(tb_state_game(view), tb_players(view)) *
+                         sizeof *net_obs);
+        net_scratch = malloc((size_t)tb_net_scratch(net) * sizeof *net_scratch);
+        bool ok = moves && actions && root_bias && net_obs && net_scratch && n > 0 &&
+                  tb_observation(view, seat, net_obs) > 0;
+        for (int i = 0; ok && i < n; i++)
+            actions[i] = tb_move_to_action(tb_state_game(view), moves[i]);
+        if (ok && tb_net_policy(net, net_obs, actions, n, root_bias + 1, net_scratch) == 0) {
+            root_bias[0] = 0;
+            root_bias_n = n;
+            if (prior < 1)
+                prior = 1; /* every root decision a child from the start */
+        } else {
+            free(root_bias);
+            root_bias = NULL;
+        }
+        free(moves);
+        free(actions);
+    } else {
+        net = NULL;
+    }
     for (int i = 0; i < threads; i++) {
         ism_tree *t = calloc(1, sizeof *t);
         if (!t)
@@ -724,13 +802,32 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
             free(t);
             break;
         }
+        if (net) {
+            t->net = net;
+            t->root_bias = root_bias;
+            t->root_bias_n = root_bias ? root_bias_n : 0;
+            t->obs = malloc((size_t)tb_observation_size(tb_state_game(view), t->players) *
+                            sizeof *t->obs);
+            t->net_scratch = malloc((size_t)tb_net_scratch(net) * sizeof *t->net_scratch);
+            if (!t->obs || !t->net_scratch) { /* out of memory: this tree plays out */
+                free(t->obs);
+                free(t->net_scratch);
+                t->obs = t->net_scratch = NULL;
+                t->net = NULL;
+            }
+        }
         ism_new_node(t, 0, -1);
         if (prior)
             ism_seed_root(t, prior);
+        if (t->root_bias && t->used != t->root_bias_n + 1) /* the seeding ran out of room */
+            t->root_bias = NULL;
         tree[made++] = t;
     }
     if (made == 0) {
         free(deals);
+        free(root_bias);
+        free(net_obs);
+        free(net_scratch);
         return tb_random_move(view, rng);
     }
     if (made < threads) /* out of memory: the trees we have share all the work */
@@ -797,6 +894,13 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
         }
         qsort(stat, (size_t)m, sizeof *stat, ism_stat_by_rank);
         choice = stat[0].move;
+        if (cfg.sink) {
+            cfg.sink->count = 0;
+            for (int i = 0; i < m && cfg.sink->count < cfg.sink->cap; i++) {
+                cfg.sink->move[cfg.sink->count] = stat[i].move;
+                cfg.sink->visits[cfg.sink->count++] = stat[i].visits - stat[i].prior;
+            }
+        }
         if (report) {
             report->iterations = done;
             report->count = m < TB_REPORT_MOVES ? m : TB_REPORT_MOVES;
@@ -809,7 +913,12 @@ tb_move tb__ismcts_search_values(tb_state *view, int seat, const tb_budget *budg
     }
     free(stat);
     free(deals);
+    free(root_bias);
+    free(net_obs);
+    free(net_scratch);
     for (int i = 0; i < made; i++) {
+        free(tree[i]->obs);
+        free(tree[i]->net_scratch);
         free(tree[i]->pool);
         free(tree[i]->sqrt_log);
         free(tree[i]->inv_sqrt);

@@ -22,6 +22,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_match(int argc, char **argv);
 int cmd_loadtest(int argc, char **argv);
+int cmd_selfplay(int argc, char **argv);
 
 /* util.c */
 uint64_t cli_now_us(void);           /* monotonic microseconds */
@@ -32,6 +33,8 @@ bool cli_is_help(const char *arg);
 int cli_parse_int(const char *text, long lo, long hi, long *out);
 int cli_parse_u64(const char *text, uint64_t *out);
 uint64_t cli_random_seed(void);
+/* "K/N" with 0 <= K < N <= max (a shard of a split run); 0 or -1. */
+int cli_parse_shard(const char *text, uint64_t max, uint64_t *k, uint64_t *n);
 char *cli_read_file(const char *path, char *err, size_t errlen); /* malloc'd */
 int cli_write_file(const char *path, const char *text, char *err, size_t errlen);
 const tb_game *cli_game_arg(const char *cmd, const char *name); /* prints the error */

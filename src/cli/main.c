@@ -20,6 +20,7 @@ static const struct {
     {"bench", cmd_bench, "measure random playouts per second"},
     {"serve", cmd_serve, "serve the browser UI and live games over HTTP (docs/http-api.md)"},
     {"match", cmd_match, "play a seeded tournament between agents: win rates, intervals, Elo"},
+    {"selfplay", cmd_selfplay, "play an agent against itself and write training data (.npz)"},
     {"loadtest", cmd_loadtest, "load a server with many games played over WebSockets; measure it"},
 };
 

@@ -16,58 +16,20 @@
  * fitted (Bradley-Terry, minorise-maximise) to every pair of seats held by
  * different agents in a game, plus head-to-head scores with intervals.
  */
-#include "cli.h"
+#include "match.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define MATCH_MAX_GAMES 1000000
-#define MATCH_MAX_THREADS 64
-
-typedef struct match_agent {
-    char label[64];       /* as written on the command line */
-    const tb_agent *agent;
-    tb_budget budget;
-    bool infer;           /* infer=on: deal hidden roles by what play has shown */
-    int id;               /* index of the pooled agent (same label) */
-} match_agent;
-
-typedef struct match_game {
-    int entry[TB_MAX_SEATS]; /* which --agents entry sat in each seat */
-    int scores[TB_MAX_SEATS], ranks[TB_MAX_SEATS];
-    double returns[TB_MAX_SEATS];
-    double seconds[TB_MAX_SEATS];
-    int decisions[TB_MAX_SEATS];
-    char *record;
-    char error[TB_ERR_LEN + 64 + TB_MOVE_TEXT + 64];
-} match_game;
-
-typedef struct match_run {
-    const tb_game *game;
-    const tb_data *data; /* the board (--board), or NULL for the built-in one */
-    int players;
-    tb_options opts;
-    uint64_t seed;
-    match_agent entry[TB_MAX_SEATS];
-    int ids;                       /* distinct agents */
-    int label_of[TB_MAX_SEATS];    /* id -> an entry with that label */
-    int ngames;
-    match_game *games;
-    pthread_mutex_t lock;
-    int next, finished;
-    bool progress;
-    uint64_t start;
-} match_run;
-
 static int match_help(void)
 {
     printf("usage: tabula match --game G --agents A,B,... --games K [--players N]\n"
            "                    [--seed S] [--threads T] [--board FILE] [--out FILE] [--quiet]\n"
-           "                    [KEY=VALUE ...]\n\n"
+           "                    [--shard K/N] [KEY=VALUE ...]\n"
+           "       tabula match merge SHARD... [--out FILE]\n\n"
            "Plays K seeded games of G between the agents, one agent per seat (the number\n"
            "of agents is the number of players; --players, if given, must agree).  Game g\n"
            "is dealt from seed S + g/N and the agents are rotated one seat per game, so\n"
@@ -89,12 +51,21 @@ static int match_help(void)
            "               (docs/data-format.md); the records name it, for 'tabula replay'\n"
            "  --out FILE   write every game's record and the summary as JSON\n"
            "  --quiet      no progress bar (it is shown only when stderr is a terminal)\n"
-           "  KEY=VALUE    a game option, as for 'tabula play'\n");
+           "  --shard K/N  play only games K, K+N, K+2N, ... (K from 0 to N-1; games are\n"
+           "               numbered from 0) of the same match: the same deals and agent\n"
+           "               seeds as the whole run; --out FILE is required and receives the\n"
+           "               shard's results and records (no table is printed)\n"
+           "  KEY=VALUE    a game option, as for 'tabula play'\n\n"
+           "'tabula match merge' reads the N shard files of one match (any order), checks\n"
+           "that they are the shards 0 to N-1 of the same match (game, options, agents,\n"
+           "seed, board), each once and complete, and prints the table the whole match\n"
+           "would print; --out FILE writes the merged records and summary as --out does.\n"
+           "For Slurm array jobs see docs/research.md.\n");
     return 0;
 }
 
 /* Parses NAME[:LEVEL][:KEY=VALUE...]; 0 on success, else err says why. */
-static int match_parse_agent(const tb_game *game, const char *spec, match_agent *a, char *err,
+int match_parse_agent(const tb_game *game, const char *spec, match_agent *a, char *err,
                              size_t errlen)
 {
     memset(a, 0, sizeof *a);
@@ -105,14 +76,14 @@ static int match_parse_agent(const tb_game *game, const char *spec, match_agent 
     }
     for (const char *p = spec; *p; p++) {
         if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' ||
-              *p == ':' || *p == '=' || *p == '.')) {
-            snprintf(err, errlen, "agent '%s' has a character other than a-z 0-9 _ - : = .",
+              *p == ':' || *p == '=' || *p == '.' || *p == '/')) {
+            snprintf(err, errlen, "agent '%s' has a character other than a-z 0-9 _ - : = . /",
                      spec);
             return -1;
         }
     }
     snprintf(a->label, sizeof a->label, "%s", spec);
-    char buf[64];
+    char buf[256];
     snprintf(buf, sizeof buf, "%s", spec);
     char *save = NULL;
     char *name = strtok_r(buf, ":", &save);
@@ -147,6 +118,19 @@ static int match_parse_agent(const tb_game *game, const char *spec, match_agent 
             continue;
         }
         *eq = '\0';
+        if (strcmp(part, "net") == 0) {
+            if (a->agent != tb_agent_find("ismcts")) {
+                snprintf(err, errlen, "'net' in agent '%s': only ismcts searches with a "
+                         "network", spec);
+                return -1;
+            }
+            tb_net_free(a->net);
+            a->net = match_read_net(game, 0, eq + 1, err, errlen);
+            if (!a->net)
+                return -1;
+            a->budget.net = a->net;
+            continue;
+        }
         if (strcmp(part, "infer") == 0) {
             if (strcmp(eq + 1, "on") != 0 && strcmp(eq + 1, "off") != 0) {
                 snprintf(err, errlen, "'infer' in agent '%s' must be on or off", spec);
@@ -170,7 +154,7 @@ static int match_parse_agent(const tb_game *game, const char *spec, match_agent 
             a->budget.threads = (int)v;
         } else {
             snprintf(err, errlen, "unknown key '%s' in agent '%s' (keys: iterations, time_ms, "
-                     "threads, infer)", part, spec);
+                     "threads, infer, net)", part, spec);
             return -1;
         }
     }
@@ -188,14 +172,16 @@ static void match_progress(match_run *r)
     for (int i = 0; i < width; i++)
         bar[i] = i < done ? '#' : '.';
     bar[width] = '\0';
-    fprintf(stderr, "\r[%s] %d/%d games  %.0fs elapsed  ETA %.0fs   ", bar, r->finished,
-            r->ngames, elapsed, eta);
+    fprintf(stderr, "\r[%s] %d/%d games%s  %.0fs elapsed  ETA %.0fs   ", bar, r->finished,
+            r->ngames, r->stride > 1 ? " of this shard" : "", elapsed, eta);
     fflush(stderr);
 }
 
-static void match_play(match_run *r, int g)
+/* Plays games[i], which is game first + i * stride of the match. */
+static void match_play(match_run *r, int i)
 {
-    match_game *mg = &r->games[g];
+    match_game *mg = &r->games[i];
+    int g = r->first + i * r->stride;
     int n = r->players;
     uint64_t deal = r->seed + (uint64_t)(g / n);
     tb_state *s = tb_state_new(r->game);
@@ -277,14 +263,6 @@ static void *match_worker(void *arg)
 
 /* ---- statistics ---- */
 
-typedef struct match_stats {
-    double appearances[TB_MAX_SEATS], wins[TB_MAX_SEATS], score[TB_MAX_SEATS];
-    double seconds[TB_MAX_SEATS], decisions[TB_MAX_SEATS];
-    double pair_n[TB_MAX_SEATS][TB_MAX_SEATS];     /* pairings of id i against id j */
-    double pair_score[TB_MAX_SEATS][TB_MAX_SEATS]; /* points of i in them */
-    double elo[TB_MAX_SEATS];
-    bool has_elo;
-} match_stats;
 
 static double match_ratio(double a, double b)
 {
@@ -360,7 +338,7 @@ static void match_fit_elo(const match_run *r, match_stats *st)
         st->elo[i] = 400.0 * log10(gamma[i]);
 }
 
-static void match_tally(const match_run *r, match_stats *st)
+void match_tally(const match_run *r, match_stats *st)
 {
     memset(st, 0, sizeof *st);
     int n = r->players;
@@ -395,13 +373,12 @@ static void match_print_elo(FILE *out, double e)
         fprintf(out, "%+.0f", e > -0.5 && e < 0.5 ? 0.0 : e); /* never "-0" */
 }
 
-static void match_print(const match_run *r, const match_stats *st, double seconds, int threads)
+void match_print(const match_run *r, const match_stats *st, const char *how)
 {
-    printf("%s, %d players, %d games from seed %llu, seats rotated; %.1f s on %d thread%s",
-           tb_game_title(r->game), r->players, r->ngames, (unsigned long long)r->seed, seconds,
-           threads, threads == 1 ? "" : "s");
-    if (r->data)
-        printf("; on the board '%s' (%s)", tb_data_name(r->data), tb_data_hash(r->data));
+    printf("%s, %d players, %d games from seed %llu, seats rotated; %s",
+           tb_game_title(r->game), r->players, r->ngames, (unsigned long long)r->seed, how);
+    if (r->data_name[0])
+        printf("; on the board '%s' (%s)", r->data_name, r->data_hash);
     printf("\n\n");
     int width = 5;
     for (int i = 0; i < r->ids; i++) {
@@ -464,17 +441,11 @@ static void match_print(const match_run *r, const match_stats *st, double second
     }
 }
 
-/* Appends printf-style text to a growing string; aborts when out of memory. */
-typedef struct match_text {
-    char *data;
-    size_t len, cap;
-} match_text;
-
-static void match_put(match_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void match_put(match_text *t, const char *fmt, ...)
+/* Appends printf-style text (match.h); after a failed allocation the text
+ * is dropped and `failed` set. */
+void match_put(match_text *t, const char *fmt, ...)
 {
-    for (;;) {
+    while (!t->failed) {
         va_list ap;
         va_start(ap, fmt);
         int need = vsnprintf(t->data ? t->data + t->len : NULL, t->data ? t->cap - t->len : 0,
@@ -490,8 +461,11 @@ static void match_put(match_text *t, const char *fmt, ...)
         while (cap <= t->len + (size_t)need)
             cap *= 2;
         char *p = realloc(t->data, cap);
-        if (!p)
-            abort();
+        if (!p) {
+            free(t->data);
+            *t = (match_text){.failed = true};
+            return;
+        }
         t->data = p;
         t->cap = cap;
     }
@@ -505,19 +479,22 @@ static void match_put_number(match_text *t, double v)
         match_put(t, "null");
 }
 
-static char *match_json(const match_run *r, const match_stats *st, int threads)
+char *match_json(const match_run *r, const match_stats *st, int threads, int shards)
 {
     match_text t = {0};
     match_put(&t, "{\"format\":\"tabula-match\",\"version\":1,\"game\":\"%s\",\"players\":%d,"
-                  "\"games\":%d,\"seed\":\"%llu\",\"threads\":%d,\"agents\":[",
+                  "\"games\":%d,\"seed\":\"%llu\",\"threads\":%d,",
               tb_game_name(r->game), r->players, r->ngames, (unsigned long long)r->seed,
               threads);
+    if (shards > 1)
+        match_put(&t, "\"shards\":%d,", shards);
+    match_put(&t, "\"agents\":[");
     for (int i = 0; i < r->players; i++)
         match_put(&t, "%s\"%s\"", i ? "," : "", r->entry[i].label);
     match_put(&t, "]");
-    if (r->data) /* board names are letters, digits, '-' and '_' (tb_data_name_ok) */
-        match_put(&t, ",\"data\":{\"name\":\"%s\",\"hash\":\"%s\"}", tb_data_name(r->data),
-                  tb_data_hash(r->data));
+    if (r->data_name[0]) /* letters, digits, '-' and '_' (tb_data_name_ok; merge checks) */
+        match_put(&t, ",\"data\":{\"name\":\"%s\",\"hash\":\"%s\"}", r->data_name,
+                  r->data_hash);
     match_put(&t, ",\"summary\":{\"agents\":[");
     for (int i = 0; i < r->ids; i++) {
         double lo, hi, n = st->appearances[i];
@@ -569,15 +546,82 @@ static char *match_json(const match_run *r, const match_stats *st, int threads)
     return t.data;
 }
 
+tb_net *match_read_net(const tb_game *game, int players, const char *path, char *err,
+                       size_t errlen)
+{
+    char rerr[TB_ERR_LEN];
+    char *text = cli_read_file(path, rerr, sizeof rerr);
+    if (!text) {
+        snprintf(err, errlen, "net=%s: %s", path, rerr);
+        return NULL;
+    }
+    tb_net *net = tb_net_parse(game, text, strlen(text), rerr, sizeof rerr);
+    free(text);
+    if (!net) {
+        snprintf(err, errlen, "net=%s: %s", path, rerr);
+        return NULL;
+    }
+    if (players && !tb_net_fits(net, game, players)) {
+        snprintf(err, errlen, "net=%s is for %d players, not %d", path, tb_net_players(net),
+                 players);
+        tb_net_free(net);
+        return NULL;
+    }
+    return net;
+}
+
+void match_pool_agents(match_run *r)
+{
+    r->ids = 0;
+    for (int i = 0; i < r->players; i++) {
+        r->entry[i].id = -1;
+        for (int j = 0; j < i; j++)
+            if (strcmp(r->entry[j].label, r->entry[i].label) == 0)
+                r->entry[i].id = r->entry[j].id;
+        if (r->entry[i].id < 0) {
+            r->label_of[r->ids] = i;
+            r->entry[i].id = r->ids++;
+        }
+    }
+}
+
+void match_options_text(const match_run *r, char *buf, size_t len)
+{
+    tb_options norm = r->opts;
+    char err[TB_ERR_LEN];
+    buf[0] = '\0';
+    if (tb_options_normalize(r->game, &norm, err, sizeof err) != 0)
+        return;
+    size_t used = 0;
+    for (int i = 0; i < norm.count && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%s", i ? " " : "",
+                                 norm.item[i].key, norm.item[i].value);
+}
+
+static int match_main(int argc, char **argv, match_run *rp);
+
 int cmd_match(int argc, char **argv)
+{
+    if (argc > 1 && strcmp(argv[1], "merge") == 0)
+        return match_merge(argc - 1, argv + 1);
+    match_run r;
+    memset(&r, 0, sizeof r);
+    int rc = match_main(argc, argv, &r);
+    for (int i = 0; i < TB_MAX_SEATS; i++)
+        tb_net_free(r.entry[i].net);
+    return rc;
+}
+
+/* The match itself; nets the agents load stay in rp->entry for the caller
+ * to free, whatever the outcome. */
+static int match_main(int argc, char **argv, match_run *rp)
 {
     const char *game_name = NULL, *agents_arg = NULL, *out_path = NULL, *board_arg = NULL;
     long players = 0, games = 0, threads = 1;
+    uint64_t shard = 0, shards = 0; /* --shard K/N; shards 0: the whole match */
     uint64_t seed = 1;
     bool quiet = false;
-    match_run r;
-    memset(&r, 0, sizeof r);
-    tb_options_clear(&r.opts);
+    tb_options_clear(&rp->opts);
     char err[TB_ERR_LEN];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -588,7 +632,8 @@ int cmd_match(int argc, char **argv)
         } else if (strcmp(a, "--game") == 0 || strcmp(a, "--players") == 0 ||
                    strcmp(a, "--agents") == 0 || strcmp(a, "--games") == 0 ||
                    strcmp(a, "--seed") == 0 || strcmp(a, "--threads") == 0 ||
-                   strcmp(a, "--out") == 0 || strcmp(a, "--board") == 0) {
+                   strcmp(a, "--out") == 0 || strcmp(a, "--board") == 0 ||
+                   strcmp(a, "--shard") == 0) {
             if (i + 1 >= argc)
                 return cli_usage("match", "%s needs a value", a);
             const char *v = argv[++i];
@@ -600,6 +645,11 @@ int cmd_match(int argc, char **argv)
                 agents_arg = v;
             } else if (strcmp(a, "--out") == 0) {
                 out_path = v;
+            } else if (strcmp(a, "--shard") == 0) {
+                if (cli_parse_shard(v, MATCH_MAX_SHARDS, &shard, &shards) != 0)
+                    return cli_usage("match", "--shard must be K/N with 0 <= K < N <= %d "
+                                     "(e.g. 0/4 for the first of four), not '%s'",
+                                     MATCH_MAX_SHARDS, v);
             } else if (strcmp(a, "--seed") == 0) {
                 if (cli_parse_u64(v, &seed))
                     return cli_usage("match", "--seed must be a whole number, not '%s'", v);
@@ -617,7 +667,7 @@ int cmd_match(int argc, char **argv)
         } else if (a[0] == '-') {
             return cli_usage("match", "unknown option '%s'", a);
         } else if (strchr(a, '=')) {
-            if (tb_options_set_pair(&r.opts, a, err, sizeof err))
+            if (tb_options_set_pair(&rp->opts, a, err, sizeof err))
                 return cli_usage("match", "%s", err);
         } else {
             return cli_usage("match", "unexpected argument '%s'", a);
@@ -629,12 +679,18 @@ int cmd_match(int argc, char **argv)
         return cli_usage("match", "which agents? (--agents ismcts,greedy)");
     if (!games)
         return cli_usage("match", "how many games? (--games 100)");
-    r.game = cli_game_arg("match", game_name);
-    if (!r.game)
+    if (shards && !out_path)
+        return cli_usage("match", "--shard needs --out FILE (the shard's results, for "
+                         "'tabula match merge')");
+    if (shards > (uint64_t)games)
+        return cli_usage("match", "--shard %llu/%llu: more shards than the %ld games",
+                         (unsigned long long)shard, (unsigned long long)shards, games);
+    rp->game = cli_game_arg("match", game_name);
+    if (!rp->game)
         return 2;
     int n = 0;
     {
-        char buf[512];
+        char buf[2048];
         if (strlen(agents_arg) >= sizeof buf)
             return cli_usage("match", "--agents is too long");
         snprintf(buf, sizeof buf, "%s", agents_arg);
@@ -642,7 +698,7 @@ int cmd_match(int argc, char **argv)
         for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
             if (n >= TB_MAX_SEATS)
                 return cli_usage("match", "--agents names more than %d agents", TB_MAX_SEATS);
-            if (match_parse_agent(r.game, w, &r.entry[n], err, sizeof err) != 0)
+            if (match_parse_agent(rp->game, w, &rp->entry[n], err, sizeof err) != 0)
                 return cli_usage("match", "%s", err);
             n++;
         }
@@ -650,72 +706,89 @@ int cmd_match(int argc, char **argv)
     if (players && players != n)
         return cli_usage("match", "--players %ld but --agents names %d agent%s (one per seat)",
                          players, n, n == 1 ? "" : "s");
-    if (n < tb_game_min_players(r.game) || n > tb_game_max_players(r.game))
+    if (n < tb_game_min_players(rp->game) || n > tb_game_max_players(rp->game))
         return cli_usage("match", "%s is for %d to %d players; --agents names %d", game_name,
-                         tb_game_min_players(r.game), tb_game_max_players(r.game), n);
-    r.players = n;
+                         tb_game_min_players(rp->game), tb_game_max_players(rp->game), n);
+    rp->players = n;
+    for (int i = 0; i < n; i++)
+        if (rp->entry[i].net && !tb_net_fits(rp->entry[i].net, rp->game, n))
+            return cli_usage("match", "agent '%s': its network is for %d players, not %d",
+                             rp->entry[i].label, tb_net_players(rp->entry[i].net), n);
     {
-        tb_options check = r.opts;
-        if (tb_options_normalize(r.game, &check, err, sizeof err) != 0)
+        tb_options check = rp->opts;
+        if (tb_options_normalize(rp->game, &check, err, sizeof err) != 0)
             return cli_usage("match", "%s", err);
     }
-    for (int i = 0; i < n; i++) {
-        r.entry[i].id = -1;
-        for (int j = 0; j < i; j++)
-            if (strcmp(r.entry[j].label, r.entry[i].label) == 0)
-                r.entry[i].id = r.entry[j].id;
-        if (r.entry[i].id < 0) {
-            r.label_of[r.ids] = i;
-            r.entry[i].id = r.ids++;
-        }
-    }
+    match_pool_agents(rp);
     tb_data_set *boards = tb_data_set_new(); /* alive until every game is over */
     if (board_arg) {
-        r.data = cli_board_arg(boards, r.game, board_arg, err, sizeof err);
-        if (!r.data) {
+        rp->data = cli_board_arg(boards, rp->game, board_arg, err, sizeof err);
+        if (!rp->data) {
             tb_data_set_free(boards);
             return cli_usage("match", "%s", err);
         }
+        snprintf(rp->data_name, sizeof rp->data_name, "%s", tb_data_name(rp->data));
+        snprintf(rp->data_hash, sizeof rp->data_hash, "%s", tb_data_hash(rp->data));
     }
-    r.seed = seed;
-    r.ngames = (int)games;
-    r.games = calloc((size_t)games, sizeof *r.games);
-    if (!r.games) {
-        fprintf(stderr, "tabula match: out of memory for %ld games\n", games);
+    rp->seed = seed;
+    rp->total = (int)games;
+    rp->first = shards ? (int)shard : 0;
+    rp->stride = shards ? (int)shards : 1;
+    rp->ngames = (rp->total - rp->first + rp->stride - 1) / rp->stride;
+    rp->games = calloc((size_t)rp->ngames, sizeof *rp->games);
+    if (!rp->games) {
+        fprintf(stderr, "tabula match: out of memory for %d games\n", rp->ngames);
         tb_data_set_free(boards);
         return 1;
     }
-    r.progress = !quiet && isatty(STDERR_FILENO);
-    pthread_mutex_init(&r.lock, NULL);
-    r.start = cli_now_us();
-    if (threads > games)
-        threads = games;
+    rp->progress = !quiet && isatty(STDERR_FILENO);
+    pthread_mutex_init(&rp->lock, NULL);
+    rp->start = cli_now_us();
+    if (threads > rp->ngames)
+        threads = rp->ngames;
     pthread_t tid[MATCH_MAX_THREADS];
     bool started[MATCH_MAX_THREADS] = {false};
     for (int i = 1; i < threads; i++)
-        started[i] = pthread_create(&tid[i], NULL, match_worker, &r) == 0;
-    match_worker(&r);
+        started[i] = pthread_create(&tid[i], NULL, match_worker, rp) == 0;
+    match_worker(rp);
     for (int i = 1; i < threads; i++)
         if (started[i])
             pthread_join(tid[i], NULL);
-    double seconds = (double)(cli_now_us() - r.start) / 1e6;
-    if (r.progress)
+    double seconds = (double)(cli_now_us() - rp->start) / 1e6;
+    if (rp->progress)
         fprintf(stderr, "\n");
-    pthread_mutex_destroy(&r.lock);
+    pthread_mutex_destroy(&rp->lock);
     int rc = 0;
-    for (int g = 0; g < r.ngames; g++) {
-        if (r.games[g].error[0]) {
-            fprintf(stderr, "tabula match: game %d: %s\n", g, r.games[g].error);
+    for (int g = 0; g < rp->ngames; g++) {
+        if (rp->games[g].error[0]) {
+            fprintf(stderr, "tabula match: game %d: %s\n", rp->first + g * rp->stride,
+                    rp->games[g].error);
             rc = 1;
         }
     }
-    if (rc == 0) {
+    if (rc == 0 && shards) {
+        if (match_write_shard(rp, seconds, (int)threads, out_path, err, sizeof err) != 0) {
+            fprintf(stderr, "tabula match: %s\n", err);
+            rc = 1;
+        } else {
+            printf("Shard %d/%d: %d of the %d games played in %.1f s; results and records: %s\n"
+                   "Put the shards together with 'tabula match merge'.\n",
+                   rp->first, rp->stride, rp->ngames, rp->total, seconds, out_path);
+        }
+    } else if (rc == 0) {
         match_stats st;
-        match_tally(&r, &st);
-        match_print(&r, &st, seconds, (int)threads);
+        match_tally(rp, &st);
+        char how[80];
+        snprintf(how, sizeof how, "%.1f s on %d thread%s", seconds, (int)threads,
+                 threads == 1 ? "" : "s");
+        match_print(rp, &st, how);
         if (out_path) {
-            char *json = match_json(&r, &st, (int)threads);
-            if (cli_write_file(out_path, json, err, sizeof err) != 0) {
+            char *json = match_json(rp, &st, (int)threads, 1);
+            if (!json) {
+                snprintf(err, sizeof err, "out of memory writing %s", out_path);
+                fprintf(stderr, "tabula match: %s\n", err);
+                rc = 1;
+            } else if (cli_write_file(out_path, json, err, sizeof err) != 0) {
                 fprintf(stderr, "tabula match: %s\n", err);
                 rc = 1;
             } else {
@@ -724,9 +797,9 @@ int cmd_match(int argc, char **argv)
             free(json);
         }
     }
-    for (int g = 0; g < r.ngames; g++)
-        free(r.games[g].record);
-    free(r.games);
+    for (int g = 0; g < rp->ngames; g++)
+        free(rp->games[g].record);
+    free(rp->games);
     tb_data_set_free(boards);
     return rc;
 }

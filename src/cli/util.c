@@ -80,6 +80,22 @@ int cli_parse_u64(const char *text, uint64_t *out)
     return 0;
 }
 
+int cli_parse_shard(const char *text, uint64_t max, uint64_t *k, uint64_t *n)
+{
+    const char *slash = strchr(text, '/');
+    if (!slash || slash == text || (size_t)(slash - text) >= 24)
+        return -1;
+    char left[24];
+    memcpy(left, text, (size_t)(slash - text));
+    left[slash - text] = '\0';
+    uint64_t a, b;
+    if (cli_parse_u64(left, &a) || cli_parse_u64(slash + 1, &b) || b < 1 || b > max || a >= b)
+        return -1;
+    *k = a;
+    *n = b;
+    return 0;
+}
+
 uint64_t cli_random_seed(void)
 {
     uint64_t seed = 0;

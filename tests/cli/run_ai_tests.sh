@@ -91,6 +91,57 @@ check "another seed, other games" test "$(strip "$tmp/m1.json")" != "$(strip "$t
 check "pooled agents are counted per seat" grep -Eq "^greedy +12 " "$tmp/m4.out"
 check "a level is an agent" grep -Eq "^ismcts:easy +4 " "$tmp/m4.out"
 
+# --shard K/N and merge: split into any number of shards (1 to one per
+# game, one shard on two threads), the merged table and records are the
+# whole run's (ms/decision aside); merge refuses what is not one match
+sm=(--game clans --agents greedy,random,ismcts:iterations=100 --games 7 --seed 3)
+"$tabula" match "${sm[@]}" --out "$tmp/w.json" >"$tmp/w.out" 2>&1
+table() { grep -v -e 'seats rotated' -e json "$1" | awk '{ if ($0 ~ /ms\/decision|[0-9]%  /) $NF=""; print }'; }
+strip2() { strip "$1" | sed -E 's/"shards":[0-9]+,//'; }
+for n in 1 2 3 7; do
+  files=()
+  for ((k = n - 1; k >= 0; k--)); do
+    threads=1; [ $n -eq 2 ] && threads=2
+    "$tabula" match "${sm[@]}" --shard $k/$n --threads $threads --out "$tmp/s$n-$k.json" \
+      >"$tmp/s.out" 2>&1 || bad "shard $k/$n exits 0"
+    files+=("$tmp/s$n-$k.json")
+  done
+  "$tabula" match merge "${files[@]}" --out "$tmp/merged$n.json" >"$tmp/merged$n.out" 2>&1; rc=$?
+  check "merge of $n shards exits 0" test $rc -eq 0
+  check "merge of $n shards names them" grep -q "seats rotated; merged from $n shard" "$tmp/merged$n.out"
+  check "merge of $n shards prints the whole run's table" test "$(table "$tmp/w.out")" = "$(table "$tmp/merged$n.out")"
+  check "merge of $n shards writes the whole run's records" test "$(strip2 "$tmp/w.json")" = "$(strip2 "$tmp/merged$n.json")"
+done
+check "a shard says what it played" grep -q "^Shard 0/7: 1 of the 7 games played" "$tmp/s.out"
+check "a shard holds only its games (1 and 4)" test "$(grep -o 'tabula-record' "$tmp/s3-1.json" | wc -l)" -eq 2
+usage_case "shard without --out" "${m[@]}" "${sm[@]}" --shard 0/2
+usage_case "shard K not below N" "${m[@]}" "${sm[@]}" --shard 2/2 --out "$tmp/x.json"
+usage_case "shard malformed" "${m[@]}" "${sm[@]}" --shard 1 --out "$tmp/x.json"
+usage_case "more shards than games" "${m[@]}" "${sm[@]}" --shard 0/8 --out "$tmp/x.json"
+usage_case "merge of nothing" "${m[@]}" merge
+merge_refused() {
+  local name=$1 words=$2; shift 2
+  "$tabula" match merge "$@" >"$tmp/mr.out" 2>"$tmp/mr.err"; local rc=$?
+  check "merge refuses $name (exit 1)" test $rc -eq 1
+  check "merge refuses $name: says why" grep -q -- "$words" "$tmp/mr.err"
+  check "merge refuses $name: prints no table" test ! -s "$tmp/mr.out"
+}
+merge_refused "a missing shard" "split into 3 shards but 2 are given; missing: 1" "$tmp/s3-0.json" "$tmp/s3-2.json"
+merge_refused "a shard given twice" "shard 2/3 is given twice" "$tmp/s3-0.json" "$tmp/s3-2.json" "$tmp/s3-2.json"
+head -c 1500 "$tmp/s3-1.json" >"$tmp/cut.json"
+merge_refused "a truncated file" "cut.json is truncated or not JSON" "$tmp/s3-0.json" "$tmp/cut.json" "$tmp/s3-2.json"
+"$tabula" match "${sm[@]/3/4}" --shard 1/3 --out "$tmp/other.json" >/dev/null 2>&1
+merge_refused "another seed" "different matches: the seed differs" "$tmp/s3-0.json" "$tmp/other.json" "$tmp/s3-2.json"
+"$tabula" match --game clans --agents greedy,greedy,ismcts:iterations=100 --games 7 --seed 3 --shard 1/3 --out "$tmp/other.json" >/dev/null 2>&1
+merge_refused "other agents" "different matches: the agents differ" "$tmp/s3-0.json" "$tmp/other.json" "$tmp/s3-2.json"
+am=(--game arkadia --agents random,random --games 2 --seed 5)
+"$tabula" match "${am[@]}" --shard 0/2 --out "$tmp/a0.json" >/dev/null 2>&1
+"$tabula" match "${am[@]}" --shard 1/2 --out "$tmp/a1.json" mirror=on >/dev/null 2>&1
+merge_refused "other game options" "different matches: the game options differ" "$tmp/a0.json" "$tmp/a1.json"
+"$tabula" match "${sm[@]}" --shard 1/2 --out "$tmp/other.json" >/dev/null 2>&1
+merge_refused "another split" "was split two ways" "$tmp/s3-0.json" "$tmp/other.json" "$tmp/s3-2.json"
+merge_refused "a match file" "not a shard file" "$tmp/w.json"
+
 # an unwritable --out is an error (exit 1), after the summary
 "$tabula" match --game clans --agents greedy,random --games 2 --out /nonexistent/dir/x.json \
   >"$tmp/m5.out" 2>"$tmp/m5.err"; rc=$?
