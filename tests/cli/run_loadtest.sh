@@ -110,6 +110,8 @@ usage_case "https URL" "$tabula" loadtest --url https://127.0.0.1:8080/
 usage_case "--url and --spawn" "$tabula" loadtest --url http://127.0.0.1:8080/ --spawn
 usage_case "--chaos-kills with --url" "$tabula" loadtest --url http://127.0.0.1:8080/ --chaos-kills 2
 usage_case "bad --chaos-kills" "$tabula" loadtest --chaos-kills many
+usage_case "--servers without PostgreSQL" "$tabula" loadtest --spawn --servers 2
+usage_case "bad --servers" "$tabula" loadtest --servers 9
 usage_case "non-loopback database" "$tabula" loadtest --spawn --db postgresql://u@10.0.0.1/db
 check "refusal names the rule" grep -q "loopback" "$tmp/err"
 
