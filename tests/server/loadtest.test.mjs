@@ -6,11 +6,14 @@
 // take the victim's games over.  Checks: the kills happened, no
 // acknowledged decision is lost (every game read back from the database),
 // no error of any kind, seats did follow `elsewhere`, every game taken down
-// was played again within 5 s, and no server process is left behind.
+// was played again within 5 s, and no server process is left behind.  Then
+// the database is restarted under the same load (no kill): nothing
+// acknowledged is lost, the only errors are the writes under way at that
+// moment (`store_failed`, docs/server.md), and play goes on at its pace.
 //
 // Runs under pg_run.mjs (TABULA_TEST_PG set); without PostgreSQL it fails.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,6 +21,18 @@ import { pg, testDb } from './lib.mjs';
 
 const tabula = path.resolve(process.argv[2]);
 assert.ok(pg, 'TABULA_TEST_PG is not set: run this test through pg_run.mjs');
+// Restarts the test cluster (pg_ctl restart -m fast), as multi.test.mjs does.
+function restartDatabase() {
+  const data = process.env.TABULA_TEST_PG_DATA;
+  const pgCtl = path.join(process.env.TABULA_TEST_PG_BIN, 'pg_ctl');
+  const args = ['restart', '-D', data, '-m', 'fast', '-w', '-t', '30', '-l', path.join(path.dirname(data), 'log')];
+  const [cmd, argv] = process.getuid() === 0 ? ['runuser', ['-u', 'postgres', '--', pgCtl, ...args]] : [pgCtl, args];
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, argv, { stdio: 'ignore' });
+    p.on('exit', (c) => (c === 0 ? resolve() : reject(new Error(`pg_ctl restart: ${c}`))));
+  });
+}
+
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tabula-ltpg-'));
 let failed = 0;
 const check = (name, fn) => {
@@ -53,6 +68,36 @@ try {
   });
   check('no temporary directory is left', () =>
     assert.deepEqual(fs.readdirSync(dir).filter((n) => n.startsWith('tabula-loadtest')), []));
+
+  // The database restarted under load (pg_ctl restart -m fast: every
+  // connection of both servers drops, their advisory locks with them).
+  const db2 = testDb(dir, 'loadtest_dbrestart');
+  const lt = spawn(tabula, ['loadtest', '--spawn', '--db', db2, '--servers', '2', '--games', '40',
+    '--rate', '2', '--seconds', '14', '--verify', '--seed', '8', '--json', '--quiet'],
+  { env: { ...process.env, TMPDIR: dir } });
+  let out = '', err = '';
+  lt.stdout.on('data', (d) => { out += d; });
+  lt.stderr.on('data', (d) => { err += d; });
+  const done = new Promise((resolve) => lt.on('exit', (code) => resolve(code)));
+  await new Promise((resolve) => setTimeout(resolve, 6000));
+  const t0 = Date.now();
+  await restartDatabase();
+  console.log(`# PostgreSQL restarted in ${Date.now() - t0} ms`);
+  const code = await done;
+  if (code !== 0) console.log(err);
+  const k = JSON.parse(out);
+  console.log('# ' + ['acked', 'lost', 'errors', 'error_codes', 'elsewhere', 'reconnects', 'moves_per_s']
+    .map((f) => `${f} ${JSON.stringify(k[f])}`).join(', '));
+  check('database restart: nothing acknowledged is lost', () => {
+    assert.equal(k.lost, 0);
+    assert.equal(k.verified, k.acked);
+    assert.ok(k.acked > 300, `only ${k.acked} decisions acknowledged`);
+  });
+  check('database restart: only the writes under way failed (store_failed), and play went on', () => {
+    for (const c of Object.keys(k.error_codes)) assert.equal(c, 'store_failed');
+    assert.ok(k.error_codes.store_failed === undefined || k.error_codes.store_failed <= 80);
+    assert.ok(k.moves_per_s > 0.75 * 80, `${k.moves_per_s} decisions/s of 80`);
+  });
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }
