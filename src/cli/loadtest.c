@@ -54,10 +54,12 @@
  *   - --servers N (PostgreSQL): N spawned servers share the database; games
  *     are created on each in turn, each seat first connects to any of them
  *     and follows `elsewhere` (to the address it names, else to a running
- *     server half a second later); kills take the servers in turn, and
- *     the one killed last is started again just before the next kill, so
- *     at least one server always runs and each kill's games are taken over
- *     by another.  Proc figures (CPU, RSS) are the first server's.
+ *     server half a second later); kills take the servers in turn, never
+ *     the last one up (the kill waits for one being started), and the
+ *     victim starts again in the background at once (lt_starting), so each
+ *     kill's games are taken over by another.  A seat never connects to a
+ *     server known to be down.  Proc figures (CPU, RSS) are the first
+ *     server's.
  */
 #include "cli.h"
 
@@ -177,7 +179,8 @@ typedef struct lt_vgame {
     lt_vdec *d;
 } lt_vgame;
 
-/* --chaos-kills: a seat that lost its connection in a kill, to open again. */
+/* A seat to open again: its connection died in a kill (--chaos-kills), or
+ * it was sent `elsewhere` (--servers); not before due_us. */
 typedef struct lt_redial {
     lt_game *g; /* holds a reference */
     int seat;
@@ -2612,10 +2615,11 @@ static int lt_help(void)
            "                game could not be played after a kill)\n"
            "  --servers N   with --spawn and a PostgreSQL --db: N servers (up to %d) on that\n"
            "                database; games are created on each in turn, seats connect to\n"
-           "                any and follow `elsewhere`; kills take them in turn and the\n"
-           "                one killed last starts again just before the next kill\n"
+           "                any and follow `elsewhere`; kills take them in turn, and the\n"
+           "                one killed starts again at once while the others play on\n"
            "  --json        one JSON object on stdout: games, moves_per_s, p50_ms, p95_ms,\n"
-           "                p99_ms, max_ms, errors, error_codes, server_cpu_s, server_rss_mb …\n"
+           "                p99_ms, max_ms, errors, error_codes, server_cpu_s, server_rss_mb,\n"
+           "                lost, kills, unplayable_p50_ms, unplayable_max_ms …\n"
            "  --quiet       no progress line (otherwise once a second on stderr)\n"
            "Latency is from a decision sent to its `ack` (sent after the decision is stored).\n"
            "Exit status: 0; 1 when any error occurred, a decision was lost or the server\n"
