@@ -1,6 +1,6 @@
 /*
  * loadtest.c — `tabula loadtest`: a load generator for `tabula serve`
- * (issue 12).  It keeps N games live, each created through the HTTP API
+ * (issues 12 and 32).  It keeps N games live, each created through the HTTP API
  * with two human seats and played by two real WebSocket clients (wslay's
  * client side) that answer their seat's state with a random legal decision
  * at R decisions per second per game, for S seconds, then reports
@@ -36,7 +36,30 @@
  *   - a spawned server runs in its own process group (Ctrl-C reaches only
  *     this process, which stops it with SIGTERM and then SIGKILL after
  *     15 s), dies with this process (PR_SET_PDEATHSIG), and its temporary
- *     directory is removed at the end in every case this process survives.
+ *     directory is removed at the end in every case this process survives;
+ *   - faults (issue 32): --verify remembers every acknowledged decision
+ *     (game, number, canonical text, from the `ack`) and reads every game
+ *     back at the end; `lost` counts the ones missing or different.
+ *     --chaos-kills K kills the spawned server with SIGKILL at K random
+ *     moments of the window's first 80% and starts it again (same database,
+ *     same port) before anything else happens; every connection opened
+ *     before a kill is its casualty (lt_conn.gen < kills): what the server
+ *     wrote before dying is read first (acks count), then the connection is
+ *     dropped without an error, a seat of a game still on is opened again
+ *     (at most LT_OPENING at once), a decision in flight is counted as
+ *     unacknowledged and a game being created is given up.  A failure of a
+ *     connection opened after the last kill is an error as ever.  A game
+ *     live at a kill is unplayable until both its seats have their
+ *     `welcome` again (or the window ends); that gap is reported;
+ *   - --servers N (PostgreSQL): N spawned servers share the database; games
+ *     are created on each in turn, each seat first connects to any of them
+ *     and follows `elsewhere` (to the address it names, else to a running
+ *     server half a second later); kills take the servers in turn, never
+ *     the last one up (the kill waits for one being started), and the
+ *     victim starts again in the background at once (lt_starting), so each
+ *     kill's games are taken over by another.  A seat never connects to a
+ *     server known to be down.  Proc figures (CPU, RSS) are the first
+ *     server's.
  */
 #include "cli.h"
 
@@ -77,6 +100,23 @@ enum { LT_CONNECTING, LT_REQUEST, LT_RESPONSE, LT_OPEN, LT_DONE };
 enum { LT_SETUP, LT_WINDOW, LT_DRAIN, LT_FINISHED };
 
 typedef struct lt_run lt_run;
+
+#define LT_SERVERS_MAX 4
+
+typedef struct lt_server {
+    struct sockaddr_storage addr;
+    socklen_t addrlen;
+    char host[80];  /* Host header */
+    pid_t pid;      /* 0: unknown */
+    bool spawned;
+    int port;       /* a spawned server's, kept across restarts */
+    int kills;      /* times it was killed (--chaos-kills) */
+    bool up;        /* listening (printed its URL) */
+    int out_fd;     /* its stdout while it starts, else -1 */
+    uint64_t start_limit, start_us;
+    char out[1024];
+    size_t out_len;
+} lt_server;
 typedef struct lt_game lt_game;
 
 typedef struct lt_conn {
@@ -107,17 +147,45 @@ typedef struct lt_conn {
     int heap_i;            /* -1: not in the timer heap */
     double tokens, tok_rate, tok_burst;
     uint64_t refill_us;
+    int server;            /* the index of the server it talks to */
+    int gen;               /* that server's kills when it was opened (--chaos-kills) */
+    bool welcomed;         /* a seat that got its `welcome` */
     struct lt_conn *prev, *next; /* every conn */
 } lt_conn;
 
 struct lt_game {
     int slot, refs, live_seats;
+    int server; /* the index of the server it was created on */
+    int at[2];  /* the server each seat connects to (--servers: follows `elsewhere`) */
     bool live, over, dead;
     char id[32];
     char token[2][96];
     lt_conn *seat[2];
     uint64_t next_us; /* pacing: no decision of this game before this time */
+    int vi;           /* its entry in lt_run.vgames, -1: none (--verify) */
+    bool down;        /* live when the server was killed, not live again yet */
+    uint64_t down_us; /* the kill that took it down */
 };
+
+/* --verify: the decisions a game's seats saw acknowledged. */
+typedef struct lt_vdec {
+    int n;
+    char *move;
+} lt_vdec;
+
+typedef struct lt_vgame {
+    char id[32];
+    int count, cap;
+    lt_vdec *d;
+} lt_vgame;
+
+/* A seat to open again: its connection died in a kill (--chaos-kills), or
+ * it was sent `elsewhere` (--servers); not before due_us. */
+typedef struct lt_redial {
+    lt_game *g; /* holds a reference */
+    int seat;
+    uint64_t due_us;
+} lt_redial;
 
 typedef struct lt_slot {
     lt_game *game;
@@ -147,16 +215,28 @@ struct lt_run {
     int games;
     double rate, seconds;
     const char *game_name;
-    bool json, quiet, spawn;
+    bool json, quiet, spawn, verify;
+    int chaos; /* --chaos-kills */
     const char *url, *db;
     uint64_t seed;
-    /* target */
-    struct sockaddr_storage addr;
-    socklen_t addrlen;
-    char host[80]; /* Host header */
-    pid_t server_pid;   /* 0: unknown */
-    bool server_spawned;
+    /* targets: one server, or with --servers several on one PostgreSQL
+     * database; games are created on them in turn */
+    lt_server srv[LT_SERVERS_MAX];
+    int nservers;
     char tmpdir[256];
+    /* --chaos-kills and --verify */
+    uint64_t *kill_at;  /* chaos kill times, in order */
+    int kills;
+    lt_redial *redial;  /* FIFO of seats to reconnect */
+    int redial_head, redial_len, redial_cap;
+    uint32_t *gaps;     /* per game and kill: kill -> playable again, microseconds */
+    size_t ngaps, gaps_cap;
+    uint64_t restart_max_us;
+    long unacked_at_kill, reconnects, elsewhere;
+    lt_vgame *vgames;
+    int nvgames, vcap;
+    long acked, verified, lost, lost_games;
+    bool stop;          /* end the window early (the server could not restart) */
     /* loop */
     int epfd;
     int phase;
@@ -296,7 +376,7 @@ static bool lt_loopback(const char *host, int port, struct sockaddr_storage *ss,
 
 /* http://HOST[:PORT][/] with a loopback HOST; 0 on success, else the usage
  * error is in `why`. */
-static int lt_parse_url(lt_run *r, const char *url, char *why, size_t whylen)
+static int lt_parse_url(lt_server *r, const char *url, char *why, size_t whylen)
 {
     if (strncmp(url, "http://", 7) != 0) {
         snprintf(why, whylen, "--url must be http://HOST:PORT/ (plain HTTP on loopback), got '%s'",
@@ -553,19 +633,30 @@ static void lt_rmdir(const char *dir)
 
 /* Starts `tabula serve` on 127.0.0.1, a free port and a database in a
  * fresh temporary directory; returns once it printed its URL (it prints it
- * only once it listens).  0 on success, else err says why. */
-static int lt_spawn(lt_run *r, char *err, size_t errlen)
+ * only once it listens).  Started again after a kill (r->tmpdir made),
+ * it serves the same database on the same port.  0 on success, else err
+ * says why. */
+static int lt_spawn_wait(lt_run *r, int k, bool block, char *err, size_t errlen);
+
+/* With `wait` false it returns once the process runs: the loop sees it come
+ * up (lt_spawn_wait). */
+static int lt_spawn(lt_run *r, int k, bool wait, char *err, size_t errlen)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(r->tmpdir, sizeof r->tmpdir, "%s/tabula-loadtest-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(r->tmpdir)) {
-        snprintf(err, errlen, "cannot create a temporary directory: %s", strerror(errno));
-        r->tmpdir[0] = '\0';
-        return -1;
+    lt_server *sv = &r->srv[k];
+    if (!r->tmpdir[0]) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(r->tmpdir, sizeof r->tmpdir, "%s/tabula-loadtest-XXXXXX",
+                 tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(r->tmpdir)) {
+            snprintf(err, errlen, "cannot create a temporary directory: %s", strerror(errno));
+            r->tmpdir[0] = '\0';
+            return -1;
+        }
     }
-    char db[320], log[320];
+    char db[320], log[320], portarg[16];
     snprintf(db, sizeof db, "%s/load.db", r->tmpdir);
-    snprintf(log, sizeof log, "%s/server.log", r->tmpdir);
+    snprintf(log, sizeof log, "%s/server%d.log", r->tmpdir, k + 1);
+    snprintf(portarg, sizeof portarg, "%d", sv->port);
     int out[2];
     if (pipe(out) != 0) {
         snprintf(err, errlen, "pipe: %s", strerror(errno));
@@ -585,45 +676,61 @@ static int lt_spawn(lt_run *r, char *err, size_t errlen)
         if (getppid() != parent)
             _exit(1);
         dup2(out[1], 1);
-        int lf = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+        int lf = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
         if (lf >= 0)
             dup2(lf, 2);
         close(out[0]);
         close(out[1]);
         signal(SIGPIPE, SIG_DFL);
-        char *argv[] = {"tabula", "serve", "--host", "127.0.0.1", "--port", "0",
+        char *argv[] = {"tabula", "serve", "--host", "127.0.0.1", "--port", portarg,
                         "--db", r->db ? (char *)r->db : db, "--ai-delay-ms", "0", "--quiet",
                         NULL};
         execv("/proc/self/exe", argv);
         _exit(127);
     }
     close(out[1]);
-    r->server_pid = pid;
-    r->server_spawned = true;
-    char buf[1024];
-    size_t len = 0;
+    sv->pid = pid;
+    sv->spawned = true;
+    sv->out_fd = out[0];
+    sv->out_len = 0;
+    sv->start_us = cli_now_us();
+    sv->start_limit = sv->start_us + 30u * 1000000u;
+    if (!wait)
+        return 0;
+    return lt_spawn_wait(r, k, true, err, errlen) == 1 ? 0 : -1;
+}
+
+/* A server being started: reads what it printed; once it printed its URL
+ * (it does so only once it listens) it is up.  1: up, 0: not yet (only
+ * when !block), -1: it failed (err says why; 30 s at most). */
+static int lt_spawn_wait(lt_run *r, int k, bool block, char *err, size_t errlen)
+{
+    lt_server *sv = &r->srv[k];
+    char log[320];
+    snprintf(log, sizeof log, "%s/server%d.log", r->tmpdir, k + 1);
     int port = 0;
-    uint64_t limit = cli_now_us() + 30u * 1000000u;
     while (!port) {
-        int64_t left = (int64_t)(limit - cli_now_us());
-        struct pollfd pfd = {.fd = out[0], .events = POLLIN};
+        int64_t left = (int64_t)(sv->start_limit - cli_now_us());
+        struct pollfd pfd = {.fd = sv->out_fd, .events = POLLIN};
         if (left <= 0 || lt_interrupted) {
             snprintf(err, errlen, "%s", lt_interrupted ? "interrupted while the server started"
                                                        : "the server did not start within 30 s");
             break;
         }
-        int n = poll(&pfd, 1, (int)(left / 1000 + 1));
+        int n = poll(&pfd, 1, block ? (int)(left / 1000 + 1) : 0);
         if (n < 0 && errno == EINTR)
             continue;
+        if (n == 0 && !block)
+            return 0;
         if (n <= 0)
             continue;
-        ssize_t got = read(out[0], buf + len, sizeof buf - 1 - len);
+        ssize_t got = read(sv->out_fd, sv->out + sv->out_len, sizeof sv->out - 1 - sv->out_len);
         if (got <= 0) {
             char tail[300] = "";
             FILE *f = fopen(log, "r");
             if (f) {
-                size_t k = fread(tail, 1, sizeof tail - 1, f);
-                tail[k] = '\0';
+                size_t got_tail = fread(tail, 1, sizeof tail - 1, f);
+                tail[got_tail] = '\0';
                 tail[strcspn(tail, "\n")] = '\0';
                 fclose(f);
             }
@@ -631,44 +738,54 @@ static int lt_spawn(lt_run *r, char *err, size_t errlen)
                      tail);
             break;
         }
-        len += (size_t)got;
-        buf[len] = '\0';
-        const char *u = strstr(buf, "http://127.0.0.1:");
+        sv->out_len += (size_t)got;
+        sv->out[sv->out_len] = '\0';
+        const char *u = strstr(sv->out, "http://127.0.0.1:");
         char *after;
         long p = u ? strtol(u + 17, &after, 10) : 0;
         if (u && p > 0 && p < 65536 && *after == '/') {
             port = (int)p;
-        } else if (len == sizeof buf - 1) {
+        } else if (sv->out_len == sizeof sv->out - 1) {
             snprintf(err, errlen, "the server printed no URL");
             break;
         }
     }
-    close(out[0]);
+    close(sv->out_fd);
+    sv->out_fd = -1;
     if (!port)
         return -1;
+    sv->port = port;
     char url[64];
     snprintf(url, sizeof url, "http://127.0.0.1:%d/", port);
-    return lt_parse_url(r, url, err, errlen);
+    if (lt_parse_url(sv, url, err, errlen) != 0)
+        return -1;
+    sv->up = true;
+    return 1;
 }
 
 /* SIGTERM, then SIGKILL after 15 s; the exit status, or -1 when killed. */
-static int lt_stop_server(lt_run *r)
+static int lt_stop_server(lt_server *r)
 {
-    if (!r->server_spawned)
+    if (r->out_fd >= 0) {
+        close(r->out_fd);
+        r->out_fd = -1;
+    }
+    r->up = false;
+    if (!r->spawned)
         return 0;
-    r->server_spawned = false;
-    kill(r->server_pid, SIGTERM);
+    r->spawned = false;
+    kill(r->pid, SIGTERM);
     uint64_t limit = cli_now_us() + 15u * 1000000u;
     int status = 0;
     for (;;) {
-        pid_t w = waitpid(r->server_pid, &status, WNOHANG);
-        if (w == r->server_pid)
+        pid_t w = waitpid(r->pid, &status, WNOHANG);
+        if (w == r->pid)
             break;
         if (w < 0 && errno != EINTR)
             return -1;
         if (cli_now_us() > limit) {
-            kill(r->server_pid, SIGKILL);
-            waitpid(r->server_pid, &status, 0);
+            kill(r->pid, SIGKILL);
+            waitpid(r->pid, &status, 0);
             return -1;
         }
         struct timespec ts = {0, 10 * 1000 * 1000};
@@ -679,10 +796,10 @@ static int lt_stop_server(lt_run *r)
 
 /* A spawned server that failed: the end of its stderr, before its
  * directory goes. */
-static void lt_show_server_log(const lt_run *r)
+static void lt_show_server_log(const lt_run *r, int k)
 {
     char path[320], buf[2048];
-    snprintf(path, sizeof path, "%s/server.log", r->tmpdir);
+    snprintf(path, sizeof path, "%s/server%d.log", r->tmpdir, k + 1);
     FILE *f = fopen(path, "r");
     if (!f)
         return;
@@ -701,7 +818,7 @@ static void lt_show_server_log(const lt_run *r)
 }
 
 /* A blocking GET for the health check: 0 when the server answered 200. */
-static int lt_health(lt_run *r)
+static int lt_health(const lt_server *r)
 {
     int fd = socket(r->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0)
@@ -897,8 +1014,69 @@ static void lt_game_end(lt_run *r, lt_game *g, bool failed)
     }
 }
 
+/* A seat to open again once the server is back (its game keeps a
+ * reference while it waits). */
+static void lt_redial_push(lt_run *r, lt_game *g, int seat, uint64_t due_us)
+{
+    if (r->redial_len == r->redial_cap) {
+        int cap = r->redial_cap ? 2 * r->redial_cap : 256;
+        lt_redial *q = lt_xmalloc((size_t)cap * sizeof *q);
+        for (int i = 0; i < r->redial_len; i++)
+            q[i] = r->redial[(r->redial_head + i) % r->redial_cap];
+        free(r->redial);
+        r->redial = q;
+        r->redial_cap = cap;
+        r->redial_head = 0;
+    }
+    g->refs++;
+    r->redial[(r->redial_head + r->redial_len) % r->redial_cap] = (lt_redial){g, seat, due_us};
+    r->redial_len++;
+}
+
+/* Where a seat goes when its server is down: that server if it is the
+ * only one (it is being started again), else one of those running, at
+ * random, as a client that knows the servers' addresses would. */
+static int lt_live_server(lt_run *r, int k)
+{
+    if (r->srv[k].up || r->nservers == 1)
+        return k;
+    int live[LT_SERVERS_MAX], n = 0;
+    for (int i = 0; i < r->nservers; i++)
+        if (r->srv[i].up)
+            live[n++] = i;
+    return n ? live[lt_rand(r) % (uint64_t)n] : k;
+}
+
+/* A connection the load test's own kill cut (--chaos-kills): not an
+ * error.  A seat of a game still on is opened again; a decision it had in
+ * flight has an unknown fate (stored or not, never acknowledged); a game
+ * being created is given up, and its slot starts another. */
+static void lt_casualty(lt_run *r, lt_conn *c)
+{
+    lt_game *g = c->game;
+    if (c->pending)
+        r->unacked_at_kill++;
+    if (c->kind == LT_CREATE) {
+        if (g)
+            lt_game_end(r, g, true);
+        lt_conn_free(r, c);
+        return;
+    }
+    int seat = c->seat;
+    bool again = g && !g->over && !g->dead && g->seat[seat] == c && r->phase <= LT_WINDOW;
+    if (again) {
+        g->at[seat] = lt_live_server(r, c->server);
+        lt_redial_push(r, g, seat, 0);
+    }
+    lt_conn_free(r, c);
+}
+
 static void lt_conn_fail(lt_run *r, lt_conn *c, const char *code)
 {
+    if (c->gen < r->srv[c->server].kills) {
+        lt_casualty(r, c);
+        return;
+    }
     if (r->phase != LT_FINISHED)
         lt_error(r, code);
     if (c->game)
@@ -918,6 +1096,8 @@ static lt_conn *lt_connect(lt_run *r, int kind, lt_game *g, int seat, char *req,
     g->refs++;
     c->heap_i = -1;
     c->answered_n = -1;
+    c->server = kind == LT_SEAT ? g->at[seat] : g->server;
+    c->gen = r->srv[c->server].kills;
     c->req = req;
     c->req_len = req_len;
     c->tok_rate = 18.0; /* until the welcome says otherwise */
@@ -928,14 +1108,15 @@ static lt_conn *lt_connect(lt_run *r, int kind, lt_game *g, int seat, char *req,
     r->conns = c;
     r->opening++;
     c->phase = LT_CONNECTING;
-    c->fd = socket(r->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    const lt_server *sv = &r->srv[c->server];
+    c->fd = socket(sv->addr.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (c->fd < 0) {
         lt_conn_fail(r, c, "socket");
         return NULL;
     }
     int one = 1;
     setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    if (r->addr.ss_family == AF_INET) {
+    if (sv->addr.ss_family == AF_INET) {
         /* Each game from its own loopback address, as players come from
          * their own machines: a per-address connection limit of the server
          * is not what this measures. */
@@ -948,7 +1129,7 @@ static lt_conn *lt_connect(lt_run *r, int kind, lt_game *g, int seat, char *req,
             return NULL;
         }
     }
-    if (connect(c->fd, (struct sockaddr *)&r->addr, r->addrlen) != 0 && errno != EINPROGRESS) {
+    if (connect(c->fd, (struct sockaddr *)&sv->addr, sv->addrlen) != 0 && errno != EINPROGRESS) {
         lt_conn_fail(r, c, "connect");
         return NULL;
     }
@@ -968,6 +1149,12 @@ static void lt_create(lt_run *r, int slot)
     if (!g)
         lt_oom();
     g->slot = slot;
+    g->vi = -1;
+    g->server = (int)(r->started % r->nservers);
+    for (int s = 0; s < 2; s++) /* seats spread over the servers: `elsewhere` is followed */
+        g->at[s] = r->nservers > 1 ? lt_live_server(r, (int)(lt_rand(r) % (uint64_t)r->nservers))
+                                   : g->server;
+    g->server = lt_live_server(r, g->server);
     g->refs = 1; /* the slot's */
     r->slots[slot].game = g;
     char body[256];
@@ -979,7 +1166,7 @@ static void lt_create(lt_run *r, int slot)
     int n = snprintf(req, 512 + (size_t)blen,
                      "POST /api/games HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"
                      "Content-Length: %d\r\nConnection: close\r\n\r\n%s",
-                     r->host, blen, body);
+                     r->srv[g->server].host, blen, body);
     r->started++;
     lt_connect(r, LT_CREATE, g, -1, req, (size_t)n);
 }
@@ -1002,8 +1189,11 @@ static void lt_b64(const uint8_t *in, size_t n, char *out)
     out[o] = '\0';
 }
 
+static int lt_live_server(lt_run *r, int k);
+
 static void lt_open_seat(lt_run *r, lt_game *g, int seat)
 {
+    g->at[seat] = lt_live_server(r, g->at[seat]); /* it may have gone down meanwhile */
     uint8_t raw[16];
     for (int i = 0; i < 16; i++)
         raw[i] = (uint8_t)lt_rand(r);
@@ -1014,7 +1204,7 @@ static void lt_open_seat(lt_run *r, lt_game *g, int seat)
                      "GET /ws?game=%s&token=%s HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\n"
                      "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
                      "Sec-WebSocket-Version: 13\r\n\r\n",
-                     g->id, g->token[seat], r->host, key);
+                     g->id, g->token[seat], r->srv[g->at[seat]].host, key);
     g->seat[seat] = lt_connect(r, LT_SEAT, g, seat, req, (size_t)n);
 }
 
@@ -1043,6 +1233,19 @@ static void lt_created(lt_run *r, lt_conn *c, const char *body, size_t len, int 
     snprintf(g->token[0], sizeof g->token[0], "%s", t0);
     snprintf(g->token[1], sizeof g->token[1], "%s", t1);
     json_decref(j);
+    if (r->verify) {
+        if (r->nvgames == r->vcap) {
+            r->vcap = r->vcap ? 2 * r->vcap : 1024;
+            lt_vgame *v = realloc(r->vgames, (size_t)r->vcap * sizeof *v);
+            if (!v)
+                lt_oom();
+            r->vgames = v;
+        }
+        lt_vgame *v = &r->vgames[r->nvgames];
+        memset(v, 0, sizeof *v);
+        snprintf(v->id, sizeof v->id, "%s", g->id);
+        g->vi = r->nvgames++;
+    }
     g->refs++; /* over the next lines */
     lt_conn_free(r, c);
     if (!g->over && !g->dead)
@@ -1181,6 +1384,42 @@ static void lt_try_send(lt_run *r, lt_conn *c, uint64_t now)
     g->next_us = r->rate > 0 ? c->sent_us + (uint64_t)((0.5 + lt_unit(r)) * 1e6 / r->rate)
                              : c->sent_us;
     lt_ws_send_text(r, c, msg, o);
+}
+
+/* --verify: an acknowledged decision, to look for in the stored game at
+ * the end. */
+static void lt_remember(lt_run *r, lt_game *g, long n, const char *move)
+{
+    r->acked++;
+    if (g->vi < 0)
+        return;
+    lt_vgame *v = &r->vgames[g->vi];
+    if (v->count == v->cap) {
+        v->cap = v->cap ? 2 * v->cap : 64;
+        lt_vdec *d = realloc(v->d, (size_t)v->cap * sizeof *d);
+        if (!d)
+            lt_oom();
+        v->d = d;
+    }
+    char *m = strdup(move);
+    if (!m)
+        lt_oom();
+    v->d[v->count++] = (lt_vdec){(int)n, m};
+}
+
+/* A game a kill took down is playable again (or the window ended). */
+static void lt_gap(lt_run *r, lt_game *g, uint64_t now)
+{
+    g->down = false;
+    if (r->ngaps == r->gaps_cap) {
+        r->gaps_cap = r->gaps_cap ? 2 * r->gaps_cap : 4096;
+        uint32_t *a = realloc(r->gaps, r->gaps_cap * sizeof *a);
+        if (!a)
+            lt_oom();
+        r->gaps = a;
+    }
+    uint64_t gap = now - g->down_us;
+    r->gaps[r->ngaps++] = gap > UINT32_MAX ? UINT32_MAX : (uint32_t)gap;
 }
 
 static void lt_record_ack(lt_run *r, lt_conn *c)
@@ -1368,13 +1607,62 @@ static bool lt_pick(lt_run *r, lt_span arr, char *out, size_t outlen)
     return lt_string(one, out, outlen);
 }
 
+/* --servers: another server plays this seat's game.  The seat goes where
+ * the message says (`address`, else the URL in its text), or, when it
+ * names none yet, tries a running server again half a second later; a
+ * decision in flight there was not taken.  Not an error: it is how
+ * clients find a game's server. */
+static void lt_elsewhere(lt_run *r, lt_conn *c, const char *text, size_t len)
+{
+    lt_game *g = c->game;
+    int seat = c->seat, to = -1;
+    r->elsewhere++;
+    json_t *j = json_loadb(text, len, 0, NULL);
+    const char *addr = json_string_value(json_object_get(j, "address"));
+    const char *msg = json_string_value(json_object_get(j, "message"));
+    const char *url = addr ? addr : msg ? strstr(msg, "http://") : NULL;
+    for (int k = 0; url && k < r->nservers; k++) {
+        size_t n = strlen(r->srv[k].host);
+        if (strncmp(url + 7, r->srv[k].host, n) == 0 && url[7 + n] == '/')
+            to = k;
+    }
+    json_decref(j);
+    if (to >= 0 && !r->srv[to].up)
+        to = -1; /* it names a server that is down (or not up again yet) */
+    if (c->pending) {
+        c->pending = false;
+        r->pending_count--;
+        r->unacked_at_kill++;
+    }
+    if (c->welcomed && g->live) { /* the game moved away under it */
+        g->live = false;
+        r->live_games--;
+        if (!g->down) {
+            g->down = true;
+            g->down_us = cli_now_us();
+        }
+    }
+    if (c->welcomed)
+        g->live_seats--;
+    lt_heap_remove(r, c);
+    c->has_move = false;
+    g->seat[seat] = NULL;
+    lt_ws_close(r, c);
+    if (g->over || g->dead || r->phase > LT_WINDOW)
+        return;
+    g->at[seat] = to >= 0 ? to : lt_live_server(r, (int)(lt_rand(r) % (uint64_t)r->nservers));
+    lt_redial_push(r, g, seat, cli_now_us() + (to >= 0 ? 0 : 500000u));
+}
+
 static void lt_message(lt_run *r, lt_conn *c, const char *text, size_t len)
 {
-    enum { TYPE, STATUS, RESULT, YOUR_TURN, N, LEGAL, ID, CODE, LIMITS, COUNT };
+    enum { TYPE, STATUS, RESULT, YOUR_TURN, N, LEGAL, ID, CODE, LIMITS, MOVE, COUNT };
     static const char *const names[COUNT] = {"type", "status", "result", "your_turn", "n",
-                                             "legal", "id", "code", "limits"};
+                                             "legal", "id", "code", "limits", "move"};
     lt_span v[COUNT];
     lt_game *g = c->game;
+    if (c->closing || g->seat[c->seat] != c)
+        return; /* a seat that moved on (`elsewhere`): what is left is not read */
     if (!lt_members(text, len, names, v, COUNT) || !v[TYPE].p) {
         lt_error(r, "bad_message_from_server");
     } else if (lt_is(v[TYPE], "\"state\"")) {
@@ -1395,10 +1683,21 @@ static void lt_message(lt_run *r, lt_conn *c, const char *text, size_t len)
             }
         }
     } else if (lt_is(v[TYPE], "\"ack\"")) {
-        if (c->pending && lt_long(v[ID], -1) == c->pending_id)
+        if (c->pending && lt_long(v[ID], -1) == c->pending_id) {
+            if (r->verify) {
+                char move[LT_MOVE_LEN];
+                long n = lt_long(v[N], -1);
+                if (n >= 1 && lt_string(v[MOVE], move, sizeof move))
+                    lt_remember(r, g, n, move);
+                else
+                    lt_error(r, "bad_ack_from_server");
+            }
             lt_record_ack(r, c);
-        else
+        } else {
             lt_error(r, "unexpected_ack");
+        }
+    } else if (lt_is(v[TYPE], "\"error\"") && lt_is(v[CODE], "\"elsewhere\"") && r->nservers > 1) {
+        lt_elsewhere(r, c, text, len);
     } else if (lt_is(v[TYPE], "\"error\"")) {
         char code[32];
         lt_error(r, lt_string(v[CODE], code, sizeof code) ? code : "error");
@@ -1421,9 +1720,12 @@ static void lt_message(lt_run *r, lt_conn *c, const char *text, size_t len)
                 c->tokens = c->tok_burst;
         }
         c->refill_us = cli_now_us();
+        c->welcomed = true;
         if (++g->live_seats == 2 && !g->over && !g->dead) {
             g->live = true;
             r->live_games++;
+            if (g->down) /* back after a kill: how long it could not be played */
+                lt_gap(r, g, cli_now_us());
             /* desynchronised start: games do not all move on the same tick */
             g->next_us = cli_now_us() + (r->rate > 0 ? (uint64_t)(lt_unit(r) * 1e6 / r->rate) : 0);
             for (int s = 0; s < 2; s++)
@@ -1651,6 +1953,12 @@ static int lt_cmp_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static int lt_cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 /* Nearest-rank percentile of a sorted array, in milliseconds. */
 static double lt_pct(const uint32_t *v, size_t n, double p)
 {
@@ -1680,7 +1988,7 @@ static uint64_t lt_self_cpu_us(void)
 
 static void lt_progress(lt_run *r, uint64_t now)
 {
-    lt_proc p = lt_proc_read(r->server_pid);
+    lt_proc p = lt_proc_read(r->srv[0].pid);
     if (r->quiet) {
         r->proc_sec = p;
         r->nsec = 0;
@@ -1710,6 +2018,17 @@ static void lt_progress(lt_run *r, uint64_t now)
 
 static void lt_fill(lt_run *r, uint64_t now)
 {
+    while (r->redial_len && r->opening < LT_OPENING &&
+           r->redial[r->redial_head].due_us <= now) {
+        lt_redial d = r->redial[r->redial_head];
+        r->redial_head = (r->redial_head + 1) % r->redial_cap;
+        r->redial_len--;
+        if (!d.g->over && !d.g->dead && !d.g->seat[d.seat] && r->phase <= LT_WINDOW) {
+            r->reconnects++;
+            lt_open_seat(r, d.g, d.seat);
+        }
+        lt_game_unref(r, d.g);
+    }
     while (r->wait_len && r->opening < LT_OPENING && r->phase <= LT_WINDOW) {
         int slot = r->waiting[r->wait_head];
         if (r->slots[slot].retry_us > now)
@@ -1717,6 +2036,160 @@ static void lt_fill(lt_run *r, uint64_t now)
         r->wait_head = (r->wait_head + 1) % r->games;
         r->wait_len--;
         lt_create(r, slot);
+    }
+}
+
+/* Games a kill took down that are not back when the window ends: their
+ * gap so far counts (at least that long unplayable). */
+static void lt_still_down(lt_run *r, uint64_t now)
+{
+    for (int i = 0; i < r->games; i++) {
+        lt_game *g = r->slots[i].game;
+        if (g && g->down)
+            lt_gap(r, g, now);
+    }
+}
+
+/* Starts spawned server k again (same database, same port); false when
+ * it does not come up, which ends the window. */
+static bool lt_restart(lt_run *r, int k, uint64_t since)
+{
+    char err[600];
+    if (lt_spawn(r, k, true, err, sizeof err) != 0) {
+        fprintf(stderr, "%stabula loadtest: after kill %d: %s\n", r->progress_drawn ? "\n" : "",
+                r->kills, err);
+        r->progress_drawn = false;
+        lt_error(r, "restart_failed");
+        lt_show_server_log(r, k);
+        lt_stop_server(&r->srv[k]);
+        r->stop = true; /* nothing more to measure: end the window */
+        return false;
+    }
+    uint64_t took = cli_now_us() - since;
+    if (took > r->restart_max_us)
+        r->restart_max_us = took;
+    return true;
+}
+
+/* --chaos-kills: SIGKILL a spawned server, read what it sent before it
+ * died (acknowledgements included), drop every connection to it as the
+ * kill's casualty, and let lt_fill reopen the seats.  One server: it is
+ * started again at once (same database, same port), and nothing happens
+ * meanwhile.  Several on one PostgreSQL database: they are killed in turn
+ * (never the last one up: the kill waits for one being started), the
+ * victim's games are taken over by the others (its advisory lock died
+ * with it), whose addresses the seats know or learn from `elsewhere`, and
+ * the victim is started again in the background (lt_starting). */
+static void lt_kill(lt_run *r)
+{
+    int v = r->kills % r->nservers, up = 0;
+    for (int k = 0; k < r->nservers; k++)
+        up += r->srv[k].up;
+    for (int k = 0; r->nservers > 1 && up < 2 && k < r->nservers; k++) {
+        char err[600];
+        if (r->srv[k].out_fd < 0)
+            continue;
+        if (lt_spawn_wait(r, k, true, err, sizeof err) != 1) {
+            fprintf(stderr, "%stabula loadtest: after kill %d: %s\n",
+                    r->progress_drawn ? "\n" : "", r->kills, err);
+            r->progress_drawn = false;
+            lt_error(r, "restart_failed");
+            lt_show_server_log(r, k);
+            lt_stop_server(&r->srv[k]);
+            r->stop = true;
+            return;
+        }
+        up++;
+    }
+    while (!r->srv[v].up)
+        v = (v + 1) % r->nservers;
+    lt_server *sv = &r->srv[v];
+    kill(sv->pid, SIGKILL);
+    int status;
+    while (waitpid(sv->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    sv->spawned = false;
+    sv->up = false;
+    uint64_t t = cli_now_us();
+    r->kills++;
+    sv->kills++;
+    if (v == 0) {
+        r->proc0.known = false; /* CPU over the window spans several processes: unknown */
+        r->proc_sec.known = false;
+    }
+    for (int i = 0; i < r->games; i++) {
+        lt_game *g = r->slots[i].game;
+        if (!g || g->over || g->dead)
+            continue;
+        bool hit = false;
+        for (int s = 0; s < 2; s++)
+            if (g->seat[s] && g->seat[s]->server == v) {
+                hit = true;
+                lt_heap_remove(r, g->seat[s]);
+                g->seat[s]->has_move = false;
+            }
+        if (hit && g->live) {
+            g->live = false;
+            r->live_games--;
+            if (!g->down) {
+                g->down = true;
+                g->down_us = t;
+            }
+        }
+    }
+    /* what the server wrote before it died is still to be read */
+    for (lt_conn *c = r->conns, *next; c; c = next) {
+        next = c->next;
+        if (c->phase == LT_OPEN && c->server == v && c->gen < sv->kills)
+            lt_event(r, c, EPOLLIN);
+    }
+    for (lt_conn *c = r->conns, *next; c; c = next) {
+        next = c->next;
+        if (c->server == v && c->gen < sv->kills)
+            lt_casualty(r, c);
+    }
+    for (int i = 0; i < r->games; i++) {
+        lt_game *g = r->slots[i].game;
+        if (g && !g->over && !g->dead)
+            g->live_seats = (g->seat[0] && g->seat[0]->welcomed && !g->seat[0]->closing) +
+                            (g->seat[1] && g->seat[1]->welcomed && !g->seat[1]->closing);
+    }
+    if (r->nservers == 1) {
+        lt_restart(r, 0, t);
+    } else {
+        char err[600];
+        if (lt_spawn(r, v, false, err, sizeof err) != 0) {
+            fprintf(stderr, "%stabula loadtest: after kill %d: %s\n",
+                    r->progress_drawn ? "\n" : "", r->kills, err);
+            r->progress_drawn = false;
+            lt_error(r, "restart_failed");
+            r->stop = true;
+        }
+        sv->start_us = t;
+    }
+}
+
+/* Servers being started again in the background (--servers): up once they
+ * listen; one that fails ends the window. */
+static void lt_starting(lt_run *r)
+{
+    for (int k = 0; k < r->nservers; k++) {
+        lt_server *sv = &r->srv[k];
+        if (sv->out_fd < 0)
+            continue;
+        char err[600];
+        int st = lt_spawn_wait(r, k, false, err, sizeof err);
+        if (st == 1 && cli_now_us() - sv->start_us > r->restart_max_us)
+            r->restart_max_us = cli_now_us() - sv->start_us;
+        if (st < 0) {
+            fprintf(stderr, "%stabula loadtest: after kill %d: %s\n",
+                    r->progress_drawn ? "\n" : "", r->kills, err);
+            r->progress_drawn = false;
+            lt_error(r, "restart_failed");
+            lt_show_server_log(r, k);
+            lt_stop_server(sv);
+            r->stop = true;
+        }
     }
 }
 
@@ -1728,6 +2201,8 @@ static void lt_loop(lt_run *r)
     for (int i = 0; i < r->games; i++)
         lt_slot_wait(r, i, 0);
     while (r->phase != LT_FINISHED) {
+        if (r->nservers > 1)
+            lt_starting(r);
         uint64_t now = cli_now_us();
         lt_fill(r, now);
         uint64_t wake = r->next_tick_us;
@@ -1735,6 +2210,14 @@ static void lt_loop(lt_run *r)
             wake = r->heap[0]->due_us;
         if (r->phase == LT_WINDOW && r->end_us < wake)
             wake = r->end_us;
+        if (r->phase == LT_WINDOW && r->kills < r->chaos && r->kill_at[r->kills] < wake)
+            wake = r->kill_at[r->kills];
+        for (int k = 0; k < r->nservers; k++)
+            if (r->srv[k].out_fd >= 0 && now + 20000u < wake)
+                wake = now + 20000u; /* a server coming up: look every 20 ms */
+        if (r->redial_len && r->opening < LT_OPENING &&
+            r->redial[r->redial_head].due_us < wake)
+            wake = r->redial[r->redial_head].due_us;
         if (r->wait_len && r->opening < LT_OPENING) {
             uint64_t t = r->slots[r->waiting[r->wait_head]].retry_us;
             if (t < wake)
@@ -1756,9 +2239,10 @@ static void lt_loop(lt_run *r)
             if (c->phase == LT_OPEN)
                 lt_ws_settle(r, c);
         }
-        if (lt_interrupted && r->phase <= LT_WINDOW) {
+        if ((lt_interrupted || r->stop) && r->phase <= LT_WINDOW) {
             if (r->phase == LT_SETUP)
                 r->window_us = now;
+            lt_still_down(r, now);
             r->end_us = now;
             r->phase = LT_DRAIN;
             r->drain_us = now + LT_DRAIN_US;
@@ -1771,21 +2255,32 @@ static void lt_loop(lt_run *r)
             r->phase = LT_WINDOW;
             r->window_us = now;
             r->end_us = now + (uint64_t)(r->seconds * 1e6);
-            r->proc0 = lt_proc_read(r->server_pid);
+            /* kill moments, at random in the window's first 80% (so that the
+             * last recovery is measured too) */
+            for (int i = 0; i < r->chaos; i++)
+                r->kill_at[i] = now + (uint64_t)(lt_unit(r) * 0.8 * r->seconds * 1e6);
+            qsort(r->kill_at, (size_t)r->chaos, sizeof r->kill_at[0], lt_cmp_u64);
+            r->proc0 = lt_proc_read(r->srv[0].pid);
             r->self0 = lt_proc_read(getpid());
             r->client_cpu0 = lt_self_cpu_us();
             r->nsec = 0;
             r->sec_moves = 0;
         }
+        if (r->phase == LT_WINDOW && r->kills < r->chaos && now >= r->kill_at[r->kills] &&
+            now < r->end_us && !lt_interrupted) {
+            lt_kill(r);
+            now = cli_now_us();
+        }
         if (r->phase == LT_WINDOW && now >= r->end_us) {
+            lt_still_down(r, now);
             r->phase = LT_DRAIN;
             r->drain_us = now + LT_DRAIN_US;
-            r->proc1 = lt_proc_read(r->server_pid);
+            r->proc1 = lt_proc_read(r->srv[0].pid);
             r->self1 = lt_proc_read(getpid());
         }
         if (r->phase == LT_DRAIN && (r->pending_count == 0 || now >= r->drain_us)) {
             if (!r->proc1.known) {
-                r->proc1 = lt_proc_read(r->server_pid);
+                r->proc1 = lt_proc_read(r->srv[0].pid);
                 r->self1 = lt_proc_read(getpid());
             }
             r->phase = LT_FINISHED;
@@ -1825,12 +2320,131 @@ static void lt_loop(lt_run *r)
         }
     while (r->conns)
         lt_conn_free(r, r->conns);
+    while (r->redial_len) {
+        lt_game_unref(r, r->redial[r->redial_head].g);
+        r->redial_head = (r->redial_head + 1) % r->redial_cap;
+        r->redial_len--;
+    }
     for (int i = 0; i < r->games; i++)
         if (r->slots[i].game) {
             lt_game *g = r->slots[i].game;
             r->slots[i].game = NULL;
             lt_game_unref(r, g);
         }
+}
+
+/* A blocking GET (Connection: close) with 10 s timeouts: the status, the
+ * body in *body (malloc'd, NUL-terminated) and its length; -1 on a
+ * connection failure. */
+static int lt_get(const lt_server *r, const char *path, char **body, size_t *blen)
+{
+    *body = NULL;
+    *blen = 0;
+    int fd = socket(r->addr.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    struct timeval tv = {10, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    if (connect(fd, (struct sockaddr *)&r->addr, r->addrlen) != 0) {
+        close(fd);
+        return -1;
+    }
+    char req[512];
+    int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n",
+                     path, r->host);
+    if (send(fd, req, (size_t)n, MSG_NOSIGNAL) != n) {
+        close(fd);
+        return -1;
+    }
+    size_t len = 0, cap = 65536;
+    char *buf = lt_xmalloc(cap);
+    for (;;) {
+        if (cap - len < 4096) {
+            char *p = realloc(buf, cap *= 2);
+            if (!p)
+                lt_oom();
+            buf = p;
+        }
+        ssize_t got = recv(fd, buf + len, cap - len - 1, 0);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            free(buf);
+            close(fd);
+            return -1;
+        }
+        if (got == 0)
+            break;
+        len += (size_t)got;
+    }
+    close(fd);
+    buf[len] = '\0';
+    char *end = strstr(buf, "\r\n\r\n");
+    if (!end || strncmp(buf, "HTTP/1.", 7) != 0 || len < 12) {
+        free(buf);
+        return -1;
+    }
+    int status = (int)strtol(buf + 9, NULL, 10);
+    size_t head = (size_t)(end + 4 - buf);
+    memmove(buf, buf + head, len - head + 1);
+    *body = buf;
+    *blen = len - head;
+    return status;
+}
+
+/* --verify, once the run is over: every acknowledged decision must be in
+ * its game's stored log (GET /api/games/ID), with its number and text. */
+static void lt_verify(lt_run *r)
+{
+    int shown = 0, at = 0;
+    while (r->spawn && at + 1 < r->nservers && !r->srv[at].up)
+        at++; /* a server that runs: they all read the same database */
+    for (int i = 0; i < r->nvgames && !lt_interrupted; i++) {
+        lt_vgame *v = &r->vgames[i];
+        if (!v->count)
+            continue;
+        char path[96], *body;
+        size_t blen;
+        snprintf(path, sizeof path, "/api/games/%s", v->id);
+        int status = lt_get(&r->srv[at], path, &body, &blen);
+        json_t *j = status == 200 ? json_loadb(body, blen, 0, NULL) : NULL;
+        free(body);
+        json_t *log = json_object_get(j, "log");
+        if (status != 200 && status != 404) {
+            lt_error(r, status < 0 ? "verify_connect" : "verify_http");
+            json_decref(j);
+            continue;
+        }
+        if (status == 200 && !json_is_array(log)) {
+            lt_error(r, "verify_reply");
+            json_decref(j);
+            continue;
+        }
+        bool game_lost = false;
+        for (int k = 0; k < v->count; k++) {
+            const lt_vdec *d = &v->d[k];
+            json_t *e = json_array_get(log, (size_t)(d->n - 1));
+            const char *stored = json_string_value(json_object_get(e, "move"));
+            if (e && json_integer_value(json_object_get(e, "n")) != d->n)
+                stored = NULL; /* the log is 1, 2, 3 … in order */
+            r->verified++;
+            if (stored && strcmp(stored, d->move) == 0)
+                continue;
+            r->lost++;
+            game_lost = true;
+            if (shown++ < 5)
+                fprintf(stderr,
+                        "tabula loadtest: lost: game %s, decision %d '%s' was acknowledged; "
+                        "the server has %s%s%s\n",
+                        v->id, d->n, d->move, stored ? "'" : "",
+                        stored ? stored : (status == 404 ? "no such game" : "no such decision"),
+                        stored ? "'" : "");
+        }
+        if (game_lost)
+            r->lost_games++;
+        json_decref(j);
+    }
 }
 
 static void lt_report(lt_run *r, int server_exit)
@@ -1848,6 +2462,8 @@ static void lt_report(lt_run *r, int server_exit)
     double srun = 0, swait = 0, crun = 0, cwait = 0;
     bool sthread = cpu_known && lt_busiest(&r->proc0, &r->proc1, window, &srun, &swait);
     bool cthread = lt_busiest(&r->self0, &r->self1, window, &crun, &cwait);
+    qsort(r->gaps, r->ngaps, sizeof r->gaps[0], lt_cmp_u32);
+    double gap50 = lt_pct(r->gaps, r->ngaps, 0.50), gapmax = lt_pct(r->gaps, r->ngaps, 1.0);
     double load[3] = {0, 0, 0};
     if (getloadavg(load, 3) < 0)
         load[0] = load[1] = load[2] = -1;
@@ -1874,7 +2490,7 @@ static void lt_report(lt_run *r, int server_exit)
         json_object_set_new(j, "games_started", json_integer(r->started));
         json_object_set_new(j, "games_finished", json_integer(r->finished));
         json_object_set_new(j, "server_pid",
-                            r->server_pid > 0 ? json_integer(r->server_pid) : json_null());
+                            r->srv[0].pid > 0 ? json_integer(r->srv[0].pid) : json_null());
         json_object_set_new(j, "server_cpu_s", cpu_known ? json_real(round(cpu * 100) / 100)
                                                          : json_null());
         json_object_set_new(j, "server_cpu_percent",
@@ -1893,6 +2509,22 @@ static void lt_report(lt_run *r, int server_exit)
         json_object_set_new(j, "client_wait_percent",
                             cthread ? json_real(round(cwait * 10) / 10) : json_null());
         json_object_set_new(j, "server_exit", json_integer(server_exit));
+        json_object_set_new(j, "verify", json_boolean(r->verify));
+        json_object_set_new(j, "acked", json_integer(r->acked));
+        json_object_set_new(j, "verified", r->verify ? json_integer(r->verified) : json_null());
+        json_object_set_new(j, "lost", r->verify ? json_integer(r->lost) : json_null());
+        json_object_set_new(j, "lost_games", r->verify ? json_integer(r->lost_games) : json_null());
+        json_object_set_new(j, "kills", json_integer(r->kills));
+        json_object_set_new(j, "servers", json_integer(r->nservers));
+        json_object_set_new(j, "reconnects", json_integer(r->reconnects));
+        json_object_set_new(j, "elsewhere", json_integer(r->elsewhere));
+        json_object_set_new(j, "unacked_at_kill", json_integer(r->unacked_at_kill));
+        json_object_set_new(j, "unplayable_games", json_integer((json_int_t)r->ngaps));
+        json_object_set_new(j, "unplayable_p50_ms", r->ngaps ? json_real(gap50) : json_null());
+        json_object_set_new(j, "unplayable_max_ms", r->ngaps ? json_real(gapmax) : json_null());
+        json_object_set_new(j, "restart_max_ms",
+                            r->kills ? json_real(round((double)r->restart_max_us / 100) / 10)
+                                     : json_null());
         json_t *la = json_array();
         for (int i = 0; i < 3; i++)
             json_array_append_new(la, json_real(round(load[i] * 100) / 100));
@@ -1918,11 +2550,16 @@ static void lt_report(lt_run *r, int server_exit)
     printf("%s\n", r->nerrcodes ? ")" : "");
     if (cpu_known)
         printf("server:  pid %ld, CPU %.2f s (%.0f%% of one core), RSS %.1f MB (peak %.1f MB)\n",
-               (long)r->server_pid, cpu, 100 * cpu / window, (double)r->proc1.rss_kb / 1024.0,
+               (long)r->srv[0].pid, cpu, 100 * cpu / window, (double)r->proc1.rss_kb / 1024.0,
                (double)r->proc1.hwm_kb / 1024.0);
-    else if (r->server_pid > 0)
+    else if (r->kills && r->proc1.known)
+        printf("server:  pid %ld (after %d kills): CPU not measured across processes, RSS %.1f "
+               "MB (peak %.1f MB)\n",
+               (long)r->srv[0].pid, r->kills, (double)r->proc1.rss_kb / 1024.0,
+               (double)r->proc1.hwm_kb / 1024.0);
+    else if (r->srv[0].pid > 0)
         printf("server:  pid %ld: CPU and RSS unavailable (it ended, or the window never began)\n",
-               (long)r->server_pid);
+               (long)r->srv[0].pid);
     else
         printf("server:  CPU and RSS unavailable (its process was not found on this machine)\n");
     if (sthread)
@@ -1932,6 +2569,19 @@ static void lt_report(lt_run *r, int server_exit)
     if (cthread)
         printf(", waited for a CPU %.0f%% of the time", cwait);
     printf("; load average %.2f %.2f %.2f\n", load[0], load[1], load[2]);
+    if (r->chaos)
+        printf("kills:   %d; a game could not be played for at most %.0f ms after a kill "
+               "(p50 %.0f ms over %zu games); restart at most %.0f ms; %ld reconnections; "
+               "%ld decisions in flight at a kill (never acknowledged)\n",
+               r->kills, gapmax, gap50, r->ngaps, (double)r->restart_max_us / 1000, r->reconnects,
+               r->unacked_at_kill);
+    if (r->nservers > 1)
+        printf("servers: %d on one database; seats sent `elsewhere` and followed: %ld\n",
+               r->nservers, r->elsewhere);
+    if (r->verify)
+        printf("verify:  %ld of %ld acknowledged decisions read back from the server: %ld lost"
+               "%s\n",
+               r->verified, r->acked, r->lost, r->lost ? " (examples above)" : "");
     if (server_exit > 0)
         printf("the server exited with status %d\n", server_exit);
 }
@@ -1940,7 +2590,7 @@ static int lt_help(void)
 {
     printf("usage: tabula loadtest [--url URL | --spawn [--db FILE|URL]] [--game GAME]\n"
            "                       [--games N] [--rate R] [--seconds S] [--seed S]\n"
-           "                       [--json] [--quiet]\n\n"
+           "                       [--verify] [--chaos-kills K] [--servers N] [--json] [--quiet]\n\n"
            "Keeps N two-seat games live on a Tabula server, each played by two WebSocket\n"
            "clients choosing random legal decisions, and measures it (docs/server.md).\n"
            "  --spawn       start `tabula serve` on a free loopback port and a temporary\n"
@@ -1955,19 +2605,33 @@ static int lt_help(void)
            "                seat still keeps under the server's per-connection rate limit)\n"
            "  --seconds S   the measured window (default 10), after all N games are live\n"
            "  --seed S      seed of the random choices\n"
+           "  --verify      remember every acknowledged decision and, at the end, read\n"
+           "                every game back from the server: `lost` counts decisions\n"
+           "                acknowledged but missing or different there\n"
+           "  --chaos-kills K  with --spawn: kill the server with SIGKILL at K random\n"
+           "                moments of the window's first 80%% and start it again on the\n"
+           "                same database and port; the seats reconnect and play on\n"
+           "                (implies --verify; reports kills, lost, the longest time a\n"
+           "                game could not be played after a kill)\n"
+           "  --servers N   with --spawn and a PostgreSQL --db: N servers (up to %d) on that\n"
+           "                database; games are created on each in turn, seats connect to\n"
+           "                any and follow `elsewhere`; kills take them in turn, and the\n"
+           "                one killed starts again at once while the others play on\n"
            "  --json        one JSON object on stdout: games, moves_per_s, p50_ms, p95_ms,\n"
-           "                p99_ms, max_ms, errors, error_codes, server_cpu_s, server_rss_mb …\n"
+           "                p99_ms, max_ms, errors, error_codes, server_cpu_s, server_rss_mb,\n"
+           "                lost, kills, unplayable_p50_ms, unplayable_max_ms …\n"
            "  --quiet       no progress line (otherwise once a second on stderr)\n"
            "Latency is from a decision sent to its `ack` (sent after the decision is stored).\n"
-           "Exit status: 0; 1 when any error occurred or the server could not be started;\n"
+           "Exit status: 0; 1 when any error occurred, a decision was lost or the server\n"
+           "could not be started;\n"
            "130 when interrupted (Ctrl-C), after the report of what was measured.\n",
-           LT_MAX_GAMES);
+           LT_MAX_GAMES, LT_SERVERS_MAX);
     return 0;
 }
 
 int cmd_loadtest(int argc, char **argv)
 {
-    lt_run run = {.games = 100, .rate = 2.0, .seconds = 10.0, .game_name = "clans"};
+    lt_run run = {.games = 100, .rate = 2.0, .seconds = 10.0, .game_name = "clans", .nservers = 1};
     lt_run *r = &run;
     bool seeded = false, url_given = false;
     for (int i = 1; i < argc; i++) {
@@ -1986,11 +2650,16 @@ int cmd_loadtest(int argc, char **argv)
             r->spawn = true;
             continue;
         }
+        if (strcmp(a, "--verify") == 0) {
+            r->verify = true;
+            continue;
+        }
         if (strncmp(a, "--", 2) != 0)
             return cli_usage("loadtest", "unexpected argument '%s'", a);
         if (strcmp(a, "--url") != 0 && strcmp(a, "--db") != 0 && strcmp(a, "--game") != 0 &&
             strcmp(a, "--games") != 0 && strcmp(a, "--rate") != 0 &&
-            strcmp(a, "--seconds") != 0 && strcmp(a, "--seed") != 0)
+            strcmp(a, "--seconds") != 0 && strcmp(a, "--seed") != 0 &&
+            strcmp(a, "--chaos-kills") != 0 && strcmp(a, "--servers") != 0)
             return cli_usage("loadtest", "unknown option '%s'", a);
         if (i + 1 >= argc)
             return cli_usage("loadtest", "'%s' needs a value", a);
@@ -2023,20 +2692,39 @@ int cmd_loadtest(int argc, char **argv)
             if (cli_parse_u64(v, &r->seed))
                 return cli_usage("loadtest", "--seed must be a number, got '%s'", v);
             seeded = true;
+        } else if (strcmp(a, "--servers") == 0) {
+            if (cli_parse_int(v, 1, LT_SERVERS_MAX, &n))
+                return cli_usage("loadtest", "--servers must be 1 to %d, got '%s'", LT_SERVERS_MAX,
+                                 v);
+            r->nservers = (int)n;
+        } else if (strcmp(a, "--chaos-kills") == 0) {
+            if (cli_parse_int(v, 0, 10000, &n))
+                return cli_usage("loadtest", "--chaos-kills must be 0 to 10000, got '%s'", v);
+            r->chaos = (int)n;
         }
     }
     if (url_given && r->spawn)
         return cli_usage("loadtest", "give --url or --spawn, not both");
+    if (url_given && r->chaos)
+        return cli_usage("loadtest", "--chaos-kills needs --spawn (it kills and restarts the "
+                                     "server it started)");
+    if (r->nservers > 1 && (url_given || !r->db || !strstr(r->db, "://")))
+        return cli_usage("loadtest", "--servers needs --spawn and a PostgreSQL --db (the servers "
+                                     "share it)");
     if (url_given && r->db)
         return cli_usage("loadtest", "--db goes with --spawn (a running server has its own)");
     char why[300];
-    if (url_given && lt_parse_url(r, r->url, why, sizeof why))
+    if (url_given && lt_parse_url(&r->srv[0], r->url, why, sizeof why))
         return cli_usage("loadtest", "%s", why);
     if (!url_given)
         r->spawn = true;
     if (r->db && !lt_db_is_local(r->db))
         return cli_usage("loadtest", "--db must be a file or a database on a loopback host");
     r->rng = (seeded ? r->seed : cli_random_seed() ^ cli_now_us()) * 2 + 1;
+    if (r->chaos) {
+        r->verify = true;
+        r->kill_at = lt_xmalloc((size_t)r->chaos * sizeof *r->kill_at);
+    }
 
     /* room for every socket, in this process and a spawned server */
     struct rlimit rl;
@@ -2053,21 +2741,32 @@ int cmd_loadtest(int argc, char **argv)
 
     int rc = 0, server_exit = 0;
     char err[600];
+    int bad = -1;
     if (r->spawn) {
-        if (lt_spawn(r, err, sizeof err) != 0) {
-            fprintf(stderr, "tabula loadtest: %s\n", err);
-            lt_stop_server(r);
-            if (r->tmpdir[0])
-                lt_rmdir(r->tmpdir);
-            return 1;
-        }
+        for (int k = 0; k < r->nservers; k++)
+            r->srv[k].out_fd = -1;
+        for (int k = 0; k < r->nservers; k++)
+            if (lt_spawn(r, k, true, err, sizeof err) != 0) {
+                fprintf(stderr, "tabula loadtest: %s\n", err);
+                for (int i = 0; i <= k; i++)
+                    lt_stop_server(&r->srv[i]);
+                if (r->tmpdir[0])
+                    lt_rmdir(r->tmpdir);
+                free(r->kill_at);
+                return 1;
+            }
     } else {
-        r->server_pid = lt_find_listener(ntohs(r->addr.ss_family == AF_INET6
-                                                   ? ((struct sockaddr_in6 *)&r->addr)->sin6_port
-                                                   : ((struct sockaddr_in *)&r->addr)->sin_port));
+        lt_server *sv = &r->srv[0];
+        sv->pid = lt_find_listener(ntohs(sv->addr.ss_family == AF_INET6
+                                             ? ((struct sockaddr_in6 *)&sv->addr)->sin6_port
+                                             : ((struct sockaddr_in *)&sv->addr)->sin_port));
     }
-    if (lt_health(r) != 0) {
-        fprintf(stderr, "tabula loadtest: no Tabula server answers at http://%s/\n", r->host);
+    for (int k = 0; k < r->nservers && bad < 0; k++)
+        if (lt_health(&r->srv[k]) != 0)
+            bad = k;
+    if (bad >= 0) {
+        fprintf(stderr, "tabula loadtest: no Tabula server answers at http://%s/\n",
+                r->srv[bad].host);
         rc = 1;
     } else {
         r->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -2079,15 +2778,24 @@ int cmd_loadtest(int argc, char **argv)
         } else {
             r->progress_tty = isatty(2);
             lt_loop(r);
-            if (r->server_spawned) {
-                server_exit = lt_stop_server(r);
-                if (server_exit != 0) {
+            bool up = !r->spawn;
+            for (int k = 0; k < r->nservers; k++)
+                up = up || r->srv[k].up;
+            if (r->verify && up)
+                lt_verify(r);
+            for (int k = 0; k < r->nservers; k++) {
+                if (!r->srv[k].spawned)
+                    continue;
+                int st = lt_stop_server(&r->srv[k]);
+                if (st != 0) {
                     lt_error(r, "server_exit");
-                    lt_show_server_log(r);
+                    lt_show_server_log(r, k);
+                    if (!server_exit)
+                        server_exit = st;
                 }
             }
             lt_report(r, server_exit);
-            rc = r->errors ? 1 : 0;
+            rc = r->errors || r->lost ? 1 : 0;
         }
         if (r->epfd >= 0)
             close(r->epfd);
@@ -2095,9 +2803,18 @@ int cmd_loadtest(int argc, char **argv)
         free(r->waiting);
         free(r->heap);
         free(r->lat);
+        free(r->gaps);
+        free(r->redial);
+        for (int i = 0; i < r->nvgames; i++) {
+            for (int k = 0; k < r->vgames[i].count; k++)
+                free(r->vgames[i].d[k].move);
+            free(r->vgames[i].d);
+        }
+        free(r->vgames);
     }
-    if (r->server_spawned)
-        lt_stop_server(r);
+    for (int k = 0; k < r->nservers; k++)
+        lt_stop_server(&r->srv[k]);
+    free(r->kill_at);
     if (r->tmpdir[0])
         lt_rmdir(r->tmpdir);
     if (lt_interrupted && rc == 0)

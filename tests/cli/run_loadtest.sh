@@ -5,7 +5,10 @@
 # against a running server (--url) finds its process; wrong usage (an
 # unknown flag, a missing value, a host that is not loopback) is one line
 # on stderr and exit status 2, before any connection is made; Ctrl-C ends a
-# run early with its report and exit status 130.
+# run early with its report and exit status 130.  Faults (issue 32): 100
+# games while the spawned server is killed with SIGKILL 5 times and started
+# again lose no acknowledged decision (--chaos-kills, read back with
+# --verify), the seats reconnect and play on, and no server process is left.
 set -u
 tabula=$1
 tmp=$(mktemp -d)
@@ -54,7 +57,27 @@ url=$(grep -o 'http://127.0.0.1:[0-9]*/' "$tmp/serve.out")
 check "--url run exits 0" test $? -eq 0
 check "--url run plays" json_check "$tmp/url.json" 'j["moves"] > 0 and j["errors"] == 0'
 check "--url run finds the server's pid" json_check "$tmp/url.json" "j['server_pid'] == $server"
+check "--url run verifies" json_check "$tmp/url.json" 'j["verify"] is False and j["lost"] is None'
+"$tabula" loadtest --url "$url" --games 5 --rate 5 --seconds 1 --verify --json --quiet >"$tmp/verify.json"
+check "--verify run exits 0" test $? -eq 0
+check "--verify reads every acknowledged decision back" json_check "$tmp/verify.json" \
+  'j["verify"] and j["acked"] > 0 and j["verified"] == j["acked"] and j["lost"] == 0'
 kill "$server"; wait "$server" 2>/dev/null; server=
+
+# kill -9 under load: 100 games, 5 kills, every acknowledged decision still there
+"$tabula" loadtest --spawn --games 100 --rate 2 --seconds 10 --chaos-kills 5 --json --quiet \
+  >"$tmp/chaos.json" 2>"$tmp/chaos.err"
+rc=$?
+check "chaos run exits 0" test $rc -eq 0
+[ $rc -eq 0 ] || cat "$tmp/chaos.err"
+check "chaos run: 5 kills" json_check "$tmp/chaos.json" 'j["kills"] == 5'
+check "chaos run: nothing lost" json_check "$tmp/chaos.json" \
+  'j["lost"] == 0 and j["verified"] == j["acked"] > 500'
+check "chaos run: no error" json_check "$tmp/chaos.json" 'j["errors"] == 0 and j["error_codes"] == {}'
+check "chaos run: games came back and played on" json_check "$tmp/chaos.json" \
+  'j["reconnects"] >= 100 and j["unplayable_games"] >= 100 and 0 < j["unplayable_p50_ms"] <= j["unplayable_max_ms"] < 10000 and j["moves"] > 500'
+check "chaos run leaves no server" bash -c "! pgrep -f -- '$tmp/[t]abula-loadtest' >/dev/null"
+check "chaos run leaves no temporary directory" test -z "$(ls "$tmp" | grep tabula-loadtest)"
 
 # Ctrl-C: the window ends at once, the report is printed, nothing is left behind
 "$tabula" loadtest --spawn --games 5 --rate 2 --seconds 60 --json --quiet >"$tmp/int.json" 2>"$tmp/int.err" &
@@ -85,6 +108,10 @@ usage_case "host name URL" "$tabula" loadtest --url http://example.com/
 usage_case "IPv6 non-loopback URL" "$tabula" loadtest --url 'http://[2001:db8::1]:80/'
 usage_case "https URL" "$tabula" loadtest --url https://127.0.0.1:8080/
 usage_case "--url and --spawn" "$tabula" loadtest --url http://127.0.0.1:8080/ --spawn
+usage_case "--chaos-kills with --url" "$tabula" loadtest --url http://127.0.0.1:8080/ --chaos-kills 2
+usage_case "bad --chaos-kills" "$tabula" loadtest --chaos-kills many
+usage_case "--servers without PostgreSQL" "$tabula" loadtest --spawn --servers 2
+usage_case "bad --servers" "$tabula" loadtest --servers 9
 usage_case "non-loopback database" "$tabula" loadtest --spawn --db postgresql://u@10.0.0.1/db
 check "refusal names the rule" grep -q "loopback" "$tmp/err"
 
