@@ -859,9 +859,19 @@ typedef struct {
     tb_state **states;
     tb_rng *rngs;
     tb_move *moves; /* scratch for step: one decision per game */
+    int *seen_by;   /* the seat that made each game's last decision (0 before any) */
+    int autoreset;  /* deal a finished game afresh within the step that ended it */
     const tb_data *data; /* the board (NULL: the built-in one), of `board` */
     PyObject *board;
 } VecObject;
+
+/* The seat game i is observed from: the seat to move, or once the game is
+ * over (autoreset=False) the seat whose decision ended it. */
+static int vec_seat(const VecObject *self, int i)
+{
+    int seat = tb_to_move(self->states[i]);
+    return seat >= 0 ? seat : self->seen_by[i];
+}
 
 static void vec_dealloc(VecObject *self)
 {
@@ -870,6 +880,7 @@ static void vec_dealloc(VecObject *self)
     free(self->states);
     free(self->rngs);
     free(self->moves);
+    free(self->seen_by);
     Py_XDECREF(self->board);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -878,18 +889,19 @@ static void vec_dealloc(VecObject *self)
 static void vec_deal(VecObject *self, int i)
 {
     char err[TB_ERR_LEN];
+    self->seen_by[i] = 0;
     tb_setup_data(self->states[i], self->data, self->players, &self->opts, self->next_seed++, err, sizeof err);
 }
 
 static int vec_init(VecObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"game", "n", "players", "seed", "options", "board", NULL};
+    static char *kwlist[] = {"game", "n", "players", "seed", "options", "board", "autoreset", NULL};
     const char *name;
-    int n = 1024, players = 0;
+    int n = 1024, players = 0, autoreset = 1;
     unsigned long long seed = 0;
     PyObject *options = NULL, *board = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|iiKOO", kwlist, &name, &n, &players, &seed, &options,
-                                     &board))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|iiKOOp", kwlist, &name, &n, &players, &seed, &options,
+                                     &board, &autoreset))
         return -1;
     if (self->states) {
         PyErr_SetString(tabula_error, "VectorGames is already set up");
@@ -925,7 +937,9 @@ static int vec_init(VecObject *self, PyObject *args, PyObject *kw)
     self->states = calloc((size_t)n, sizeof *self->states);
     self->rngs = calloc((size_t)n, sizeof *self->rngs);
     self->moves = calloc((size_t)n, sizeof *self->moves);
-    if (!self->states || !self->rngs || !self->moves) {
+    self->seen_by = calloc((size_t)n, sizeof *self->seen_by);
+    self->autoreset = autoreset;
+    if (!self->states || !self->rngs || !self->moves || !self->seen_by) {
         PyErr_NoMemory();
         return -1;
     }
@@ -974,7 +988,7 @@ static PyObject *vec_observations(VecObject *self, PyObject *unused)
     float *d = PyArray_DATA((PyArrayObject *)arr);
     Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < self->n; i++)
-        tb_observation(self->states[i], tb_to_move(self->states[i]), d + (size_t)i * (size_t)self->obs_size);
+        tb_observation(self->states[i], vec_seat(self, i), d + (size_t)i * (size_t)self->obs_size);
     Py_END_ALLOW_THREADS
     return arr;
 }
@@ -1000,34 +1014,64 @@ static PyObject *vec_random_actions(VecObject *self, PyObject *unused)
         return NULL;
     Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < self->n; i++)
-        d[i] = tb_move_to_action(self->game, tb_random_move(self->states[i], &self->rngs[i]));
+        d[i] = tb_is_over(self->states[i]) ? -1
+               : tb_move_to_action(self->game, tb_random_move(self->states[i], &self->rngs[i]));
     Py_END_ALLOW_THREADS
     return arr;
 }
 
-/* Applies self->moves (one legal decision per game) and builds step's reply. */
-static PyObject *vec_apply_moves(VecObject *self, int observe)
+/* Applies self->moves (one legal decision per game still going on; games
+ * over, kept by autoreset=False, are left as they are) and builds step's
+ * reply: (observations or None, rewards, dones), and with `info` a fourth
+ * item, the dict of what the games that ended left (vec_step's comment). */
+static PyObject *vec_apply_moves(VecObject *self, int observe, int info)
 {
-    npy_intp rdims[2] = {self->n, self->players}, n = self->n;
+    npy_intp rdims[2] = {self->n, self->players}, n = self->n, odims[2] = {self->n, self->obs_size};
     PyObject *rewards = PyArray_ZEROS(2, rdims, NPY_FLOAT32, 0);
     PyObject *dones = PyArray_ZEROS(1, &n, NPY_BOOL, 0);
-    if (!rewards || !dones) {
+    PyObject *final_obs = NULL, *final_seat = NULL;
+    if (rewards && dones && info) {
+        /* zeros come from calloc: the pages of rows never written cost nothing */
+        if (self->obs_size > 0) {
+            final_obs = PyArray_ZEROS(2, odims, NPY_FLOAT32, 0);
+        } else {
+            final_obs = Py_None;
+            Py_INCREF(final_obs);
+        }
+        final_seat = PyArray_SimpleNew(1, &n, NPY_INT64);
+    }
+    if (!rewards || !dones || (info && (!final_obs || !final_seat))) {
         Py_XDECREF(rewards);
         Py_XDECREF(dones);
+        Py_XDECREF(final_obs);
+        Py_XDECREF(final_seat);
         return NULL;
     }
     float *r = PyArray_DATA((PyArrayObject *)rewards);
     npy_bool *done = PyArray_DATA((PyArrayObject *)dones);
+    float *fo = final_obs && final_obs != Py_None ? PyArray_DATA((PyArrayObject *)final_obs) : NULL;
+    int64_t *fs = final_seat ? PyArray_DATA((PyArrayObject *)final_seat) : NULL;
     Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < self->n; i++) {
-        tb_apply(self->states[i], self->moves[i]);
-        if (tb_is_over(self->states[i])) {
+        tb_state *s = self->states[i];
+        if (fs)
+            fs[i] = -1;
+        if (tb_is_over(s))
+            continue;
+        self->seen_by[i] = tb_to_move(s);
+        tb_apply(s, self->moves[i]);
+        if (tb_is_over(s)) {
             double ret[TB_MAX_SEATS];
-            tb_returns(self->states[i], ret);
+            tb_returns(s, ret);
             for (int p = 0; p < self->players; p++)
                 r[i * self->players + p] = (float)ret[p];
             done[i] = 1;
-            vec_deal(self, i);
+            if (fs)
+                fs[i] = self->seen_by[i];
+            if (fo)
+                tb_observation(s, self->seen_by[i], fo + (size_t)i * (size_t)self->obs_size);
+            if (self->autoreset)
+                vec_deal(self, i);
         }
     }
     Py_END_ALLOW_THREADS
@@ -1036,24 +1080,47 @@ static PyObject *vec_apply_moves(VecObject *self, int observe)
         obs = vec_observations(self, NULL);
     else
         Py_INCREF(obs);
-    if (!obs) {
+    PyObject *infos = NULL;
+    if (obs && info) {
+        PyObject *mask = PyArray_NewCopy((PyArrayObject *)dones, NPY_CORDER);
+        PyObject *returns = PyArray_NewCopy((PyArrayObject *)rewards, NPY_CORDER);
+        if (mask && returns)
+            infos = Py_BuildValue("{sOsOsOsO}", "final_obs", final_obs, "_final_obs", mask,
+                                  "final_returns", returns, "final_seat", final_seat);
+        Py_XDECREF(mask);
+        Py_XDECREF(returns);
+    }
+    Py_XDECREF(final_obs);
+    Py_XDECREF(final_seat);
+    if (!obs || (info && !infos)) {
+        Py_XDECREF(obs);
         Py_DECREF(rewards);
         Py_DECREF(dones);
         return NULL;
     }
+    if (info)
+        return Py_BuildValue("(NNNN)", obs, rewards, dones, infos);
     return Py_BuildValue("(NNN)", obs, rewards, dones);
 }
 
-/* step(actions) -> (observations or None, rewards (n, players), dones (n,)).
- * Every action is checked before any is applied; a finished game's rewards
- * are its returns, and it is dealt afresh. */
+/* step(actions, observe=True, info=False) -> (observations or None, rewards
+ * (n, players), dones (n,)[, info]).  Every action is checked before any is
+ * applied (a game over, kept by autoreset=False, takes any action and stays
+ * as it is); a game that ends reports its returns as rewards and, with
+ * autoreset, is dealt afresh in the same step, so the observations show the
+ * new deal.  info: {"final_obs": (n, size) the ended games' last positions
+ * seen by the seat whose decision ended them (other rows zero), "_final_obs":
+ * which rows hold one (the dones), "final_returns": their returns,
+ * "final_seat": that seat (-1 for other games)}. */
 static PyObject *vec_step(VecObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"actions", "observe", NULL};
+    static char *kwlist[] = {"actions", "observe", "info", NULL};
     PyObject *in;
-    int observe = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|p", kwlist, &in, &observe))
+    int observe = 1, info = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|pp", kwlist, &in, &observe, &info))
         return NULL;
+    if (!self->game)
+        return tabula_fail("VectorGames was not set up (call it with a game name)");
     PyArrayObject *acts = (PyArrayObject *)PyArray_FROMANY(in, NPY_INT64, 1, 1, NPY_ARRAY_CARRAY_RO);
     if (!acts)
         return NULL;
@@ -1066,6 +1133,8 @@ static PyObject *vec_step(VecObject *self, PyObject *args, PyObject *kw)
     int bad = -1;
     Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < self->n && bad < 0; i++) {
+        if (tb_is_over(self->states[i]))
+            continue;
         if (a[i] < 0 || a[i] >= self->num_actions ||
             tb_action_to_move(self->game, (int)a[i], &self->moves[i]) != 0 ||
             !tb_is_legal(self->states[i], self->moves[i]))
@@ -1078,23 +1147,100 @@ static PyObject *vec_step(VecObject *self, PyObject *args, PyObject *kw)
         return NULL;
     }
     Py_DECREF(acts);
-    return vec_apply_moves(self, observe);
+    return vec_apply_moves(self, observe, info);
 }
 
-/* step_random(observe=False): step with one uniformly random legal decision
- * per game, drawn in C from each game's own generator (the fast path for
- * random play: no action round trip, no legality check needed). */
+/* step_random(observe=False, info=False): step with one uniformly random
+ * legal decision per game, drawn in C from each game's own generator (the
+ * fast path for random play: no action round trip, no legality check
+ * needed). */
 static PyObject *vec_step_random(VecObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"observe", NULL};
-    int observe = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|p", kwlist, &observe))
+    static char *kwlist[] = {"observe", "info", NULL};
+    int observe = 0, info = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|pp", kwlist, &observe, &info))
         return NULL;
+    if (!self->game)
+        return tabula_fail("VectorGames was not set up (call it with a game name)");
     Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < self->n; i++)
-        self->moves[i] = tb_random_move(self->states[i], &self->rngs[i]);
+        if (!tb_is_over(self->states[i]))
+            self->moves[i] = tb_random_move(self->states[i], &self->rngs[i]);
     Py_END_ALLOW_THREADS
-    return vec_apply_moves(self, observe);
+    return vec_apply_moves(self, observe, info);
+}
+
+/* is_over() -> (n,) bool: which games are over (only with autoreset=False
+ * can one be: a game that ends is otherwise dealt afresh at once). */
+static PyObject *vec_is_over(VecObject *self, PyObject *unused)
+{
+    (void)unused;
+    npy_intp n = self->n;
+    PyObject *arr = PyArray_SimpleNew(1, &n, NPY_BOOL);
+    if (!arr)
+        return NULL;
+    npy_bool *d = PyArray_DATA((PyArrayObject *)arr);
+    for (int i = 0; i < self->n; i++)
+        d[i] = (npy_bool)tb_is_over(self->states[i]);
+    return arr;
+}
+
+/* reset(games=None, observe=True): deals afresh, each with the next seed,
+ * every game (None), the games of a bool mask of n, or those of a list of
+ * indexes; returns observations() (None with observe=False).  A bad index
+ * raises IndexError and deals nothing. */
+static PyObject *vec_reset(VecObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"games", "observe", NULL};
+    PyObject *which = Py_None;
+    int observe = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|Op", kwlist, &which, &observe))
+        return NULL;
+    if (!self->game)
+        return tabula_fail("VectorGames was not set up (call it with a game name)");
+    char *pick = malloc((size_t)self->n);
+    if (!pick)
+        return PyErr_NoMemory();
+    memset(pick, which == Py_None, (size_t)self->n);
+    if (which != Py_None) {
+        PyArrayObject *arr = (PyArrayObject *)PyArray_FROMANY(which, NPY_NOTYPE, 1, 1, NPY_ARRAY_CARRAY_RO);
+        PyArrayObject *idx = NULL;
+        int ok = arr != NULL;
+        if (ok && PyArray_TYPE(arr) == NPY_BOOL) {
+            if (PyArray_DIM(arr, 0) != self->n) {
+                PyErr_Format(tabula_error, "reset needs a mask of %d games, got %ld", self->n,
+                             (long)PyArray_DIM(arr, 0));
+                ok = 0;
+            } else {
+                memcpy(pick, PyArray_DATA(arr), (size_t)self->n);
+            }
+        } else if (ok) {
+            idx = (PyArrayObject *)PyArray_FROMANY((PyObject *)arr, NPY_INT64, 1, 1, NPY_ARRAY_CARRAY_RO);
+            ok = idx != NULL;
+            for (npy_intp k = 0; ok && k < PyArray_DIM(idx, 0); k++) {
+                int64_t i = ((const int64_t *)PyArray_DATA(idx))[k];
+                if (i < 0 || i >= self->n) {
+                    PyErr_Format(PyExc_IndexError, "game %lld of %d", (long long)i, self->n);
+                    ok = 0;
+                } else {
+                    pick[i] = 1;
+                }
+            }
+        }
+        Py_XDECREF(idx);
+        Py_XDECREF(arr);
+        if (!ok) {
+            free(pick);
+            return NULL;
+        }
+    }
+    for (int i = 0; i < self->n; i++)
+        if (pick[i])
+            vec_deal(self, i);
+    free(pick);
+    if (observe && self->obs_size > 0)
+        return vec_observations(self, NULL);
+    Py_RETURN_NONE;
 }
 
 static PyObject *vec_game(VecObject *self, PyObject *arg)
@@ -1110,6 +1256,8 @@ static PyObject *vec_game(VecObject *self, PyObject *arg)
 static PyObject *vec_get_int(VecObject *self, void *which)
 {
     const char *w = which;
+    if (w[0] == 'r')
+        return PyBool_FromLong(self->autoreset);
     return PyLong_FromLong(w[0] == 'n' ? self->n : w[0] == 'p' ? self->players
                            : w[0] == 'a' ? self->num_actions : self->obs_size);
 }
@@ -1123,11 +1271,17 @@ static PyMethodDef vec_methods[] = {
     METH("random_actions", vec_random_actions, METH_NOARGS,
          "One uniformly random legal action per game, drawn in C."),
     {"step", (PyCFunction)(void (*)(void))vec_step, METH_VARARGS | METH_KEYWORDS,
-     "step(actions, observe=True) -> (observations or None, rewards, dones). Finished games "
-     "report their returns as rewards and are dealt afresh."},
+     "step(actions, observe=True, info=False) -> (observations or None, rewards, dones[, info]). "
+     "Finished games report their returns as rewards and, with autoreset, are dealt afresh; "
+     "info holds their final observations and returns (docs/python.md)."},
     {"step_random", (PyCFunction)(void (*)(void))vec_step_random, METH_VARARGS | METH_KEYWORDS,
-     "step_random(observe=False): step every game with a uniformly random legal decision drawn "
-     "in C; returns what step returns."},
+     "step_random(observe=False, info=False): step every game with a uniformly random legal "
+     "decision drawn in C; returns what step returns."},
+    METH("is_over", vec_is_over, METH_NOARGS,
+         "An (n,) bool array: which games are over (only with autoreset=False)."),
+    {"reset", (PyCFunction)(void (*)(void))vec_reset, METH_VARARGS | METH_KEYWORDS,
+     "reset(games=None, observe=True): deals afresh every game, or those of a bool mask or an "
+     "index list, each with the next seed; returns observations()."},
     METH("game", vec_game, METH_O, "A copy of game i as a tabula Game."),
     {NULL, NULL, 0, NULL},
 };
@@ -1137,6 +1291,7 @@ static PyGetSetDef vec_getset[] = {
     {"players", (getter)vec_get_int, NULL, "seats per game", "p"},
     {"num_actions", (getter)vec_get_int, NULL, "the size of the action space", "a"},
     {"observation_size", (getter)vec_get_int, NULL, "floats per observation (0: none)", "o"},
+    {"autoreset", (getter)vec_get_int, NULL, "whether a game that ends is dealt afresh at once", "r"},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1146,8 +1301,8 @@ static PyTypeObject VecType = {
     .tp_basicsize = sizeof(VecObject),
     .tp_dealloc = (destructor)vec_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "VectorGames(game, n=1024, players=0, seed=0, options=None): n games held and "
-              "stepped in C.",
+    .tp_doc = "VectorGames(game, n=1024, players=0, seed=0, options=None, board=None, autoreset=True): "
+              "n games held and stepped in C.",
     .tp_methods = vec_methods,
     .tp_getset = vec_getset,
     .tp_init = (initproc)vec_init,
