@@ -9,7 +9,8 @@
  * step checks every action before applying any); the GIL is released around
  * searches and batched stepping, which touch only states this object owns
  * (a search works on its own copy); no global mutable state beyond the
- * module's exception type, set once at import; every Game or VectorGames on a
+ * module's exception type, set once at import, and each game's tuple of
+ * action ints, set once at first use; every Game or VectorGames on a
  * Board holds a reference to it, so its data outlives every state set up on it.
  */
 #define PY_SSIZE_T_CLEAN
@@ -397,6 +398,61 @@ static PyObject *game_legal_actions(GameObject *self, PyObject *unused)
     return arr;
 }
 
+/* The int objects 0 .. num_actions - 1 of game k (tb_game_at(k)) as a tuple,
+ * made at the first call and kept for the module's life: a list of legal
+ * actions then costs a reference per item, not a new int. */
+#define TABULA_MAX_GAMES 16
+static PyObject *tabula_action_ints[TABULA_MAX_GAMES];
+
+static PyObject *tabula_action_ints_of(const tb_state *s)
+{
+    const tb_game *g = tb_state_game(s);
+    int k = 0;
+    while (k < tb_game_count() && tb_game_at(k) != g)
+        k++;
+    if (k >= TABULA_MAX_GAMES)
+        return NULL;
+    if (!tabula_action_ints[k]) {
+        int n = tb_num_actions(g, tb_players(s));
+        PyObject *t = PyTuple_New(n);
+        for (int i = 0; t && i < n; i++) {
+            PyObject *a = PyLong_FromLong(i);
+            if (!a) {
+                Py_CLEAR(t);
+                break;
+            }
+            PyTuple_SET_ITEM(t, i, a);
+        }
+        tabula_action_ints[k] = t;
+    }
+    return tabula_action_ints[k];
+}
+
+/* The legal actions as a Python list of ints, built in one pass (what
+ * tabula.spiel's legal_actions returns; no NumPy array to convert). */
+static PyObject *game_legal_actions_list(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    int32_t actions[TB_MAX_MOVES];
+    int n = tb_legal_actions(self->state, actions);
+    PyObject *ints = tabula_action_ints_of(self->state);
+    if (!ints && PyErr_Occurred())
+        return NULL;
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        PyObject *a;
+        if (ints && actions[i] >= 0 && actions[i] < PyTuple_GET_SIZE(ints)) {
+            a = PyTuple_GET_ITEM(ints, actions[i]);
+            Py_INCREF(a);
+        } else if (!(a = PyLong_FromLong(actions[i]))) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, i, a);
+    }
+    return list;
+}
+
 /* The decision an action index or a text names, checked legal. */
 static int game_parse(GameObject *self, PyObject *arg, tb_move *out)
 {
@@ -448,11 +504,16 @@ static PyObject *game_play(GameObject *self, PyObject *arg)
 /* The fast path for learning loops: an action index, checked legal. */
 static PyObject *game_apply_action(GameObject *self, PyObject *arg)
 {
-    if (!PyLong_Check(arg)) {
+    if (PyLong_Check(arg))
+        return game_play(self, arg);
+    if (!PyIndex_Check(arg)) { /* NumPy integers are taken as they are */
         PyErr_SetString(PyExc_TypeError, "apply_action takes an integer action");
         return NULL;
     }
-    return game_play(self, arg);
+    PyObject *i = PyNumber_Index(arg);
+    PyObject *r = i ? game_play(self, i) : NULL;
+    Py_XDECREF(i);
+    return r;
 }
 
 static PyObject *game_undo(GameObject *self, PyObject *unused)
@@ -786,8 +847,11 @@ static PyMethodDef game_methods[] = {
     METH("legal", game_legal, METH_NOARGS, "The legal decisions as text, in canonical order."),
     METH("legal_actions", game_legal_actions, METH_NOARGS,
          "The legal decisions as action indexes (a NumPy int64 array), in canonical order."),
+    METH("legal_actions_list", game_legal_actions_list, METH_NOARGS,
+         "The legal decisions as action indexes in a Python list (legal_actions().tolist(), faster)."),
     METH("play", game_play, METH_O, "Plays a decision given as text or as an action index."),
-    METH("apply_action", game_apply_action, METH_O, "Plays an action index (checked legal)."),
+    METH("apply_action", game_apply_action, METH_O,
+         "Plays an action index, a Python or NumPy integer (checked legal)."),
     METH("undo", game_undo, METH_NOARGS, "Steps back one decision played on this object."),
     METH("to_move", game_to_move, METH_NOARGS, "The seat to decide, or -1 when the game is over."),
     METH("is_over", game_is_over, METH_NOARGS, "Whether the game has ended."),
