@@ -925,9 +925,23 @@ typedef struct {
     tb_move *moves; /* scratch for step: one decision per game */
     int *seen_by;   /* the seat that made each game's last decision (0 before any) */
     int autoreset;  /* deal a finished game afresh within the step that ended it */
+    /* What observations() and action_masks() keep, made at their first call
+     * and rewritten in place: obs_buf (n × obs_size) with each row's
+     * tb_obs_track, mask_buf (n × num_actions bools) with each row's actions
+     * set (mask_prev), bits_buf (n × ceil(num_actions / 8) bytes). */
+    float *obs_buf;
+    tb_obs_track **tracks;
+    npy_bool *mask_buf;
+    uint8_t *bits_buf;
+    struct vec_list {
+        int32_t *a;
+        int n, cap;
+    } *mask_prev;
     const tb_data *data; /* the board (NULL: the built-in one), of `board` */
     PyObject *board;
 } VecObject;
+
+typedef struct vec_list vec_list;
 
 /* The seat game i is observed from: the seat to move, or once the game is
  * over (autoreset=False) the seat whose decision ended it. */
@@ -945,6 +959,15 @@ static void vec_dealloc(VecObject *self)
     free(self->rngs);
     free(self->moves);
     free(self->seen_by);
+    free(self->obs_buf);
+    for (int i = 0; self->tracks && i < self->n; i++)
+        tb_obs_track_free(self->tracks[i]);
+    free(self->tracks);
+    free(self->mask_buf);
+    free(self->bits_buf);
+    for (int i = 0; self->mask_prev && i < self->n; i++)
+        free(self->mask_prev[i].a);
+    free(self->mask_prev);
     Py_XDECREF(self->board);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -1017,44 +1040,186 @@ static int vec_init(VecObject *self, PyObject *args, PyObject *kw)
     return 0;
 }
 
-static PyObject *vec_action_masks(VecObject *self, PyObject *unused)
+/* An array over `data`, one of this object's buffers: with `copy` a new
+ * array holding a copy, else a read-only view that keeps the VectorGames
+ * alive and shows what later calls write into the buffer. */
+static PyObject *vec_array(VecObject *self, void *data, npy_intp rows, npy_intp cols, int type, int copy)
 {
-    (void)unused;
-    npy_intp dims[2] = {self->n, self->num_actions};
-    PyObject *arr = PyArray_ZEROS(2, dims, NPY_BOOL, 0);
-    if (!arr)
+    npy_intp dims[2] = {rows, cols};
+    PyObject *arr = PyArray_SimpleNewFromData(2, dims, type, data);
+    if (!arr || copy) {
+        PyObject *c = arr ? PyArray_NewCopy((PyArrayObject *)arr, NPY_CORDER) : NULL;
+        Py_XDECREF(arr);
+        return c;
+    }
+    PyArray_CLEARFLAGS((PyArrayObject *)arr, NPY_ARRAY_WRITEABLE);
+    Py_INCREF(self);
+    if (PyArray_SetBaseObject((PyArrayObject *)arr, (PyObject *)self) < 0) {
+        Py_DECREF(arr);
         return NULL;
-    npy_bool *d = PyArray_DATA((PyArrayObject *)arr);
+    }
+    return arr;
+}
+
+/* Sets up the kept mask buffers on first use (0, or -1 with MemoryError). */
+static int vec_mask_buffers(VecObject *self, int packed)
+{
+    size_t n = (size_t)self->n, a = (size_t)self->num_actions;
+    size_t bools = n * a + 1, bytes = n * ((a + 7) / 8) + 1; /* + 1: never a 0-byte calloc */
+    if (!self->mask_prev && !(self->mask_prev = calloc(n + 1, sizeof *self->mask_prev)))
+        return PyErr_NoMemory(), -1;
+    if (!packed && !self->mask_buf && !(self->mask_buf = calloc(bools, 1)))
+        return PyErr_NoMemory(), -1;
+    if (packed && !self->bits_buf && !(self->bits_buf = calloc(bytes, 1)))
+        return PyErr_NoMemory(), -1;
+    return 0;
+}
+
+/* action_masks(copy=True, packed=False): the legal actions of each game, as
+ * an (n, num_actions) bool array, or with packed=True as bits, (n,
+ * (num_actions + 7) // 8) uint8, action a in bit a % 8 (the lowest first) of
+ * byte a // 8 (np.unpackbits(m, axis=1, bitorder="little")).  The masks are
+ * kept in this object and rewritten in place: only the actions legal before
+ * or now are touched; copy=False returns a read-only view of them, which the
+ * next call rewrites. */
+static PyObject *vec_action_masks(VecObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"copy", "packed", NULL};
+    int copy = 1, packed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|pp", kwlist, &copy, &packed))
+        return NULL;
+    if (vec_mask_buffers(self, packed))
+        return NULL;
+    size_t a = (size_t)self->num_actions, bytes = (a + 7) / 8;
+    int failed = 0;
     Py_BEGIN_ALLOW_THREADS
     int32_t actions[TB_MAX_MOVES];
-    for (int i = 0; i < self->n; i++) {
+    for (int i = 0; i < self->n && !failed; i++) {
         int k = tb_legal_actions(self->states[i], actions);
-        npy_bool *row = d + (size_t)i * (size_t)self->num_actions;
+        if (packed) {
+            uint8_t *row = self->bits_buf + (size_t)i * bytes;
+            memset(row, 0, bytes);
+            for (int j = 0; j < k; j++)
+                row[actions[j] >> 3] |= (uint8_t)(1u << (actions[j] & 7));
+            continue;
+        }
+        npy_bool *row = self->mask_buf + (size_t)i * a;
+        vec_list *prev = &self->mask_prev[i];
+        for (int j = 0; j < prev->n; j++)
+            row[prev->a[j]] = 0;
+        if (k > prev->cap) {
+            int32_t *grown = realloc(prev->a, (size_t)k * sizeof *grown);
+            if (!grown) {
+                failed = 1;
+                prev->n = 0;
+                memset(row, 0, a); /* nothing kept: the row starts clean */
+                break;
+            }
+            prev->a = grown;
+            prev->cap = k;
+        }
+        memcpy(prev->a, actions, (size_t)k * sizeof *actions);
+        prev->n = k;
         for (int j = 0; j < k; j++)
             row[actions[j]] = 1;
     }
     Py_END_ALLOW_THREADS
-    return arr;
+    if (failed)
+        return PyErr_NoMemory();
+    return packed ? vec_array(self, self->bits_buf, self->n, (npy_intp)bytes, NPY_UINT8, copy)
+                  : vec_array(self, self->mask_buf, self->n, (npy_intp)a, NPY_BOOL, copy);
 }
 
-static PyObject *vec_observations(VecObject *self, PyObject *unused)
+/* legal_actions() -> (actions, offsets): every game's legal actions in one
+ * int32 array, game i's at actions[offsets[i]:offsets[i + 1]] (offsets:
+ * int64, n + 1), in the order of Game.legal_actions() — the index lists for
+ * action spaces too large for dense masks. */
+static PyObject *vec_legal_actions(VecObject *self, PyObject *unused)
 {
     (void)unused;
+    npy_intp n1 = (npy_intp)self->n + 1;
+    int64_t *off;
+    PyObject *offsets = tabula_int64_array(n1, &off);
+    if (!offsets)
+        return NULL;
+    size_t cap = (size_t)self->n * 16 + 16, used = 0;
+    int32_t *all = malloc(cap * sizeof *all);
+    int failed = !all;
+    Py_BEGIN_ALLOW_THREADS
+    int32_t actions[TB_MAX_MOVES];
+    off[0] = 0;
+    for (int i = 0; i < self->n && !failed; i++) {
+        int k = tb_legal_actions(self->states[i], actions);
+        if (used + (size_t)k > cap) {
+            size_t grown_cap = (used + (size_t)k) * 2;
+            int32_t *grown = realloc(all, grown_cap * sizeof *grown);
+            if (!grown) {
+                failed = 1;
+                break;
+            }
+            all = grown;
+            cap = grown_cap;
+        }
+        memcpy(all + used, actions, (size_t)k * sizeof *actions);
+        used += (size_t)k;
+        off[i + 1] = (int64_t)used;
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *arr = NULL;
+    if (!failed) {
+        npy_intp len = (npy_intp)used;
+        arr = PyArray_SimpleNew(1, &len, NPY_INT32);
+        if (arr)
+            memcpy(PyArray_DATA((PyArrayObject *)arr), all, used * sizeof *all);
+    } else {
+        PyErr_NoMemory();
+    }
+    free(all);
+    if (!arr) {
+        Py_DECREF(offsets);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", arr, offsets);
+}
+
+/* Every game's observation by its seat (vec_seat), kept in this object and
+ * rewritten in place (tb_observation_update: only what changed is touched);
+ * with `copy` a new array, else a read-only view the next call rewrites. */
+static PyObject *vec_obs(VecObject *self, int copy)
+{
     if (!self->game)
         return tabula_fail("VectorGames was not set up (call it with a game name)");
     if (self->obs_size == 0)
         return PyErr_Format(PyExc_NotImplementedError, "%s has no observation encoder yet",
                             tb_game_name(self->game));
-    npy_intp dims[2] = {self->n, self->obs_size};
-    PyObject *arr = PyArray_SimpleNew(2, dims, NPY_FLOAT32);
-    if (!arr)
-        return NULL;
-    float *d = PyArray_DATA((PyArrayObject *)arr);
+    size_t n = (size_t)self->n, size = (size_t)self->obs_size;
+    if (!self->obs_buf) {
+        self->obs_buf = calloc(n * size, sizeof *self->obs_buf);
+        self->tracks = calloc(n, sizeof *self->tracks);
+        for (size_t i = 0; self->tracks && i < n; i++)
+            if (!(self->tracks[i] = tb_obs_track_new()))
+                break;
+        if (!self->obs_buf || !self->tracks || !self->tracks[n - 1]) {
+            free(self->obs_buf);
+            self->obs_buf = NULL; /* the tracks made stay, freed with the object */
+            return PyErr_NoMemory();
+        }
+    }
     Py_BEGIN_ALLOW_THREADS
-    for (int i = 0; i < self->n; i++)
-        tb_observation(self->states[i], vec_seat(self, i), d + (size_t)i * (size_t)self->obs_size);
+    for (size_t i = 0; i < n; i++)
+        tb_observation_update(self->states[i], vec_seat(self, (int)i), self->obs_buf + i * size, self->tracks[i]);
     Py_END_ALLOW_THREADS
-    return arr;
+    return vec_array(self, self->obs_buf, self->n, self->obs_size, NPY_FLOAT32, copy);
+}
+
+/* observations(copy=True). */
+static PyObject *vec_observations(VecObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"copy", NULL};
+    int copy = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|p", kwlist, &copy))
+        return NULL;
+    return vec_obs(self, copy);
 }
 
 static PyObject *vec_to_move(VecObject *self, PyObject *unused)
@@ -1088,7 +1253,7 @@ static PyObject *vec_random_actions(VecObject *self, PyObject *unused)
  * over, kept by autoreset=False, are left as they are) and builds step's
  * reply: (observations or None, rewards, dones), and with `info` a fourth
  * item, the dict of what the games that ended left (vec_step's comment). */
-static PyObject *vec_apply_moves(VecObject *self, int observe, int info)
+static PyObject *vec_apply_moves(VecObject *self, int observe, int info, int copy)
 {
     npy_intp rdims[2] = {self->n, self->players}, n = self->n, odims[2] = {self->n, self->obs_size};
     PyObject *rewards = PyArray_ZEROS(2, rdims, NPY_FLOAT32, 0);
@@ -1141,7 +1306,7 @@ static PyObject *vec_apply_moves(VecObject *self, int observe, int info)
     Py_END_ALLOW_THREADS
     PyObject *obs = Py_None;
     if (observe && self->obs_size > 0)
-        obs = vec_observations(self, NULL);
+        obs = vec_obs(self, copy);
     else
         Py_INCREF(obs);
     PyObject *infos = NULL;
@@ -1178,10 +1343,10 @@ static PyObject *vec_apply_moves(VecObject *self, int observe, int info)
  * "final_seat": that seat (-1 for other games)}. */
 static PyObject *vec_step(VecObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"actions", "observe", "info", NULL};
+    static char *kwlist[] = {"actions", "observe", "info", "copy", NULL};
     PyObject *in;
-    int observe = 1, info = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|pp", kwlist, &in, &observe, &info))
+    int observe = 1, info = 0, copy = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ppp", kwlist, &in, &observe, &info, &copy))
         return NULL;
     if (!self->game)
         return tabula_fail("VectorGames was not set up (call it with a game name)");
@@ -1211,7 +1376,7 @@ static PyObject *vec_step(VecObject *self, PyObject *args, PyObject *kw)
         return NULL;
     }
     Py_DECREF(acts);
-    return vec_apply_moves(self, observe, info);
+    return vec_apply_moves(self, observe, info, copy);
 }
 
 /* step_random(observe=False, info=False): step with one uniformly random
@@ -1220,9 +1385,9 @@ static PyObject *vec_step(VecObject *self, PyObject *args, PyObject *kw)
  * needed). */
 static PyObject *vec_step_random(VecObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"observe", "info", NULL};
-    int observe = 0, info = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|pp", kwlist, &observe, &info))
+    static char *kwlist[] = {"observe", "info", "copy", NULL};
+    int observe = 0, info = 0, copy = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|ppp", kwlist, &observe, &info, &copy))
         return NULL;
     if (!self->game)
         return tabula_fail("VectorGames was not set up (call it with a game name)");
@@ -1231,7 +1396,7 @@ static PyObject *vec_step_random(VecObject *self, PyObject *args, PyObject *kw)
         if (!tb_is_over(self->states[i]))
             self->moves[i] = tb_random_move(self->states[i], &self->rngs[i]);
     Py_END_ALLOW_THREADS
-    return vec_apply_moves(self, observe, info);
+    return vec_apply_moves(self, observe, info, copy);
 }
 
 /* is_over() -> (n,) bool: which games are over (only with autoreset=False
@@ -1255,10 +1420,10 @@ static PyObject *vec_is_over(VecObject *self, PyObject *unused)
  * raises IndexError and deals nothing. */
 static PyObject *vec_reset(VecObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"games", "observe", NULL};
+    static char *kwlist[] = {"games", "observe", "copy", NULL};
     PyObject *which = Py_None;
-    int observe = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|Op", kwlist, &which, &observe))
+    int observe = 1, copy = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|Opp", kwlist, &which, &observe, &copy))
         return NULL;
     if (!self->game)
         return tabula_fail("VectorGames was not set up (call it with a game name)");
@@ -1303,7 +1468,7 @@ static PyObject *vec_reset(VecObject *self, PyObject *args, PyObject *kw)
             vec_deal(self, i);
     free(pick);
     if (observe && self->obs_size > 0)
-        return vec_observations(self, NULL);
+        return vec_obs(self, copy);
     Py_RETURN_NONE;
 }
 
@@ -1327,24 +1492,32 @@ static PyObject *vec_get_int(VecObject *self, void *which)
 }
 
 static PyMethodDef vec_methods[] = {
-    METH("action_masks", vec_action_masks, METH_NOARGS,
-         "An (n, num_actions) bool array: the legal actions of each game."),
-    METH("observations", vec_observations, METH_NOARGS,
-         "An (n, observation size) float32 array: each game seen by its seat to move."),
+    {"action_masks", (PyCFunction)(void (*)(void))vec_action_masks, METH_VARARGS | METH_KEYWORDS,
+     "action_masks(copy=True, packed=False): the legal actions of each game, an (n, num_actions) "
+     "bool array, or packed=True: bits, (n, (num_actions + 7) // 8) uint8, little bit order. "
+     "copy=False: a read-only view of the masks kept here, rewritten by the next call."},
+    METH("legal_actions", vec_legal_actions, METH_NOARGS,
+         "(actions, offsets): every game's legal actions in one int32 array, game i's at "
+         "actions[offsets[i]:offsets[i + 1]]."),
+    {"observations", (PyCFunction)(void (*)(void))vec_observations, METH_VARARGS | METH_KEYWORDS,
+     "observations(copy=True): an (n, observation size) float32 array, each game seen by its seat "
+     "to move; copy=False: a read-only view of the observations kept here, rewritten in place by "
+     "the next call (the fast path)."},
     METH("to_move", vec_to_move, METH_NOARGS, "The seat to move in each game (an int64 array)."),
     METH("random_actions", vec_random_actions, METH_NOARGS,
          "One uniformly random legal action per game, drawn in C."),
     {"step", (PyCFunction)(void (*)(void))vec_step, METH_VARARGS | METH_KEYWORDS,
-     "step(actions, observe=True, info=False) -> (observations or None, rewards, dones[, info]). "
+     "step(actions, observe=True, info=False, copy=True) -> (observations or None, rewards, dones[, "
+     "info]); copy as in observations(). "
      "Finished games report their returns as rewards and, with autoreset, are dealt afresh; "
      "info holds their final observations and returns (docs/python.md)."},
     {"step_random", (PyCFunction)(void (*)(void))vec_step_random, METH_VARARGS | METH_KEYWORDS,
-     "step_random(observe=False, info=False): step every game with a uniformly random legal "
+     "step_random(observe=False, info=False, copy=True): step every game with a uniformly random legal "
      "decision drawn in C; returns what step returns."},
     METH("is_over", vec_is_over, METH_NOARGS,
          "An (n,) bool array: which games are over (only with autoreset=False)."),
     {"reset", (PyCFunction)(void (*)(void))vec_reset, METH_VARARGS | METH_KEYWORDS,
-     "reset(games=None, observe=True): deals afresh every game, or those of a bool mask or an "
+     "reset(games=None, observe=True, copy=True): deals afresh every game, or those of a bool mask or an "
      "index list, each with the next seed; returns observations()."},
     METH("game", vec_game, METH_O, "A copy of game i as a tabula Game."),
     {NULL, NULL, 0, NULL},

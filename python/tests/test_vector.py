@@ -142,3 +142,32 @@ def test_without_autoreset_ended_games_wait_for_reset():
     assert v.reset() is not None and not v.is_over().any()
     seeds = {v.game(i).state() for i in range(6)}
     assert len(seeds) == 6  # each game dealt with its own seed
+
+
+@pytest.mark.parametrize("name", ["clans", "arkadia", "khronos"])
+def test_kept_observations_and_masks_match_each_game(name):
+    """observations/action_masks rewritten in place (copy=False), packed masks
+    and index lists give exactly what each game's own calls give, step after
+    step (new deals included); copies stay as they were."""
+    v = tabula.VectorGames(name, n=6, players=3, seed=11)
+    first = v.observations()
+    first_mask = v.action_masks()
+    view = v.observations(copy=False)
+    mask_view = v.action_masks(copy=False)
+    assert not view.flags.writeable and not mask_view.flags.writeable
+    for step in range(150):
+        obs, _, dones = v.step(v.random_actions(), copy=False)
+        assert obs.base is view.base or np.shares_memory(obs, view)
+        masks = v.action_masks(copy=False)
+        packed = v.action_masks(packed=True)
+        acts, offsets = v.legal_actions()
+        assert packed.shape == (6, (v.num_actions + 7) // 8) and packed.dtype == np.uint8
+        assert np.array_equal(np.unpackbits(packed, axis=1, bitorder="little")[:, :v.num_actions], masks)
+        for i in range(6):
+            g = v.game(i)
+            assert np.array_equal(view[i], g.observation(g.to_move()))  # the view follows
+            assert acts[offsets[i]:offsets[i + 1]].tolist() == g.legal_actions().tolist()
+            assert sorted(np.flatnonzero(mask_view[i])) == sorted(g.legal_actions())
+    v0 = tabula.VectorGames(name, n=6, players=3, seed=11)
+    assert np.array_equal(first, v0.observations()) and np.array_equal(first_mask, v0.action_masks())
+    assert first.flags.writeable  # a copy: the caller's own

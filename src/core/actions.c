@@ -10,6 +10,9 @@
  */
 #include "game.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 int tb__layout_total(const tb_action_layout *l)
 {
     int total = 0;
@@ -82,8 +85,76 @@ int tb_observation(const tb_state *state, int seat, float *out)
     if (!g->observation || seat < 0 || seat >= state->players)
         return 0;
     int n = g->observation_size(state->players);
-    for (int i = 0; i < n; i++)
-        out[i] = 0.0f;
-    g->observation(state, seat, out);
+    memset(out, 0, (size_t)n * sizeof *out);
+    tb_obs_out w = {.out = out};
+    g->observation(state, seat, &w);
     return n;
+}
+
+/* Observations of at most this many bytes (Clans's 2,108) are simply
+ * cleared and written again: their encoders set most of what they hold. */
+#define TB_OBS_SMALL 4096
+
+/* What tb_observation_update keeps between calls: the entries its last
+ * encoding turned non-zero, and what the data-only entries were written for. */
+struct tb_obs_track {
+    int32_t *touched;
+    int n, cap;
+    bool valid;                /* out holds the last encoding (else: clear it all) */
+    const tb_game *game;
+    const struct tb_data *data;
+    int players;
+};
+
+void tb__obs_grow(tb_obs_out *w)
+{
+    int cap = w->cap ? w->cap * 2 : 256;
+    int32_t *t = realloc(w->touched, (size_t)cap * sizeof *t);
+    if (t) {
+        w->touched = t;
+        w->cap = cap;
+    }
+}
+
+tb_obs_track *tb_obs_track_new(void)
+{
+    return calloc(1, sizeof(tb_obs_track));
+}
+
+void tb_obs_track_free(tb_obs_track *t)
+{
+    if (t)
+        free(t->touched);
+    free(t);
+}
+
+int tb_observation_update(const tb_state *state, int seat, float *out, tb_obs_track *t)
+{
+    const tb_game *g = state->game;
+    if (!g->observation || seat < 0 || seat >= state->players)
+        return 0;
+    int size = g->observation_size(state->players);
+    if ((size_t)size * sizeof *out <= TB_OBS_SMALL) { /* clearing it all costs less than keeping a list */
+        t->valid = false;
+        return tb_observation(state, seat, out);
+    }
+    bool same = t->valid && t->game == g && t->data == state->data && t->players == state->players;
+    if (same) {
+        for (int i = 0; i < t->n; i++)
+            out[t->touched[i]] = 0.0f;
+    } else {
+        memset(out, 0, (size_t)size * sizeof *out);
+    }
+    tb_obs_out w = {.out = out, .touched = t->touched, .cap = t->cap, .skip_static = same};
+    if (!w.touched)
+        tb__obs_grow(&w);
+    g->observation(state, seat, &w);
+    t->touched = w.touched;
+    t->cap = w.cap;
+    t->n = w.n;
+    t->valid = w.touched && !w.overflow;
+    t->game = g;
+    t->data = state->data;
+    t->players = state->players;
+    return size;
 }
