@@ -937,6 +937,10 @@ typedef struct {
         int32_t *a;
         int n, cap;
     } *mask_prev;
+    /* mask_buf / bits_buf hold the legal actions of the states as they are
+     * (no game changed since they were written): step checks actions there
+     * instead of listing each game's legal decisions again. */
+    int bools_fresh, bits_fresh;
     const tb_data *data; /* the board (NULL: the built-in one), of `board` */
     PyObject *board;
 } VecObject;
@@ -1104,6 +1108,12 @@ static PyObject *vec_action_masks(VecObject *self, PyObject *args, PyObject *kw)
             continue;
         }
         npy_bool *row = self->mask_buf + (size_t)i * a;
+        if (a <= 4096) { /* a small row (Clans's): clearing it whole is cheaper than a list */
+            memset(row, 0, a);
+            for (int j = 0; j < k; j++)
+                row[actions[j]] = 1;
+            continue;
+        }
         vec_list *prev = &self->mask_prev[i];
         for (int j = 0; j < prev->n; j++)
             row[prev->a[j]] = 0;
@@ -1126,6 +1136,10 @@ static PyObject *vec_action_masks(VecObject *self, PyObject *args, PyObject *kw)
     Py_END_ALLOW_THREADS
     if (failed)
         return PyErr_NoMemory();
+    if (packed)
+        self->bits_fresh = 1;
+    else
+        self->bools_fresh = 1;
     return packed ? vec_array(self, self->bits_buf, self->n, (npy_intp)bytes, NPY_UINT8, copy)
                   : vec_array(self, self->mask_buf, self->n, (npy_intp)a, NPY_BOOL, copy);
 }
@@ -1279,6 +1293,7 @@ static PyObject *vec_apply_moves(VecObject *self, int observe, int info, int cop
     float *r = PyArray_DATA((PyArrayObject *)rewards);
     npy_bool *done = PyArray_DATA((PyArrayObject *)dones);
     float *fo = final_obs && final_obs != Py_None ? PyArray_DATA((PyArrayObject *)final_obs) : NULL;
+    self->bools_fresh = self->bits_fresh = 0;
     int64_t *fs = final_seat ? PyArray_DATA((PyArrayObject *)final_seat) : NULL;
     Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < self->n; i++) {
@@ -1360,13 +1375,19 @@ static PyObject *vec_step(VecObject *self, PyObject *args, PyObject *kw)
     }
     const int64_t *a = PyArray_DATA(acts);
     int bad = -1;
+    size_t na = (size_t)self->num_actions, bytes = (na + 7) / 8;
     Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < self->n && bad < 0; i++) {
         if (tb_is_over(self->states[i]))
             continue;
         if (a[i] < 0 || a[i] >= self->num_actions ||
-            tb_action_to_move(self->game, (int)a[i], &self->moves[i]) != 0 ||
-            !tb_is_legal(self->states[i], self->moves[i]))
+            tb_action_to_move(self->game, (int)a[i], &self->moves[i]) != 0)
+            bad = i;
+        else if (self->bools_fresh) /* the masks of these very states */
+            bad = self->mask_buf[(size_t)i * na + (size_t)a[i]] ? -1 : i;
+        else if (self->bits_fresh)
+            bad = self->bits_buf[(size_t)i * bytes + (size_t)(a[i] >> 3)] >> (a[i] & 7) & 1 ? -1 : i;
+        else if (!tb_is_legal(self->states[i], self->moves[i]))
             bad = i;
     }
     Py_END_ALLOW_THREADS
@@ -1467,6 +1488,7 @@ static PyObject *vec_reset(VecObject *self, PyObject *args, PyObject *kw)
         if (pick[i])
             vec_deal(self, i);
     free(pick);
+    self->bools_fresh = self->bits_fresh = 0;
     if (observe && self->obs_size > 0)
         return vec_obs(self, copy);
     Py_RETURN_NONE;

@@ -51,6 +51,10 @@ def test_bad_actions_raise_and_change_nothing():
         v.step(acts)
     with pytest.raises(tabula.Error, match="needs 4 actions"):
         v.step(acts[:3])
+    for packed in (False, True):  # checked against the masks when they are fresh
+        v.action_masks(packed=packed)
+        with pytest.raises(tabula.Error, match="game 2"):
+            v.step(acts)
     assert [v.game(i).state() for i in range(4)] == before
     with pytest.raises(tabula.Error):
         tabula.VectorGames("chess")

@@ -65,36 +65,32 @@ int clans__observation_size(int players)
  * colour one-hot (5 × 5). */
 void clans__observation(const tb_state *s, int seat, tb_obs_out *w)
 {
+    float *out = w->out; /* small: tb_observation_update clears it whole, so no list is kept */
     const clans_state *c = (const clans_state *)s;
     int players = s->players;
-    float *o = w->out;
+    float *o = out;
     for (int t = 0; t < CLANS_TERRITORIES; t++, o += CLANS_OBS_TERRITORY) {
         for (int k = 0; k < CLANS_COLOURS; k++)
-            tb__obs_put(w, &o[k], (float)clans__huts(c, t, k));
+            o[k] = (float)clans__huts(c, t, k);
         uint64_t bit = 1ULL << t;
-        if (c->villages & bit)
-            tb__obs_put(w, &o[CLANS_COLOURS], (float)c->village_epoch[t]);
-        if (c->ruins & bit)
-            tb__obs_put(w, &o[CLANS_COLOURS + 1], 1.0f);
-        if (c->pending & bit)
-            tb__obs_put(w, &o[CLANS_COLOURS + 2], 1.0f);
+        o[CLANS_COLOURS] = (c->villages & bit) ? (float)c->village_epoch[t] : 0.0f;
+        o[CLANS_COLOURS + 1] = (c->ruins & bit) ? 1.0f : 0.0f;
+        o[CLANS_COLOURS + 2] = (c->pending & bit) ? 1.0f : 0.0f;
     }
     for (int k = 0; k < CLANS_COLOURS; k++)
-        tb__obs_put(w, o++, (float)c->track[k]);
-    tb__obs_put(w, &o[c->colour[seat]], 1.0f);
+        *o++ = (float)c->track[k];
+    o[c->colour[seat]] = 1.0f;
     o += CLANS_COLOURS;
     for (int r = 0; r < players; r++)
-        tb__obs_put(w, &o[r], (float)c->chips[(seat + r) % players]);
+        o[r] = (float)c->chips[(seat + r) % players];
     o += TB_MAX_SEATS;
     int tm = clans__to_move(s);
     if (tm != TB_OVER)
-        tb__obs_put(w, &o[(tm - seat + players) % players], 1.0f);
+        o[(tm - seat + players) % players] = 1.0f;
     o += TB_MAX_SEATS;
-    tb__obs_put(w, o++, (float)c->chips_taken);
-    if (c->over)
-        tb__obs_put(w, o, 1.0f);
-    o++;
+    *o++ = (float)c->chips_taken;
+    *o++ = c->over ? 1.0f : 0.0f;
     if (c->over)
         for (int r = 0; r < players; r++)
-            tb__obs_put(w, &o[r * CLANS_COLOURS + c->colour[(seat + r) % players]], 1.0f);
+            o[r * CLANS_COLOURS + c->colour[(seat + r) % players]] = 1.0f;
 }
