@@ -379,6 +379,13 @@ typedef struct tb_obs_track tb_obs_track;
 TB_API tb_obs_track *tb_obs_track_new(void); /* NULL: out of memory */
 TB_API void tb_obs_track_free(tb_obs_track *track);
 TB_API int tb_observation_update(const tb_state *state, int seat, float *out, tb_obs_track *track);
+/* tb_observation_update for `count` states at once: row k of `out` (rows
+ * `stride` floats apart) becomes the observation of states[k] by seats[k],
+ * kept with tracks[k] (each track with its own row, as above).  Faster than
+ * one call per row: it writes only the entries whose value changed.  0, or
+ * -1 out of memory (then no row changed). */
+TB_API int tb_observation_update_batch(const tb_state *const *states, const int *seats, int count,
+                                       float *out, size_t stride, tb_obs_track *const *tracks);
 
 /* ---- records (docs/records.md) ---- */
 TB_API tb_record *tb_record_new(const tb_game *game, int players, const tb_options *opts, uint64_t seed);

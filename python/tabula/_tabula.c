@@ -931,6 +931,7 @@ typedef struct {
      * set (mask_prev), bits_buf (n × ceil(num_actions / 8) bytes). */
     float *obs_buf;
     tb_obs_track **tracks;
+    int *seats;     /* scratch: the seat each row is seen by */
     npy_bool *mask_buf;
     uint8_t *bits_buf;
     struct vec_list {
@@ -964,6 +965,7 @@ static void vec_dealloc(VecObject *self)
     free(self->moves);
     free(self->seen_by);
     free(self->obs_buf);
+    free(self->seats);
     for (int i = 0; self->tracks && i < self->n; i++)
         tb_obs_track_free(self->tracks[i]);
     free(self->tracks);
@@ -1210,6 +1212,8 @@ static PyObject *vec_obs(VecObject *self, int copy)
     if (!self->obs_buf) {
         self->obs_buf = calloc(n * size, sizeof *self->obs_buf);
         self->tracks = calloc(n, sizeof *self->tracks);
+        if (!self->seats && !(self->seats = calloc(n, sizeof *self->seats)))
+            return PyErr_NoMemory();
         for (size_t i = 0; self->tracks && i < n; i++)
             if (!(self->tracks[i] = tb_obs_track_new()))
                 break;
@@ -1219,10 +1223,15 @@ static PyObject *vec_obs(VecObject *self, int copy)
             return PyErr_NoMemory();
         }
     }
+    int rc;
     Py_BEGIN_ALLOW_THREADS
     for (size_t i = 0; i < n; i++)
-        tb_observation_update(self->states[i], vec_seat(self, (int)i), self->obs_buf + i * size, self->tracks[i]);
+        self->seats[i] = vec_seat(self, (int)i);
+    rc = tb_observation_update_batch((const tb_state *const *)self->states, self->seats, self->n, self->obs_buf,
+                                     size, self->tracks);
     Py_END_ALLOW_THREADS
+    if (rc)
+        return PyErr_NoMemory();
     return vec_array(self, self->obs_buf, self->n, self->obs_size, NPY_FLOAT32, copy);
 }
 

@@ -145,10 +145,11 @@ static void (*reference_encoder(const tb_game *g))(const tb_state *, int, float 
 
 /* Over random positions of every game and player count, from every seat:
  * tb_observation writes what the reference encoder writes, and so does
- * tb_observation_update, each seat's buffer and track kept from one position
- * to the next, across new deals, player counts and games (so the clearing of
- * what changed, the skipped board-only entries and the full clears when the
- * game or count changes are all checked). */
+ * tb_observation_update and tb_observation_update_batch, each seat's buffer
+ * and track kept from one position to the next, across new deals, player
+ * counts and games (so the clearing of what changed, the writing of only what
+ * changed, the skipped board-only entries and the full clears when the game
+ * or count changes are all checked). */
 static void observations_match_the_reference(void **unused)
 {
     (void)unused;
@@ -159,12 +160,14 @@ static void observations_match_the_reference(void **unused)
             max = tb_observation_size(g, tb_game_default_players(g));
     }
     size_t bytes = (size_t)max * sizeof(float);
-    float *ref = malloc(bytes), *fresh = malloc(bytes), *kept[TB_MAX_SEATS];
-    tb_obs_track *track[TB_MAX_SEATS];
+    float *ref = malloc(bytes), *fresh = malloc(bytes), *kept[TB_MAX_SEATS], *batch[TB_MAX_SEATS];
+    tb_obs_track *track[TB_MAX_SEATS], *batch_track[TB_MAX_SEATS];
     for (int seat = 0; seat < TB_MAX_SEATS; seat++) {
         kept[seat] = calloc(1, bytes);
+        batch[seat] = calloc(1, bytes);
         track[seat] = tb_obs_track_new();
-        assert_non_null(track[seat]);
+        batch_track[seat] = tb_obs_track_new();
+        assert_true(track[seat] && batch_track[seat]);
     }
     long positions = 0;
     for (int gi = 0; gi < tb_game_count(); gi++) {
@@ -187,6 +190,10 @@ static void observations_match_the_reference(void **unused)
                         assert_memory_equal(ref, fresh, (size_t)size * sizeof *ref);
                         assert_int_equal(tb_observation_update(s, seat, kept[seat], track[seat]), size);
                         assert_memory_equal(ref, kept[seat], (size_t)size * sizeof *ref);
+                        const tb_state *one = s;
+                        assert_int_equal(tb_observation_update_batch(&one, &seat, 1, batch[seat], (size_t)max,
+                                                                     &batch_track[seat]), 0);
+                        assert_memory_equal(ref, batch[seat], (size_t)size * sizeof *ref);
                         positions++;
                     }
                     if (tb_is_over(s))
@@ -200,7 +207,9 @@ static void observations_match_the_reference(void **unused)
     assert_true(positions > 10000);
     for (int seat = 0; seat < TB_MAX_SEATS; seat++) {
         free(kept[seat]);
+        free(batch[seat]);
         tb_obs_track_free(track[seat]);
+        tb_obs_track_free(batch_track[seat]);
     }
     free(ref);
     free(fresh);
