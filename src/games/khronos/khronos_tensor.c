@@ -103,19 +103,24 @@ void khronos__observation(const tb_state *s, int seat, tb_obs_out *w)
         for (int i = 0; i < bd->nb; i++) {
             const kh_bld *x = &bd->b[i];
             const kh_place *pl = kh_place_of(KT, x);
+            /* the building's seats relative to the observer, once for all its squares */
+            int owner = kh_rel(x->owner, seat, players), reno = kh_rel(x->reno, seat, players);
+            int cube[3], ncubes = x->ncubes < 3 ? x->ncubes : 3;
+            for (int q = 0; q < ncubes; q++)
+                cube[q] = kh_rel(x->cube[q], seat, players);
+            float ruin = (x->flags & KH_RUIN) ? 1.0f : 0.0f, printed = (x->flags & KH_PRINTED) ? 1.0f : 0.0f;
             for (int c = 0; c < pl->n; c++) {
                 float *sq = board + pl->sq[c] * KH_OBS_PLANES;
                 tb__obs_put(w, &sq[x->type], 1.0f);
-                int r = kh_rel(x->owner, seat, players);
-                if (r >= 0)
-                    tb__obs_put(w, &sq[9 + r], 1.0f);
-                tb__obs_put(w, &sq[14], (x->flags & KH_RUIN) ? 1.0f : 0.0f);
-                tb__obs_put(w, &sq[15], (x->flags & KH_PRINTED) ? 1.0f : 0.0f);
-                for (int q = 0; q < x->ncubes && q < 3; q++)
-                    if ((r = kh_rel(x->cube[q], seat, players)) >= 0)
-                        tb__obs_add(w, &sq[16 + r], 1.0f);
-                if ((r = kh_rel(x->reno, seat, players)) >= 0)
-                    tb__obs_put(w, &sq[21 + r], 1.0f);
+                if (owner >= 0)
+                    tb__obs_put(w, &sq[9 + owner], 1.0f);
+                tb__obs_put(w, &sq[14], ruin);
+                tb__obs_put(w, &sq[15], printed);
+                for (int q = 0; q < ncubes; q++)
+                    if (cube[q] >= 0)
+                        tb__obs_add(w, &sq[16 + cube[q]], 1.0f);
+                if (reno >= 0)
+                    tb__obs_put(w, &sq[21 + reno], 1.0f);
             }
         }
         if (!w->skip_static) /* the terrain depends on the board alone: written directly, once */
