@@ -6,7 +6,10 @@
  * move is the identity for every decision of the game; indexes depend only on
  * the move encoding, never on the state or the data.  The layout helpers give
  * the games whose moves are kind << shift | payload their mapping from a table
- * of widths.
+ * of widths.  An observation updated in place (tb_observation_update, its
+ * batch form) is always exactly tb_observation's: a track that cannot say
+ * what its buffer holds (another game, count or board; a list that could not
+ * grow) makes the next update clear the whole buffer.
  */
 #include "game.h"
 
