@@ -11,8 +11,9 @@
  * (a search works on its own copy); no global mutable state beyond the
  * module's exception type, set once at import, and each game's tuple of
  * action ints, set once at first use; a VectorGames's kept observations and
- * masks always equal what its games show (rewritten by each call, handed out
- * read-only with copy=False); every Game or VectorGames on a
+ * masks are what its games showed at the last call that wrote them (each
+ * call rewrites them; copy=False hands them out read-only); every Game or
+ * VectorGames on a
  * Board holds a reference to it, so its data outlives every state set up on it.
  */
 #define PY_SSIZE_T_CLEAN
