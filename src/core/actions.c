@@ -281,6 +281,13 @@ int tb_observation_update_batch(const tb_state *const *states, const int *seats,
                 t->valid = false;
             continue;
         }
+        if (k + 1 < count && tracks[k + 1]->has_val) { /* the next row's kept list loads meanwhile */
+            const tb_obs_track *next = tracks[k + 1];
+            for (int i = 0; i < next->n; i += 16) {
+                __builtin_prefetch(next->touched + i);
+                __builtin_prefetch(next->val + i);
+            }
+        }
         obs_update_diff(st, seats[k], row, t, s, m, &w);
     }
     free(w.touched);
