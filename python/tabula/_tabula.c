@@ -1212,19 +1212,17 @@ static PyObject *vec_obs(VecObject *self, int copy)
         return PyErr_Format(PyExc_NotImplementedError, "%s has no observation encoder yet",
                             tb_game_name(self->game));
     size_t n = (size_t)self->n, size = (size_t)self->obs_size;
-    if (!self->obs_buf) {
-        self->obs_buf = calloc(n * size, sizeof *self->obs_buf);
-        self->tracks = calloc(n, sizeof *self->tracks);
-        if (!self->seats && !(self->seats = calloc(n, sizeof *self->seats)))
-            return PyErr_NoMemory();
+    if (!self->obs_buf) { /* set up at the first call; what a failed call made stays for the next */
+        if (!self->tracks)
+            self->tracks = calloc(n, sizeof *self->tracks);
+        if (!self->seats)
+            self->seats = calloc(n, sizeof *self->seats);
         for (size_t i = 0; self->tracks && i < n; i++)
-            if (!(self->tracks[i] = tb_obs_track_new()))
+            if (!self->tracks[i] && !(self->tracks[i] = tb_obs_track_new()))
                 break;
-        if (!self->obs_buf || !self->tracks || !self->tracks[n - 1]) {
-            free(self->obs_buf);
-            self->obs_buf = NULL; /* the tracks made stay, freed with the object */
+        if (!self->tracks || !self->seats || !self->tracks[n - 1] ||
+            !(self->obs_buf = calloc(n * size, sizeof *self->obs_buf)))
             return PyErr_NoMemory();
-        }
     }
     int rc;
     Py_BEGIN_ALLOW_THREADS
