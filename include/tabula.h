@@ -374,6 +374,23 @@ TB_API int tb_observation_size(const tb_game *game, int players);
 /* Writes the observation of `seat` (built only from what the seat sees; the
  * layout is in docs/python.md); returns the count written, 0 when none. */
 TB_API int tb_observation(const tb_state *state, int seat, float *out);
+/* The same observation, rewritten in place with less work, for batches kept
+ * in memory: `out` must hold what the last call with this track wrote and be
+ * otherwise untouched (a new track, or one last used for another game, player
+ * count or board, clears all of `out` first).  Clears only the entries its
+ * last encoding set, skips those that depend only on the board, then writes
+ * exactly tb_observation(state, seat).  Returns the count, 0 when none. */
+typedef struct tb_obs_track tb_obs_track;
+TB_API tb_obs_track *tb_obs_track_new(void); /* NULL: out of memory */
+TB_API void tb_obs_track_free(tb_obs_track *track);
+TB_API int tb_observation_update(const tb_state *state, int seat, float *out, tb_obs_track *track);
+/* tb_observation_update for `count` states at once: row k of `out` (rows
+ * `stride` floats apart) becomes the observation of states[k] by seats[k],
+ * kept with tracks[k] (each track with its own row, as above).  Faster than
+ * one call per row: it writes only the entries whose value changed.  0, or
+ * -1 out of memory (then no row changed). */
+TB_API int tb_observation_update_batch(const tb_state *const *states, const int *seats, int count,
+                                       float *out, size_t stride, tb_obs_track *const *tracks);
 
 /* ---- records (docs/records.md) ---- */
 TB_API tb_record *tb_record_new(const tb_game *game, int players, const tb_options *opts, uint64_t seed);

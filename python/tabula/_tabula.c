@@ -9,7 +9,11 @@
  * step checks every action before applying any); the GIL is released around
  * searches and batched stepping, which touch only states this object owns
  * (a search works on its own copy); no global mutable state beyond the
- * module's exception type, set once at import; every Game or VectorGames on a
+ * module's exception type, set once at import, and each game's tuple of
+ * action ints, set once at first use; a VectorGames's kept observations and
+ * masks are what its games showed at the last call that wrote them (each
+ * call rewrites them; copy=False hands them out read-only); every Game or
+ * VectorGames on a
  * Board holds a reference to it, so its data outlives every state set up on it.
  */
 #define PY_SSIZE_T_CLEAN
@@ -397,6 +401,61 @@ static PyObject *game_legal_actions(GameObject *self, PyObject *unused)
     return arr;
 }
 
+/* The int objects 0 .. num_actions - 1 of game k (tb_game_at(k)) as a tuple,
+ * made at the first call and kept for the module's life: a list of legal
+ * actions then costs a reference per item, not a new int. */
+#define TABULA_MAX_GAMES 16
+static PyObject *tabula_action_ints[TABULA_MAX_GAMES];
+
+static PyObject *tabula_action_ints_of(const tb_state *s)
+{
+    const tb_game *g = tb_state_game(s);
+    int k = 0;
+    while (k < tb_game_count() && tb_game_at(k) != g)
+        k++;
+    if (k >= TABULA_MAX_GAMES)
+        return NULL;
+    if (!tabula_action_ints[k]) {
+        int n = tb_num_actions(g, tb_players(s));
+        PyObject *t = PyTuple_New(n);
+        for (int i = 0; t && i < n; i++) {
+            PyObject *a = PyLong_FromLong(i);
+            if (!a) {
+                Py_CLEAR(t);
+                break;
+            }
+            PyTuple_SET_ITEM(t, i, a);
+        }
+        tabula_action_ints[k] = t;
+    }
+    return tabula_action_ints[k];
+}
+
+/* The legal actions as a Python list of ints, built in one pass (what
+ * tabula.spiel's legal_actions returns; no NumPy array to convert). */
+static PyObject *game_legal_actions_list(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    int32_t actions[TB_MAX_MOVES];
+    int n = tb_legal_actions(self->state, actions);
+    PyObject *ints = tabula_action_ints_of(self->state);
+    if (!ints && PyErr_Occurred())
+        return NULL;
+    PyObject *list = PyList_New(n);
+    for (int i = 0; list && i < n; i++) {
+        PyObject *a;
+        if (ints && actions[i] >= 0 && actions[i] < PyTuple_GET_SIZE(ints)) {
+            a = PyTuple_GET_ITEM(ints, actions[i]);
+            Py_INCREF(a);
+        } else if (!(a = PyLong_FromLong(actions[i]))) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, i, a);
+    }
+    return list;
+}
+
 /* The decision an action index or a text names, checked legal. */
 static int game_parse(GameObject *self, PyObject *arg, tb_move *out)
 {
@@ -448,11 +507,16 @@ static PyObject *game_play(GameObject *self, PyObject *arg)
 /* The fast path for learning loops: an action index, checked legal. */
 static PyObject *game_apply_action(GameObject *self, PyObject *arg)
 {
-    if (!PyLong_Check(arg)) {
+    if (PyLong_Check(arg))
+        return game_play(self, arg);
+    if (!PyIndex_Check(arg)) { /* NumPy integers are taken as they are */
         PyErr_SetString(PyExc_TypeError, "apply_action takes an integer action");
         return NULL;
     }
-    return game_play(self, arg);
+    PyObject *i = PyNumber_Index(arg);
+    PyObject *r = i ? game_play(self, i) : NULL;
+    Py_XDECREF(i);
+    return r;
 }
 
 static PyObject *game_undo(GameObject *self, PyObject *unused)
@@ -786,8 +850,11 @@ static PyMethodDef game_methods[] = {
     METH("legal", game_legal, METH_NOARGS, "The legal decisions as text, in canonical order."),
     METH("legal_actions", game_legal_actions, METH_NOARGS,
          "The legal decisions as action indexes (a NumPy int64 array), in canonical order."),
+    METH("legal_actions_list", game_legal_actions_list, METH_NOARGS,
+         "The legal decisions as action indexes in a Python list (legal_actions().tolist(), faster)."),
     METH("play", game_play, METH_O, "Plays a decision given as text or as an action index."),
-    METH("apply_action", game_apply_action, METH_O, "Plays an action index (checked legal)."),
+    METH("apply_action", game_apply_action, METH_O,
+         "Plays an action index, a Python or NumPy integer (checked legal)."),
     METH("undo", game_undo, METH_NOARGS, "Steps back one decision played on this object."),
     METH("to_move", game_to_move, METH_NOARGS, "The seat to decide, or -1 when the game is over."),
     METH("is_over", game_is_over, METH_NOARGS, "Whether the game has ended."),
@@ -859,9 +926,38 @@ typedef struct {
     tb_state **states;
     tb_rng *rngs;
     tb_move *moves; /* scratch for step: one decision per game */
+    int *seen_by;   /* the seat that made each game's last decision (0 before any) */
+    int autoreset;  /* deal a finished game afresh within the step that ended it */
+    /* What observations() and action_masks() keep, made at their first call
+     * and rewritten in place: obs_buf (n × obs_size) with each row's
+     * tb_obs_track, mask_buf (n × num_actions bools) with each row's actions
+     * set (mask_prev), bits_buf (n × ceil(num_actions / 8) bytes). */
+    float *obs_buf;
+    tb_obs_track **tracks;
+    int *seats;     /* scratch: the seat each row is seen by */
+    npy_bool *mask_buf;
+    uint8_t *bits_buf;
+    struct vec_list {
+        int32_t *a;
+        int n, cap;
+    } *mask_prev;
+    /* mask_buf / bits_buf hold the legal actions of the states as they are
+     * (no game changed since they were written): step checks actions there
+     * instead of listing each game's legal decisions again. */
+    int bools_fresh, bits_fresh;
     const tb_data *data; /* the board (NULL: the built-in one), of `board` */
     PyObject *board;
 } VecObject;
+
+typedef struct vec_list vec_list;
+
+/* The seat game i is observed from: the seat to move, or once the game is
+ * over (autoreset=False) the seat whose decision ended it. */
+static int vec_seat(const VecObject *self, int i)
+{
+    int seat = tb_to_move(self->states[i]);
+    return seat >= 0 ? seat : self->seen_by[i];
+}
 
 static void vec_dealloc(VecObject *self)
 {
@@ -870,6 +966,17 @@ static void vec_dealloc(VecObject *self)
     free(self->states);
     free(self->rngs);
     free(self->moves);
+    free(self->seen_by);
+    free(self->obs_buf);
+    free(self->seats);
+    for (int i = 0; self->tracks && i < self->n; i++)
+        tb_obs_track_free(self->tracks[i]);
+    free(self->tracks);
+    free(self->mask_buf);
+    free(self->bits_buf);
+    for (int i = 0; self->mask_prev && i < self->n; i++)
+        free(self->mask_prev[i].a);
+    free(self->mask_prev);
     Py_XDECREF(self->board);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -878,18 +985,19 @@ static void vec_dealloc(VecObject *self)
 static void vec_deal(VecObject *self, int i)
 {
     char err[TB_ERR_LEN];
+    self->seen_by[i] = 0;
     tb_setup_data(self->states[i], self->data, self->players, &self->opts, self->next_seed++, err, sizeof err);
 }
 
 static int vec_init(VecObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"game", "n", "players", "seed", "options", "board", NULL};
+    static char *kwlist[] = {"game", "n", "players", "seed", "options", "board", "autoreset", NULL};
     const char *name;
-    int n = 1024, players = 0;
+    int n = 1024, players = 0, autoreset = 1;
     unsigned long long seed = 0;
     PyObject *options = NULL, *board = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|iiKOO", kwlist, &name, &n, &players, &seed, &options,
-                                     &board))
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|iiKOOp", kwlist, &name, &n, &players, &seed, &options,
+                                     &board, &autoreset))
         return -1;
     if (self->states) {
         PyErr_SetString(tabula_error, "VectorGames is already set up");
@@ -925,7 +1033,9 @@ static int vec_init(VecObject *self, PyObject *args, PyObject *kw)
     self->states = calloc((size_t)n, sizeof *self->states);
     self->rngs = calloc((size_t)n, sizeof *self->rngs);
     self->moves = calloc((size_t)n, sizeof *self->moves);
-    if (!self->states || !self->rngs || !self->moves) {
+    self->seen_by = calloc((size_t)n, sizeof *self->seen_by);
+    self->autoreset = autoreset;
+    if (!self->states || !self->rngs || !self->moves || !self->seen_by) {
         PyErr_NoMemory();
         return -1;
     }
@@ -939,44 +1049,201 @@ static int vec_init(VecObject *self, PyObject *args, PyObject *kw)
     return 0;
 }
 
-static PyObject *vec_action_masks(VecObject *self, PyObject *unused)
+/* An array over `data`, one of this object's buffers: with `copy` a new
+ * array holding a copy, else a read-only view that keeps the VectorGames
+ * alive and shows what later calls write into the buffer. */
+static PyObject *vec_array(VecObject *self, void *data, npy_intp rows, npy_intp cols, int type, int copy)
 {
-    (void)unused;
-    npy_intp dims[2] = {self->n, self->num_actions};
-    PyObject *arr = PyArray_ZEROS(2, dims, NPY_BOOL, 0);
-    if (!arr)
+    npy_intp dims[2] = {rows, cols};
+    PyObject *arr = PyArray_SimpleNewFromData(2, dims, type, data);
+    if (!arr || copy) {
+        PyObject *c = arr ? PyArray_NewCopy((PyArrayObject *)arr, NPY_CORDER) : NULL;
+        Py_XDECREF(arr);
+        return c;
+    }
+    PyArray_CLEARFLAGS((PyArrayObject *)arr, NPY_ARRAY_WRITEABLE);
+    Py_INCREF(self);
+    if (PyArray_SetBaseObject((PyArrayObject *)arr, (PyObject *)self) < 0) {
+        Py_DECREF(arr);
         return NULL;
-    npy_bool *d = PyArray_DATA((PyArrayObject *)arr);
+    }
+    return arr;
+}
+
+/* Sets up the kept mask buffers on first use (0, or -1 with MemoryError). */
+static int vec_mask_buffers(VecObject *self, int packed)
+{
+    size_t n = (size_t)self->n, a = (size_t)self->num_actions;
+    size_t bools = n * a + 1, bytes = n * ((a + 7) / 8) + 1; /* + 1: never a 0-byte calloc */
+    if (!self->mask_prev && !(self->mask_prev = calloc(n + 1, sizeof *self->mask_prev)))
+        return PyErr_NoMemory(), -1;
+    if (!packed && !self->mask_buf && !(self->mask_buf = calloc(bools, 1)))
+        return PyErr_NoMemory(), -1;
+    if (packed && !self->bits_buf && !(self->bits_buf = calloc(bytes, 1)))
+        return PyErr_NoMemory(), -1;
+    return 0;
+}
+
+/* action_masks(copy=True, packed=False): the legal actions of each game, as
+ * an (n, num_actions) bool array, or with packed=True as bits, (n,
+ * (num_actions + 7) // 8) uint8, action a in bit a % 8 (the lowest first) of
+ * byte a // 8 (np.unpackbits(m, axis=1, bitorder="little")).  The masks are
+ * kept in this object and rewritten in place: only the actions legal before
+ * or now are touched; copy=False returns a read-only view of them, which the
+ * next call rewrites. */
+static PyObject *vec_action_masks(VecObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"copy", "packed", NULL};
+    int copy = 1, packed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|pp", kwlist, &copy, &packed))
+        return NULL;
+    if (vec_mask_buffers(self, packed))
+        return NULL;
+    size_t a = (size_t)self->num_actions, bytes = (a + 7) / 8;
+    int failed = 0;
     Py_BEGIN_ALLOW_THREADS
     int32_t actions[TB_MAX_MOVES];
-    for (int i = 0; i < self->n; i++) {
+    for (int i = 0; i < self->n && !failed; i++) {
         int k = tb_legal_actions(self->states[i], actions);
-        npy_bool *row = d + (size_t)i * (size_t)self->num_actions;
+        if (packed) {
+            uint8_t *row = self->bits_buf + (size_t)i * bytes;
+            memset(row, 0, bytes);
+            for (int j = 0; j < k; j++)
+                row[actions[j] >> 3] |= (uint8_t)(1u << (actions[j] & 7));
+            continue;
+        }
+        npy_bool *row = self->mask_buf + (size_t)i * a;
+        if (a <= 4096) { /* a small row (Clans's): clearing it whole is cheaper than a list */
+            memset(row, 0, a);
+            for (int j = 0; j < k; j++)
+                row[actions[j]] = 1;
+            continue;
+        }
+        vec_list *prev = &self->mask_prev[i];
+        for (int j = 0; j < prev->n; j++)
+            row[prev->a[j]] = 0;
+        if (k > prev->cap) {
+            int32_t *grown = realloc(prev->a, (size_t)k * sizeof *grown);
+            if (!grown) {
+                failed = 1;
+                prev->n = 0;
+                memset(row, 0, a); /* nothing kept: the row starts clean */
+                break;
+            }
+            prev->a = grown;
+            prev->cap = k;
+        }
+        memcpy(prev->a, actions, (size_t)k * sizeof *actions);
+        prev->n = k;
         for (int j = 0; j < k; j++)
             row[actions[j]] = 1;
     }
     Py_END_ALLOW_THREADS
-    return arr;
+    if (failed)
+        return PyErr_NoMemory();
+    if (packed)
+        self->bits_fresh = 1;
+    else
+        self->bools_fresh = 1;
+    return packed ? vec_array(self, self->bits_buf, self->n, (npy_intp)bytes, NPY_UINT8, copy)
+                  : vec_array(self, self->mask_buf, self->n, (npy_intp)a, NPY_BOOL, copy);
 }
 
-static PyObject *vec_observations(VecObject *self, PyObject *unused)
+/* legal_actions() -> (actions, offsets): every game's legal actions in one
+ * int32 array, game i's at actions[offsets[i]:offsets[i + 1]] (offsets:
+ * int64, n + 1), in the order of Game.legal_actions() — the index lists for
+ * action spaces too large for dense masks. */
+static PyObject *vec_legal_actions(VecObject *self, PyObject *unused)
 {
     (void)unused;
+    npy_intp n1 = (npy_intp)self->n + 1;
+    int64_t *off;
+    PyObject *offsets = tabula_int64_array(n1, &off);
+    if (!offsets)
+        return NULL;
+    size_t cap = (size_t)self->n * 16 + 16, used = 0;
+    int32_t *all = malloc(cap * sizeof *all);
+    int failed = !all;
+    Py_BEGIN_ALLOW_THREADS
+    int32_t actions[TB_MAX_MOVES];
+    off[0] = 0;
+    for (int i = 0; i < self->n && !failed; i++) {
+        int k = tb_legal_actions(self->states[i], actions);
+        if (used + (size_t)k > cap) {
+            size_t grown_cap = (used + (size_t)k) * 2;
+            int32_t *grown = realloc(all, grown_cap * sizeof *grown);
+            if (!grown) {
+                failed = 1;
+                break;
+            }
+            all = grown;
+            cap = grown_cap;
+        }
+        memcpy(all + used, actions, (size_t)k * sizeof *actions);
+        used += (size_t)k;
+        off[i + 1] = (int64_t)used;
+    }
+    Py_END_ALLOW_THREADS
+    PyObject *arr = NULL;
+    if (!failed) {
+        npy_intp len = (npy_intp)used;
+        arr = PyArray_SimpleNew(1, &len, NPY_INT32);
+        if (arr)
+            memcpy(PyArray_DATA((PyArrayObject *)arr), all, used * sizeof *all);
+    } else {
+        PyErr_NoMemory();
+    }
+    free(all);
+    if (!arr) {
+        Py_DECREF(offsets);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", arr, offsets);
+}
+
+/* Every game's observation by its seat (vec_seat), kept in this object and
+ * rewritten in place (tb_observation_update: only what changed is touched);
+ * with `copy` a new array, else a read-only view the next call rewrites. */
+static PyObject *vec_obs(VecObject *self, int copy)
+{
     if (!self->game)
         return tabula_fail("VectorGames was not set up (call it with a game name)");
     if (self->obs_size == 0)
         return PyErr_Format(PyExc_NotImplementedError, "%s has no observation encoder yet",
                             tb_game_name(self->game));
-    npy_intp dims[2] = {self->n, self->obs_size};
-    PyObject *arr = PyArray_SimpleNew(2, dims, NPY_FLOAT32);
-    if (!arr)
-        return NULL;
-    float *d = PyArray_DATA((PyArrayObject *)arr);
+    size_t n = (size_t)self->n, size = (size_t)self->obs_size;
+    if (!self->obs_buf) { /* set up at the first call; what a failed call made stays for the next */
+        if (!self->tracks)
+            self->tracks = calloc(n, sizeof *self->tracks);
+        if (!self->seats)
+            self->seats = calloc(n, sizeof *self->seats);
+        for (size_t i = 0; self->tracks && i < n; i++)
+            if (!self->tracks[i] && !(self->tracks[i] = tb_obs_track_new()))
+                break;
+        if (!self->tracks || !self->seats || !self->tracks[n - 1] ||
+            !(self->obs_buf = calloc(n * size, sizeof *self->obs_buf)))
+            return PyErr_NoMemory();
+    }
+    int rc;
     Py_BEGIN_ALLOW_THREADS
-    for (int i = 0; i < self->n; i++)
-        tb_observation(self->states[i], tb_to_move(self->states[i]), d + (size_t)i * (size_t)self->obs_size);
+    for (size_t i = 0; i < n; i++)
+        self->seats[i] = vec_seat(self, (int)i);
+    rc = tb_observation_update_batch((const tb_state *const *)self->states, self->seats, self->n, self->obs_buf,
+                                     size, self->tracks);
     Py_END_ALLOW_THREADS
-    return arr;
+    if (rc)
+        return PyErr_NoMemory();
+    return vec_array(self, self->obs_buf, self->n, self->obs_size, NPY_FLOAT32, copy);
+}
+
+/* observations(copy=True). */
+static PyObject *vec_observations(VecObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"copy", NULL};
+    int copy = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|p", kwlist, &copy))
+        return NULL;
+    return vec_obs(self, copy);
 }
 
 static PyObject *vec_to_move(VecObject *self, PyObject *unused)
@@ -1000,60 +1267,114 @@ static PyObject *vec_random_actions(VecObject *self, PyObject *unused)
         return NULL;
     Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < self->n; i++)
-        d[i] = tb_move_to_action(self->game, tb_random_move(self->states[i], &self->rngs[i]));
+        d[i] = tb_is_over(self->states[i]) ? -1
+               : tb_move_to_action(self->game, tb_random_move(self->states[i], &self->rngs[i]));
     Py_END_ALLOW_THREADS
     return arr;
 }
 
-/* Applies self->moves (one legal decision per game) and builds step's reply. */
-static PyObject *vec_apply_moves(VecObject *self, int observe)
+/* Applies self->moves (one legal decision per game still going on; games
+ * over, kept by autoreset=False, are left as they are) and builds step's
+ * reply: (observations or None, rewards, dones), and with `info` a fourth
+ * item, the dict of what the games that ended left (vec_step's comment). */
+static PyObject *vec_apply_moves(VecObject *self, int observe, int info, int copy)
 {
-    npy_intp rdims[2] = {self->n, self->players}, n = self->n;
+    npy_intp rdims[2] = {self->n, self->players}, n = self->n, odims[2] = {self->n, self->obs_size};
     PyObject *rewards = PyArray_ZEROS(2, rdims, NPY_FLOAT32, 0);
     PyObject *dones = PyArray_ZEROS(1, &n, NPY_BOOL, 0);
-    if (!rewards || !dones) {
+    PyObject *final_obs = NULL, *final_seat = NULL;
+    if (rewards && dones && info) {
+        /* zeros come from calloc: the pages of rows never written cost nothing */
+        if (self->obs_size > 0) {
+            final_obs = PyArray_ZEROS(2, odims, NPY_FLOAT32, 0);
+        } else {
+            final_obs = Py_None;
+            Py_INCREF(final_obs);
+        }
+        final_seat = PyArray_SimpleNew(1, &n, NPY_INT64);
+    }
+    if (!rewards || !dones || (info && (!final_obs || !final_seat))) {
         Py_XDECREF(rewards);
         Py_XDECREF(dones);
+        Py_XDECREF(final_obs);
+        Py_XDECREF(final_seat);
         return NULL;
     }
     float *r = PyArray_DATA((PyArrayObject *)rewards);
     npy_bool *done = PyArray_DATA((PyArrayObject *)dones);
+    float *fo = final_obs && final_obs != Py_None ? PyArray_DATA((PyArrayObject *)final_obs) : NULL;
+    self->bools_fresh = self->bits_fresh = 0;
+    int64_t *fs = final_seat ? PyArray_DATA((PyArrayObject *)final_seat) : NULL;
     Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < self->n; i++) {
-        tb_apply(self->states[i], self->moves[i]);
-        if (tb_is_over(self->states[i])) {
+        tb_state *s = self->states[i];
+        if (fs)
+            fs[i] = -1;
+        if (tb_is_over(s))
+            continue;
+        self->seen_by[i] = tb_to_move(s);
+        tb_apply(s, self->moves[i]);
+        if (tb_is_over(s)) {
             double ret[TB_MAX_SEATS];
-            tb_returns(self->states[i], ret);
+            tb_returns(s, ret);
             for (int p = 0; p < self->players; p++)
                 r[i * self->players + p] = (float)ret[p];
             done[i] = 1;
-            vec_deal(self, i);
+            if (fs)
+                fs[i] = self->seen_by[i];
+            if (fo)
+                tb_observation(s, self->seen_by[i], fo + (size_t)i * (size_t)self->obs_size);
+            if (self->autoreset)
+                vec_deal(self, i);
         }
     }
     Py_END_ALLOW_THREADS
     PyObject *obs = Py_None;
     if (observe && self->obs_size > 0)
-        obs = vec_observations(self, NULL);
+        obs = vec_obs(self, copy);
     else
         Py_INCREF(obs);
-    if (!obs) {
+    PyObject *infos = NULL;
+    if (obs && info) {
+        PyObject *mask = PyArray_NewCopy((PyArrayObject *)dones, NPY_CORDER);
+        PyObject *returns = PyArray_NewCopy((PyArrayObject *)rewards, NPY_CORDER);
+        if (mask && returns)
+            infos = Py_BuildValue("{sOsOsOsO}", "final_obs", final_obs, "_final_obs", mask,
+                                  "final_returns", returns, "final_seat", final_seat);
+        Py_XDECREF(mask);
+        Py_XDECREF(returns);
+    }
+    Py_XDECREF(final_obs);
+    Py_XDECREF(final_seat);
+    if (!obs || (info && !infos)) {
+        Py_XDECREF(obs);
         Py_DECREF(rewards);
         Py_DECREF(dones);
         return NULL;
     }
+    if (info)
+        return Py_BuildValue("(NNNN)", obs, rewards, dones, infos);
     return Py_BuildValue("(NNN)", obs, rewards, dones);
 }
 
-/* step(actions) -> (observations or None, rewards (n, players), dones (n,)).
- * Every action is checked before any is applied; a finished game's rewards
- * are its returns, and it is dealt afresh. */
+/* step(actions, observe=True, info=False) -> (observations or None, rewards
+ * (n, players), dones (n,)[, info]).  Every action is checked before any is
+ * applied (a game over, kept by autoreset=False, takes any action and stays
+ * as it is); a game that ends reports its returns as rewards and, with
+ * autoreset, is dealt afresh in the same step, so the observations show the
+ * new deal.  info: {"final_obs": (n, size) the ended games' last positions
+ * seen by the seat whose decision ended them (other rows zero), "_final_obs":
+ * which rows hold one (the dones), "final_returns": their returns,
+ * "final_seat": that seat (-1 for other games)}. */
 static PyObject *vec_step(VecObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"actions", "observe", NULL};
+    static char *kwlist[] = {"actions", "observe", "info", "copy", NULL};
     PyObject *in;
-    int observe = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|p", kwlist, &in, &observe))
+    int observe = 1, info = 0, copy = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|ppp", kwlist, &in, &observe, &info, &copy))
         return NULL;
+    if (!self->game)
+        return tabula_fail("VectorGames was not set up (call it with a game name)");
     PyArrayObject *acts = (PyArrayObject *)PyArray_FROMANY(in, NPY_INT64, 1, 1, NPY_ARRAY_CARRAY_RO);
     if (!acts)
         return NULL;
@@ -1064,11 +1385,19 @@ static PyObject *vec_step(VecObject *self, PyObject *args, PyObject *kw)
     }
     const int64_t *a = PyArray_DATA(acts);
     int bad = -1;
+    size_t na = (size_t)self->num_actions, bytes = (na + 7) / 8;
     Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < self->n && bad < 0; i++) {
+        if (tb_is_over(self->states[i]))
+            continue;
         if (a[i] < 0 || a[i] >= self->num_actions ||
-            tb_action_to_move(self->game, (int)a[i], &self->moves[i]) != 0 ||
-            !tb_is_legal(self->states[i], self->moves[i]))
+            tb_action_to_move(self->game, (int)a[i], &self->moves[i]) != 0)
+            bad = i;
+        else if (self->bools_fresh) /* the masks of these very states */
+            bad = self->mask_buf[(size_t)i * na + (size_t)a[i]] ? -1 : i;
+        else if (self->bits_fresh)
+            bad = self->bits_buf[(size_t)i * bytes + (size_t)(a[i] >> 3)] >> (a[i] & 7) & 1 ? -1 : i;
+        else if (!tb_is_legal(self->states[i], self->moves[i]))
             bad = i;
     }
     Py_END_ALLOW_THREADS
@@ -1078,23 +1407,101 @@ static PyObject *vec_step(VecObject *self, PyObject *args, PyObject *kw)
         return NULL;
     }
     Py_DECREF(acts);
-    return vec_apply_moves(self, observe);
+    return vec_apply_moves(self, observe, info, copy);
 }
 
-/* step_random(observe=False): step with one uniformly random legal decision
- * per game, drawn in C from each game's own generator (the fast path for
- * random play: no action round trip, no legality check needed). */
+/* step_random(observe=False, info=False): step with one uniformly random
+ * legal decision per game, drawn in C from each game's own generator (the
+ * fast path for random play: no action round trip, no legality check
+ * needed). */
 static PyObject *vec_step_random(VecObject *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"observe", NULL};
-    int observe = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "|p", kwlist, &observe))
+    static char *kwlist[] = {"observe", "info", "copy", NULL};
+    int observe = 0, info = 0, copy = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|ppp", kwlist, &observe, &info, &copy))
         return NULL;
+    if (!self->game)
+        return tabula_fail("VectorGames was not set up (call it with a game name)");
     Py_BEGIN_ALLOW_THREADS
     for (int i = 0; i < self->n; i++)
-        self->moves[i] = tb_random_move(self->states[i], &self->rngs[i]);
+        if (!tb_is_over(self->states[i]))
+            self->moves[i] = tb_random_move(self->states[i], &self->rngs[i]);
     Py_END_ALLOW_THREADS
-    return vec_apply_moves(self, observe);
+    return vec_apply_moves(self, observe, info, copy);
+}
+
+/* is_over() -> (n,) bool: which games are over (only with autoreset=False
+ * can one be: a game that ends is otherwise dealt afresh at once). */
+static PyObject *vec_is_over(VecObject *self, PyObject *unused)
+{
+    (void)unused;
+    npy_intp n = self->n;
+    PyObject *arr = PyArray_SimpleNew(1, &n, NPY_BOOL);
+    if (!arr)
+        return NULL;
+    npy_bool *d = PyArray_DATA((PyArrayObject *)arr);
+    for (int i = 0; i < self->n; i++)
+        d[i] = (npy_bool)tb_is_over(self->states[i]);
+    return arr;
+}
+
+/* reset(games=None, observe=True): deals afresh, each with the next seed,
+ * every game (None), the games of a bool mask of n, or those of a list of
+ * indexes; returns observations() (None with observe=False).  A bad index
+ * raises IndexError and deals nothing. */
+static PyObject *vec_reset(VecObject *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = {"games", "observe", "copy", NULL};
+    PyObject *which = Py_None;
+    int observe = 1, copy = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|Opp", kwlist, &which, &observe, &copy))
+        return NULL;
+    if (!self->game)
+        return tabula_fail("VectorGames was not set up (call it with a game name)");
+    char *pick = malloc((size_t)self->n);
+    if (!pick)
+        return PyErr_NoMemory();
+    memset(pick, which == Py_None, (size_t)self->n);
+    if (which != Py_None) {
+        PyArrayObject *arr = (PyArrayObject *)PyArray_FROMANY(which, NPY_NOTYPE, 1, 1, NPY_ARRAY_CARRAY_RO);
+        PyArrayObject *idx = NULL;
+        int ok = arr != NULL;
+        if (ok && PyArray_TYPE(arr) == NPY_BOOL) {
+            if (PyArray_DIM(arr, 0) != self->n) {
+                PyErr_Format(tabula_error, "reset needs a mask of %d games, got %ld", self->n,
+                             (long)PyArray_DIM(arr, 0));
+                ok = 0;
+            } else {
+                memcpy(pick, PyArray_DATA(arr), (size_t)self->n);
+            }
+        } else if (ok) {
+            idx = (PyArrayObject *)PyArray_FROMANY((PyObject *)arr, NPY_INT64, 1, 1, NPY_ARRAY_CARRAY_RO);
+            ok = idx != NULL;
+            for (npy_intp k = 0; ok && k < PyArray_DIM(idx, 0); k++) {
+                int64_t i = ((const int64_t *)PyArray_DATA(idx))[k];
+                if (i < 0 || i >= self->n) {
+                    PyErr_Format(PyExc_IndexError, "game %lld of %d", (long long)i, self->n);
+                    ok = 0;
+                } else {
+                    pick[i] = 1;
+                }
+            }
+        }
+        Py_XDECREF(idx);
+        Py_XDECREF(arr);
+        if (!ok) {
+            free(pick);
+            return NULL;
+        }
+    }
+    for (int i = 0; i < self->n; i++)
+        if (pick[i])
+            vec_deal(self, i);
+    free(pick);
+    self->bools_fresh = self->bits_fresh = 0;
+    if (observe && self->obs_size > 0)
+        return vec_obs(self, copy);
+    Py_RETURN_NONE;
 }
 
 static PyObject *vec_game(VecObject *self, PyObject *arg)
@@ -1110,24 +1517,40 @@ static PyObject *vec_game(VecObject *self, PyObject *arg)
 static PyObject *vec_get_int(VecObject *self, void *which)
 {
     const char *w = which;
+    if (w[0] == 'r')
+        return PyBool_FromLong(self->autoreset);
     return PyLong_FromLong(w[0] == 'n' ? self->n : w[0] == 'p' ? self->players
                            : w[0] == 'a' ? self->num_actions : self->obs_size);
 }
 
 static PyMethodDef vec_methods[] = {
-    METH("action_masks", vec_action_masks, METH_NOARGS,
-         "An (n, num_actions) bool array: the legal actions of each game."),
-    METH("observations", vec_observations, METH_NOARGS,
-         "An (n, observation size) float32 array: each game seen by its seat to move."),
+    {"action_masks", (PyCFunction)(void (*)(void))vec_action_masks, METH_VARARGS | METH_KEYWORDS,
+     "action_masks(copy=True, packed=False): the legal actions of each game, an (n, num_actions) "
+     "bool array, or packed=True: bits, (n, (num_actions + 7) // 8) uint8, little bit order. "
+     "copy=False: a read-only view of the masks kept here, rewritten by the next call."},
+    METH("legal_actions", vec_legal_actions, METH_NOARGS,
+         "(actions, offsets): every game's legal actions in one int32 array, game i's at "
+         "actions[offsets[i]:offsets[i + 1]]."),
+    {"observations", (PyCFunction)(void (*)(void))vec_observations, METH_VARARGS | METH_KEYWORDS,
+     "observations(copy=True): an (n, observation size) float32 array, each game seen by its seat "
+     "to move; copy=False: a read-only view of the observations kept here, rewritten in place by "
+     "the next call (the fast path)."},
     METH("to_move", vec_to_move, METH_NOARGS, "The seat to move in each game (an int64 array)."),
     METH("random_actions", vec_random_actions, METH_NOARGS,
          "One uniformly random legal action per game, drawn in C."),
     {"step", (PyCFunction)(void (*)(void))vec_step, METH_VARARGS | METH_KEYWORDS,
-     "step(actions, observe=True) -> (observations or None, rewards, dones). Finished games "
-     "report their returns as rewards and are dealt afresh."},
+     "step(actions, observe=True, info=False, copy=True) -> (observations or None, rewards, dones[, "
+     "info]); copy as in observations(). "
+     "Finished games report their returns as rewards and, with autoreset, are dealt afresh; "
+     "info holds their final observations and returns (docs/python.md)."},
     {"step_random", (PyCFunction)(void (*)(void))vec_step_random, METH_VARARGS | METH_KEYWORDS,
-     "step_random(observe=False): step every game with a uniformly random legal decision drawn "
-     "in C; returns what step returns."},
+     "step_random(observe=False, info=False, copy=True): step every game with a uniformly random legal "
+     "decision drawn in C; returns what step returns."},
+    METH("is_over", vec_is_over, METH_NOARGS,
+         "An (n,) bool array: which games are over (only with autoreset=False)."),
+    {"reset", (PyCFunction)(void (*)(void))vec_reset, METH_VARARGS | METH_KEYWORDS,
+     "reset(games=None, observe=True, copy=True): deals afresh every game, or those of a bool mask or an "
+     "index list, each with the next seed; returns observations()."},
     METH("game", vec_game, METH_O, "A copy of game i as a tabula Game."),
     {NULL, NULL, 0, NULL},
 };
@@ -1137,6 +1560,7 @@ static PyGetSetDef vec_getset[] = {
     {"players", (getter)vec_get_int, NULL, "seats per game", "p"},
     {"num_actions", (getter)vec_get_int, NULL, "the size of the action space", "a"},
     {"observation_size", (getter)vec_get_int, NULL, "floats per observation (0: none)", "o"},
+    {"autoreset", (getter)vec_get_int, NULL, "whether a game that ends is dealt afresh at once", "r"},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1146,8 +1570,8 @@ static PyTypeObject VecType = {
     .tp_basicsize = sizeof(VecObject),
     .tp_dealloc = (destructor)vec_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "VectorGames(game, n=1024, players=0, seed=0, options=None): n games held and "
-              "stepped in C.",
+    .tp_doc = "VectorGames(game, n=1024, players=0, seed=0, options=None, board=None, autoreset=True): "
+              "n games held and stepped in C.",
     .tp_methods = vec_methods,
     .tp_getset = vec_getset,
     .tp_init = (initproc)vec_init,

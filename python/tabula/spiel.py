@@ -7,7 +7,9 @@
 ``clone()``, ``observation_tensor(player)`` and ``action_to_string(player, a)``.
 Chance is handled inside the engine (every deal and draw comes from the
 state's seeded generator), so ``is_chance_node()`` is always False.
-Invariant: a state wraps one tabula Game and never shares it.
+Invariant: a state wraps one tabula Game and never shares it.  The hot
+methods (legal_actions, apply_action, current_player, is_terminal) are one
+call into C each: no per-action conversion in Python.
 """
 from . import _tabula
 from . import _board
@@ -25,12 +27,13 @@ class TabulaGame:
         probe = _tabula.new_game(name, players, seed, self.options or None, self.board)
         self.players = probe.players
         self._seed = seed
+        self._num_actions = _tabula.num_actions(name, self.players)
 
     def num_players(self):
         return self.players
 
     def num_distinct_actions(self):
-        return _tabula.num_actions(self.name, self.players)
+        return self._num_actions
 
     def observation_tensor_shape(self):
         return [_tabula.observation_size(self.name, self.players)]
@@ -71,16 +74,16 @@ class TabulaState:
     def legal_actions(self, player=None):
         if player is not None and player != self._g.to_move():
             return []
-        return [int(a) for a in self._g.legal_actions()]
+        return self._g.legal_actions_list()  # built in C as a list: no per-item conversion
 
     def legal_actions_mask(self, player=None):
-        mask = [0] * self._game.num_distinct_actions()
+        mask = [0] * self._game._num_actions
         for a in self.legal_actions(player):
             mask[a] = 1
         return mask
 
     def apply_action(self, action):
-        self._g.apply_action(int(action))
+        self._g.apply_action(action)  # a Python or NumPy integer, checked in C
 
     def undo_action(self, player, action):
         self._g.undo()

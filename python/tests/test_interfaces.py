@@ -4,6 +4,7 @@ the engine computes, and the masks and players agree with the engine."""
 import random
 
 import numpy as np
+import pytest
 
 import tabula
 from tabula import aec, spiel
@@ -50,3 +51,24 @@ def test_aec_cycle():
         steps += 1
     assert env.agents == [] and steps > 20
     assert sorted(totals) == env.possible_agents and sum(totals.values()) == 1.0
+
+
+def test_spiel_hot_methods_take_and_give_plain_ints():
+    """spiel's legal_actions is the engine's list of actions as Python ints,
+    built in C (Game.legal_actions_list); apply_action takes NumPy ints."""
+    for name in ("clans", "arkadia", "khronos"):
+        state = spiel.load_game(name, players=3).new_initial_state(seed=2)
+        rng = np.random.default_rng(1)
+        for _ in range(40):
+            legal = state.legal_actions()
+            assert type(legal) is list and all(type(a) is int for a in legal)
+            assert legal == state.game.legal_actions().tolist() == state.game.legal_actions_list()
+            mask = state.legal_actions_mask()
+            assert len(mask) == tabula.num_actions(name, 3) and sum(mask) == len(legal)
+            state.apply_action(rng.choice(np.array(legal)))  # a numpy.int64
+    g = tabula.new_game("clans", seed=1)
+    a = g.legal_actions()[0]
+    g.apply_action(a)
+    assert g.decisions == 1
+    with pytest.raises(TypeError):
+        g.apply_action(1.0)

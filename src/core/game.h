@@ -61,6 +61,38 @@ struct tb_data {
     bool builtin;
 };
 
+/* Where an encoder writes (actions.c): `touched` (NULL: not kept) lists the
+ * entries it turned from zero to non-zero, so tb_observation_update clears
+ * just those before the next position; `overflow`: the list could not grow
+ * (the next update clears the whole tensor). */
+typedef struct tb_obs_out {
+    float *out;
+    int32_t *touched;
+    int n, cap;
+    bool overflow;
+    bool skip_static;
+} tb_obs_out;
+
+void tb__obs_grow(tb_obs_out *w);
+
+static inline void tb__obs_put(tb_obs_out *w, float *p, float v)
+{
+    if (w->touched && v != 0.0f && *p == 0.0f) {
+        if (w->n == w->cap)
+            tb__obs_grow(w);
+        if (w->n < w->cap)
+            w->touched[w->n++] = (int32_t)(p - w->out);
+        else
+            w->overflow = true;
+    }
+    *p = v;
+}
+
+static inline void tb__obs_add(tb_obs_out *w, float *p, float v)
+{
+    tb__obs_put(w, p, *p + v);
+}
+
 struct tb_game {
     const char *name;
     const char *title;
@@ -169,10 +201,16 @@ struct tb_game {
     int (*action_to_move)(int action, tb_move *out); /* 0 on success, -1 unused index */
     /* Optional: the observation tensor, a fixed number of floats per player
      * count, built only from what `seat` sees (two states with the same view
-     * for the seat give the same floats). */
+     * for the seat give the same floats).  The encoder writes into w->out,
+     * which is zero wherever it has not written, through tb__obs_put and
+     * tb__obs_add (so an update in place knows what to clear), except for the
+     * entries that depend only on the game's data (terrain, tents): those it
+     * writes directly, and skips when w->skip_static says they are there. */
     int (*observation_size)(int players);
-    void (*observation)(const tb_state *s, int seat, float *out);
+    void (*observation)(const tb_state *s, int seat, tb_obs_out *w);
 };
+
+
 
 /* An action layout: moves encoded as kind << shift | payload, with kinds
  * 1..count, take the indexes [offset(kind), offset(kind) + width[kind]) in

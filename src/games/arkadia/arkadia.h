@@ -186,6 +186,6 @@ int ark__num_actions(int players);
 int ark__move_to_action(tb_move m);
 int ark__action_to_move(int action, tb_move *out);
 int ark__observation_size(int players);
-void ark__observation(const tb_state *s, int seat, float *out);
+void ark__observation(const tb_state *s, int seat, tb_obs_out *w);
 
 #endif

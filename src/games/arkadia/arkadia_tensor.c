@@ -77,12 +77,12 @@ int ark__observation_size(int players)
     return ARK_OBS_SIZE;
 }
 
-/* Sets plane `plane` of every square in `cells` to v. */
-static void ark_obs_cells(float *board, ark_bb cells, int plane, float v)
+/* Sets plane `plane` of every square in `cells` to v (set bits only). */
+static void ark_obs_cells(tb_obs_out *w, float *board, ark_bb cells, int plane, float v)
 {
-    for (int sq = 0; sq < ARK_SQUARES; sq++)
-        if (ark_bb_has(cells, sq))
-            board[sq * ARK_OBS_PLANES + plane] = v;
+    for (int k = 0; k < 3; k++)
+        for (uint64_t bits = cells.w[k]; bits; bits &= bits - 1)
+            tb__obs_put(w, &board[(k * 64 + __builtin_ctzll(bits)) * ARK_OBS_PLANES + plane], v);
 }
 
 /* Layout: per square (192 × 14): building, its family one-hot (4), done, the
@@ -95,84 +95,88 @@ static void ark_obs_cells(float *board, ark_bb cells, int plane, float v)
  * the pool, banners, seals (4), gold; the phase one-hot (9), the action
  * one-hot (4), the seat to move one-hot by relative seat (4); the seals'
  * values (4), the SALE family one-hot (4); then placed, castle left, floor, neutral pool, turn
- * number, idle turns, floor 2 full, banner used this turn, the lot placed. */
-void ark__observation(const tb_state *s, int seat, float *out)
+ * number, idle turns, floor 2 full, banner used this turn, the lot placed.
+ * The tents depend on the board alone: written directly, once. */
+void ark__observation(const tb_state *s, int seat, tb_obs_out *w)
 {
     const arkadia_state *a = (const arkadia_state *)s;
     const ark_data *d = ark__board(a);
     int players = s->players;
-    float *board = out, *o = out + ARK_SQUARES * ARK_OBS_PLANES;
+    float *board = w->out, *o = w->out + ARK_SQUARES * ARK_OBS_PLANES;
     for (int i = 0; i < a->nbld; i++) {
         const ark_building *b = &a->bld[i];
         ark_bb cells = ark__building_cells(d, b);
-        ark_obs_cells(board, cells, 0, 1.0f);
+        ark_obs_cells(w, board, cells, 0, 1.0f);
         if (b->family < ARK_FAMILIES)
-            ark_obs_cells(board, cells, 1 + b->family, 1.0f);
+            ark_obs_cells(w, board, cells, 1 + b->family, 1.0f);
         if (b->done)
-            ark_obs_cells(board, cells, 5, 1.0f);
+            ark_obs_cells(w, board, cells, 5, 1.0f);
     }
-    ark_obs_cells(board, ark__lot_cells(a), 6, 1.0f);
+    ark_obs_cells(w, board, ark__lot_cells(a), 6, 1.0f);
     for (int r = 0; r < players; r++)
-        ark_obs_cells(board, a->workers[(seat + r) % players], 7 + r, 1.0f);
-    ark_obs_cells(board, a->workers[ARK_NEUTRAL], 11, 1.0f);
-    ark_obs_cells(board, d->tents, 12, 1.0f);
+        ark_obs_cells(w, board, a->workers[(seat + r) % players], 7 + r, 1.0f);
+    ark_obs_cells(w, board, a->workers[ARK_NEUTRAL], 11, 1.0f);
+    if (!w->skip_static)
+        for (int sq = 0; sq < ARK_SQUARES; sq++)
+            if (ark_bb_has(d->tents, sq))
+                board[sq * ARK_OBS_PLANES + 12] = 1.0f;
     if (a->phase == ARK_PH_WORKER)
-        ark_obs_cells(board, a->target_lot ? ark__lot_cells(a) : ark__building_cells(d, &a->bld[a->target]),
-                      13, 1.0f);
+        ark_obs_cells(w, board,
+                      a->target_lot ? ark__lot_cells(a) : ark__building_cells(d, &a->bld[a->target]), 13, 1.0f);
     for (int q = 0; q < ARK_CASTLE; q++, o += ARK_FLOORS * ARK_FAMILIES)
         for (int h = 0; h < a->height[q]; h++)
-            o[h * ARK_FAMILIES + a->castle[q][h]] = 1.0f;
+            tb__obs_put(w, &o[h * ARK_FAMILIES + a->castle[q][h]], 1.0f);
     for (int f = 0; f < ARK_FLOORS; f++)
         for (int k = 0; k < ARK_FAMILIES; k++)
-            *o++ = (float)a->pool[f][k];
+            tb__obs_put(w, o++, (float)a->pool[f][k]);
     for (int i = 0; i < a->display_n; i++)
-        o[a->display[i]] += 1.0f;
+        tb__obs_add(w, &o[a->display[i]], 1.0f);
     o += ARK_CARD_TYPES;
     if (a->phase == ARK_PH_PLACE)
-        o[a->card] = 1.0f;
+        tb__obs_put(w, &o[a->card], 1.0f);
     o += ARK_CARD_TYPES;
     for (int i = 0; i < a->hand_n[seat]; i++)
-        o[a->hand[seat][i] >> 1] += 1.0f;
+        tb__obs_add(w, &o[a->hand[seat][i] >> 1], 1.0f);
     o += ARK_CARD_TYPES;
-    *o++ = (float)a->stack_n;
+    tb__obs_put(w, o++, (float)a->stack_n);
     for (int r = 0; r < ARK_SEATS; r++, o += ARK_OBS_SEAT) {
         if (r >= players)
             continue;
         int p = (seat + r) % players;
         for (int i = 0; i < a->hand_n[p]; i++)
             if (a->hand[p][i] & 1)
-                o[a->hand[p][i] >> 1] += 1.0f;
+                tb__obs_add(w, &o[a->hand[p][i] >> 1], 1.0f);
         float *t = o + ARK_CARD_TYPES;
-        t[0] = (float)a->hand_n[p];
-        t[1] = (float)a->screen[p];
-        t[2] = (float)a->screen_neutral[p];
-        t[3] = (float)ark__own_pool(a, p);
-        t[4] = (float)a->banners[p];
+        tb__obs_put(w, &t[0], (float)a->hand_n[p]);
+        tb__obs_put(w, &t[1], (float)a->screen[p]);
+        tb__obs_put(w, &t[2], (float)a->screen_neutral[p]);
+        tb__obs_put(w, &t[3], (float)ark__own_pool(a, p));
+        tb__obs_put(w, &t[4], (float)a->banners[p]);
         for (int k = 0; k < ARK_FAMILIES; k++)
-            t[5 + k] = (float)a->seals[p][k];
-        t[5 + ARK_FAMILIES] = (float)a->gold[p];
+            tb__obs_put(w, &t[5 + k], (float)a->seals[p][k]);
+        tb__obs_put(w, &t[5 + ARK_FAMILIES], (float)a->gold[p]);
     }
-    o[a->phase] = 1.0f;
+    tb__obs_put(w, &o[a->phase], 1.0f);
     o += ARK_PHASES;
-    o[a->action] = 1.0f;
+    tb__obs_put(w, &o[a->action], 1.0f);
     o += ARK_ACTIONS;
     int tm = ark__to_move(s);
     if (tm != TB_OVER)
-        o[(tm - seat + players) % players] = 1.0f;
+        tb__obs_put(w, &o[(tm - seat + players) % players], 1.0f);
     o += ARK_SEATS;
     for (int k = 0; k < ARK_FAMILIES; k++)
-        *o++ = (float)ark__value(a, k);
+        tb__obs_put(w, o++, (float)ark__value(a, k));
     if (a->phase == ARK_PH_SALE)
-        o[a->family] = 1.0f;
+        tb__obs_put(w, &o[a->family], 1.0f);
     o += ARK_FAMILIES;
     int floor = ark__floor(a);
-    *o++ = a->phase == ARK_PH_WORKER ? (float)a->placed : 0.0f;
-    *o++ = a->phase == ARK_PH_CASTLE ? (float)a->castle_left : 0.0f;
-    *o++ = (float)floor;
-    *o++ = (float)ark__neutral_pool(a);
-    *o++ = (float)a->turn_no;
-    *o++ = (float)a->idle;
-    *o++ = a->trigger_turn >= 0 ? 1.0f : 0.0f;
-    *o++ = (float)a->banner_used;
-    *o++ = a->lot != ARK_NO_SQUARE ? 1.0f : 0.0f;
+    tb__obs_put(w, o++, a->phase == ARK_PH_WORKER ? (float)a->placed : 0.0f);
+    tb__obs_put(w, o++, a->phase == ARK_PH_CASTLE ? (float)a->castle_left : 0.0f);
+    tb__obs_put(w, o++, (float)floor);
+    tb__obs_put(w, o++, (float)ark__neutral_pool(a));
+    tb__obs_put(w, o++, (float)a->turn_no);
+    tb__obs_put(w, o++, (float)a->idle);
+    tb__obs_put(w, o++, a->trigger_turn >= 0 ? 1.0f : 0.0f);
+    tb__obs_put(w, o++, (float)a->banner_used);
+    tb__obs_put(w, o++, a->lot != ARK_NO_SQUARE ? 1.0f : 0.0f);
 }

@@ -144,7 +144,7 @@ int clans__num_actions(int players);
 int clans__move_to_action(tb_move m);
 int clans__action_to_move(int action, tb_move *out);
 int clans__observation_size(int players);
-void clans__observation(const tb_state *s, int seat, float *out);
+void clans__observation(const tb_state *s, int seat, tb_obs_out *w);
 
 /* clans_text.c: notation, JSON, text rendering. */
 int clans__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen);

@@ -63,8 +63,9 @@ int clans__observation_size(int players)
  * chips by relative seat (5); the seat to move one-hot by relative seat (5,
  * zeros when over); chips taken; over; then, when over, each relative seat's
  * colour one-hot (5 × 5). */
-void clans__observation(const tb_state *s, int seat, float *out)
+void clans__observation(const tb_state *s, int seat, tb_obs_out *w)
 {
+    float *out = w->out; /* small: tb_observation_update clears it whole, so no list is kept */
     const clans_state *c = (const clans_state *)s;
     int players = s->players;
     float *o = out;

@@ -156,6 +156,6 @@ int khronos__num_actions(int players);
 int khronos__move_to_action(tb_move m);
 int khronos__action_to_move(int action, tb_move *out);
 int khronos__observation_size(int players);
-void khronos__observation(const tb_state *s, int seat, float *out);
+void khronos__observation(const tb_state *s, int seat, tb_obs_out *w);
 
 #endif

@@ -73,11 +73,11 @@ static int kh_rel(int p, int seat, int players)
     return p < players ? (p - seat + players) % players : -1;
 }
 
-static void kh_obs_place(const kh_tables *tab, float *board, int place, int plane)
+static void kh_obs_place(tb_obs_out *w, const kh_tables *tab, float *board, int place, int plane)
 {
     const kh_place *pl = &tab->place[place];
     for (int i = 0; i < pl->n; i++) /* every square the tile covers */
-        board[pl->sq[i] * KH_OBS_PLANES + plane] = 1.0f;
+        tb__obs_put(w, &board[pl->sq[i] * KH_OBS_PLANES + plane], 1.0f);
 }
 
 /* Layout: per board (Might, Faith, Reason) and square (3 × 255 × 35): the
@@ -92,8 +92,9 @@ static void kh_obs_place(const kh_tables *tab, float *board, int place, int plan
  * (9), turn, over; first player, current player and seat to move one-hot by
  * relative seat (3 × 5); the pending kind one-hot (5), its board (3), type (9),
  * extra cards; the ripple: active, board (3), type (9), owner (5). */
-void khronos__observation(const tb_state *s, int seat, float *out)
+void khronos__observation(const tb_state *s, int seat, tb_obs_out *w)
 {
+    float *out = w->out;
     const khronos_state *k = (const khronos_state *)s;
     int players = s->players;
     for (int b = 0; b < KH_BOARDS; b++) {
@@ -102,85 +103,91 @@ void khronos__observation(const tb_state *s, int seat, float *out)
         for (int i = 0; i < bd->nb; i++) {
             const kh_bld *x = &bd->b[i];
             const kh_place *pl = kh_place_of(KT, x);
+            /* the building's seats relative to the observer, once for all its squares */
+            int owner = kh_rel(x->owner, seat, players), reno = kh_rel(x->reno, seat, players);
+            int cube[3], ncubes = x->ncubes < 3 ? x->ncubes : 3;
+            for (int q = 0; q < ncubes; q++)
+                cube[q] = kh_rel(x->cube[q], seat, players);
+            float ruin = (x->flags & KH_RUIN) ? 1.0f : 0.0f, printed = (x->flags & KH_PRINTED) ? 1.0f : 0.0f;
             for (int c = 0; c < pl->n; c++) {
                 float *sq = board + pl->sq[c] * KH_OBS_PLANES;
-                sq[x->type] = 1.0f;
-                int r = kh_rel(x->owner, seat, players);
-                if (r >= 0)
-                    sq[9 + r] = 1.0f;
-                sq[14] = (x->flags & KH_RUIN) ? 1.0f : 0.0f;
-                sq[15] = (x->flags & KH_PRINTED) ? 1.0f : 0.0f;
-                for (int q = 0; q < x->ncubes && q < 3; q++)
-                    if ((r = kh_rel(x->cube[q], seat, players)) >= 0)
-                        sq[16 + r] += 1.0f;
-                if ((r = kh_rel(x->reno, seat, players)) >= 0)
-                    sq[21 + r] = 1.0f;
+                tb__obs_put(w, &sq[x->type], 1.0f);
+                if (owner >= 0)
+                    tb__obs_put(w, &sq[9 + owner], 1.0f);
+                tb__obs_put(w, &sq[14], ruin);
+                tb__obs_put(w, &sq[15], printed);
+                for (int q = 0; q < ncubes; q++)
+                    if (cube[q] >= 0)
+                        tb__obs_add(w, &sq[16 + cube[q]], 1.0f);
+                if (reno >= 0)
+                    tb__obs_put(w, &sq[21 + reno], 1.0f);
             }
         }
-        for (int q = 0; q < D.squares && q < KH_MAXSQ; q++)
-            if (D.terrain[q] < KH_TERRAINS)
-                board[q * KH_OBS_PLANES + 26 + D.terrain[q]] = 1.0f;
+        if (!w->skip_static) /* the terrain depends on the board alone: written directly, once */
+            for (int q = 0; q < D.squares && q < KH_MAXSQ; q++)
+                if (D.terrain[q] < KH_TERRAINS)
+                    board[q * KH_OBS_PLANES + 26 + D.terrain[q]] = 1.0f;
         if (k->pend != KH_P_NONE && k->pend_board == b) {
             if (k->pend != KH_P_PICK && k->pend_target != KH_NONE)
-                board[k->pend_target * KH_OBS_PLANES + 32] = 1.0f;
+                tb__obs_put(w, &board[k->pend_target * KH_OBS_PLANES + 32], 1.0f);
             if (k->pend == KH_P_PAY)
-                kh_obs_place(KT, board, k->pend_place, 33);
+                kh_obs_place(w, KT, board, k->pend_place, 33);
         }
         if (k->rip.active && k->rip.board == b)
-            kh_obs_place(KT, board, k->rip.place, 34);
+            kh_obs_place(w, KT, board, k->rip.place, 34);
     }
     float *o = out + KH_BOARDS * KH_MAXSQ * KH_OBS_PLANES;
     for (int r = 0; r < players; r++) {
         int p = (seat + r) % players;
-        o[r] = (float)k->ecus[p];
-        o[5 + r] = (float)k->last_earn[p];
-        o[10 + r] = (float)k->cubes[p];
-        o[15 + r] = (float)(k->hand[p][0] + k->hand[p][1] + k->hand[p][2]);
+        tb__obs_put(w, &o[r], (float)k->ecus[p]);
+        tb__obs_put(w, &o[5 + r], (float)k->last_earn[p]);
+        tb__obs_put(w, &o[10 + r], (float)k->cubes[p]);
+        tb__obs_put(w, &o[15 + r], (float)(k->hand[p][0] + k->hand[p][1] + k->hand[p][2]));
         for (int a = 0; a < 2; a++)
-            o[20 + r * KH_BOARDS + k->pawn[p][a]] += 1.0f;
+            tb__obs_add(w, &o[20 + r * KH_BOARDS + k->pawn[p][a]], 1.0f);
     }
     o += 35;
     for (int f = 0; f < KH_FAMILIES; f++) {
-        o[f] = (float)k->hand[seat][f];
-        o[4 + f] = (float)k->discard[f];
-        o[7 + f] = (float)k->display[f];
-        o[11 + f] = (float)((k->swapped >> f) & 1);
+        tb__obs_put(w, &o[f], (float)k->hand[seat][f]);
+        tb__obs_put(w, &o[4 + f], (float)k->discard[f]);
+        tb__obs_put(w, &o[7 + f], (float)k->display[f]);
+        tb__obs_put(w, &o[11 + f], (float)((k->swapped >> f) & 1));
     }
-    o[3] = (float)k->deck_n;
-    o[10] = (float)k->holdem;
+    tb__obs_put(w, &o[3], (float)k->deck_n);
+    tb__obs_put(w, &o[10], (float)k->holdem);
     o += 14;
-    *o++ = (float)k->left[0];
-    *o++ = (float)k->left[1];
-    *o++ = (float)k->pool;
-    *o++ = k->travelled[0] ? 1.0f : 0.0f;
-    *o++ = k->travelled[1] ? 1.0f : 0.0f;
-    *o++ = (float)k->exchanged;
-    *o++ = (float)k->acted;
+    tb__obs_put(w, o++, (float)k->left[0]);
+    tb__obs_put(w, o++, (float)k->left[1]);
+    tb__obs_put(w, o++, (float)k->pool);
+    tb__obs_put(w, o++, k->travelled[0] ? 1.0f : 0.0f);
+    tb__obs_put(w, o++, k->travelled[1] ? 1.0f : 0.0f);
+    tb__obs_put(w, o++, (float)k->exchanged);
+    tb__obs_put(w, o++, (float)k->acted);
     for (int t = 0; t < KH_TYPES; t++)
-        *o++ = (float)k->stock[t];
-    *o++ = (float)(k->over ? KH_TURNS : k->turn);
-    *o++ = k->over ? 1.0f : 0.0f;
-    o[kh_rel(k->first, seat, players)] = 1.0f;
-    o[5 + kh_rel(k->cur, seat, players)] = 1.0f;
+        tb__obs_put(w, o++, (float)k->stock[t]);
+    tb__obs_put(w, o++, (float)(k->over ? KH_TURNS : k->turn));
+    tb__obs_put(w, o++, k->over ? 1.0f : 0.0f);
+    tb__obs_put(w, &o[kh_rel(k->first, seat, players)], 1.0f);
+    tb__obs_put(w, &o[5 + kh_rel(k->cur, seat, players)], 1.0f);
     int tm = khronos__to_move(s);
     if (tm != TB_OVER)
-        o[10 + kh_rel(tm, seat, players)] = 1.0f;
+        tb__obs_put(w, &o[10 + kh_rel(tm, seat, players)], 1.0f);
     o += 15;
     if (k->pend != KH_P_NONE) {
-        o[k->pend] = 1.0f;
-        o[5 + k->pend_board] = 1.0f;
+        tb__obs_put(w, &o[k->pend], 1.0f);
+        tb__obs_put(w, &o[5 + k->pend_board], 1.0f);
         if (k->pend == KH_P_SQUARES || k->pend == KH_P_PAY)
-            o[8 + k->pend_type] = 1.0f;
+            tb__obs_put(w, &o[8 + k->pend_type], 1.0f);
         if (k->pend == KH_P_PAY)
-            o[17] = (float)k->pend_extra;
+            tb__obs_put(w, &o[17], (float)k->pend_extra);
     }
     o += 18;
     if (k->rip.active) {
-        o[0] = 1.0f;
-        o[1 + k->rip.board] = 1.0f;
-        o[4 + k->rip.type] = 1.0f;
+        tb__obs_put(w, &o[0], 1.0f);
+        tb__obs_put(w, &o[1 + k->rip.board], 1.0f);
+        tb__obs_put(w, &o[4 + k->rip.type], 1.0f);
         int r = kh_rel(k->rip.owner, seat, players);
         if (r >= 0)
-            o[13 + r] = 1.0f;
+            tb__obs_put(w, &o[13 + r], 1.0f);
     }
 }
