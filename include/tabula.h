@@ -120,6 +120,13 @@ TB_API const tb_data *tb_data_builtin(const tb_game *game);
  * error, with err "WHERE:LINE: what is wrong" in an owner's words. */
 TB_API tb_data *tb_data_read(const tb_game *game, const char *name, const char *text, size_t len,
                              const char *where, char *err, size_t errlen);
+/* Reads the board file at `path` (through tb_file_read, so with its limits)
+ * and names it after the file, without its folder and ".txt"
+ * ("boards/castle-hill.txt" is "castle-hill"); a name that is no data name,
+ * or "default", is refused.  NULL on any error, err saying why; errno is
+ * then tb_file_read's when the file could not be read, 0 when its name or
+ * content is at fault. */
+TB_API tb_data *tb_data_read_file(const tb_game *game, const char *path, char *err, size_t errlen);
 TB_API void tb_data_free(tb_data *data); /* a read set only; NULL is fine */
 TB_API const tb_game *tb_data_game(const tb_data *data);
 TB_API const char *tb_data_name(const tb_data *data);
@@ -140,6 +147,24 @@ TB_API const tb_data *tb_data_set_at(const tb_data_set *set, const tb_game *game
 /* By name (NULL or "": the built-in one); NULL when there is none. */
 TB_API const tb_data *tb_data_set_find(const tb_data_set *set, const tb_game *game,
                                        const char *name);
+
+/* ---- files a user hands in: a board, a record, a state ----
+ *
+ * Every program of the project reads such a file through tb_file_read (the
+ * command line, the server's --data-dir, the Python package), so all refuse
+ * the same files in the same words. */
+#define TB_FILE_MAX ((size_t)64 << 20) /* 64 MiB: far above any real board, record or state */
+
+/* The whole text of the file at `path`: malloc'd (the caller frees it),
+ * NUL-terminated, its length in *len when len is not NULL.  NULL, with err
+ * saying why and errno set, when the file cannot be opened or read (errno as
+ * the system gave it: ENOENT, EACCES ...); is a folder (EISDIR); is a device,
+ * a FIFO or a socket (EINVAL: refused from its stat, never opened for reading
+ * and never waited on); is larger than TB_FILE_MAX (EFBIG: refused before
+ * reading when its size says so, and never read past TB_FILE_MAX + 1 bytes
+ * otherwise); holds a NUL byte or is not UTF-8 (EILSEQ); or when memory runs
+ * out (ENOMEM). */
+TB_API char *tb_file_read(const char *path, size_t *len, char *err, size_t errlen);
 
 /* ---- options: KEY=VALUE pairs a game declares (docs per game) ---- */
 #define TB_MAX_OPTIONS 16

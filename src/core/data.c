@@ -12,6 +12,7 @@
  */
 #include "game.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,45 @@ tb_data *tb_data_read(const tb_game *game, const char *name, const char *text, s
     snprintf(d->name, sizeof d->name, "%s", name);
     tb__data_hash(text, len, d->hash);
     d->builtin = false;
+    return d;
+}
+
+tb_data *tb_data_read_file(const tb_game *game, const char *path, char *err, size_t errlen)
+{
+    /* the board's name: the file's name without its folder and ".txt" */
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    char name[TB_DATA_NAME + 8];
+    snprintf(name, sizeof name, "%s", base);
+    size_t n = strlen(name);
+    if (n > 4 && strcmp(name + n - 4, ".txt") == 0)
+        name[n - 4] = '\0';
+    if (!game || !game->data_read) {
+        tb__errf(err, errlen, "%s has no boards to choose from", game ? game->title : "this game");
+        errno = 0;
+        return NULL;
+    }
+    if (!tb_data_name_ok(name)) {
+        tb__errf(err, errlen,
+                 "%s: a board file is named NAME.txt, NAME being at most %d letters, digits, "
+                 "'-' or '_' (the board's name)",
+                 path, TB_DATA_NAME - 1);
+        errno = 0;
+        return NULL;
+    }
+    if (strcmp(name, TB_DATA_DEFAULT) == 0) {
+        tb__errf(err, errlen, "%s: '%s' is the name of the built-in board; call the file something else",
+                 path, TB_DATA_DEFAULT);
+        errno = 0;
+        return NULL;
+    }
+    size_t len;
+    char *text = tb_file_read(path, &len, err, errlen);
+    if (!text)
+        return NULL;
+    tb_data *d = tb_data_read(game, name, text, len, path, err, errlen);
+    free(text);
+    if (!d)
+        errno = 0; /* the file was read: its content is at fault */
     return d;
 }
 

@@ -31,6 +31,9 @@ void tb__utf8_repair(char *s);
 /* True when `s` is valid UTF-8 throughout (no overlong forms, no
  * surrogates, nothing above U+10FFFF). */
 bool tb__utf8_valid(const char *s);
+/* The length of s's longest valid UTF-8 prefix: where its first bad byte is
+ * (strlen(s) when there is none). */
+size_t tb__utf8_prefix(const char *s);
 
 /* A jansson parse error in a reader's words (jansson names its own flags
  * in some of its messages, e.g. for a NUL character inside a string). */

@@ -104,6 +104,15 @@ bool tb__utf8_valid(const char *s)
     return true;
 }
 
+size_t tb__utf8_prefix(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t at = 0;
+    for (int n; u[at] && (n = util_utf8_seq(u + at)) > 0;)
+        at += (size_t)n;
+    return at;
+}
+
 const char *tb__json_error_words(const json_error_t *e)
 {
     switch (json_error_code(e)) {
