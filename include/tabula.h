@@ -136,7 +136,7 @@ TB_API bool tb_data_is_builtin(const tb_data *data);
 TB_API bool tb_data_name_ok(const char *name);
 
 /* A set of loaded data: every game's built-in data, plus those added. */
-TB_API tb_data_set *tb_data_set_new(void);
+TB_API tb_data_set *tb_data_set_new(void); /* NULL: no memory */
 TB_API void tb_data_set_free(tb_data_set *set);
 /* Adds a read data set, which the set then owns (also on failure); fails
  * when the game already has a data set of that name. */
@@ -197,10 +197,14 @@ TB_API const char *tb_options_get(const tb_options *opts, const char *key); /* N
  * so the result lists every option of the game in table order. 0 on success. */
 TB_API int tb_options_normalize(const tb_game *game, tb_options *opts, char *err, size_t errlen);
 
-/* ---- states ---- */
-TB_API tb_state *tb_state_new(const tb_game *game); /* zeroed; call tb_setup next */
+/* ---- states ----
+ *
+ * Memory: nothing in the library aborts when memory runs out.  A function
+ * that allocates returns NULL (or -1 with err saying "out of memory") and
+ * leaves its arguments as they were; the caller answers that one request. */
+TB_API tb_state *tb_state_new(const tb_game *game); /* zeroed; call tb_setup next; NULL: no memory */
 TB_API void tb_state_free(tb_state *state);
-TB_API tb_state *tb_state_dup(const tb_state *state);
+TB_API tb_state *tb_state_dup(const tb_state *state); /* NULL: no memory */
 TB_API void tb_state_copy(tb_state *dst, const tb_state *src); /* same game; a memcpy */
 TB_API bool tb_state_equal(const tb_state *a, const tb_state *b); /* byte equality */
 
@@ -258,7 +262,8 @@ TB_API int tb_text_to_move(const tb_state *state, const char *text, tb_move *out
 /* Parses and applies; 0 on success, else the state is unchanged. */
 TB_API int tb_play_text(tb_state *state, const char *text, char *err, size_t errlen);
 /* All legal decisions as text, one per line with no final newline (malloc'd;
- * "" when the game is over).  A decision's text may contain spaces. */
+ * "" when the game is over; NULL: no memory).  A decision's text may contain
+ * spaces. */
 TB_API char *tb_legal_text(const tb_state *state);
 
 /* Scores and results.  Arrays have tb_players() entries. */
@@ -289,7 +294,8 @@ typedef struct tb_score_part {
 TB_API int tb_score_breakdown(const tb_state *state, int seat,
                               tb_score_part out[TB_BREAKDOWN_MAX]);
 
-/* JSON (malloc'd, compact, one line; the caller frees). */
+/* JSON (malloc'd, compact, one line; the caller frees; NULL when memory runs
+ * out, as for every malloc'd text below: tb_render_text, records, boards). */
 TB_API char *tb_view_json(const tb_state *state, int seat); /* seat -1: spectator */
 TB_API char *tb_state_json(const tb_state *state);           /* everything, secrets included */
 TB_API char *tb_result_json(const tb_state *state);          /* scores, ranks, winners */
@@ -389,6 +395,7 @@ TB_API int tb_observation_size(const tb_game *game, int players);
 TB_API int tb_observation(const tb_state *state, int seat, float *out);
 
 /* ---- records (docs/records.md) ---- */
+/* NULL when memory runs out. */
 TB_API tb_record *tb_record_new(const tb_game *game, int players, const tb_options *opts, uint64_t seed);
 TB_API void tb_record_free(tb_record *rec);
 /* The data the game is played on (NULL: built-in); the record keeps its name
@@ -404,6 +411,11 @@ TB_API const char *tb_record_player_name(const tb_record *rec, int seat);
 TB_API const char *tb_record_player_kind(const tb_record *rec, int seat);
 TB_API void tb_record_set_times(tb_record *rec, const char *started, const char *finished);
 TB_API int tb_record_push(tb_record *rec, const char *move_text); /* 0 on success */
+/* Makes room for pushing `move_text` next, so that the tb_record_push of that
+ * very text cannot fail (a server reserves before it stores a decision and
+ * pushes once it is stored).  0 on success, -1 when memory runs out (the
+ * record unchanged). */
+TB_API int tb_record_reserve(tb_record *rec, const char *move_text);
 TB_API void tb_record_pop(tb_record *rec);
 TB_API int tb_record_length(const tb_record *rec);
 TB_API const char *tb_record_move(const tb_record *rec, int index);

@@ -52,8 +52,11 @@ tb_data *tb_data_read(const tb_game *game, const char *name, const char *text, s
     if (!tables)
         return NULL;
     tb_data *d = calloc(1, sizeof *d);
-    if (!d)
-        abort();
+    if (!d) {
+        game->data_free(tables);
+        tb__errf(err, errlen, "%s: out of memory while reading it", where);
+        return NULL;
+    }
     d->game = game;
     d->tables = tables;
     snprintf(d->name, sizeof d->name, "%s", name);
@@ -120,25 +123,32 @@ struct tb_data_set {
     int builtins;
 };
 
-static void set_push(tb_data_set *set, const tb_data *d)
+/* -1 when memory runs out (the set unchanged). */
+static int set_push(tb_data_set *set, const tb_data *d)
 {
     if (set->count == set->cap) {
-        set->cap = set->cap ? set->cap * 2 : 8;
-        set->item = realloc(set->item, (size_t)set->cap * sizeof *set->item);
-        if (!set->item)
-            abort();
+        int cap = set->cap ? set->cap * 2 : 8;
+        const tb_data **item = realloc(set->item, (size_t)cap * sizeof *item);
+        if (!item)
+            return -1;
+        set->item = item;
+        set->cap = cap;
     }
     set->item[set->count++] = d;
+    return 0;
 }
 
 tb_data_set *tb_data_set_new(void)
 {
     tb_data_set *set = calloc(1, sizeof *set);
     if (!set)
-        abort();
+        return NULL;
     for (int i = 0; i < tb_game_count(); i++)
-        if (tb_game_at(i)->data_builtin)
-            set_push(set, tb_game_at(i)->data_builtin);
+        if (tb_game_at(i)->data_builtin && set_push(set, tb_game_at(i)->data_builtin)) {
+            free(set->item);
+            free(set);
+            return NULL;
+        }
     set->builtins = set->count;
     return set;
 }
@@ -164,7 +174,11 @@ int tb_data_set_add(tb_data_set *set, tb_data *data, char *err, size_t errlen)
         return -1;
     }
     /* keep each game's read data sorted by name */
-    set_push(set, data);
+    if (set_push(set, data)) {
+        tb__errf(err, errlen, "out of memory while adding the board '%s'", data->name);
+        tb_data_free(data);
+        return -1;
+    }
     for (int i = set->count - 1; i > set->builtins; i--) {
         const tb_data *a = set->item[i - 1], *b = set->item[i];
         if (strcmp(a->game->name, b->game->name) < 0 ||

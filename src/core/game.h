@@ -38,6 +38,35 @@
 #include <jansson.h>
 #include <stdarg.h>
 
+/* JSON built when memory runs out.  jansson's setters fail quietly (a member
+ * or element whose value could not be made is just missing), so in the
+ * library every json_object_set_new and json_array_append_new goes through
+ * the checks below, which note a failure in a per-thread flag; tb__json_dump
+ * reads and clears it and gives NULL instead of a tree with a hole in it.
+ * The flag is the library's one piece of non-const static data: it never
+ * carries anything across calls but "memory ran out since the last dump on
+ * this thread", and at worst makes the next dump after a failure fail too. */
+extern _Thread_local bool tb__json_oom;
+static inline int tb__json_set_new(json_t *object, const char *key, json_t *value)
+{
+    if (json_object_set_new(object, key, value) == 0)
+        return 0;
+    tb__json_oom = true;
+    return -1;
+}
+static inline int tb__json_append_new(json_t *array, json_t *value)
+{
+    if (json_array_append_new(array, value) == 0)
+        return 0;
+    tb__json_oom = true;
+    return -1;
+}
+#define json_object_set_new(o, k, v) tb__json_set_new((o), (k), (v))
+#define json_array_append_new(a, v) tb__json_append_new((a), (v))
+
+/* The result as a tree (tb_result_json's content). */
+json_t *tb__result_tree(const tb_state *state);
+
 struct tb_state {
     const struct tb_game *game;
     const struct tb_data *data; /* the game's data; NULL for a game without */
@@ -227,15 +256,20 @@ extern const struct tb_game tb__khronos_game;
 /* util.c: small helpers shared by games and core. */
 int tb__errf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-char *tb__json_dump(const json_t *j); /* compact, members in insertion order, malloc'd */
+/* Compact, members in insertion order, malloc'd; NULL when j is NULL (its
+ * tree could not be built) or memory runs out. */
+char *tb__json_dump(const json_t *j);
 
-/* A growable text buffer for renderers. */
+/* A growable text buffer for renderers.  When memory runs out the buffer
+ * stops growing and tb__buf_take gives NULL; nothing aborts. */
 typedef struct tb_buf {
     char *data;
     size_t len, cap;
+    bool failed;
 } tb_buf;
 void tb__buf_printf(tb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-char *tb__buf_take(tb_buf *b); /* returns data ("" if empty); the buffer is reset */
+/* Returns data ("" if empty; NULL if memory ran out); the buffer is reset. */
+char *tb__buf_take(tb_buf *b);
 
 /* Shuffles n items of `size` bytes with Fisher-Yates from rng. */
 void tb__shuffle(void *items, size_t n, size_t size, tb_rng *rng);

@@ -35,6 +35,14 @@ bool tb__utf8_valid(const char *s);
  * (strlen(s) when there is none). */
 size_t tb__utf8_prefix(const char *s);
 
+/* jansson's parser, when memory runs out inside a token, may drop a byte of
+ * it and go on (its lexer does not check one append): a text that reads may
+ * then read as something else.  This reads the text twice and gives NULL
+ * (err saying "out of memory", json_error_code json_error_out_of_memory)
+ * unless both readings succeed and are equal.  For text that is kept or
+ * decides something: states, records, stored options. */
+json_t *tb__json_loads(const char *text, size_t flags, json_error_t *err);
+
 /* A jansson parse error in a reader's words (jansson names its own flags
  * in some of its messages, e.g. for a NUL character inside a string). */
 const char *tb__json_error_words(const json_error_t *e);

@@ -44,7 +44,7 @@ static int lobby_reply(char **reply, int status, json_t *j) /* steals j */
     json_decref(j);
     if (!*reply) {
         *reply = srv_internal_error("a reply");
-        return 500;
+        return SRV_INTERNAL_STATUS;
     }
     return status;
 }

@@ -326,7 +326,7 @@ int srv_review_request(srv_reviews *rv, const char *id, const char *record_json,
         job->record = strdup(record_json);
         if (!job->record) {
             pthread_mutex_unlock(&rv->lock);
-            return review_error(reply, 500, "internal", SRV_INTERNAL_MESSAGE);
+            return review_error(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
         }
         job->phase = REVIEW_QUEUED;
         job->done = job->total = 0;
@@ -346,7 +346,7 @@ int srv_review_request(srv_reviews *rv, const char *id, const char *record_json,
             free(job);
             free(copy);
             pthread_mutex_unlock(&rv->lock);
-            return review_error(reply, 500, "internal", SRV_INTERNAL_MESSAGE);
+            return review_error(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
         }
         snprintf(job->id, sizeof job->id, "%s", id);
         job->record = copy;

@@ -163,26 +163,38 @@ static void room_log_words_all(srv_room *r)
     tb_state_free(s);
 }
 
-static void room_log_push(srv_room *r, int seat, bool by_ai)
+/* Room in the log for n decisions; -1 when memory runs out (the log as it
+ * was).  A decision is only taken in once its entry has room. */
+static int room_log_reserve(srv_room *r, int n)
+{
+    if (n <= r->log_cap)
+        return 0;
+    int cap = r->log_cap ? r->log_cap * 2 : 64;
+    while (cap < n)
+        cap *= 2;
+    srv_log_entry *l = realloc(r->log, (size_t)cap * sizeof *l);
+    if (!l) {
+        srv_log(&r->rooms->cfg, "game %s: out of memory for the decision log", r->id);
+        return -1;
+    }
+    r->log = l;
+    r->log_cap = cap;
+    return 0;
+}
+
+/* The log entry of the record's last decision; -1 (nothing written) when
+ * memory runs out. */
+static int room_log_push(srv_room *r, int seat, bool by_ai)
 {
     int n = tb_record_length(r->record);
-    if (n > r->log_cap) {
-        int cap = r->log_cap ? r->log_cap * 2 : 64;
-        while (cap < n)
-            cap *= 2;
-        srv_log_entry *l = realloc(r->log, (size_t)cap * sizeof *l);
-        if (!l) { /* the log is for display only: the decision itself is kept */
-            srv_log(&r->rooms->cfg, "game %s: out of memory for the decision log", r->id);
-            return;
-        }
-        r->log = l;
-        r->log_cap = cap;
-    }
+    if (room_log_reserve(r, n))
+        return -1;
     r->log[n - 1].seat = (int8_t)seat;
     r->log[n - 1].by_ai = by_ai;
     r->log[n - 1].stage[0] = '\0';
     r->log[n - 1].said = NULL;
     r->log[n - 1].reveals_known = false;
+    return 0;
 }
 
 static json_t *room_log_entry(const srv_room *r, int k) /* k: 0-based */
@@ -597,6 +609,16 @@ static void room_queue_ai(srv_room *r)
         srv_log(&r->rooms->cfg, "game %s: cannot queue the computer's move", r->id);
 }
 
+/* The computer could not decide or send its decision for want of memory
+ * (room locked): it tries again in a second, the position unchanged. */
+static void room_ai_retry(srv_room *r, int expect)
+{
+    if (atomic_load(&r->away))
+        return;
+    r->ai_queued = srv_ai_schedule(r->rooms->ai, r, ROOM_JOB_MOVE, expect,
+                                   srv_now_us() + 1000000u) == 0;
+}
+
 /* Another instance holds the game (room locked): the room stops deciding
  * and every connection hears where the game went. */
 static void room_set_away_locked(srv_room *r, const char *owner)
@@ -662,7 +684,7 @@ static void room_finish(srv_room *r)
 /* The one way a decision enters a game (room locked): checked already, it
  * goes to the store writer (commit.c); srv_room_committed applies it once
  * it is stored.  0 when it is on its way; otherwise the sender (if any) has
- * an error and nothing changed. */
+ * an error and nothing changed: -2 when memory ran out, -1 otherwise. */
 static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_client *ack_to,
                        json_t *ack_id)
 {
@@ -678,19 +700,24 @@ static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_client 
                               "position, then decide again");
         return -1;
     }
+    /* Everything the decision needs once it is stored is reserved first (its
+     * record entry and log entry): taking it in then cannot fail, so the
+     * game in memory never falls behind the store. */
     srv_pending *p = calloc(1, sizeof *p);
-    if (!p) {
+    if (p)
+        tb_move_to_text(r->state, m, p->text, sizeof p->text);
+    if (!p || room_log_reserve(r, tb_decisions_made(r->state) + 1) ||
+        tb_record_reserve(r->record, p->text)) {
+        free(p);
         if (ack_to)
-            srv_client_error(ack_to, ack_id, "internal",
-                              "the server is out of memory, so nothing changed; try again");
-        return -1;
+            srv_client_error(ack_to, ack_id, "internal", SRV_INTERNAL_MESSAGE);
+        return -2;
     }
     p->room = r;
     p->n = tb_decisions_made(r->state) + 1;
     p->seat = seat;
     p->move = m;
     p->by_ai = by_ai;
-    tb_move_to_text(r->state, m, p->text, sizeof p->text);
     srv_iso_now(p->at);
     if (ack_to) {
         ack_to->ops->ref(ack_to);
@@ -728,8 +755,7 @@ static void room_commit_undo(srv_room *r, int seat, int keep, char *note, srv_cl
     srv_pending *p = calloc(1, sizeof *p);
     if (!p) {
         free(note);
-        srv_client_error(ack_to, ack_id, "internal",
-                          "the server is out of memory, so nothing changed; try again");
+        srv_client_error(ack_to, ack_id, "internal", SRV_INTERNAL_MESSAGE);
         return;
     }
     p->room = r;
@@ -860,10 +886,10 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
     } else if (r->state && tb_decisions_made(r->state) == n - 1) {
         tb_state *before = tb_state_dup(r->state); /* for the log's words */
         tb_apply(r->state, p->move);
-        if (tb_record_push(r->record, p->text)) /* stored already: a restart reads it back */
+        /* reserved by room_commit: neither can fail */
+        if (tb_record_push(r->record, p->text) || room_log_push(r, p->seat, p->by_ai))
             srv_log(&r->rooms->cfg, "game %s: out of memory for the record of decision %d",
                     r->id, n);
-        room_log_push(r, p->seat, p->by_ai);
         if (before && tb_record_length(r->record) == n) {
             room_log_words(r, n - 1, before, p->move);
             /* what it revealed, for undo (undo.c): the games' answer is one
@@ -910,12 +936,14 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
 static char *room_options_text(const tb_options *o, const tb_data *data)
 {
     json_t *j = json_object();
+    bool whole = j != NULL; /* jansson's setters fail quietly: stored whole or not at all */
     for (int i = 0; i < o->count; i++)
-        json_object_set_new(j, o->item[i].key, json_string(o->item[i].value));
+        whole &= json_object_set_new(j, o->item[i].key, json_string(o->item[i].value)) == 0;
     if (data)
-        json_object_set_new(j, ROOM_BOARD_KEY, json_pack("{s:s,s:s}", "name", tb_data_name(data),
-                                                         "hash", tb_data_hash(data)));
-    char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+        whole &= json_object_set_new(j, ROOM_BOARD_KEY,
+                                     json_pack("{s:s,s:s}", "name", tb_data_name(data), "hash",
+                                               tb_data_hash(data))) == 0;
+    char *s = whole ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     json_decref(j);
     return s; /* NULL only when out of memory: the caller refuses the game */
 }
@@ -1070,7 +1098,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     }
     r = room_new(s);
     if (!r) {
-        status = srv_error_reply(reply, 500, "internal", "the server is out of memory; try again later");
+        status = srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
         goto done;
     }
     r->game = game;
@@ -1175,12 +1203,20 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     srv_lobby_create_keys(r, &lc, tokens, creator_token, sizeof creator_token);
     uint64_t seed = srv_secret_u64();
     r->state = tb_state_new(game);
+    if (!r->state) {
+        status = srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+        goto done;
+    }
     if (tb_setup_data(r->state, data, r->players, &r->options, seed, err, sizeof err)) {
         status = srv_error_reply(reply, 400, "bad_options", "%s", err);
         goto done;
     }
     srv_iso_now(r->created);
     r->record = tb_record_new(game, r->players, &r->options, seed);
+    if (!r->record) {
+        status = srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+        goto done;
+    }
     tb_record_set_data(r->record, data);
     for (int i = 0; i < r->players; i++) {
         char kind[64];
@@ -1200,7 +1236,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     row.options = room_options_text(&r->options, tb_state_data(r->state));
     if (!row.options) {
         srv_log(&s->cfg, "creating a game: out of memory");
-        status = srv_error_reply(reply, 500, "internal", "the server is out of memory; try again later");
+        status = srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
         goto done;
     }
     row.seed = seed;
@@ -1293,9 +1329,15 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
     else if (r->players < 1 || r->players > TB_MAX_SEATS)
         snprintf(r->broken, sizeof r->broken, "bad player count %d", r->players);
     const tb_data *data = NULL;
+    /* Memory running out while the game is read fails the reading (the
+     * request that wanted it gets an error, the next one reads it again); it
+     * never leaves a game read in part or marked broken. */
+    bool no_memory = false;
+    json_error_t jerr;
     if (!r->broken[0]) {
         tb_options_clear(&r->options);
-        json_t *jo = json_loads(row.options ? row.options : "{}", 0, NULL);
+        json_t *jo = tb__json_loads(row.options ? row.options : "{}", 0, &jerr);
+        no_memory |= !jo && json_error_code(&jerr) == json_error_out_of_memory;
         const char *key;
         json_t *val;
         data = room_stored_board(r, json_object_get(jo, ROOM_BOARD_KEY));
@@ -1310,8 +1352,9 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
         if (!r->broken[0] && tb_options_normalize(r->game, &r->options, why, sizeof why))
             snprintf(r->broken, sizeof r->broken, "stored options: %.*s", TB__CLIP(why, 200));
     }
-    if (!r->broken[0]) {
-        r->record = tb_record_new(r->game, r->players, &r->options, row.seed);
+    if (!r->broken[0] && !no_memory && !(r->record = tb_record_new(r->game, r->players, &r->options, row.seed)))
+        no_memory = true;
+    if (!r->broken[0] && !no_memory) {
         tb_record_set_data(r->record, data);
         for (int i = 0; i < r->players; i++) {
             char kind[64];
@@ -1322,13 +1365,22 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
             tb_record_set_player(r->record, i, row.seat[i].name, kind);
         }
         tb_record_set_times(r->record, r->created, r->finished[0] ? r->finished : NULL);
-        for (int k = 0; k < count; k++) {
-            tb_record_push(r->record, moves[k].move);
-            room_log_push(r, moves[k].seat, strcmp(moves[k].by, "ai") == 0);
-        }
-        r->state = tb_record_replay_in(r->record, -1, r->rooms->cfg.boards, why, sizeof why);
-        if (!r->state)
+        for (int k = 0; k < count && !no_memory; k++)
+            no_memory = tb_record_push(r->record, moves[k].move) != 0 ||
+                        room_log_push(r, moves[k].seat, strcmp(moves[k].by, "ai") == 0) != 0;
+        if (!no_memory)
+            r->state = tb_record_replay_in(r->record, -1, r->rooms->cfg.boards, why, sizeof why);
+        if (!no_memory && !r->state && strstr(why, "out of memory"))
+            no_memory = true;
+        else if (!no_memory && !r->state)
             snprintf(r->broken, sizeof r->broken, "%s", why);
+    }
+    if (no_memory) {
+        snprintf(err, errlen, "out of memory reading game %s", id);
+        srv_room_free(r);
+        srv_decisions_free(moves, count);
+        srv_game_row_clear(&row);
+        return NULL;
     }
     bool narrate = r->state != NULL;
     for (int i = 0; i < r->players && i < TB_MAX_SEATS; i++) {
@@ -1355,7 +1407,14 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
     if (narrate && !r->broken[0])
         room_log_words_all(r);
     if (row.takebacks) {
-        r->takebacks = json_loads(row.takebacks, 0, NULL);
+        r->takebacks = tb__json_loads(row.takebacks, 0, &jerr);
+        if (!r->takebacks && json_error_code(&jerr) == json_error_out_of_memory) {
+            snprintf(err, errlen, "out of memory reading game %s", id);
+            srv_room_free(r);
+            srv_decisions_free(moves, count);
+            srv_game_row_clear(&row);
+            return NULL;
+        }
         if (!json_is_array(r->takebacks)) { /* a note that does not read: the game still plays */
             srv_log(&s->cfg, "game %s: its take-back notes do not read", r->id);
             json_decref(r->takebacks);
@@ -2081,6 +2140,13 @@ void srv_room_ai_step(void *owner, int kind, int expect)
     tb_budget budget = r->seat[seat].budget;
     tb_state *copy = tb_state_dup(r->state);
     tb_record *history = tb_record_dup(r->record);
+    if (!copy || !history) { /* no memory to think: try again in a second */
+        tb_state_free(copy);
+        tb_record_free(history);
+        room_ai_retry(r, expect);
+        pthread_mutex_unlock(&r->lock);
+        return;
+    }
     r->ai_queued = true; /* thinking: no second job for this position */
     pthread_mutex_unlock(&r->lock);
 
@@ -2094,7 +2160,9 @@ void srv_room_ai_step(void *owner, int kind, int expect)
     r->ai_queued = false;
     if (tb_decisions_made(r->state) == expect && tb_to_move(r->state) == seat &&
         tb_is_legal(r->state, m)) {
-        room_commit(r, seat, m, true, NULL, NULL); /* a store failure retries (committed) */
+        /* a store failure retries (committed); no memory to send it, here */
+        if (room_commit(r, seat, m, true, NULL, NULL) == -2)
+            room_ai_retry(r, expect);
     } else {
         room_queue_ai(r);
     }
