@@ -38,31 +38,7 @@
 #include <jansson.h>
 #include <stdarg.h>
 
-/* JSON built when memory runs out.  jansson's setters fail quietly (a member
- * or element whose value could not be made is just missing), so in the
- * library every json_object_set_new and json_array_append_new goes through
- * the checks below, which note a failure in a per-thread flag; tb__json_dump
- * reads and clears it and gives NULL instead of a tree with a hole in it.
- * The flag is the library's one piece of non-const static data: it never
- * carries anything across calls but "memory ran out since the last dump on
- * this thread", and at worst makes the next dump after a failure fail too. */
-extern _Thread_local bool tb__json_oom;
-static inline int tb__json_set_new(json_t *object, const char *key, json_t *value)
-{
-    if (json_object_set_new(object, key, value) == 0)
-        return 0;
-    tb__json_oom = true;
-    return -1;
-}
-static inline int tb__json_append_new(json_t *array, json_t *value)
-{
-    if (json_array_append_new(array, value) == 0)
-        return 0;
-    tb__json_oom = true;
-    return -1;
-}
-#define json_object_set_new(o, k, v) tb__json_set_new((o), (k), (v))
-#define json_array_append_new(a, v) tb__json_append_new((a), (v))
+#include "text.h" /* the checked JSON setters (memory running out) */
 
 /* The result as a tree (tb_result_json's content). */
 json_t *tb__result_tree(const tb_state *state);

@@ -264,20 +264,47 @@ static void util_value(util_out *o, const json_t *j)
 
 _Thread_local bool tb__json_oom;
 
+char *tb__json_dumps(const json_t *j, size_t flags)
+{
+    /* jansson's own dumper does not check every append (an object's key can
+     * lose its closing quote when memory runs out): compact text comes from
+     * tb__json_dump, which checks each one and prints the same (members in
+     * insertion order, as jansson 2.14 does); other flags (sorted keys, fewer
+     * digits) go to jansson and the text must read back as JSON. */
+    if ((flags & ~(size_t)(JSON_COMPACT | JSON_PRESERVE_ORDER)) == 0)
+        return tb__json_dump(j);
+    bool hole = tb__json_oom;
+    tb__json_oom = false;
+    char *text = j && !hole ? (json_dumps)(j, flags) : NULL;
+    json_t *back = text ? json_loads(text, 0, NULL) : NULL; /* reals may be rounded: read, not compared */
+    bool reads = back != NULL;
+    json_decref(back);
+    if (!reads) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
 json_t *tb__json_loads(const char *text, size_t flags, json_error_t *err)
 {
-    json_t *a = json_loads(text, flags, err);
-    if (!a)
-        return NULL;
+    return tb__json_loadb(text, strlen(text), flags, err);
+}
+
+json_t *tb__json_loadb(const char *text, size_t len, size_t flags, json_error_t *err)
+{
+    json_t *a = json_loadb(text, len, flags, err);
     json_error_t again;
-    json_t *b = json_loads(text, flags, &again);
-    bool same = b && json_equal(a, b);
+    json_t *b = json_loadb(text, len, flags, &again);
+    /* The same verdict twice is the text's; anything else (one reading
+     * fails, or they differ) only memory running out does. */
+    bool same = a && b ? json_equal(a, b)
+                       : !a && !b && err->position == again.position &&
+                             strcmp(err->text, again.text) == 0;
     json_decref(b);
     if (same)
         return a;
     json_decref(a);
-    /* the same text read differently (or not at all) the second time: only
-     * memory running out does that */
     memset(err, 0, sizeof *err);
     snprintf(err->text, sizeof err->text, "out of memory while reading it");
     err->text[JSON_ERROR_TEXT_LENGTH - 1] = (char)json_error_out_of_memory;

@@ -385,6 +385,7 @@ static enum MHD_Result http_review(srv_http *h, struct MHD_Connection *c, const 
 static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const char *url,
                                 const char *method, http_req *rq)
 {
+    tb__json_fresh();
     bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
     char part[4][64] = {{0}};
     int parts = 0;

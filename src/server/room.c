@@ -86,10 +86,16 @@ static void room_client_unref(srv_client *c)
     c->ops->unref(c);
 }
 
+/* A view or result text the library made, as a tree; no text, or one that
+ * does not read back, is memory that ran out: the answer being built then
+ * fails as a whole (tb__json_oom) rather than carry a null. */
 static json_t *room_parse_view(char *text)
 {
-    json_t *j = json_loads(text, 0, NULL);
+    json_error_t jerr;
+    json_t *j = text ? tb__json_loads(text, 0, &jerr) : NULL;
     free(text);
+    if (!j)
+        tb__json_oom = true;
     return j ? j : json_null();
 }
 
@@ -370,7 +376,10 @@ json_t *srv_row_summary(const srv_game_row *row)
     }
     json_object_set_new(j, "seats", seats);
     srv_lobby_row_summary_json(row, j);
-    json_t *res = row->result ? json_loads(row->result, 0, NULL) : NULL;
+    json_error_t jerr;
+    json_t *res = row->result ? tb__json_loads(row->result, 0, &jerr) : NULL;
+    if (row->result && !res && tb__json_no_memory(&jerr))
+        tb__json_oom = true; /* the summary is not sent without its winners */
     json_object_set_new(j, "winners", json_is_object(res) ? json_incref(json_object_get(res, "winners"))
                                                           : json_null());
     json_decref(res);
@@ -673,12 +682,28 @@ static void room_finish(srv_room *r)
     if (!r->finished[0])
         srv_iso_now(r->finished);
     tb_record_set_times(r->record, r->created, r->finished);
-    char *result = room_result(r);
+    char *result = room_result(r); /* NULL (no memory): the end is stored all the same */
+    if (!result)
+        srv_log(&r->rooms->cfg, "game %s: out of memory for its result; the end is stored without",
+                r->id);
     char err[TB_ERR_LEN];
     if (r->rooms->store->m->game_finish(r->rooms->store, r->id, r->finished, result, err,
                                           sizeof err))
         srv_log(&r->rooms->cfg, "game %s: %s (the game is finished again at restart)", r->id, err);
     free(result);
+}
+
+/* The ack of decision n (`move`), or of an undo that keeps n decisions
+ * (`undo`), echoing the request's id; NULL when memory runs out. */
+static char *room_ack_text(json_t *id, int n, const char *move, bool undo)
+{
+    json_t *ack = undo ? json_pack("{s:s,s:b,s:i}", "type", "ack", "undo", true, "n", n)
+                       : json_pack("{s:s,s:i,s:s}", "type", "ack", "n", n, "move", move);
+    if (ack)
+        json_object_set(ack, "id", id ? id : json_null());
+    char *text = ack ? json_dumps(ack, JSON_COMPACT) : NULL;
+    json_decref(ack);
+    return text;
 }
 
 /* The one way a decision enters a game (room locked): checked already, it
@@ -700,14 +725,19 @@ static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_client 
                               "position, then decide again");
         return -1;
     }
-    /* Everything the decision needs once it is stored is reserved first (its
-     * record entry and log entry): taking it in then cannot fail, so the
-     * game in memory never falls behind the store. */
+    /* Everything the decision needs once it is stored is made or reserved
+     * first (its record entry, its log entry, the sender's ack): taking it in
+     * and saying so then cannot fail, so the game in memory never falls
+     * behind the store, and a sender told `internal` knows nothing changed. */
     srv_pending *p = calloc(1, sizeof *p);
     if (p)
         tb_move_to_text(r->state, m, p->text, sizeof p->text);
-    if (!p || room_log_reserve(r, tb_decisions_made(r->state) + 1) ||
+    if (p && ack_to)
+        p->ack_text = room_ack_text(ack_id, tb_decisions_made(r->state) + 1, p->text, false);
+    if (!p || (ack_to && !p->ack_text) || room_log_reserve(r, tb_decisions_made(r->state) + 1) ||
         tb_record_reserve(r->record, p->text)) {
+        if (p)
+            free(p->ack_text);
         free(p);
         if (ack_to)
             srv_client_error(ack_to, ack_id, "internal", SRV_INTERNAL_MESSAGE);
@@ -733,6 +763,7 @@ static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_client 
             ack_to->ops->unref(ack_to);
         }
         json_decref(p->ack_id);
+        free(p->ack_text);
         free(p);
         return -1;
     }
@@ -752,8 +783,22 @@ static void room_commit_undo(srv_room *r, int seat, int keep, char *note, srv_cl
                           "position, then try again");
         return;
     }
+    /* the position it goes back to and the ack, made before the store is
+     * asked: once the undo is stored, the room takes it in without fail */
+    char why[TB_ERR_LEN];
     srv_pending *p = calloc(1, sizeof *p);
-    if (!p) {
+    if (p) {
+        p->ack_text = room_ack_text(ack_id, keep, NULL, true);
+        p->back = tb_record_replay_in(r->record, keep, r->rooms->cfg.boards, why, sizeof why);
+    }
+    if (!p || !p->ack_text || !p->back) {
+        if (p && !p->back && !strstr(why, "out of memory"))
+            srv_log(&r->rooms->cfg, "game %s: going back to decision %d: %s", r->id, keep, why);
+        if (p) {
+            free(p->ack_text);
+            tb_state_free(p->back);
+        }
+        free(p);
         free(note);
         srv_client_error(ack_to, ack_id, "internal", SRV_INTERNAL_MESSAGE);
         return;
@@ -775,6 +820,8 @@ static void room_commit_undo(srv_room *r, int seat, int keep, char *note, srv_cl
                           "the server is stopping, so nothing changed; try again when it is back");
         ack_to->ops->unref(ack_to);
         json_decref(p->ack_id);
+        free(p->ack_text);
+        tb_state_free(p->back);
         free(p->note);
         free(p);
     }
@@ -788,22 +835,12 @@ static void room_rewind(srv_room *r, srv_pending *p)
     if (n != p->n) {
         /* The room was read again from the store meanwhile (its lease came
          * back) and is already where the undo went: stored, so acknowledged. */
-        json_t *ack = json_pack("{s:s,s:b,s:i}", "type", "ack", "undo", true, "n", keep);
-        if (ack) {
-            json_object_set(ack, "id", p->ack_id ? p->ack_id : json_null());
-            room_send_json(p->ack_to, ack);
-        }
+        room_send(p->ack_to, p->ack_text);
+        p->ack_text = NULL;
         return;
     }
-    char why[TB_ERR_LEN];
-    tb_state *back = tb_record_replay(r->record, keep, why, sizeof why);
-    if (!back) { /* stored already: a restart reads the game back right */
-        snprintf(r->broken, sizeof r->broken,
-                 "the server could not go back in this game; it is right again after a restart");
-        srv_log(&r->rooms->cfg, "game %s: rewinding to decision %d failed", r->id, keep);
-        room_broadcast_state(r);
-        return;
-    }
+    tb_state *back = p->back; /* replayed before the store was asked */
+    p->back = NULL;
     for (int k = keep; k < n; k++) {
         if (r->log && k < r->log_cap) {
             free(r->log[k].said);
@@ -833,11 +870,8 @@ static void room_rewind(srv_room *r, srv_pending *p)
                  "computer's replies with it)", name, n - keep, n - keep == 1 ? "" : "s");
     else
         snprintf(said, sizeof said, "%s took back a decision", name);
-    json_t *ack = json_pack("{s:s,s:b,s:i}", "type", "ack", "undo", true, "n", keep);
-    if (ack) {
-        json_object_set(ack, "id", p->ack_id ? p->ack_id : json_null());
-        room_send_json(p->ack_to, ack);
-    }
+    room_send(p->ack_to, p->ack_text);
+    p->ack_text = NULL;
     room_broadcast(r, json_pack("{s:s,s:i,s:i,s:i,s:b,s:s}", "type", "undone", "seat", p->seat,
                                 "n", keep, "count", n - keep, "take_back", p->note != NULL,
                                 "said", said));
@@ -846,12 +880,10 @@ static void room_rewind(srv_room *r, srv_pending *p)
 }
 
 /* Tells the sender its decision n is stored (and so taken). */
-static void room_ack(srv_client *to, json_t *id, int n, const char *move)
+static void room_ack(srv_pending *p)
 {
-    json_t *ack = json_pack("{s:s,s:i,s:s}", "type", "ack", "n", n, "move", move);
-    if (ack)
-        json_object_set(ack, "id", id ? id : json_null());
-    room_send_json(to, ack);
+    room_send(p->ack_to, p->ack_text);
+    p->ack_text = NULL;
 }
 
 void srv_room_committed(srv_pending *p, int stored, const char *why)
@@ -860,6 +892,7 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
     srv_client *ack_to = p->ack_to;
     json_t *ack_id = p->ack_id;
     int n = p->n;
+    tb__json_fresh();
     pthread_mutex_lock(&r->lock);
     r->commit_pending = false;
     if (p->undo && stored == 0) {
@@ -906,7 +939,7 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
             atomic_fetch_sub(&r->rooms->running, 1);
         }
         if (ack_to)
-            room_ack(ack_to, ack_id, n, p->text);
+            room_ack(p);
         srv_lobby_new_turn(r);
         room_broadcast_state(r);
         room_queue_ai(r);
@@ -914,13 +947,15 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
         /* The room was read again from the store meanwhile (its lease came
          * back) and already holds this decision: stored, so acknowledged. */
         if (ack_to)
-            room_ack(ack_to, ack_id, n, p->text);
+            room_ack(p);
         room_queue_ai(r);
     }
     pthread_mutex_unlock(&r->lock);
     if (ack_to)
         ack_to->ops->unref(ack_to);
     json_decref(ack_id);
+    free(p->ack_text);
+    tb_state_free(p->back);
     free(p->note);
     free(p);
 }
@@ -992,7 +1027,9 @@ static srv_room *room_new(srv_rooms *s)
 int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
 {
     json_error_t jerr;
-    json_t *req = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *req = tb__json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!req && tb__json_no_memory(&jerr))
+        return srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
     if (!req)
         return srv_error_reply(reply, 400, "bad_json", "the body is not JSON: %s (line %d, column %d)",
                                 tb__json_error_words(&jerr), jerr.line, jerr.column);
@@ -1545,14 +1582,17 @@ char *srv_room_record_json(srv_room *r, int *status)
                           : tb_record_json_sealed(r->record, r->state, TB_SPECTATOR);
         bool takebacks = r->takebacks && json_array_size(r->takebacks);
         if (out && (r->conceded || takebacks)) { /* docs/records.md */
-            json_t *j = json_loads(out, 0, NULL);
+            json_error_t jerr;
+            json_t *j = tb__json_loads(out, 0, &jerr);
+            free(out);
+            out = NULL; /* no memory to add them: no record rather than one without them */
             if (j) {
                 if (r->conceded)
                     json_object_set_new(j, "result", room_parse_view(srv_lobby_result_json(r)));
                 if (takebacks)
                     json_object_set(j, "takebacks", r->takebacks);
-                free(out);
-                out = srv_json_text(j);
+                out = json_dumps(j, JSON_COMPACT);
+                json_decref(j);
             }
         }
     }
@@ -1588,6 +1628,10 @@ char *srv_room_replay_json(srv_room *r, long step, const char *token, int *statu
     }
     char why[TB_ERR_LEN];
     tb_state *s = tb_record_replay_in(r->record, (int)step, r->rooms->cfg.boards, why, sizeof why);
+    if (!s && strstr(why, "out of memory")) {
+        *status = srv_error_reply(&out, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+        goto done;
+    }
     if (!s) {
         *status = 500;
         out = srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", "replay_failed", "message", why));
@@ -1644,6 +1688,12 @@ char *srv_room_scores_json(srv_room *r, int *status)
             tb_text_to_move(s, tb_record_move(r->record, k), &m, why, sizeof why) || !tb_is_legal(s, m))
             break;
         tb_apply(s, m);
+    }
+    if (!s && strstr(why, "out of memory")) {
+        json_decref(scores);
+        json_decref(stages);
+        *status = srv_error_reply(&out, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+        goto done;
     }
     if (!s) {
         json_decref(scores);
@@ -1895,6 +1945,15 @@ static void room_hint_send(srv_room *r, int seat)
             room_send(r->clients[i], strdup(r->hint_text));
 }
 
+/* A hint that could not be made for want of memory: every connection of
+ * `seat` that waits for it hears so, and may ask again (lock held). */
+static void room_hint_fail(srv_room *r, int seat)
+{
+    for (int i = 0; i < r->nclients; i++)
+        if (r->clients[i]->seat == seat)
+            srv_client_error(r->clients[i], NULL, "internal", SRV_INTERNAL_MESSAGE);
+}
+
 /* A hint asked for by a seat: computed once per position on an AI worker
  * (a ROOM_JOB_HINT job for position n), sent to the seat's connections. */
 static void room_hint_request(srv_room *r, srv_client *c, const json_t *id)
@@ -1911,8 +1970,8 @@ static void room_hint_request(srv_room *r, srv_client *c, const json_t *id)
         r->hint_text = NULL;
         r->hint_n = n;
         if (srv_ai_schedule(r->rooms->ai, r, ROOM_JOB_HINT, n, srv_now_us()) != 0) {
-            r->hint_n = -1;
-            srv_client_error(c, id, "busy", "the computer cannot think about a hint right now");
+            r->hint_n = -1; /* no memory for the job */
+            srv_client_error(c, id, "internal", SRV_INTERNAL_MESSAGE);
         }
     } /* else: being computed; it goes to every connection of the seat */
     pthread_mutex_unlock(&r->lock);
@@ -1981,8 +2040,12 @@ static void room_hint_step(srv_room *r, int n)
         if (!r->hint_text)
             r->hint_n = -1;
         room_hint_send(r, seat);
+        if (!r->hint_text)
+            room_hint_fail(r, seat);
     } else if (r->hint_n == n) {
         r->hint_n = -1;
+        if (r->state && tb_decisions_made(r->state) == n) /* no memory to think: the seat hears so */
+            room_hint_fail(r, seat);
     }
     pthread_mutex_unlock(&r->lock);
 }

@@ -119,10 +119,22 @@ static int sqlstore_exec(sqlstore *s, const char *sql, char *err, size_t errlen)
  * database's write lock at once) or a read one (one consistent snapshot of
  * several tables).  On failure the lock is released again and -1 returned.
  * sqlstore_write_end or sqlstore_read_end closes it. */
+/* Ends whatever transaction is still open (lock held).  A COMMIT or
+ * ROLLBACK can itself fail when memory runs out (sqlite3_exec prepares a
+ * statement): it is tried again, so one failure never leaves a transaction
+ * open for every later request to trip over. */
+static void sqlstore_rollback_open(sqlstore *s)
+{
+    for (int i = 0; i < 8 && !sqlite3_get_autocommit(s->db); i++)
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
 static int sqlstore_begin(sqlstore *s, bool write, char *err, size_t errlen)
 {
     pthread_mutex_lock(&s->lock);
+    sqlstore_rollback_open(s); /* none should be: a safeguard */
     if (sqlstore_exec(s, write ? "BEGIN IMMEDIATE" : "BEGIN", err, errlen)) {
+        sqlstore_rollback_open(s);
         pthread_mutex_unlock(&s->lock);
         return -1;
     }
@@ -137,14 +149,15 @@ static int sqlstore_write_end(sqlstore *s, int rc, char *err, size_t errlen)
     if (rc == 0 && sqlstore_exec(s, "COMMIT", err, errlen))
         rc = -1;
     if (rc != 0)
-        sqlstore_exec(s, "ROLLBACK", NULL, 0);
+        sqlstore_rollback_open(s);
     pthread_mutex_unlock(&s->lock);
     return rc;
 }
 
 static void sqlstore_read_end(sqlstore *s)
 {
-    sqlstore_exec(s, "COMMIT", NULL, 0);
+    if (sqlstore_exec(s, "COMMIT", NULL, 0))
+        sqlstore_rollback_open(s);
     pthread_mutex_unlock(&s->lock);
 }
 
