@@ -3,10 +3,11 @@
 // shipped binary has no hook), which makes the Nth allocation from the moment the test arms
 // it fail, in whatever thread makes it. For each kind of request and message — create, join,
 // list, decide, undo, hint, replay, review — N is swept 1, 2, 3 … until the request no longer
-// reaches an Nth allocation. After each one: the request was answered (its success, or an
-// error that changed nothing: `internal`, `store_failed`), the server still answers, and
-// every game's record and log are byte for byte what they were before the request, or what
-// the same request makes of them without a fault.
+// reaches an Nth allocation (every N up to 150, then one in N/20; OOM_FULL=1: every N). After
+// each one: the request was answered (its success, or an error that changed nothing:
+// `internal`, `store_failed`), the server still answers, and every game's record, log and
+// seats are byte for byte what they were before the request, or what the same request makes
+// of them without a fault. OOM_VERBOSE=1 prints each refusal.
 import fs from 'node:fs';
 import path from 'node:path';
 import { api, assert, assertEq, runner, sleep, startServer, tempDir, WsClient } from './lib.mjs';
