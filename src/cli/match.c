@@ -468,13 +468,14 @@ static void match_print(const match_run *r, const match_stats *st, double second
 typedef struct match_text {
     char *data;
     size_t len, cap;
+    bool failed; /* memory ran out: the text is not written (match_json gives NULL) */
 } match_text;
 
 static void match_put(match_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void match_put(match_text *t, const char *fmt, ...)
 {
-    for (;;) {
+    while (!t->failed) {
         va_list ap;
         va_start(ap, fmt);
         int need = vsnprintf(t->data ? t->data + t->len : NULL, t->data ? t->cap - t->len : 0,
@@ -490,8 +491,10 @@ static void match_put(match_text *t, const char *fmt, ...)
         while (cap <= t->len + (size_t)need)
             cap *= 2;
         char *p = realloc(t->data, cap);
-        if (!p)
-            abort();
+        if (!p) {
+            t->failed = true;
+            return;
+        }
         t->data = p;
         t->cap = cap;
     }
@@ -566,6 +569,10 @@ static char *match_json(const match_run *r, const match_stats *st, int threads)
     for (int g = 0; g < r->ngames; g++)
         match_put(&t, "%s%s", g ? "," : "", r->games[g].record);
     match_put(&t, "]}");
+    if (t.failed) {
+        free(t.data);
+        return NULL;
+    }
     return t.data;
 }
 
@@ -715,7 +722,9 @@ int cmd_match(int argc, char **argv)
         match_print(&r, &st, seconds, (int)threads);
         if (out_path) {
             char *json = match_json(&r, &st, (int)threads);
-            if (cli_write_file(out_path, json, err, sizeof err) != 0) {
+            if (!json)
+                snprintf(err, sizeof err, "cannot write %s: out of memory", out_path);
+            if (!json || cli_write_file(out_path, json, err, sizeof err) != 0) {
                 fprintf(stderr, "tabula match: %s\n", err);
                 rc = 1;
             } else {
