@@ -449,7 +449,10 @@ int tb_state_from_json_in(tb_state *state, const tb_game *game, const char *json
                           const tb_data_set *boards, char *err, size_t errlen)
 {
     json_error_t jerr;
-    json_t *j = tb__json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
+    /* read once: states are read at every step of the simulations' round
+     * trips, and a reading that memory running out spoiled is caught by the
+     * game's own checks in nearly every case (records are read twice) */
+    json_t *j = json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
     if (!j)
         return tb__errf(err, errlen, "bad JSON at line %d column %d: %s", jerr.line,
                         jerr.column, tb__json_error_words(&jerr));

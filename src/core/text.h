@@ -79,7 +79,7 @@ char *tb__json_dumps(const json_t *j, size_t flags);
  * then read as something else.  This reads the text twice and gives NULL
  * (err saying "out of memory", json_error_code json_error_out_of_memory)
  * unless both readings succeed and are equal.  For text that is kept or
- * decides something: states, records, stored options. */
+ * decides something: requests, records, stored options. */
 json_t *tb__json_loads(const char *text, size_t flags, json_error_t *err);
 json_t *tb__json_loadb(const char *text, size_t len, size_t flags, json_error_t *err);
 /* Whether a reading failed for want of memory (not the text's fault). */
