@@ -120,6 +120,13 @@ TB_API const tb_data *tb_data_builtin(const tb_game *game);
  * error, with err "WHERE:LINE: what is wrong" in an owner's words. */
 TB_API tb_data *tb_data_read(const tb_game *game, const char *name, const char *text, size_t len,
                              const char *where, char *err, size_t errlen);
+/* Reads the board file at `path` (through tb_file_read, so with its limits)
+ * and names it after the file, without its folder and ".txt"
+ * ("boards/castle-hill.txt" is "castle-hill"); a name that is no data name,
+ * or "default", is refused.  NULL on any error, err saying why; errno is
+ * then tb_file_read's when the file could not be read, 0 when its name or
+ * content is at fault. */
+TB_API tb_data *tb_data_read_file(const tb_game *game, const char *path, char *err, size_t errlen);
 TB_API void tb_data_free(tb_data *data); /* a read set only; NULL is fine */
 TB_API const tb_game *tb_data_game(const tb_data *data);
 TB_API const char *tb_data_name(const tb_data *data);
@@ -129,7 +136,7 @@ TB_API bool tb_data_is_builtin(const tb_data *data);
 TB_API bool tb_data_name_ok(const char *name);
 
 /* A set of loaded data: every game's built-in data, plus those added. */
-TB_API tb_data_set *tb_data_set_new(void);
+TB_API tb_data_set *tb_data_set_new(void); /* NULL: no memory */
 TB_API void tb_data_set_free(tb_data_set *set);
 /* Adds a read data set, which the set then owns (also on failure); fails
  * when the game already has a data set of that name. */
@@ -140,6 +147,24 @@ TB_API const tb_data *tb_data_set_at(const tb_data_set *set, const tb_game *game
 /* By name (NULL or "": the built-in one); NULL when there is none. */
 TB_API const tb_data *tb_data_set_find(const tb_data_set *set, const tb_game *game,
                                        const char *name);
+
+/* ---- files a user hands in: a board, a record, a state ----
+ *
+ * Every program of the project reads such a file through tb_file_read (the
+ * command line, the server's --data-dir, the Python package), so all refuse
+ * the same files in the same words. */
+#define TB_FILE_MAX ((size_t)64 << 20) /* 64 MiB: far above any real board, record or state */
+
+/* The whole text of the file at `path`: malloc'd (the caller frees it),
+ * NUL-terminated, its length in *len when len is not NULL.  NULL, with err
+ * saying why and errno set, when the file cannot be opened or read (errno as
+ * the system gave it: ENOENT, EACCES ...); is a folder (EISDIR); is a device,
+ * a FIFO or a socket (EINVAL: refused from its stat, never opened for reading
+ * and never waited on); is larger than TB_FILE_MAX (EFBIG: refused before
+ * reading when its size says so, and never read past TB_FILE_MAX + 1 bytes
+ * otherwise); holds a NUL byte or is not UTF-8 (EILSEQ); or when memory runs
+ * out (ENOMEM). */
+TB_API char *tb_file_read(const char *path, size_t *len, char *err, size_t errlen);
 
 /* ---- options: KEY=VALUE pairs a game declares (docs per game) ---- */
 #define TB_MAX_OPTIONS 16
@@ -177,10 +202,14 @@ TB_API const char *tb_options_get(const tb_options *opts, const char *key); /* N
  * so the result lists every option of the game in table order. 0 on success. */
 TB_API int tb_options_normalize(const tb_game *game, tb_options *opts, char *err, size_t errlen);
 
-/* ---- states ---- */
-TB_API tb_state *tb_state_new(const tb_game *game); /* zeroed; call tb_setup next */
+/* ---- states ----
+ *
+ * Memory: nothing in the library aborts when memory runs out.  A function
+ * that allocates returns NULL (or -1 with err saying "out of memory") and
+ * leaves its arguments as they were; the caller answers that one request. */
+TB_API tb_state *tb_state_new(const tb_game *game); /* zeroed; call tb_setup next; NULL: no memory */
 TB_API void tb_state_free(tb_state *state);
-TB_API tb_state *tb_state_dup(const tb_state *state);
+TB_API tb_state *tb_state_dup(const tb_state *state); /* NULL: no memory */
 TB_API void tb_state_copy(tb_state *dst, const tb_state *src); /* same game; a memcpy */
 TB_API bool tb_state_equal(const tb_state *a, const tb_state *b); /* byte equality */
 
@@ -238,7 +267,8 @@ TB_API int tb_text_to_move(const tb_state *state, const char *text, tb_move *out
 /* Parses and applies; 0 on success, else the state is unchanged. */
 TB_API int tb_play_text(tb_state *state, const char *text, char *err, size_t errlen);
 /* All legal decisions as text, one per line with no final newline (malloc'd;
- * "" when the game is over).  A decision's text may contain spaces. */
+ * "" when the game is over; NULL: no memory).  A decision's text may contain
+ * spaces. */
 TB_API char *tb_legal_text(const tb_state *state);
 
 /* Scores and results.  Arrays have tb_players() entries. */
@@ -269,7 +299,8 @@ typedef struct tb_score_part {
 TB_API int tb_score_breakdown(const tb_state *state, int seat,
                               tb_score_part out[TB_BREAKDOWN_MAX]);
 
-/* JSON (malloc'd, compact, one line; the caller frees). */
+/* JSON (malloc'd, compact, one line; the caller frees; NULL when memory runs
+ * out, as for every malloc'd text below: tb_render_text, records, boards). */
 TB_API char *tb_view_json(const tb_state *state, int seat); /* seat -1: spectator */
 TB_API char *tb_state_json(const tb_state *state);           /* everything, secrets included */
 TB_API char *tb_result_json(const tb_state *state);          /* scores, ranks, winners */
@@ -393,6 +424,7 @@ TB_API int tb_observation_update_batch(const tb_state *const *states, const int 
                                        float *out, size_t stride, tb_obs_track *const *tracks);
 
 /* ---- records (docs/records.md) ---- */
+/* NULL when memory runs out. */
 TB_API tb_record *tb_record_new(const tb_game *game, int players, const tb_options *opts, uint64_t seed);
 TB_API void tb_record_free(tb_record *rec);
 /* The data the game is played on (NULL: built-in); the record keeps its name
@@ -408,6 +440,11 @@ TB_API const char *tb_record_player_name(const tb_record *rec, int seat);
 TB_API const char *tb_record_player_kind(const tb_record *rec, int seat);
 TB_API void tb_record_set_times(tb_record *rec, const char *started, const char *finished);
 TB_API int tb_record_push(tb_record *rec, const char *move_text); /* 0 on success */
+/* Makes room for pushing `move_text` next, so that the tb_record_push of that
+ * very text cannot fail (a server reserves before it stores a decision and
+ * pushes once it is stored).  0 on success, -1 when memory runs out (the
+ * record unchanged). */
+TB_API int tb_record_reserve(tb_record *rec, const char *move_text);
 TB_API void tb_record_pop(tb_record *rec);
 TB_API int tb_record_length(const tb_record *rec);
 TB_API const char *tb_record_move(const tb_record *rec, int index);

@@ -14,6 +14,7 @@ import os as _os
 from ._tabula import Board, Error, Game, VectorGames, games, num_actions, observation_size
 from ._tabula import load as _load
 from ._tabula import new_game as _new_game
+from ._tabula import read_board as _read_board
 from ._tabula import version as __version__
 from . import datasets  # tabula.datasets.load(DIR): tabula selfplay's data (docs/research.md)
 
@@ -26,20 +27,14 @@ def read_board(game, path):
 
     The board is named after the file, without its folder and ``.txt``
     (``boards/castle-hill.txt`` is ``castle-hill``), as ``tabula play --board``
-    names it; states and records name it and its content hash.  A bad file
-    raises ``tabula.Error`` naming the line and what is wrong; a missing one,
-    ``FileNotFoundError``.
+    names it; states and records name it and its content hash.  The file is
+    read by the library's one capped reader, as the command line and the
+    server read theirs: a folder, a device, a FIFO or a file over 64 MiB is
+    refused with ``tabula.Error`` before it is read (a FIFO is never waited
+    on), as is a bad file, naming the line and what is wrong; a missing one
+    raises ``FileNotFoundError``.
     """
-    path = _os.fspath(path)
-    base = _os.path.basename(path)
-    name = base[:-4] if len(base) > 4 and base.endswith(".txt") else base
-    with open(path, "rb") as f:
-        raw = f.read()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise Error(f"{path}: not a text file (byte {e.start} is not UTF-8)") from None
-    return Board(game, name, text, path)
+    return _read_board(game, _os.fspath(path))
 
 
 def _board(game, board):

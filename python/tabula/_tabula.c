@@ -23,6 +23,7 @@
 
 #include "tabula.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -106,6 +107,26 @@ static void board_dealloc(BoardObject *self)
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* Puts read data d into a Board not yet read (d is the Board's, or freed). */
+static int board_adopt(BoardObject *self, tb_data *d)
+{
+    char err[TB_ERR_LEN];
+    tb_data_set *set = tb_data_set_new();
+    if (!set) {
+        tb_data_free(d);
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (tb_data_set_add(set, d, err, sizeof err)) {
+        tb_data_set_free(set);
+        PyErr_SetString(tabula_error, err);
+        return -1;
+    }
+    self->set = set;
+    self->data = tb_data_set_find(set, tb_data_game(d), tb_data_name(d));
+    return 0;
+}
+
 /* Board(game, name, text, where): where names the text in messages. */
 static int board_init(BoardObject *self, PyObject *args, PyObject *kw)
 {
@@ -137,20 +158,59 @@ static int board_init(BoardObject *self, PyObject *args, PyObject *kw)
         PyErr_SetString(tabula_error, err);
         return -1;
     }
-    tb_data_set *set = tb_data_set_new();
-    if (!set) {
+    return board_adopt(self, d);
+}
+
+/* read_board(game, path): the board file at path (str, bytes or a path-like),
+ * read by the library's one capped reader and named after the file
+ * (tb_data_read_file).  A file that cannot be opened raises the OSError of
+ * its errno (FileNotFoundError ...); a folder, a device, a FIFO, a file over
+ * 64 MiB, text that is not UTF-8 or a bad board raise tabula.Error. */
+static PyObject *mod_read_board(PyObject *mod, PyObject *args)
+{
+    (void)mod;
+    const char *game;
+    PyObject *given, *path; /* the path as given (for OSError), its bytes */
+    if (!PyArg_ParseTuple(args, "sO", &game, &given) || !PyUnicode_FSConverter(given, &path))
+        return NULL;
+    const tb_game *g = tabula_find_game(game);
+    if (!g) {
+        Py_DECREF(path);
+        return NULL;
+    }
+    if (!tb_data_builtin(g)) {
+        Py_DECREF(path);
+        return PyErr_Format(tabula_error, "%s has no boards to choose from", tb_game_title(g));
+    }
+    char err[TB_ERR_LEN];
+    tb_data *d;
+    int code;
+    Py_BEGIN_ALLOW_THREADS
+    d = tb_data_read_file(g, PyBytes_AS_STRING(path), err, sizeof err);
+    code = errno;
+    Py_END_ALLOW_THREADS
+    if (!d) {
+        if (code == ENOMEM)
+            PyErr_NoMemory();
+        else if (code && code != EISDIR && code != EINVAL && code != EFBIG && code != EILSEQ) {
+            errno = code;
+            PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, given);
+        } else
+            PyErr_SetString(tabula_error, err);
+        Py_DECREF(path);
+        return NULL;
+    }
+    Py_DECREF(path);
+    BoardObject *b = (BoardObject *)BoardType.tp_alloc(&BoardType, 0);
+    if (!b) {
         tb_data_free(d);
-        PyErr_NoMemory();
-        return -1;
+        return NULL;
     }
-    if (tb_data_set_add(set, d, err, sizeof err)) {
-        tb_data_set_free(set);
-        PyErr_SetString(tabula_error, err);
-        return -1;
+    if (board_adopt(b, d)) {
+        Py_DECREF(b);
+        return NULL;
     }
-    self->set = set;
-    self->data = tb_data_set_find(set, g, name);
-    return 0;
+    return (PyObject *)b;
 }
 
 /* The board of a `board` argument (None: the built-in one, NULL data and no
@@ -1638,6 +1698,8 @@ static PyMethodDef module_methods[] = {
     METH("num_actions", mod_num_actions, METH_VARARGS, "num_actions(game, players=0)"),
     METH("observation_size", mod_observation_size, METH_VARARGS, "observation_size(game, players=0)"),
     METH("games", mod_games, METH_NOARGS, "(name, min, max, default players) of every game."),
+    METH("read_board", mod_read_board, METH_VARARGS,
+         "read_board(game, path): a Board from a board file (regular files of at most 64 MiB)."),
     {NULL, NULL, 0, NULL},
 };
 

@@ -155,3 +155,55 @@ def test_bad_boards_are_refused_with_the_line(tmp_path):
         tabula.new_game("arkadia", board=tabula.read_board("khronos", SMALL))
     with pytest.raises(TypeError, match="board"):
         tabula.new_game("khronos", board=42)
+
+
+# Each read of a file that is no board runs in a child process with 1 GiB of
+# address space and 20 seconds: a reader that reads /dev/zero to its end or
+# waits on a FIFO fails the test there instead of taking the machine down.
+_READ_IN_CHILD = """
+import resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+import tabula
+try:
+    if sys.argv[1] == "read":
+        tabula.read_board("khronos", sys.argv[2])
+    else:
+        tabula.new_game("khronos", players=2, board=sys.argv[2])
+    print("read")
+except tabula.Error as e:
+    print("Error:", e)
+"""
+
+
+def read_in_child(how, path):
+    import os
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", _READ_IN_CHILD, how, str(path)], env=os.environ,
+                         capture_output=True, text=True, timeout=20)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def test_devices_fifos_folders_and_files_over_64_mib_are_refused(tmp_path):
+    import os
+    fifo = tmp_path / "fifo.txt"
+    os.mkfifo(fifo)  # nothing ever writes to it: a reader that waits on it hangs
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as f:
+        f.truncate((64 << 20) + 1)  # sparse: no block written
+    folder = tmp_path / "folder.txt"
+    folder.mkdir()
+    for how in ("read", "new_game"):
+        assert read_in_child(how, "/dev/zero") == "Error: /dev/zero is a device, not a file: " \
+            "give the path of a board, record or state file"
+        assert read_in_child(how, fifo) == f"Error: {fifo} is a pipe (FIFO), not a file: " \
+            "give the path of a board, record or state file"
+        assert read_in_child(how, big) == f"Error: {big} is larger than 64 MiB, more than any " \
+            "board, record or state"
+    with pytest.raises(tabula.Error, match="is a folder, not a file"):
+        tabula.read_board("khronos", folder)
+    with pytest.raises(tabula.Error, match=r"not a text file \(byte 6 is a NUL\)"):
+        nul = tmp_path / "nul.txt"
+        nul.write_bytes(b"size 3\0")
+        tabula.read_board("khronos", nul)

@@ -45,10 +45,13 @@ tb_move tb_agent_decide(const tb_agent *agent, const tb_state *truth, const tb_b
     tb_rng rng;
     tb_rng_seed(&rng, seed);
     tb_rng deal = tb_rng_split(&rng);
-    tb_resample(view, seat, &deal);
     tb_budget none = {0};
     if (report)
         memset(report, 0, sizeof *report);
+    if (!view) /* no memory for the seat's view: a legal decision all the same (as the
+                * search falls back when it has no room), from what the mover may know */
+        return tb_random_move(truth, &rng);
+    tb_resample(view, seat, &deal);
     tb_move m = agent->choose(view, seat, budget ? budget : &none, &rng, report);
     tb_state_free(view);
     return m;

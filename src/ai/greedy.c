@@ -32,7 +32,7 @@ static tb_move greedy_choose(tb_state *view, int seat, const tb_budget *budget, 
     tb_move *moves = malloc(TB_MAX_MOVES * sizeof *moves);
     greedy_entry *entry = malloc(TB_MAX_MOVES * sizeof *entry);
     tb_state *trial = tb_state_dup(view);
-    if (!moves || !entry) {
+    if (!moves || !entry || !trial) {
         free(moves);
         free(entry);
         tb_state_free(trial);

@@ -247,22 +247,25 @@ char *tb_review_entry_json(const tb_review_entry *e)
         json_decref(rates);
         return NULL;
     }
+    /* jansson's setters fail quietly when memory runs out: an entry with a
+     * member missing is not written (NULL, as for no memory at all) */
+    bool ok = true;
     for (int p = 0; p < e->players && p < TB_MAX_SEATS; p++)
-        json_array_append_new(rates, review_rate(e->win_rate[p]));
+        ok &= json_array_append_new(rates, review_rate(e->win_rate[p])) == 0;
     const char *mark = tb_review_mark_name(e->mark);
-    json_object_set_new(j, "index", json_integer(e->index));
-    json_object_set_new(j, "seat", json_integer(e->seat));
-    json_object_set_new(j, "played", json_string(e->played_text));
-    json_object_set_new(j, "best", json_string(e->best_text));
-    json_object_set_new(j, "before", review_rate(e->before));
-    json_object_set_new(j, "after", review_rate(e->after));
-    json_object_set_new(j, "best_value", review_rate(e->best_value));
-    json_object_set_new(j, "loss", review_rate(e->loss));
-    json_object_set_new(j, "mark", mark ? json_string(mark) : json_null());
-    json_object_set_new(j, "choices", json_integer(e->choices));
-    json_object_set_new(j, "iterations", json_integer(e->iterations));
-    json_object_set_new(j, "win_rates", rates);
-    char *text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+    ok &= json_object_set_new(j, "index", json_integer(e->index)) == 0;
+    ok &= json_object_set_new(j, "seat", json_integer(e->seat)) == 0;
+    ok &= json_object_set_new(j, "played", json_string(e->played_text)) == 0;
+    ok &= json_object_set_new(j, "best", json_string(e->best_text)) == 0;
+    ok &= json_object_set_new(j, "before", review_rate(e->before)) == 0;
+    ok &= json_object_set_new(j, "after", review_rate(e->after)) == 0;
+    ok &= json_object_set_new(j, "best_value", review_rate(e->best_value)) == 0;
+    ok &= json_object_set_new(j, "loss", review_rate(e->loss)) == 0;
+    ok &= json_object_set_new(j, "mark", mark ? json_string(mark) : json_null()) == 0;
+    ok &= json_object_set_new(j, "choices", json_integer(e->choices)) == 0;
+    ok &= json_object_set_new(j, "iterations", json_integer(e->iterations)) == 0;
+    ok &= json_object_set_new(j, "win_rates", rates) == 0;
+    char *text = ok ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6)) : NULL;
     json_decref(j);
     return text;
 }

@@ -35,12 +35,9 @@ int cli_parse_u64(const char *text, uint64_t *out);
 uint64_t cli_random_seed(void);
 /* "K/N" with 0 <= K < N <= max (a shard of a split run); 0 or -1. */
 int cli_parse_shard(const char *text, uint64_t max, uint64_t *k, uint64_t *n);
-char *cli_read_file(const char *path, char *err, size_t errlen); /* malloc'd */
 int cli_write_file(const char *path, const char *text, char *err, size_t errlen);
 const tb_game *cli_game_arg(const char *cmd, const char *name); /* prints the error */
-/* Board files (docs/data-format.md).  Reads one (named by the file's name
- * without ".txt"); NULL and err "FILE:LINE: what is wrong". */
-tb_data *cli_read_board(const tb_game *game, const char *path, char *err, size_t errlen);
+/* Board files (docs/data-format.md), read with tb_data_read_file. */
 /* Adds every DIR/GAME/NAME.txt to set; -1 and err on the first bad one. */
 int cli_load_data_dir(tb_data_set *set, const char *dir, char *err, size_t errlen);
 /* --board ARG: NULL arg: the built-in board; a name the set knows; else a

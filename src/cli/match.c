@@ -462,8 +462,7 @@ void match_put(match_text *t, const char *fmt, ...)
             cap *= 2;
         char *p = realloc(t->data, cap);
         if (!p) {
-            free(t->data);
-            *t = (match_text){.failed = true};
+            t->failed = true;
             return;
         }
         t->data = p;
@@ -543,6 +542,10 @@ char *match_json(const match_run *r, const match_stats *st, int threads, int sha
     for (int g = 0; g < r->ngames; g++)
         match_put(&t, "%s%s", g ? "," : "", r->games[g].record);
     match_put(&t, "]}");
+    if (t.failed) {
+        free(t.data);
+        return NULL;
+    }
     return t.data;
 }
 
@@ -550,12 +553,13 @@ tb_net *match_read_net(const tb_game *game, int players, const char *path, char 
                        size_t errlen)
 {
     char rerr[TB_ERR_LEN];
-    char *text = cli_read_file(path, rerr, sizeof rerr);
+    size_t len = 0;
+    char *text = tb_file_read(path, &len, rerr, sizeof rerr);
     if (!text) {
         snprintf(err, errlen, "net=%s: %s", path, rerr);
         return NULL;
     }
-    tb_net *net = tb_net_parse(game, text, strlen(text), rerr, sizeof rerr);
+    tb_net *net = tb_net_parse(game, text, len, rerr, sizeof rerr);
     free(text);
     if (!net) {
         snprintf(err, errlen, "net=%s: %s", path, rerr);

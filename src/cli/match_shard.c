@@ -281,7 +281,7 @@ int match_merge(int argc, char **argv)
     long threads = 0;
     for (int f = 0; f < nfiles; f++) {
         char rerr[TB_ERR_LEN];
-        char *text = cli_read_file(files[f].path, rerr, sizeof rerr);
+        char *text = tb_file_read(files[f].path, NULL, rerr, sizeof rerr);
         if (!text) {
             snprintf(err, sizeof err, "%s", rerr);
             goto done;

@@ -127,28 +127,44 @@ static void play_default_seats(const tb_game *game, play_game *pg, int players)
             play_parse_seat(game, "random", &pg->seat[i]);
 }
 
-static void play_push(play_game *pg, bool by_human)
+/* The position before a decision, for undo; -1 when memory runs out. */
+static int play_push(play_game *pg, bool by_human)
 {
     if (pg->depth == pg->cap) {
-        pg->cap = pg->cap ? pg->cap * 2 : 64;
-        pg->steps = realloc(pg->steps, (size_t)pg->cap * sizeof *pg->steps);
-        if (!pg->steps)
-            abort();
+        int cap = pg->cap ? pg->cap * 2 : 64;
+        play_step *steps = realloc(pg->steps, (size_t)cap * sizeof *steps);
+        if (!steps)
+            return -1;
+        pg->steps = steps;
+        pg->cap = cap;
     }
-    pg->steps[pg->depth].before = tb_state_dup(pg->state);
+    tb_state *before = tb_state_dup(pg->state);
+    if (!before)
+        return -1;
+    pg->steps[pg->depth].before = before;
     pg->steps[pg->depth].by_human = by_human;
     pg->depth++;
+    return 0;
 }
 
+/* Makes a legal decision with its undo step and record entry; when memory
+ * runs out it says so and nothing changes (the seat is asked again). */
 static void play_apply(play_game *pg, tb_move m, bool by_human)
 {
     char text[TB_MOVE_TEXT], said[512];
     tb_move_to_text(pg->state, m, text, sizeof text);
+    if (play_push(pg, by_human) != 0) {
+        printf("Out of memory: that decision was not made; nothing changed.\n");
+        return;
+    }
+    if (tb_record_push(pg->record, text) != 0) {
+        tb_state_free(pg->steps[--pg->depth].before);
+        printf("Out of memory: that decision was not made; nothing changed.\n");
+        return;
+    }
     tb_narrate(pg->state, m, NULL, said, sizeof said);
     printf("%s.\n", said);
-    play_push(pg, by_human);
     tb_apply(pg->state, m);
-    tb_record_push(pg->record, text);
 }
 
 /* Takes back everything since the last decision a person made. */

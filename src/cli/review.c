@@ -169,7 +169,7 @@ int cmd_review(int argc, char **argv)
     if (!path)
         return cli_usage("review", "which record file?");
     char err[TB_ERR_LEN];
-    char *text = cli_read_file(path, err, sizeof err);
+    char *text = tb_file_read(path, NULL, err, sizeof err);
     if (!text) {
         fprintf(stderr, "tabula review: %s\n", err);
         return 1;

@@ -1,8 +1,10 @@
 /*
  * util.c — helpers of the command line: the clock, argument parsing with
- * one-line errors, whole-file reads and atomic writes, and the board files a
- * command loads (--board FILE, --data-dir DIR: docs/data-format.md).  The
- * clock and files live here, not in the engine library (DESIGN.md §2).
+ * one-line errors, atomic writes, and the board files a command loads
+ * (--board FILE, --data-dir DIR: docs/data-format.md).  The clock lives
+ * here, not in the engine library (DESIGN.md §2); every file a user hands in
+ * is read through the library's one capped reader (tb_file_read: regular
+ * files of at most 64 MiB, UTF-8 text).
  */
 #include "cli.h"
 
@@ -110,49 +112,6 @@ uint64_t cli_random_seed(void)
     return seed % 1000000000u; /* short enough to type again */
 }
 
-char *cli_read_file(const char *path, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += got;
-        if (len + 1 == cap) {
-            if (cap > ((size_t)64 << 20)) {
-                snprintf(err, errlen, "%s is larger than 64 MiB", path);
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            char *p = realloc(buf, cap *= 2);
-            if (!p) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = p;
-        }
-    }
-    if (!buf || ferror(f)) {
-        snprintf(err, errlen, "cannot read %s", path);
-        free(buf);
-        fclose(f);
-        return NULL;
-    }
-    fclose(f);
-    buf[len] = '\0';
-    if (strlen(buf) != len) {
-        snprintf(err, errlen, "%s contains a NUL byte: not a text file", path);
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
 int cli_write_file(const char *path, const char *text, char *err, size_t errlen)
 {
     char tmp[4096];
@@ -188,33 +147,6 @@ const tb_game *cli_game_arg(const char *cmd, const char *name)
     return g;
 }
 
-tb_data *cli_read_board(const tb_game *game, const char *path, char *err, size_t errlen)
-{
-    char *text = cli_read_file(path, err, errlen);
-    if (!text)
-        return NULL;
-    /* the board's name: the file's name without its folder and ".txt" */
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    char name[TB_DATA_NAME + 8];
-    snprintf(name, sizeof name, "%s", base);
-    size_t n = strlen(name);
-    if (n > 4 && strcmp(name + n - 4, ".txt") == 0)
-        name[n - 4] = '\0';
-    tb_data *d = NULL;
-    if (!tb_data_name_ok(name))
-        snprintf(err, errlen,
-                 "%s: a board file is named NAME.txt, NAME being at most %d letters, digits, "
-                 "'-' or '_' (the board's name)",
-                 path, TB_DATA_NAME - 1);
-    else if (strcmp(name, TB_DATA_DEFAULT) == 0)
-        snprintf(err, errlen, "%s: '%s' is the name of the built-in board; call the file "
-                 "something else", path, TB_DATA_DEFAULT);
-    else
-        d = tb_data_read(game, name, text, strlen(text), path, err, errlen);
-    free(text);
-    return d;
-}
-
 static int cli_name_cmp(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -243,13 +175,26 @@ int cli_load_data_dir(tb_data_set *set, const char *dir, char *err, size_t errle
             size_t n = strlen(e->d_name);
             if (n <= 4 || strcmp(e->d_name + n - 4, ".txt") != 0 || e->d_name[0] == '.')
                 continue;
-            if (count == cap) {
-                cap = cap ? cap * 2 : 16;
-                names = realloc(names, cap * sizeof *names);
-                if (!names)
-                    abort();
+            char *copy = strdup(e->d_name);
+            if (copy && count == cap) {
+                char **grown = realloc(names, (cap ? cap * 2 : 16) * sizeof *names);
+                if (grown) {
+                    names = grown;
+                    cap = cap ? cap * 2 : 16;
+                } else {
+                    free(copy);
+                    copy = NULL;
+                }
             }
-            names[count++] = strdup(e->d_name);
+            if (!copy) {
+                snprintf(err, errlen, "cannot list %s: out of memory", sub);
+                for (size_t i = 0; i < count; i++)
+                    free(names[i]);
+                free(names);
+                closedir(d);
+                return -1;
+            }
+            names[count++] = copy;
         }
         closedir(d);
         if (count)
@@ -259,7 +204,7 @@ int cli_load_data_dir(tb_data_set *set, const char *dir, char *err, size_t errle
             char path[8192];
             snprintf(path, sizeof path, "%s/%s", sub, names[i]);
             if (rc == 0) {
-                tb_data *data = cli_read_board(game, path, err, errlen);
+                tb_data *data = tb_data_read_file(game, path, err, errlen);
                 if (!data || tb_data_set_add(set, data, err, errlen))
                     rc = -1;
             }
@@ -285,7 +230,7 @@ const tb_data *cli_board_arg(tb_data_set *set, const tb_game *game, const char *
     const tb_data *known = tb_data_name_ok(arg) ? tb_data_set_find(set, game, arg) : NULL;
     if (known)
         return known;
-    tb_data *d = cli_read_board(game, arg, err, errlen);
+    tb_data *d = tb_data_read_file(game, arg, err, errlen);
     if (!d)
         return NULL;
     const char *name = tb_data_name(d);

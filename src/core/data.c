@@ -12,6 +12,7 @@
  */
 #include "game.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,13 +52,55 @@ tb_data *tb_data_read(const tb_game *game, const char *name, const char *text, s
     if (!tables)
         return NULL;
     tb_data *d = calloc(1, sizeof *d);
-    if (!d)
-        abort();
+    if (!d) {
+        game->data_free(tables);
+        tb__errf(err, errlen, "%s: out of memory while reading it", where);
+        return NULL;
+    }
     d->game = game;
     d->tables = tables;
     snprintf(d->name, sizeof d->name, "%s", name);
     tb__data_hash(text, len, d->hash);
     d->builtin = false;
+    return d;
+}
+
+tb_data *tb_data_read_file(const tb_game *game, const char *path, char *err, size_t errlen)
+{
+    /* the board's name: the file's name without its folder and ".txt" */
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    char name[TB_DATA_NAME + 8];
+    snprintf(name, sizeof name, "%s", base);
+    size_t n = strlen(name);
+    if (n > 4 && strcmp(name + n - 4, ".txt") == 0)
+        name[n - 4] = '\0';
+    if (!game || !game->data_read) {
+        tb__errf(err, errlen, "%s has no boards to choose from", game ? game->title : "this game");
+        errno = 0;
+        return NULL;
+    }
+    if (!tb_data_name_ok(name)) {
+        tb__errf(err, errlen,
+                 "%s: a board file is named NAME.txt, NAME being at most %d letters, digits, "
+                 "'-' or '_' (the board's name)",
+                 path, TB_DATA_NAME - 1);
+        errno = 0;
+        return NULL;
+    }
+    if (strcmp(name, TB_DATA_DEFAULT) == 0) {
+        tb__errf(err, errlen, "%s: '%s' is the name of the built-in board; call the file something else",
+                 path, TB_DATA_DEFAULT);
+        errno = 0;
+        return NULL;
+    }
+    size_t len;
+    char *text = tb_file_read(path, &len, err, errlen);
+    if (!text)
+        return NULL;
+    tb_data *d = tb_data_read(game, name, text, len, path, err, errlen);
+    free(text);
+    if (!d)
+        errno = 0; /* the file was read: its content is at fault */
     return d;
 }
 
@@ -80,25 +123,32 @@ struct tb_data_set {
     int builtins;
 };
 
-static void set_push(tb_data_set *set, const tb_data *d)
+/* -1 when memory runs out (the set unchanged). */
+static int set_push(tb_data_set *set, const tb_data *d)
 {
     if (set->count == set->cap) {
-        set->cap = set->cap ? set->cap * 2 : 8;
-        set->item = realloc(set->item, (size_t)set->cap * sizeof *set->item);
-        if (!set->item)
-            abort();
+        int cap = set->cap ? set->cap * 2 : 8;
+        const tb_data **item = realloc(set->item, (size_t)cap * sizeof *item);
+        if (!item)
+            return -1;
+        set->item = item;
+        set->cap = cap;
     }
     set->item[set->count++] = d;
+    return 0;
 }
 
 tb_data_set *tb_data_set_new(void)
 {
     tb_data_set *set = calloc(1, sizeof *set);
     if (!set)
-        abort();
+        return NULL;
     for (int i = 0; i < tb_game_count(); i++)
-        if (tb_game_at(i)->data_builtin)
-            set_push(set, tb_game_at(i)->data_builtin);
+        if (tb_game_at(i)->data_builtin && set_push(set, tb_game_at(i)->data_builtin)) {
+            free(set->item);
+            free(set);
+            return NULL;
+        }
     set->builtins = set->count;
     return set;
 }
@@ -124,7 +174,11 @@ int tb_data_set_add(tb_data_set *set, tb_data *data, char *err, size_t errlen)
         return -1;
     }
     /* keep each game's read data sorted by name */
-    set_push(set, data);
+    if (set_push(set, data)) {
+        tb__errf(err, errlen, "out of memory while adding the board '%s'", data->name);
+        tb_data_free(data);
+        return -1;
+    }
     for (int i = set->count - 1; i > set->builtins; i--) {
         const tb_data *a = set->item[i - 1], *b = set->item[i];
         if (strcmp(a->game->name, b->game->name) < 0 ||

@@ -38,6 +38,11 @@
 #include <jansson.h>
 #include <stdarg.h>
 
+#include "text.h" /* the checked JSON setters (memory running out) */
+
+/* The result as a tree (tb_result_json's content). */
+json_t *tb__result_tree(const tb_state *state);
+
 struct tb_state {
     const struct tb_game *game;
     const struct tb_data *data; /* the game's data; NULL for a game without */
@@ -271,15 +276,20 @@ extern const struct tb_game tb__khronos_game;
 /* util.c: small helpers shared by games and core. */
 int tb__errf(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-char *tb__json_dump(const json_t *j); /* compact, members in insertion order, malloc'd */
+/* Compact, members in insertion order, malloc'd; NULL when j is NULL (its
+ * tree could not be built) or memory runs out. */
+char *tb__json_dump(const json_t *j);
 
-/* A growable text buffer for renderers. */
+/* A growable text buffer for renderers.  When memory runs out the buffer
+ * stops growing and tb__buf_take gives NULL; nothing aborts. */
 typedef struct tb_buf {
     char *data;
     size_t len, cap;
+    bool failed;
 } tb_buf;
 void tb__buf_printf(tb_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-char *tb__buf_take(tb_buf *b); /* returns data ("" if empty); the buffer is reset */
+/* Returns data ("" if empty; NULL if memory ran out); the buffer is reset. */
+char *tb__buf_take(tb_buf *b);
 
 /* Shuffles n items of `size` bytes with Fisher-Yates from rng. */
 void tb__shuffle(void *items, size_t n, size_t size, tb_rng *rng);

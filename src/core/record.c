@@ -31,6 +31,7 @@ struct tb_record {
     char started[40], finished[40];
     char **moves;
     int count, cap;
+    char *spare; /* tb_record_reserve's copy of the next decision, or NULL */
     json_t *result; /* as read from a file, or NULL */
     bool has_board; /* board/board_hash name the data (else: the built-in data) */
     char board[TB_DATA_NAME];
@@ -41,7 +42,7 @@ tb_record *tb_record_new(const tb_game *game, int players, const tb_options *opt
 {
     tb_record *r = calloc(1, sizeof *r);
     if (!r)
-        abort();
+        return NULL;
     r->game = game;
     r->players = players;
     if (opts)
@@ -63,6 +64,7 @@ void tb_record_free(tb_record *rec)
     for (int i = 0; i < rec->count; i++)
         free(rec->moves[i]);
     free(rec->moves);
+    free(rec->spare);
     json_decref(rec->result);
     free(rec);
 }
@@ -76,8 +78,13 @@ tb_record *tb_record_dup(const tb_record *rec)
         return NULL;
     *r = *rec;
     r->moves = NULL;
+    r->spare = NULL;
     r->count = r->cap = 0;
     r->result = rec->result ? json_deep_copy(rec->result) : NULL;
+    if (rec->result && !r->result) {
+        free(r);
+        return NULL;
+    }
     if (rec->count > 0) {
         r->moves = malloc((size_t)rec->count * sizeof *r->moves);
         if (!r->moves) {
@@ -157,7 +164,8 @@ void tb_record_set_times(tb_record *rec, const char *started, const char *finish
         snprintf(rec->finished, sizeof rec->finished, "%s", finished);
 }
 
-int tb_record_push(tb_record *rec, const char *move_text)
+/* Room for one more decision in the list; -1 when memory runs out. */
+static int record_room(tb_record *rec)
 {
     if (rec->count == rec->cap) {
         int cap = rec->cap ? rec->cap * 2 : 64;
@@ -167,8 +175,32 @@ int tb_record_push(tb_record *rec, const char *move_text)
         rec->moves = m;
         rec->cap = cap;
     }
+    return 0;
+}
+
+int tb_record_reserve(tb_record *rec, const char *move_text)
+{
+    if (rec->spare && strcmp(rec->spare, move_text) == 0)
+        return record_room(rec);
     char *copy = strdup(move_text);
-    if (!copy)
+    if (!copy || record_room(rec)) {
+        free(copy);
+        return -1;
+    }
+    free(rec->spare);
+    rec->spare = copy;
+    return 0;
+}
+
+int tb_record_push(tb_record *rec, const char *move_text)
+{
+    if (record_room(rec))
+        return -1;
+    char *copy;
+    if (rec->spare && strcmp(rec->spare, move_text) == 0) {
+        copy = rec->spare;
+        rec->spare = NULL;
+    } else if ((copy = strdup(move_text)) == NULL)
         return -1;
     rec->moves[rec->count++] = copy;
     return 0;
@@ -217,9 +249,7 @@ static json_t *record_to_object(const tb_record *rec, bool with_seed)
 
 static void record_attach_result(json_t *j, const tb_state *final)
 {
-    char *res = tb_result_json(final);
-    json_object_set_new(j, "result", json_loads(res, 0, NULL));
-    free(res);
+    json_object_set_new(j, "result", tb__result_tree(final));
 }
 
 char *tb_record_json(const tb_record *rec, const tb_state *final)
@@ -228,7 +258,7 @@ char *tb_record_json(const tb_record *rec, const tb_state *final)
     if (final && tb_is_over(final))
         record_attach_result(j, final);
     else if (rec->result)
-        json_object_set(j, "result", rec->result);
+        json_object_set_new(j, "result", json_incref(rec->result));
     char *s = tb__json_dump(j);
     json_decref(j);
     return s;
@@ -250,7 +280,7 @@ char *tb_record_json_sealed(const tb_record *rec, const tb_state *current, int s
 tb_record *tb_record_from_json(const char *json, char *err, size_t errlen)
 {
     json_error_t jerr;
-    json_t *j = json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *j = tb__json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
     if (!j) {
         tb__errf(err, errlen, "bad JSON at line %d column %d: %s", jerr.line, jerr.column,
                  tb__json_error_words(&jerr));
@@ -331,6 +361,10 @@ tb_record *tb_record_from_json(const char *json, char *err, size_t errlen)
         goto fail;
     }
     rec = tb_record_new(game, (int)json_array_size(players), &opts, seed);
+    if (!rec) {
+        tb__errf(err, errlen, "out of memory while reading the record");
+        goto fail;
+    }
     rec->sealed = sealed;
     rec->has_board = board != NULL;
     if (board) {
@@ -358,7 +392,10 @@ tb_record *tb_record_from_json(const char *json, char *err, size_t errlen)
             tb__errf(err, errlen, "move %zu is not a string", i + 1);
             goto fail;
         }
-        tb_record_push(rec, m);
+        if (tb_record_push(rec, m) != 0) {
+            tb__errf(err, errlen, "out of memory while reading the record");
+            goto fail;
+        }
     }
     tb_record_set_times(rec, json_string_value(json_object_get(j, "started")),
                         json_string_value(json_object_get(j, "finished")));
@@ -398,6 +435,10 @@ tb_state *tb_record_replay_in(const tb_record *rec, int upto, const tb_data_set 
         upto = rec->count;
     tb_state *s = tb_state_new(rec->game);
     char why[TB_ERR_LEN];
+    if (!s) {
+        tb__errf(err, errlen, "out of memory while replaying the record");
+        return NULL;
+    }
     if (tb_setup_data(s, data, rec->players, &rec->options, rec->seed, why, sizeof why)) {
         tb__errf(err, errlen, "cannot set the game up: %s", why);
         tb_state_free(s);
@@ -412,9 +453,14 @@ tb_state *tb_record_replay_in(const tb_record *rec, int upto, const tb_data_set 
         }
     }
     if (upto == rec->count && rec->result && tb_is_over(s)) {
-        char *res = tb_result_json(s);
-        json_t *mine = json_loads(res, 0, NULL);
-        free(res);
+        json_t *mine = tb__result_tree(s);
+        if (!mine || tb__json_oom) {
+            tb__json_oom = false;
+            json_decref(mine);
+            tb__errf(err, errlen, "out of memory while replaying the record");
+            tb_state_free(s);
+            return NULL;
+        }
         bool same = json_equal(mine, rec->result);
         json_decref(mine);
         if (!same) {

@@ -18,9 +18,8 @@
 tb_state *tb_state_new(const tb_game *game)
 {
     tb_state *s = calloc(1, game->state_size);
-    if (!s)
-        abort();
-    s->game = game;
+    if (s)
+        s->game = game;
     return s;
 }
 
@@ -32,9 +31,8 @@ void tb_state_free(tb_state *state)
 tb_state *tb_state_dup(const tb_state *state)
 {
     tb_state *s = malloc(state->game->state_size);
-    if (!s)
-        abort();
-    memcpy(s, state, state->game->state_size);
+    if (s)
+        memcpy(s, state, state->game->state_size);
     return s;
 }
 
@@ -220,7 +218,7 @@ char *tb_legal_text(const tb_state *state)
     size_t cap = (size_t)n * 16 + 1, len = 0;
     char *out = malloc(cap);
     if (!out)
-        abort();
+        return NULL;
     for (int i = 0; i < n; i++) {
         char t[TB_MOVE_TEXT];
         int tlen = tb_move_to_text(state, moves[i], t, sizeof t);
@@ -231,8 +229,10 @@ char *tb_legal_text(const tb_state *state)
         if (len + (size_t)tlen + 2 > cap) {
             cap = (len + (size_t)tlen + 2) * 2;
             char *p = realloc(out, cap);
-            if (!p)
-                abort();
+            if (!p) {
+                free(out);
+                return NULL;
+            }
             out = p;
         }
         if (i)
@@ -325,14 +325,15 @@ char *tb_state_json(const tb_state *state)
     if (state->data)
         json_object_set_new(j, "data", tb__data_json(state->data));
     json_t *own = state->game->state_json(state);
-    json_object_update(j, own);
+    if (!own || json_object_update(j, own) != 0)
+        tb__json_oom = true;
     json_decref(own);
     char *s = tb__json_dump(j);
     json_decref(j);
     return s;
 }
 
-char *tb_result_json(const tb_state *state)
+json_t *tb__result_tree(const tb_state *state)
 {
     int sc[TB_MAX_SEATS], rk[TB_MAX_SEATS];
     tb_scores(state, sc);
@@ -349,6 +350,12 @@ char *tb_result_json(const tb_state *state)
     json_object_set_new(j, "scores", scores);
     json_object_set_new(j, "ranks", ranks);
     json_object_set_new(j, "winners", winners);
+    return j;
+}
+
+char *tb_result_json(const tb_state *state)
+{
+    json_t *j = tb__result_tree(state);
     char *s = tb__json_dump(j);
     json_decref(j);
     return s;
@@ -375,14 +382,18 @@ int tb_score_breakdown(const tb_state *state, int seat, tb_score_part out[TB_BRE
     return n;
 }
 
-char *tb_score_breakdown_json(const tb_state *state)
+/* Every seat's breakdown as a tree; *none when some seat has none (NULL
+ * then); NULL with *none false when memory ran out. */
+static json_t *state_breakdown_tree(const tb_state *state, bool *none)
 {
+    *none = false;
     json_t *all = json_array();
     for (int p = 0; p < state->players; p++) {
         tb_score_part parts[TB_BREAKDOWN_MAX];
         int n = tb_score_breakdown(state, p, parts);
         if (n < 0) {
             json_decref(all);
+            *none = true;
             return NULL;
         }
         json_t *seat = json_array();
@@ -391,6 +402,15 @@ char *tb_score_breakdown_json(const tb_state *state)
                                                   "points", parts[i].points));
         json_array_append_new(all, seat);
     }
+    return all;
+}
+
+char *tb_score_breakdown_json(const tb_state *state)
+{
+    bool none;
+    json_t *all = state_breakdown_tree(state, &none);
+    if (none)
+        return NULL;
     char *s = tb__json_dump(all);
     json_decref(all);
     return s;
@@ -398,11 +418,9 @@ char *tb_score_breakdown_json(const tb_state *state)
 
 char *tb_result_breakdown_json(const tb_state *state)
 {
-    char *result = tb_result_json(state), *parts = tb_score_breakdown_json(state);
-    json_t *j = json_loads(result, 0, NULL);
-    json_object_set_new(j, "breakdown", parts ? json_loads(parts, 0, NULL) : json_null());
-    free(result);
-    free(parts);
+    bool none;
+    json_t *j = tb__result_tree(state), *parts = state_breakdown_tree(state, &none);
+    json_object_set_new(j, "breakdown", none ? json_null() : parts);
     char *s = tb__json_dump(j);
     json_decref(j);
     return s;
@@ -431,6 +449,9 @@ int tb_state_from_json_in(tb_state *state, const tb_game *game, const char *json
                           const tb_data_set *boards, char *err, size_t errlen)
 {
     json_error_t jerr;
+    /* read once: states are read at every step of the simulations' round
+     * trips, and a reading that memory running out spoiled is caught by the
+     * game's own checks in nearly every case (records are read twice) */
     json_t *j = json_loads(json, JSON_REJECT_DUPLICATES, &jerr);
     if (!j)
         return tb__errf(err, errlen, "bad JSON at line %d column %d: %s", jerr.line,
@@ -448,6 +469,10 @@ int tb_state_from_json_in(tb_state *state, const tb_game *game, const char *json
         goto done;
     }
     tmp = tb_state_new(game);
+    if (!tmp) {
+        tb__errf(err, errlen, "out of memory while reading the state");
+        goto done;
+    }
     if (tb__data_from_json(game, json_object_get(j, "data"), boards, &tmp->data, err, errlen))
         goto done;
     long long v;
@@ -525,6 +550,10 @@ tb_state *tb_state_load_in(const char *json, const tb_data_set *boards, char *er
         return NULL;
     }
     tb_state *s = tb_state_new(g);
+    if (!s) {
+        tb__errf(err, errlen, "out of memory while reading the state");
+        return NULL;
+    }
     if (tb_state_from_json_in(s, g, json, boards, err, errlen)) {
         tb_state_free(s);
         return NULL;

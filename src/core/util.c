@@ -104,6 +104,15 @@ bool tb__utf8_valid(const char *s)
     return true;
 }
 
+size_t tb__utf8_prefix(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    size_t at = 0;
+    for (int n; u[at] && (n = util_utf8_seq(u + at)) > 0;)
+        at += (size_t)n;
+    return at;
+}
+
 const char *tb__json_error_words(const json_error_t *e)
 {
     switch (json_error_code(e)) {
@@ -128,32 +137,41 @@ const char *tb__json_error_words(const json_error_t *e)
 typedef struct util_out {
     char *data;
     size_t len, cap;
+    bool failed; /* memory ran out: nothing more is written, the dump is NULL */
 } util_out;
 
-static void util_reserve(util_out *o, size_t more)
+/* Room for `more` bytes; false (and o->failed) when memory runs out. */
+static bool util_reserve(util_out *o, size_t more)
 {
     if (o->len + more <= o->cap)
-        return;
+        return true;
+    if (o->failed)
+        return false;
     size_t cap = o->cap ? o->cap : 1024;
     while (cap < o->len + more)
         cap *= 2;
     char *p = realloc(o->data, cap);
-    if (!p)
-        abort();
+    if (!p) {
+        o->failed = true;
+        return false;
+    }
     o->data = p;
     o->cap = cap;
+    return true;
 }
 
 static void util_put(util_out *o, const char *text, size_t n)
 {
-    util_reserve(o, n);
+    if (!util_reserve(o, n))
+        return;
     memcpy(o->data + o->len, text, n);
     o->len += n;
 }
 
 static void util_string(util_out *o, const char *str, size_t n)
 {
-    util_reserve(o, n + 2);
+    if (!util_reserve(o, n + 2))
+        return;
     o->data[o->len++] = '"';
     size_t start = 0;
     for (size_t i = 0; i < n; i++) {
@@ -244,11 +262,68 @@ static void util_value(util_out *o, const json_t *j)
     }
 }
 
+_Thread_local bool tb__json_oom;
+
+char *tb__json_dumps(const json_t *j, size_t flags)
+{
+    /* jansson's own dumper does not check every append (an object's key can
+     * lose its closing quote when memory runs out): compact text comes from
+     * tb__json_dump, which checks each one and prints the same (members in
+     * insertion order, as jansson 2.14 does); other flags (sorted keys, fewer
+     * digits) go to jansson and the text must read back as JSON. */
+    if ((flags & ~(size_t)(JSON_COMPACT | JSON_PRESERVE_ORDER)) == 0)
+        return tb__json_dump(j);
+    bool hole = tb__json_oom;
+    tb__json_oom = false;
+    char *text = j && !hole ? (json_dumps)(j, flags) : NULL;
+    json_t *back = text ? json_loads(text, 0, NULL) : NULL; /* reals may be rounded: read, not compared */
+    bool reads = back != NULL;
+    json_decref(back);
+    if (!reads) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+json_t *tb__json_loads(const char *text, size_t flags, json_error_t *err)
+{
+    return tb__json_loadb(text, strlen(text), flags, err);
+}
+
+json_t *tb__json_loadb(const char *text, size_t len, size_t flags, json_error_t *err)
+{
+    json_t *a = json_loadb(text, len, flags, err);
+    json_error_t again;
+    json_t *b = json_loadb(text, len, flags, &again);
+    /* The same verdict twice is the text's; anything else (one reading
+     * fails, or they differ) only memory running out does. */
+    bool same = a && b ? json_equal(a, b)
+                       : !a && !b && err->position == again.position &&
+                             strcmp(err->text, again.text) == 0;
+    json_decref(b);
+    if (same)
+        return a;
+    json_decref(a);
+    memset(err, 0, sizeof *err);
+    snprintf(err->text, sizeof err->text, "out of memory while reading it");
+    err->text[JSON_ERROR_TEXT_LENGTH - 1] = (char)json_error_out_of_memory;
+    return NULL;
+}
+
 char *tb__json_dump(const json_t *j)
 {
+    bool hole = tb__json_oom; /* a member or element could not be added */
+    tb__json_oom = false;
+    if (!j || hole)
+        return NULL; /* the tree could not be built whole: no memory */
     util_out o = {0};
     util_value(&o, j);
     util_put(&o, "", 1);
+    if (o.failed) {
+        free(o.data);
+        return NULL;
+    }
     return o.data;
 }
 
@@ -260,7 +335,7 @@ void tb__buf_printf(tb_buf *b, const char *fmt, ...)
     va_copy(ap2, ap);
     int n = vsnprintf(NULL, 0, fmt, ap);
     va_end(ap);
-    if (n < 0) {
+    if (n < 0 || b->failed) {
         va_end(ap2);
         return;
     }
@@ -269,8 +344,11 @@ void tb__buf_printf(tb_buf *b, const char *fmt, ...)
         while (cap < b->len + (size_t)n + 1)
             cap *= 2;
         char *p = realloc(b->data, cap);
-        if (!p)
-            abort();
+        if (!p) {
+            b->failed = true;
+            va_end(ap2);
+            return;
+        }
         b->data = p;
         b->cap = cap;
     }
@@ -282,14 +360,14 @@ void tb__buf_printf(tb_buf *b, const char *fmt, ...)
 char *tb__buf_take(tb_buf *b)
 {
     char *s = b->data;
-    if (!s) {
-        s = malloc(1);
-        if (!s)
-            abort();
+    if (b->failed) {
+        free(s);
+        s = NULL;
+    } else if (!s && (s = malloc(1)) != NULL)
         s[0] = '\0';
-    }
     b->data = NULL;
     b->len = b->cap = 0;
+    b->failed = false;
     return s;
 }
 

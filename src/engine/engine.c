@@ -63,8 +63,15 @@ static void engine_error(engine_session *e, const char *fmt, ...)
         free(text);
 }
 
+#define ENGINE_NO_MEMORY "out of memory; nothing changed, try again"
+
+/* Replies with a malloc'd payload (NULL: memory ran out making it). */
 static void engine_reply_owned(engine_session *e, char *payload)
 {
+    if (!payload) {
+        engine_error(e, ENGINE_NO_MEMORY);
+        return;
+    }
     engine_reply(e, payload);
     free(payload);
 }
@@ -76,17 +83,22 @@ static void engine_clear_history(engine_session *e)
     e->depth = 0;
 }
 
-static void engine_push_history(engine_session *e)
+/* -1 when memory runs out (the history unchanged). */
+static int engine_push_history(engine_session *e)
 {
     if (e->depth == e->cap) {
         int cap = e->cap ? e->cap * 2 : 64;
         tb_state **h = realloc(e->history, (size_t)cap * sizeof *h);
         if (!h)
-            abort();
+            return -1;
         e->history = h;
         e->cap = cap;
     }
-    e->history[e->depth++] = tb_state_dup(e->state);
+    tb_state *copy = tb_state_dup(e->state);
+    if (!copy)
+        return -1;
+    e->history[e->depth++] = copy;
+    return 0;
 }
 
 static bool engine_need_game(engine_session *e)
@@ -120,14 +132,23 @@ static int engine_parse_u64(const char *s, uint64_t *out)
     return 0;
 }
 
-static void engine_apply(engine_session *e, tb_move m)
+/* Applies a legal move with its history and record; -1 (and the error
+ * said, nothing changed) when memory runs out. */
+static int engine_apply(engine_session *e, tb_move m)
 {
     char text[TB_MOVE_TEXT];
     tb_move_to_text(e->state, m, text, sizeof text);
-    engine_push_history(e);
+    if (engine_push_history(e) != 0) {
+        engine_error(e, ENGINE_NO_MEMORY);
+        return -1;
+    }
+    if (e->record && tb_record_push(e->record, text) != 0) {
+        tb_state_free(e->history[--e->depth]);
+        engine_error(e, ENGINE_NO_MEMORY);
+        return -1;
+    }
     tb_apply(e->state, m);
-    if (e->record)
-        tb_record_push(e->record, text);
+    return 0;
 }
 
 static void cmd_new(engine_session *e, char *args)
@@ -186,18 +207,28 @@ static void cmd_new(engine_session *e, char *args)
         }
     }
     tb_state *s = tb_state_new(g);
+    if (!s) {
+        engine_error(e, ENGINE_NO_MEMORY);
+        return;
+    }
     if (tb_setup_data(s, data, players, &opts, seed, err, sizeof err)) {
         tb_state_free(s);
         engine_error(e, "%s", err);
+        return;
+    }
+    tb_options norm;
+    tb_state_options(s, &norm);
+    tb_record *rec = tb_record_new(g, players, &norm, seed);
+    if (!rec) {
+        tb_state_free(s);
+        engine_error(e, ENGINE_NO_MEMORY);
         return;
     }
     engine_clear_history(e);
     tb_state_free(e->state);
     tb_record_free(e->record);
     e->state = s;
-    tb_options norm;
-    tb_state_options(s, &norm);
-    e->record = tb_record_new(g, players, &norm, seed);
+    e->record = rec;
     tb_record_set_data(e->record, data);
     for (int i = 0; i < players; i++)
         tb_record_set_player(e->record, i, NULL, "engine");
@@ -244,8 +275,8 @@ static void cmd_play(engine_session *e, char *args)
             engine_error(e, "illegal move: %s", err);
         return;
     }
-    engine_apply(e, m);
-    engine_reply(e, "");
+    if (engine_apply(e, m) == 0)
+        engine_reply(e, "");
 }
 
 static void cmd_undo(engine_session *e)
@@ -396,8 +427,8 @@ static void cmd_genmove(engine_session *e, char *args)
         engine_error(e, "agent %s chose an illegal move (%s)", agent->name, text);
         return;
     }
-    engine_apply(e, m);
-    engine_reply(e, text);
+    if (engine_apply(e, m) == 0)
+        engine_reply(e, text);
 }
 
 /* Every command with its usage and a one-paragraph description (`help`). */

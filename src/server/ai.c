@@ -14,6 +14,7 @@
  */
 #include "ai.h"
 #include "base.h"
+#include "core/text.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -83,6 +84,7 @@ static void *ai_worker(void *arg)
             continue;
         }
         pthread_mutex_unlock(&p->lock);
+        tb__json_fresh();
         p->step(job->owner, job->kind, job->expect);
         free(job);
         pthread_mutex_lock(&p->lock);

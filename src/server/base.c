@@ -89,7 +89,14 @@ int srv_error_reply(char **reply, int status, const char *code, const char *fmt,
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     tb__utf8_repair(msg); /* whatever it quotes, the reply is valid JSON */
-    *reply = srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", code, "message", msg));
+    json_t *j = json_pack("{s:{s:s,s:s}}", "error", "code", code, "message", msg);
+    char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    if (!text) { /* no memory for this reply: the one that says so */
+        *reply = srv_internal_error("an error reply");
+        return SRV_INTERNAL_STATUS;
+    }
+    *reply = text;
     return status;
 }
 

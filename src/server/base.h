@@ -44,7 +44,9 @@
 #define SRV_PER_ADDRESS 256u          /* open connections from one client address */
 
 /* The reply when a reply cannot be built (no memory): that one request
- * fails, the server goes on.  Readable as an HTTP error and as a message. */
+ * fails with SRV_INTERNAL_STATUS (503: try again), nothing changed, and the
+ * server goes on.  Readable as an HTTP error and as a message. */
+#define SRV_INTERNAL_STATUS 503
 #define SRV_INTERNAL_MESSAGE "the server could not build its answer; nothing changed, try again"
 #define SRV_INTERNAL_ERROR_JSON                                                              \
     "{\"type\":\"error\",\"code\":\"internal\",\"message\":\"" SRV_INTERNAL_MESSAGE      \

@@ -3,7 +3,8 @@
  * the WebSocket upgrade at /ws, and the static UI from the web directory.
  *
  * Invariants: every API answer is JSON, errors as {"error":{"code","message"}}
- * with a 4xx/5xx status, and a reply that cannot be built is a 500, never
+ * with a 4xx/5xx status, and a reply that cannot be built is a 503
+ * (internal), never
  * the end of the process; a request body over SRV_MAX_BODY bytes is refused
  * with 413 without being kept (at once when Content-Length announces it); an
  * address with a control character (a decoded %00 included) is refused with
@@ -225,13 +226,13 @@ static enum MHD_Result http_send(struct MHD_Connection *c, unsigned status, cons
 }
 
 /* Sends j (stolen).  A reply that cannot be built (NULL, or no memory to
- * print it) becomes a 500 for this request alone. */
+ * print it) becomes a 503 (internal) for this request alone. */
 static enum MHD_Result http_json(struct MHD_Connection *c, unsigned status, json_t *j)
 {
     char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
     json_decref(j);
     if (!text) {
-        status = 500;
+        status = SRV_INTERNAL_STATUS;
         text = srv_internal_error("an HTTP answer");
         if (!text)
             return MHD_NO;
@@ -389,13 +390,14 @@ static enum MHD_Result http_review(srv_http *h, struct MHD_Connection *c, const 
     if (temporary)
         srv_room_free(r);
     if (!out)
-        return http_error(c, 500, "internal", SRV_INTERNAL_MESSAGE);
+        return http_error(c, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
     return http_send(c, (unsigned)status, "application/json", out);
 }
 
 static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const char *url,
                                 const char *method, http_req *rq)
 {
+    tb__json_fresh();
     bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
     char part[4][64] = {{0}};
     int parts = 0;
@@ -435,12 +437,12 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
         tb_state *s = tb_state_new(g);
         if (!s || tb_setup(s, tb_game_default_players(g), NULL, 1, err, sizeof err)) {
             tb_state_free(s);
-            return http_error(c, 500, "internal", SRV_INTERNAL_MESSAGE);
+            return http_error(c, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
         }
         char *view = tb_view_json(s, TB_SPECTATOR);
         tb_state_free(s);
         if (!view)
-            return http_error(c, 500, "internal", SRV_INTERNAL_MESSAGE);
+            return http_error(c, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
         return http_send(c, 200, "application/json", view);
     }
     if (parts == 3 && strcmp(part[0], "catalog") == 0 && strcmp(part[2], "board") == 0) {

@@ -44,7 +44,7 @@ static int lobby_reply(char **reply, int status, json_t *j) /* steals j */
     json_decref(j);
     if (!*reply) {
         *reply = srv_internal_error("a reply");
-        return 500;
+        return SRV_INTERNAL_STATUS;
     }
     return status;
 }
@@ -410,11 +410,12 @@ json_t *srv_lobby_winners(const srv_room *r)
 char *srv_lobby_result_json(const srv_room *r)
 {
     char *base = tb_result_breakdown_json(r->state);
-    json_t *j = base ? json_loads(base, 0, NULL) : NULL;
+    json_error_t jerr;
+    json_t *j = base ? tb__json_loads(base, 0, &jerr) : NULL;
     free(base);
-    if (!json_is_object(j)) {
+    if (!json_is_object(j)) { /* the library's result text always reads: memory ran out */
         json_decref(j);
-        j = json_object();
+        return NULL;
     }
     int ranks[TB_MAX_SEATS];
     lobby_ranks(r, ranks);
@@ -503,7 +504,11 @@ static json_t *lobby_body(const char *body, size_t len, const char *const *field
                           int *status)
 {
     json_error_t jerr;
-    json_t *req = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *req = tb__json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!req && tb__json_no_memory(&jerr)) {
+        *status = srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+        return NULL;
+    }
     if (!req) {
         *status = srv_error_reply(reply, 400, "bad_json", "the body is not JSON: %s (line %d, column %d)",
                               tb__json_error_words(&jerr), jerr.line, jerr.column);
@@ -578,11 +583,25 @@ int srv_room_take_seat(srv_rooms *s, const char *id, const char *body, size_t le
         else if (seat < 0)
             status = srv_error_reply(reply, 409, "seat_taken", "every seat of this game is taken");
     }
+    char *answer = NULL; /* the reply, made before the seat is stored */
     if (seat >= 0) {
         uint8_t hash[SRV_HASH_LEN];
         srv_secret_token(token, sizeof token, hash);
-        int rc = s->store->m->seat_take(s->store, r->id, seat, name, hash, err, sizeof err);
-        if (rc < 0) {
+        r->seat[seat].open = false; /* whether the game starts with this seat */
+        bool will_start = !srv_lobby_waiting(r);
+        r->seat[seat].open = true;
+        char path[200];
+        snprintf(path, sizeof path, "/game.html?game=%.12s&token=%.63s", r->id, token);
+        char shown[SRV_NAME_LEN];
+        snprintf(shown, sizeof shown, "%s", name);
+        json_t *j = json_pack("{s:s,s:i,s:s,s:s,s:s,s:b}", "id", r->id, "seat", seat, "name", shown,
+                              "token", token, "link", path, "started", will_start);
+        answer = j ? json_dumps(j, JSON_COMPACT) : NULL;
+        json_decref(j);
+        int rc = answer ? s->store->m->seat_take(s->store, r->id, seat, name, hash, err, sizeof err) : -2;
+        if (rc == -2) {
+            status = srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+        } else if (rc < 0) {
             srv_log(&s->cfg, "game %s: %s", r->id, err);
             status = srv_error_reply(reply, 500, "store_failed", "the seat could not be taken: %s", err);
         } else if (rc == 1) {
@@ -603,14 +622,14 @@ int srv_room_take_seat(srv_rooms *s, const char *id, const char *body, size_t le
             srv_room_refresh_locked(r);
             if (starts)
                 lobby_notice(r, "started", seat, "Every seat is taken: the game starts.");
-            char path[200];
-            snprintf(path, sizeof path, "/game.html?game=%.12s&token=%.63s", r->id, token);
-            status = lobby_reply(reply, 201,
-                                 json_pack("{s:s,s:i,s:s,s:s,s:s,s:b}", "id", r->id, "seat", seat,
-                                           "name", st->name, "token", token, "link", path,
-                                           "started", starts));
+            *reply = answer;
+            answer = NULL;
+            status = 201;
         }
     }
+    if (answer)
+        memset(answer, 0, strlen(answer)); /* it holds the token */
+    free(answer);
     pthread_mutex_unlock(&r->lock);
     memset(token, 0, sizeof token);
     json_decref(req);

@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include "review.h"
+#include "core/text.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -261,10 +262,14 @@ static int review_stored(srv_reviews *rv, const char *id, char **reply)
     return 0;
 }
 
-static bool review_record_has_result(const char *record_json)
+/* Whether the record carries a result; -1 when memory ran out reading it. */
+static int review_record_has_result(const char *record_json)
 {
-    json_t *j = json_loads(record_json, 0, NULL);
-    bool has = json_is_object(json_object_get(j, "result"));
+    json_error_t jerr;
+    json_t *j = tb__json_loads(record_json, 0, &jerr);
+    if (!j && tb__json_no_memory(&jerr))
+        return -1;
+    int has = json_is_object(json_object_get(j, "result"));
     json_decref(j);
     return has;
 }
@@ -301,6 +306,8 @@ int srv_review_request(srv_reviews *rv, const char *id, const char *record_json,
         return known;
     char err[TB_ERR_LEN];
     tb_record *rec = tb_record_from_json(record_json, err, sizeof err);
+    if (!rec && strstr(err, "out of memory"))
+        return review_error(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
     if (!rec)
         return review_error(reply, 409, "not_over",
                             "the game is still being played: it can be reviewed once it has "
@@ -308,9 +315,13 @@ int srv_review_request(srv_reviews *rv, const char *id, const char *record_json,
     /* Over by the rules, or by a resignation: the server gives a record its
      * result only once the game is over (room.c, srv_room_record_json). */
     tb_state *end = tb_record_replay_in(rec, -1, rv->cfg.boards, err, sizeof err);
-    bool over = end && (tb_is_over(end) || review_record_has_result(record_json));
+    int has_result = end && !tb_is_over(end) ? review_record_has_result(record_json) : 0;
+    bool no_memory = (!end && strstr(err, "out of memory")) || has_result < 0;
+    bool over = end && (tb_is_over(end) || has_result > 0);
     tb_state_free(end);
     tb_record_free(rec);
+    if (no_memory)
+        return review_error(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
     if (!over)
         return review_error(reply, 409, "not_over",
                             "the game is still being played: it can be reviewed once it has "
@@ -326,7 +337,7 @@ int srv_review_request(srv_reviews *rv, const char *id, const char *record_json,
         job->record = strdup(record_json);
         if (!job->record) {
             pthread_mutex_unlock(&rv->lock);
-            return review_error(reply, 500, "internal", SRV_INTERNAL_MESSAGE);
+            return review_error(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
         }
         job->phase = REVIEW_QUEUED;
         job->done = job->total = 0;
@@ -346,7 +357,7 @@ int srv_review_request(srv_reviews *rv, const char *id, const char *record_json,
             free(job);
             free(copy);
             pthread_mutex_unlock(&rv->lock);
-            return review_error(reply, 500, "internal", SRV_INTERNAL_MESSAGE);
+            return review_error(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
         }
         snprintf(job->id, sizeof job->id, "%s", id);
         job->record = copy;

@@ -86,10 +86,16 @@ static void room_client_unref(srv_client *c)
     c->ops->unref(c);
 }
 
+/* A view or result text the library made, as a tree; no text, or one that
+ * does not read back, is memory that ran out: the answer being built then
+ * fails as a whole (tb__json_oom) rather than carry a null. */
 static json_t *room_parse_view(char *text)
 {
-    json_t *j = json_loads(text, 0, NULL);
+    json_error_t jerr;
+    json_t *j = text ? tb__json_loads(text, 0, &jerr) : NULL;
     free(text);
+    if (!j)
+        tb__json_oom = true;
     return j ? j : json_null();
 }
 
@@ -163,26 +169,38 @@ static void room_log_words_all(srv_room *r)
     tb_state_free(s);
 }
 
-static void room_log_push(srv_room *r, int seat, bool by_ai)
+/* Room in the log for n decisions; -1 when memory runs out (the log as it
+ * was).  A decision is only taken in once its entry has room. */
+static int room_log_reserve(srv_room *r, int n)
+{
+    if (n <= r->log_cap)
+        return 0;
+    int cap = r->log_cap ? r->log_cap * 2 : 64;
+    while (cap < n)
+        cap *= 2;
+    srv_log_entry *l = realloc(r->log, (size_t)cap * sizeof *l);
+    if (!l) {
+        srv_log(&r->rooms->cfg, "game %s: out of memory for the decision log", r->id);
+        return -1;
+    }
+    r->log = l;
+    r->log_cap = cap;
+    return 0;
+}
+
+/* The log entry of the record's last decision; -1 (nothing written) when
+ * memory runs out. */
+static int room_log_push(srv_room *r, int seat, bool by_ai)
 {
     int n = tb_record_length(r->record);
-    if (n > r->log_cap) {
-        int cap = r->log_cap ? r->log_cap * 2 : 64;
-        while (cap < n)
-            cap *= 2;
-        srv_log_entry *l = realloc(r->log, (size_t)cap * sizeof *l);
-        if (!l) { /* the log is for display only: the decision itself is kept */
-            srv_log(&r->rooms->cfg, "game %s: out of memory for the decision log", r->id);
-            return;
-        }
-        r->log = l;
-        r->log_cap = cap;
-    }
+    if (room_log_reserve(r, n))
+        return -1;
     r->log[n - 1].seat = (int8_t)seat;
     r->log[n - 1].by_ai = by_ai;
     r->log[n - 1].stage[0] = '\0';
     r->log[n - 1].said = NULL;
     r->log[n - 1].reveals_known = false;
+    return 0;
 }
 
 static json_t *room_log_entry(const srv_room *r, int k) /* k: 0-based */
@@ -358,7 +376,10 @@ json_t *srv_row_summary(const srv_game_row *row)
     }
     json_object_set_new(j, "seats", seats);
     srv_lobby_row_summary_json(row, j);
-    json_t *res = row->result ? json_loads(row->result, 0, NULL) : NULL;
+    json_error_t jerr;
+    json_t *res = row->result ? tb__json_loads(row->result, 0, &jerr) : NULL;
+    if (row->result && !res && tb__json_no_memory(&jerr))
+        tb__json_oom = true; /* the summary is not sent without its winners */
     json_object_set_new(j, "winners", json_is_object(res) ? json_incref(json_object_get(res, "winners"))
                                                           : json_null());
     json_decref(res);
@@ -603,6 +624,16 @@ static void room_queue_ai(srv_room *r)
         srv_log(&r->rooms->cfg, "game %s: cannot queue the computer's move", r->id);
 }
 
+/* The computer could not decide or send its decision for want of memory
+ * (room locked): it tries again in a second, the position unchanged. */
+static void room_ai_retry(srv_room *r, int expect)
+{
+    if (atomic_load(&r->away))
+        return;
+    r->ai_queued = srv_ai_schedule(r->rooms->ai, r, ROOM_JOB_MOVE, expect,
+                                   srv_now_us() + 1000000u) == 0;
+}
+
 /* Another instance holds the game (room locked): the room stops deciding
  * and every connection hears where the game went. */
 static void room_set_away_locked(srv_room *r, const char *owner)
@@ -657,7 +688,10 @@ static void room_finish(srv_room *r)
     if (!r->finished[0])
         srv_iso_now(r->finished);
     tb_record_set_times(r->record, r->created, r->finished);
-    char *result = room_result(r);
+    char *result = room_result(r); /* NULL (no memory): the end is stored all the same */
+    if (!result)
+        srv_log(&r->rooms->cfg, "game %s: out of memory for its result; the end is stored without",
+                r->id);
     char err[TB_ERR_LEN];
     if (r->rooms->store->m->game_finish(r->rooms->store, r->id, r->finished, result, err,
                                           sizeof err))
@@ -665,10 +699,23 @@ static void room_finish(srv_room *r)
     free(result);
 }
 
+/* The ack of decision n (`move`), or of an undo that keeps n decisions
+ * (`undo`), echoing the request's id; NULL when memory runs out. */
+static char *room_ack_text(json_t *id, int n, const char *move, bool undo)
+{
+    json_t *ack = undo ? json_pack("{s:s,s:b,s:i}", "type", "ack", "undo", true, "n", n)
+                       : json_pack("{s:s,s:i,s:s}", "type", "ack", "n", n, "move", move);
+    if (ack)
+        json_object_set(ack, "id", id ? id : json_null());
+    char *text = ack ? json_dumps(ack, JSON_COMPACT) : NULL;
+    json_decref(ack);
+    return text;
+}
+
 /* The one way a decision enters a game (room locked): checked already, it
  * goes to the store writer (commit.c); srv_room_committed applies it once
  * it is stored.  0 when it is on its way; otherwise the sender (if any) has
- * an error and nothing changed. */
+ * an error and nothing changed: -2 when memory ran out, -1 otherwise. */
 static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_client *ack_to,
                        json_t *ack_id)
 {
@@ -684,19 +731,29 @@ static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_client 
                               "position, then decide again");
         return -1;
     }
+    /* Everything the decision needs once it is stored is made or reserved
+     * first (its record entry, its log entry, the sender's ack): taking it in
+     * and saying so then cannot fail, so the game in memory never falls
+     * behind the store, and a sender told `internal` knows nothing changed. */
     srv_pending *p = calloc(1, sizeof *p);
-    if (!p) {
+    if (p)
+        tb_move_to_text(r->state, m, p->text, sizeof p->text);
+    if (p && ack_to)
+        p->ack_text = room_ack_text(ack_id, tb_decisions_made(r->state) + 1, p->text, false);
+    if (!p || (ack_to && !p->ack_text) || room_log_reserve(r, tb_decisions_made(r->state) + 1) ||
+        tb_record_reserve(r->record, p->text)) {
+        if (p)
+            free(p->ack_text);
+        free(p);
         if (ack_to)
-            srv_client_error(ack_to, ack_id, "internal",
-                              "the server is out of memory, so nothing changed; try again");
-        return -1;
+            srv_client_error(ack_to, ack_id, "internal", SRV_INTERNAL_MESSAGE);
+        return -2;
     }
     p->room = r;
     p->n = tb_decisions_made(r->state) + 1;
     p->seat = seat;
     p->move = m;
     p->by_ai = by_ai;
-    tb_move_to_text(r->state, m, p->text, sizeof p->text);
     srv_iso_now(p->at);
     if (ack_to) {
         ack_to->ops->ref(ack_to);
@@ -712,6 +769,7 @@ static int room_commit(srv_room *r, int seat, tb_move m, bool by_ai, srv_client 
             ack_to->ops->unref(ack_to);
         }
         json_decref(p->ack_id);
+        free(p->ack_text);
         free(p);
         return -1;
     }
@@ -731,11 +789,24 @@ static void room_commit_undo(srv_room *r, int seat, int keep, char *note, srv_cl
                           "position, then try again");
         return;
     }
+    /* the position it goes back to and the ack, made before the store is
+     * asked: once the undo is stored, the room takes it in without fail */
+    char why[TB_ERR_LEN];
     srv_pending *p = calloc(1, sizeof *p);
-    if (!p) {
+    if (p) {
+        p->ack_text = room_ack_text(ack_id, keep, NULL, true);
+        p->back = tb_record_replay_in(r->record, keep, r->rooms->cfg.boards, why, sizeof why);
+    }
+    if (!p || !p->ack_text || !p->back) {
+        if (p && !p->back && !strstr(why, "out of memory"))
+            srv_log(&r->rooms->cfg, "game %s: going back to decision %d: %s", r->id, keep, why);
+        if (p) {
+            free(p->ack_text);
+            tb_state_free(p->back);
+        }
+        free(p);
         free(note);
-        srv_client_error(ack_to, ack_id, "internal",
-                          "the server is out of memory, so nothing changed; try again");
+        srv_client_error(ack_to, ack_id, "internal", SRV_INTERNAL_MESSAGE);
         return;
     }
     p->room = r;
@@ -755,6 +826,8 @@ static void room_commit_undo(srv_room *r, int seat, int keep, char *note, srv_cl
                           "the server is stopping, so nothing changed; try again when it is back");
         ack_to->ops->unref(ack_to);
         json_decref(p->ack_id);
+        free(p->ack_text);
+        tb_state_free(p->back);
         free(p->note);
         free(p);
     }
@@ -768,22 +841,12 @@ static void room_rewind(srv_room *r, srv_pending *p)
     if (n != p->n) {
         /* The room was read again from the store meanwhile (its lease came
          * back) and is already where the undo went: stored, so acknowledged. */
-        json_t *ack = json_pack("{s:s,s:b,s:i}", "type", "ack", "undo", true, "n", keep);
-        if (ack) {
-            json_object_set(ack, "id", p->ack_id ? p->ack_id : json_null());
-            room_send_json(p->ack_to, ack);
-        }
+        room_send(p->ack_to, p->ack_text);
+        p->ack_text = NULL;
         return;
     }
-    char why[TB_ERR_LEN];
-    tb_state *back = tb_record_replay(r->record, keep, why, sizeof why);
-    if (!back) { /* stored already: a restart reads the game back right */
-        snprintf(r->broken, sizeof r->broken,
-                 "the server could not go back in this game; it is right again after a restart");
-        srv_log(&r->rooms->cfg, "game %s: rewinding to decision %d failed", r->id, keep);
-        room_broadcast_state(r);
-        return;
-    }
+    tb_state *back = p->back; /* replayed before the store was asked */
+    p->back = NULL;
     for (int k = keep; k < n; k++) {
         if (r->log && k < r->log_cap) {
             free(r->log[k].said);
@@ -820,11 +883,8 @@ static void room_rewind(srv_room *r, srv_pending *p)
                  n - keep == 1 ? "" : "s");
     else
         snprintf(said, sizeof said, "%s took back a decision", name);
-    json_t *ack = json_pack("{s:s,s:b,s:i}", "type", "ack", "undo", true, "n", keep);
-    if (ack) {
-        json_object_set(ack, "id", p->ack_id ? p->ack_id : json_null());
-        room_send_json(p->ack_to, ack);
-    }
+    room_send(p->ack_to, p->ack_text);
+    p->ack_text = NULL;
     room_broadcast(r, json_pack("{s:s,s:i,s:i,s:i,s:b,s:s}", "type", "undone", "seat", p->seat,
                                 "n", keep, "count", n - keep, "take_back", p->note != NULL,
                                 "said", said));
@@ -833,12 +893,10 @@ static void room_rewind(srv_room *r, srv_pending *p)
 }
 
 /* Tells the sender its decision n is stored (and so taken). */
-static void room_ack(srv_client *to, json_t *id, int n, const char *move)
+static void room_ack(srv_pending *p)
 {
-    json_t *ack = json_pack("{s:s,s:i,s:s}", "type", "ack", "n", n, "move", move);
-    if (ack)
-        json_object_set(ack, "id", id ? id : json_null());
-    room_send_json(to, ack);
+    room_send(p->ack_to, p->ack_text);
+    p->ack_text = NULL;
 }
 
 void srv_room_committed(srv_pending *p, int stored, const char *why)
@@ -847,6 +905,7 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
     srv_client *ack_to = p->ack_to;
     json_t *ack_id = p->ack_id;
     int n = p->n;
+    tb__json_fresh();
     pthread_mutex_lock(&r->lock);
     r->commit_pending = false;
     if (p->undo && stored == 0) {
@@ -873,10 +932,10 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
     } else if (r->state && tb_decisions_made(r->state) == n - 1) {
         tb_state *before = tb_state_dup(r->state); /* for the log's words */
         tb_apply(r->state, p->move);
-        if (tb_record_push(r->record, p->text)) /* stored already: a restart reads it back */
+        /* reserved by room_commit: neither can fail */
+        if (tb_record_push(r->record, p->text) || room_log_push(r, p->seat, p->by_ai))
             srv_log(&r->rooms->cfg, "game %s: out of memory for the record of decision %d",
                     r->id, n);
-        room_log_push(r, p->seat, p->by_ai);
         if (before && tb_record_length(r->record) == n) {
             room_log_words(r, n - 1, before, p->move);
             /* what it revealed, for undo (undo.c): the games' answer is one
@@ -890,7 +949,7 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
             atomic_fetch_sub(&r->rooms->running, 1);
         }
         if (ack_to)
-            room_ack(ack_to, ack_id, n, p->text);
+            room_ack(p);
         srv_lobby_new_turn(r);
         room_broadcast_state(r);
         room_queue_ai(r);
@@ -898,13 +957,15 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
         /* The room was read again from the store meanwhile (its lease came
          * back) and already holds this decision: stored, so acknowledged. */
         if (ack_to)
-            room_ack(ack_to, ack_id, n, p->text);
+            room_ack(p);
         room_queue_ai(r);
     }
     pthread_mutex_unlock(&r->lock);
     if (ack_to)
         ack_to->ops->unref(ack_to);
     json_decref(ack_id);
+    free(p->ack_text);
+    tb_state_free(p->back);
     free(p->note);
     free(p);
 }
@@ -920,12 +981,14 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
 static char *room_options_text(const tb_options *o, const tb_data *data)
 {
     json_t *j = json_object();
+    bool whole = j != NULL; /* jansson's setters fail quietly: stored whole or not at all */
     for (int i = 0; i < o->count; i++)
-        json_object_set_new(j, o->item[i].key, json_string(o->item[i].value));
+        whole &= json_object_set_new(j, o->item[i].key, json_string(o->item[i].value)) == 0;
     if (data)
-        json_object_set_new(j, ROOM_BOARD_KEY, json_pack("{s:s,s:s}", "name", tb_data_name(data),
-                                                         "hash", tb_data_hash(data)));
-    char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+        whole &= json_object_set_new(j, ROOM_BOARD_KEY,
+                                     json_pack("{s:s,s:s}", "name", tb_data_name(data), "hash",
+                                               tb_data_hash(data))) == 0;
+    char *s = whole ? json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     json_decref(j);
     return s; /* NULL only when out of memory: the caller refuses the game */
 }
@@ -974,7 +1037,9 @@ static srv_room *room_new(srv_rooms *s)
 int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
 {
     json_error_t jerr;
-    json_t *req = json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *req = tb__json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!req && tb__json_no_memory(&jerr))
+        return srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
     if (!req)
         return srv_error_reply(reply, 400, "bad_json", "the body is not JSON: %s (line %d, column %d)",
                                 tb__json_error_words(&jerr), jerr.line, jerr.column);
@@ -1080,7 +1145,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     }
     r = room_new(s);
     if (!r) {
-        status = srv_error_reply(reply, 500, "internal", "the server is out of memory; try again later");
+        status = srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
         goto done;
     }
     r->game = game;
@@ -1185,12 +1250,20 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     srv_lobby_create_keys(r, &lc, tokens, creator_token, sizeof creator_token);
     uint64_t seed = srv_secret_u64();
     r->state = tb_state_new(game);
+    if (!r->state) {
+        status = srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+        goto done;
+    }
     if (tb_setup_data(r->state, data, r->players, &r->options, seed, err, sizeof err)) {
         status = srv_error_reply(reply, 400, "bad_options", "%s", err);
         goto done;
     }
     srv_iso_now(r->created);
     r->record = tb_record_new(game, r->players, &r->options, seed);
+    if (!r->record) {
+        status = srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+        goto done;
+    }
     tb_record_set_data(r->record, data);
     for (int i = 0; i < r->players; i++) {
         char kind[64];
@@ -1210,7 +1283,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     row.options = room_options_text(&r->options, tb_state_data(r->state));
     if (!row.options) {
         srv_log(&s->cfg, "creating a game: out of memory");
-        status = srv_error_reply(reply, 500, "internal", "the server is out of memory; try again later");
+        status = srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
         goto done;
     }
     row.seed = seed;
@@ -1303,9 +1376,15 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
     else if (r->players < 1 || r->players > TB_MAX_SEATS)
         snprintf(r->broken, sizeof r->broken, "bad player count %d", r->players);
     const tb_data *data = NULL;
+    /* Memory running out while the game is read fails the reading (the
+     * request that wanted it gets an error, the next one reads it again); it
+     * never leaves a game read in part or marked broken. */
+    bool no_memory = false;
+    json_error_t jerr;
     if (!r->broken[0]) {
         tb_options_clear(&r->options);
-        json_t *jo = json_loads(row.options ? row.options : "{}", 0, NULL);
+        json_t *jo = tb__json_loads(row.options ? row.options : "{}", 0, &jerr);
+        no_memory |= !jo && json_error_code(&jerr) == json_error_out_of_memory;
         const char *key;
         json_t *val;
         data = room_stored_board(r, json_object_get(jo, ROOM_BOARD_KEY));
@@ -1320,8 +1399,9 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
         if (!r->broken[0] && tb_options_normalize(r->game, &r->options, why, sizeof why))
             snprintf(r->broken, sizeof r->broken, "stored options: %.*s", TB__CLIP(why, 200));
     }
-    if (!r->broken[0]) {
-        r->record = tb_record_new(r->game, r->players, &r->options, row.seed);
+    if (!r->broken[0] && !no_memory && !(r->record = tb_record_new(r->game, r->players, &r->options, row.seed)))
+        no_memory = true;
+    if (!r->broken[0] && !no_memory) {
         tb_record_set_data(r->record, data);
         for (int i = 0; i < r->players; i++) {
             char kind[64];
@@ -1332,13 +1412,22 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
             tb_record_set_player(r->record, i, row.seat[i].name, kind);
         }
         tb_record_set_times(r->record, r->created, r->finished[0] ? r->finished : NULL);
-        for (int k = 0; k < count; k++) {
-            tb_record_push(r->record, moves[k].move);
-            room_log_push(r, moves[k].seat, strcmp(moves[k].by, "ai") == 0);
-        }
-        r->state = tb_record_replay_in(r->record, -1, r->rooms->cfg.boards, why, sizeof why);
-        if (!r->state)
+        for (int k = 0; k < count && !no_memory; k++)
+            no_memory = tb_record_push(r->record, moves[k].move) != 0 ||
+                        room_log_push(r, moves[k].seat, strcmp(moves[k].by, "ai") == 0) != 0;
+        if (!no_memory)
+            r->state = tb_record_replay_in(r->record, -1, r->rooms->cfg.boards, why, sizeof why);
+        if (!no_memory && !r->state && strstr(why, "out of memory"))
+            no_memory = true;
+        else if (!no_memory && !r->state)
             snprintf(r->broken, sizeof r->broken, "%s", why);
+    }
+    if (no_memory) {
+        snprintf(err, errlen, "out of memory reading game %s", id);
+        srv_room_free(r);
+        srv_decisions_free(moves, count);
+        srv_game_row_clear(&row);
+        return NULL;
     }
     bool narrate = r->state != NULL;
     for (int i = 0; i < r->players && i < TB_MAX_SEATS; i++) {
@@ -1365,7 +1454,14 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
     if (narrate && !r->broken[0])
         room_log_words_all(r);
     if (row.takebacks) {
-        r->takebacks = json_loads(row.takebacks, 0, NULL);
+        r->takebacks = tb__json_loads(row.takebacks, 0, &jerr);
+        if (!r->takebacks && json_error_code(&jerr) == json_error_out_of_memory) {
+            snprintf(err, errlen, "out of memory reading game %s", id);
+            srv_room_free(r);
+            srv_decisions_free(moves, count);
+            srv_game_row_clear(&row);
+            return NULL;
+        }
         if (!json_is_array(r->takebacks)) { /* a note that does not read: the game still plays */
             srv_log(&s->cfg, "game %s: its take-back notes do not read", r->id);
             json_decref(r->takebacks);
@@ -1496,14 +1592,17 @@ char *srv_room_record_json(srv_room *r, int *status)
                           : tb_record_json_sealed(r->record, r->state, TB_SPECTATOR);
         bool takebacks = r->takebacks && json_array_size(r->takebacks);
         if (out && (r->conceded || takebacks)) { /* docs/records.md */
-            json_t *j = json_loads(out, 0, NULL);
+            json_error_t jerr;
+            json_t *j = tb__json_loads(out, 0, &jerr);
+            free(out);
+            out = NULL; /* no memory to add them: no record rather than one without them */
             if (j) {
                 if (r->conceded)
                     json_object_set_new(j, "result", room_parse_view(srv_lobby_result_json(r)));
                 if (takebacks)
                     json_object_set(j, "takebacks", r->takebacks);
-                free(out);
-                out = srv_json_text(j);
+                out = json_dumps(j, JSON_COMPACT);
+                json_decref(j);
             }
         }
     }
@@ -1539,6 +1638,10 @@ char *srv_room_replay_json(srv_room *r, long step, const char *token, int *statu
     }
     char why[TB_ERR_LEN];
     tb_state *s = tb_record_replay_in(r->record, (int)step, r->rooms->cfg.boards, why, sizeof why);
+    if (!s && strstr(why, "out of memory")) {
+        *status = srv_error_reply(&out, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+        goto done;
+    }
     if (!s) {
         *status = 500;
         out = srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", "replay_failed", "message", why));
@@ -1580,7 +1683,12 @@ char *srv_room_scores_json(srv_room *r, int *status)
     /* the graph, the points by stage and their sources: one story (story.c) */
     char *story = tb_record_story_json(r->record, r->rooms->cfg.boards, why, sizeof why);
     json_t *j = story ? json_loads(story, 0, NULL) : NULL;
+    bool no_memory = story ? !j : strstr(why, "out of memory") != NULL;
     free(story);
+    if (!j && no_memory) {
+        *status = srv_error_reply(&out, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+        goto done;
+    }
     if (!j) {
         *status = 500;
         out = srv_json_text(json_pack("{s:{s:s,s:s}}", "error", "code", "replay_failed", "message", why));
@@ -1828,6 +1936,15 @@ static void room_hint_send(srv_room *r, int seat)
             room_send(r->clients[i], strdup(r->hint_text));
 }
 
+/* A hint that could not be made for want of memory: every connection of
+ * `seat` that waits for it hears so, and may ask again (lock held). */
+static void room_hint_fail(srv_room *r, int seat)
+{
+    for (int i = 0; i < r->nclients; i++)
+        if (r->clients[i]->seat == seat)
+            srv_client_error(r->clients[i], NULL, "internal", SRV_INTERNAL_MESSAGE);
+}
+
 /* A hint asked for by a seat: computed once per position on an AI worker
  * (a ROOM_JOB_HINT job for position n), sent to the seat's connections. */
 static void room_hint_request(srv_room *r, srv_client *c, const json_t *id)
@@ -1844,8 +1961,8 @@ static void room_hint_request(srv_room *r, srv_client *c, const json_t *id)
         r->hint_text = NULL;
         r->hint_n = n;
         if (srv_ai_schedule(r->rooms->ai, r, ROOM_JOB_HINT, n, srv_now_us()) != 0) {
-            r->hint_n = -1;
-            srv_client_error(c, id, "busy", "the computer cannot think about a hint right now");
+            r->hint_n = -1; /* no memory for the job */
+            srv_client_error(c, id, "internal", SRV_INTERNAL_MESSAGE);
         }
     } /* else: being computed; it goes to every connection of the seat */
     pthread_mutex_unlock(&r->lock);
@@ -1935,8 +2052,12 @@ static void room_hint_step(srv_room *r, int n)
         if (!r->hint_text)
             r->hint_n = -1;
         room_hint_send(r, seat);
+        if (!r->hint_text)
+            room_hint_fail(r, seat);
     } else if (r->hint_n == n) {
         r->hint_n = -1;
+        if (r->state && tb_decisions_made(r->state) == n) /* no memory to think: the seat hears so */
+            room_hint_fail(r, seat);
     }
     pthread_mutex_unlock(&r->lock);
 }
@@ -2094,6 +2215,13 @@ void srv_room_ai_step(void *owner, int kind, int expect)
     tb_budget budget = r->seat[seat].budget;
     tb_state *copy = tb_state_dup(r->state);
     tb_record *history = tb_record_dup(r->record);
+    if (!copy || !history) { /* no memory to think: try again in a second */
+        tb_state_free(copy);
+        tb_record_free(history);
+        room_ai_retry(r, expect);
+        pthread_mutex_unlock(&r->lock);
+        return;
+    }
     r->ai_queued = true; /* thinking: no second job for this position */
     pthread_mutex_unlock(&r->lock);
 
@@ -2107,7 +2235,9 @@ void srv_room_ai_step(void *owner, int kind, int expect)
     r->ai_queued = false;
     if (tb_decisions_made(r->state) == expect && tb_to_move(r->state) == seat &&
         tb_is_legal(r->state, m)) {
-        room_commit(r, seat, m, true, NULL, NULL); /* a store failure retries (committed) */
+        /* a store failure retries (committed); no memory to send it, here */
+        if (room_commit(r, seat, m, true, NULL, NULL) == -2)
+            room_ai_retry(r, expect);
     } else {
         room_queue_ai(r);
     }

@@ -44,6 +44,8 @@ typedef struct srv_pending {
     char at[SRV_TIME_LEN];
     srv_client *ack_to;   /* who hears the ack or the error; NULL for a computer */
     json_t *ack_id;
+    char *ack_text;       /* the ack, built before the store is asked (malloc'd; NULL: none) */
+    struct tb_state *back; /* an undo's position, replayed before the store is asked */
     /* Undo or take back (undo.c): not a decision but the removal of every
      * decision after the first `keep`; `note` (malloc'd JSON, take back
      * only) goes into the record.  It travels the same queue as decisions,

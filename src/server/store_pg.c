@@ -920,14 +920,15 @@ static int pgstore_seat_joined(srv_store *base, const char *id, int seat, char *
     return rc;
 }
 
-static char *pgstore_dup(const PGresult *r, int row, int col)
+/* A malloc'd copy of a field into *out (NULL for SQL NULL); -1 when memory
+ * runs out. */
+static int pgstore_dup(const PGresult *r, int row, int col, char **out)
 {
+    *out = NULL;
     if (PQgetisnull(r, row, col))
-        return NULL;
-    char *d = strdup(PQgetvalue(r, row, col));
-    if (!d)
-        abort();
-    return d;
+        return 0;
+    *out = strdup(PQgetvalue(r, row, col));
+    return *out ? 0 : -1;
 }
 
 static void pgstore_copy(char *dst, size_t n, const PGresult *r, int row, int col)
@@ -995,8 +996,10 @@ static int pgstore_load_once(pgsession *s, const char *id, srv_game_row *g,
         goto done;
     }
     pgstore_read_game(r, 0, g);
-    g->options = pgstore_dup(r, 0, 8);
-    g->result = pgstore_dup(r, 0, 9);
+    if (pgstore_dup(r, 0, 8, &g->options) || pgstore_dup(r, 0, 9, &g->result)) {
+        snprintf(err, errlen, "out of memory reading game %s", id);
+        goto done;
+    }
     PQclear(r);
     r = pgstore_params(s,
                        "SELECT seat, kind, name, level, joined, encode(token_hash, 'hex'),"
@@ -1058,7 +1061,11 @@ static int pgstore_load_once(pgsession *s, const char *id, srv_game_row *g,
         }
         m[k].seat = atoi(PQgetvalue(r, k, 1));
         pgstore_copy(m[k].by, sizeof m[k].by, r, k, 2);
-        m[k].move = pgstore_dup(r, k, 3);
+        if (pgstore_dup(r, k, 3, &m[k].move)) {
+            snprintf(err, errlen, "out of memory reading game %s", id);
+            srv_decisions_free(m, k);
+            goto done;
+        }
     }
     PQclear(r);
     r = pgstore_params(s,
@@ -1070,7 +1077,11 @@ static int pgstore_load_once(pgsession *s, const char *id, srv_game_row *g,
         srv_decisions_free(m, total);
         goto done;
     }
-    g->takebacks = pgstore_dup(r, 0, 0);
+    if (pgstore_dup(r, 0, 0, &g->takebacks)) {
+        snprintf(err, errlen, "out of memory reading game %s", id);
+        srv_decisions_free(m, total);
+        goto done;
+    }
     *moves = m;
     *count = total;
     rc = 0;
@@ -1129,15 +1140,16 @@ static int pgstore_list_once(pgsession *s, const char *status, int limit, srv_ga
     for (int i = 0; i < PQntuples(r); i++) {
         if (n == 0 || strcmp(out[n - 1].id, PQgetvalue(r, i, 0)) != 0) {
             if (n == cap) {
-                cap = cap ? cap * 2 : 16;
-                srv_game_row *grown = realloc(out, (size_t)cap * sizeof *grown);
+                int grown_cap = cap ? cap * 2 : 16;
+                srv_game_row *grown = realloc(out, (size_t)grown_cap * sizeof *grown);
                 if (!grown)
-                    abort();
+                    goto no_memory;
                 out = grown;
+                cap = grown_cap;
             }
             pgstore_read_game(r, i, &out[n]);
-            out[n].result = pgstore_dup(r, i, 8);
-            n++;
+            if (pgstore_dup(r, i, 8, &out[n++].result))
+                goto no_memory;
         }
         if (!PQgetisnull(r, i, 10)) {
             pgstore_read_seat(r, i, 10, &out[n - 1]);
@@ -1152,6 +1164,13 @@ static int pgstore_list_once(pgsession *s, const char *status, int limit, srv_ga
     *rows = out;
     *count = n;
     return 0;
+no_memory:
+    for (int k = 0; k < n; k++)
+        srv_game_row_clear(&out[k]);
+    free(out);
+    PQclear(r);
+    snprintf(err, errlen, "out of memory listing games");
+    return -1;
 }
 
 static int pgstore_games_list(srv_store *base, const char *status, int limit,
@@ -1257,8 +1276,11 @@ static int pgstore_ids(pgsession *s, const char *sql, int n, const char *const *
     }
     int total = PQntuples(r);
     srv_game_id *out = calloc((size_t)(total > 0 ? total : 1), sizeof *out);
-    if (!out)
-        abort();
+    if (!out) {
+        snprintf(err, errlen, "out of memory: %s", what);
+        PQclear(r);
+        return -1;
+    }
     for (int i = 0; i < total; i++)
         pgstore_copy(out[i].id, sizeof out[i].id, r, i, 0);
     PQclear(r);
@@ -1504,8 +1526,11 @@ static int pgstore_review_load(srv_store *base, const char *id, char **json, cha
         } else if (PQntuples(r) == 0) {
             rc = 1;
         } else {
-            *json = pgstore_dup(r, 0, 0);
-            rc = *json ? 0 : 1;
+            if (pgstore_dup(r, 0, 0, json)) {
+                snprintf(err, errlen, "out of memory reading a review");
+                rc = -1;
+            } else
+                rc = *json ? 0 : 1;
         }
         PQclear(r);
     }
@@ -1567,8 +1592,10 @@ srv_store *srv_store_pg_open(const char *url, int lease_seconds, char *err, size
     }
     PQconninfoFree(parsed);
     pgstore *st = calloc(1, sizeof *st);
-    if (!st)
-        abort();
+    if (!st) {
+        snprintf(err, errlen, "out of memory opening the database");
+        return NULL;
+    }
     st->base.m = &pgstore_methods;
     pthread_mutex_init(&st->lock, NULL);
     pthread_cond_init(&st->freed, NULL);

@@ -119,10 +119,22 @@ static int sqlstore_exec(sqlstore *s, const char *sql, char *err, size_t errlen)
  * database's write lock at once) or a read one (one consistent snapshot of
  * several tables).  On failure the lock is released again and -1 returned.
  * sqlstore_write_end or sqlstore_read_end closes it. */
+/* Ends whatever transaction is still open (lock held).  A COMMIT or
+ * ROLLBACK can itself fail when memory runs out (sqlite3_exec prepares a
+ * statement): it is tried again, so one failure never leaves a transaction
+ * open for every later request to trip over. */
+static void sqlstore_rollback_open(sqlstore *s)
+{
+    for (int i = 0; i < 8 && !sqlite3_get_autocommit(s->db); i++)
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
 static int sqlstore_begin(sqlstore *s, bool write, char *err, size_t errlen)
 {
     pthread_mutex_lock(&s->lock);
+    sqlstore_rollback_open(s); /* none should be: a safeguard */
     if (sqlstore_exec(s, write ? "BEGIN IMMEDIATE" : "BEGIN", err, errlen)) {
+        sqlstore_rollback_open(s);
         pthread_mutex_unlock(&s->lock);
         return -1;
     }
@@ -137,14 +149,15 @@ static int sqlstore_write_end(sqlstore *s, int rc, char *err, size_t errlen)
     if (rc == 0 && sqlstore_exec(s, "COMMIT", err, errlen))
         rc = -1;
     if (rc != 0)
-        sqlstore_exec(s, "ROLLBACK", NULL, 0);
+        sqlstore_rollback_open(s);
     pthread_mutex_unlock(&s->lock);
     return rc;
 }
 
 static void sqlstore_read_end(sqlstore *s)
 {
-    sqlstore_exec(s, "COMMIT", NULL, 0);
+    if (sqlstore_exec(s, "COMMIT", NULL, 0))
+        sqlstore_rollback_open(s);
     pthread_mutex_unlock(&s->lock);
 }
 
@@ -427,14 +440,17 @@ static void sqlstore_copy(char *dst, size_t n, const unsigned char *src)
     snprintf(dst, n, "%s", src ? (const char *)src : "");
 }
 
-static char *sqlstore_dup(const unsigned char *src)
+/* A malloc'd copy of text column `col` into *out (NULL for SQL NULL); -1
+ * when memory runs out (SQLite's conversion or the copy). */
+static int sqlstore_dup(sqlite3_stmt *st, int col, char **out)
 {
-    if (!src)
-        return NULL;
-    char *d = strdup((const char *)src);
-    if (!d)
-        abort();
-    return d;
+    *out = NULL;
+    if (sqlite3_column_type(st, col) == SQLITE_NULL)
+        return 0;
+    const unsigned char *src = sqlite3_column_text(st, col);
+    if (src)
+        *out = strdup((const char *)src);
+    return *out ? 0 : -1;
 }
 
 /* Fills the game columns of a row from a statement selecting
@@ -547,8 +563,10 @@ static int sqlstore_game_load(srv_store *base, const char *id, srv_game_row *g,
         goto done;
     }
     sqlstore_read_game(st, g);
-    g->options = sqlstore_dup(sqlite3_column_text(st, 8));
-    g->result = sqlstore_dup(sqlite3_column_text(st, 9));
+    if (sqlstore_dup(st, 8, &g->options) || sqlstore_dup(st, 9, &g->result)) {
+        snprintf(err, errlen, "out of memory reading game %s", id);
+        goto done;
+    }
     sqlite3_finalize(st);
     st = NULL;
     if (sqlstore_read_seats(s, g, err, errlen) || sqlstore_read_takebacks(s, id, g, err, errlen))
@@ -584,9 +602,11 @@ static int sqlstore_game_load(srv_store *base, const char *id, srv_game_row *g,
         }
         m[n].seat = sqlite3_column_int(st, 1);
         sqlstore_copy(m[n].by, sizeof m[n].by, sqlite3_column_text(st, 2));
-        m[n].move = sqlstore_dup(sqlite3_column_text(st, 3));
-        if (!m[n].move)
-            m[n].move = sqlstore_dup((const unsigned char *)"");
+        if (sqlstore_dup(st, 3, &m[n].move) || (!m[n].move && !(m[n].move = strdup("")))) {
+            snprintf(err, errlen, "out of memory reading game %s", id);
+            srv_decisions_free(m, n);
+            goto done;
+        }
         n++;
     }
     if (step != SQLITE_DONE) {
@@ -639,7 +659,10 @@ static int sqlstore_games_list(srv_store *base, const char *status, int limit,
             r = g;
         }
         sqlstore_read_game(st, &r[n]);
-        r[n++].result = sqlstore_dup(sqlite3_column_text(st, 8));
+        if (sqlstore_dup(st, 8, &r[n++].result)) {
+            step = SQLITE_NOMEM;
+            break;
+        }
     }
     bool ok = step == SQLITE_DONE || step == SQLITE_ROW;
     if (!ok)
@@ -859,8 +882,11 @@ static int sqlstore_review_load(srv_store *base, const char *id, char **json, ch
         sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
         int step = sqlite3_step(st);
         if (step == SQLITE_ROW) {
-            *json = sqlstore_dup(sqlite3_column_text(st, 0));
-            rc = *json ? 0 : sqlstore_fail(s, err, errlen, "reading a review");
+            if (sqlstore_dup(st, 0, json)) {
+                snprintf(err, errlen, "out of memory reading a review");
+                rc = -1;
+            } else
+                rc = *json ? 0 : sqlstore_fail(s, err, errlen, "reading a review");
         } else {
             rc = step == SQLITE_DONE ? 1 : sqlstore_fail(s, err, errlen, "reading a review");
         }
@@ -894,8 +920,10 @@ static const srv_store_methods sqlstore_methods = {
 srv_store *srv_store_sqlite_open(const char *path, bool full_sync, char *err, size_t errlen)
 {
     sqlstore *s = calloc(1, sizeof *s);
-    if (!s)
-        abort();
+    if (!s) {
+        snprintf(err, errlen, "out of memory opening the database");
+        return NULL;
+    }
     s->base.m = &sqlstore_methods;
     pthread_mutex_init(&s->lock, NULL);
     if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=

@@ -72,6 +72,7 @@ struct srv_conn {
     /* under lock */
     pthread_mutex_t lock;
     ws_out *out_head, *out_tail;
+    ws_out *spare; /* a node kept for a message sent when malloc fails (NULL: in use) */
     bool dirty, dead;
     srv_conn *dirty_next;
 };
@@ -104,6 +105,7 @@ static void ws_conn_unref(srv_conn *c)
         free(o->text);
         free(o);
     }
+    free(c->spare);
     free(c->in);
     free(c->extra);
     pthread_mutex_destroy(&c->lock);
@@ -122,15 +124,29 @@ static void ws_conn_send(srv_conn *c, char *text)
 {
     if (!text) /* a message that could not be built: the client hears so */
         text = srv_internal_error("a WebSocket message");
-    ws_out *o = text ? malloc(sizeof *o) : NULL;
-    if (!o) { /* out of memory: this one message is lost, the server goes on */
+    if (!text) /* not even that: this one message is lost, the server goes on */
+        return;
+    ws_out *o = malloc(sizeof *o);
+    pthread_mutex_lock(&c->lock);
+    if (!o) { /* the connection's spare node carries it */
+        o = c->spare;
+        c->spare = NULL;
+    } else if (!c->spare) { /* the spare comes back with the next node made */
+        c->spare = o;
+        o = malloc(sizeof *o);
+        if (!o) {
+            o = c->spare;
+            c->spare = NULL;
+        }
+    }
+    if (!o) { /* two messages without memory at once: this one is lost */
+        pthread_mutex_unlock(&c->lock);
         free(text);
         return;
     }
     o->text = text;
     o->len = strlen(text);
     o->next = NULL;
-    pthread_mutex_lock(&c->lock);
     if (c->dead) {
         pthread_mutex_unlock(&c->lock);
         free(text);
@@ -272,6 +288,7 @@ static void ws_frame_chunk_cb(wslay_event_context_ptr ctx,
 
 static void ws_handle(srv_conn *c, int opcode)
 {
+    tb__json_fresh();
     uint64_t now = srv_now_us();
     c->tokens += (double)(now - c->refill_us) * (SRV_RATE_PER_SEC / 1e6);
     if (c->tokens > SRV_RATE_BURST)
@@ -298,7 +315,11 @@ static void ws_handle(srv_conn *c, int opcode)
         return;
     }
     json_error_t jerr;
-    json_t *msg = json_loadb(c->in, c->in_len, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *msg = tb__json_loadb(c->in, c->in_len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!msg && tb__json_no_memory(&jerr)) {
+        ws_conn_error(c, NULL, "internal", SRV_INTERNAL_MESSAGE);
+        return;
+    }
     if (!msg) {
         ws_conn_error(c, NULL, "bad_json", "that message is not JSON: %s (column %d)",
                        tb__json_error_words(&jerr), jerr.column);
@@ -419,7 +440,30 @@ static void ws_flush(srv_ws *ws, srv_conn *c, bool from_dirty_list)
     for (ws_out *o = list, *next; o; o = next) {
         next = o->next;
         struct wslay_event_msg m = {WSLAY_TEXT_FRAME, (const uint8_t *)o->text, o->len};
-        wslay_event_queue_msg(c->ctx, &m); /* copies; fails only once closing */
+        /* copies; fails once closing, or without memory: then this message and
+         * the rest go back to the front of the outbox for the next flush */
+        if (wslay_event_queue_msg(c->ctx, &m) == WSLAY_ERR_NOMEM) {
+            pthread_mutex_lock(&c->lock);
+            ws_out *last = o;
+            while (last->next)
+                last = last->next;
+            last->next = c->out_head;
+            c->out_head = o;
+            if (!c->out_tail)
+                c->out_tail = last;
+            bool requeue = !c->dirty;
+            if (requeue) {
+                c->dirty = true;
+                ws_conn_ref(c);
+                pthread_mutex_lock(&ws->lock);
+                c->dirty_next = ws->dirty;
+                ws->dirty = c;
+                pthread_mutex_unlock(&ws->lock);
+            }
+            pthread_mutex_unlock(&c->lock);
+            ws_wake(ws);
+            break;
+        }
         free(o->text);
         free(o);
     }

@@ -170,5 +170,32 @@ check "arkadia: the bad file's line is named" grep -q "abad.txt:15: the tent on 
 check "arkadia: engine --data-dir plays on the board by name" bash -c "printf 'list_boards arkadia\nnew arkadia board=moved players=2\nlegal\n' | '$tabula' engine --data-dir '$tmp/boards' | grep -q '^lot k4'"
 check "arkadia: the built-in board has no such lot place" bash -c "! printf 'new arkadia players=2\nlegal\n' | '$tabula' engine | grep -q '^lot k4'"
 
+# Files that are no board, record or state (tabula.h, tb_file_read): a device, a FIFO nobody
+# writes to, a folder and a sparse file over 64 MiB are refused at once in one line, never
+# read (each run under `timeout 10`: a reader that waits on the FIFO or reads /dev/zero to
+# its end fails here)
+mkfifo "$tmp/fifo.txt"
+truncate -s $(((64 << 20) + 1)) "$tmp/big.txt"
+mkdir "$tmp/folder.txt"
+for f in /dev/zero "$tmp/fifo.txt" "$tmp/big.txt" "$tmp/folder.txt"; do
+  case $f in
+    /dev/zero) why="is a device, not a file" ;;
+    *fifo.txt) why="is a pipe (FIFO), not a file" ;;
+    *big.txt) why="is larger than 64 MiB" ;;
+    *) why="is a folder, not a file" ;;
+  esac
+  usage_case "play --board ${f##*/}" timeout 10 "$tabula" play khronos --board "$f"
+  check "play --board ${f##*/} says why" grep -qF "$f $why" "$tmp/err"
+  for cmd in replay review; do
+    timeout 10 "$tabula" $cmd "$f" </dev/null >/dev/null 2>"$tmp/err"; rc=$?
+    check "$cmd ${f##*/} is refused in one line" bash -c "[ $rc -eq 1 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -qF '$f $why' '$tmp/err'"
+  done
+done
+mkdir -p "$tmp/fifodir/khronos"; mkfifo "$tmp/fifodir/khronos/waits.txt"
+timeout 10 "$tabula" serve --data-dir "$tmp/fifodir" --port 0 --db "$tmp/fifo.db" </dev/null >/dev/null 2>"$tmp/err"; rc=$?
+check "serve --data-dir with a FIFO board does not start" bash -c "[ $rc -eq 1 ] && grep -qF 'waits.txt is a pipe (FIFO), not a file' '$tmp/err'"
+timeout 10 "$tabula" engine --data-dir "$tmp/fifodir" </dev/null >/dev/null 2>"$tmp/err"; rc=$?
+check "engine --data-dir with a FIFO board does not start" bash -c "[ $rc -eq 1 ] && grep -qF 'waits.txt is a pipe (FIFO)' '$tmp/err'"
+
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

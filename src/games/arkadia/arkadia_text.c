@@ -856,6 +856,8 @@ int ark__narrate(const tb_state *s_before, tb_move m, const tb_state *s_after, c
     if (after->phase == ARK_PH_OVER && a->phase != ARK_PH_OVER)
         tb__buf_printf(&b, ". The game ends");
     char *text = tb__buf_take(&b);
+    if (!text)
+        return -1; /* no memory: the log says "NAME plays MOVE" */
     int len = snprintf(buf, buflen, "%s", text);
     free(text);
     return len;

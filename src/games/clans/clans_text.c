@@ -656,6 +656,8 @@ int clans__narrate(const tb_state *s_before, tb_move mv, const tb_state *s_after
     }
     clans_narrate_villages(&b, before, after, mixed, who);
     char *text = tb__buf_take(&b);
+    if (!text)
+        return -1; /* no memory: the log says "NAME plays MOVE" */
     int len = snprintf(buf, buflen, "%s", text);
     free(text);
     return len;

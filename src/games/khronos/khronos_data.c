@@ -452,8 +452,13 @@ static kh_tables *kd_build(kd_reader *r)
     int width = r->width, height = r->height, squares = width * height;
     kd_place_key *key = calloc(KD_MAXPLACE, sizeof *key);
     kd_owned *own = calloc(1, sizeof *own);
-    if (!key || !own)
-        abort();
+    if (!key || !own) {
+        free(key);
+        free(own);
+        r->line = 0;
+        kd_fail(r, "out of memory while building the board's tables");
+        return NULL;
+    }
     kh_tables *t = &own->tables;
     int np = 0;
     for (int s = 1; s <= 3; s++)
@@ -545,11 +550,14 @@ static kh_tables *kd_build(kd_reader *r)
     kh_place *place = calloc((size_t)(np ? np : 1), sizeof *place);
     uint16_t(*anchor)[KH_MAXSQ + 1] = calloc(4, sizeof *anchor);
     uint16_t *super_first = calloc((size_t)np + 1, sizeof *super_first);
-    if (!place || !anchor || !super_first)
-        abort();
     t->place = place;
     t->anchor = (const uint16_t(*)[KH_MAXSQ + 1])anchor;
     t->super_first = super_first;
+    if (!place || !anchor || !super_first) {
+        r->line = 0;
+        kd_fail(r, "out of memory while building the board's tables");
+        goto fail;
+    }
     for (int i = 0; i < np; i++) {
         const kd_place_key *p = &key[i];
         kh_place *q = &place[i];
@@ -626,8 +634,11 @@ static kh_tables *kd_build(kd_reader *r)
                 goto fail;
             }
             super = calloc((size_t)(total ? total : 1), sizeof *super);
-            if (!super)
-                abort();
+            if (!super) {
+                r->line = 0;
+                kd_fail(r, "out of memory while building the board's tables");
+                goto fail;
+            }
             t->super = super;
         }
         long n = 0;
@@ -659,8 +670,11 @@ fail:
 void *kh_data_read(const char *text, size_t len, const char *where, char *err, size_t errlen)
 {
     kd_reader *r = calloc(1, sizeof *r);
-    if (!r)
-        abort();
+    if (!r) {
+        if (err && errlen)
+            snprintf(err, errlen, "%s: out of memory while reading it", where ? where : "khronos data");
+        return NULL;
+    }
     r->where = where ? where : "khronos data";
     r->err = err;
     r->errlen = errlen;

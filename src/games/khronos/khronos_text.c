@@ -497,7 +497,7 @@ int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, cha
         return -1;
     tb_move *moves = malloc(TB_MAX_MOVES * sizeof *moves);
     if (!moves)
-        abort();
+        return tb__errf(err, errlen, "out of memory while checking the decision");
     int n = s->game->legal(s, moves);
     bool legal = false;
     for (int i = 0; i < n && !legal; i++)
@@ -1314,7 +1314,7 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
     if (!over) {
         tb_move *moves = malloc(TB_MAX_MOVES * sizeof *moves);
         if (!moves)
-            abort();
+            return tb__errf(err, errlen, "out of memory while reading the state");
         int n_legal = s->game->legal(s, moves);
         free(moves);
         if (n_legal == 0)
@@ -1841,6 +1841,8 @@ int khronos__narrate(const tb_state *s_before, tb_move m, const tb_state *s_afte
     else if (after->turn != k->turn)
         tb__buf_printf(&b, ". Turn %d of %d begins", after->turn, KH_TURNS);
     char *text = tb__buf_take(&b);
+    if (!text)
+        return -1; /* no memory: the log says "NAME plays MOVE" */
     int len = snprintf(buf, buflen, "%s", text);
     free(text);
     return len;
