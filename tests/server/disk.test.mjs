@@ -5,7 +5,7 @@
 // is stopped, then started again.  Each time: a decision is refused with
 // store_failed and not applied (the players' and a spectator's views, the
 // game and its record stay as they were, and so does the database after a
-// restart); a new game is refused too; /api/health answers 503 with the
+// restart); a new game and taking an open seat are refused too; /api/health answers 503 with the
 // reason; the log says once that storage is failing (not per decision) and
 // once that it works again; once space (or the server) is back, health is
 // 200 again without anyone playing and the game goes on.  SQLite: PRAGMA
@@ -76,7 +76,11 @@ async function newGame(server) {
   const players = await Promise.all(r.json.seats.map((s) =>
     WsClient.connect(server.port, `?game=${id}&token=${s.token}`)));
   const spectator = await WsClient.connect(server.port, `?game=${id}`);
-  const g = { id, players, spectator, asked: 0 };
+  // and an open table, whose free seat someone tries to take
+  const open = await api(server, 'POST', '/api/games',
+    { game: 'clans', seats: [{ kind: 'human', name: 'Dee' }, { kind: 'human', open: true }] });
+  assertEq(open.status, 201, 'open table created');
+  const g = { id, players, spectator, asked: 0, open: open.json.id };
   g.at = async (n) => Promise.all(players.map((c) =>
     c.next((m) => m.type === 'state' && m.n === n, { what: `the state after ${n} decisions` })));
   g.decide = async (n) => {
@@ -116,6 +120,10 @@ async function underFault(server, g, n, round) {
   }
   const created = await api(server, 'POST', '/api/games', { game: 'clans', players: 2 });
   assertEq([created.status, created.json.error.code], [500, 'store_failed'], 'no new game while storage fails');
+  const seat = await api(server, 'POST', `/api/games/${g.open}/seats`, { seat: 1, name: `Cy${round}` });
+  assertEq([seat.status, seat.json.error.code], [500, 'store_failed'], 'no seat taken while storage fails');
+  const table = (await api(server, 'GET', `/api/games/${g.open}`)).json;
+  assertEq([table.free_seats, !!table.seats[1].open], [1, true], 'the open seat is still free');
   // Nothing was applied: the same views, the game, its record, no new state.
   assertEq((await g.at(n)).map((s) => s.view), views, 'the players see the same position');
   const game = (await api(server, 'GET', `/api/games/${g.id}`)).json;
@@ -130,7 +138,8 @@ async function underFault(server, g, n, round) {
     `the health reason says why: ${h.json.reason}`);
   if (!pg) assert(/full/.test(h.json.reason), `the reason names the full disk: ${h.json.reason}`);
   assertEq(count(server.stderr(), FAILING), round, 'the log says it once, not per decision');
-  assertEq(count(server.stderr(), /decision \d+:/g), 0, 'no log line per refused decision');
+  assertEq(count(server.stderr(), /decision \d+:|game \w+: database/g), 0,
+    'no log line per refused decision or seat');
   if (!pg) assertEq(fault.check(), n, 'the database is whole, with every acknowledged decision');
   fault.end();
   // Back without anyone playing (the server tries a small write every second).
@@ -138,6 +147,10 @@ async function underFault(server, g, n, round) {
   assertEq(count(server.stderr(), WORKS), round, 'the log says once that storage works again');
   const ack = await g.decide(n);
   assertEq([ack.type, ack.n], ['ack', n + 1], 'the game goes on');
+  if (round === 2) {
+    const taken = await api(server, 'POST', `/api/games/${g.open}/seats`, { seat: 1, name: 'Cy' });
+    assertEq(taken.status, 201, 'the open seat can be taken again');
+  }
   await g.spectator.next((m) => m.type === 'state' && m.n === n + 1, { what: 'the new position' });
   if (!pg) assertEq(fault.check(), n + 1, 'the database is whole after the fault');
   return n + 1;
