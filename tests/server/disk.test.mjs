@@ -125,7 +125,8 @@ async function underFault(server, g, n, round) {
   const table = (await api(server, 'GET', `/api/games/${g.open}`)).json;
   assertEq([table.free_seats, !!table.seats[1].open], [1, true], 'the open seat is still free');
   // Nothing was applied: the same views, the game, its record, no new state.
-  assertEq((await g.at(n)).map((s) => s.view), views, 'the players see the same position');
+  const latest = g.players.map((c) => c.latestState());
+  assertEq(latest.map((s) => [s.n, s.view]), views.map((v) => [n, v]), 'the players see the same position');
   const game = (await api(server, 'GET', `/api/games/${g.id}`)).json;
   assertEq(game.decisions, n, 'the game did not move');
   const rec = (await api(server, 'GET', `/api/games/${g.id}/record`)).json;
