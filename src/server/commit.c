@@ -195,6 +195,18 @@ static void commit_write(srv_committer *q, srv_pending *batch, int n)
     i = 0;
     for (srv_pending *p = batch; p; p = p->next, i++)
         stored |= p->undo && result[i] == 0;
+    /* An undo refused may be its game's business (nothing left to take
+     * back) or the store's: the probe tells which. */
+    bool undo_failed = false;
+    i = 0;
+    for (srv_pending *p = batch; p; p = p->next, i++)
+        undo_failed |= p->undo && result[i] < 0;
+    char probe_err[TB_ERR_LEN] = "";
+    if (!failed && undo_failed && st->m->probe &&
+        st->m->probe(st, probe_err, sizeof probe_err) != 0) {
+        failed = true;
+        snprintf(err, sizeof err, "%s", probe_err[0] ? probe_err : undo_err);
+    }
     if (failed)
         srv_store_report(q->rooms, false, err);
     else if (stored)

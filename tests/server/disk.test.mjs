@@ -5,7 +5,8 @@
 // is stopped, then started again.  Each time: a decision is refused with
 // store_failed and not applied (the players' and a spectator's views, the
 // game and its record stay as they were, and so does the database after a
-// restart); a new game and taking an open seat are refused too; /api/health answers 503 with the
+// restart); a take-back against the computer, a new game and taking an open
+// seat are refused too; /api/health answers 503 with the
 // reason; the log says once that storage is failing (not per decision) and
 // once that it works again; once space (or the server) is back, health is
 // 200 again without anyone playing and the game goes on.  SQLite: PRAGMA
@@ -27,13 +28,14 @@ const t = runner(`server under failing storage${pg ? ' (PostgreSQL stopped)' : '
 const FAILING = /storage is failing/g, WORKS = /storage works again/g;
 const count = (text, re) => (text.match(re) || []).length;
 
-// PRAGMA integrity_check on the live database (read-only; WAL included).
-function integrity(db) {
+// PRAGMA integrity_check on the live database (read-only; WAL included);
+// returns how many decisions game `id` has there.
+function integrity(db, id) {
   const code = 'import sqlite3, sys\n' +
     'c = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)\n' +
     'print(c.execute("PRAGMA integrity_check").fetchone()[0])\n' +
-    'print(c.execute("SELECT COUNT(*) FROM decisions").fetchone()[0])\n';
-  const r = spawnSync('python3', ['-c', code, db], { encoding: 'utf8' });
+    'print(c.execute("SELECT COUNT(*) FROM decisions WHERE game_id = ?", (sys.argv[2],)).fetchone()[0])\n';
+  const r = spawnSync('python3', ['-c', code, db, id], { encoding: 'utf8' });
   assertEq(r.status, 0, `integrity check ran: ${r.stderr}`);
   const [verdict, decisions] = r.stdout.trim().split('\n');
   assertEq(verdict, 'ok', 'PRAGMA integrity_check');
@@ -80,7 +82,17 @@ async function newGame(server) {
   const open = await api(server, 'POST', '/api/games',
     { game: 'clans', seats: [{ kind: 'human', name: 'Dee' }, { kind: 'human', open: true }] });
   assertEq(open.status, 201, 'open table created');
-  const g = { id, players, spectator, asked: 0, open: open.json.id };
+  // and a game against the computer, where the person takes back a turn
+  const vs = await api(server, 'POST', '/api/games',
+    { game: 'clans', seats: [{ kind: 'human', name: 'Eve' }, { kind: 'ai', level: 'random' }] });
+  assertEq(vs.status, 201, 'game against the computer created');
+  const eve = await WsClient.connect(server.port, `?game=${vs.json.id}&token=${vs.json.seats[0].token}`);
+  let mine = await eve.next((m) => m.type === 'state' && m.your_turn, { what: 'Eve\'s turn' });
+  const ack = await eve.request({ type: 'decide', move: mine.legal[0], n: mine.n, id: 1 });
+  assertEq(ack.type, 'ack', 'Eve decided');
+  mine = await eve.next((m) => m.type === 'state' && m.your_turn && m.can_take_back,
+    { what: 'Eve\'s turn after the computer\'s reply' });
+  const g = { id, players, spectator, asked: 0, open: open.json.id, eve, eveAt: mine.n };
   g.at = async (n) => Promise.all(players.map((c) =>
     c.next((m) => m.type === 'state' && m.n === n, { what: `the state after ${n} decisions` })));
   g.decide = async (n) => {
@@ -90,7 +102,7 @@ async function newGame(server) {
     const move = states[seat].legal[0];
     return players[seat].request({ type: 'decide', move, n, id: ++g.asked });
   };
-  g.close = () => Promise.all([...players, spectator].map((c) => c.close()));
+  g.close = () => Promise.all([...players, spectator, eve].map((c) => c.close()));
   return g;
 }
 
@@ -102,7 +114,7 @@ if (pg) {
   const mnt = path.join(dir, 'mnt'), filler = path.join(dir, 'mnt', 'filler');
   fault = {
     mnt, start: () => fill(filler), end: () => fs.rmSync(filler),
-    check: () => integrity(path.join(mnt, 'disk.db')),
+    check: (id) => integrity(path.join(mnt, 'disk.db'), id),
   };
 }
 
@@ -113,6 +125,11 @@ async function underFault(server, g, n, round) {
   await g.spectator.next((m) => m.type === 'state' && m.n === n, { what: 'the position' });
   const spectatorStates = g.spectator.messages.filter((m) => m.type === 'state').length;
   fault.start();
+  // The first write to fail is a take-back: refused, and storage seen failing.
+  const back = await g.eve.request({ type: 'take_back', id: `back${round}` });
+  assertEq([back.type, back.code], ['error', 'store_failed'], 'a take-back refused while storage fails');
+  assertEq((await health(server)).status, 503, 'a failed take-back is enough to see storage failing');
+  assertEq(g.eve.latestState().n, g.eveAt, 'the take-back changed nothing');
   for (let i = 0; i < 3; i++) {
     const reply = await g.decide(n);
     assertEq([reply.type, reply.code], ['error', 'store_failed'], `decision refused while storage fails (${i})`);
@@ -139,9 +156,9 @@ async function underFault(server, g, n, round) {
     `the health reason says why: ${h.json.reason}`);
   if (!pg) assert(/full/.test(h.json.reason), `the reason names the full disk: ${h.json.reason}`);
   assertEq(count(server.stderr(), FAILING), round, 'the log says it once, not per decision');
-  assertEq(count(server.stderr(), /decision \d+:|game \w+: database/g), 0,
-    'no log line per refused decision or seat');
-  if (!pg) assertEq(fault.check(), n, 'the database is whole, with every acknowledged decision');
+  assertEq(count(server.stderr(), /decision \d+:|game \w+: database|taking back/g), 0,
+    'no log line per refused decision, take-back or seat');
+  if (!pg) assertEq(fault.check(g.id), n, 'the database is whole, with every acknowledged decision');
   fault.end();
   // Back without anyone playing (the server tries a small write every second).
   await waitHealth(server, 200, pg ? 8000 : 4000);
@@ -153,7 +170,7 @@ async function underFault(server, g, n, round) {
     assertEq(taken.status, 201, 'the open seat can be taken again');
   }
   await g.spectator.next((m) => m.type === 'state' && m.n === n + 1, { what: 'the new position' });
-  if (!pg) assertEq(fault.check(), n + 1, 'the database is whole after the fault');
+  if (!pg) assertEq(fault.check(g.id), n + 1, 'the database is whole after the fault');
   return n + 1;
 }
 
