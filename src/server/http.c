@@ -423,6 +423,14 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
         if (!get)
             return http_method_not_allowed(c, "GET");
         int rooms = srv_rooms_in_memory(h->rooms);
+        char why[TB_ERR_LEN], since[SRV_TIME_LEN], reason[TB_ERR_LEN + 64];
+        if (srv_rooms_store_failing(h->rooms, why, sizeof why, since, sizeof since)) {
+            /* a host's monitoring sees it: decisions are refused meanwhile */
+            snprintf(reason, sizeof reason, "storage is failing: %s", why);
+            return http_json(c, 503, json_pack("{s:b,s:s,s:i,s:s,s:s}", "ok", false, "version",
+                                               TB_VERSION, "games_in_memory", rooms, "reason",
+                                               reason, "since", since));
+        }
         return http_json(c, 200, json_pack("{s:b,s:s,s:i}", "ok", true, "version", TB_VERSION,
                                            "games_in_memory", rooms));
     }

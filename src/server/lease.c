@@ -61,23 +61,21 @@ static srv_room **lease_rooms(srv_rooms *s, int *count)
     return rooms;
 }
 
-static void lease_round(srv_lease *l, bool *failing)
+static void lease_round(srv_lease *l)
 {
     srv_rooms *s = l->rooms;
     srv_store *st = s->store;
     char err[TB_ERR_LEN];
     srv_game_id *held = NULL;
     int nheld = 0;
+    /* Renewing is a write: what it finds is the store's health (commit.c
+     * logs a change once). */
     if (st->m->lease_renew(st, &held, &nheld, err, sizeof err)) {
         free(held);
-        if (!*failing)
-            srv_log(&s->cfg, "leases: %s (retrying)", err);
-        *failing = true;
+        srv_store_report(s, false, err);
         return;
     }
-    if (*failing)
-        srv_log(&s->cfg, "leases: the database answers again");
-    *failing = false;
+    srv_store_report(s, true, NULL);
     qsort(held, (size_t)nheld, sizeof *held, lease_cmp);
     int nrooms;
     srv_room **rooms = lease_rooms(s, &nrooms);
@@ -122,11 +120,10 @@ static void lease_round(srv_lease *l, bool *failing)
 static void *lease_main(void *arg)
 {
     srv_lease *l = arg;
-    bool failing = false;
     pthread_mutex_lock(&l->lock);
     while (!l->stopping) {
         pthread_mutex_unlock(&l->lock);
-        lease_round(l, &failing);
+        lease_round(l);
         pthread_mutex_lock(&l->lock);
         struct timespec until;
         clock_gettime(CLOCK_MONOTONIC, &until);

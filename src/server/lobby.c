@@ -456,7 +456,7 @@ void srv_lobby_resign(srv_room *r, srv_client *c, json_t *id)
         srv_client_error(c, id, "busy",
                            "a decision is being saved; resign again in a moment");
     } else if (r->rooms->store->m->seat_resign(r->rooms->store, r->id, seat, err, sizeof err)) {
-        srv_log(&r->rooms->cfg, "game %s: %s", r->id, err);
+        srv_store_report(r->rooms, false, err); /* the store's failure: logged once */
         srv_client_error(c, id, "store_failed",
                            "the resignation could not be saved, so nothing changed: %s", err);
     } else {
@@ -602,7 +602,7 @@ int srv_room_take_seat(srv_rooms *s, const char *id, const char *body, size_t le
         if (rc == -2) {
             status = srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
         } else if (rc < 0) {
-            srv_log(&s->cfg, "game %s: %s", r->id, err);
+            srv_store_report(s, false, err); /* the store's failure: logged once */
             status = srv_error_reply(reply, 500, "store_failed", "the seat could not be taken: %s", err);
         } else if (rc == 1) {
             status = srv_error_reply(reply, 409, "seat_taken",

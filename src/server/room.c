@@ -911,7 +911,9 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
     if (p->undo && stored == 0) {
         room_rewind(r, p);
     } else if (p->undo && stored != 1) {
-        srv_log(&r->rooms->cfg, "game %s: taking back to decision %d: %s", r->id, p->keep, why);
+        if (stored != SRV_STORE_DOWN) /* else the writer said it once for every game */
+            srv_log(&r->rooms->cfg, "game %s: taking back to decision %d: %s", r->id, p->keep,
+                    why);
         srv_client_error(ack_to, ack_id, "store_failed",
                           "the take-back could not be saved, so nothing changed: %s", why);
     } else if (stored == 1) {
@@ -922,7 +924,8 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
         if (ack_to)
             room_elsewhere(ack_to, ack_id);
     } else if (stored != 0) {
-        srv_log(&r->rooms->cfg, "game %s: decision %d: %s", r->id, n, why);
+        if (stored != SRV_STORE_DOWN) /* else the writer said it once for every game */
+            srv_log(&r->rooms->cfg, "game %s: decision %d: %s", r->id, n, why);
         if (ack_to)
             srv_client_error(ack_to, ack_id, "store_failed",
                               "the decision could not be saved, so nothing changed: %s", why);
@@ -1303,8 +1306,8 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
         status = srv_lobby_create_repeat(s, &lc, reply);
         goto done;
     }
+    srv_store_report(s, rc == 0, err); /* a failure here is the store's: logged once */
     if (rc) {
-        srv_log(&s->cfg, "creating a game: %s", err);
         status = srv_error_reply(reply, 500, "store_failed", "the game could not be saved: %s", err);
         goto done;
     }
@@ -1744,7 +1747,8 @@ void srv_room_attach(srv_room *r, srv_client *c)
         if (!r->seat[seat].joined) {
             char err[TB_ERR_LEN];
             r->seat[seat].joined = true;
-            if (r->rooms->store->m->seat_joined(r->rooms->store, r->id, seat, err, sizeof err))
+            if (r->rooms->store->m->seat_joined(r->rooms->store, r->id, seat, err, sizeof err) &&
+                !srv_rooms_store_failing(r->rooms, NULL, 0, NULL, 0))
                 srv_log(&r->rooms->cfg, "game %s: %s", r->id, err);
         }
     }

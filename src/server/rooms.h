@@ -64,6 +64,11 @@ void srv_rooms_close(srv_rooms *rooms); /* frees every room */
 /* ---- for the HTTP API ---- */
 
 int srv_rooms_in_memory(srv_rooms *rooms);
+/* Whether storage is failing now (commit.c): writes fail as a whole, so
+ * decisions are refused; `why` gets the reason and `since` when it began
+ * (ISO time).  Either may be NULL. */
+bool srv_rooms_store_failing(srv_rooms *rooms, char *why, size_t whylen, char *since,
+                             size_t sincelen);
 /* The games of GET /api/games: status "open", "running", "over" or NULL for
  * all; a JSON array, or NULL with err. */
 json_t *srv_rooms_list(srv_rooms *rooms, const char *status, int limit, char *err,

@@ -171,9 +171,18 @@ tb_move srv_room_search(const tb_data_set *boards, const tb_agent *agent, const 
  * after `expect` decisions of room `owner`. */
 void srv_room_ai_step(void *owner, int kind, int expect);
 /* The store writer's answer for a decision (stored: 0 yes, 1 another
- * instance holds the game, -1 no, with why): applies, acknowledges and
- * broadcasts it, or tells its sender; frees p. */
+ * instance holds the game, -1 no, with why; SRV_STORE_DOWN no, because
+ * storage is failing, which the writer logged once already): applies,
+ * acknowledges and broadcasts it, or tells its sender; frees p. */
 void srv_room_committed(srv_pending *p, int stored, const char *why);
+#define SRV_STORE_DOWN (-2)
+
+/* commit.c: the store's health.  A write reports what it found: ok false
+ * when the store failed as a whole (why says how), true when it stored
+ * something.  The log says so once when storage starts failing and once
+ * when it works again; meanwhile srv_rooms_store_failing (rooms.h) is
+ * true and /api/health answers 503. */
+void srv_store_report(srv_rooms *rooms, bool ok, const char *why);
 
 /* room.c: an error message {"type":"error",...} to one connection */
 void srv_client_error(srv_client *c, const json_t *id, const char *code, const char *fmt, ...)

@@ -15,7 +15,10 @@
  *   - decisions of one game are numbered 1, 2, 3... without gaps, and a
  *     second write of the same number fails, changing nothing;
  *   - seat tokens are never stored, only their 32-byte hashes;
- *   - every method is safe to call from any thread (backends serialise).
+ *   - every method is safe to call from any thread (backends serialise);
+ *   - a write that fails changes nothing, and the store stays whole (a
+ *     full disk, an I/O error, a database server that went away): the same
+ *     write works once the cause is gone.
  *
  * Several instances on one database (backends with lease methods): a running
  * game is played by the one instance holding its lease.  The backend fences
@@ -157,6 +160,11 @@ typedef struct srv_store_methods {
                       int *count, char *err, size_t errlen);
     /* Closing also gives up every lease this instance holds. */
     void (*close)(srv_store *st);
+    /* A small write that needs what a decision needs (the database's disk,
+     * its server): 0 when it was stored, changing no game.  While storage
+     * fails the store writer tries it every second to see it work again
+     * (commit.c).  NULL: only the next decision tells. */
+    int (*probe)(srv_store *st, char *err, size_t errlen);
 
     /* ---- several server instances on one database; NULL in a backend that
      * one server holds alone (SQLite: the lock file) ---- */

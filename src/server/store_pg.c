@@ -1538,6 +1538,19 @@ static int pgstore_review_load(srv_store *base, const char *id, char **json, cha
     return rc;
 }
 
+/* Marks this instance seen: a committed write like a decision's (a
+ * dropped connection is opened again first). */
+static int pgstore_probe(srv_store *base, char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    pgsession *s = pgstore_take(st, false);
+    const char *p[] = {st->instance};
+    int rc = pgstore_write(s, "UPDATE instances SET seen = now() WHERE id = $1", 1, p, err,
+                           errlen, "checking the database");
+    pgstore_give(st, s);
+    return rc;
+}
+
 static const srv_store_methods pgstore_methods = {
     .name = "postgresql",
     /* Batches of one statement each (decisions_add), two at once: one
@@ -1563,6 +1576,7 @@ static const srv_store_methods pgstore_methods = {
     .review_save = pgstore_review_save,
     .review_load = pgstore_review_load,
     .close = pgstore_close,
+    .probe = pgstore_probe,
     .lease_take = pgstore_lease_take,
     .lease_renew = pgstore_lease_renew,
     .lease_orphans = pgstore_lease_orphans,

@@ -340,7 +340,10 @@ static int sqlstore_decision_add(srv_store *base, const char *id, int n, int sea
 
 /* Many decisions, one transaction: one commit (and at most one WAL
  * checkpoint) for the whole batch.  A row that is not the next decision of
- * its game fails alone (its statement is rolled back, not the transaction). */
+ * its game fails alone (it inserts nothing).  A statement that fails (a
+ * full disk, an I/O error: SQLite may have rolled the whole transaction
+ * back already, and the next rows would then run outside it) fails the
+ * batch: everything is rolled back and every row reported unstored. */
 static int sqlstore_decisions_add(srv_store *base, srv_decision_write *rows, int count, char *err,
                                   size_t errlen)
 {
@@ -353,9 +356,13 @@ static int sqlstore_decisions_add(srv_store *base, srv_decision_write *rows, int
     for (int i = 0; i < count; i++) {
         srv_decision_write *w = &rows[i];
         sqlstore_bind_decision(st, w->id, w->n, w->seat, w->move, w->by, w->at);
-        char why[TB_ERR_LEN];
-        if (sqlstore_step_done(s, st, why, sizeof why, "storing a decision") == 0 &&
-            sqlite3_changes(s->db) == 1)
+        if (sqlstore_step_done(s, st, err, errlen, "storing a decision")) {
+            sqlstore_write_end(s, -1, err, errlen);
+            for (int k = 0; k < count; k++)
+                rows[k].result = -1;
+            return -1;
+        }
+        if (sqlite3_changes(s->db) == 1)
             w->result = 0;
     }
     if (sqlstore_write_end(s, 0, err, errlen)) {
@@ -896,6 +903,18 @@ static int sqlstore_review_load(srv_store *base, const char *id, char **json, ch
     return rc;
 }
 
+/* Rewrites the schema version with its own value: a page written and
+ * committed like a decision's, changing nothing. */
+static int sqlstore_probe(srv_store *base, char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    if (sqlstore_begin(s, true, err, errlen))
+        return -1;
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", SQLSTORE_VERSION);
+    return sqlstore_write_end(s, sqlstore_exec(s, sql, err, errlen), err, errlen);
+}
+
 static const srv_store_methods sqlstore_methods = {
     .name = "sqlite",
     .writers = 1, /* one writer at a time: batches serve it best */
@@ -915,6 +934,7 @@ static const srv_store_methods sqlstore_methods = {
     .review_save = sqlstore_review_save,
     .review_load = sqlstore_review_load,
     .close = sqlstore_close,
+    .probe = sqlstore_probe,
 };
 
 srv_store *srv_store_sqlite_open(const char *path, bool full_sync, char *err, size_t errlen)

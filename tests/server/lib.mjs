@@ -33,6 +33,20 @@ export function psql(database, sql) {
   return r.stdout;
 }
 
+// Stops or starts the test cluster under a running test (pg_run.mjs's):
+// 'stop' (fast: sessions are cut) or 'start' (waits until it accepts).
+export function pgCluster(action) {
+  const bin = process.env.TABULA_TEST_PG_BIN, data = process.env.TABULA_TEST_PG_DATA;
+  const args = action === 'stop' ? ['stop', '-D', data, '-m', 'fast', '-w', '-t', '20']
+    : ['start', '-D', data, '-w', '-t', '30', '-l', process.env.TABULA_TEST_PG_LOG,
+      '-o', process.env.TABULA_TEST_PG_OPTS];
+  const cmd = path.join(bin, 'pg_ctl');
+  const root = process.getuid && process.getuid() === 0;
+  const r = root ? spawnSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { encoding: 'utf8' })
+    : spawnSync(cmd, args, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`pg_ctl ${action}: ${r.stderr || r.stdout || r.error}`);
+}
+
 export function testDb(dir, name) {
   if (!pg) return path.join(dir, `${name}.db`);
   const db = `${name}_${crypto.randomBytes(4).toString('hex')}`;

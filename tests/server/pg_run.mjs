@@ -3,6 +3,9 @@
 // free port in a temporary directory, runs `node TEST.mjs TABULA` with
 // TABULA_TEST_PG=postgresql://tabula@127.0.0.1:PORT/ (lib.mjs's testDb then
 // makes a fresh database per server), and stops the cluster at the end.
+// A test may stop and start the cluster itself (lib.mjs's pgCluster: the
+// options are passed as TABULA_TEST_PG_OPTS); it is stopped at the end
+// whichever way it was left.
 //
 // Invariants: a missing PostgreSQL is a failure, never a skip; the cluster is
 // stopped and its directory removed whatever happens to the test — on
@@ -62,7 +65,7 @@ const pgCtl = path.join(bin, 'pg_ctl');
 let started = false, watchdog = null;
 
 function stopCluster() {
-  if (started) {
+  if (started) { // stopping a cluster a test stopped already is harmless
     const [c, a] = asUser(pgCtl, ['stop', '-D', data, '-m', 'immediate', '-w', '-t', '20']);
     spawnSync(c, a, { stdio: 'ignore' });
     started = false;
@@ -95,7 +98,8 @@ try {
   const child = spawn(process.execPath, [testFile, tabula], {
     stdio: 'inherit',
     env: { ...process.env, TABULA_TEST_PG: `postgresql://tabula@127.0.0.1:${port}/`,
-      TABULA_TEST_PG_BIN: bin, TABULA_TEST_PG_DATA: data },
+      TABULA_TEST_PG_BIN: bin, TABULA_TEST_PG_DATA: data, TABULA_TEST_PG_OPTS: opts,
+      TABULA_TEST_PG_LOG: path.join(dir, 'log') },
   });
   code = await new Promise((resolve) => child.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0))));
 } catch (e) {
