@@ -120,13 +120,39 @@ static char *review_compute(srv_reviews *rv, review_job *job, char *err, size_t 
     for (int p = 0; p < tb_record_players(rec); p++)
         json_array_append_new(players, json_pack("{s:s}", "name", tb_record_player_name(rec, p)));
     json_t *entries = json_array();
+    /* Each decision in players' words too ("played_said", "best_said": the
+     * log's narration, from the position before it), the notation beside. */
+    const char *names[TB_MAX_SEATS] = {NULL};
+    for (int p = 0; p < tb_record_players(rec) && p < TB_MAX_SEATS; p++)
+        names[p] = tb_record_player_name(rec, p);
+    char rerr[TB_ERR_LEN];
+    tb_state *s = tb_record_replay_in(rec, 0, rv->cfg.boards, rerr, sizeof rerr);
+    int at = 0;
     for (int i = 0; i < r->count; i++) {
-        char *text = tb_review_entry_json(&r->entry[i]);
+        const tb_review_entry *re = &r->entry[i];
+        char *text = tb_review_entry_json(re);
         json_t *e = text ? json_loads(text, 0, NULL) : NULL;
         free(text);
+        tb_move m;
+        while (s && at < re->index && at < tb_record_length(rec) &&
+               tb_text_to_move(s, tb_record_move(rec, at), &m, rerr, sizeof rerr) == 0 &&
+               tb_is_legal(s, m)) {
+            tb_apply(s, m);
+            at++;
+        }
+        char said[600];
+        if (e && s && at == re->index) {
+            if (tb_text_to_move(s, re->played_text, &m, rerr, sizeof rerr) == 0 &&
+                tb_narrate(s, m, names, said, sizeof said) >= 0)
+                json_object_set_new(e, "played_said", json_string(said));
+            if (tb_text_to_move(s, re->best_text, &m, rerr, sizeof rerr) == 0 &&
+                tb_narrate(s, m, names, said, sizeof said) >= 0)
+                json_object_set_new(e, "best_said", json_string(said));
+        }
         if (e)
             json_array_append_new(entries, e);
     }
+    tb_state_free(s);
     json_t *final = json_array();
     for (int p = 0; r->over && p < r->players; p++)
         json_array_append_new(final, json_real(r->final[p]));

@@ -148,6 +148,10 @@ t.test('clicking the graph shows the board at that position; the mistakes list l
     await page.waitForFunction((p) => document.querySelector('#replay-step').textContent.startsWith(`Decision ${p} of`), pos);
     const text = await page.textContent('#review-mistakes li');
     assert(/Decision \d+ · (Mistake|Blunder)/.test(text) && /preferred/.test(text), `a mistake in words: ${text}`);
+    // the decisions as sentences (the notation only in their tooltips)
+    assert(/Played: Computer \d .*The computer preferred: Computer \d /.test(text) && !/\d+ → \d+/.test(text),
+      `the decisions in words, not notation: ${text}`);
+    assert(/^\d+-\d+$/.test(await page.getAttribute('#review-mistakes li .said', 'data-move')), 'the notation is kept beside');
     listed++;
   }
   assert(listed > 0, 'random players make mistakes the review finds');

@@ -93,6 +93,12 @@ t.test('a finished game is reviewed in the background, once however often it is 
     assertEq(e.index, i, 'entries in game order');
     assert(e.seat === 0 || e.seat === 1, 'seat');
     assert(typeof e.played === 'string' && typeof e.best === 'string', 'decisions as text');
+    // and in players' words, naming the player, without the notation
+    const name = `Computer ${e.seat + 1}`;
+    for (const [words, m] of [[e.played_said, e.played], [e.best_said, e.best]]) {
+      assert(typeof words === 'string' && words.startsWith(name), `decision ${i} in words: ${words}`);
+      assert(!words.includes(m), `decision ${i}: '${words}' repeats the notation '${m}'`);
+    }
     assertEq(e.win_rates.length, 2, 'a win rate per seat');
     for (const v of [e.before, e.after, e.best_value, ...e.win_rates]) assert(v >= 0 && v <= 1, `rate ${v}`);
     assert(Math.abs(e.loss - Math.max(0, e.best_value - e.after)) < 2e-4, 'loss');
@@ -125,6 +131,8 @@ t.test('every game can be reviewed', async () => {
     assert([200, 202].includes(r.status), `${game}: ${r.text.slice(0, 200)}`);
     const { review } = await waitDone(id);
     assertEq(review.entries.length, decisions, `${game}: one entry per decision`);
+    assert(review.entries.every((e) => typeof e.played_said === 'string' && typeof e.best_said === 'string'
+      && e.played_said.length > 10), `${game}: every decision in words`);
   }
 });
 

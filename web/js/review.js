@@ -161,6 +161,14 @@ export function mountReview(box, opts) {
     return opts.formatMove ? opts.formatMove(m) : m;
   }
 
+  // A decision in players' words (the log's narration, from the server),
+  // its notation in the tooltip; reviews stored before the words came
+  // show the short notation.
+  function said(words, m) {
+    return words ? el('span.said', { title: moveText(m), 'data-move': m }, words)
+      : el('span.mv', { 'data-move': m }, moveText(m));
+  }
+
   function mistakeList() {
     const rv = R.review;
     const marked = rv.entries.filter((e) => e.seat === R.chosen && e.mark);
@@ -170,8 +178,8 @@ export function mountReview(box, opts) {
     return el('ol.review-mistakes#review-mistakes', marked.map((e) => el(`li.${e.mark}`,
       el('button.link', { type: 'button', 'data-position': e.index, onclick: () => opts.goTo(e.index) },
         el('b', `Decision ${e.index + 1}`), ' · ', el('span.tag', e.mark === 'blunder' ? 'Blunder' : 'Mistake')),
-      el('div.small', 'Played ', el('span.mv', moveText(e.played)), ` (${pct(e.before)} → ${pct(e.after)})`),
-      el('div.small.muted', 'The computer preferred ', el('span.mv', moveText(e.best)), ` (${pct(e.best_value)})`))));
+      el('div.small', 'Played: ', said(e.played_said, e.played), ` (${pct(e.before)} → ${pct(e.after)})`),
+      el('div.small.muted', 'The computer preferred: ', said(e.best_said, e.best), ` (${pct(e.best_value)})`))));
   }
 
   function showReview() {
