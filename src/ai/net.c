@@ -119,7 +119,7 @@ tb_net *tb_net_parse(const tb_game *game, const char *text, size_t len, char *er
         snprintf(err, errlen, "line %d: the game's name is missing", r.line);
         goto fail;
     }
-    snprintf(net->game, sizeof net->game, "%s", name);
+    memcpy(net->game, name, strlen(name) + 1); /* shorter than net->game: checked above */
     if (game && strcmp(name, tb_game_name(game)) != 0) {
         snprintf(err, errlen, "the network is for %s, not %s", name, tb_game_name(game));
         goto fail;

@@ -36,7 +36,7 @@ typedef struct match_game {
     double seconds[TB_MAX_SEATS];
     int decisions[TB_MAX_SEATS];
     char *record;
-    char error[TB_ERR_LEN + 64 + TB_MOVE_TEXT + 64];
+    char error[TB_ERR_LEN + 256 + TB_MOVE_TEXT + 64];
 } match_game;
 
 typedef struct match_run {
