@@ -2259,7 +2259,8 @@ static void lt_loop(lt_run *r)
              * last recovery is measured too) */
             for (int i = 0; i < r->chaos; i++)
                 r->kill_at[i] = now + (uint64_t)(lt_unit(r) * 0.8 * r->seconds * 1e6);
-            qsort(r->kill_at, (size_t)r->chaos, sizeof r->kill_at[0], lt_cmp_u64);
+            if (r->chaos > 0) /* no kills: no list (qsort must not see NULL) */
+                qsort(r->kill_at, (size_t)r->chaos, sizeof r->kill_at[0], lt_cmp_u64);
             r->proc0 = lt_proc_read(r->srv[0].pid);
             r->self0 = lt_proc_read(getpid());
             r->client_cpu0 = lt_self_cpu_us();
@@ -2449,7 +2450,8 @@ static void lt_verify(lt_run *r)
 
 static void lt_report(lt_run *r, int server_exit)
 {
-    qsort(r->lat, r->nlat, sizeof r->lat[0], lt_cmp_u32);
+    if (r->nlat > 0)
+        qsort(r->lat, r->nlat, sizeof r->lat[0], lt_cmp_u32);
     double window = (double)(r->end_us - r->window_us) / 1e6;
     if (window <= 0)
         window = 1e-6;
@@ -2462,7 +2464,8 @@ static void lt_report(lt_run *r, int server_exit)
     double srun = 0, swait = 0, crun = 0, cwait = 0;
     bool sthread = cpu_known && lt_busiest(&r->proc0, &r->proc1, window, &srun, &swait);
     bool cthread = lt_busiest(&r->self0, &r->self1, window, &crun, &cwait);
-    qsort(r->gaps, r->ngaps, sizeof r->gaps[0], lt_cmp_u32);
+    if (r->ngaps > 0) /* no kill, no gap list */
+        qsort(r->gaps, r->ngaps, sizeof r->gaps[0], lt_cmp_u32);
     double gap50 = lt_pct(r->gaps, r->ngaps, 0.50), gapmax = lt_pct(r->gaps, r->ngaps, 1.0);
     double load[3] = {0, 0, 0};
     if (getloadavg(load, 3) < 0)
