@@ -52,7 +52,8 @@ static int selfplay_help(void)
            "  returns        every seat's return once the game is over\n\n"
            "  --players N   players per game (default 2)\n"
            "  --agent SPEC  the agent in every seat, as in 'tabula match' (default\n"
-           "                ismcts:normal; e.g. ismcts:easy, ismcts:iterations=800, greedy)\n"
+           "                ismcts:normal; e.g. ismcts:easy, ismcts:iterations=800, greedy,\n"
+           "                ismcts:iterations=800:net=FILE with a trained network)\n"
            "  --games G     games in the whole run (default 100)\n"
            "  --seed S      game g deals S + g (default 1); the same seed replays\n"
            "  --shard K/N   play only games K, K+N, K+2N, ... (K from 0 to N-1): the very\n"
@@ -148,17 +149,18 @@ static void selfplay_game_free(selfplay_game *g)
 enum { A_SEAT, A_GAME, A_DECISION, A_OBS, A_LEGAL_OFFSETS, A_LEGAL, A_POLICY, A_ACTION,
        A_RETURNS, A_GAMES, A_GAME_RETURNS, A_META, A_COUNT };
 
-static int selfplay_main(int argc, char **argv, tb_net **netp);
+static int selfplay_main(int argc, char **argv, match_agent *ma);
 
 int cmd_selfplay(int argc, char **argv)
 {
-    tb_net *net = NULL; /* net=FILE in --agent: freed here whatever happens */
-    int rc = selfplay_main(argc, argv, &net);
-    tb_net_free(net);
+    match_agent ma; /* --agent; a network it loads is freed here whatever happens */
+    memset(&ma, 0, sizeof ma);
+    int rc = selfplay_main(argc, argv, &ma);
+    tb_net_free(ma.net);
     return rc;
 }
 
-static int selfplay_main(int argc, char **argv, tb_net **netp)
+static int selfplay_main(int argc, char **argv, match_agent *ma)
 {
     const char *game_name = NULL, *out_dir = NULL, *agent_arg = "ismcts:normal";
     long players = 2, games = 100;
@@ -226,54 +228,20 @@ static int selfplay_main(int argc, char **argv, tb_net **netp)
         if (tb_options_normalize(game, &check, err, sizeof err) != 0)
             return cli_usage("selfplay", "%s", err);
     }
-    /* The agent: NAME[:LEVEL][:KEY=VALUE...] as tabula match reads it. */
-    const tb_agent *agent = NULL;
-    tb_budget budget = {0};
-    {
-        char buf[256];
-        if (strlen(agent_arg) >= sizeof buf || strchr(agent_arg, ','))
-            return cli_usage("selfplay", "--agent names one agent, e.g. ismcts:normal");
-        snprintf(buf, sizeof buf, "%s", agent_arg);
-        char *save = NULL;
-        char *name = strtok_r(buf, ":", &save);
-        agent = name ? tb_agent_find(name) : NULL;
-        if (name && !agent && tb_level_lookup(game, name, &agent, &budget) != 0)
-            agent = NULL;
-        if (!agent)
-            return cli_usage("selfplay", "unknown agent '%s' (agents: random, greedy, ismcts; "
-                             "levels: easy, normal, hard)", agent_arg);
-        for (char *part = strtok_r(NULL, ":", &save); part; part = strtok_r(NULL, ":", &save)) {
-            char *eq = strchr(part, '=');
-            long v;
-            const tb_agent *level_agent;
-            tb_budget b;
-            if (!eq) {
-                if (tb_level_lookup(game, part, &level_agent, &b) != 0 || level_agent != agent)
-                    return cli_usage("selfplay", "'%s' in --agent is not a level of %s (easy, "
-                                     "normal, hard) nor KEY=VALUE", part, agent->name);
-                budget = b;
-                continue;
-            }
-            *eq = '\0';
-            if (strcmp(part, "net") == 0 && agent == tb_agent_find("ismcts")) {
-                tb_net_free(*netp);
-                *netp = match_read_net(game, (int)players, eq + 1, err, sizeof err);
-                if (!*netp)
-                    return cli_usage("selfplay", "%s", err);
-                budget.net = *netp;
-                continue;
-            }
-            if (cli_parse_int(eq + 1, 1, 1000000000L, &v) != 0 ||
-                (strcmp(part, "iterations") != 0 && strcmp(part, "threads") != 0))
-                return cli_usage("selfplay", "--agent takes iterations=N, threads=N and (for "
-                                 "ismcts) net=FILE, not '%s=%s'", part, eq + 1);
-            if (strcmp(part, "iterations") == 0)
-                budget.iterations = v;
-            else
-                budget.threads = (int)(v > 64 ? 64 : v);
-        }
-        budget.now_us = cli_now_us;
-    }
+    /* The agent: NAME[:LEVEL][:KEY=VALUE...] as tabula match reads it
+     * (a network it loads is freed by cmd_selfplay). */
+    if (strchr(agent_arg, ','))
+        return cli_usage("selfplay", "--agent names one agent, e.g. ismcts:normal");
+    if (match_parse_agent(game, agent_arg, ma, err, sizeof err) != 0)
+        return cli_usage("selfplay", "%s", err);
+    if (ma->infer)
+        return cli_usage("selfplay", "infer=on is for tabula match and play; self-play deals "
+                         "the others' secrets uniformly");
+    if (ma->net && !tb_net_fits(ma->net, game, (int)players))
+        return cli_usage("selfplay", "the network of --agent is for %d players, not %ld",
+                         tb_net_players(ma->net), players);
+    const tb_agent *agent = ma->agent;
+    tb_budget budget = ma->budget;
     if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "tabula selfplay: cannot make %s: %s\n", out_dir, strerror(errno));
         return 1;
