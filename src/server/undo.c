@@ -158,16 +158,24 @@ int srv_takeback_check(srv_room *r, int seat, int *keep, char **note, const char
      * and play on knowing it): the undo rule's two reasons. */
     bool revealed = false;
     json_t *moves = json_array(), *seats = json_array();
+    bool built = moves && seats; /* jansson's appends fail quietly: each is checked */
     for (int i = *keep; i < n; i++) {
         const srv_log_entry *e = undo_entry(r, i); /* unknown counts as shown */
         revealed = revealed || !e || e->chance || (e->reveals & (1L << seat));
-        json_array_append_new(moves, json_string(tb_record_move(r->record, i)));
-        json_array_append_new(seats, json_integer(r->log[i].seat));
+        const char *text = tb_record_move(r->record, i);
+        built = built && json_array_append_new(moves, json_string(text)) == 0 &&
+                json_array_append_new(seats, json_integer(r->log[i].seat)) == 0;
     }
     char at[SRV_TIME_LEN];
     srv_iso_now(at);
-    json_t *j = json_pack("{s:i,s:i,s:o,s:o,s:b,s:s}", "seat", seat, "after", *keep, "moves",
-                          moves, "seats", seats, "revealed", revealed, "at", at);
+    json_t *j = NULL;
+    if (built) {
+        j = json_pack("{s:i,s:i,s:o,s:o,s:b,s:s}", "seat", seat, "after", *keep, "moves", moves,
+                      "seats", seats, "revealed", revealed, "at", at);
+    } else {
+        json_decref(moves);
+        json_decref(seats);
+    }
     *note = j ? json_dumps(j, JSON_COMPACT) : NULL;
     json_decref(j);
     if (!*note) {
