@@ -75,15 +75,25 @@ static int reveal_seat_learns(const tb_state *state, tb_move move, int seat, con
     return 0;
 }
 
+/* A copy of `state` with `move` played, or NULL when the game is over, the
+ * move is not legal there or memory runs out (what the three questions
+ * below each start from). */
+static tb_state *reveal_after(const tb_state *state, tb_move move)
+{
+    if (tb_is_over(state) || !tb_is_legal(state, move))
+        return NULL;
+    tb_state *after = tb_state_dup(state);
+    if (after)
+        tb_apply(after, move);
+    return after;
+}
+
 /* The generic check alone (tb_reveals without the game's hook). */
 long tb__reveals_generic(const tb_state *state, tb_move move)
 {
-    if (tb_is_over(state) || !tb_is_legal(state, move))
-        return -1;
-    tb_state *after = tb_state_dup(state);
+    tb_state *after = reveal_after(state, move);
     if (!after)
         return -1;
-    tb_apply(after, move);
     long seats = 0;
     for (int seat = 0; seat < state->players; seat++) {
         char *truth = tb_view_json(after, seat);
@@ -104,12 +114,9 @@ long tb_reveals(const tb_state *state, tb_move move)
 {
     if (!state->game->reveals)
         return tb__reveals_generic(state, move);
-    if (tb_is_over(state) || !tb_is_legal(state, move))
-        return -1;
-    tb_state *after = tb_state_dup(state);
+    tb_state *after = reveal_after(state, move);
     if (!after)
         return -1;
-    tb_apply(after, move);
     long seats = (long)state->game->reveals(state, move, after);
     tb_state_free(after);
     return seats;
@@ -117,12 +124,9 @@ long tb_reveals(const tb_state *state, tb_move move)
 
 int tb_settles_chance(const tb_state *state, tb_move move)
 {
-    if (tb_is_over(state) || !tb_is_legal(state, move))
-        return -1;
-    tb_state *after = tb_state_dup(state);
+    tb_state *after = reveal_after(state, move);
     if (!after)
         return -1;
-    tb_apply(after, move);
     bool chance = memcmp(&after->rng, &state->rng, sizeof state->rng) != 0 ||
                   (state->game->settles_chance && state->game->settles_chance(state, move, after));
     tb_state_free(after);
