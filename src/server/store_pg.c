@@ -157,6 +157,72 @@ static const char *const pgstore_migrations[] = {
     "  k INTEGER NOT NULL,"
     "  note TEXT NOT NULL,"
     "  PRIMARY KEY (game_id, k)"
+    ");",    /* 5: players who come back: accounts and their sessions, a seat that
+     * belongs to an account, rated games, "play again", table chat,
+     * ratings with their history, and the turn e-mails already sent.
+     * Deleting an account is explicit (accounts.c): its seats keep a neutral
+     * name with account_id NULL, and its sessions, ratings, history and
+     * e-mail rows go in the same transaction. */
+    "CREATE TABLE accounts ("
+    "  id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,"
+    "  name TEXT NOT NULL,"
+    "  name_key TEXT NOT NULL UNIQUE," /* the name folded for comparison */
+    "  pw_hash TEXT NOT NULL,"         /* crypto_pwhash_str: Argon2id */
+    "  created TEXT NOT NULL,"
+    "  lang TEXT NOT NULL DEFAULT '',"
+    "  email TEXT NOT NULL DEFAULT '',"
+    "  email_confirmed BOOLEAN NOT NULL DEFAULT false,"
+    "  email_token_hash BYTEA,"     /* the pending confirmation link */
+    "  unsubscribe_hash BYTEA,"     /* the one-click unsubscribe link */
+    "  turn_emails BOOLEAN NOT NULL DEFAULT true"
+    ");"
+    "CREATE TABLE sessions ("
+    "  token_hash BYTEA PRIMARY KEY,"
+    "  account_id BIGINT NOT NULL REFERENCES accounts (id),"
+    "  created TEXT NOT NULL,"
+    "  last_used TEXT NOT NULL"
+    ");"
+    "CREATE INDEX sessions_account ON sessions (account_id);"
+    "ALTER TABLE seats ADD COLUMN account_id BIGINT REFERENCES accounts (id);"
+    "CREATE INDEX seats_account ON seats (account_id);"
+    "ALTER TABLE games ADD COLUMN rated BOOLEAN NOT NULL DEFAULT false;"
+    "ALTER TABLE games ADD COLUMN rematch_of TEXT;" /* the game this one plays again */
+    "ALTER TABLE games ADD COLUMN rematch TEXT;"    /* the game "Play again" made of it */
+    "CREATE TABLE chat ("
+    "  game_id TEXT NOT NULL REFERENCES games (id),"
+    "  n INTEGER NOT NULL,"
+    "  seat INTEGER NOT NULL,"
+    "  name TEXT NOT NULL,"
+    "  text TEXT NOT NULL,"
+    "  at TEXT NOT NULL,"
+    "  PRIMARY KEY (game_id, n)"
+    ");"
+    "CREATE TABLE ratings ("
+    "  account_id BIGINT NOT NULL REFERENCES accounts (id),"
+    "  game TEXT NOT NULL,"
+    "  mu DOUBLE PRECISION NOT NULL,"
+    "  sigma DOUBLE PRECISION NOT NULL,"
+    "  games INTEGER NOT NULL DEFAULT 0,"
+    "  wins INTEGER NOT NULL DEFAULT 0,"
+    "  PRIMARY KEY (account_id, game)"
+    ");"
+    "CREATE INDEX ratings_game ON ratings (game, mu);"
+    "CREATE TABLE rating_history ("
+    "  account_id BIGINT NOT NULL REFERENCES accounts (id),"
+    "  game_id TEXT NOT NULL REFERENCES games (id),"
+    "  game TEXT NOT NULL,"
+    "  at TEXT NOT NULL,"
+    "  rank INTEGER NOT NULL," /* 1 = first; ties share a rank */
+    "  mu DOUBLE PRECISION NOT NULL,"
+    "  sigma DOUBLE PRECISION NOT NULL,"
+    "  PRIMARY KEY (account_id, game_id)"
+    ");"
+    "CREATE TABLE turn_emails ("
+    "  game_id TEXT NOT NULL REFERENCES games (id),"
+    "  n INTEGER NOT NULL," /* decisions played when the turn began */
+    "  account_id BIGINT NOT NULL REFERENCES accounts (id),"
+    "  at TEXT NOT NULL,"
+    "  PRIMARY KEY (game_id, n, account_id)"
     ");",
 };
 
