@@ -142,7 +142,12 @@ if (!pg) {
     const newest = spawnSync('sqlite3', [db, 'PRAGMA user_version;'], { encoding: 'utf8' }).stdout.trim();
     // back to version 1: without everything the later migrations add (reviews, the lobby's, take-backs)
     const back = ['DROP TABLE reviews', 'DROP TABLE game_lobby', 'DROP TABLE create_requests',
-      'ALTER TABLE seats DROP COLUMN is_open', 'ALTER TABLE seats DROP COLUMN resigned', 'DROP TABLE takebacks'];
+      'ALTER TABLE seats DROP COLUMN is_open', 'ALTER TABLE seats DROP COLUMN resigned', 'DROP TABLE takebacks',
+      // schema 5: accounts and what hangs on them
+      'DROP TABLE turn_emails', 'DROP TABLE rating_history', 'DROP TABLE ratings', 'DROP TABLE chat',
+      'DROP TABLE sessions', 'DROP INDEX seats_account', 'ALTER TABLE seats DROP COLUMN account_id',
+      'ALTER TABLE games DROP COLUMN rated', 'ALTER TABLE games DROP COLUMN rematch_of',
+      'ALTER TABLE games DROP COLUMN rematch', 'DROP TABLE accounts'];
     const sql = spawnSync('sqlite3', [db, `${back.join('; ')}; PRAGMA user_version = 1;`], { encoding: 'utf8' });
     assertEq(sql.status, 0, `sqlite3: ${sql.stderr}`);
     server = await startServer(tabula, { db, aiDelay: 0, quiet: false });
