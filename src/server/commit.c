@@ -81,6 +81,8 @@ void srv_store_report(srv_rooms *rooms, bool ok, const char *why)
     srv_committer *q = rooms ? rooms->committer : NULL;
     if (!q)
         return;
+    if (!ok && why && strncmp(why, SRV_NOMEM_PREFIX, strlen(SRV_NOMEM_PREFIX)) == 0)
+        return; /* memory ran out in this process: the store itself is fine */
     pthread_mutex_lock(&q->lock);
     commit_health_locked(q, ok, why);
     pthread_mutex_unlock(&q->lock);

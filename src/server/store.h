@@ -18,7 +18,10 @@
  *   - every method is safe to call from any thread (backends serialise);
  *   - a write that fails changes nothing, and the store stays whole (a
  *     full disk, an I/O error, a database server that went away): the same
- *     write works once the cause is gone.
+ *     write works once the cause is gone;
+ *   - an error text that begins with SRV_NOMEM_PREFIX says this process ran
+ *     out of memory, not that storage failed (commit.c does not count it as
+ *     storage failing: the next write may well work).
  *
  * Several instances on one database (backends with lease methods): a running
  * game is played by the one instance holding its lease.  The backend fences
@@ -40,6 +43,7 @@
 #define SRV_LEVEL_LEN 24
 #define SRV_HASH_LEN 32
 #define SRV_TIME_LEN 32
+#define SRV_NOMEM_PREFIX "out of memory"
 
 typedef struct srv_seat_row {
     char kind[8]; /* "human" or "ai" */

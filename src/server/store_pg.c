@@ -285,6 +285,11 @@ void srv_store_pg_label(const char *url, char *out, size_t outlen)
 static int pgstore_fail(pgsession *s, const PGresult *res, char *err, size_t errlen,
                         const char *what)
 {
+    if (!res && PQstatus(s->db) == CONNECTION_OK) {
+        /* no result on a sound connection: libpq ran out of memory */
+        snprintf(err, errlen, SRV_NOMEM_PREFIX " (database: %s)", what);
+        return -1;
+    }
     const char *m = res ? PQresultErrorMessage(res) : NULL;
     if (!m || !*m)
         m = PQerrorMessage(s->db);

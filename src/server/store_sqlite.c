@@ -166,15 +166,22 @@ int srv_store_sqlite_version(void)
 
 static int sqlstore_fail(sqlstore *s, char *err, size_t errlen, const char *what)
 {
-    snprintf(err, errlen, "database: %s: %s", what, sqlite3_errmsg(s->db));
+    if ((sqlite3_errcode(s->db) & 0xff) == SQLITE_NOMEM) /* memory's failure, not the disk's */
+        snprintf(err, errlen, SRV_NOMEM_PREFIX " (database: %s)", what);
+    else
+        snprintf(err, errlen, "database: %s: %s", what, sqlite3_errmsg(s->db));
     return -1;
 }
 
 static int sqlstore_exec(sqlstore *s, const char *sql, char *err, size_t errlen)
 {
     char *msg = NULL;
-    if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        snprintf(err, errlen, "database: %s", msg ? msg : sqlite3_errmsg(s->db));
+    int rc = sqlite3_exec(s->db, sql, NULL, NULL, &msg);
+    if (rc != SQLITE_OK) {
+        if ((rc & 0xff) == SQLITE_NOMEM) /* memory's failure, not the disk's */
+            snprintf(err, errlen, SRV_NOMEM_PREFIX " (database)");
+        else
+            snprintf(err, errlen, "database: %s", msg ? msg : sqlite3_errmsg(s->db));
         sqlite3_free(msg);
         return -1;
     }

@@ -297,9 +297,10 @@ t.test('hint, replay and review: every allocation failed in turn', async () => {
   games.delete(done.id);
 });
 
-await t.run();
+const failed = await t.run();
 console.log(`# allocations swept per request: ${JSON.stringify(stats)}`);
 console.log(`# connections libmicrohttpd closed for want of memory: ${JSON.stringify(dropped)}`);
 await server.stop();
 fs.closeSync(ctl);
 fs.rmSync(dir, { recursive: true, force: true });
+process.exit(failed ? 1 : 0);
