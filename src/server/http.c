@@ -494,6 +494,18 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
     }
     if (parts == 3 && strcmp(part[2], "review") == 0)
         return http_review(h, c, part[1], get, method);
+    /* social.c: "Play again" */
+    if (parts == 3 && strcmp(part[2], "rematch") == 0) {
+        if (strcmp(method, "POST") != 0)
+            return http_method_not_allowed(c, "POST");
+        if (rq->too_big)
+            return http_error(c, 413, "too_large", "the body is too large");
+        if (!srv_valid_id(part[1]))
+            return http_error(c, 404, "unknown_game", "there is no such game");
+        char *reply = NULL;
+        int status = srv_room_rematch(h->rooms, part[1], rq->body ? rq->body : "", rq->len, &reply);
+        return http_send(c, (unsigned)status, "application/json", reply);
+    }
     /* lobby.c: take a free seat; delete a game not started */
     bool seats = parts == 3 && strcmp(part[2], "seats") == 0;
     if ((seats && strcmp(method, "POST") == 0) || (parts == 2 && strcmp(method, "DELETE") == 0)) {

@@ -316,6 +316,7 @@ static json_t *room_summary_locked(const srv_room *r)
         json_array_append_new(seats, room_seat_json(r, i));
     json_object_set_new(j, "seats", seats);
     srv_lobby_summary_json(r, j);
+    srv_social_summary_json(r, j); /* rematch, rematch_of */
     json_t *winners = json_null();
     if (to == TB_OVER && srv_lobby_result_changed(r)) {
         winners = srv_lobby_winners(r);
@@ -1037,6 +1038,8 @@ static srv_room *room_new(srv_rooms *s)
     return r;
 }
 
+static int room_create(srv_rooms *s, json_t *req, srv_room_copy *copy, char **reply);
+
 int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
 {
     json_error_t jerr;
@@ -1046,6 +1049,22 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     if (!req)
         return srv_error_reply(reply, 400, "bad_json", "the body is not JSON: %s (line %d, column %d)",
                                 tb__json_error_words(&jerr), jerr.line, jerr.column);
+    int status = room_create(s, req, NULL, reply);
+    json_decref(req);
+    return status;
+}
+
+int srv_room_create_copy(srv_rooms *s, json_t *req, srv_room_copy *copy, char **reply)
+{
+    return room_create(s, req, copy, reply);
+}
+
+/* Creates a game from a request (POST /api/games), or the rematch of a
+ * game when `copy` is set (social.c): then the seats take copy's keys, and
+ * the new game is linked to the old one (or given up for the one linked
+ * first). */
+static int room_create(srv_rooms *s, json_t *req, srv_room_copy *copy, char **reply)
+{
     int status = 400;
     srv_room *r = NULL;
     char tokens[TB_MAX_SEATS][64] = {{0}};
@@ -1251,6 +1270,9 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     srv_secret_id(r->id);
     char creator_token[64];
     srv_lobby_create_keys(r, &lc, tokens, creator_token, sizeof creator_token);
+    for (int i = 0; copy && i < r->players; i++) /* "Play again": each person keeps their key */
+        if (r->seat[i].kind == SRV_HUMAN)
+            memcpy(r->seat[i].token_hash, copy->seat[i].token_hash, SRV_HASH_LEN);
     uint64_t seed = srv_secret_u64();
     r->state = tb_state_new(game);
     if (!r->state) {
@@ -1293,6 +1315,10 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     snprintf(row.created, sizeof row.created, "%s", r->created);
     for (int i = 0; i < r->players; i++) {
         srv_seat_row *sr = &row.seat[i];
+        if (copy) { /* the whole row, so every column a seat has carries over */
+            *sr = copy->seat[i];
+            sr->joined = sr->resigned = false;
+        }
         snprintf(sr->kind, sizeof sr->kind, "%s", r->seat[i].kind == SRV_AI ? "ai" : "human");
         snprintf(sr->name, sizeof sr->name, "%s", r->seat[i].name);
         snprintf(sr->level, sizeof sr->level, "%s", r->seat[i].level);
@@ -1311,6 +1337,25 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
         status = srv_error_reply(reply, 500, "store_failed", "the game could not be saved: %s", err);
         goto done;
     }
+    if (copy) { /* "Play again": the first game linked to the old one is its rematch */
+        rc = s->store->m->rematch_link(s->store, copy->of, r->id, copy->made, err, sizeof err);
+        if (rc != 0) {
+            char derr[TB_ERR_LEN];
+            if (s->store->m->game_delete(s->store, r->id, derr, sizeof derr) < 0)
+                srv_log(&s->cfg, "game %s: giving up a rematch: %s", r->id, derr);
+        }
+        if (rc == 1) {
+            status = 200;
+            goto done;
+        }
+        if (rc) {
+            status = srv_error_reply(reply, 500, "store_failed", "the game could not be saved: %s",
+                                      err);
+            goto done;
+        }
+        snprintf(copy->made, sizeof copy->made, "%s", r->id);
+        snprintf(r->social.rematch_of, sizeof r->social.rematch_of, "%s", copy->of);
+    }
     /* the reply: one secret link per human seat */
     json_t *out = json_object();
     json_object_set_new(out, "id", json_string(r->id));
@@ -1321,7 +1366,7 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     json_t *seats = json_array();
     for (int i = 0; i < r->players; i++) {
         json_t *o = room_seat_json(r, i);
-        if (r->seat[i].kind == SRV_HUMAN && !r->seat[i].open) {
+        if (r->seat[i].kind == SRV_HUMAN && !r->seat[i].open && !copy) {
             json_object_set_new(o, "token", json_string(tokens[i]));
             snprintf(path, sizeof path, "/game.html?game=%.12s&token=%.63s", r->id, tokens[i]);
             json_object_set_new(o, "link", json_string(path));
@@ -1345,7 +1390,6 @@ done:
     for (int i = 0; i < TB_MAX_SEATS; i++)
         memset(tokens[i], 0, sizeof tokens[i]);
     srv_room_free(r);
-    json_decref(req);
     return status;
 }
 
@@ -1454,6 +1498,7 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
         }
     }
     srv_lobby_load(r, &row);
+    srv_social_load(r); /* its rematch links */
     if (narrate && !r->broken[0])
         room_log_words_all(r);
     if (row.takebacks) {
@@ -1511,6 +1556,9 @@ int srv_room_reload(srv_room *r, char *err, size_t errlen)
     json_t *takebacks = r->takebacks;
     r->takebacks = fresh->takebacks;
     fresh->takebacks = takebacks;
+    srv_social_free(r); /* lines said on another instance: read again when needed */
+    memcpy(r->social.rematch, fresh->social.rematch, sizeof r->social.rematch);
+    memcpy(r->social.rematch_of, fresh->social.rematch_of, sizeof r->social.rematch_of);
     r->game = fresh->game;
     r->players = fresh->players;
     r->options = fresh->options;
@@ -1554,6 +1602,7 @@ void srv_room_free(srv_room *r)
         free(r->log[k].said);
     free(r->log);
     json_decref(r->takebacks);
+    srv_social_free(r);
     free(r->hint_text);
     for (int i = 0; i < TB_MAX_SEATS; i++)
         free(r->deduce_text[i]);
@@ -1659,6 +1708,7 @@ char *srv_room_replay_json(srv_room *r, long step, const char *token, int *statu
     tb_prompt_text(s, prompt, sizeof prompt);
     json_object_set_new(j, "prompt", json_string(prompt));
     json_object_set_new(j, "result", over ? room_parse_view(room_result(r)) : json_null());
+    srv_social_replay_json(r, j); /* the table's chat, each line with its moment */
     tb_state_free(s);
     *status = 200;
     out = srv_json_text(j);
@@ -1763,6 +1813,7 @@ void srv_room_attach(srv_room *r, srv_client *c)
                                   "messages_per_second", SRV_RATE_PER_SEC, "burst", SRV_RATE_BURST));
     room_send_json(c, welcome);
     room_send(c, room_state_text(r, seat));
+    srv_social_attach_locked(r, c); /* the chat so far */
     room_broadcast(r, room_presence(r));
     pthread_mutex_unlock(&r->lock);
 }
@@ -1886,7 +1937,7 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
     const char *type = json_string_value(json_object_get(msg, "type"));
     if (!type) {
         srv_client_error(c, id, "bad_message", "a message is a JSON object with a \"type\" "
-                                             "(decide, undo, take_back, hint, deduce, resign, sync or ping)");
+                                             "(decide, undo, take_back, hint, deduce, resign, chat, sync or ping)");
     } else if (strcmp(type, "decide") == 0) {
         room_decide(r, c, seat, msg, id);
     } else if (strcmp(type, "undo") == 0 || strcmp(type, "take_back") == 0) {
@@ -1897,6 +1948,8 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
         room_deduce_request(r, c, msg, id);
     } else if (strcmp(type, "resign") == 0) {
         srv_lobby_resign(r, c, id);
+    } else if (strcmp(type, "chat") == 0) {
+        srv_social_chat(r, c, msg, id);
     } else if (strcmp(type, "sync") == 0) {
         pthread_mutex_lock(&r->lock);
         if (seat >= 0 && srv_lobby_seen(r, seat))
@@ -1911,7 +1964,7 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
     } else {
         srv_client_error(c, id, "unknown_type",
                        "unknown message type '%.*s' (decide, undo, take_back, hint, deduce, "
-                       "resign, sync or ping)", TB__CLIP(type, 32));
+                       "resign, chat, sync or ping)", TB__CLIP(type, 32));
     }
 }
 

@@ -75,6 +75,20 @@ typedef struct srv_seat {
                                  * computer plays it until they are back */
 } srv_seat;
 
+/* social.c: a room's table chat and its "Play again" links. */
+#define SRV_CHAT_MAX_CHARS 500   /* characters (not bytes) of one chat line */
+#define SRV_CHAT_KEEP 200        /* lines a connection gets when it joins */
+#define SRV_CHAT_BURST 5         /* lines a seat may say ... */
+#define SRV_CHAT_WINDOW_US 10000000u /* ... in this long (then slow_down) */
+typedef struct srv_social {
+    char rematch[SRV_ID_LEN + 1];    /* the game "Play again" made of this one, or "" */
+    char rematch_of[SRV_ID_LEN + 1]; /* the game this one plays again, or "" */
+    json_t *chat;                    /* the last SRV_CHAT_KEEP lines (chat messages), or
+                                      * NULL until first read from the store */
+    uint64_t said_us[TB_MAX_SEATS][SRV_CHAT_BURST]; /* when each seat's last lines came */
+    int said_next[TB_MAX_SEATS];
+} srv_social;
+
 typedef struct srv_log_entry {
     int8_t seat;
     bool by_ai;
@@ -118,6 +132,7 @@ struct srv_room {
     bool conceded;       /* over by a resignation, not by the rules */
     int resigned_seat;   /* who resigned when conceded */
     atomic_bool deleted; /* deleted by its creator or expired: no such game any more */
+    srv_social social;   /* social.c */
     struct srv_room *next; /* registry chain */
 };
 
@@ -240,6 +255,26 @@ json_t *srv_lobby_winners(const srv_room *r);
 void srv_lobby_resign(srv_room *r, srv_client *c, json_t *id); /* room not locked */
 int srv_lobby_start(srv_rooms *s, char *err, size_t errlen);
 void srv_lobby_stop(srv_rooms *s);
+
+/* social.c: table chat and "Play again" */
+/* What room.c's creation needs to make the rematch of game `of`: the new
+ * seats' store rows, rotated already (copied whole, so every column a seat
+ * row has carries over; the seat keys of its people among them). */
+typedef struct srv_room_copy {
+    const char *of;
+    srv_seat_row seat[TB_MAX_SEATS];
+    char made[SRV_ID_LEN + 1]; /* set: the rematch (this one, or one linked first) */
+} srv_room_copy;
+/* room.c: creates the game `req` describes (as POST /api/games) as the
+ * rematch `copy` describes; the status and *reply as srv_room_create, but
+ * 200 and no reply when another rematch was linked first (copy->made). */
+int srv_room_create_copy(srv_rooms *s, json_t *req, srv_room_copy *copy, char **reply);
+void srv_social_load(srv_room *r);                  /* a room read from the store */
+void srv_social_free(srv_room *r);
+void srv_social_chat(srv_room *r, srv_client *c, const json_t *msg, const json_t *id); /* unlocked */
+void srv_social_attach_locked(srv_room *r, srv_client *c); /* the chat so far */
+void srv_social_summary_json(const srv_room *r, json_t *j);
+void srv_social_replay_json(srv_room *r, json_t *j); /* every line, for replays */
 
 /* undo.c: taking decisions back (docs/server.md) */
 /* Whether `seat` may undo its last decision now (room locked): 0 yes, and
