@@ -23,7 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define LEASE_TAKE_PER_ROUND 64 /* free games taken per round (the rest next round) */
+#define LEASE_TAKE_PER_BATCH 64     /* free games asked for at once */
+#define LEASE_BATCHES_PER_ROUND 64  /* 4,096 games a round at most (the rest next round) */
 
 struct srv_lease {
     srv_rooms *rooms;
@@ -59,6 +60,14 @@ static srv_room **lease_rooms(srv_rooms *s, int *count)
     pthread_mutex_unlock(&s->registry_lock);
     *count = n;
     return rooms;
+}
+
+static bool lease_stopping(srv_lease *l)
+{
+    pthread_mutex_lock(&l->lock);
+    bool stopping = l->stopping;
+    pthread_mutex_unlock(&l->lock);
+    return stopping;
 }
 
 static void lease_round(srv_lease *l)
@@ -102,19 +111,27 @@ static void lease_round(srv_lease *l)
     free(l->absent);
     l->absent = held;
     l->nabsent = nabsent;
-    /* The games of instances that stopped. */
+    /* The games of instances that stopped: every one of them this round, a
+     * batch at a time (a killed instance's games are free at once, and each
+     * round they wait is a pause their players see), unless this instance
+     * is stopping or full. */
     int limit = s->cfg.max_games > 0 ? s->cfg.max_games : SRV_MAX_ROOMS;
-    srv_game_id *free_ids = NULL;
-    int nfree = 0;
-    if (atomic_load(&s->running) >= limit)
-        return;
-    if (st->m->lease_orphans(st, LEASE_TAKE_PER_ROUND, &free_ids, &nfree, err, sizeof err)) {
-        srv_log(&s->cfg, "leases: %s", err);
-        return;
+    for (int batch = 0; batch < LEASE_BATCHES_PER_ROUND && !lease_stopping(l); batch++) {
+        srv_game_id *free_ids = NULL;
+        int nfree = 0;
+        if (atomic_load(&s->running) >= limit)
+            return;
+        if (st->m->lease_orphans(st, LEASE_TAKE_PER_BATCH, &free_ids, &nfree, err, sizeof err)) {
+            srv_log(&s->cfg, "leases: %s", err);
+            return;
+        }
+        int taken = 0;
+        for (int i = 0; i < nfree && atomic_load(&s->running) < limit; i++)
+            taken += srv_room_claim(s, free_ids[i].id, NULL, 0) != NULL;
+        free(free_ids);
+        if (nfree < LEASE_TAKE_PER_BATCH || taken == 0)
+            return; /* none left (or none could be taken: next round) */
     }
-    for (int i = 0; i < nfree && atomic_load(&s->running) < limit; i++)
-        srv_room_claim(s, free_ids[i].id, NULL, 0);
-    free(free_ids);
 }
 
 static void *lease_main(void *arg)
