@@ -6,7 +6,8 @@
 // nothing; muting hides a seat's lines (kept in this browser) until unmuted;
 // the chat reads in Spanish.  Then the game ends (a resignation), both press
 // "Play again" on the result and land in the same new game, each on their
-// own seat.  Screenshots: tests/e2e/artifacts/social-*.png.
+// own seat; the replay of the first game lists its chat.  Screenshots:
+// tests/e2e/artifacts/social-*.png.
 import { api, assert, assertEq, WsClient } from '../server/lib.mjs';
 import { browserSuite } from './browser.mjs';
 
@@ -42,8 +43,9 @@ const bo = await person({ width: 390, height: 844 }, true);
 t.test('two people chat: desktop to phone, unread on the phone\'s Chat tab, the field clear of the dock', async () => {
   await ana.goto(`${server.base}/game.html?game=${game.id}&token=${anaKey}`);
   await bo.goto(`${server.base}/game.html?game=${game.id}&token=${boKey}`);
-  await ana.waitForSelector('#chat-card #chat-input');
-  await bo.waitForSelector('#chat-tab');
+  // both connected, each with the chat so far, before anyone writes
+  await ana.waitForSelector('#chat-lines[data-live=yes]', { state: 'attached' });
+  await bo.waitForSelector('#chat-lines[data-live=yes]', { state: 'attached' });
   await bo.waitForFunction(() => document.querySelector('#chat-card') && window.getComputedStyle(document.querySelector('#chat-card')).display === 'none');
   await ana.fill('#chat-input', 'Hello from the desktop');
   await ana.press('#chat-input', 'Enter');
@@ -150,6 +152,35 @@ t.test('play again: the game ends, both press Play again on the result and land 
   }
   await ana.waitForFunction(() => document.querySelectorAll('.players .player, #players > *').length >= 2);
   await shot(ana, 'desktop-new-game');
+});
+
+t.test('the replay lists what was said up to the position shown', async () => {
+  // A short game over the protocol: a line, a decision, a line, a resignation.
+  const g = (await api(server, 'POST', '/api/games', {
+    game: 'clans', seats: [{ kind: 'human', name: 'Cy' }, { kind: 'human', name: 'Di' }],
+  })).json;
+  const [cy, di] = await Promise.all(g.seats.map((s) => WsClient.connect(server.port, `?game=${g.id}&token=${s.token}`)));
+  const st = await cy.next((m) => m.type === 'state');
+  const say = async (ws, text) => { ws.send({ type: 'chat', text }); await ws.next((m) => m.type === 'chat' && m.text === text); };
+  await say(cy, 'before any move');
+  const mover = st.your_turn ? cy : di;
+  const ms = mover.latestState() || await mover.next((m) => m.type === 'state');
+  assertEq((await mover.request({ type: 'decide', move: ms.legal[0], id: 1 })).type, 'ack', 'a decision');
+  await di.next((m) => m.type === 'state' && m.n === 1);
+  await say(di, 'after the first move');
+  di.send({ type: 'resign', id: 'r' });
+  await di.next((m) => m.type === 'notice');
+  await Promise.all([cy.close(), di.close()]);
+  const page = await person({ width: 1280, height: 800 }, false);
+  await page.goto(`${server.base}/game.html?game=${g.id}&replay=1`);
+  await page.waitForFunction(() => document.querySelectorAll('#chat-lines .chat-line').length === 1);
+  assert(/after decision 0/.test(await page.textContent('#chat-lines .chat-line .chat-meta')), 'each line says when');
+  assert(await page.isHidden('#chat-form'), 'nobody writes in a replay');
+  await page.click('#replay-next');
+  await page.waitForFunction(() => document.querySelectorAll('#chat-lines .chat-line').length === 2);
+  assertEq(await page.locator('#chat-lines .chat-text').allTextContents(), ['before any move', 'after the first move'],
+    'the second line appears at the position it was said at');
+  await page.close();
 });
 
 await finish();

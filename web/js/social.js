@@ -175,6 +175,7 @@ export function createChat({ gameId, token, send, onChange = () => {} }) {
       if (msg.type === 'chat_log') {
         C.lines = msg.lines || [];
         if (msg.max_chars) C.max = msg.max_chars;
+        list.dataset.live = 'yes'; // the lines so far are in: new ones come one by one
         C.forceEnd = true;
         render();
         return true;
