@@ -108,6 +108,21 @@ t.test('a phone held sideways: the chat tab still works and its field stays clea
   await bo.setViewportSize({ width: 390, height: 844 });
 });
 
+t.test('too fast: the server\'s refusal shows under the field in words, the text kept', async () => {
+  let refused = false;
+  for (let i = 1; i <= 7 && !refused; i++) {
+    await ana.fill('#chat-input', `quick line ${i}`);
+    await ana.press('#chat-input', 'Enter');
+    await ana.waitForFunction((text) => [...document.querySelectorAll('#chat-lines .chat-text')].some((e) => e.textContent === text)
+      || !document.querySelector('#chat-error').hidden, `quick line ${i}`);
+    refused = await ana.isVisible('#chat-error');
+  }
+  assert(refused, 'the server slowed the sixth line in ten seconds');
+  assertEq(await ana.textContent('#chat-error'), 'Not so fast: wait a few seconds, then send it again.', 'in words');
+  assert(/^quick line \d$/.test(await ana.inputValue('#chat-input')), 'the refused text is back in the field');
+  await ana.fill('#chat-input', '');
+});
+
 t.test('the chat in Spanish', async () => {
   const es = await person({ width: 1280, height: 800 }, false, 'es');
   await es.goto(`${server.base}/game.html?game=${game.id}`);

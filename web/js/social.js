@@ -21,19 +21,19 @@
 // as those characters and runs nothing; nothing here learns another person's
 // seat key.
 import { el } from './common.js';
-import { date, ready, t, tn } from './i18n.js';
+import { N_, date, ready, t, tn } from './i18n.js';
 
 const ERRORS = {
-  too_long: 'That line is too long: at most {n} characters.',
-  slow_down: 'Not so fast: wait a few seconds, then send it again.',
-  empty: 'Write something first.',
-  bad_text: 'That line holds characters that cannot be sent.',
-  spectator: 'Only the players of this game write in its chat.',
-  bad_message: 'That line could not be sent.',
-  store_failed: 'The line could not be saved; try again.',
-  internal: 'The line could not be sent; try again.',
-  elsewhere: 'This game moved to another server: open it again to chat.',
-  broken: 'This game cannot go on, so its chat is closed.',
+  too_long: N_('That line is too long: at most {n} characters.'),
+  slow_down: N_('Not so fast: wait a few seconds, then send it again.'),
+  empty: N_('Write something first.'),
+  bad_text: N_('That line holds characters that cannot be sent.'),
+  spectator: N_('Only the players of this game write in its chat.'),
+  bad_message: N_('That line could not be sent.'),
+  store_failed: N_('The line could not be saved; try again.'),
+  internal: N_('The line could not be sent; try again.'),
+  elsewhere: N_('This game moved to another server: open it again to chat.'),
+  broken: N_('This game cannot go on, so its chat is closed.'),
 };
 
 export function createChat({ gameId, token, send, onChange = () => {} }) {
@@ -112,7 +112,7 @@ export function createChat({ gameId, token, send, onChange = () => {} }) {
     const hidden = shown.filter((m) => muted.has(m.seat));
     const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
     list.replaceChildren(...shown.filter((m) => !muted.has(m.seat)).map(lineNode));
-    if (!list.children.length) list.append(el('p.small.muted.chat-empty', t(C.replayStep !== null ? 'Nobody had written yet.' : 'Nobody has written yet.')));
+    if (!list.children.length) list.append(el('p.small.muted.chat-empty', C.replayStep !== null ? t('Nobody had written yet.') : t('Nobody has written yet.')));
     if (atEnd || C.forceEnd) list.scrollTop = list.scrollHeight;
     C.forceEnd = false;
     // the muted seats: their names and a way back
@@ -193,7 +193,7 @@ export function createChat({ gameId, token, send, onChange = () => {} }) {
         const text = C.pending.get(msg.id);
         C.pending.delete(msg.id);
         if (text !== undefined && !input.value) input.value = text; // nothing lost
-        C.error = t(ERRORS[msg.code] || 'The line could not be sent; try again.', { n: C.max });
+        C.error = t(ERRORS[msg.code] || ERRORS.internal, { n: C.max });
         render();
         return true;
       }
