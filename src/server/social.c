@@ -158,9 +158,12 @@ int srv_social_say(srv_room *r, int seat, const char *text, json_t **line, const
         snprintf(why, whylen, "%s", SRV_INTERNAL_MESSAGE);
         return -1;
     }
-    if (json_array_append(r->social.chat, *line) == 0 &&
-        json_array_size(r->social.chat) > SRV_CHAT_KEEP)
+    if (json_array_append(r->social.chat, *line) != 0) { /* no memory: read again when needed */
+        json_decref(r->social.chat);
+        r->social.chat = NULL;
+    } else if (json_array_size(r->social.chat) > SRV_CHAT_KEEP) {
         json_array_remove(r->social.chat, 0);
+    }
     return 0;
 }
 
