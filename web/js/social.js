@@ -244,10 +244,11 @@ export function createRematch({ gameId, token }) {
         }
       };
       if (isPlayer && token) {
-        const offer = R.id && R.link;
+        // made already: the sentence says so; the link is this page's own (offered over
+        // the WebSocket), else the button asks the server for it
         return el('div.rematch-row#rematch',
-          offer ? el('p.small', t('A new game with the same table is ready.')) : null,
-          offer ? el('a.button.small.primary#play-again', { href: R.link }, t('Play again'))
+          R.id ? el('p.small', t('A new game with the same table is ready.')) : null,
+          R.link ? el('a.button.small.primary#play-again', { href: R.link }, t('Play again'))
             : el('button.small.primary#play-again', { type: 'button', disabled: R.busy, onclick: ask }, t('Play again')),
           R.error ? el('span.small.chat-error', { role: 'alert' }, R.error) : null);
       }
