@@ -137,33 +137,38 @@ int srv_social_say(srv_room *r, int seat, const char *text, json_t **line, const
         snprintf(why, whylen, "the chat could not be read, so nothing was said");
         return -1;
     }
+    /* the line and its room in the cache first: once it is stored, telling
+     * everyone cannot fail for want of memory, and a refusal changed nothing */
     char at[SRV_TIME_LEN];
     srv_iso_now(at);
-    int n = 0, decisions = r->state ? tb_decisions_made(r->state) : 0;
+    size_t have = json_array_size(r->social.chat);
+    json_t *last = have ? json_array_get(r->social.chat, have - 1) : NULL;
+    int n = last ? (int)json_integer_value(json_object_get(last, "n")) + 1 : 1;
+    int decisions = r->state ? tb_decisions_made(r->state) : 0;
     const char *name = r->seat[seat].name;
+    *line = social_line(n, seat, name, text, at, decisions);
+    if (!*line || json_array_append(r->social.chat, *line) != 0) {
+        json_decref(*line);
+        *line = NULL;
+        *code = "internal";
+        snprintf(why, whylen, "%s", SRV_INTERNAL_MESSAGE);
+        return -1;
+    }
     srv_store *st = r->rooms->store;
-    if (st->m->chat_add(st, r->id, seat, name, text, at, &n, err, sizeof err)) {
+    if (st->m->chat_add(st, r->id, n, seat, name, text, at, err, sizeof err)) {
         srv_log(&r->rooms->cfg, "game %s: saving a chat line: %s", r->id, err);
+        json_decref(*line);
+        *line = NULL;
+        json_decref(r->social.chat); /* read again: another instance may have said one */
+        r->social.chat = NULL;
         *code = "store_failed";
         snprintf(why, whylen, "the line could not be saved, so nothing was said: %s", err);
         return -1;
     }
     *slot = now;
     r->social.said_next[seat] = (r->social.said_next[seat] + 1) % SRV_CHAT_BURST;
-    *line = social_line(n, seat, name, text, at, decisions);
-    if (!*line) { /* stored but not sent: the next reading of the chat shows it */
-        json_decref(r->social.chat);
-        r->social.chat = NULL;
-        *code = "internal";
-        snprintf(why, whylen, "%s", SRV_INTERNAL_MESSAGE);
-        return -1;
-    }
-    if (json_array_append(r->social.chat, *line) != 0) { /* no memory: read again when needed */
-        json_decref(r->social.chat);
-        r->social.chat = NULL;
-    } else if (json_array_size(r->social.chat) > SRV_CHAT_KEEP) {
+    if (json_array_size(r->social.chat) > SRV_CHAT_KEEP)
         json_array_remove(r->social.chat, 0);
-    }
     return 0;
 }
 

@@ -201,9 +201,10 @@ typedef struct srv_store_methods {
     int (*review_load)(srv_store *st, const char *id, char **json, char *err, size_t errlen);
 
     /* ---- table chat and "Play again" (social.c) ---- */
-    /* Stores one chat line of game `id` as its next line; *n gets its number. */
-    int (*chat_add)(srv_store *st, const char *id, int seat, const char *name, const char *text,
-                    const char *at, int *n, char *err, size_t errlen);
+    /* Stores chat line number n (1-based: the next one) of game `id`; a
+     * second line with that number fails, changing nothing. */
+    int (*chat_add)(srv_store *st, const char *id, int n, int seat, const char *name,
+                    const char *text, const char *at, char *err, size_t errlen);
     /* The last `limit` lines of game `id` (limit <= 0: all), oldest first,
      * each with the decisions stored before it was said (by time); the
      * caller frees them with srv_chat_free. */

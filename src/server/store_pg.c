@@ -1636,25 +1636,19 @@ static int pgstore_query(pgsession *s, const char *sql, int n, const char *const
     return 0;
 }
 
-static int pgstore_chat_add(srv_store *base, const char *id, int seat, const char *name,
-                            const char *text, const char *at, int *n, char *err, size_t errlen)
+static int pgstore_chat_add(srv_store *base, const char *id, int n, int seat, const char *name,
+                            const char *text, const char *at, char *err, size_t errlen)
 {
     pgstore *st = (pgstore *)base;
-    char seatno[16];
+    char seatno[16], num[16];
     snprintf(seatno, sizeof seatno, "%d", seat);
-    const char *p[] = {id, seatno, name, text, at};
-    *n = 0;
+    snprintf(num, sizeof num, "%d", n);
+    const char *p[] = {id, num, seatno, name, text, at};
     pgsession *s = pgstore_take(st, false);
-    PGresult *r = NULL;
-    /* one instance plays a game at a time, so its lines never race for a number */
-    int rc = pgstore_query(s,
+    int rc = pgstore_write(s,
                            "INSERT INTO chat (game_id, n, seat, name, text, at)"
-                           " SELECT $1, COALESCE(MAX(n), 0) + 1, $2::int, $3, $4, $5 FROM chat"
-                           " WHERE game_id = $1 RETURNING n",
-                           5, p, &r, err, errlen, "saving a chat line");
-    if (rc == 0 && PQntuples(r) == 1)
-        *n = atoi(PQgetvalue(r, 0, 0));
-    PQclear(r);
+                           " VALUES ($1, $2::int, $3::int, $4, $5, $6)",
+                           6, p, err, errlen, "saving a chat line");
     pgstore_give(st, s);
     return rc;
 }

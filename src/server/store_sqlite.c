@@ -975,32 +975,18 @@ static int sqlstore_review_load(srv_store *base, const char *id, char **json, ch
 
 /* ---- table chat and "Play again" (social.c) ---- */
 
-static int sqlstore_chat_add(srv_store *base, const char *id, int seat, const char *name,
-                             const char *text, const char *at, int *n, char *err, size_t errlen)
+static int sqlstore_chat_add(srv_store *base, const char *id, int n, int seat, const char *name,
+                             const char *text, const char *at, char *err, size_t errlen)
 {
     sqlstore *s = (sqlstore *)base;
-    *n = 0;
-    if (sqlstore_begin(s, true, err, errlen))
-        return -1;
-    const void *args[] = {id, &seat, name, text, at};
+    pthread_mutex_lock(&s->lock);
+    const void *args[] = {id, &n, &seat, name, text, at};
     int rc = sqlstore_run(s,
                           "INSERT INTO chat (game_id, n, seat, name, text, at)"
-                          " SELECT ?1, COALESCE(MAX(n), 0) + 1, ?2, ?3, ?4, ?5 FROM chat"
-                          " WHERE game_id = ?1",
-                          "tittt", args, NULL, err, errlen, "saving a chat line");
-    sqlite3_stmt *st = NULL;
-    if (rc == 0 && sqlstore_prepare(s, "SELECT MAX(n) FROM chat WHERE game_id = ?1", &st, err,
-                                    errlen) == 0) {
-        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-        if (sqlite3_step(st) == SQLITE_ROW)
-            *n = sqlite3_column_int(st, 0);
-        else
-            rc = sqlstore_fail(s, err, errlen, "saving a chat line");
-    } else if (rc == 0) {
-        rc = -1;
-    }
-    sqlite3_finalize(st);
-    return sqlstore_write_end(s, rc, err, errlen);
+                          " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                          "tiittt", args, NULL, err, errlen, "saving a chat line");
+    pthread_mutex_unlock(&s->lock);
+    return rc;
 }
 
 static int sqlstore_chat_list(srv_store *base, const char *id, int limit, srv_chat_row **rows,
