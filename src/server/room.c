@@ -316,6 +316,7 @@ static json_t *room_summary_locked(const srv_room *r)
         json_array_append_new(seats, room_seat_json(r, i));
     json_object_set_new(j, "seats", seats);
     srv_seats_summary_json(r, j);
+    srv_social_summary_json(r, j); /* rematch, rematch_of */
     json_t *winners = json_null();
     if (to == TB_OVER && srv_seats_result_changed(r)) {
         winners = srv_seats_winners(r);
@@ -1390,6 +1391,7 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
         }
     }
     srv_seats_load(r, &row);
+    srv_social_load(r); /* its rematch links */
     if (narrate && !r->broken[0])
         room_log_words_all(r);
     if (row.takebacks) {
@@ -1447,6 +1449,7 @@ int srv_room_reload(srv_room *r, char *err, size_t errlen)
     json_t *takebacks = r->takebacks;
     r->takebacks = fresh->takebacks;
     fresh->takebacks = takebacks;
+    srv_social_reloaded(r, fresh); /* its chat is read again, its rematch links copied */
     r->game = fresh->game;
     r->players = fresh->players;
     r->options = fresh->options;
@@ -1490,6 +1493,7 @@ void srv_room_free(srv_room *r)
         free(r->log[k].said);
     free(r->log);
     json_decref(r->takebacks);
+    srv_social_free(r);
     free(r->hint_text);
     for (int i = 0; i < TB_MAX_SEATS; i++)
         free(r->deduce_text[i]);
@@ -1595,6 +1599,7 @@ char *srv_room_replay_json(srv_room *r, long step, const char *token, int *statu
     tb_prompt_text(s, prompt, sizeof prompt);
     json_object_set_new(j, "prompt", json_string(prompt));
     json_object_set_new(j, "result", over ? room_parse_view(room_result(r)) : json_null());
+    srv_social_replay_json(r, j); /* the table's chat, each line with its moment */
     tb_state_free(s);
     *status = 200;
     out = srv_json_text(j);
@@ -1699,6 +1704,9 @@ void srv_room_attach(srv_room *r, srv_client *c)
                                   "messages_per_second", SRV_RATE_PER_SEC, "burst", SRV_RATE_BURST));
     room_send_json(c, welcome);
     room_send(c, room_state_text(r, seat));
+    char *chat = srv_social_chat_log(r); /* the chat so far */
+    if (chat)
+        room_send(c, chat);
     room_broadcast(r, room_presence(r));
     pthread_mutex_unlock(&r->lock);
 }
@@ -1810,6 +1818,31 @@ static void room_undo(srv_room *r, srv_client *c, int seat, json_t *msg, json_t 
     pthread_mutex_unlock(&r->lock);
 }
 
+/* {"type":"chat","text"} (docs/http-api.md): a seated player's line to
+ * everyone at the table, checked and stored by social.c first. */
+static void room_chat(srv_room *r, srv_client *c, int seat, const json_t *msg, const json_t *id)
+{
+    const char *text = json_string_value(json_object_get(msg, "text"));
+    if (!text) {
+        srv_client_error(c, id, "bad_message",
+                         "a chat message needs \"text\": {\"type\":\"chat\",\"text\":\"Hello\"}");
+        return;
+    }
+    const char *code = NULL;
+    char why[300];
+    json_t *line = NULL;
+    pthread_mutex_lock(&r->lock);
+    if (srv_room_refuse_locked(r, c, id, seat,
+                               "spectators read the table's chat; only its players write in it")) {
+        /* (answered) */
+    } else if (srv_social_say(r, seat, text, &line, &code, why, sizeof why)) {
+        srv_client_error(c, id, code, "%s", why);
+    } else {
+        room_broadcast(r, line);
+    }
+    pthread_mutex_unlock(&r->lock);
+}
+
 static void room_hint_request(srv_room *r, srv_client *c, const json_t *id); /* below */
 static void room_deduce_request(srv_room *r, srv_client *c, const json_t *msg, const json_t *id);
 
@@ -1884,7 +1917,7 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
     const char *type = json_string_value(json_object_get(msg, "type"));
     if (!type) {
         srv_client_error(c, id, "bad_message", "a message is a JSON object with a \"type\" "
-                                             "(decide, undo, take_back, hint, deduce, resign, sync or ping)");
+                                             "(decide, undo, take_back, hint, deduce, resign, chat, sync or ping)");
     } else if (strcmp(type, "decide") == 0) {
         room_decide(r, c, seat, msg, id);
     } else if (strcmp(type, "undo") == 0 || strcmp(type, "take_back") == 0) {
@@ -1895,6 +1928,8 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
         room_deduce_request(r, c, msg, id);
     } else if (strcmp(type, "resign") == 0) {
         room_resign(r, c, id);
+    } else if (strcmp(type, "chat") == 0) {
+        room_chat(r, c, seat, msg, id);
     } else if (strcmp(type, "sync") == 0) {
         pthread_mutex_lock(&r->lock);
         if (seat >= 0 && srv_seats_seen(r, seat))
@@ -1909,7 +1944,7 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
     } else {
         srv_client_error(c, id, "unknown_type",
                        "unknown message type '%.*s' (decide, undo, take_back, hint, deduce, "
-                       "resign, sync or ping)", TB__CLIP(type, 32));
+                       "resign, chat, sync or ping)", TB__CLIP(type, 32));
     }
 }
 

@@ -41,6 +41,9 @@ typedef struct srv_client_ops {
 struct srv_client {
     const srv_client_ops *ops;
     int seat; /* -1: a spectator; set before srv_room_attach */
+    /* The seat key the client showed ("": none).  Only ever sent back to
+     * this client: its own link to a rematch (social.c). */
+    char token[136];
 };
 
 /* ---- the registry, for server.c ---- */
@@ -95,6 +98,11 @@ int srv_room_take_seat(srv_rooms *rooms, const char *id, const char *body, size_
                        char **reply);
 int srv_room_delete(srv_rooms *rooms, const char *id, const char *body, size_t len,
                     char **reply);
+/* social.c: POST /api/games/{id}/rematch {"token"}: "Play again" for the
+ * person of that seat of a finished game: the new game (made once) and
+ * their own link to it.  Returns the HTTP status and sets *reply. */
+int srv_room_rematch(srv_rooms *rooms, const char *id, const char *body, size_t len,
+                     char **reply);
 /* The room in memory, else a finished game loaded just for this answer
  * (*temporary set: free it with srv_room_free).  NULL: no such game. */
 srv_room *srv_room_borrow(srv_rooms *rooms, const char *id, bool *temporary);

@@ -74,6 +74,20 @@ typedef struct srv_seat {
                                  * computer plays it until they are back */
 } srv_seat;
 
+/* social.c: a room's table chat and its "Play again" links. */
+#define SRV_CHAT_MAX_CHARS 500   /* characters (not bytes) of one chat line */
+#define SRV_CHAT_KEEP 200        /* lines a connection gets when it joins */
+#define SRV_CHAT_BURST 5         /* lines a seat may say ... */
+#define SRV_CHAT_WINDOW_US 10000000u /* ... in this long (then slow_down) */
+typedef struct srv_social {
+    char rematch[SRV_ID_LEN + 1];    /* the game "Play again" made of this one, or "" */
+    char rematch_of[SRV_ID_LEN + 1]; /* the game this one plays again, or "" */
+    json_t *chat;                    /* the last SRV_CHAT_KEEP lines (chat messages), or
+                                      * NULL until first read from the store */
+    uint64_t said_us[TB_MAX_SEATS][SRV_CHAT_BURST]; /* when each seat's last lines came */
+    int said_next[TB_MAX_SEATS];
+} srv_social;
+
 typedef struct srv_log_entry {
     int8_t seat;
     bool by_ai;
@@ -117,6 +131,7 @@ struct srv_room {
     bool conceded;       /* over by a resignation, not by the rules */
     int resigned_seat;   /* who resigned when conceded */
     atomic_bool deleted; /* deleted by its creator or expired: no such game any more */
+    srv_social social;   /* social.c */
     struct srv_room *next; /* registry chain */
 };
 
@@ -242,6 +257,19 @@ int srv_room_row(const srv_room *r, uint64_t seed, srv_game_row *row);
 void srv_room_start(srv_room *r);
 /* Tells everyone at the table what happened to a seat (room locked). */
 void srv_room_notice_locked(srv_room *r, const char *code, int seat, const char *text);
+
+/* social.c (below the room, room locked): its table chat and its "Play
+ * again" links */
+void srv_social_load(srv_room *r);                  /* a room read from the store */
+void srv_social_reloaded(srv_room *r, const srv_room *fresh); /* srv_room_reload */
+void srv_social_free(srv_room *r);
+/* Seat `seat` says `text`: 0 and *line (the chat message to send everyone),
+ * or -1 with the refusal's code and words (nothing changed). */
+int srv_social_say(srv_room *r, int seat, const char *text, json_t **line, const char **code,
+                   char *why, size_t whylen);
+char *srv_social_chat_log(srv_room *r); /* the chat_log message for a new connection, or NULL */
+void srv_social_summary_json(const srv_room *r, json_t *j); /* rematch, rematch_of */
+void srv_social_replay_json(srv_room *r, json_t *j);        /* every line, for replays */
 
 /* undo.c: taking decisions back (docs/server.md) */
 /* Whether `seat` may undo its last decision now (room locked): 0 yes, and

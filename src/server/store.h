@@ -92,6 +92,16 @@ typedef struct srv_decision_write {
     int result; /* set by the store: 0 stored, 1 another instance holds the game, -1 failed */
 } srv_decision_write;
 
+/* One line of table chat (social.c), as chat_list reads it back. */
+typedef struct srv_chat_row {
+    int n;         /* the line's number in its game: 1, 2, 3... */
+    int seat;      /* 0-based, as everywhere in the server */
+    int decisions; /* decisions of the game stored before the line was said */
+    char name[SRV_NAME_LEN];
+    char *text;    /* malloc'd */
+    char at[SRV_TIME_LEN];
+} srv_chat_row;
+
 typedef struct srv_game_id {
     char id[SRV_ID_LEN + 1];
 } srv_game_id;
@@ -193,6 +203,26 @@ typedef struct srv_store_methods {
                        char *err, size_t errlen);
     /* The stored review (malloc'd JSON text); 1 when there is none, -1 on an error. */
     int (*review_load)(srv_store *st, const char *id, char **json, char *err, size_t errlen);
+
+    /* ---- table chat and "Play again" (social.c) ---- */
+    /* Stores chat line number n (1-based: the next one) of game `id`; a
+     * second line with that number fails, changing nothing. */
+    int (*chat_add)(srv_store *st, const char *id, int n, int seat, const char *name,
+                    const char *text, const char *at, char *err, size_t errlen);
+    /* The last `limit` lines of game `id` (limit <= 0: all), oldest first,
+     * each with the decisions stored before it was said (by time); the
+     * caller frees them with srv_chat_free. */
+    int (*chat_list)(srv_store *st, const char *id, int limit, srv_chat_row **rows, int *count,
+                     char *err, size_t errlen);
+    /* The game "Play again" made of game `id` and the game `id` plays again
+     * ("" for none): 0, 1 when there is no such game, -1 on an error. */
+    int (*rematch_get)(srv_store *st, const char *id, char rematch[SRV_ID_LEN + 1],
+                       char rematch_of[SRV_ID_LEN + 1], char *err, size_t errlen);
+    /* Links game `fresh` as the rematch of game `old` in one transaction:
+     * 0 linked; 1 `old` had a rematch already (its id in `existing`, nothing
+     * changed); -1 on an error. */
+    int (*rematch_link)(srv_store *st, const char *old, const char *fresh,
+                        char existing[SRV_ID_LEN + 1], char *err, size_t errlen);
 } srv_store_methods;
 
 struct srv_store {
@@ -216,5 +246,6 @@ void srv_store_pg_label(const char *url, char *out, size_t outlen);
 
 void srv_game_row_clear(srv_game_row *g); /* frees options and result */
 void srv_decisions_free(srv_decision_row *moves, int count);
+void srv_chat_free(srv_chat_row *rows, int count);
 
 #endif

@@ -1511,6 +1511,8 @@ static int pgstore_game_delete(srv_store *base, const char *id, char *err, size_
     static const char *const deletes[] = {
         "DELETE FROM create_requests WHERE game_id = $1", "DELETE FROM game_lobby WHERE game_id = $1",
         "DELETE FROM leases WHERE game_id = $1",          "DELETE FROM seats WHERE game_id = $1",
+        "DELETE FROM chat WHERE game_id = $1",
+        "UPDATE games SET rematch = NULL WHERE rematch = $1",
         "DELETE FROM games WHERE id = $1",
     };
     for (size_t i = 0; rc == 0 && i < sizeof deletes / sizeof deletes[0]; i++) {
@@ -1609,6 +1611,148 @@ static int pgstore_review_load(srv_store *base, const char *id, char **json, cha
     return rc;
 }
 
+/* ---- table chat and "Play again" (social.c) ---- */
+
+/* One statement returning rows (*out, for the caller to PQclear), once
+ * more after a dropped connection: 0, or -1 with err. */
+static int pgstore_query(pgsession *s, const char *sql, int n, const char *const *p,
+                         PGresult **out, char *err, size_t errlen, const char *what)
+{
+    PGresult *r = NULL;
+    *out = NULL;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (attempt && !pgstore_lost(s))
+            break;
+        PQclear(r);
+        r = NULL;
+        if (pgstore_ensure(s, err, errlen))
+            continue;
+        r = pgstore_params(s, sql, n, p);
+        if (pgstore_is(r, PGRES_TUPLES_OK))
+            break;
+    }
+    if (!pgstore_is(r, PGRES_TUPLES_OK)) {
+        if (r)
+            pgstore_fail(s, r, err, errlen, what);
+        PQclear(r);
+        return -1;
+    }
+    *out = r;
+    return 0;
+}
+
+static int pgstore_chat_add(srv_store *base, const char *id, int n, int seat, const char *name,
+                            const char *text, const char *at, char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    char seatno[16], num[16];
+    snprintf(seatno, sizeof seatno, "%d", seat);
+    snprintf(num, sizeof num, "%d", n);
+    const char *p[] = {id, num, seatno, name, text, at};
+    pgsession *s = pgstore_take(st, false);
+    int rc = pgstore_write(s,
+                           "INSERT INTO chat (game_id, n, seat, name, text, at)"
+                           " VALUES ($1, $2::int, $3::int, $4, $5, $6)",
+                           6, p, err, errlen, "saving a chat line");
+    pgstore_give(st, s);
+    return rc;
+}
+
+static int pgstore_chat_list(srv_store *base, const char *id, int limit, srv_chat_row **rows,
+                             int *count, char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    char lim[16];
+    snprintf(lim, sizeof lim, "%d", limit > 0 ? limit : 1 << 30);
+    const char *p[] = {id, lim};
+    *rows = NULL;
+    *count = 0;
+    pgsession *s = pgstore_take(st, false);
+    PGresult *r = NULL;
+    int rc = pgstore_query(
+        s,
+        "SELECT c.n, c.seat, c.name, c.text, c.at,"
+        " (SELECT count(*) FROM decisions d WHERE d.game_id = c.game_id AND d.at COLLATE \"C\" <= c.at)"
+        " FROM chat c WHERE c.game_id = $1"
+        " AND c.n > (SELECT COALESCE(MAX(n), 0) FROM chat WHERE game_id = $1) - $2::int"
+        " ORDER BY c.n",
+        2, p, &r, err, errlen, "reading the chat");
+    pgstore_give(st, s);
+    if (rc)
+        return -1;
+    int total = PQntuples(r);
+    srv_chat_row *out = calloc((size_t)(total > 0 ? total : 1), sizeof *out);
+    int k = 0;
+    for (; out && k < total; k++) {
+        srv_chat_row *c = &out[k];
+        c->n = atoi(PQgetvalue(r, k, 0));
+        c->seat = atoi(PQgetvalue(r, k, 1));
+        pgstore_copy(c->name, sizeof c->name, r, k, 2);
+        if (!(c->text = strdup(PQgetvalue(r, k, 3))))
+            break;
+        pgstore_copy(c->at, sizeof c->at, r, k, 4);
+        c->decisions = atoi(PQgetvalue(r, k, 5));
+    }
+    PQclear(r);
+    if (!out || k < total) {
+        srv_chat_free(out, k);
+        snprintf(err, errlen, "out of memory reading the chat of game %s", id);
+        return -1;
+    }
+    *rows = out;
+    *count = total;
+    return 0;
+}
+
+static int pgstore_rematch_get(srv_store *base, const char *id, char rematch[SRV_ID_LEN + 1],
+                               char rematch_of[SRV_ID_LEN + 1], char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    const char *p[] = {id};
+    rematch[0] = rematch_of[0] = '\0';
+    pgsession *s = pgstore_take(st, false);
+    PGresult *r = NULL;
+    int rc = pgstore_query(s, "SELECT rematch, rematch_of FROM games WHERE id = $1", 1, p, &r,
+                           err, errlen, "reading a game");
+    pgstore_give(st, s);
+    if (rc == 0 && PQntuples(r) == 0)
+        rc = 1;
+    else if (rc == 0) {
+        pgstore_copy(rematch, SRV_ID_LEN + 1, r, 0, 0);
+        pgstore_copy(rematch_of, SRV_ID_LEN + 1, r, 0, 1);
+    }
+    PQclear(r);
+    return rc;
+}
+
+static int pgstore_rematch_link(srv_store *base, const char *old, const char *fresh,
+                                char existing[SRV_ID_LEN + 1], char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    const char *p[] = {old, fresh};
+    existing[0] = '\0';
+    pgsession *s = pgstore_take(st, false);
+    PGresult *r = NULL;
+    /* one statement: the first link wins, and both columns change together */
+    int rc = pgstore_query(s,
+                           "WITH l AS (UPDATE games SET rematch = $2 WHERE id = $1"
+                           " AND rematch IS NULL RETURNING id),"
+                           " f AS (UPDATE games SET rematch_of = $1 WHERE id = $2"
+                           " AND EXISTS (SELECT 1 FROM l) RETURNING id)"
+                           " SELECT (SELECT count(*) FROM l), (SELECT rematch FROM games"
+                           " WHERE id = $1)",
+                           2, p, &r, err, errlen, "linking a rematch");
+    pgstore_give(st, s);
+    if (rc == 0 && PQntuples(r) == 1 && atoi(PQgetvalue(r, 0, 0)) == 0) {
+        pgstore_copy(existing, SRV_ID_LEN + 1, r, 0, 1);
+        rc = existing[0] ? 1 : -1;
+        if (rc < 0)
+            snprintf(err, errlen, "there is no game %s", old);
+    }
+    PQclear(r);
+    return rc;
+}
+
 /* Marks this instance seen: a committed write like a decision's (a
  * dropped connection is opened again first). */
 static int pgstore_probe(srv_store *base, char *err, size_t errlen)
@@ -1646,6 +1790,10 @@ static const srv_store_methods pgstore_methods = {
     .games_unstarted = pgstore_games_unstarted,
     .review_save = pgstore_review_save,
     .review_load = pgstore_review_load,
+    .chat_add = pgstore_chat_add,
+    .chat_list = pgstore_chat_list,
+    .rematch_get = pgstore_rematch_get,
+    .rematch_link = pgstore_rematch_link,
     .close = pgstore_close,
     .probe = pgstore_probe,
     .lease_take = pgstore_lease_take,

@@ -873,6 +873,10 @@ static int sqlstore_game_delete(srv_store *base, const char *id, char *err, size
                           errlen, "deleting a game") ||
              sqlstore_run(s, "DELETE FROM seats WHERE game_id = ?1", "t", args, NULL, err,
                           errlen, "deleting a game") ||
+             sqlstore_run(s, "DELETE FROM chat WHERE game_id = ?1", "t", args, NULL, err,
+                          errlen, "deleting a game") ||
+             sqlstore_run(s, "UPDATE games SET rematch = NULL WHERE rematch = ?1", "t", args,
+                          NULL, err, errlen, "deleting a game") ||
              sqlstore_run(s, "DELETE FROM games WHERE id = ?1", "t", args, &changes, err, errlen,
                           "deleting a game")
              ? -1
@@ -976,6 +980,144 @@ static int sqlstore_review_load(srv_store *base, const char *id, char **json, ch
     return rc;
 }
 
+/* ---- table chat and "Play again" (social.c) ---- */
+
+static int sqlstore_chat_add(srv_store *base, const char *id, int n, int seat, const char *name,
+                             const char *text, const char *at, char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    pthread_mutex_lock(&s->lock);
+    const void *args[] = {id, &n, &seat, name, text, at};
+    int rc = sqlstore_run(s,
+                          "INSERT INTO chat (game_id, n, seat, name, text, at)"
+                          " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                          "tiittt", args, NULL, err, errlen, "saving a chat line");
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static int sqlstore_chat_list(srv_store *base, const char *id, int limit, srv_chat_row **rows,
+                              int *count, char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    *rows = NULL;
+    *count = 0;
+    if (sqlstore_begin(s, false, err, errlen))
+        return -1;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlstore_prepare(
+        s,
+        "SELECT c.n, c.seat, c.name, c.text, c.at,"
+        " (SELECT COUNT(*) FROM decisions d WHERE d.game_id = c.game_id AND d.at <= c.at)"
+        " FROM chat c WHERE c.game_id = ?1"
+        " AND c.n > (SELECT COALESCE(MAX(n), 0) FROM chat WHERE game_id = ?1) - ?2"
+        " ORDER BY c.n",
+        &st, err, errlen);
+    srv_chat_row *out = NULL;
+    int n = 0, cap = 0, step = SQLITE_DONE;
+    if (rc == 0) {
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 2, limit > 0 ? limit : 1 << 30);
+        while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+            if (n == cap) {
+                int grown_cap = cap ? cap * 2 : 32;
+                srv_chat_row *g = realloc(out, (size_t)grown_cap * sizeof *g);
+                if (!g)
+                    break;
+                out = g;
+                cap = grown_cap;
+            }
+            srv_chat_row *c = &out[n];
+            memset(c, 0, sizeof *c);
+            c->n = sqlite3_column_int(st, 0);
+            c->seat = sqlite3_column_int(st, 1);
+            sqlstore_copy(c->name, sizeof c->name, sqlite3_column_text(st, 2));
+            if (sqlstore_dup(st, 3, &c->text) || (!c->text && !(c->text = strdup(""))))
+                break;
+            sqlstore_copy(c->at, sizeof c->at, sqlite3_column_text(st, 4));
+            c->decisions = sqlite3_column_int(st, 5);
+            n++;
+        }
+        if (step == SQLITE_ROW) {
+            snprintf(err, errlen, "out of memory reading the chat of game %s", id);
+            rc = -1;
+        } else if (step != SQLITE_DONE) {
+            rc = sqlstore_fail(s, err, errlen, "reading the chat");
+        }
+    }
+    sqlite3_finalize(st);
+    sqlstore_read_end(s);
+    if (rc) {
+        srv_chat_free(out, n);
+        return -1;
+    }
+    *rows = out;
+    *count = n;
+    return 0;
+}
+
+static int sqlstore_rematch_get(srv_store *base, const char *id, char rematch[SRV_ID_LEN + 1],
+                                char rematch_of[SRV_ID_LEN + 1], char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    rematch[0] = rematch_of[0] = '\0';
+    pthread_mutex_lock(&s->lock);
+    sqlite3_stmt *st = NULL;
+    int rc = sqlstore_prepare(s, "SELECT rematch, rematch_of FROM games WHERE id = ?1", &st, err,
+                              errlen);
+    if (rc == 0) {
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        int step = sqlite3_step(st);
+        if (step == SQLITE_ROW) {
+            sqlstore_copy(rematch, SRV_ID_LEN + 1, sqlite3_column_text(st, 0));
+            sqlstore_copy(rematch_of, SRV_ID_LEN + 1, sqlite3_column_text(st, 1));
+        } else {
+            rc = step == SQLITE_DONE ? 1 : sqlstore_fail(s, err, errlen, "reading a game");
+        }
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static int sqlstore_rematch_link(srv_store *base, const char *old, const char *fresh,
+                                 char existing[SRV_ID_LEN + 1], char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    existing[0] = '\0';
+    if (sqlstore_begin(s, true, err, errlen))
+        return -1;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlstore_prepare(s, "SELECT rematch FROM games WHERE id = ?1", &st, err, errlen);
+    if (rc == 0) {
+        sqlite3_bind_text(st, 1, old, -1, SQLITE_STATIC);
+        int step = sqlite3_step(st);
+        if (step == SQLITE_ROW)
+            sqlstore_copy(existing, SRV_ID_LEN + 1, sqlite3_column_text(st, 0));
+        else if (step == SQLITE_DONE) {
+            snprintf(err, errlen, "there is no game %s", old);
+            rc = -1;
+        } else
+            rc = sqlstore_fail(s, err, errlen, "reading a game");
+    }
+    sqlite3_finalize(st);
+    const void *args[] = {old, fresh};
+    if (rc == 0 && existing[0])
+        rc = 1;
+    else if (rc == 0)
+        rc = sqlstore_run(s, "UPDATE games SET rematch = ?2 WHERE id = ?1", "tt", args, NULL,
+                          err, errlen, "linking a rematch") ||
+                     sqlstore_run(s, "UPDATE games SET rematch_of = ?1 WHERE id = ?2", "tt",
+                                  args, NULL, err, errlen, "linking a rematch")
+                 ? -1
+                 : 0;
+    if (rc == 1) { /* nothing to change: ends the transaction as a read */
+        sqlstore_read_end(s);
+        return 1;
+    }
+    return sqlstore_write_end(s, rc, err, errlen);
+}
+
 /* Rewrites the schema version with its own value: a page written and
  * committed like a decision's, changing nothing. */
 static int sqlstore_probe(srv_store *base, char *err, size_t errlen)
@@ -1006,6 +1148,10 @@ static const srv_store_methods sqlstore_methods = {
     .games_unstarted = sqlstore_games_unstarted,
     .review_save = sqlstore_review_save,
     .review_load = sqlstore_review_load,
+    .chat_add = sqlstore_chat_add,
+    .chat_list = sqlstore_chat_list,
+    .rematch_get = sqlstore_rematch_get,
+    .rematch_link = sqlstore_rematch_link,
     .close = sqlstore_close,
     .probe = sqlstore_probe,
 };
@@ -1058,6 +1204,13 @@ void srv_game_row_clear(srv_game_row *g)
     free(g->result);
     free(g->takebacks);
     g->options = g->result = g->takebacks = NULL;
+}
+
+void srv_chat_free(srv_chat_row *rows, int count)
+{
+    for (int i = 0; rows && i < count; i++)
+        free(rows[i].text);
+    free(rows);
 }
 
 void srv_decisions_free(srv_decision_row *moves, int count)

@@ -29,6 +29,7 @@ void srv_ws_free(srv_ws *ws);
 typedef struct srv_ws_pending {
     srv_room *room;     /* NULL: the connection only reports `code` */
     int seat;           /* -1: spectator */
+    char token[136];    /* the seat's key when seat >= 0 (srv_client.token) */
     char code[24];
     char message[200];
     bool upgraded;      /* the 101 answer is queued: the socket becomes ws.c's */

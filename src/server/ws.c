@@ -328,7 +328,7 @@ static void ws_handle(srv_conn *c, int opcode)
     const char *type = json_string_value(json_object_get(msg, "type"));
     if (!json_is_object(msg)) {
         ws_conn_error(c, NULL, "bad_message",
-                       "a message is a JSON object with a \"type\" (decide, undo, take_back, hint, deduce, resign, sync or ping)");
+                       "a message is a JSON object with a \"type\" (decide, undo, take_back, hint, deduce, resign, chat, sync or ping)");
     } else if (type && strcmp(type, "ping") == 0) {
         json_t *pong = json_pack("{s:s}", "type", "pong");
         json_t *id = json_object_get(msg, "id");
@@ -659,6 +659,8 @@ static void ws_upgraded(void *cls, struct MHD_Connection *connection, void *con_
     c->room = p->room;
     c->client.ops = &ws_client_ops;
     c->client.seat = p->seat;
+    snprintf(c->client.token, sizeof c->client.token, "%s", p->seat >= 0 ? p->token : "");
+    memset(p->token, 0, sizeof p->token);
     snprintf(c->code, sizeof c->code, "%s", p->code);
     snprintf(c->message, sizeof c->message, "%s", p->message);
     c->tokens = SRV_RATE_BURST;
@@ -758,6 +760,8 @@ int srv_ws_upgrade(srv_ws *ws, struct MHD_Connection *c, srv_ws_pending *p)
         snprintf(p->message, sizeof p->message, "there is no game '%.*s'", TB__CLIP(game, 40));
     } else {
         p->seat = srv_room_seat_of_token(p->room, token);
+        if (p->seat >= 0) /* at most 128 bytes were hashed; a longer one is no seat's */
+            snprintf(p->token, sizeof p->token, "%s", token);
         if (p->seat == -2) {
             p->room = NULL;
             p->seat = -1;

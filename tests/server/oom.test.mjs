@@ -2,7 +2,7 @@
 // memory runs out"). The server runs with failalloc.so preloaded (a test-only library: the
 // shipped binary has no hook), which makes the Nth allocation from the moment the test arms
 // it fail, in whatever thread makes it. For each kind of request and message — create, join,
-// list, decide, undo, hint, replay, review — N is swept 1, 2, 3 … until the request no longer
+// list, decide, undo, hint, replay, review, chat, rematch — N is swept 1, 2, 3 … until the request no longer
 // reaches an Nth allocation (every N up to 150, then one in N/20; OOM_FULL=1: every N). After
 // each one: the request was answered (its success, or an error that changed nothing:
 // `internal`, `store_failed`), the server still answers, and every game's record, log and
@@ -295,6 +295,66 @@ t.test('hint, replay and review: every allocation failed in turn', async () => {
   for (const c of [...tb.conns, ...done.conns]) c.destroy();
   games.delete(tb.id);
   games.delete(done.id);
+});
+
+t.test('chat and play again: every allocation failed in turn', async () => {
+  // chat: a line from the seat to move.  A refused line is never stored, a line said is
+  // stored once (an `internal` error may also be the broadcast of a stored line that could
+  // not be sent: then it is there once).  A seat says 5 lines in 10 s: a fresh table (not
+  // among the games checked byte for byte: chat changes no record) after 4.
+  let tb = null, said = 0, last = null;
+  const count = async (id) => (await api(server, 'GET', `/api/games/${id}/replay/0`)).json.chat.length;
+  await sweep('chat', {
+    prepare: async () => {
+      if (tb) {
+        const n = await count(tb.id);
+        if (last && !last.ok && last.code === 'internal' && n === said + 1) said++; // stored, its broadcast lost
+        assertEq(n, said, 'the chat holds each line said, once');
+      }
+      if (!tb || said >= 4) {
+        if (tb) for (const c of tb.conns) c.destroy();
+        const g = (await api(server, 'POST', '/api/games', { game: 'clans', players: 2, seats: people(2) })).json;
+        tb = { id: g.id, tokens: g.seats.map((x) => x.token), conns: [] };
+        said = 0;
+        last = null;
+      }
+      return current(tb);
+    },
+    run: async ({ c }) => {
+      last = await ask(c, { type: 'chat', text: 'hello', id: ++reqId }, ['error'], 'chat');
+      if (last.ok) said++;
+      return last;
+    },
+  });
+  if (tb) for (const c of tb.conns) c.destroy();
+  // play again: a refused request makes nothing (the old game names no rematch); one that
+  // succeeded links its game.  A finished game of two people for each success.
+  const finished = async () => {
+    const g = (await api(server, 'POST', '/api/games', { game: 'clans', players: 2, seats: people(2) })).json;
+    const c = await connect(g.id, g.seats[0].token);
+    await c.next((m) => m.type === 'state', { what: 'the state' });
+    c.send({ type: 'resign', id: ++reqId });
+    await c.next((m) => m.type === 'state' && m.result, { what: 'the game over' });
+    c.destroy();
+    return { id: g.id, token: g.seats[0].token };
+  };
+  let old = null, made = false; // made: true, false, or null (dropped: it may have been)
+  await sweep('rematch', {
+    prepare: async () => {
+      if (old && made !== null) {
+        const g = (await api(server, 'GET', `/api/games/${old.id}`)).json;
+        if (made) assert(typeof g.rematch === 'string' && g.rematch.length === 12, 'Play again linked its game');
+        else assertEq(g.rematch, null, 'a refused Play again made nothing');
+      }
+      if (!old || made !== false) old = await finished();
+      return old;
+    },
+    run: async ({ id, token }) => {
+      const out = await http(() => api(server, 'POST', `/api/games/${id}/rematch`, { token }), 'rematch');
+      made = out.ok ? true : out.code === 'dropped' ? null : false;
+      return out;
+    },
+  });
 });
 
 const failed = await t.run();

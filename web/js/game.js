@@ -33,6 +33,7 @@ import { mountReview } from './review.js';
 import { createDeduce, setupDeduceSetting } from './deduce.js';
 import { mountZoom } from './zoom.js';
 import { optionsList } from './options.js';
+import { createChat, createRematch } from './social.js';
 
 const params = new URLSearchParams(location.search);
 const gameId = params.get('game');
@@ -52,6 +53,11 @@ const S = {
   staged: null, // a chosen decision waiting for Confirm: {move, n}
   before: null, // the position shown before the current one in live play: {n, view} (the last move is what changed)
 };
+
+// The table chat and "Play again" (js/social.js).
+const wsSend = (obj) => (S.ws && S.ws.readyState === WebSocket.OPEN ? (S.ws.send(JSON.stringify(obj)), true) : false);
+const chat = createChat({ gameId, token, send: wsSend });
+const rematch = createRematch({ gameId, token });
 
 // What went wrong, in plain words, for the page that cannot show the game.
 const FATAL_WORDS = {
@@ -483,6 +489,7 @@ function renderResult(ctx) {
       el('a.button.small.primary#open-replay', { href: `/game.html?game=${gameId}&replay=1` }, 'Watch the replay'),
       el('a.button.small#open-review', { href: `/game.html?game=${gameId}&replay=1&review=1` }, 'Review'),
       el('a.button.small', { href: '/' }, 'Back to the lobby')));
+    box.append(rematch.row(S.role === 'player', renderAll) || '');
   }
 }
 
@@ -555,6 +562,7 @@ function onMessage(msg) {
     case 'welcome':
       S.seat = msg.seat;
       S.role = msg.role;
+      chat.setSeat(msg.seat, msg.role);
       S.seats = msg.game.seats;
       S.log = msg.log;
       break;
@@ -673,6 +681,8 @@ function connect() {
   ws.onmessage = (ev) => {
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
+    if (chat.onMessage(msg)) return; // the chat is not paced with the game
+    if (rematch.onMessage(msg)) { renderAll(); return; }
     pacer.push(msg); // the computers' turns at this player's pace (js/pacing.js)
   };
   ws.onclose = () => {
@@ -732,6 +742,7 @@ async function replayGo(k) {
   if (R.want !== k) return; // a later click won
   R.current = r;
   R.prev = prev;
+  chat.setReplay(r.chat, k); // the lines said up to this position
   $('replay-slider').value = String(k);
   const last = r.last ? decisionWords(r.last, seatName, formatMove) : 'the start';
   $('replay-step').textContent = `Decision ${k} of ${R.total} · ${last}`;
@@ -882,6 +893,9 @@ async function main() {
   }
   const sum = S.summary;
   S.seats = sum.seats;
+  rematch.known(sum.rematch);
+  chat.tab.addEventListener('click', () => showTab('chat'));
+  await chat.mount($('players-card'), $('phone-tabs'));
   $('setting-deduce-box').hidden = !sum.secret_roles || !token || sum.status === 'over';
   // the settings are about playing a seat: a spectator, a replay or a finished game has none to offer
   $('settings-button').parentElement.hidden = !token || sum.status === 'over';
