@@ -23,6 +23,7 @@
  * never touches a descriptor that was closed and reused.
  */
 #include "transport.h"
+#include "ratings.h"
 #include "core/text.h"
 
 #include <fcntl.h>
@@ -474,6 +475,20 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
         if (!d)
             return http_error(c, 404, "unknown_board", "this server has no such board of the game");
         return http_send(c, 200, "application/json", tb_board_json_data(g, d));
+    }
+    if (parts == 2 && (strcmp(part[0], "ratings") == 0 || strcmp(part[0], "players") == 0)) {
+        /* ratings.c: a leaderboard, a player's profile */
+        if (!get)
+            return http_method_not_allowed(c, "GET");
+        char *reply = NULL;
+        srv_store *store = srv_rooms_store(h->rooms);
+        int status = part[0][0] == 'r'
+                         ? srv_ratings_board(store, part[1],
+                                             MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
+                                                                         "limit"),
+                                             &reply)
+                         : srv_ratings_player(store, part[1], &reply);
+        return http_send(c, (unsigned)status, "application/json", reply);
     }
     if (strcmp(part[0], "games") != 0)
         return http_error(c, 404, "not_found", "no such API address (see docs/http-api.md)");

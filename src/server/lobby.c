@@ -377,7 +377,7 @@ bool srv_lobby_result_changed(const srv_room *r)
 
 /* Ranks as the game gives them, except that a seat that resigned ranks
  * after every seat that did not (in a conceded two-player game: last). */
-static void lobby_ranks(const srv_room *r, int out[TB_MAX_SEATS])
+void srv_lobby_ranks(const srv_room *r, int out[TB_MAX_SEATS])
 {
     int base[TB_MAX_SEATS];
     if (r->conceded)
@@ -399,7 +399,7 @@ static void lobby_ranks(const srv_room *r, int out[TB_MAX_SEATS])
 json_t *srv_lobby_winners(const srv_room *r)
 {
     int ranks[TB_MAX_SEATS];
-    lobby_ranks(r, ranks);
+    srv_lobby_ranks(r, ranks);
     json_t *w = json_array();
     for (int i = 0; i < r->players; i++)
         if (ranks[i] == 1)
@@ -418,7 +418,7 @@ char *srv_lobby_result_json(const srv_room *r)
         return NULL;
     }
     int ranks[TB_MAX_SEATS];
-    lobby_ranks(r, ranks);
+    srv_lobby_ranks(r, ranks);
     json_t *jr = json_array(), *resigned = json_array();
     for (int i = 0; i < r->players; i++) {
         json_array_append_new(jr, json_integer(ranks[i]));

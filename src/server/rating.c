@@ -103,3 +103,43 @@ int srv_rating_computer(const char *game, const char *level, srv_rating *out)
         }
     return -1;
 }
+
+int srv_rating_game(const char *game, int n, srv_rated_seat *seat)
+{
+    if (n < 2 || n > SRV_RATING_MAX)
+        return -1;
+    srv_rating in[SRV_RATING_MAX], out[SRV_RATING_MAX];
+    int rank[SRV_RATING_MAX];
+    bool fixed[SRV_RATING_MAX];
+    int accounts = 0;
+    for (int i = 0; i < n; i++) {
+        srv_rated_seat *st = &seat[i];
+        rank[i] = st->rank;
+        fixed[i] = st->account <= 0;
+        in[i] = (srv_rating){SRV_RATING_MU0, SRV_RATING_SIGMA0};
+        if (st->account > 0) {
+            accounts++;
+            for (int j = 0; j < i; j++)
+                if (seat[j].account == st->account)
+                    return 1;
+            if (st->known)
+                in[i] = st->before;
+        } else if (st->ai) {
+            srv_rating_computer(game, st->level, &in[i]); /* unrated levels: mu0, sigma0 */
+        }
+    }
+    if (!accounts)
+        return 1;
+    srv_rating_params p = srv_rating_defaults();
+    if (srv_rating_update(&p, n, in, rank, fixed, out))
+        return -1;
+    for (int i = 0; i < n; i++) {
+        seat[i].before = in[i];
+        seat[i].after = out[i];
+        if (seat[i].account > 0) {
+            seat[i].games++;
+            seat[i].wins += seat[i].rank == 1;
+        }
+    }
+    return 0;
+}

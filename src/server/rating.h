@@ -53,6 +53,26 @@ int srv_rating_update(const srv_rating_params *p, int n, const srv_rating *in, c
  * at least this good with about 99.7% confidence), rounded by the caller. */
 double srv_rating_shown(srv_rating r);
 
+/* One seat of a rated game as the store reads it (both stores share this
+ * step, so they rate alike). */
+typedef struct srv_rated_seat {
+    long long account; /* > 0: an account's seat; 0: a computer, or a former player */
+    bool ai;
+    char level[24];    /* a computer's level */
+    int rank;          /* 1 = first (lobby.c: a resignation is last) */
+    bool known;        /* the account has a rating for this game (else mu0, sigma0) */
+    srv_rating before; /* the account's rating, when known */
+    int games, wins;   /* the account's counts before the game */
+    srv_rating after;  /* set by srv_rating_game */
+} srv_rated_seat;
+
+/* Rates a finished game of `game`: every account seat's `after` (and its
+ * games + 1, wins + 1 when first, shared or not) from the ranks; a computer
+ * plays at its level's fixed rating (an unrated level and a former player
+ * at mu0, sigma0, also fixed).  0 done; 1 nothing to rate (no account seat,
+ * or one account in two seats); -1 bad input. */
+int srv_rating_game(const char *game, int n, srv_rated_seat *seat);
+
 /* The computer levels' ratings (data/computer_ratings.txt, compiled in):
  * 0 and *out filled for a known game and level ("easy", "normal", "hard"),
  * -1 otherwise.  games: the matches' games the fit read. */

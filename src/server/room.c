@@ -693,7 +693,9 @@ static void room_finish(srv_room *r)
         srv_log(&r->rooms->cfg, "game %s: out of memory for its result; the end is stored without",
                 r->id);
     char err[TB_ERR_LEN];
-    if (r->rooms->store->m->game_finish(r->rooms->store, r->id, r->finished, result, err,
+    int ranks[TB_MAX_SEATS]; /* a rated game's ratings go with its end (rating.h) */
+    srv_lobby_ranks(r, ranks);
+    if (r->rooms->store->m->game_finish(r->rooms->store, r->id, r->finished, result, ranks, err,
                                           sizeof err))
         srv_log(&r->rooms->cfg, "game %s: %s (the game is finished again at restart)", r->id, err);
     free(result);

@@ -64,6 +64,8 @@ void srv_rooms_close(srv_rooms *rooms); /* frees every room */
 /* ---- for the HTTP API ---- */
 
 int srv_rooms_in_memory(srv_rooms *rooms);
+/* The store the rooms were opened over (ratings.c reads through it). */
+srv_store *srv_rooms_store(srv_rooms *rooms);
 /* Whether storage is failing now (commit.c): writes fail as a whole, so
  * decisions are refused; `why` gets the reason and `since` when it began
  * (ISO time).  Either may be NULL. */

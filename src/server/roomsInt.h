@@ -236,6 +236,9 @@ void srv_lobby_row_summary_json(const srv_game_row *row, json_t *j);
 /* A resignation changes the result: who ranks where, who wins. */
 bool srv_lobby_result_changed(const srv_room *r);
 char *srv_lobby_result_json(const srv_room *r);
+/* Each seat's rank at the end (1 = first; a resignation after every seat
+ * that did not resign): the result's "ranks" and the ratings' (rating.h). */
+void srv_lobby_ranks(const srv_room *r, int out[TB_MAX_SEATS]);
 json_t *srv_lobby_winners(const srv_room *r);
 void srv_lobby_resign(srv_room *r, srv_client *c, json_t *id); /* room not locked */
 int srv_lobby_start(srv_rooms *s, char *err, size_t errlen);

@@ -102,6 +102,52 @@ enum {
 
 typedef struct srv_store srv_store;
 
+/* ratings (ratings.c): a rating as the store keeps it */
+typedef struct srv_rating_row {
+    char name[SRV_NAME_LEN]; /* the account's name */
+    char game[32];
+    double mu, sigma;
+    int games, wins; /* rated games of the title, and first places in them */
+} srv_rating_row;
+
+typedef struct srv_history_row {
+    char game_id[SRV_ID_LEN + 1];
+    char game[32];
+    char at[SRV_TIME_LEN];
+    int rank;
+    double mu, sigma; /* after the game */
+} srv_history_row;
+
+typedef struct srv_played_row {
+    char id[SRV_ID_LEN + 1];
+    char game[32];
+    char status[12];
+    char created[SRV_TIME_LEN], finished[SRV_TIME_LEN];
+    int players, seat;
+    int rank; /* the seat's rank when over, else 0 */
+    bool rated;
+} srv_played_row;
+
+typedef struct srv_wins_row {
+    char game[32];
+    int played, wins; /* finished games, and those the account ranked first in */
+} srv_wins_row;
+
+typedef struct srv_player {
+    char name[SRV_NAME_LEN];
+    char created[SRV_TIME_LEN];
+    srv_rating_row *ratings;
+    int nratings;
+    srv_history_row *history;
+    int nhistory;
+    srv_played_row *games;
+    int ngames;
+    srv_wins_row *wins;
+    int nwins;
+} srv_player;
+
+void srv_player_clear(srv_player *p);
+
 typedef struct srv_store_methods {
     const char *name;
     /* How many threads should write decisions at once (commit.c): 1 for a
@@ -146,8 +192,14 @@ typedef struct srv_store_methods {
      * the store writer (commit.c) like a decision, so the two never swap. */
     int (*decisions_truncate)(srv_store *st, const char *id, int keep, const char *note,
                               char *err, size_t errlen);
+    /* Marks game `id` over with its result.  With `ranks` (one per seat,
+     * 1 = first, a resignation last: lobby.c) and a rated game that was
+     * still running, every account seat's rating for the game title and a
+     * rating_history row are written IN THE SAME TRANSACTION (rating.h:
+     * srv_rating_game), so the end and the ratings are stored together or
+     * not at all (docs/ratings.md). */
     int (*game_finish)(srv_store *st, const char *id, const char *finished, const char *result,
-                       char *err, size_t errlen);
+                       const int *ranks, char *err, size_t errlen);
     int (*seat_joined)(srv_store *st, const char *id, int seat, char *err, size_t errlen);
     /* Reads one game with its seats and decisions; 1 when there is no such
      * game, -1 on an error. */
@@ -189,6 +241,18 @@ typedef struct srv_store_methods {
                        char *err, size_t errlen);
     /* The stored review (malloc'd JSON text); 1 when there is none, -1 on an error. */
     int (*review_load)(srv_store *st, const char *id, char **json, char *err, size_t errlen);
+
+    /* ---- ratings and profiles (ratings.c; issue 28, area "ratings") ---- */
+    /* The accounts' ratings of game title `game`, best shown rating
+     * (mu - 3 sigma) first, at most `limit`. */
+    int (*ratings_list)(srv_store *st, const char *game, int limit, srv_rating_row **rows,
+                        int *count, char *err, size_t errlen);
+    /* The account named `name` (compared case-folded) with its ratings, its
+     * rating history (oldest first), its games (newest first, at most
+     * `limit`) and its wins by game title: 0, 1 no such account, -1.  The
+     * caller frees with srv_player_clear. */
+    int (*player_load)(srv_store *st, const char *name, int limit, srv_player *p, char *err,
+                       size_t errlen);
 } srv_store_methods;
 
 struct srv_store {

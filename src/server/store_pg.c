@@ -38,6 +38,7 @@
  *     is reported unstored while stored.
  */
 #include "store.h"
+#include "rating.h"
 
 #include <ctype.h>
 #include <libpq-fe.h>
@@ -953,21 +954,46 @@ static int pgstore_write(pgsession *s, const char *sql, int n, const char *const
     return rc;
 }
 
-static int pgstore_game_finish(srv_store *base, const char *id, const char *finished,
-                               const char *result, char *err, size_t errlen)
+static int pgstore_rate(pgsession *s, const char *id, const char *game, const char *at,
+                        const int *ranks, char *err, size_t errlen);
+
+/* The end of a game and, for a rated one, its ratings: one transaction
+ * (store.h).  A retry after a dropped connection finds the game over if the
+ * first attempt committed, and then does nothing. */
+static int pgstore_finish_once(pgsession *s, const char *id, const char *finished,
+                               const char *result, const int *ranks, char *err, size_t errlen)
 {
-    pgstore *st = (pgstore *)base;
-    pgsession *s = pgstore_take(st, false);
+    if (pgstore_ensure(s, err, errlen) || pgstore_exec(s, "BEGIN", err, errlen, "finishing a game"))
+        return -1;
     /* The first instance to see the end finishes the game, unless another
      * live instance holds it (that one finishes it); the lease goes. */
     const char *p[] = {id, finished, result, s->store->instance};
-    int rc = pgstore_write(s,
-                           "WITH fin AS (UPDATE games SET status = 'over', finished = $2, result = $3"
-                           " WHERE id = $1 AND status = 'running' AND NOT EXISTS"
-                           " (SELECT 1 FROM leases l WHERE l.game_id = $1 AND l.owner <> $4"
-                           " AND NOT " PGSTORE_LEASE_FREE ") RETURNING id)"
-                           " DELETE FROM leases WHERE game_id IN (SELECT id FROM fin)",
-                           4, p, err, errlen, "finishing a game");
+    PGresult *r = pgstore_params(s,
+                                 "WITH fin AS (UPDATE games SET status = 'over', finished = $2,"
+                                 " result = $3 WHERE id = $1 AND status = 'running' AND NOT EXISTS"
+                                 " (SELECT 1 FROM leases l WHERE l.game_id = $1 AND l.owner <> $4"
+                                 " AND NOT " PGSTORE_LEASE_FREE ") RETURNING id, game, rated),"
+                                 " gone AS (DELETE FROM leases WHERE game_id IN (SELECT id FROM fin))"
+                                 " SELECT game, rated FROM fin",
+                                 4, p);
+    int rc = pgstore_is(r, PGRES_TUPLES_OK) ? 0 : pgstore_fail(s, r, err, errlen, "finishing a game");
+    if (rc == 0 && ranks && PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 1), "t") == 0)
+        rc = pgstore_rate(s, id, PQgetvalue(r, 0, 0), finished, ranks, err, errlen);
+    PQclear(r);
+    if (rc == 0)
+        return pgstore_exec(s, "COMMIT", err, errlen, "finishing a game");
+    pgstore_exec(s, "ROLLBACK", NULL, 0, "");
+    return -1;
+}
+
+static int pgstore_game_finish(srv_store *base, const char *id, const char *finished,
+                               const char *result, const int *ranks, char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    pgsession *s = pgstore_take(st, false);
+    int rc = pgstore_finish_once(s, id, finished, result, ranks, err, errlen);
+    if (rc < 0 && pgstore_lost(s))
+        rc = pgstore_finish_once(s, id, finished, result, ranks, err, errlen);
     pgstore_give(st, s);
     return rc;
 }
@@ -1617,6 +1643,296 @@ static int pgstore_probe(srv_store *base, char *err, size_t errlen)
     return rc;
 }
 
+
+/* ---- ratings and profiles (issue 28, area "ratings"; rating.h) ---- */
+
+/* A query's result, or NULL (err filled in). */
+static PGresult *pgstore_rows(pgsession *s, const char *sql, int n, const char *const *p,
+                              char *err, size_t errlen, const char *what)
+{
+    PGresult *r = pgstore_params(s, sql, n, p);
+    if (pgstore_is(r, PGRES_TUPLES_OK))
+        return r;
+    pgstore_fail(s, r, err, errlen, what);
+    PQclear(r);
+    return NULL;
+}
+
+static int pgstore_ok(pgsession *s, const char *sql, int n, const char *const *p, char *err,
+                      size_t errlen, const char *what)
+{
+    PGresult *r = pgstore_params(s, sql, n, p);
+    int rc = pgstore_is(r, PGRES_COMMAND_OK) || pgstore_is(r, PGRES_TUPLES_OK)
+                 ? 0
+                 : pgstore_fail(s, r, err, errlen, what);
+    PQclear(r);
+    return rc;
+}
+
+/* Inside the finishing transaction of rated game `id` (just marked over by
+ * this call): reads its seats, takes the row lock of every account's rating
+ * of the title (creating it at mu0, sigma0 if new; in account order, so two
+ * games ending at once on two servers wait for each other instead of
+ * deadlocking or losing an update), rates the game and writes the ratings
+ * and history rows. */
+static int pgstore_rate(pgsession *s, const char *id, const char *game, const char *at,
+                        const int *ranks, char *err, size_t errlen)
+{
+    srv_rated_seat seat[SRV_RATING_MAX];
+    memset(seat, 0, sizeof seat);
+    const char *p[] = {id};
+    PGresult *r = pgstore_rows(s,
+                               "SELECT kind, level, COALESCE(account_id, 0) FROM seats"
+                               " WHERE game_id = $1 ORDER BY seat",
+                               1, p, err, errlen, "reading a rated game's seats");
+    if (!r)
+        return -1;
+    int n = PQntuples(r) < SRV_RATING_MAX ? PQntuples(r) : SRV_RATING_MAX;
+    for (int i = 0; i < n; i++) {
+        seat[i].ai = strcmp(PQgetvalue(r, i, 0), "ai") == 0;
+        pgstore_copy(seat[i].level, sizeof seat[i].level, r, i, 1);
+        seat[i].account = atoll(PQgetvalue(r, i, 2));
+        seat[i].rank = ranks[i];
+    }
+    PQclear(r);
+    char mu0[40], sigma0[40];
+    snprintf(mu0, sizeof mu0, "%.17g", SRV_RATING_MU0);
+    snprintf(sigma0, sizeof sigma0, "%.17g", SRV_RATING_SIGMA0);
+    long long last = 0;
+    for (;;) { /* the accounts in increasing order */
+        int k = -1;
+        for (int i = 0; i < n; i++)
+            if (seat[i].account > last && (k < 0 || seat[i].account < seat[k].account))
+                k = i;
+        if (k < 0)
+            break;
+        last = seat[k].account;
+        char acc[24];
+        snprintf(acc, sizeof acc, "%lld", last);
+        const char *q[] = {acc, game, mu0, sigma0};
+        if (pgstore_ok(s, "INSERT INTO ratings (account_id, game, mu, sigma, games, wins)"
+                          " VALUES ($1, $2, $3, $4, 0, 0) ON CONFLICT (account_id, game) DO NOTHING",
+                       4, q, err, errlen, "storing a rating"))
+            return -1;
+        r = pgstore_rows(s, "SELECT mu, sigma, games, wins FROM ratings WHERE account_id = $1"
+                            " AND game = $2 FOR UPDATE", 2, q, err, errlen, "reading a rating");
+        if (!r)
+            return -1;
+        for (int i = 0; i < n; i++)
+            if (seat[i].account == last && PQntuples(r) == 1) {
+                seat[i].known = true;
+                seat[i].before.mu = strtod(PQgetvalue(r, 0, 0), NULL);
+                seat[i].before.sigma = strtod(PQgetvalue(r, 0, 1), NULL);
+                seat[i].games = atoi(PQgetvalue(r, 0, 2));
+                seat[i].wins = atoi(PQgetvalue(r, 0, 3));
+            }
+        PQclear(r);
+    }
+    int rated = srv_rating_game(game, n, seat);
+    if (rated == 1)
+        return 0;
+    if (rated < 0) {
+        snprintf(err, errlen, "game %s: its seats and ranks cannot be rated", id);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (seat[i].account <= 0)
+            continue;
+        char acc[24], mu[40], sigma[40], games[16], wins[16], rank[16];
+        snprintf(acc, sizeof acc, "%lld", seat[i].account);
+        snprintf(mu, sizeof mu, "%.17g", seat[i].after.mu);
+        snprintf(sigma, sizeof sigma, "%.17g", seat[i].after.sigma);
+        snprintf(games, sizeof games, "%d", seat[i].games);
+        snprintf(wins, sizeof wins, "%d", seat[i].wins);
+        snprintf(rank, sizeof rank, "%d", seat[i].rank);
+        const char *u[] = {acc, game, mu, sigma, games, wins};
+        const char *h[] = {acc, id, game, at, rank, mu, sigma};
+        if (pgstore_ok(s, "UPDATE ratings SET mu = $3, sigma = $4, games = $5, wins = $6"
+                          " WHERE account_id = $1 AND game = $2", 6, u, err, errlen,
+                       "storing a rating") ||
+            pgstore_ok(s, "INSERT INTO rating_history (account_id, game_id, game, at, rank, mu,"
+                          " sigma) VALUES ($1, $2, $3, $4, $5, $6, $7)", 7, h, err, errlen,
+                       "storing a rating's history"))
+            return -1;
+    }
+    return 0;
+}
+
+static int pgstore_ratings_list(srv_store *base, const char *game, int limit,
+                                srv_rating_row **rows, int *count, char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    *rows = NULL;
+    *count = 0;
+    char lim[16];
+    snprintf(lim, sizeof lim, "%d", limit);
+    const char *p[] = {game, lim};
+    pgsession *s = pgstore_take(st, false);
+    int rc = -1;
+    for (int attempt = 0; attempt < 2 && rc < 0; attempt++) {
+        if (attempt && !pgstore_lost(s))
+            break;
+        if (pgstore_ensure(s, err, errlen))
+            continue;
+        PGresult *r = pgstore_rows(s, "SELECT a.name, r.game, r.mu, r.sigma, r.games, r.wins"
+                                      " FROM ratings r JOIN accounts a ON a.id = r.account_id"
+                                      " WHERE r.game = $1 ORDER BY r.mu - 3 * r.sigma DESC, a.name"
+                                      " LIMIT $2::int", 2, p, err, errlen, "reading ratings");
+        if (!r)
+            continue;
+        int n = PQntuples(r);
+        srv_rating_row *out = calloc((size_t)(n ? n : 1), sizeof *out);
+        if (!out) {
+            snprintf(err, errlen, "out of memory reading ratings");
+            PQclear(r);
+            break;
+        }
+        for (int i = 0; i < n; i++) {
+            pgstore_copy(out[i].name, sizeof out[i].name, r, i, 0);
+            pgstore_copy(out[i].game, sizeof out[i].game, r, i, 1);
+            out[i].mu = strtod(PQgetvalue(r, i, 2), NULL);
+            out[i].sigma = strtod(PQgetvalue(r, i, 3), NULL);
+            out[i].games = atoi(PQgetvalue(r, i, 4));
+            out[i].wins = atoi(PQgetvalue(r, i, 5));
+        }
+        PQclear(r);
+        *rows = out;
+        *count = n;
+        rc = 0;
+    }
+    pgstore_give(st, s);
+    return rc;
+}
+
+static int pgstore_player_once(pgsession *s, const char *name, int limit, srv_player *p,
+                               char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    if (pgstore_ensure(s, err, errlen) ||
+        pgstore_exec(s, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", err, errlen,
+                     "reading a player"))
+        return -1;
+    int rc = -1;
+    const char *q[] = {name};
+    PGresult *r = pgstore_rows(s, "SELECT id, name, created FROM accounts"
+                                  " WHERE lower(name) = lower($1)", 1, q, err, errlen,
+                               "reading a player");
+    if (!r)
+        goto done;
+    if (PQntuples(r) == 0) {
+        PQclear(r);
+        rc = 1;
+        goto done;
+    }
+    char acc[24], lim[16];
+    pgstore_copy(acc, sizeof acc, r, 0, 0);
+    pgstore_copy(p->name, sizeof p->name, r, 0, 1);
+    pgstore_copy(p->created, sizeof p->created, r, 0, 2);
+    PQclear(r);
+    snprintf(lim, sizeof lim, "%d", limit);
+    const char *a[] = {acc, lim};
+    r = pgstore_rows(s, "SELECT game, mu, sigma, games, wins FROM ratings WHERE account_id = $1"
+                        " ORDER BY game", 1, a, err, errlen, "reading a player's ratings");
+    if (!r)
+        goto done;
+    p->nratings = PQntuples(r);
+    p->ratings = calloc((size_t)p->nratings + 1, sizeof *p->ratings);
+    for (int i = 0; p->ratings && i < p->nratings; i++) {
+        srv_rating_row *x = &p->ratings[i];
+        snprintf(x->name, sizeof x->name, "%s", p->name);
+        pgstore_copy(x->game, sizeof x->game, r, i, 0);
+        x->mu = strtod(PQgetvalue(r, i, 1), NULL);
+        x->sigma = strtod(PQgetvalue(r, i, 2), NULL);
+        x->games = atoi(PQgetvalue(r, i, 3));
+        x->wins = atoi(PQgetvalue(r, i, 4));
+    }
+    PQclear(r);
+    if (!p->ratings)
+        goto oom;
+    r = pgstore_rows(s, "SELECT game_id, game, at, rank, mu, sigma FROM rating_history"
+                        " WHERE account_id = $1 ORDER BY at, game_id", 1, a, err, errlen,
+                     "reading a player's history");
+    if (!r)
+        goto done;
+    p->nhistory = PQntuples(r);
+    p->history = calloc((size_t)p->nhistory + 1, sizeof *p->history);
+    for (int i = 0; p->history && i < p->nhistory; i++) {
+        srv_history_row *x = &p->history[i];
+        pgstore_copy(x->game_id, sizeof x->game_id, r, i, 0);
+        pgstore_copy(x->game, sizeof x->game, r, i, 1);
+        pgstore_copy(x->at, sizeof x->at, r, i, 2);
+        x->rank = atoi(PQgetvalue(r, i, 3));
+        x->mu = strtod(PQgetvalue(r, i, 4), NULL);
+        x->sigma = strtod(PQgetvalue(r, i, 5), NULL);
+    }
+    PQclear(r);
+    if (!p->history)
+        goto oom;
+    r = pgstore_rows(s, "SELECT g.id, g.game, g.status, g.created, COALESCE(g.finished, ''),"
+                        " g.players, s.seat, g.rated, CASE WHEN g.status = 'over' THEN"
+                        " COALESCE((g.result::jsonb -> 'ranks' ->> s.seat)::int, 0) ELSE 0 END"
+                        " FROM seats s JOIN games g ON g.id = s.game_id WHERE s.account_id = $1"
+                        " ORDER BY g.created DESC, g.id LIMIT $2::int", 2, a, err, errlen,
+                     "reading a player's games");
+    if (!r)
+        goto done;
+    p->ngames = PQntuples(r);
+    p->games = calloc((size_t)p->ngames + 1, sizeof *p->games);
+    for (int i = 0; p->games && i < p->ngames; i++) {
+        srv_played_row *x = &p->games[i];
+        pgstore_copy(x->id, sizeof x->id, r, i, 0);
+        pgstore_copy(x->game, sizeof x->game, r, i, 1);
+        pgstore_copy(x->status, sizeof x->status, r, i, 2);
+        pgstore_copy(x->created, sizeof x->created, r, i, 3);
+        pgstore_copy(x->finished, sizeof x->finished, r, i, 4);
+        x->players = atoi(PQgetvalue(r, i, 5));
+        x->seat = atoi(PQgetvalue(r, i, 6));
+        x->rated = strcmp(PQgetvalue(r, i, 7), "t") == 0;
+        x->rank = atoi(PQgetvalue(r, i, 8));
+    }
+    PQclear(r);
+    if (!p->games)
+        goto oom;
+    r = pgstore_rows(s, "SELECT g.game, COUNT(*), COUNT(*) FILTER (WHERE"
+                        " (g.result::jsonb -> 'ranks' ->> s.seat)::int = 1) FROM seats s"
+                        " JOIN games g ON g.id = s.game_id WHERE s.account_id = $1"
+                        " AND g.status = 'over' GROUP BY g.game ORDER BY g.game",
+                     1, a, err, errlen, "reading a player's wins");
+    if (!r)
+        goto done;
+    p->nwins = PQntuples(r);
+    p->wins = calloc((size_t)p->nwins + 1, sizeof *p->wins);
+    for (int i = 0; p->wins && i < p->nwins; i++) {
+        pgstore_copy(p->wins[i].game, sizeof p->wins[i].game, r, i, 0);
+        p->wins[i].played = atoi(PQgetvalue(r, i, 1));
+        p->wins[i].wins = atoi(PQgetvalue(r, i, 2));
+    }
+    PQclear(r);
+    if (!p->wins)
+        goto oom;
+    rc = 0;
+    goto done;
+oom:
+    snprintf(err, errlen, "out of memory reading a player");
+done:
+    pgstore_exec(s, "COMMIT", NULL, 0, "");
+    if (rc)
+        srv_player_clear(p);
+    return rc;
+}
+
+static int pgstore_player_load(srv_store *base, const char *name, int limit, srv_player *p,
+                               char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    pgsession *s = pgstore_take(st, false);
+    int rc = pgstore_player_once(s, name, limit, p, err, errlen);
+    if (rc < 0 && pgstore_lost(s))
+        rc = pgstore_player_once(s, name, limit, p, err, errlen);
+    pgstore_give(st, s);
+    return rc;
+}
+
 static const srv_store_methods pgstore_methods = {
     .name = "postgresql",
     /* Batches of one statement each (decisions_add), two at once: one
@@ -1641,6 +1957,8 @@ static const srv_store_methods pgstore_methods = {
     .games_unstarted = pgstore_games_unstarted,
     .review_save = pgstore_review_save,
     .review_load = pgstore_review_load,
+    .ratings_list = pgstore_ratings_list,
+    .player_load = pgstore_player_load,
     .close = pgstore_close,
     .probe = pgstore_probe,
     .lease_take = pgstore_lease_take,

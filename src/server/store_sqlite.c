@@ -13,6 +13,7 @@
  * the machine, at the price of an fsync per decision.
  */
 #include "store.h"
+#include "rating.h"
 
 #include <pthread.h>
 #include <sqlite3.h>
@@ -481,18 +482,26 @@ done:
     return sqlstore_write_end(s, rc, err, errlen);
 }
 
+static int sqlstore_rate(sqlstore *s, const char *id, const char *at, const int *ranks,
+                         char *err, size_t errlen);
+
+/* The end of a game and, for a rated one that was still running, its
+ * ratings: one transaction (store.h). */
 static int sqlstore_game_finish(srv_store *base, const char *id, const char *finished,
-                                const char *result, char *err, size_t errlen)
+                                const char *result, const int *ranks, char *err, size_t errlen)
 {
     sqlstore *s = (sqlstore *)base;
-    pthread_mutex_lock(&s->lock);
-    sqlite3_stmt *st = s->finish;
-    sqlite3_bind_text(st, 1, finished, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, result, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
-    int rc = sqlstore_step_done(s, st, err, errlen, "finishing a game");
-    pthread_mutex_unlock(&s->lock);
-    return rc;
+    if (sqlstore_begin(s, true, err, errlen))
+        return -1;
+    int rc = ranks ? sqlstore_rate(s, id, finished, ranks, err, errlen) : 0;
+    if (rc == 0) {
+        sqlite3_stmt *st = s->finish;
+        sqlite3_bind_text(st, 1, finished, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, result, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
+        rc = sqlstore_step_done(s, st, err, errlen, "finishing a game");
+    }
+    return sqlstore_write_end(s, rc, err, errlen);
 }
 
 static int sqlstore_seat_joined(srv_store *base, const char *id, int seat, char *err,
@@ -969,6 +978,298 @@ static int sqlstore_review_load(srv_store *base, const char *id, char **json, ch
     return rc;
 }
 
+
+/* ---- ratings and profiles (issue 28, area "ratings"; rating.h) ---- */
+
+/* Inside game_finish's transaction: when game `id` is rated and still
+ * running, reads its seats and their accounts' ratings, rates the game
+ * (srv_rating_game) and writes every account seat's rating and history row. */
+static int sqlstore_rate(sqlstore *s, const char *id, const char *at, const int *ranks,
+                         char *err, size_t errlen)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = -1, n = 0;
+    char game[32] = "";
+    srv_rated_seat seat[SRV_RATING_MAX];
+    memset(seat, 0, sizeof seat);
+    if (sqlstore_prepare(s, "SELECT game FROM games WHERE id = ?1 AND rated <> 0"
+                            " AND status = 'running'", &st, err, errlen))
+        return -1;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW)
+        sqlstore_copy(game, sizeof game, sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    st = NULL;
+    if (step == SQLITE_DONE)
+        return 0; /* unrated, or over already: nothing to rate */
+    if (step != SQLITE_ROW)
+        return sqlstore_fail(s, err, errlen, "reading a rated game");
+    if (sqlstore_prepare(s, "SELECT s.kind, s.level, COALESCE(s.account_id, 0), r.mu, r.sigma,"
+                            " COALESCE(r.games, 0), COALESCE(r.wins, 0), r.account_id IS NOT NULL"
+                            " FROM seats s LEFT JOIN ratings r ON r.account_id = s.account_id"
+                            " AND r.game = ?2 WHERE s.game_id = ?1 ORDER BY s.seat",
+                         &st, err, errlen))
+        return -1;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, game, -1, SQLITE_STATIC);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW && n < SRV_RATING_MAX) {
+        srv_rated_seat *x = &seat[n];
+        x->ai = strcmp((const char *)sqlite3_column_text(st, 0), "ai") == 0;
+        sqlstore_copy(x->level, sizeof x->level, sqlite3_column_text(st, 1));
+        x->account = sqlite3_column_int64(st, 2);
+        x->before.mu = sqlite3_column_double(st, 3);
+        x->before.sigma = sqlite3_column_double(st, 4);
+        x->games = sqlite3_column_int(st, 5);
+        x->wins = sqlite3_column_int(st, 6);
+        x->known = sqlite3_column_int(st, 7) != 0;
+        x->rank = ranks[n];
+        n++;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (step != SQLITE_DONE && step != SQLITE_ROW)
+        return sqlstore_fail(s, err, errlen, "reading a rated game's seats");
+    int rated = srv_rating_game(game, n, seat);
+    if (rated == 1)
+        return 0;
+    if (rated < 0) {
+        snprintf(err, errlen, "game %s: its seats and ranks cannot be rated", id);
+        return -1;
+    }
+    sqlite3_stmt *hist = NULL;
+    if (sqlstore_prepare(s, "INSERT INTO ratings (account_id, game, mu, sigma, games, wins)"
+                            " VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (account_id, game)"
+                            " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+                            " games = excluded.games, wins = excluded.wins",
+                         &st, err, errlen) ||
+        sqlstore_prepare(s, "INSERT INTO rating_history (account_id, game_id, game, at, rank,"
+                            " mu, sigma) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                         &hist, err, errlen))
+        goto done;
+    for (int i = 0; i < n; i++) {
+        if (seat[i].account <= 0)
+            continue;
+        sqlite3_bind_int64(st, 1, seat[i].account);
+        sqlite3_bind_text(st, 2, game, -1, SQLITE_STATIC);
+        sqlite3_bind_double(st, 3, seat[i].after.mu);
+        sqlite3_bind_double(st, 4, seat[i].after.sigma);
+        sqlite3_bind_int(st, 5, seat[i].games);
+        sqlite3_bind_int(st, 6, seat[i].wins);
+        if (sqlstore_step_done(s, st, err, errlen, "storing a rating"))
+            goto done;
+        sqlite3_bind_int64(hist, 1, seat[i].account);
+        sqlite3_bind_text(hist, 2, id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(hist, 3, game, -1, SQLITE_STATIC);
+        sqlite3_bind_text(hist, 4, at, -1, SQLITE_STATIC);
+        sqlite3_bind_int(hist, 5, seat[i].rank);
+        sqlite3_bind_double(hist, 6, seat[i].after.mu);
+        sqlite3_bind_double(hist, 7, seat[i].after.sigma);
+        if (sqlstore_step_done(s, hist, err, errlen, "storing a rating's history"))
+            goto done;
+    }
+    rc = 0;
+done:
+    sqlite3_finalize(st);
+    sqlite3_finalize(hist);
+    return rc;
+}
+
+/* Grows *rows (of `size` bytes each) to hold one more; NULL when memory runs out. */
+static void *sqlstore_push(void **rows, int *count, int *cap, size_t size)
+{
+    if (*count == *cap) {
+        int want = *cap ? *cap * 2 : 16;
+        void *grown = realloc(*rows, (size_t)want * size);
+        if (!grown)
+            return NULL;
+        *rows = grown;
+        *cap = want;
+    }
+    char *at = (char *)*rows + (size_t)(*count)++ * size;
+    memset(at, 0, size);
+    return at;
+}
+
+static int sqlstore_ratings_list(srv_store *base, const char *game, int limit,
+                                 srv_rating_row **rows, int *count, char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    *rows = NULL;
+    *count = 0;
+    int cap = 0;
+    if (sqlstore_begin(s, false, err, errlen))
+        return -1;
+    sqlite3_stmt *st;
+    int rc = sqlstore_prepare(s, "SELECT a.name, r.game, r.mu, r.sigma, r.games, r.wins"
+                                 " FROM ratings r JOIN accounts a ON a.id = r.account_id"
+                                 " WHERE r.game = ?1 ORDER BY r.mu - 3 * r.sigma DESC, a.name"
+                                 " LIMIT ?2", &st, err, errlen);
+    if (rc == 0) {
+        sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 2, limit);
+        int step;
+        while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+            srv_rating_row *r = sqlstore_push((void **)rows, count, &cap, sizeof **rows);
+            if (!r) {
+                snprintf(err, errlen, "out of memory reading ratings");
+                rc = -1;
+                break;
+            }
+            sqlstore_copy(r->name, sizeof r->name, sqlite3_column_text(st, 0));
+            sqlstore_copy(r->game, sizeof r->game, sqlite3_column_text(st, 1));
+            r->mu = sqlite3_column_double(st, 2);
+            r->sigma = sqlite3_column_double(st, 3);
+            r->games = sqlite3_column_int(st, 4);
+            r->wins = sqlite3_column_int(st, 5);
+        }
+        if (rc == 0 && step != SQLITE_DONE)
+            rc = sqlstore_fail(s, err, errlen, "reading ratings");
+        sqlite3_finalize(st);
+    }
+    sqlstore_read_end(s);
+    if (rc) {
+        free(*rows);
+        *rows = NULL;
+        *count = 0;
+    }
+    return rc;
+}
+
+static int sqlstore_player_load(srv_store *base, const char *name, int limit, srv_player *p,
+                                char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    memset(p, 0, sizeof *p);
+    if (sqlstore_begin(s, false, err, errlen))
+        return -1;
+    sqlite3_stmt *st = NULL;
+    int rc = -1, step, cap;
+    sqlite3_int64 account = 0;
+    if (sqlstore_prepare(s, "SELECT id, name, created FROM accounts WHERE lower(name) = lower(?1)",
+                         &st, err, errlen))
+        goto done;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        account = sqlite3_column_int64(st, 0);
+        sqlstore_copy(p->name, sizeof p->name, sqlite3_column_text(st, 1));
+        sqlstore_copy(p->created, sizeof p->created, sqlite3_column_text(st, 2));
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (step == SQLITE_DONE) {
+        rc = 1;
+        goto done;
+    }
+    if (step != SQLITE_ROW) {
+        sqlstore_fail(s, err, errlen, "reading a player");
+        goto done;
+    }
+    /* ratings */
+    cap = 0;
+    if (sqlstore_prepare(s, "SELECT game, mu, sigma, games, wins FROM ratings"
+                            " WHERE account_id = ?1 ORDER BY game", &st, err, errlen))
+        goto done;
+    sqlite3_bind_int64(st, 1, account);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        srv_rating_row *r = sqlstore_push((void **)&p->ratings, &p->nratings, &cap, sizeof *r);
+        if (!r)
+            goto oom;
+        snprintf(r->name, sizeof r->name, "%s", p->name);
+        sqlstore_copy(r->game, sizeof r->game, sqlite3_column_text(st, 0));
+        r->mu = sqlite3_column_double(st, 1);
+        r->sigma = sqlite3_column_double(st, 2);
+        r->games = sqlite3_column_int(st, 3);
+        r->wins = sqlite3_column_int(st, 4);
+    }
+    if (step != SQLITE_DONE)
+        goto failed;
+    sqlite3_finalize(st);
+    st = NULL;
+    /* history, oldest first */
+    cap = 0;
+    if (sqlstore_prepare(s, "SELECT game_id, game, at, rank, mu, sigma FROM rating_history"
+                            " WHERE account_id = ?1 ORDER BY at, game_id", &st, err, errlen))
+        goto done;
+    sqlite3_bind_int64(st, 1, account);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        srv_history_row *h = sqlstore_push((void **)&p->history, &p->nhistory, &cap, sizeof *h);
+        if (!h)
+            goto oom;
+        sqlstore_copy(h->game_id, sizeof h->game_id, sqlite3_column_text(st, 0));
+        sqlstore_copy(h->game, sizeof h->game, sqlite3_column_text(st, 1));
+        sqlstore_copy(h->at, sizeof h->at, sqlite3_column_text(st, 2));
+        h->rank = sqlite3_column_int(st, 3);
+        h->mu = sqlite3_column_double(st, 4);
+        h->sigma = sqlite3_column_double(st, 5);
+    }
+    if (step != SQLITE_DONE)
+        goto failed;
+    sqlite3_finalize(st);
+    st = NULL;
+    /* games, newest first */
+    cap = 0;
+    if (sqlstore_prepare(s, "SELECT g.id, g.game, g.status, g.created, COALESCE(g.finished, ''),"
+                            " g.players, s.seat, g.rated, CASE WHEN g.status = 'over' THEN"
+                            " COALESCE(json_extract(g.result, '$.ranks[' || s.seat || ']'), 0)"
+                            " ELSE 0 END FROM seats s JOIN games g ON g.id = s.game_id"
+                            " WHERE s.account_id = ?1 ORDER BY g.created DESC, g.id LIMIT ?2",
+                         &st, err, errlen))
+        goto done;
+    sqlite3_bind_int64(st, 1, account);
+    sqlite3_bind_int(st, 2, limit);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        srv_played_row *g = sqlstore_push((void **)&p->games, &p->ngames, &cap, sizeof *g);
+        if (!g)
+            goto oom;
+        sqlstore_copy(g->id, sizeof g->id, sqlite3_column_text(st, 0));
+        sqlstore_copy(g->game, sizeof g->game, sqlite3_column_text(st, 1));
+        sqlstore_copy(g->status, sizeof g->status, sqlite3_column_text(st, 2));
+        sqlstore_copy(g->created, sizeof g->created, sqlite3_column_text(st, 3));
+        sqlstore_copy(g->finished, sizeof g->finished, sqlite3_column_text(st, 4));
+        g->players = sqlite3_column_int(st, 5);
+        g->seat = sqlite3_column_int(st, 6);
+        g->rated = sqlite3_column_int(st, 7) != 0;
+        g->rank = sqlite3_column_int(st, 8);
+    }
+    if (step != SQLITE_DONE)
+        goto failed;
+    sqlite3_finalize(st);
+    st = NULL;
+    /* wins by game title, over every finished game */
+    cap = 0;
+    if (sqlstore_prepare(s, "SELECT g.game, COUNT(*), SUM(COALESCE(json_extract(g.result,"
+                            " '$.ranks[' || s.seat || ']'), 0) = 1) FROM seats s JOIN games g"
+                            " ON g.id = s.game_id WHERE s.account_id = ?1 AND g.status = 'over'"
+                            " GROUP BY g.game ORDER BY g.game", &st, err, errlen))
+        goto done;
+    sqlite3_bind_int64(st, 1, account);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        srv_wins_row *w = sqlstore_push((void **)&p->wins, &p->nwins, &cap, sizeof *w);
+        if (!w)
+            goto oom;
+        sqlstore_copy(w->game, sizeof w->game, sqlite3_column_text(st, 0));
+        w->played = sqlite3_column_int(st, 1);
+        w->wins = sqlite3_column_int(st, 2);
+    }
+    if (step != SQLITE_DONE)
+        goto failed;
+    rc = 0;
+    goto done;
+oom:
+    snprintf(err, errlen, "out of memory reading a player");
+    goto done;
+failed:
+    sqlstore_fail(s, err, errlen, "reading a player");
+done:
+    sqlite3_finalize(st);
+    sqlstore_read_end(s);
+    if (rc)
+        srv_player_clear(p);
+    return rc;
+}
+
 /* Rewrites the schema version with its own value: a page written and
  * committed like a decision's, changing nothing. */
 static int sqlstore_probe(srv_store *base, char *err, size_t errlen)
@@ -999,6 +1300,8 @@ static const srv_store_methods sqlstore_methods = {
     .games_unstarted = sqlstore_games_unstarted,
     .review_save = sqlstore_review_save,
     .review_load = sqlstore_review_load,
+    .ratings_list = sqlstore_ratings_list,
+    .player_load = sqlstore_player_load,
     .close = sqlstore_close,
     .probe = sqlstore_probe,
 };
