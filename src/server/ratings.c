@@ -32,6 +32,15 @@ void srv_player_clear(srv_player *p)
     memset(p, 0, sizeof *p);
 }
 
+/* The reply's text: numbers are tenths, so 8 significant digits show them
+ * as written (23.4, not 23.399999999999999). */
+static char *ratings_text(json_t *j)
+{
+    char *s = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(8)) : NULL;
+    json_decref(j);
+    return s ? s : srv_json_text(NULL);
+}
+
 static double ratings_round(double x)
 {
     return round(x * 10) / 10;
@@ -132,7 +141,7 @@ int srv_ratings_board(srv_store *st, const char *game, const char *limit, char *
     free(all);
     if (!list)
         return srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
-    *reply = srv_json_text(list);
+    *reply = ratings_text(list);
     return 200;
 }
 
@@ -194,6 +203,6 @@ int srv_ratings_player(srv_store *st, const char *name, char **reply)
         json_decref(out);
         return srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
     }
-    *reply = srv_json_text(out);
+    *reply = ratings_text(out);
     return 200;
 }
