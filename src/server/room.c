@@ -106,7 +106,7 @@ bool srv_room_over_locked(const srv_room *r)
 
 static char *room_result(const srv_room *r)
 {
-    return srv_lobby_result_changed(r) ? srv_lobby_result_json(r)
+    return srv_seats_result_changed(r) ? srv_seats_result_json(r, srv_room_over_locked(r))
                                        : tb_result_breakdown_json(r->state);
 }
 
@@ -120,6 +120,17 @@ static const char *room_status(const srv_room *r)
         if (r->seat[i].kind == SRV_HUMAN && !r->seat[i].joined)
             return "open";
     return "running";
+}
+
+void srv_room_brief(srv_room *r, int64_t account, char status[16], bool *your_turn)
+{
+    pthread_mutex_lock(&r->lock);
+    snprintf(status, 16, "%s", room_status(r));
+    int to = r->state && !r->broken[0] && !r->conceded ? tb_to_move(r->state) : TB_OVER;
+    *your_turn = strcmp(status, "running") == 0 && to >= 0 && to < r->players &&
+                 r->seat[to].kind == SRV_HUMAN && r->seat[to].account_id == account &&
+                 !r->seat[to].resigned;
+    pthread_mutex_unlock(&r->lock);
 }
 
 bool srv_room_running(srv_room *r)
@@ -146,7 +157,7 @@ static void room_log_words(srv_room *r, int k, const tb_state *before, tb_move m
     room_names(r, names);
     char said[600];
     tb_narrate(before, m, names, said, sizeof said);
-    srv_lobby_log_words(r, k, said, sizeof said); /* "Anna was away; the computer plays …" */
+    srv_seats_log_words(r, k, said, sizeof said); /* "Anna was away; the computer plays …" */
     tb_stage_text(before, r->log[k].stage, sizeof r->log[k].stage);
     free(r->log[k].said);
     r->log[k].said = strdup(said); /* NULL (out of memory): the log shows the notation */
@@ -278,7 +289,9 @@ static json_t *room_seat_json(const srv_room *r, int i)
         if (st->note[0])
             json_object_set_new(o, "note", json_string(st->note));
     }
-    srv_lobby_seat_json(st, o); /* open, resigned, away */
+    srv_seats_seat_json(st, o); /* open, resigned, away */
+    if (st->kind == SRV_HUMAN)
+        json_object_set_new(o, "account", json_boolean(st->account_id > 0));
     return o;
 }
 
@@ -297,6 +310,7 @@ static json_t *room_summary_locked(const srv_room *r)
     /* whether seats hold secret roles (Clans's colours): the deduction aid applies */
     json_object_set_new(j, "secret_roles", json_boolean(r->game && tb_role_count(r->game) > 0));
     json_object_set_new(j, "players", json_integer(r->players));
+    json_object_set_new(j, "rated", json_boolean(r->rated));
     json_object_set_new(j, "status", json_string(room_status(r)));
     json_object_set_new(j, "created", json_string(r->created));
     json_object_set_new(j, "finished", r->finished[0] ? json_string(r->finished) : json_null());
@@ -315,10 +329,10 @@ static json_t *room_summary_locked(const srv_room *r)
     for (int i = 0; i < r->players; i++)
         json_array_append_new(seats, room_seat_json(r, i));
     json_object_set_new(j, "seats", seats);
-    srv_lobby_summary_json(r, j);
+    srv_seats_summary_json(r, j);
     json_t *winners = json_null();
-    if (to == TB_OVER && srv_lobby_result_changed(r)) {
-        winners = srv_lobby_winners(r);
+    if (to == TB_OVER && srv_seats_result_changed(r)) {
+        winners = srv_seats_winners(r);
     } else if (to == TB_OVER && r->state && !r->broken[0]) {
         int ranks[TB_MAX_SEATS];
         tb_ranks(r->state, ranks);
@@ -354,6 +368,7 @@ json_t *srv_row_summary(const srv_game_row *row)
     json_object_set_new(j, "title", json_string(g ? tb_game_title(g) : row->game));
     json_object_set_new(j, "secret_roles", json_boolean(g && tb_role_count(g) > 0));
     json_object_set_new(j, "players", json_integer(row->players));
+    json_object_set_new(j, "rated", json_boolean(row->rated));
     /* As a room would say: "open" while some person has not joined yet. */
     const char *status = row->status;
     for (int i = 0; strcmp(status, "running") == 0 && i < row->players && i < TB_MAX_SEATS; i++)
@@ -371,11 +386,11 @@ json_t *srv_row_summary(const srv_game_row *row)
                               s->name, "joined", s->joined, "connected", false);
         if (strcmp(s->kind, "ai") == 0)
             json_object_set_new(o, "level", json_string(s->level));
-        srv_lobby_row_seat_json(s, o);
+        srv_seats_row_seat_json(s, o);
         json_array_append_new(seats, o);
     }
     json_object_set_new(j, "seats", seats);
-    srv_lobby_row_summary_json(row, j);
+    srv_seats_row_summary_json(row, j);
     json_error_t jerr;
     json_t *res = row->result ? tb__json_loads(row->result, 0, &jerr) : NULL;
     if (row->result && !res && tb__json_no_memory(&jerr))
@@ -488,7 +503,7 @@ static char *room_state_text(srv_room *r, int seat)
         room_text_raw(&t, "null");
     room_text_raw(&t, mine ? ",\"your_turn\":true" : ",\"your_turn\":false");
     room_text_raw(&t, ",\"thinking\":");
-    if (to >= 0 && srv_lobby_computer_plays(r, to))
+    if (to >= 0 && srv_seats_computer_plays(r, to))
         room_text_int(&t, to);
     else
         room_text_raw(&t, "null");
@@ -609,7 +624,7 @@ static void room_queue_ai(srv_room *r)
         r->commit_pending || atomic_load(&r->away))
         return;
     int to = tb_to_move(r->state);
-    if (to < 0 || !srv_lobby_computer_plays(r, to) || srv_lobby_waiting(r))
+    if (to < 0 || !srv_seats_computer_plays(r, to) || srv_seats_waiting(r))
         return;
     /* the pause is once a turn, before the computer's first decision: the
      * rest of its turn follows at once, and each page plays the turn out at
@@ -694,7 +709,7 @@ static void room_finish(srv_room *r)
                 r->id);
     char err[TB_ERR_LEN];
     int ranks[TB_MAX_SEATS]; /* a rated game's ratings go with its end (rating.h) */
-    srv_lobby_ranks(r, ranks);
+    srv_seats_ranks(r, ranks);
     if (r->rooms->store->m->game_finish(r->rooms->store, r->id, r->finished, result, ranks, err,
                                           sizeof err))
         srv_log(&r->rooms->cfg, "game %s: %s (the game is finished again at restart)", r->id, err);
@@ -955,7 +970,7 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
         }
         if (ack_to)
             room_ack(p);
-        srv_lobby_new_turn(r);
+        srv_seats_new_turn(r);
         room_broadcast_state(r);
         room_queue_ai(r);
     } else {
@@ -1039,50 +1054,17 @@ static srv_room *room_new(srv_rooms *s)
     return r;
 }
 
-int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
+/* Builds a new room from a creation request (its game, players, options,
+ * board and seats; lobby.c read the rest): 0 with *made (not registered,
+ * no keys yet) and the seed, else the HTTP status of *reply. */
+int srv_room_make(srv_rooms *s, const json_t *req, srv_room **made, uint64_t *seed_out,
+                  char **reply)
 {
-    json_error_t jerr;
-    json_t *req = tb__json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!req && tb__json_no_memory(&jerr))
-        return srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
-    if (!req)
-        return srv_error_reply(reply, 400, "bad_json", "the body is not JSON: %s (line %d, column %d)",
-                                tb__json_error_words(&jerr), jerr.line, jerr.column);
     int status = 400;
     srv_room *r = NULL;
-    char tokens[TB_MAX_SEATS][64] = {{0}};
-    if (!json_is_object(req)) {
-        status = srv_error_reply(reply, 400, "bad_request", "the body must be a JSON object");
-        goto done;
-    }
     const char *key;
     json_t *val;
-    json_object_foreach(req, key, val) {
-        if (strcmp(key, "game") && strcmp(key, "players") && strcmp(key, "options") &&
-            strcmp(key, "seats") && strcmp(key, "board") && strcmp(key, "request_key") &&
-            strcmp(key, "absent_after")) {
-            status = srv_error_reply(reply, 400, "bad_request",
-                                      "unknown field '%.*s' (fields: game, players, options, seats,"
-                                      " board, request_key, absent_after)",
-                                      TB__CLIP(key, 40));
-            goto done;
-        }
-    }
-    /* lobby.c: a request key seen before answers with its game */
-    srv_lobby_create lc;
-    status = srv_lobby_create_begin(s, req, &lc, reply);
-    if (status)
-        goto done;
-    status = 400;
-    pthread_mutex_lock(&s->registry_lock);
-    int limit = s->cfg.max_games > 0 ? s->cfg.max_games : SRV_MAX_ROOMS;
-    bool full = atomic_load(&s->running) >= limit;
-    pthread_mutex_unlock(&s->registry_lock);
-    if (full) {
-        status = srv_error_reply(reply, 503, "server_full",
-                                  "this server runs %d games, its limit; try again later", limit);
-        goto done;
-    }
+    *made = NULL;
     const char *gname = json_string_value(json_object_get(req, "game"));
     if (!gname) {
         status = srv_error_reply(reply, 400, "bad_request", "'game' must name a game, e.g. \"clans\"");
@@ -1249,10 +1231,8 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
                 snprintf(st->name, sizeof st->name, "Player %d", i + 1);
         }
     }
-    /* the game itself; its seat keys (lobby.c: derived from a request key) */
+    /* the game itself (its seat keys: lobby.c) */
     srv_secret_id(r->id);
-    char creator_token[64];
-    srv_lobby_create_keys(r, &lc, tokens, creator_token, sizeof creator_token);
     uint64_t seed = srv_secret_u64();
     r->state = tb_state_new(game);
     if (!r->state) {
@@ -1279,76 +1259,49 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
         tb_record_set_player(r->record, i, r->seat[i].name, kind);
     }
     tb_record_set_times(r->record, r->created, NULL);
-    /* store, then register */
-    srv_game_row row;
-    memset(&row, 0, sizeof row);
-    snprintf(row.id, sizeof row.id, "%s", r->id);
-    snprintf(row.game, sizeof row.game, "%s", tb_game_name(game));
-    row.players = r->players;
-    row.options = room_options_text(&r->options, tb_state_data(r->state));
-    if (!row.options) {
-        srv_log(&s->cfg, "creating a game: out of memory");
-        status = srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
-        goto done;
-    }
-    row.seed = seed;
-    snprintf(row.created, sizeof row.created, "%s", r->created);
+    *made = r;
+    *seed_out = seed;
+    r = NULL;
+    status = 0;
+done:
+    srv_room_free(r);
+    return status;
+}
+
+/* The store's row of a room srv_room_make built, its keys given (lobby.c);
+ * -1 when memory ran out.  row->options is malloc'd. */
+int srv_room_row(const srv_room *r, uint64_t seed, srv_game_row *row)
+{
+    memset(row, 0, sizeof *row);
+    snprintf(row->id, sizeof row->id, "%s", r->id);
+    snprintf(row->game, sizeof row->game, "%s", tb_game_name(r->game));
+    row->players = r->players;
+    row->options = room_options_text(&r->options, tb_state_data(r->state));
+    if (!row->options)
+        return -1;
+    row->seed = seed;
+    snprintf(row->created, sizeof row->created, "%s", r->created);
     for (int i = 0; i < r->players; i++) {
-        srv_seat_row *sr = &row.seat[i];
+        srv_seat_row *sr = &row->seat[i];
         snprintf(sr->kind, sizeof sr->kind, "%s", r->seat[i].kind == SRV_AI ? "ai" : "human");
         snprintf(sr->name, sizeof sr->name, "%s", r->seat[i].name);
         snprintf(sr->level, sizeof sr->level, "%s", r->seat[i].level);
         memcpy(sr->token_hash, r->seat[i].token_hash, SRV_HASH_LEN);
         sr->open = r->seat[i].open;
+        sr->account_id = r->seat[i].account_id;
     }
-    srv_lobby_create_row(r, &lc, &row);
-    int rc = s->store->m->game_create(s->store, &row, err, sizeof err);
-    free(row.options);
-    if (rc == 2) { /* the same request key made a game a moment ago */
-        status = srv_lobby_create_repeat(s, &lc, reply);
-        goto done;
-    }
-    srv_store_report(s, rc == 0, err); /* a failure here is the store's: logged once */
-    if (rc) {
-        status = srv_error_reply(reply, 500, "store_failed", "the game could not be saved: %s", err);
-        goto done;
-    }
-    /* the reply: one secret link per human seat */
-    json_t *out = json_object();
-    json_object_set_new(out, "id", json_string(r->id));
-    json_object_set_new(out, "game", json_string(tb_game_name(game)));
-    char path[200];
-    snprintf(path, sizeof path, "/game.html?game=%s", r->id);
-    json_object_set_new(out, "watch", json_string(path));
-    json_t *seats = json_array();
-    for (int i = 0; i < r->players; i++) {
-        json_t *o = room_seat_json(r, i);
-        if (r->seat[i].kind == SRV_HUMAN && !r->seat[i].open) {
-            json_object_set_new(o, "token", json_string(tokens[i]));
-            snprintf(path, sizeof path, "/game.html?game=%.12s&token=%.63s", r->id, tokens[i]);
-            json_object_set_new(o, "link", json_string(path));
-        }
-        json_array_append_new(seats, o);
-    }
-    json_object_set_new(out, "seats", seats);
-    json_object_set_new(out, "creator_token", json_string(creator_token));
-    srv_lobby_reply_extras(r, out);
-    memset(creator_token, 0, sizeof creator_token);
-    *reply = srv_json_text(out);
-    srv_room_register(s, r);
-    srv_log(&s->cfg, "game %s: new %s for %d players", r->id, tb_game_name(game), r->players);
+    row->rated = r->rated;
+    return 0;
+}
+
+/* A new room, just registered, starts: its turn clock, and the computer if
+ * it moves first. */
+void srv_room_start(srv_room *r)
+{
     pthread_mutex_lock(&r->lock);
-    srv_lobby_new_turn(r);
+    srv_seats_new_turn(r);
     room_queue_ai(r);
     pthread_mutex_unlock(&r->lock);
-    r = NULL;
-    status = 201;
-done:
-    for (int i = 0; i < TB_MAX_SEATS; i++)
-        memset(tokens[i], 0, sizeof tokens[i]);
-    srv_room_free(r);
-    json_decref(req);
-    return status;
 }
 
 /* ---- loading stored games ---- */
@@ -1442,6 +1395,7 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
         snprintf(st->level, sizeof st->level, "%s", sr->level);
         memcpy(st->token_hash, sr->token_hash, SRV_HASH_LEN);
         st->joined = sr->joined;
+        st->account_id = sr->account_id;
         if (strcmp(sr->kind, "ai") == 0) {
             st->kind = SRV_AI;
             if (room_resolve_ai(r->game, st, sr->level, why, sizeof why)) {
@@ -1455,7 +1409,8 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
             st->kind = SRV_HUMAN;
         }
     }
-    srv_lobby_load(r, &row);
+    srv_seats_load(r, &row);
+    r->rated = row.rated;
     if (narrate && !r->broken[0])
         room_log_words_all(r);
     if (row.takebacks) {
@@ -1519,12 +1474,13 @@ int srv_room_reload(srv_room *r, char *err, size_t errlen)
     memcpy(r->created, fresh->created, sizeof r->created);
     memcpy(r->finished, fresh->finished, sizeof r->finished);
     memcpy(r->broken, fresh->broken, sizeof r->broken);
+    r->rated = fresh->rated;
     for (int i = 0; i < TB_MAX_SEATS; i++) {
         int connected = r->seat[i].connected;
         r->seat[i] = fresh->seat[i];
         r->seat[i].connected = connected;
     }
-    srv_lobby_reloaded(r, fresh);
+    srv_seats_reloaded(r, fresh);
     atomic_store(&r->away, false);
     bool running = r->state && !r->broken[0] && !srv_room_over_locked(r);
     if (running && !counted)
@@ -1603,7 +1559,7 @@ char *srv_room_record_json(srv_room *r, int *status)
             out = NULL; /* no memory to add them: no record rather than one without them */
             if (j) {
                 if (r->conceded)
-                    json_object_set_new(j, "result", room_parse_view(srv_lobby_result_json(r)));
+                    json_object_set_new(j, "result", room_parse_view(srv_seats_result_json(r, srv_room_over_locked(r))));
                 if (takebacks)
                     json_object_set(j, "takebacks", r->takebacks);
                 out = json_dumps(j, JSON_COMPACT);
@@ -1726,6 +1682,19 @@ int srv_room_seat_of_token(srv_room *r, const char *token)
     return found;
 }
 
+int srv_room_seat_of_account(srv_room *r, int64_t account)
+{
+    if (account <= 0)
+        return -1;
+    int found = -1;
+    pthread_mutex_lock(&r->lock);
+    for (int i = 0; i < r->players && found < 0; i++)
+        if (r->seat[i].kind == SRV_HUMAN && r->seat[i].account_id == account)
+            found = i;
+    pthread_mutex_unlock(&r->lock);
+    return found;
+}
+
 void srv_room_attach(srv_room *r, srv_client *c)
 {
     int seat = c->seat;
@@ -1742,7 +1711,7 @@ void srv_room_attach(srv_room *r, srv_client *c)
     }
     c->ops->ref(c);
     r->clients[r->nclients++] = c;
-    if (seat >= 0 && srv_lobby_seen(r, seat))
+    if (seat >= 0 && srv_seats_seen(r, seat))
         room_broadcast_state(r); /* the seat is the person's again */
     if (seat >= 0) {
         r->seat[seat].connected++;
@@ -1814,7 +1783,7 @@ static void room_decide(srv_room *r, srv_client *c, int seat, json_t *msg, json_
         /* (answered) */
     } else if (srv_room_over_locked(r)) {
         srv_client_error(c, id, "game_over", "the game is over");
-    } else if (srv_lobby_waiting(r)) {
+    } else if (srv_seats_waiting(r)) {
         srv_client_error(c, id, "waiting",
                           "the game starts when every seat is taken; nothing changed");
     } else if (seat >= 0 && r->seat[seat].resigned) {
@@ -1833,7 +1802,7 @@ static void room_decide(srv_room *r, srv_client *c, int seat, json_t *msg, json_
         if (tb_text_to_move(r->state, move, &m, why, sizeof why))
             srv_client_error(c, id, "illegal", "%s", why);
         else {
-            srv_lobby_seen(r, seat); /* a person back from being away plays again */
+            srv_seats_seen(r, seat); /* a person back from being away plays again */
             room_commit(r, seat, m, false, c, id);
         }
     }
@@ -1879,6 +1848,68 @@ static void room_undo(srv_room *r, srv_client *c, int seat, json_t *msg, json_t 
 static void room_hint_request(srv_room *r, srv_client *c, const json_t *id); /* below */
 static void room_deduce_request(srv_room *r, srv_client *c, const json_t *msg, const json_t *id);
 
+/* ---- resigning ---- */
+
+void srv_room_notice_locked(srv_room *r, const char *code, int seat, const char *text)
+{
+    srv_room_broadcast_locked(r, json_pack("{s:s,s:s,s:i,s:s}", "type", "notice", "code", code,
+                                           "seat", seat, "text", text));
+}
+
+/* A person resigns (room not locked): with two players the other wins now;
+ * with more, the computer plays the seat to the end (seats.c). */
+static void room_resign(srv_room *r, srv_client *c, json_t *id)
+{
+    int seat = c->seat;
+    pthread_mutex_lock(&r->lock);
+    char err[TB_ERR_LEN];
+    if (srv_room_refuse_locked(r, c, id, seat, "spectators watch; only a player can resign")) {
+        /* (answered) */
+    } else if (srv_room_over_locked(r)) {
+        srv_client_error(c, id, "game_over", "the game is over");
+    } else if (srv_seats_waiting(r)) {
+        srv_client_error(c, id, "waiting",
+                           "the game has not started (a seat is still free); its creator can "
+                           "delete it instead");
+    } else if (r->seat[seat].resigned) {
+        srv_client_error(c, id, "resigned", "you have resigned already");
+    } else if (r->commit_pending && r->players == 2) {
+        /* The game would end under a decision on its way to the store. */
+        srv_client_error(c, id, "busy",
+                           "a decision is being saved; resign again in a moment");
+    } else if (r->rooms->store->m->seat_resign(r->rooms->store, r->id, seat, err, sizeof err)) {
+        srv_store_report(r->rooms, false, err); /* the store's failure: logged once */
+        srv_client_error(c, id, "store_failed",
+                           "the resignation could not be saved, so nothing changed: %s", err);
+    } else {
+        srv_seat *st = &r->seat[seat];
+        st->resigned = true;
+        st->away = false;
+        tb_record_set_player(r->record, seat, st->name, "human, resigned");
+        char text[400];
+        if (r->players == 2) {
+            /* Two players: the other one wins, now. */
+            r->conceded = true;
+            r->resigned_seat = seat;
+            srv_room_finish_locked(r);
+            atomic_fetch_sub(&r->rooms->running, 1);
+            snprintf(text, sizeof text, "%s resigned; %s wins.", st->name,
+                     r->seat[1 - seat].name);
+        } else {
+            /* More players: the game goes on, the computer plays the seat. */
+            srv_seats_stand_in(r, seat);
+            snprintf(text, sizeof text,
+                     "%s resigned; the computer plays for %s until the end, and %s cannot win.",
+                     st->name, st->name, st->name);
+        }
+        tb__utf8_repair(text);
+        srv_log(&r->rooms->cfg, "game %s: seat %d resigned", r->id, seat + 1);
+        srv_room_notice_locked(r, "resigned", seat, text);
+        srv_room_refresh_locked(r);
+    }
+    pthread_mutex_unlock(&r->lock);
+}
+
 void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
 {
     int seat = c->seat;
@@ -1898,10 +1929,10 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
     } else if (strcmp(type, "deduce") == 0) {
         room_deduce_request(r, c, msg, id);
     } else if (strcmp(type, "resign") == 0) {
-        srv_lobby_resign(r, c, id);
+        room_resign(r, c, id);
     } else if (strcmp(type, "sync") == 0) {
         pthread_mutex_lock(&r->lock);
-        if (seat >= 0 && srv_lobby_seen(r, seat))
+        if (seat >= 0 && srv_seats_seen(r, seat))
             room_broadcast_state(r);
         if (atomic_load(&r->away))
             srv_client_error(c, id, "elsewhere",
@@ -2213,7 +2244,7 @@ void srv_room_ai_step(void *owner, int kind, int expect)
         return;
     }
     int seat = tb_to_move(r->state);
-    if (!srv_lobby_computer_plays(r, seat) || !r->seat[seat].agent) {
+    if (!srv_seats_computer_plays(r, seat) || !r->seat[seat].agent) {
         pthread_mutex_unlock(&r->lock);
         return;
     }

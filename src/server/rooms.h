@@ -50,16 +50,28 @@ struct srv_client {
  * play; their computer seats wait for srv_rooms_resume. */
 srv_rooms *srv_rooms_open(const srv_config *cfg, srv_store *store, int workers, char *err,
                           size_t errlen);
-/* Several instances (a store with leases): starts the thread that keeps this
- * instance's games and takes over those of instances that stopped; `port`
- * is where this instance listens (for the address others send players to). */
-int srv_rooms_start_leases(srv_rooms *rooms, int port, char *err, size_t errlen);
 void srv_rooms_resume(srv_rooms *rooms); /* computer seats of resumed games start */
 int srv_rooms_resumed(const srv_rooms *rooms);
-/* Stops taking games over, then lets the AI workers finish their current
- * decision and joins them. */
+/* Lets the AI workers finish their current decision and joins them, then
+ * stores and answers every decision handed in.  The lobby's sweeper and the
+ * lease thread (above the rooms) are stopped before. */
 void srv_rooms_quiesce(srv_rooms *rooms);
 void srv_rooms_close(srv_rooms *rooms); /* frees every room */
+
+/* ---- above the rooms: started and stopped by server.c ---- */
+
+/* lobby.c: the sweeper thread (expires games never started, hands absent
+ * seats to the computer); NULL with err when it cannot start. */
+typedef struct srv_sweeper srv_sweeper;
+srv_sweeper *srv_lobby_start(srv_rooms *rooms, char *err, size_t errlen);
+void srv_lobby_stop(srv_sweeper *sweeper); /* joins the thread and frees; NULL is fine */
+/* lease.c, several instances (a store with leases): the thread that keeps
+ * this instance's games and takes over those of instances that stopped;
+ * `port` is where this instance listens (for the address others send
+ * players to). */
+typedef struct srv_lease srv_lease;
+srv_lease *srv_lease_start(srv_rooms *rooms, int port, char *err, size_t errlen);
+void srv_lease_stop(srv_lease *lease); /* joins the thread and frees; NULL is fine */
 
 /* ---- for the HTTP API ---- */
 
@@ -75,9 +87,30 @@ bool srv_rooms_store_failing(srv_rooms *rooms, char *why, size_t whylen, char *s
  * all; a JSON array, or NULL with err. */
 json_t *srv_rooms_list(srv_rooms *rooms, const char *status, int limit, char *err,
                        size_t errlen);
-/* Creates a game from a POST /api/games body.  Returns the HTTP status and
- * sets *reply to the JSON reply (success or error). */
+/* lobby.c: creates a game from a POST /api/games body.  Returns the HTTP
+ * status and sets *reply to the JSON reply (success or error). */
 int srv_room_create(srv_rooms *rooms, const char *body, size_t len, char **reply);
+
+/* ---- accounts (issue 28; accounts.h is below the rooms) ---- */
+struct srv_accounts;
+void srv_rooms_set_accounts(srv_rooms *rooms, struct srv_accounts *accounts);
+/* lobby.c: srv_room_create by a creator with a session (`creator`: the
+ * account id, 0 for a guest): a seat may name an account ({"kind":
+ * "human", "account": NAME}); "rated": true needs every person's seat an
+ * account's; the creator's own seat (the first person's seat naming no
+ * account, when no seat names the creator) becomes the creator's. */
+int srv_room_create_as(srv_rooms *rooms, const char *body, size_t len, int64_t creator,
+                       char **reply);
+/* me.c: GET /api/me's "games": every game with a seat of the account, the
+ * ones where it is the account's turn first, then running, then finished
+ * (each group the latest first); NULL with err. */
+json_t *srv_rooms_account_games(srv_rooms *rooms, int64_t account, char *err, size_t errlen);
+/* me.c: a guest who signs up or logs in keeps the seats of the links it
+ * holds: `claim` is an array of {"game": ID, "token": T}; each seat named
+ * that belongs to no account becomes the account's.  Returns how many did. */
+int srv_rooms_claim_seats(srv_rooms *rooms, int64_t account, const json_t *claim);
+/* me.c: a deleted account's seats in memory keep the neutral name `former`. */
+void srv_rooms_forget_account(srv_rooms *rooms, int64_t account, const char *former);
 /* lobby.c: POST /api/games/{id}/seats (take a free seat) and DELETE
  * /api/games/{id} (the creator, before the game started).  Return the HTTP
  * status and set *reply. */
@@ -109,6 +142,8 @@ char *srv_room_scores_json(srv_room *room, int *status);
 srv_room *srv_room_claim(srv_rooms *rooms, const char *id, char *away, size_t awaylen);
 /* Seat of a token (-1: spectator for NULL/empty; -2: no seat has it). */
 int srv_room_seat_of_token(srv_room *room, const char *token);
+/* The seat of an account here (its first), -1 when it has none. */
+int srv_room_seat_of_account(srv_room *room, int64_t account);
 /* Attaches a client (its seat set) and sends it the current state. */
 void srv_room_attach(srv_room *room, srv_client *client);
 void srv_room_detach(srv_room *room, srv_client *client);

@@ -28,7 +28,6 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-typedef struct srv_lease srv_lease;
 typedef struct srv_committer srv_committer;
 
 #define SRV_COMMIT_THREADS_MAX 8 /* store writer threads at most */
@@ -73,6 +72,7 @@ typedef struct srv_seat {
     bool resigned;              /* the person resigned: the computer plays it */
     bool away;                  /* the person let the turn wait too long: the
                                  * computer plays it until they are back */
+    int64_t account_id;         /* accounts: the account the seat belongs to; 0: none */
 } srv_seat;
 
 typedef struct srv_log_entry {
@@ -118,10 +118,9 @@ struct srv_room {
     bool conceded;       /* over by a resignation, not by the rules */
     int resigned_seat;   /* who resigned when conceded */
     atomic_bool deleted; /* deleted by its creator or expired: no such game any more */
+    bool rated;          /* accounts: every person's seat is an account's */
     struct srv_room *next; /* registry chain */
 };
-
-typedef struct srv_sweeper srv_sweeper;
 
 struct srv_rooms {
     srv_config cfg;
@@ -132,9 +131,8 @@ struct srv_rooms {
     int nbuckets, nrooms;
     atomic_int running;  /* games in memory that are not over (the --max-games cap) */
     int resumed;
-    srv_lease *lease;    /* several instances: renews leases, takes over free games */
     srv_committer *committer; /* writes decisions, then hands them back */
-    srv_sweeper *sweeper; /* lobby.c: expires games never started, hands over absent seats */
+    struct srv_accounts *accounts; /* accounts.h, for lobby.c and me.c; may be NULL */
 };
 
 /* rooms.c: the registry */
@@ -156,6 +154,9 @@ void srv_room_set_away(srv_room *room, const char *owner);
 /* Resumes a loaded game: queues its AI seat if one is to move. */
 void srv_room_resume(srv_room *room);
 bool srv_room_running(srv_room *room);
+/* me.c: a room's status ("open", "running", "over", "broken") and whether
+ * it is `account`'s turn (takes the room lock). */
+void srv_room_brief(srv_room *room, int64_t account, char status[16], bool *your_turn);
 json_t *srv_room_summary(srv_room *room);           /* takes the room lock */
 json_t *srv_row_summary(const srv_game_row *row);   /* a game not in memory */
 /* The computer's decision for the seat to move in `truth` (a copy), with
@@ -187,14 +188,14 @@ void srv_store_report(srv_rooms *rooms, bool ok, const char *why);
 /* room.c: an error message {"type":"error",...} to one connection */
 void srv_client_error(srv_client *c, const json_t *id, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* room.c, for lobby.c (room locked) */
+/* room.c, for lobby.c and lease.c (room locked) */
 /* The refusals every seat's request to change the game shares: a spectator
  * (`spectator_why` says what only a seat can do), a game another server
  * instance plays now, a game that cannot continue.  True when one applied
  * (the error is sent; nothing changed). */
 bool srv_room_refuse_locked(srv_room *r, srv_client *c, const json_t *id, int seat,
                             const char *spectator_why);
-/* Over by the rules, or cut short by a resignation (lobby.c). */
+/* Over by the rules, or cut short by a resignation (seats.c). */
 bool srv_room_over_locked(const srv_room *r);
 json_t *srv_room_seat_json_locked(const srv_room *r, int seat);
 /* Every connection gets the state and the presence; the computer moves if
@@ -203,8 +204,8 @@ void srv_room_refresh_locked(srv_room *r);
 void srv_room_broadcast_locked(srv_room *r, json_t *msg); /* steals msg */
 void srv_room_finish_locked(srv_room *r);
 
-/* lobby.c: open tables, idempotent creation, deleting, expiry, resigning,
- * absent seats (room locked unless said otherwise) */
+/* seats.c: what a room knows of its seats (room locked unless said
+ * otherwise).  A creation request's key and absent time, read by lobby.c: */
 typedef struct srv_lobby_create {
     bool has_key;
     char key[72];                 /* the client's request key (secret, like a token) */
@@ -212,37 +213,44 @@ typedef struct srv_lobby_create {
     char since[SRV_TIME_LEN];     /* a key older than this is forgotten */
     int absent_after;             /* -1: the server's default */
 } srv_lobby_create;
-/* Reads request_key and absent_after; 0 to go on creating, else the HTTP
- * status of *reply (an error, or the game this key created already). */
-int srv_lobby_create_begin(srv_rooms *s, json_t *req, srv_lobby_create *lc, char **reply);
+#define SRV_ABSENT_DEFAULT_S 180 /* --absent-after */
+/* The label a request key derives seat `seat`'s token from (secret.c). */
+void srv_seats_token_label(char *label, size_t len, const char *id, int seat);
 /* Seat tokens (human seats not open) and the creator's key of a new room. */
-void srv_lobby_create_keys(srv_room *r, const srv_lobby_create *lc, char tokens[][64],
+void srv_seats_create_keys(srv_room *r, const srv_lobby_create *lc, char tokens[][64],
                            char *creator, size_t creatorlen);
-void srv_lobby_create_row(srv_room *r, const srv_lobby_create *lc, srv_game_row *row);
-int srv_lobby_create_repeat(srv_rooms *s, const srv_lobby_create *lc, char **reply);
-void srv_lobby_reply_extras(const srv_room *r, json_t *reply);
-void srv_lobby_load(srv_room *r, const srv_game_row *row);
-void srv_lobby_reloaded(srv_room *r, const srv_room *fresh); /* srv_room_reload */
-bool srv_lobby_computer_plays(const srv_room *r, int seat);
-bool srv_lobby_waiting(const srv_room *r); /* a seat is still free */
-void srv_lobby_new_turn(srv_room *r);
+void srv_seats_create_row(srv_room *r, const srv_lobby_create *lc, srv_game_row *row);
+void srv_seats_reply_extras(const srv_room *r, json_t *reply);
+void srv_seats_load(srv_room *r, const srv_game_row *row);
+void srv_seats_reloaded(srv_room *r, const srv_room *fresh); /* srv_room_reload */
+/* The computer that stands in for a person (resigned or away): `normal`. */
+void srv_seats_stand_in(srv_room *r, int seat);
+bool srv_seats_computer_plays(const srv_room *r, int seat);
+bool srv_seats_waiting(const srv_room *r); /* a seat is still free */
+void srv_seats_new_turn(srv_room *r);
 /* The person of `seat` acts: an absent seat is theirs again (true then). */
-bool srv_lobby_seen(srv_room *r, int seat);
-void srv_lobby_log_words(const srv_room *r, int k, char *said, size_t saidlen);
-void srv_lobby_seat_json(const srv_seat *st, json_t *o);
-void srv_lobby_summary_json(const srv_room *r, json_t *j);
-void srv_lobby_row_seat_json(const srv_seat_row *s, json_t *o);
-void srv_lobby_row_summary_json(const srv_game_row *row, json_t *j);
+bool srv_seats_seen(srv_room *r, int seat);
+void srv_seats_log_words(const srv_room *r, int k, char *said, size_t saidlen);
+void srv_seats_seat_json(const srv_seat *st, json_t *o);
+void srv_seats_summary_json(const srv_room *r, json_t *j);
+void srv_seats_row_seat_json(const srv_seat_row *s, json_t *o);
+void srv_seats_row_summary_json(const srv_game_row *row, json_t *j);
 /* A resignation changes the result: who ranks where, who wins. */
-bool srv_lobby_result_changed(const srv_room *r);
-char *srv_lobby_result_json(const srv_room *r);
+bool srv_seats_result_changed(const srv_room *r);
+char *srv_seats_result_json(const srv_room *r, bool over);
 /* Each seat's rank at the end (1 = first; a resignation after every seat
  * that did not resign): the result's "ranks" and the ratings' (rating.h). */
-void srv_lobby_ranks(const srv_room *r, int out[TB_MAX_SEATS]);
-json_t *srv_lobby_winners(const srv_room *r);
-void srv_lobby_resign(srv_room *r, srv_client *c, json_t *id); /* room not locked */
-int srv_lobby_start(srv_rooms *s, char *err, size_t errlen);
-void srv_lobby_stop(srv_rooms *s);
+void srv_seats_ranks(const srv_room *r, int out[TB_MAX_SEATS]);
+json_t *srv_seats_winners(const srv_room *r);
+
+/* room.c, for lobby.c: a new room from a creation request (0 and *made,
+ * else the HTTP status of *reply), its store row (-1: out of memory), and
+ * its start once registered. */
+int srv_room_make(srv_rooms *s, const json_t *req, srv_room **made, uint64_t *seed, char **reply);
+int srv_room_row(const srv_room *r, uint64_t seed, srv_game_row *row);
+void srv_room_start(srv_room *r);
+/* Tells everyone at the table what happened to a seat (room locked). */
+void srv_room_notice_locked(srv_room *r, const char *code, int seat, const char *text);
 
 /* undo.c: taking decisions back (docs/server.md) */
 /* Whether `seat` may undo its last decision now (room locked): 0 yes, and
@@ -259,16 +267,15 @@ void srv_undo_note(srv_room *room, int k, const tb_state *before, tb_move move);
 int srv_takeback_check(srv_room *room, int seat, int *keep, char **note, const char **code,
                        char *why, size_t whylen);
 
-/* commit.c */
-srv_committer *srv_committer_start(srv_rooms *rooms, char *err, size_t errlen);
+/* commit.c: below the room, which it calls back through `committed`
+ * (srv_room_committed) for each decision it stored or could not store. */
+typedef void (*srv_committed_fn)(srv_pending *p, int stored, const char *why);
+srv_committer *srv_committer_start(srv_rooms *rooms, srv_committed_fn committed, char *err,
+                                   size_t errlen);
 /* Queues p; -1 (p not taken) once the writer is stopping. */
 int srv_committer_push(srv_committer *q, srv_pending *p);
 /* Writes and hands back everything queued, then joins the threads. */
 void srv_committer_stop(srv_committer *q);
 void srv_committer_free(srv_committer *q); /* stops it first */
-
-/* lease.c */
-srv_lease *srv_lease_start(srv_rooms *rooms, int port, char *err, size_t errlen);
-void srv_lease_stop(srv_lease *lease); /* joins the thread and frees */
 
 #endif

@@ -10,6 +10,7 @@
  * Invariants: only this file knows every layer; each layer below gets only
  * what it uses (the configuration, the rooms, the store).
  */
+#include "accounts.h"
 #include "base.h"
 #include "rooms.h"
 #include "store.h"
@@ -37,7 +38,10 @@ struct srv_server {
     char web_dir[1024];
     char po_dir[1100]; /* the catalogues: the "po" folder beside web_dir */
     srv_store *store;
+    srv_accounts *accounts;
     srv_rooms *rooms;
+    srv_sweeper *sweeper; /* lobby.c, above the rooms */
+    srv_lease *lease;     /* lease.c: several instances on one database */
     srv_reviews *reviews;
     srv_http *http;
     srv_ws *ws;
@@ -131,8 +135,15 @@ srv_server *srv_start(const srv_config *cfg, char *err, size_t errlen)
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         workers = cpus > 2 ? (int)cpus : 2;
     }
+    s->accounts = srv_accounts_open(&s->cfg, s->store, err, errlen);
+    if (!s->accounts)
+        goto fail;
     s->rooms = srv_rooms_open(&s->cfg, s->store, workers, err, errlen);
     if (!s->rooms)
+        goto fail;
+    srv_rooms_set_accounts(s->rooms, s->accounts);
+    s->sweeper = srv_lobby_start(s->rooms, err, errlen);
+    if (!s->sweeper)
         goto fail;
     s->ws = srv_ws_start(&s->cfg, s->rooms, err, errlen);
     if (!s->ws)
@@ -140,12 +151,16 @@ srv_server *srv_start(const srv_config *cfg, char *err, size_t errlen)
     s->reviews = srv_reviews_start(&s->cfg, s->store, err, errlen);
     if (!s->reviews)
         goto fail;
-    s->http = srv_http_start(&s->cfg, s->web_dir, s->rooms, s->ws, s->reviews, err, errlen);
+    s->http = srv_http_start(&s->cfg, s->web_dir, s->rooms, s->ws, s->reviews, s->accounts, err,
+                             errlen);
     if (!s->http)
         goto fail;
     s->port = srv_http_port(s->http);
-    if (srv_rooms_start_leases(s->rooms, s->port, err, errlen))
-        goto fail;
+    if (s->store->m->lease_take) { /* several instances may share this database */
+        s->lease = srv_lease_start(s->rooms, s->port, err, errlen);
+        if (!s->lease)
+            goto fail;
+    }
     /* Resumed games start thinking only once everything is up. */
     srv_rooms_resume(s->rooms);
     return s;
@@ -180,7 +195,9 @@ void srv_stop(srv_server *s)
         return;
     if (s->http)
         srv_http_quiesce(s->http); /* no new connections */
-    srv_rooms_quiesce(s->rooms);  /* no takeovers; workers finish their decision */
+    srv_lobby_stop(s->sweeper);   /* no more expiry, no more absent seats */
+    srv_lease_stop(s->lease);     /* no more takeovers */
+    srv_rooms_quiesce(s->rooms);  /* workers finish their decision */
     srv_reviews_stop(s->reviews); /* a review under way stops at its next decision */
     if (s->ws)
         srv_ws_stop(s->ws); /* closes every WebSocket */
@@ -188,6 +205,7 @@ void srv_stop(srv_server *s)
         srv_http_stop(s->http);
     srv_ws_free(s->ws);
     srv_rooms_close(s->rooms);
+    srv_accounts_close(s->accounts);
     srv_reviews_free(s->reviews);
     if (s->store)
         s->store->m->close(s->store);
