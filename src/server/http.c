@@ -615,6 +615,15 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
 {
     tb__json_fresh();
     bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    if (strncmp(url, "/api/players/", 13) == 0 && url[13]) {
+        /* a player's name may hold any character, '/' too (the URL's
+         * unescaped path: the rest of it is the name) */
+        if (!get)
+            return http_method_not_allowed(c, "GET");
+        char *reply = NULL;
+        int status = srv_ratings_player(srv_rooms_store(h->rooms), url + 13, &reply);
+        return http_send(c, (unsigned)status, "application/json", reply);
+    }
     char part[4][64] = {{0}};
     int parts = 0;
     const char *p = url + strlen("/api/");
@@ -694,18 +703,13 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
             return http_error(c, 404, "unknown_board", "this server has no such board of the game");
         return http_send(c, 200, "application/json", tb_board_json_data(g, d));
     }
-    if (parts == 2 && (strcmp(part[0], "ratings") == 0 || strcmp(part[0], "players") == 0)) {
-        /* ratings.c: a leaderboard, a player's profile */
+    if (parts == 2 && strcmp(part[0], "ratings") == 0) { /* ratings.c: a leaderboard */
         if (!get)
             return http_method_not_allowed(c, "GET");
         char *reply = NULL;
-        srv_store *store = srv_rooms_store(h->rooms);
-        int status = part[0][0] == 'r'
-                         ? srv_ratings_board(store, part[1],
-                                             MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND,
-                                                                         "limit"),
-                                             &reply)
-                         : srv_ratings_player(store, part[1], &reply);
+        int status = srv_ratings_board(
+            srv_rooms_store(h->rooms), part[1],
+            MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "limit"), &reply);
         return http_send(c, (unsigned)status, "application/json", reply);
     }
     if (strcmp(part[0], "games") != 0)
