@@ -219,6 +219,46 @@ static void the_computer_levels_table(void **unused)
     assert_int_equal(srv_rating_computer("chess", "easy", &r), -1);
 }
 
+/* The seat-level step both stores share (srv_rating_game). */
+static void a_game_of_seats(void **unused)
+{
+    (void)unused;
+    srv_rated_seat seat[3];
+    memset(seat, 0, sizeof seat);
+    seat[0] = (srv_rated_seat){.account = 7, .rank = 1, .games = 4, .wins = 2, .known = true,
+                               .before = {30, 3}};
+    seat[1] = (srv_rated_seat){.ai = true, .level = "hard", .rank = 2};
+    seat[2] = (srv_rated_seat){.account = 9, .rank = 3}; /* new: mu0, sigma0 */
+    assert_int_equal(srv_rating_game("clans", 3, seat), 0);
+    srv_rating hard;
+    assert_int_equal(srv_rating_computer("clans", "hard", &hard), 0);
+    assert_true(seat[1].after.mu == hard.mu && seat[1].after.sigma == hard.sigma);
+    assert_true(seat[0].after.mu > 30 && seat[0].games == 5 && seat[0].wins == 3);
+    assert_true(seat[2].before.mu == SRV_RATING_MU0 && seat[2].after.mu < SRV_RATING_MU0);
+    assert_true(seat[2].games == 1 && seat[2].wins == 0);
+    /* the same numbers as the update itself, the computer fixed */
+    srv_rating in[3] = {{30, 3}, hard, {SRV_RATING_MU0, SRV_RATING_SIGMA0}}, out[3];
+    int rank[3] = {1, 2, 3};
+    bool fixed[3] = {false, true, false};
+    srv_rating_params p = srv_rating_defaults();
+    assert_int_equal(srv_rating_update(&p, 3, in, rank, fixed, out), 0);
+    assert_near(seat[0].after.mu, out[0].mu, 0);
+    assert_near(seat[2].after.sigma, out[2].sigma, 0);
+    /* an unrated level and a former player count as mu0, sigma0, fixed */
+    srv_rated_seat odd[3] = {{.account = 1, .rank = 2}, {.ai = true, .level = "random", .rank = 1},
+                             {.account = 0, .rank = 1}};
+    assert_int_equal(srv_rating_game("clans", 3, odd), 0);
+    assert_true(odd[1].after.mu == SRV_RATING_MU0 && odd[2].after.mu == SRV_RATING_MU0);
+    /* one account in two seats, or no account: nothing to rate */
+    srv_rated_seat twice[2] = {{.account = 3, .rank = 1}, {.account = 3, .rank = 2}};
+    assert_int_equal(srv_rating_game("clans", 2, twice), 1);
+    srv_rated_seat none[2] = {{.ai = true, .level = "easy", .rank = 1}, {.ai = true, .level = "hard", .rank = 2}};
+    assert_int_equal(srv_rating_game("clans", 2, none), 1);
+    srv_rated_seat bad[2] = {{.account = 3, .rank = 1}, {.account = 4, .rank = 5}};
+    assert_int_equal(srv_rating_game("clans", 2, bad), -1);
+    assert_int_equal(srv_rating_game("clans", 1, bad), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -227,6 +267,7 @@ int main(void)
         cmocka_unit_test(invariants_of_random_games),
         cmocka_unit_test(bad_input_is_refused),
         cmocka_unit_test(the_computer_levels_table),
+        cmocka_unit_test(a_game_of_seats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
