@@ -28,7 +28,7 @@ export function historyGraph(points, levels) {
   const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'rating-graph', role: 'img',
     'aria-label': t('Rating after each rated game') });
   const step = (hi - lo) / 5 >= 5 ? Math.ceil((hi - lo) / 5 / 5) * 5 : 5;
-  for (let v = lo; v <= hi; v += step) {
+  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) {
     g.append(svg('line', { x1: PAD.left, x2: W - PAD.right, y1: y(v), y2: y(v), class: 'grid' }),
       svg('text', { x: PAD.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'tick' }, ratingText(v).replace(/[.,]0$/, '')));
   }
