@@ -134,7 +134,11 @@ int srv_ratings_board(srv_store *st, const char *game, const char *limit, char *
     if (list) {
         qsort(all, (size_t)n, sizeof *all, ratings_by_rating);
         for (int i = 0; i < n && i < lim; i++)
-            json_array_append(list, all[i]);
+            failed |= json_array_append(list, all[i]) != 0;
+        if (failed) { /* a list one short is no answer */
+            json_decref(list);
+            list = NULL;
+        }
     }
     for (int i = 0; all && i < n; i++)
         json_decref(all[i]);
