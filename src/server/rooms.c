@@ -284,6 +284,11 @@ void srv_rooms_close(srv_rooms *s)
     free(s);
 }
 
+srv_store *srv_rooms_store(srv_rooms *s)
+{
+    return s->store;
+}
+
 int srv_rooms_in_memory(srv_rooms *s)
 {
     pthread_mutex_lock(&s->registry_lock);

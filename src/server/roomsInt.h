@@ -72,6 +72,7 @@ typedef struct srv_seat {
     bool resigned;              /* the person resigned: the computer plays it */
     bool away;                  /* the person let the turn wait too long: the
                                  * computer plays it until they are back */
+    int64_t account_id;         /* accounts: the account the seat belongs to; 0: none */
 } srv_seat;
 
 /* social.c: a room's table chat and its "Play again" links. */
@@ -132,6 +133,7 @@ struct srv_room {
     int resigned_seat;   /* who resigned when conceded */
     atomic_bool deleted; /* deleted by its creator or expired: no such game any more */
     srv_social social;   /* social.c */
+    bool rated;          /* accounts: every person's seat is an account's */
     struct srv_room *next; /* registry chain */
 };
 
@@ -145,6 +147,7 @@ struct srv_rooms {
     atomic_int running;  /* games in memory that are not over (the --max-games cap) */
     int resumed;
     srv_committer *committer; /* writes decisions, then hands them back */
+    struct srv_accounts *accounts; /* accounts.h, for lobby.c and me.c; may be NULL */
 };
 
 /* rooms.c: the registry */
@@ -166,6 +169,9 @@ void srv_room_set_away(srv_room *room, const char *owner);
 /* Resumes a loaded game: queues its AI seat if one is to move. */
 void srv_room_resume(srv_room *room);
 bool srv_room_running(srv_room *room);
+/* me.c: a room's status ("open", "running", "over", "broken") and whether
+ * it is `account`'s turn (takes the room lock). */
+void srv_room_brief(srv_room *room, int64_t account, char status[16], bool *your_turn);
 json_t *srv_room_summary(srv_room *room);           /* takes the room lock */
 json_t *srv_row_summary(const srv_game_row *row);   /* a game not in memory */
 /* The computer's decision for the seat to move in `truth` (a copy), with
@@ -247,6 +253,9 @@ void srv_seats_row_summary_json(const srv_game_row *row, json_t *j);
 /* A resignation changes the result: who ranks where, who wins. */
 bool srv_seats_result_changed(const srv_room *r);
 char *srv_seats_result_json(const srv_room *r, bool over);
+/* Each seat's rank at the end (1 = first; a resignation after every seat
+ * that did not resign): the result's "ranks" and the ratings' (rating.h). */
+void srv_seats_ranks(const srv_room *r, int out[TB_MAX_SEATS]);
 json_t *srv_seats_winners(const srv_room *r);
 
 /* room.c, for lobby.c: a new room from a creation request (0 and *made,

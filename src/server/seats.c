@@ -239,7 +239,7 @@ bool srv_seats_result_changed(const srv_room *r)
 
 /* Ranks as the game gives them, except that a seat that resigned ranks
  * after every seat that did not (in a conceded two-player game: last). */
-static void seats_ranks(const srv_room *r, int out[TB_MAX_SEATS])
+void srv_seats_ranks(const srv_room *r, int out[TB_MAX_SEATS])
 {
     int base[TB_MAX_SEATS];
     if (r->conceded)
@@ -261,7 +261,7 @@ static void seats_ranks(const srv_room *r, int out[TB_MAX_SEATS])
 json_t *srv_seats_winners(const srv_room *r)
 {
     int ranks[TB_MAX_SEATS];
-    seats_ranks(r, ranks);
+    srv_seats_ranks(r, ranks);
     json_t *w = json_array();
     for (int i = 0; i < r->players; i++)
         if (ranks[i] == 1)
@@ -280,7 +280,7 @@ char *srv_seats_result_json(const srv_room *r, bool over)
         return NULL;
     }
     int ranks[TB_MAX_SEATS];
-    seats_ranks(r, ranks);
+    srv_seats_ranks(r, ranks);
     json_t *jr = json_array(), *resigned = json_array();
     for (int i = 0; i < r->players; i++) {
         json_array_append_new(jr, json_integer(ranks[i]));

@@ -41,6 +41,8 @@ typedef struct srv_config {
                             * 0: 7 days, -1: never */
     int absent_after;    /* seconds a person's turn waits before the computer plays
                           * it, for open tables; 0: 180, -1: never */
+    bool behind_tls;     /* behind a TLS proxy: Secure cookies, https origins only,
+                          * the client's address from X-Forwarded-For (accounts.c) */
 } srv_config;
 
 typedef struct srv_server srv_server;

@@ -13,6 +13,7 @@
  * the machine, at the price of an fsync per decision.
  */
 #include "store.h"
+#include "rating.h"
 
 #include <pthread.h>
 #include <sqlite3.h>
@@ -354,12 +355,12 @@ static int sqlstore_game_create(srv_store *base, const srv_game_row *g, char *er
     int rc = -1;
     sqlite3_stmt *gst = NULL, *sst = NULL;
     if (sqlstore_prepare(s,
-                         "INSERT INTO games (id, game, players, options, seed, status, created)"
-                         " VALUES (?, ?, ?, ?, ?, 'running', ?)",
+                         "INSERT INTO games (id, game, players, options, seed, status, created,"
+                         " rated) VALUES (?, ?, ?, ?, ?, 'running', ?, ?)",
                          &gst, err, errlen) ||
         sqlstore_prepare(s,
-                         "INSERT INTO seats (game_id, seat, kind, name, level, token_hash, is_open)"
-                         " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         "INSERT INTO seats (game_id, seat, kind, name, level, token_hash, is_open,"
+                         " account_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                          &sst, err, errlen))
         goto done;
     char seed[24];
@@ -370,6 +371,7 @@ static int sqlstore_game_create(srv_store *base, const srv_game_row *g, char *er
     sqlite3_bind_text(gst, 4, g->options ? g->options : "{}", -1, SQLITE_STATIC);
     sqlite3_bind_text(gst, 5, seed, -1, SQLITE_STATIC);
     sqlite3_bind_text(gst, 6, g->created, -1, SQLITE_STATIC);
+    sqlite3_bind_int(gst, 7, g->rated);
     if (sqlstore_step_done(s, gst, err, errlen, "adding the game"))
         goto done;
     for (int i = 0; i < g->players; i++) {
@@ -384,6 +386,10 @@ static int sqlstore_game_create(srv_store *base, const srv_game_row *g, char *er
         else
             sqlite3_bind_null(sst, 6);
         sqlite3_bind_int(sst, 7, r->open);
+        if (r->account_id > 0)
+            sqlite3_bind_int64(sst, 8, r->account_id);
+        else
+            sqlite3_bind_null(sst, 8);
         if (sqlstore_step_done(s, sst, err, errlen, "adding a seat"))
             goto done;
     }
@@ -488,18 +494,26 @@ done:
     return sqlstore_write_end(s, rc, err, errlen);
 }
 
+static int sqlstore_rate(sqlstore *s, const char *id, const char *at, const int *ranks,
+                         char *err, size_t errlen);
+
+/* The end of a game and, for a rated one that was still running, its
+ * ratings: one transaction (store.h). */
 static int sqlstore_game_finish(srv_store *base, const char *id, const char *finished,
-                                const char *result, char *err, size_t errlen)
+                                const char *result, const int *ranks, char *err, size_t errlen)
 {
     sqlstore *s = (sqlstore *)base;
-    pthread_mutex_lock(&s->lock);
-    sqlite3_stmt *st = s->finish;
-    sqlite3_bind_text(st, 1, finished, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 2, result, -1, SQLITE_STATIC);
-    sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
-    int rc = sqlstore_step_done(s, st, err, errlen, "finishing a game");
-    pthread_mutex_unlock(&s->lock);
-    return rc;
+    if (sqlstore_begin(s, true, err, errlen))
+        return -1;
+    int rc = ranks ? sqlstore_rate(s, id, finished, ranks, err, errlen) : 0;
+    if (rc == 0) {
+        sqlite3_stmt *st = s->finish;
+        sqlite3_bind_text(st, 1, finished, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, result, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
+        rc = sqlstore_step_done(s, st, err, errlen, "finishing a game");
+    }
+    return sqlstore_write_end(s, rc, err, errlen);
 }
 
 static int sqlstore_seat_joined(srv_store *base, const char *id, int seat, char *err,
@@ -553,7 +567,8 @@ static int sqlstore_read_seats(sqlstore *s, srv_game_row *g, char *err, size_t e
 {
     sqlite3_stmt *st;
     if (sqlstore_prepare(s,
-                         "SELECT seat, kind, name, level, token_hash, joined, is_open, resigned FROM seats"
+                         "SELECT seat, kind, name, level, token_hash, joined, is_open, resigned, account_id"
+                         " FROM seats"
                          " WHERE game_id = ? ORDER BY seat",
                          &st, err, errlen))
         return -1;
@@ -572,6 +587,7 @@ static int sqlstore_read_seats(sqlstore *s, srv_game_row *g, char *err, size_t e
         r->joined = sqlite3_column_int(st, 5) != 0;
         r->open = sqlite3_column_int(st, 6) != 0;
         r->resigned = sqlite3_column_int(st, 7) != 0;
+        r->account_id = sqlite3_column_int64(st, 8);
     }
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? 0 : sqlstore_fail(s, err, errlen, "reading seats");
@@ -628,7 +644,7 @@ static int sqlstore_game_load(srv_store *base, const char *id, srv_game_row *g,
     int rc = -1;
     sqlite3_stmt *st = NULL;
     if (sqlstore_prepare(s,
-                         "SELECT " SQLSTORE_GAME_COLUMNS ", g.options, g.result FROM games g"
+                         "SELECT " SQLSTORE_GAME_COLUMNS ", g.options, g.result, g.rated FROM games g"
                          " WHERE g.id = ?",
                          &st, err, errlen))
         goto done;
@@ -643,6 +659,7 @@ static int sqlstore_game_load(srv_store *base, const char *id, srv_game_row *g,
         goto done;
     }
     sqlstore_read_game(st, g);
+    g->rated = sqlite3_column_int(st, 10) != 0;
     if (sqlstore_dup(st, 8, &g->options) || sqlstore_dup(st, 9, &g->result)) {
         snprintf(err, errlen, "out of memory reading game %s", id);
         goto done;
@@ -716,7 +733,7 @@ static int sqlstore_games_list(srv_store *base, const char *status, int limit,
     int rc = -1;
     sqlite3_stmt *st = NULL;
     if (sqlstore_prepare(s,
-                         "SELECT " SQLSTORE_GAME_COLUMNS ", g.result FROM games g"
+                         "SELECT " SQLSTORE_GAME_COLUMNS ", g.result, g.rated FROM games g"
                          " WHERE ?1 IS NULL OR g.status = ?1"
                          " ORDER BY g.created DESC, g.rowid DESC LIMIT ?2",
                          &st, err, errlen))
@@ -739,6 +756,7 @@ static int sqlstore_games_list(srv_store *base, const char *status, int limit,
             r = g;
         }
         sqlstore_read_game(st, &r[n]);
+        r[n].rated = sqlite3_column_int(st, 9) != 0;
         if (sqlstore_dup(st, 8, &r[n++].result)) {
             step = SQLITE_NOMEM;
             break;
@@ -1118,6 +1136,297 @@ static int sqlstore_rematch_link(srv_store *base, const char *old, const char *f
     return sqlstore_write_end(s, rc, err, errlen);
 }
 
+/* ---- ratings and profiles (issue 28, area "ratings"; rating.h) ---- */
+
+/* Inside game_finish's transaction: when game `id` is rated and still
+ * running, reads its seats and their accounts' ratings, rates the game
+ * (srv_rating_game) and writes every account seat's rating and history row. */
+static int sqlstore_rate(sqlstore *s, const char *id, const char *at, const int *ranks,
+                         char *err, size_t errlen)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = -1, n = 0;
+    char game[32] = "";
+    srv_rated_seat seat[SRV_RATING_MAX];
+    memset(seat, 0, sizeof seat);
+    if (sqlstore_prepare(s, "SELECT game FROM games WHERE id = ?1 AND rated <> 0"
+                            " AND status = 'running'", &st, err, errlen))
+        return -1;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    int step = sqlite3_step(st);
+    if (step == SQLITE_ROW)
+        sqlstore_copy(game, sizeof game, sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    st = NULL;
+    if (step == SQLITE_DONE)
+        return 0; /* unrated, or over already: nothing to rate */
+    if (step != SQLITE_ROW)
+        return sqlstore_fail(s, err, errlen, "reading a rated game");
+    if (sqlstore_prepare(s, "SELECT s.kind, s.level, COALESCE(s.account_id, 0), r.mu, r.sigma,"
+                            " COALESCE(r.games, 0), COALESCE(r.wins, 0), r.account_id IS NOT NULL"
+                            " FROM seats s LEFT JOIN ratings r ON r.account_id = s.account_id"
+                            " AND r.game = ?2 WHERE s.game_id = ?1 ORDER BY s.seat",
+                         &st, err, errlen))
+        return -1;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, game, -1, SQLITE_STATIC);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW && n < SRV_RATING_MAX) {
+        srv_rated_seat *x = &seat[n];
+        x->ai = strcmp((const char *)sqlite3_column_text(st, 0), "ai") == 0;
+        sqlstore_copy(x->level, sizeof x->level, sqlite3_column_text(st, 1));
+        x->account = sqlite3_column_int64(st, 2);
+        x->before.mu = sqlite3_column_double(st, 3);
+        x->before.sigma = sqlite3_column_double(st, 4);
+        x->games = sqlite3_column_int(st, 5);
+        x->wins = sqlite3_column_int(st, 6);
+        x->known = sqlite3_column_int(st, 7) != 0;
+        x->rank = ranks[n];
+        n++;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (step != SQLITE_DONE && step != SQLITE_ROW)
+        return sqlstore_fail(s, err, errlen, "reading a rated game's seats");
+    int rated = srv_rating_game(game, n, seat);
+    if (rated == 1)
+        return 0;
+    if (rated < 0) {
+        snprintf(err, errlen, "game %s: its seats and ranks cannot be rated", id);
+        return -1;
+    }
+    sqlite3_stmt *hist = NULL;
+    if (sqlstore_prepare(s, "INSERT INTO ratings (account_id, game, mu, sigma, games, wins)"
+                            " VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT (account_id, game)"
+                            " DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+                            " games = excluded.games, wins = excluded.wins",
+                         &st, err, errlen) ||
+        sqlstore_prepare(s, "INSERT INTO rating_history (account_id, game_id, game, at, rank,"
+                            " mu, sigma) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                         &hist, err, errlen))
+        goto done;
+    for (int i = 0; i < n; i++) {
+        if (seat[i].account <= 0)
+            continue;
+        sqlite3_bind_int64(st, 1, seat[i].account);
+        sqlite3_bind_text(st, 2, game, -1, SQLITE_STATIC);
+        sqlite3_bind_double(st, 3, seat[i].after.mu);
+        sqlite3_bind_double(st, 4, seat[i].after.sigma);
+        sqlite3_bind_int(st, 5, seat[i].games);
+        sqlite3_bind_int(st, 6, seat[i].wins);
+        if (sqlstore_step_done(s, st, err, errlen, "storing a rating"))
+            goto done;
+        sqlite3_bind_int64(hist, 1, seat[i].account);
+        sqlite3_bind_text(hist, 2, id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(hist, 3, game, -1, SQLITE_STATIC);
+        sqlite3_bind_text(hist, 4, at, -1, SQLITE_STATIC);
+        sqlite3_bind_int(hist, 5, seat[i].rank);
+        sqlite3_bind_double(hist, 6, seat[i].after.mu);
+        sqlite3_bind_double(hist, 7, seat[i].after.sigma);
+        if (sqlstore_step_done(s, hist, err, errlen, "storing a rating's history"))
+            goto done;
+    }
+    rc = 0;
+done:
+    sqlite3_finalize(st);
+    sqlite3_finalize(hist);
+    return rc;
+}
+
+/* Grows *rows (of `size` bytes each) to hold one more; NULL when memory runs out. */
+static void *sqlstore_push(void **rows, int *count, int *cap, size_t size)
+{
+    if (*count == *cap) {
+        int want = *cap ? *cap * 2 : 16;
+        void *grown = realloc(*rows, (size_t)want * size);
+        if (!grown)
+            return NULL;
+        *rows = grown;
+        *cap = want;
+    }
+    char *at = (char *)*rows + (size_t)(*count)++ * size;
+    memset(at, 0, size);
+    return at;
+}
+
+static int sqlstore_ratings_list(srv_store *base, const char *game, int limit,
+                                 srv_rating_row **rows, int *count, char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    *rows = NULL;
+    *count = 0;
+    int cap = 0;
+    if (sqlstore_begin(s, false, err, errlen))
+        return -1;
+    sqlite3_stmt *st;
+    int rc = sqlstore_prepare(s, "SELECT a.name, r.game, r.mu, r.sigma, r.games, r.wins"
+                                 " FROM ratings r JOIN accounts a ON a.id = r.account_id"
+                                 " WHERE r.game = ?1 ORDER BY r.mu - 3 * r.sigma DESC, a.name"
+                                 " LIMIT ?2", &st, err, errlen);
+    if (rc == 0) {
+        sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 2, limit);
+        int step;
+        while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+            srv_rating_row *r = sqlstore_push((void **)rows, count, &cap, sizeof **rows);
+            if (!r) {
+                snprintf(err, errlen, "out of memory reading ratings");
+                rc = -1;
+                break;
+            }
+            sqlstore_copy(r->name, sizeof r->name, sqlite3_column_text(st, 0));
+            sqlstore_copy(r->game, sizeof r->game, sqlite3_column_text(st, 1));
+            r->mu = sqlite3_column_double(st, 2);
+            r->sigma = sqlite3_column_double(st, 3);
+            r->games = sqlite3_column_int(st, 4);
+            r->wins = sqlite3_column_int(st, 5);
+        }
+        if (rc == 0 && step != SQLITE_DONE)
+            rc = sqlstore_fail(s, err, errlen, "reading ratings");
+        sqlite3_finalize(st);
+    }
+    sqlstore_read_end(s);
+    if (rc) {
+        free(*rows);
+        *rows = NULL;
+        *count = 0;
+    }
+    return rc;
+}
+
+static int sqlstore_player_load(srv_store *base, const char *name, int limit, srv_player *p,
+                                char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    memset(p, 0, sizeof *p);
+    if (sqlstore_begin(s, false, err, errlen))
+        return -1;
+    sqlite3_stmt *st = NULL;
+    int rc = -1, step, cap;
+    sqlite3_int64 account = 0;
+    if (sqlstore_prepare(s, "SELECT id, name, created FROM accounts WHERE lower(name) = lower(?1)",
+                         &st, err, errlen))
+        goto done;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    step = sqlite3_step(st);
+    if (step == SQLITE_ROW) {
+        account = sqlite3_column_int64(st, 0);
+        sqlstore_copy(p->name, sizeof p->name, sqlite3_column_text(st, 1));
+        sqlstore_copy(p->created, sizeof p->created, sqlite3_column_text(st, 2));
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (step == SQLITE_DONE) {
+        rc = 1;
+        goto done;
+    }
+    if (step != SQLITE_ROW) {
+        sqlstore_fail(s, err, errlen, "reading a player");
+        goto done;
+    }
+    /* ratings */
+    cap = 0;
+    if (sqlstore_prepare(s, "SELECT game, mu, sigma, games, wins FROM ratings"
+                            " WHERE account_id = ?1 ORDER BY game", &st, err, errlen))
+        goto done;
+    sqlite3_bind_int64(st, 1, account);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        srv_rating_row *r = sqlstore_push((void **)&p->ratings, &p->nratings, &cap, sizeof *r);
+        if (!r)
+            goto oom;
+        snprintf(r->name, sizeof r->name, "%s", p->name);
+        sqlstore_copy(r->game, sizeof r->game, sqlite3_column_text(st, 0));
+        r->mu = sqlite3_column_double(st, 1);
+        r->sigma = sqlite3_column_double(st, 2);
+        r->games = sqlite3_column_int(st, 3);
+        r->wins = sqlite3_column_int(st, 4);
+    }
+    if (step != SQLITE_DONE)
+        goto failed;
+    sqlite3_finalize(st);
+    st = NULL;
+    /* history, oldest first */
+    cap = 0;
+    if (sqlstore_prepare(s, "SELECT game_id, game, at, rank, mu, sigma FROM rating_history"
+                            " WHERE account_id = ?1 ORDER BY at, game_id", &st, err, errlen))
+        goto done;
+    sqlite3_bind_int64(st, 1, account);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        srv_history_row *h = sqlstore_push((void **)&p->history, &p->nhistory, &cap, sizeof *h);
+        if (!h)
+            goto oom;
+        sqlstore_copy(h->game_id, sizeof h->game_id, sqlite3_column_text(st, 0));
+        sqlstore_copy(h->game, sizeof h->game, sqlite3_column_text(st, 1));
+        sqlstore_copy(h->at, sizeof h->at, sqlite3_column_text(st, 2));
+        h->rank = sqlite3_column_int(st, 3);
+        h->mu = sqlite3_column_double(st, 4);
+        h->sigma = sqlite3_column_double(st, 5);
+    }
+    if (step != SQLITE_DONE)
+        goto failed;
+    sqlite3_finalize(st);
+    st = NULL;
+    /* games, newest first */
+    cap = 0;
+    if (sqlstore_prepare(s, "SELECT g.id, g.game, g.status, g.created, COALESCE(g.finished, ''),"
+                            " g.players, s.seat, g.rated, CASE WHEN g.status = 'over' THEN"
+                            " COALESCE(json_extract(g.result, '$.ranks[' || s.seat || ']'), 0)"
+                            " ELSE 0 END FROM seats s JOIN games g ON g.id = s.game_id"
+                            " WHERE s.account_id = ?1 ORDER BY g.created DESC, g.id LIMIT ?2",
+                         &st, err, errlen))
+        goto done;
+    sqlite3_bind_int64(st, 1, account);
+    sqlite3_bind_int(st, 2, limit);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        srv_played_row *g = sqlstore_push((void **)&p->games, &p->ngames, &cap, sizeof *g);
+        if (!g)
+            goto oom;
+        sqlstore_copy(g->id, sizeof g->id, sqlite3_column_text(st, 0));
+        sqlstore_copy(g->game, sizeof g->game, sqlite3_column_text(st, 1));
+        sqlstore_copy(g->status, sizeof g->status, sqlite3_column_text(st, 2));
+        sqlstore_copy(g->created, sizeof g->created, sqlite3_column_text(st, 3));
+        sqlstore_copy(g->finished, sizeof g->finished, sqlite3_column_text(st, 4));
+        g->players = sqlite3_column_int(st, 5);
+        g->seat = sqlite3_column_int(st, 6);
+        g->rated = sqlite3_column_int(st, 7) != 0;
+        g->rank = sqlite3_column_int(st, 8);
+    }
+    if (step != SQLITE_DONE)
+        goto failed;
+    sqlite3_finalize(st);
+    st = NULL;
+    /* wins by game title, over every finished game */
+    cap = 0;
+    if (sqlstore_prepare(s, "SELECT g.game, COUNT(*), SUM(COALESCE(json_extract(g.result,"
+                            " '$.ranks[' || s.seat || ']'), 0) = 1) FROM seats s JOIN games g"
+                            " ON g.id = s.game_id WHERE s.account_id = ?1 AND g.status = 'over'"
+                            " GROUP BY g.game ORDER BY g.game", &st, err, errlen))
+        goto done;
+    sqlite3_bind_int64(st, 1, account);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        srv_wins_row *w = sqlstore_push((void **)&p->wins, &p->nwins, &cap, sizeof *w);
+        if (!w)
+            goto oom;
+        sqlstore_copy(w->game, sizeof w->game, sqlite3_column_text(st, 0));
+        w->played = sqlite3_column_int(st, 1);
+        w->wins = sqlite3_column_int(st, 2);
+    }
+    if (step != SQLITE_DONE)
+        goto failed;
+    rc = 0;
+    goto done;
+oom:
+    snprintf(err, errlen, "out of memory reading a player");
+    goto done;
+failed:
+    sqlstore_fail(s, err, errlen, "reading a player");
+done:
+    sqlite3_finalize(st);
+    sqlstore_read_end(s);
+    if (rc)
+        srv_player_clear(p);
+    return rc;
+}
+
 /* Rewrites the schema version with its own value: a page written and
  * committed like a decision's, changing nothing. */
 static int sqlstore_probe(srv_store *base, char *err, size_t errlen)
@@ -1128,6 +1437,310 @@ static int sqlstore_probe(srv_store *base, char *err, size_t errlen)
     char sql[64];
     snprintf(sql, sizeof sql, "PRAGMA user_version = %d", SQLSTORE_VERSION);
     return sqlstore_write_end(s, sqlstore_exec(s, sql, err, errlen), err, errlen);
+}
+
+/* ---- accounts and sessions (accounts.c; issue 28, area "accounts") ---- */
+
+static int sqlstore_account_create(srv_store *base, const char *name, const char *name_key,
+                                   const char *pw_hash, const char *created, int64_t *id,
+                                   char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    pthread_mutex_lock(&s->lock);
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    if (sqlstore_prepare(s,
+                         "INSERT INTO accounts (name, name_key, pw_hash, created)"
+                         " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (name_key) DO NOTHING",
+                         &st, err, errlen) == 0) {
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, name_key, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, pw_hash, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 4, created, -1, SQLITE_STATIC);
+        rc = sqlstore_step_done(s, st, err, errlen, "adding an account");
+        if (rc == 0 && sqlite3_changes(s->db) != 1)
+            rc = 1;
+        else if (rc == 0)
+            *id = sqlite3_last_insert_rowid(s->db);
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static int sqlstore_account_find(srv_store *base, const char *name_key, int64_t id,
+                                 srv_account_row *out, char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    memset(out, 0, sizeof *out);
+    pthread_mutex_lock(&s->lock);
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    if (sqlstore_prepare(s,
+                         name_key ? "SELECT id, name, pw_hash, created, lang, email, email_confirmed"
+                                    " FROM accounts WHERE name_key = ?1"
+                                  : "SELECT id, name, pw_hash, created, lang, email, email_confirmed"
+                                    " FROM accounts WHERE id = ?2",
+                         &st, err, errlen) == 0) {
+        if (name_key)
+            sqlite3_bind_text(st, 1, name_key, -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_int64(st, 2, id);
+        int step = sqlite3_step(st);
+        if (step == SQLITE_ROW) {
+            out->id = sqlite3_column_int64(st, 0);
+            sqlstore_copy(out->name, sizeof out->name, sqlite3_column_text(st, 1));
+            sqlstore_copy(out->pw_hash, sizeof out->pw_hash, sqlite3_column_text(st, 2));
+            sqlstore_copy(out->created, sizeof out->created, sqlite3_column_text(st, 3));
+            sqlstore_copy(out->lang, sizeof out->lang, sqlite3_column_text(st, 4));
+            sqlstore_copy(out->email, sizeof out->email, sqlite3_column_text(st, 5));
+            out->email_confirmed = sqlite3_column_int(st, 6) != 0;
+            rc = 0;
+        } else {
+            rc = step == SQLITE_DONE ? 1 : sqlstore_fail(s, err, errlen, "reading an account");
+        }
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+/* One write statement binding an account id as ?1 and up to two texts or a
+ * hash; *changes gets the rows it changed. */
+static int sqlstore_account_run(sqlstore *s, const char *sql, int64_t id, const char *t2,
+                                const uint8_t *h3, int *changes, char *err, size_t errlen,
+                                const char *what)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlstore_prepare(s, sql, &st, err, errlen))
+        return -1;
+    sqlite3_bind_int64(st, 1, id);
+    if (t2)
+        sqlite3_bind_text(st, 2, t2, -1, SQLITE_STATIC);
+    if (h3)
+        sqlite3_bind_blob(st, 3, h3, SRV_HASH_LEN, SQLITE_STATIC);
+    int rc = sqlstore_step_done(s, st, err, errlen, what);
+    if (changes)
+        *changes = sqlite3_changes(s->db);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int sqlstore_account_update(srv_store *base, int64_t id, const char *pw_hash,
+                                   const uint8_t keep[SRV_HASH_LEN], const char *lang,
+                                   char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    if (sqlstore_begin(s, true, err, errlen))
+        return -1;
+    int changes = 1, rc = 0;
+    if (pw_hash) {
+        static const uint8_t none[SRV_HASH_LEN];
+        rc = sqlstore_account_run(s, "UPDATE accounts SET pw_hash = ?2 WHERE id = ?1", id,
+                                  pw_hash, NULL, &changes, err, errlen, "changing a password");
+        if (rc == 0 && changes == 1)
+            rc = sqlstore_account_run(s,
+                                      "DELETE FROM sessions WHERE account_id = ?1"
+                                      " AND token_hash <> ?3",
+                                      id, NULL, keep ? keep : none, NULL, err, errlen,
+                                      "ending sessions");
+    }
+    if (rc == 0 && changes == 1 && lang)
+        rc = sqlstore_account_run(s, "UPDATE accounts SET lang = ?2 WHERE id = ?1", id, lang,
+                                  NULL, &changes, err, errlen, "changing a language");
+    rc = sqlstore_write_end(s, rc, err, errlen);
+    return rc ? rc : changes == 1 ? 0 : 1;
+}
+
+static int sqlstore_account_delete(srv_store *base, int64_t id, const char *former_name,
+                                   char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    if (sqlstore_begin(s, true, err, errlen))
+        return -1;
+    int changes = 0;
+    int rc = sqlstore_account_run(s,
+                                  "UPDATE seats SET name = ?2, account_id = NULL"
+                                  " WHERE account_id = ?1",
+                                  id, former_name, NULL, NULL, err, errlen,
+                                  "deleting an account") ||
+                     sqlstore_account_run(s, "DELETE FROM sessions WHERE account_id = ?1", id,
+                                          NULL, NULL, NULL, err, errlen, "deleting an account") ||
+                     sqlstore_account_run(s, "DELETE FROM ratings WHERE account_id = ?1", id,
+                                          NULL, NULL, NULL, err, errlen, "deleting an account") ||
+                     sqlstore_account_run(s, "DELETE FROM rating_history WHERE account_id = ?1",
+                                          id, NULL, NULL, NULL, err, errlen,
+                                          "deleting an account") ||
+                     sqlstore_account_run(s, "DELETE FROM turn_emails WHERE account_id = ?1", id,
+                                          NULL, NULL, NULL, err, errlen, "deleting an account") ||
+                     sqlstore_account_run(s, "DELETE FROM accounts WHERE id = ?1", id, NULL,
+                                          NULL, &changes, err, errlen, "deleting an account")
+                 ? -1
+                 : 0;
+    if (rc == 0 && changes != 1)
+        rc = 1; /* nothing to delete: rolled back */
+    int end = sqlstore_write_end(s, rc, err, errlen);
+    return rc == 1 ? 1 : end;
+}
+
+static int sqlstore_session_add(srv_store *base, const uint8_t hash[SRV_HASH_LEN],
+                                int64_t account, const char *now, char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    pthread_mutex_lock(&s->lock);
+    int rc = sqlstore_account_run(s,
+                                  "INSERT INTO sessions (token_hash, account_id, created, last_used)"
+                                  " VALUES (?3, ?1, ?2, ?2)",
+                                  account, now, hash, NULL, err, errlen, "starting a session");
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static int sqlstore_session_find(srv_store *base, const uint8_t hash[SRV_HASH_LEN],
+                                 const char *idle_since, const char *touch_before,
+                                 const char *now, int64_t *account, char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    *account = 0;
+    pthread_mutex_lock(&s->lock);
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    char last[SRV_TIME_LEN] = "";
+    if (sqlstore_prepare(s, "SELECT account_id, last_used FROM sessions WHERE token_hash = ?1",
+                         &st, err, errlen) == 0) {
+        sqlite3_bind_blob(st, 1, hash, SRV_HASH_LEN, SQLITE_STATIC);
+        int step = sqlite3_step(st);
+        if (step == SQLITE_ROW) {
+            *account = sqlite3_column_int64(st, 0);
+            sqlstore_copy(last, sizeof last, sqlite3_column_text(st, 1));
+            rc = 0;
+        } else {
+            rc = step == SQLITE_DONE ? 1 : sqlstore_fail(s, err, errlen, "reading a session");
+        }
+    }
+    sqlite3_finalize(st);
+    if (rc == 0 && strcmp(last, idle_since) < 0) {
+        /* idle too long: it ends now */
+        *account = 0;
+        rc = 1;
+        sqlstore_account_run(s, "DELETE FROM sessions WHERE token_hash = ?3", 0, NULL, hash, NULL,
+                             err, errlen, "ending a session");
+    } else if (rc == 0 && strcmp(last, touch_before) < 0) {
+        sqlstore_account_run(s, "UPDATE sessions SET last_used = ?2 WHERE token_hash = ?3", 0,
+                             now, hash, NULL, err, errlen, "using a session");
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static int sqlstore_session_delete(srv_store *base, const uint8_t hash[SRV_HASH_LEN], char *err,
+                                   size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    pthread_mutex_lock(&s->lock);
+    int rc = sqlstore_account_run(s, "DELETE FROM sessions WHERE token_hash = ?3", 0, NULL, hash,
+                                  NULL, err, errlen, "ending a session");
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static int sqlstore_account_games(srv_store *base, int64_t account, srv_game_row **rows,
+                                  int *count, char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    *rows = NULL;
+    *count = 0;
+    if (sqlstore_begin(s, false, err, errlen))
+        return -1;
+    sqlite3_stmt *st = NULL;
+    srv_game_row *r = NULL;
+    int n = 0, cap = 0, step = SQLITE_ERROR, rc = -1;
+    /* one row per seat of every game the account sits in (seats_account),
+     * the decision count and last time read off the decisions' key */
+    if (sqlstore_prepare(s,
+                         "SELECT g.id, g.game, g.players, g.seed, g.status, g.created, g.finished,"
+                         " COALESCE((SELECT MAX(n) FROM decisions d WHERE d.game_id = g.id), 0),"
+                         " g.rated, COALESCE((SELECT d.at FROM decisions d WHERE d.game_id = g.id"
+                         " ORDER BY d.n DESC LIMIT 1), g.created),"
+                         " s.seat, s.kind, s.name, s.level, s.joined, s.is_open, s.resigned,"
+                         " s.account_id"
+                         " FROM games g JOIN seats s ON s.game_id = g.id"
+                         " WHERE g.id IN (SELECT game_id FROM seats WHERE account_id = ?1)"
+                         " ORDER BY g.id, s.seat",
+                         &st, err, errlen))
+        goto done;
+    sqlite3_bind_int64(st, 1, account);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *gid = (const char *)sqlite3_column_text(st, 0);
+        if (!gid)
+            continue;
+        if (n == 0 || strcmp(r[n - 1].id, gid) != 0) {
+            if (n == cap) {
+                int grown_cap = cap ? cap * 2 : 16;
+                srv_game_row *grown = realloc(r, (size_t)grown_cap * sizeof *grown);
+                if (!grown) {
+                    step = SQLITE_NOMEM;
+                    break;
+                }
+                r = grown;
+                cap = grown_cap;
+            }
+            sqlstore_read_game(st, &r[n]);
+            r[n].rated = sqlite3_column_int(st, 8) != 0;
+            sqlstore_copy(r[n].updated, sizeof r[n].updated, sqlite3_column_text(st, 9));
+            n++;
+        }
+        int seat = sqlite3_column_int(st, 10);
+        if (seat < 0 || seat >= TB_MAX_SEATS)
+            continue;
+        srv_seat_row *sr = &r[n - 1].seat[seat];
+        sqlstore_copy(sr->kind, sizeof sr->kind, sqlite3_column_text(st, 11));
+        sqlstore_copy(sr->name, sizeof sr->name, sqlite3_column_text(st, 12));
+        sqlstore_copy(sr->level, sizeof sr->level, sqlite3_column_text(st, 13));
+        sr->joined = sqlite3_column_int(st, 14) != 0;
+        sr->open = sqlite3_column_int(st, 15) != 0;
+        sr->resigned = sqlite3_column_int(st, 16) != 0;
+        sr->account_id = sqlite3_column_int64(st, 17);
+    }
+    if (step != SQLITE_DONE) {
+        if (step == SQLITE_NOMEM)
+            snprintf(err, errlen, "out of memory listing an account's games");
+        else
+            sqlstore_fail(s, err, errlen, "listing an account's games");
+        free(r);
+        goto done;
+    }
+    *rows = r;
+    *count = n;
+    rc = 0;
+done:
+    sqlite3_finalize(st);
+    sqlstore_read_end(s);
+    return rc;
+}
+
+static int sqlstore_seat_set_account(srv_store *base, const char *id, int seat, int64_t account,
+                                     char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    pthread_mutex_lock(&s->lock);
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    if (sqlstore_prepare(s,
+                         "UPDATE seats SET account_id = ?1 WHERE game_id = ?2 AND seat = ?3"
+                         " AND kind = 'human' AND is_open = 0"
+                         " AND (account_id IS NULL OR account_id = ?1)",
+                         &st, err, errlen) == 0) {
+        sqlite3_bind_int64(st, 1, account);
+        sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 3, seat);
+        rc = sqlstore_step_done(s, st, err, errlen, "giving a seat to an account");
+        if (rc == 0 && sqlite3_changes(s->db) != 1)
+            rc = 1;
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&s->lock);
+    return rc;
 }
 
 static const srv_store_methods sqlstore_methods = {
@@ -1152,8 +1765,20 @@ static const srv_store_methods sqlstore_methods = {
     .chat_list = sqlstore_chat_list,
     .rematch_get = sqlstore_rematch_get,
     .rematch_link = sqlstore_rematch_link,
+    .ratings_list = sqlstore_ratings_list,
+    .player_load = sqlstore_player_load,
     .close = sqlstore_close,
     .probe = sqlstore_probe,
+    /* accounts (accounts.c) */
+    .account_create = sqlstore_account_create,
+    .account_find = sqlstore_account_find,
+    .account_update = sqlstore_account_update,
+    .account_delete = sqlstore_account_delete,
+    .session_add = sqlstore_session_add,
+    .session_find = sqlstore_session_find,
+    .session_delete = sqlstore_session_delete,
+    .account_games = sqlstore_account_games,
+    .seat_set_account = sqlstore_seat_set_account,
 };
 
 srv_store *srv_store_sqlite_open(const char *path, bool full_sync, char *err, size_t errlen)

@@ -89,6 +89,7 @@ function renderForm() {
   renderGameChoices();
   // "How to play" speaks of the game chosen
   $('lobby-rules').href = `/rules.html?game=${encodeURIComponent(g.name)}`;
+  if ($('lobby-leaderboard')) $('lobby-leaderboard').href = `/leaderboard.html?game=${encodeURIComponent(g.name)}`;
   $('lobby-rules').title = `How to play ${g.title}`;
   const players = clear($('players'));
   for (let p = g.min_players; p <= g.max_players; p++) players.append(el('option', { value: p }, `${p} players`));
