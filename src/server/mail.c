@@ -221,7 +221,7 @@ static void mail_format(mail_buf *b, const char *lang, int w, int n, const char 
 }
 
 /* "Ann", "Ann and Bob", "Ann, Bob and Carl" in the language. */
-static char *mail_names(const char *lang, int n, const char (*names)[SRV_NAME_LEN])
+static char *mail_names(const char *lang, int n, char (*names)[SRV_NAME_LEN])
 {
     if (n <= 0)
         return strdup("");
