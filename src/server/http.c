@@ -54,6 +54,7 @@ struct srv_http {
     srv_rooms *rooms;
     srv_ws *ws;
     srv_reviews *reviews;
+    srv_mailer *mailer; /* e-mail addresses, their links (mail.h) */
     struct MHD_Daemon *daemon;
     int port;
     uint64_t request_us, idle_us;
@@ -622,6 +623,26 @@ static enum MHD_Result http_static(srv_http *h, struct MHD_Connection *c, const 
     return ret;
 }
 
+/* GET /email/confirm?token=… (the link of a confirmation e-mail) and GET or
+ * POST /email/unsubscribe?token=… (the link and the one-click List-
+ * Unsubscribe-Post of a turn e-mail): a small page in players' words. */
+static enum MHD_Result http_email(srv_http *h, struct MHD_Connection *c, const char *url,
+                                  const char *method)
+{
+    bool confirm = strcmp(url, "/email/confirm") == 0;
+    bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    if (!get && (confirm || strcmp(method, "POST") != 0))
+        return http_method_not_allowed(c, confirm ? "GET, HEAD" : "GET, HEAD, POST");
+    const char *token = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
+    const char *lang = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "lang");
+    char *page = NULL;
+    int status = confirm ? srv_mail_confirm_page(h->mailer, token, lang, &page)
+                         : srv_mail_unsubscribe_page(h->mailer, token, lang, &page);
+    if (!page)
+        return http_error(c, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+    return http_send(c, (unsigned)status, "text/html; charset=utf-8", page);
+}
+
 /* ---- the daemon ---- */
 
 static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const char *url,
@@ -680,6 +701,8 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const ch
     }
     if (strncmp(url, "/api/", 5) == 0)
         return http_api(h, c, url, method, rq);
+    if (strcmp(url, "/email/confirm") == 0 || strcmp(url, "/email/unsubscribe") == 0)
+        return http_email(h, c, url, method);
     if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
         return http_method_not_allowed(c, "GET, HEAD");
     return http_static(h, c, url);
@@ -699,7 +722,8 @@ static void http_completed(void *cls, struct MHD_Connection *c, void **req_cls,
 }
 
 srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *rooms,
-                         srv_ws *ws, srv_reviews *reviews, char *err, size_t errlen)
+                         srv_ws *ws, srv_reviews *reviews, srv_mailer *mailer, char *err,
+                         size_t errlen)
 {
     struct addrinfo hints = {0}, *ai = NULL;
     hints.ai_family = AF_UNSPEC;
@@ -728,6 +752,7 @@ srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *
     h->rooms = rooms;
     h->ws = ws;
     h->reviews = reviews;
+    h->mailer = mailer;
     int request_s = cfg->request_seconds > 0 ? cfg->request_seconds : SRV_REQUEST_SECONDS;
     int idle_s = cfg->idle_seconds > 0 ? cfg->idle_seconds : SRV_IDLE_SECONDS;
     unsigned per_address = cfg->per_address > 0    ? (unsigned)cfg->per_address

@@ -1715,8 +1715,8 @@ void srv_room_detach(srv_room *r, srv_client *c)
         }
     }
     int seat = c->seat;
-    if (found && seat >= 0 && r->seat[seat].connected > 0)
-        r->seat[seat].connected--;
+    if (found && seat >= 0 && r->seat[seat].connected > 0 && --r->seat[seat].connected == 0)
+        r->seat[seat].left_us = srv_now_us(); /* turn e-mails count from here */
     if (found)
         room_broadcast(r, room_presence(r));
     pthread_mutex_unlock(&r->lock);

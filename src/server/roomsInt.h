@@ -72,6 +72,11 @@ typedef struct srv_seat {
     bool resigned;              /* the person resigned: the computer plays it */
     bool away;                  /* the person let the turn wait too long: the
                                  * computer plays it until they are back */
+    /* turn e-mails (lobby.c's sweeper hands them to mail.c) */
+    uint64_t left_us;           /* when its last connection here closed (srv_now_us) */
+    int mail_turn;              /* 1 + the turn (decisions made) last handed on; 0: none */
+    unsigned mail_gen;          /* srv_mailer_generation then */
+    uint64_t mail_again_us;     /* hand it on again from then (another server's change) */
 } srv_seat;
 
 typedef struct srv_log_entry {
