@@ -66,53 +66,60 @@ typedef struct mail_words {
     const char *en, *es;
 } mail_words;
 
-/* msgid (English, the key in po/es.po) and the Spanish of each. */
+/* N_() marks a msgid for the catalogue check (tests/web/i18n.test.mjs). */
+#ifndef N_
+#define N_(s) s
+#endif
+
+/* msgid (English, the key in po/es.po) and the Spanish of each, the same as
+ * po/es.po's msgstr (tests/server/mail.test.mjs compares what it receives
+ * with the catalogue). */
 static const mail_words mail_text[W_COUNT] = {
-    [W_TURN_SUBJECT] = {"Your turn in {game}", "Te toca en {game}"},
-    [W_HELLO] = {"Hello {name},", "Hola, {name}:"},
-    [W_TURN] = {"It is your turn in your game of {game} with {opponents}.",
+    [W_TURN_SUBJECT] = {N_("Your turn in {game}"), "Te toca en {game}"},
+    [W_HELLO] = {N_("Hello {name},"), "Hola, {name}:"},
+    [W_TURN] = {N_("It is your turn in your game of {game} with {opponents}."),
                 "Te toca jugar en tu partida de {game} con {opponents}."},
-    [W_TURN_ALONE] = {"It is your turn in your game of {game}.",
+    [W_TURN_ALONE] = {N_("It is your turn in your game of {game}."),
                       "Te toca jugar en tu partida de {game}."},
-    [W_OPEN] = {"Open the game:", "Abre la partida:"},
-    [W_WHY] = {"Tabula sends one e-mail per turn when a game waits on you and you do not have "
-               "it open.",
+    [W_OPEN] = {N_("Open the game:"), "Abre la partida:"},
+    [W_WHY] = {N_("Tabula sends one e-mail per turn when a game waits on you and you do not have "
+               "it open."),
                "Tabula te envía un correo por turno cuando una partida te espera y no la tienes "
                "abierta."},
-    [W_STOP] = {"To get no more of these e-mails:", "Para no recibir más correos como este:"},
-    [W_AND] = {"{first} and {last}", "{first} y {last}"},
-    [W_LIST] = {"{first}, {next}", "{first}, {next}"},
-    [W_CONFIRM_SUBJECT] = {"Confirm your e-mail address for Tabula",
+    [W_STOP] = {N_("To get no more of these e-mails:"), "Para no recibir más correos como este:"},
+    [W_AND] = {N_("{names} and {last}"), "{names} y {last}"},
+    [W_LIST] = {N_("{names}, {next}"), "{names}, {next}"},
+    [W_CONFIRM_SUBJECT] = {N_("Confirm your e-mail address for Tabula"),
                            "Confirma tu dirección de correo para Tabula"},
-    [W_CONFIRM] = {"Open this link to confirm that {email} is your address. Tabula will then "
-                   "tell you by e-mail when a slow game waits on your turn:",
+    [W_CONFIRM] = {N_("Open this link to confirm that {email} is your address. Tabula will then "
+                   "tell you by e-mail when a slow game waits on your turn:"),
                    "Abre este enlace para confirmar que {email} es tu dirección. Así Tabula te "
                    "avisará por correo cuando una partida lenta espere tu turno:"},
-    [W_CONFIRM_EXPIRES] = {"The link works for {hours} hours. If you did not ask for it, "
-                           "ignore this e-mail.",
+    [W_CONFIRM_EXPIRES] = {N_("The link works for {hours} hours. If you did not ask for it, "
+                           "ignore this e-mail."),
                            "El enlace funciona durante {hours} horas. Si no lo pediste, ignora "
                            "este correo."},
-    [W_CONFIRMED_TITLE] = {"E-mail address confirmed", "Dirección de correo confirmada"},
-    [W_CONFIRMED] = {"Thank you: {email} is confirmed. Tabula will tell you when a game waits on "
-                     "your turn.",
+    [W_CONFIRMED_TITLE] = {N_("E-mail address confirmed"), "Dirección de correo confirmada"},
+    [W_CONFIRMED] = {N_("Thank you: {email} is confirmed. Tabula will tell you when a game waits on "
+                     "your turn."),
                      "Gracias: {email} está confirmada. Tabula te avisará cuando una partida "
                      "espere tu turno."},
-    [W_BAD_LINK_TITLE] = {"This link does not work", "Este enlace no funciona"},
-    [W_BAD_CONFIRM] = {"This confirmation link is wrong, was used already or has expired. Ask "
-                       "for a new one on your account page.",
+    [W_BAD_LINK_TITLE] = {N_("This link does not work"), "Este enlace no funciona"},
+    [W_BAD_CONFIRM] = {N_("This confirmation link is wrong, was used already or has expired. Ask "
+                       "for a new one on your account page."),
                        "Este enlace de confirmación no es correcto, ya se usó o ha caducado. "
                        "Pide otro en la página de tu cuenta."},
-    [W_UNSUB_TITLE] = {"Turn e-mails stopped", "Avisos de turno desactivados"},
-    [W_UNSUB] = {"You will get no more e-mails when it is your turn. You can turn them back on "
-                 "on your account page.",
-                 "Ya no recibirás correos cuando te toque. Puedes volver a activarlos en la "
+    [W_UNSUB_TITLE] = {N_("Turn e-mails stopped"), "Avisos de turno desactivados"},
+    [W_UNSUB] = {N_("You will get no more e-mails when it is your turn. You can turn them on "
+                    "again from your account page."),
+                 "Ya no recibirás correos cuando te toque. Puedes volver a activarlos desde la "
                  "página de tu cuenta."},
-    [W_BAD_UNSUB] = {"This link to stop e-mails is wrong or out of date. You can turn turn "
-                     "e-mails off on your account page.",
+    [W_BAD_UNSUB] = {N_("This link to stop e-mails is wrong or out of date. Turn e-mails can "
+                        "also be switched off from your account page."),
                      "Este enlace para dejar de recibir correos no es correcto o está anticuado. "
-                     "Puedes desactivar los avisos de turno en la página de tu cuenta."},
-    [W_ACCOUNT] = {"Your account", "Tu cuenta"},
-    [W_HOME] = {"Back to Tabula", "Volver a Tabula"},
+                     "También puedes desactivar los avisos de turno desde la página de tu cuenta."},
+    [W_ACCOUNT] = {N_("Open your account"), "Abrir tu cuenta"},
+    [W_HOME] = {N_("Back to Tabula"), "Volver a Tabula"},
 };
 
 static bool mail_spanish(const char *lang)
@@ -228,7 +235,7 @@ static char *mail_names(const char *lang, int n, char (*names)[SRV_NAME_LEN])
     char *acc = strdup(names[0]);
     for (int i = 1; acc && i < n; i++) {
         mail_buf b = {0};
-        const char *keys[] = {"first", i == n - 1 ? "last" : "next"};
+        const char *keys[] = {"names", i == n - 1 ? "last" : "next"};
         const char *vals[] = {acc, names[i]};
         mail_format(&b, lang, i == n - 1 ? W_AND : W_LIST, 2, keys, vals, false);
         free(acc);
