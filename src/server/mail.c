@@ -327,6 +327,7 @@ struct srv_mailer {
     srv_config cfg;
     srv_store *store;
     char smtp[512];          /* "" : no relay, nothing is sent */
+    char label[512];         /* the relay for the log: no user or password */
     char from[SRV_EMAIL_LEN];
     char base[512];          /* links start with this (ends in '/') */
     int after;               /* --turn-email-after; 0 never */
@@ -540,6 +541,8 @@ static int mail_send(srv_mailer *m, const char *to, const char *message, char *e
     curl_easy_setopt(c, CURLOPT_URL, m->smtp);
     curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
     curl_easy_setopt(c, CURLOPT_MAIL_FROM, from);
+    /* smtp://: STARTTLS when the relay offers it; smtps://: TLS from the start */
+    curl_easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_TRY);
     curl_easy_setopt(c, CURLOPT_MAIL_RCPT, list);
     curl_easy_setopt(c, CURLOPT_READFUNCTION, mail_read);
     curl_easy_setopt(c, CURLOPT_READDATA, &r);
@@ -586,7 +589,7 @@ static bool mail_work(srv_mailer *m, mail_job *j)
     if (first)
         srv_log(&m->cfg, "mail: the relay %s refused or failed (%s); e-mails wait and are tried "
                          "again",
-                m->smtp, err);
+                m->label, err);
     return false;
 }
 
@@ -680,6 +683,14 @@ srv_mailer *srv_mailer_start(const srv_config *cfg, srv_store *store, char *err,
         return NULL;
     }
     const char *pub = cfg->public_url ? cfg->public_url : cfg->advertise;
+    /* smtp://user:password@host:port -> smtp://host:port for the log */
+    const char *scheme_end = strstr(m->smtp, "://");
+    const char *at = scheme_end ? strchr(scheme_end + 3, '@') : NULL;
+    if (at)
+        snprintf(m->label, sizeof m->label, "%.*s%s", (int)(scheme_end + 3 - m->smtp), m->smtp,
+                 at + 1);
+    else
+        snprintf(m->label, sizeof m->label, "%s", m->smtp);
     if (pub)
         snprintf(m->base, sizeof m->base, "%s%s", pub,
                  *pub && pub[strlen(pub) - 1] == '/' ? "" : "/");
