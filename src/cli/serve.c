@@ -22,8 +22,9 @@ static int serve_help(void)
            "                    [--max-games N] [--lease-seconds N] [--advertise URL]\n"
            "                    [--request-timeout S] [--idle-timeout S] [--max-per-address N]\n"
            "                    [--data-dir DIR] [--unstarted-expiry DURATION]\n"
-           "                    [--absent-after S] [--smtp URL] [--mail-from ADDRESS]\n"
-           "                    [--public-url URL] [--turn-email-after S] [--quiet]\n\n"
+           "                    [--absent-after S] [--behind-tls] [--smtp URL]\n"
+           "                    [--mail-from ADDRESS] [--public-url URL] [--turn-email-after S]\n"
+           "                    [--quiet]\n\n"
            "Serves the browser UI and the game API (docs/http-api.md) until interrupted.\n"
            "  --host ADDR       address to listen on (default 127.0.0.1; :: or 0.0.0.0 for all)\n"
            "  --port N          port (default 8080; 0 picks a free one)\n"
@@ -57,6 +58,9 @@ static int serve_help(void)
            "  --absent-after S  at an open table, a person whose turn waits S seconds is\n"
            "                    replaced by the computer until they are back (default 180;\n"
            "                    0: never; a game may set its own)\n"
+           "  --behind-tls      the server sits behind a TLS proxy (https): session cookies\n"
+           "                    are sent Secure, only https origins count as this server's,\n"
+           "                    and a client's address is the last X-Forwarded-For entry\n"
            "  --smtp URL        send e-mail through this relay: smtp://HOST:PORT or\n"
            "                    smtps://HOST:PORT (default: none, no e-mail is sent): address\n"
            "                    confirmations, and turn e-mails of slow games to players\n"
@@ -102,6 +106,10 @@ int cmd_serve(int argc, char **argv)
             return serve_help();
         if (strcmp(a, "--quiet") == 0) {
             cfg.quiet = true;
+            continue;
+        }
+        if (strcmp(a, "--behind-tls") == 0) {
+            cfg.behind_tls = true;
             continue;
         }
         if (strncmp(a, "--", 2) != 0)

@@ -26,10 +26,12 @@
 #include "transport.h"
 #include "core/text.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <pthread.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +57,7 @@ struct srv_http {
     srv_rooms *rooms;
     srv_ws *ws;
     srv_reviews *reviews;
+    srv_accounts *accounts;
     srv_mailer *mailer; /* e-mail addresses, their links (mail.h) */
     struct MHD_Daemon *daemon;
     int port;
@@ -271,6 +274,230 @@ static enum MHD_Result http_method_not_allowed(struct MHD_Connection *c, const c
     return ret;
 }
 
+/* ---- accounts and sessions (accounts.h; docs/http-api.md "Accounts") ---- */
+
+static const char *http_header(struct MHD_Connection *c, const char *name)
+{
+    return MHD_lookup_connection_value(c, MHD_HEADER_KIND, name);
+}
+
+/* The client's address as text: the socket's peer, or behind a TLS proxy
+ * (--behind-tls) the last X-Forwarded-For entry, the one the proxy added. */
+static void http_client_address(const srv_http *h, struct MHD_Connection *c, char *out,
+                                size_t outlen)
+{
+    snprintf(out, outlen, "unknown");
+    const char *xff = h->cfg.behind_tls ? http_header(c, "X-Forwarded-For") : NULL;
+    if (xff && *xff) {
+        const char *last = strrchr(xff, ',');
+        last = last ? last + 1 : xff;
+        while (*last == ' ')
+            last++;
+        snprintf(out, outlen, "%.64s", last);
+        return;
+    }
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *sa = info ? info->client_addr : NULL;
+    if (sa && sa->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, out,
+                  (socklen_t)outlen);
+    else if (sa && sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, out,
+                  (socklen_t)outlen);
+}
+
+/* Sends an account answer with its Set-Cookie and Retry-After headers. */
+static enum MHD_Result http_send_answer(struct MHD_Connection *c, srv_account_answer *ans)
+{
+    char *body = ans->reply ? ans->reply : srv_internal_error("an account answer");
+    unsigned status = ans->reply ? (unsigned)ans->status : SRV_INTERNAL_STATUS;
+    ans->reply = NULL;
+    if (!body)
+        return MHD_NO;
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(strlen(body), body, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(body);
+        return MHD_NO;
+    }
+    MHD_add_response_header(r, "Content-Type", "application/json");
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    if (ans->cookie[0])
+        MHD_add_response_header(r, "Set-Cookie", ans->cookie);
+    if (ans->retry_after > 0) {
+        char secs[16];
+        snprintf(secs, sizeof secs, "%d", ans->retry_after);
+        MHD_add_response_header(r, "Retry-After", secs);
+    }
+    enum MHD_Result ret = MHD_queue_response(c, status, r);
+    MHD_destroy_response(r);
+    sodium_memzero(ans->cookie, sizeof ans->cookie);
+    return ret;
+}
+
+/* After a sign-up or log-in: the seats of the links the browser holds
+ * ("claim": [{"game", "token"}]) become the account's; the reply says how
+ * many ("claimed"). */
+static void http_claim(srv_http *h, const http_req *rq, srv_account_answer *ans)
+{
+    if (ans->account <= 0 || !ans->reply)
+        return;
+    json_error_t jerr;
+    json_t *body = tb__json_loadb(rq->body ? rq->body : "", rq->len, 0, &jerr);
+    json_t *claim = json_object_get(body, "claim");
+    int n = json_is_array(claim) ? srv_rooms_claim_seats(h->rooms, ans->account, claim) : 0;
+    json_decref(body);
+    json_t *reply = tb__json_loads(ans->reply, 0, &jerr);
+    if (reply && json_object_set_new(reply, "claimed", json_integer(n)) == 0) {
+        char *text = json_dumps(reply, JSON_COMPACT);
+        if (text) {
+            free(ans->reply);
+            ans->reply = text;
+        }
+    }
+    json_decref(reply);
+}
+
+static enum MHD_Result http_too_big(struct MHD_Connection *c)
+{
+    char msg[96];
+    snprintf(msg, sizeof msg, "the body may have at most %d bytes", SRV_MAX_BODY);
+    return http_error(c, 413, "too_large", msg);
+}
+
+/* POST /api/accounts, POST|DELETE /api/session, GET|DELETE /api/me,
+ * POST /api/me/password, PUT /api/me/lang, POST /api/me/claim,
+ * GET|PUT /api/me/email (mail.c). */
+static enum MHD_Result http_accounts(srv_http *h, struct MHD_Connection *c, char part[][64],
+                                     int parts, const char *method, const http_req *rq)
+{
+    bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    bool post = strcmp(method, "POST") == 0, del = strcmp(method, "DELETE") == 0;
+    const char *cookie = http_header(c, "Cookie");
+    const char *body = rq->body ? rq->body : "";
+    srv_account_answer ans;
+    memset(&ans, 0, sizeof ans);
+    if (rq->too_big)
+        return http_too_big(c);
+    char address[80];
+    http_client_address(h, c, address, sizeof address);
+    if (parts == 1 && strcmp(part[0], "accounts") == 0) {
+        if (!post)
+            return http_method_not_allowed(c, "POST");
+        srv_accounts_signup(h->accounts, body, rq->len, address, &ans);
+        http_claim(h, rq, &ans);
+        return http_send_answer(c, &ans);
+    }
+    if (parts == 1 && strcmp(part[0], "session") == 0) {
+        if (post) {
+            srv_accounts_login(h->accounts, body, rq->len, address, &ans);
+            http_claim(h, rq, &ans);
+        } else if (del) {
+            srv_accounts_logout(h->accounts, cookie, &ans);
+        } else {
+            return http_method_not_allowed(c, "POST, DELETE");
+        }
+        return http_send_answer(c, &ans);
+    }
+    /* /api/me and below: a live session */
+    bool email = parts == 2 && strcmp(part[1], "email") == 0;
+    const char *allow = parts == 1                           ? "GET, DELETE"
+                        : email                              ? "GET, PUT"
+                        : strcmp(part[1], "lang") == 0       ? "PUT"
+                                                             : "POST";
+    bool ok_method = parts == 1 ? get || del
+                     : email    ? get || strcmp(method, "PUT") == 0
+                     : strcmp(part[1], "lang") == 0 ? strcmp(method, "PUT") == 0
+                                                    : post;
+    bool known = parts == 1 || email ||
+                 (parts == 2 && (strcmp(part[1], "lang") == 0 ||
+                                 strcmp(part[1], "password") == 0 ||
+                                 strcmp(part[1], "claim") == 0));
+    if (!known)
+        return http_error(c, 404, "not_found", "no such API address (see docs/http-api.md)");
+    if (!ok_method)
+        return http_method_not_allowed(c, allow);
+    uint8_t session[SRV_HASH_LEN];
+    int64_t account = srv_accounts_of_cookie(h->accounts, cookie, session);
+    if (account < 0)
+        return http_error(c, 500, "store_failed",
+                          "the server could not reach its database; try again");
+    if (account == 0)
+        return http_error(c, 401, "not_signed_in", "log in first");
+    if (parts == 1 && get) {
+        int status = 200;
+        json_t *me = srv_accounts_me_json(h->accounts, account, &status);
+        if (!me)
+            return status == 401 ? http_error(c, 401, "not_signed_in", "log in first")
+                                 : http_error(c, 500, "store_failed",
+                                              "the server could not reach its database; try again");
+        char err[TB_ERR_LEN];
+        json_t *games = srv_rooms_account_games(h->rooms, account, err, sizeof err);
+        if (!games) {
+            json_decref(me);
+            srv_log(&h->cfg, "GET /api/me: %s", err);
+            return http_error(c, 500, "store_failed",
+                              "the server could not reach its database; try again");
+        }
+        json_object_set_new(me, "games", games);
+        ans.status = 200;
+        ans.reply = srv_json_text(me);
+        srv_accounts_cookie(h->accounts, cookie, &ans); /* 30 more days from now */
+        return http_send_answer(c, &ans);
+    }
+    if (parts == 1) { /* DELETE /api/me */
+        srv_accounts_delete(h->accounts, account, body, rq->len, &ans);
+        if (ans.status == 200)
+            srv_rooms_forget_account(h->rooms, account, SRV_FORMER_PLAYER);
+        return http_send_answer(c, &ans);
+    }
+    if (email) { /* the address and its turn e-mails (mail.h) */
+        char *reply = NULL;
+        int status = get ? srv_mail_get(h->mailer, account, &reply)
+                         : srv_mail_put(h->mailer, account, body, rq->len, &reply);
+        if (!reply)
+            return http_error(c, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+        return http_send(c, (unsigned)status, "application/json", reply);
+    }
+    if (strcmp(part[1], "password") == 0) {
+        srv_accounts_password(h->accounts, account, session, body, rq->len, &ans);
+    } else if (strcmp(part[1], "lang") == 0) {
+        srv_accounts_lang(h->accounts, account, body, rq->len, &ans);
+    } else { /* claim */
+        json_error_t jerr;
+        json_t *j = tb__json_loadb(body, rq->len, JSON_REJECT_DUPLICATES, &jerr);
+        json_t *claim = json_object_get(j, "claim");
+        if (!json_is_array(claim)) {
+            json_decref(j);
+            return http_error(c, 400, "bad_request",
+                              "give \"claim\": [{\"game\": ID, \"token\": T}, ...]");
+        }
+        int n = srv_rooms_claim_seats(h->rooms, account, claim);
+        json_decref(j);
+        return http_json(c, 200, json_pack("{s:i}", "claimed", n));
+    }
+    return http_send_answer(c, &ans);
+}
+
+/* CSRF: a state-changing request (or a WebSocket upgrade) that carries a
+ * session cookie and an Origin other than this server's own (the Host
+ * header's, accounts.c) is refused.  Without a cookie, or without an
+ * Origin (not a browser's cross-site request), it goes on. */
+static bool http_foreign(srv_http *h, struct MHD_Connection *c, const char *url,
+                         const char *method)
+{
+    bool changes = strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0 &&
+                   strcmp(method, "OPTIONS") != 0;
+    if (!changes && strcmp(url, "/ws") != 0)
+        return false;
+    if (!srv_accounts_has_cookie(http_header(c, "Cookie")))
+        return false;
+    const char *origin = http_header(c, "Origin");
+    return origin && !srv_accounts_same_origin(h->accounts, origin, http_header(c, "Host"));
+}
+
 /* ---- the API ---- */
 
 static json_t *http_catalog(const tb_data_set *boards)
@@ -416,6 +643,9 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
     }
     if (*p)
         return http_error(c, 404, "not_found", "no such API address (see docs/http-api.md)");
+    if ((parts == 1 && (strcmp(part[0], "accounts") == 0 || strcmp(part[0], "session") == 0)) ||
+        strcmp(part[0], "me") == 0)
+        return http_accounts(h, c, part, parts, method, rq);
     if (parts == 1 && strcmp(part[0], "catalog") == 0) {
         if (!get)
             return http_method_not_allowed(c, "GET");
@@ -487,7 +717,10 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
                 return http_error(c, 413, "too_large", msg);
             }
             char *reply = NULL;
-            int status = srv_room_create(h->rooms, rq->body ? rq->body : "", rq->len, &reply);
+            /* a creator with a session: their seat is their account's */
+            int64_t creator = srv_accounts_of_cookie(h->accounts, http_header(c, "Cookie"), NULL);
+            int status = srv_room_create_as(h->rooms, rq->body ? rq->body : "", rq->len,
+                                            creator > 0 ? creator : 0, &reply);
             return http_send(c, (unsigned)status, "application/json", reply);
         }
         if (!get)
@@ -709,10 +942,15 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const ch
         return MHD_YES;
     }
     http_watch_set(h, c, HTTP_ANSWERING);
+    if (http_foreign(h, c, url, method))
+        return http_error(c, 403, "foreign_origin",
+                          "this request comes from another site's page; it was refused");
     if (strcmp(url, "/ws") == 0) {
         if (strcmp(method, "GET") != 0)
             return http_method_not_allowed(c, "GET");
-        enum MHD_Result ret = (enum MHD_Result)srv_ws_upgrade(h->ws, c, &rq->ws);
+        int64_t account = srv_accounts_of_cookie(h->accounts, http_header(c, "Cookie"), NULL);
+        enum MHD_Result ret = (enum MHD_Result)srv_ws_upgrade_as(h->ws, c, &rq->ws,
+                                                                  account > 0 ? account : 0);
         if (rq->ws.upgraded)
             http_watch_set(h, c, HTTP_UPGRADED);
         return ret;
@@ -740,8 +978,8 @@ static void http_completed(void *cls, struct MHD_Connection *c, void **req_cls,
 }
 
 srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *rooms,
-                         srv_ws *ws, srv_reviews *reviews, srv_mailer *mailer, char *err,
-                         size_t errlen)
+                         srv_ws *ws, srv_reviews *reviews, srv_accounts *accounts,
+                         srv_mailer *mailer, char *err, size_t errlen)
 {
     struct addrinfo hints = {0}, *ai = NULL;
     hints.ai_family = AF_UNSPEC;
@@ -770,6 +1008,7 @@ srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *
     h->rooms = rooms;
     h->ws = ws;
     h->reviews = reviews;
+    h->accounts = accounts;
     h->mailer = mailer;
     int request_s = cfg->request_seconds > 0 ? cfg->request_seconds : SRV_REQUEST_SECONDS;
     int idle_s = cfg->idle_seconds > 0 ? cfg->idle_seconds : SRV_IDLE_SECONDS;

@@ -22,6 +22,7 @@
  */
 #include "mail.h"
 #include "roomsInt.h"
+#include "accounts.h"
 #include "core/text.h"
 
 #include <stdarg.h>
@@ -457,8 +458,7 @@ static void lobby_absent(srv_rooms *s)
 /* The account a person's seat belongs to (0: a guest's seat). */
 static int64_t lobby_seat_account(const srv_seat *st)
 {
-    (void)st;
-    return 0; /* accounts.c's seats: after the merge */
+    return st->account_id;
 }
 
 /* Turn e-mails: a person's turn that has waited --turn-email-after seconds
@@ -576,12 +576,79 @@ void srv_lobby_stop(srv_sweeper *w)
     free(w);
 }
 
-/* POST /api/games: the request read here (its key, absent time), the room
- * built by room.c, its keys by seats.c, then stored and registered. */
+/* Account seats and "rated" of a room srv_room_make built (accounts.h
+ * resolves the names): 0, or the HTTP status of the error in *reply. */
+static int lobby_accounts(srv_rooms *s, const json_t *req, srv_room *r, int64_t creator,
+                          char **reply)
+{
+    const json_t *jseats = json_object_get(req, "seats");
+    const json_t *jrated = json_object_get(req, "rated");
+    if (jrated && !json_is_boolean(jrated))
+        return srv_error_reply(reply, 400, "bad_request", "'rated' must be true or false");
+    bool creator_named = false;
+    for (int i = 0; i < r->players; i++) {
+        const json_t *ja = json_object_get(json_array_get(jseats, (size_t)i), "account");
+        if (!ja)
+            continue;
+        const char *name = json_string_value(ja);
+        if (!name)
+            return srv_error_reply(reply, 400, "bad_seats",
+                                   "seat %d: 'account' must be an account's name", i + 1);
+        if (r->seat[i].kind != SRV_HUMAN || r->seat[i].open)
+            return srv_error_reply(reply, 400, "bad_seats",
+                                   "seat %d: only a person's taken seat can belong to an account",
+                                   i + 1);
+        char canonical[SRV_NAME_LEN];
+        int64_t id = 0;
+        int rc = srv_accounts_id_of(s->accounts, name, &id, canonical);
+        if (rc < 0)
+            return srv_error_reply(reply, 500, "store_failed",
+                                   "the server could not reach its database; try again");
+        if (rc)
+            return srv_error_reply(reply, 400, "unknown_account",
+                                   "seat %d: there is no account named '%.*s'", i + 1,
+                                   TB__CLIP(name, 40));
+        r->seat[i].account_id = id;
+        snprintf(r->seat[i].name, sizeof r->seat[i].name, "%s", canonical);
+        creator_named = creator_named || id == creator;
+    }
+    /* the creator's own seat: the first person's seat that names no account */
+    for (int i = 0; creator > 0 && !creator_named && i < r->players; i++) {
+        const json_t *js = json_array_get(jseats, (size_t)i);
+        if (r->seat[i].kind != SRV_HUMAN || r->seat[i].open || json_object_get(js, "account"))
+            continue;
+        char name[SRV_NAME_LEN];
+        if (srv_accounts_name_of(s->accounts, creator, name) == 0) {
+            r->seat[i].account_id = creator;
+            snprintf(r->seat[i].name, sizeof r->seat[i].name, "%s", name);
+        }
+        break;
+    }
+    r->rated = json_is_true(jrated);
+    for (int i = 0; r->rated && i < r->players; i++)
+        if (r->seat[i].kind == SRV_HUMAN && r->seat[i].account_id <= 0)
+            return srv_error_reply(reply, 400, "rated_needs_accounts",
+                                   "a rated game needs an account in every person's seat"
+                                   " (seat %d has none)",
+                                   i + 1);
+    for (int i = 0; i < r->players; i++)
+        if (r->seat[i].kind == SRV_HUMAN && r->seat[i].account_id > 0)
+            tb_record_set_player(r->record, i, r->seat[i].name, "human");
+    return 0;
+}
+
 int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
 {
+    return srv_room_create_as(s, body, len, 0, reply);
+}
+
+/* POST /api/games: the request read here (its key, absent time), the room
+ * built by room.c, its keys by seats.c, then stored and registered. */
+int srv_room_create_as(srv_rooms *s, const char *body, size_t len, int64_t creator,
+                       char **reply)
+{
     static const char *const fields[] = {"game", "players", "options", "seats", "board",
-                                         "request_key", "absent_after", NULL};
+                                         "request_key", "absent_after", "rated", NULL};
     int status = 400;
     json_t *req = lobby_body(body, len, fields, reply, &status);
     if (!req)
@@ -604,6 +671,9 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
     }
     uint64_t seed = 0;
     status = srv_room_make(s, req, &r, &seed, reply);
+    if (status)
+        goto done;
+    status = lobby_accounts(s, req, r, creator, reply);
     if (status)
         goto done;
     srv_seats_create_keys(r, &lc, tokens, creator_token, sizeof creator_token);

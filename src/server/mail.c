@@ -806,11 +806,11 @@ static int mail_state_reply(srv_mailer *m, int64_t account, int status, char **r
     int rc = m->store->m->mail_account(m->store, account, &a, err, sizeof err);
     if (rc < 0) {
         srv_log(&m->cfg, "mail: %s", err);
-        return srv_error_reply(reply, 503, "storage", "the server cannot read accounts now; "
-                                                      "try again soon");
+        return srv_error_reply(reply, 500, "store_failed",
+                               "the server could not reach its database; try again");
     }
     if (rc == 1)
-        return srv_error_reply(reply, 401, "no_session", "log in first");
+        return srv_error_reply(reply, 401, "not_signed_in", "log in first");
     json_t *j = json_pack("{s:s,s:b,s:b,s:b,s:b}", "email", a.email, "confirmed", a.confirmed,
                           "pending", a.pending, "turn_emails", a.turn_emails, "sending",
                           srv_mailer_sending(m));
@@ -853,7 +853,7 @@ int srv_mail_put(srv_mailer *m, int64_t account, const char *body, size_t len, c
     srv_mail_account a;
     int rc = m->store->m->mail_account(m->store, account, &a, err, sizeof err);
     if (rc == 1)
-        return srv_error_reply(reply, 401, "no_session", "log in first");
+        return srv_error_reply(reply, 401, "not_signed_in", "log in first");
     bool fresh = je && email[0] && !(strcmp(email, a.email) == 0 && a.confirmed);
     if (rc == 0 && fresh && !srv_mailer_sending(m))
         return srv_error_reply(reply, 409, "no_mail", "this server sends no e-mail");
@@ -889,8 +889,9 @@ int srv_mail_put(srv_mailer *m, int64_t account, const char *body, size_t len, c
         rc = m->store->m->mail_turn_emails(m->store, account, on, err, sizeof err);
     if (rc < 0) {
         srv_log(&m->cfg, "mail: %s", err);
-        return srv_error_reply(reply, 503, "storage",
-                               "the server cannot store that now; nothing changed, try again");
+        return srv_error_reply(reply, 500, "store_failed",
+                               "the server could not reach its database; nothing changed, try "
+                               "again");
     }
     atomic_fetch_add(&m->generation, 1u);
     if (token[0]) {

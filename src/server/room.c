@@ -122,6 +122,17 @@ static const char *room_status(const srv_room *r)
     return "running";
 }
 
+void srv_room_brief(srv_room *r, int64_t account, char status[16], bool *your_turn)
+{
+    pthread_mutex_lock(&r->lock);
+    snprintf(status, 16, "%s", room_status(r));
+    int to = r->state && !r->broken[0] && !r->conceded ? tb_to_move(r->state) : TB_OVER;
+    *your_turn = strcmp(status, "running") == 0 && to >= 0 && to < r->players &&
+                 r->seat[to].kind == SRV_HUMAN && r->seat[to].account_id == account &&
+                 !r->seat[to].resigned;
+    pthread_mutex_unlock(&r->lock);
+}
+
 bool srv_room_running(srv_room *r)
 {
     pthread_mutex_lock(&r->lock);
@@ -279,6 +290,8 @@ static json_t *room_seat_json(const srv_room *r, int i)
             json_object_set_new(o, "note", json_string(st->note));
     }
     srv_seats_seat_json(st, o); /* open, resigned, away */
+    if (st->kind == SRV_HUMAN)
+        json_object_set_new(o, "account", json_boolean(st->account_id > 0));
     return o;
 }
 
@@ -297,6 +310,7 @@ static json_t *room_summary_locked(const srv_room *r)
     /* whether seats hold secret roles (Clans's colours): the deduction aid applies */
     json_object_set_new(j, "secret_roles", json_boolean(r->game && tb_role_count(r->game) > 0));
     json_object_set_new(j, "players", json_integer(r->players));
+    json_object_set_new(j, "rated", json_boolean(r->rated));
     json_object_set_new(j, "status", json_string(room_status(r)));
     json_object_set_new(j, "created", json_string(r->created));
     json_object_set_new(j, "finished", r->finished[0] ? json_string(r->finished) : json_null());
@@ -354,6 +368,7 @@ json_t *srv_row_summary(const srv_game_row *row)
     json_object_set_new(j, "title", json_string(g ? tb_game_title(g) : row->game));
     json_object_set_new(j, "secret_roles", json_boolean(g && tb_role_count(g) > 0));
     json_object_set_new(j, "players", json_integer(row->players));
+    json_object_set_new(j, "rated", json_boolean(row->rated));
     /* As a room would say: "open" while some person has not joined yet. */
     const char *status = row->status;
     for (int i = 0; strcmp(status, "running") == 0 && i < row->players && i < TB_MAX_SEATS; i++)
@@ -1271,7 +1286,9 @@ int srv_room_row(const srv_room *r, uint64_t seed, srv_game_row *row)
         snprintf(sr->level, sizeof sr->level, "%s", r->seat[i].level);
         memcpy(sr->token_hash, r->seat[i].token_hash, SRV_HASH_LEN);
         sr->open = r->seat[i].open;
+        sr->account_id = r->seat[i].account_id;
     }
+    row->rated = r->rated;
     return 0;
 }
 
@@ -1376,6 +1393,7 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
         snprintf(st->level, sizeof st->level, "%s", sr->level);
         memcpy(st->token_hash, sr->token_hash, SRV_HASH_LEN);
         st->joined = sr->joined;
+        st->account_id = sr->account_id;
         if (strcmp(sr->kind, "ai") == 0) {
             st->kind = SRV_AI;
             if (room_resolve_ai(r->game, st, sr->level, why, sizeof why)) {
@@ -1390,6 +1408,7 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
         }
     }
     srv_seats_load(r, &row);
+    r->rated = row.rated;
     if (narrate && !r->broken[0])
         room_log_words_all(r);
     if (row.takebacks) {
@@ -1453,6 +1472,7 @@ int srv_room_reload(srv_room *r, char *err, size_t errlen)
     memcpy(r->created, fresh->created, sizeof r->created);
     memcpy(r->finished, fresh->finished, sizeof r->finished);
     memcpy(r->broken, fresh->broken, sizeof r->broken);
+    r->rated = fresh->rated;
     for (int i = 0; i < TB_MAX_SEATS; i++) {
         int connected = r->seat[i].connected;
         r->seat[i] = fresh->seat[i];
@@ -1655,6 +1675,19 @@ int srv_room_seat_of_token(srv_room *r, const char *token)
     pthread_mutex_lock(&r->lock);
     for (int i = 0; i < r->players; i++)
         if (r->seat[i].kind == SRV_HUMAN && srv_secret_equal(h, r->seat[i].token_hash))
+            found = i;
+    pthread_mutex_unlock(&r->lock);
+    return found;
+}
+
+int srv_room_seat_of_account(srv_room *r, int64_t account)
+{
+    if (account <= 0)
+        return -1;
+    int found = -1;
+    pthread_mutex_lock(&r->lock);
+    for (int i = 0; i < r->players && found < 0; i++)
+        if (r->seat[i].kind == SRV_HUMAN && r->seat[i].account_id == account)
             found = i;
     pthread_mutex_unlock(&r->lock);
     return found;

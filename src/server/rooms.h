@@ -92,6 +92,27 @@ json_t *srv_rooms_list(srv_rooms *rooms, const char *status, int limit, char *er
 /* lobby.c: creates a game from a POST /api/games body.  Returns the HTTP
  * status and sets *reply to the JSON reply (success or error). */
 int srv_room_create(srv_rooms *rooms, const char *body, size_t len, char **reply);
+
+/* ---- accounts (issue 28; accounts.h is below the rooms) ---- */
+struct srv_accounts;
+void srv_rooms_set_accounts(srv_rooms *rooms, struct srv_accounts *accounts);
+/* lobby.c: srv_room_create by a creator with a session (`creator`: the
+ * account id, 0 for a guest): a seat may name an account ({"kind":
+ * "human", "account": NAME}); "rated": true needs every person's seat an
+ * account's; the creator's own seat (the first person's seat naming no
+ * account, when no seat names the creator) becomes the creator's. */
+int srv_room_create_as(srv_rooms *rooms, const char *body, size_t len, int64_t creator,
+                       char **reply);
+/* me.c: GET /api/me's "games": every game with a seat of the account, the
+ * ones where it is the account's turn first, then running, then finished
+ * (each group the latest first); NULL with err. */
+json_t *srv_rooms_account_games(srv_rooms *rooms, int64_t account, char *err, size_t errlen);
+/* me.c: a guest who signs up or logs in keeps the seats of the links it
+ * holds: `claim` is an array of {"game": ID, "token": T}; each seat named
+ * that belongs to no account becomes the account's.  Returns how many did. */
+int srv_rooms_claim_seats(srv_rooms *rooms, int64_t account, const json_t *claim);
+/* me.c: a deleted account's seats in memory keep the neutral name `former`. */
+void srv_rooms_forget_account(srv_rooms *rooms, int64_t account, const char *former);
 /* lobby.c: POST /api/games/{id}/seats (take a free seat) and DELETE
  * /api/games/{id} (the creator, before the game started).  Return the HTTP
  * status and set *reply. */
@@ -123,6 +144,8 @@ char *srv_room_scores_json(srv_room *room, int *status);
 srv_room *srv_room_claim(srv_rooms *rooms, const char *id, char *away, size_t awaylen);
 /* Seat of a token (-1: spectator for NULL/empty; -2: no seat has it). */
 int srv_room_seat_of_token(srv_room *room, const char *token);
+/* The seat of an account here (its first), -1 when it has none. */
+int srv_room_seat_of_account(srv_room *room, int64_t account);
 /* Attaches a client (its seat set) and sends it the current state. */
 void srv_room_attach(srv_room *room, srv_client *client);
 void srv_room_detach(srv_room *room, srv_client *client);

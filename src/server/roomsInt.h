@@ -72,6 +72,7 @@ typedef struct srv_seat {
     bool resigned;              /* the person resigned: the computer plays it */
     bool away;                  /* the person let the turn wait too long: the
                                  * computer plays it until they are back */
+    int64_t account_id;         /* accounts: the account the seat belongs to; 0: none */
     /* turn e-mails (lobby.c's sweeper hands them to mail.c) */
     uint64_t left_us;           /* when its last connection here closed (srv_now_us) */
     int mail_turn;              /* 1 + the turn (decisions made) last handed on; 0: none */
@@ -122,6 +123,7 @@ struct srv_room {
     bool conceded;       /* over by a resignation, not by the rules */
     int resigned_seat;   /* who resigned when conceded */
     atomic_bool deleted; /* deleted by its creator or expired: no such game any more */
+    bool rated;          /* accounts: every person's seat is an account's */
     struct srv_room *next; /* registry chain */
 };
 
@@ -135,6 +137,7 @@ struct srv_rooms {
     atomic_int running;  /* games in memory that are not over (the --max-games cap) */
     int resumed;
     srv_committer *committer; /* writes decisions, then hands them back */
+    struct srv_accounts *accounts; /* accounts.h, for lobby.c and me.c; may be NULL */
 };
 
 /* rooms.c: the registry */
@@ -156,6 +159,9 @@ void srv_room_set_away(srv_room *room, const char *owner);
 /* Resumes a loaded game: queues its AI seat if one is to move. */
 void srv_room_resume(srv_room *room);
 bool srv_room_running(srv_room *room);
+/* me.c: a room's status ("open", "running", "over", "broken") and whether
+ * it is `account`'s turn (takes the room lock). */
+void srv_room_brief(srv_room *room, int64_t account, char status[16], bool *your_turn);
 json_t *srv_room_summary(srv_room *room);           /* takes the room lock */
 json_t *srv_row_summary(const srv_game_row *row);   /* a game not in memory */
 /* The computer's decision for the seat to move in `truth` (a copy), with

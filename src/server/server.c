@@ -10,6 +10,7 @@
  * Invariants: only this file knows every layer; each layer below gets only
  * what it uses (the configuration, the rooms, the store).
  */
+#include "accounts.h"
 #include "base.h"
 #include "rooms.h"
 #include "store.h"
@@ -37,6 +38,7 @@ struct srv_server {
     char web_dir[1024];
     char po_dir[1100]; /* the catalogues: the "po" folder beside web_dir */
     srv_store *store;
+    srv_accounts *accounts;
     srv_rooms *rooms;
     srv_sweeper *sweeper; /* lobby.c, above the rooms */
     srv_mailer *mailer;   /* mail.c: e-mails, beside the rooms */
@@ -134,9 +136,13 @@ srv_server *srv_start(const srv_config *cfg, char *err, size_t errlen)
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         workers = cpus > 2 ? (int)cpus : 2;
     }
+    s->accounts = srv_accounts_open(&s->cfg, s->store, err, errlen);
+    if (!s->accounts)
+        goto fail;
     s->rooms = srv_rooms_open(&s->cfg, s->store, workers, err, errlen);
     if (!s->rooms)
         goto fail;
+    srv_rooms_set_accounts(s->rooms, s->accounts);
     s->mailer = srv_mailer_start(&s->cfg, s->store, err, errlen);
     if (!s->mailer)
         goto fail;
@@ -149,8 +155,8 @@ srv_server *srv_start(const srv_config *cfg, char *err, size_t errlen)
     s->reviews = srv_reviews_start(&s->cfg, s->store, err, errlen);
     if (!s->reviews)
         goto fail;
-    s->http = srv_http_start(&s->cfg, s->web_dir, s->rooms, s->ws, s->reviews, s->mailer, err,
-                             errlen);
+    s->http = srv_http_start(&s->cfg, s->web_dir, s->rooms, s->ws, s->reviews, s->accounts,
+                             s->mailer, err, errlen);
     if (!s->http)
         goto fail;
     s->port = srv_http_port(s->http);
@@ -205,6 +211,7 @@ void srv_stop(srv_server *s)
     srv_ws_free(s->ws);
     srv_mailer_free(s->mailer); /* after the requests that queue e-mails */
     srv_rooms_close(s->rooms);
+    srv_accounts_close(s->accounts);
     srv_reviews_free(s->reviews);
     if (s->store)
         s->store->m->close(s->store);

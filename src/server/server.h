@@ -41,6 +41,8 @@ typedef struct srv_config {
                             * 0: 7 days, -1: never */
     int absent_after;    /* seconds a person's turn waits before the computer plays
                           * it, for open tables; 0: 180, -1: never */
+    bool behind_tls;     /* behind a TLS proxy: Secure cookies, https origins only,
+                          * the client's address from X-Forwarded-For (accounts.c) */
     /* turn e-mails (mail.c) */
     const char *smtp_url;  /* smtp://HOST:PORT of the relay; NULL: no e-mail is sent */
     const char *mail_from; /* the sender's address; NULL: tabula@localhost */

@@ -49,6 +49,7 @@ typedef struct srv_seat_row {
     bool joined; /* a person has connected with the seat's token */
     bool open;     /* a free seat of an open table: no token until someone takes it */
     bool resigned; /* the person resigned (lobby.c) */
+    int64_t account_id; /* accounts: the account the seat belongs to; 0: none */
 } srv_seat_row;
 
 typedef struct srv_game_row {
@@ -72,7 +73,23 @@ typedef struct srv_game_row {
     bool has_request;
     uint8_t request_hash[SRV_HASH_LEN];
     char request_since[SRV_TIME_LEN]; /* an older request with that key is forgotten */
+    /* accounts: a rated game (every person's seat an account); game_load,
+     * games_list and account_games fill it */
+    bool rated;
+    char updated[SRV_TIME_LEN]; /* account_games: the last decision's time, else created */
 } srv_game_row;
+
+/* accounts (accounts.c): one account as the store keeps it. */
+#define SRV_PWHASH_LEN 128 /* crypto_pwhash_STRBYTES */
+typedef struct srv_account_row {
+    int64_t id;
+    char name[SRV_NAME_LEN];
+    char pw_hash[SRV_PWHASH_LEN];
+    char created[SRV_TIME_LEN];
+    char lang[16];
+    char email[256];
+    bool email_confirmed;
+} srv_account_row;
 
 typedef struct srv_decision_row {
     int seat;
@@ -204,6 +221,47 @@ typedef struct srv_store_methods {
                        char *err, size_t errlen);
     /* The stored review (malloc'd JSON text); 1 when there is none, -1 on an error. */
     int (*review_load)(srv_store *st, const char *id, char **json, char *err, size_t errlen);
+
+    /* ---- accounts and sessions (accounts.c; issue 28, area "accounts") ---- */
+    /* A new account: 0 (*id set), 1 the name (its folded key) is taken, -1. */
+    int (*account_create)(srv_store *st, const char *name, const char *name_key,
+                          const char *pw_hash, const char *created, int64_t *id, char *err,
+                          size_t errlen);
+    /* One account, by its folded name when name_key is not NULL, else by id:
+     * 0 found, 1 none, -1. */
+    int (*account_find)(srv_store *st, const char *name_key, int64_t id, srv_account_row *out,
+                        char *err, size_t errlen);
+    /* Changes an account's password hash (pw_hash not NULL: every session but
+     * `keep` (may be NULL) ends in the same transaction) and/or its language
+     * (lang not NULL).  0 done, 1 no such account, -1. */
+    int (*account_update)(srv_store *st, int64_t id, const char *pw_hash,
+                          const uint8_t keep[SRV_HASH_LEN], const char *lang, char *err,
+                          size_t errlen);
+    /* Deletes an account in one transaction: its seats keep `former_name`
+     * and no account, its sessions, ratings, rating history and turn-e-mail
+     * rows go.  0 done, 1 no such account, -1. */
+    int (*account_delete)(srv_store *st, int64_t id, const char *former_name, char *err,
+                          size_t errlen);
+    int (*session_add)(srv_store *st, const uint8_t hash[SRV_HASH_LEN], int64_t account,
+                       const char *now, char *err, size_t errlen);
+    /* The account of a session: 0 (*account set), 1 none or idle since before
+     * `idle_since` (then deleted), -1.  Its last use becomes `now` when it
+     * was before `touch_before`. */
+    int (*session_find)(srv_store *st, const uint8_t hash[SRV_HASH_LEN], const char *idle_since,
+                        const char *touch_before, const char *now, int64_t *account, char *err,
+                        size_t errlen);
+    int (*session_delete)(srv_store *st, const uint8_t hash[SRV_HASH_LEN], char *err,
+                          size_t errlen);
+    /* Every game with a seat of the account, with its seats (and their
+     * accounts), rated and updated; no options, result or decisions.  The
+     * caller clears each row and frees the array. */
+    int (*account_games)(srv_store *st, int64_t account, srv_game_row **rows, int *count,
+                         char *err, size_t errlen);
+    /* Gives seat `seat` of game `id` (a person's, taken) to an account:
+     * 0 done (or it was that account's already), 1 it belongs to another
+     * account or is no person's seat, -1. */
+    int (*seat_set_account)(srv_store *st, const char *id, int seat, int64_t account,
+                            char *err, size_t errlen);
 
     /* ---- turn e-mails (mail.c); accounts are made by accounts.c ---- */
     /* The account's e-mail state: 0, 1 no such account, -1 an error. */

@@ -538,29 +538,31 @@ static int pgstore_create_once(pgsession *s, const srv_game_row *g, bool retry, 
     snprintf(players, sizeof players, "%d", g->players);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)g->seed);
     snprintf(secs, sizeof secs, "%d", s->store->lease_seconds);
-    const char *gp[] = {g->id, g->game, players, g->options ? g->options : "{}", seed, g->created};
+    const char *gp[] = {g->id, g->game, players, g->options ? g->options : "{}", seed, g->created,
+                        g->rated ? "true" : "false"};
     PGresult *r = pgstore_params(s,
-                                 "INSERT INTO games (id, game, players, options, seed, status, created)"
-                                 " VALUES ($1, $2, $3, $4, $5, 'running', $6)",
-                                 6, gp);
+                                 "INSERT INTO games (id, game, players, options, seed, status, created,"
+                                 " rated) VALUES ($1, $2, $3, $4, $5, 'running', $6, $7)",
+                                 7, gp);
     bool ok = pgstore_is(r, PGRES_COMMAND_OK);
     if (!ok)
         pgstore_fail(s, r, err, errlen, "adding the game");
     PQclear(r);
     for (int i = 0; ok && i < g->players; i++) {
         const srv_seat_row *sr = &g->seat[i];
-        char seat[16];
+        char seat[16], account[24];
         snprintf(seat, sizeof seat, "%d", i);
+        snprintf(account, sizeof account, "%lld", (long long)sr->account_id);
         bool human = strcmp(sr->kind, "human") == 0;
         const char *sp[] = {g->id, seat, sr->kind, sr->name, sr->level,
                             human && !sr->open ? (const char *)sr->token_hash : NULL,
-                            sr->open ? "true" : "false"};
-        int lens[] = {0, 0, 0, 0, 0, SRV_HASH_LEN, 0};
-        int fmts[] = {0, 0, 0, 0, 0, 1, 0};
+                            sr->open ? "true" : "false", sr->account_id > 0 ? account : NULL};
+        int lens[] = {0, 0, 0, 0, 0, SRV_HASH_LEN, 0, 0};
+        int fmts[] = {0, 0, 0, 0, 0, 1, 0, 0};
         r = PQexecParams(s->db,
-                         "INSERT INTO seats (game_id, seat, kind, name, level, token_hash, is_open)"
-                         " VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                         7, NULL, sp, lens, fmts, 0);
+                         "INSERT INTO seats (game_id, seat, kind, name, level, token_hash, is_open,"
+                         " account_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8::bigint)",
+                         8, NULL, sp, lens, fmts, 0);
         ok = pgstore_is(r, PGRES_COMMAND_OK);
         if (!ok)
             pgstore_fail(s, r, err, errlen, "adding a seat");
@@ -1050,7 +1052,7 @@ static int pgstore_load_once(pgsession *s, const char *id, srv_game_row *g,
     int rc = -1;
     const char *p[] = {id};
     PGresult *r = pgstore_params(s,
-                                 "SELECT " PGSTORE_GAME_COLUMNS ", g.options, g.result FROM games g"
+                                 "SELECT " PGSTORE_GAME_COLUMNS ", g.options, g.result, g.rated FROM games g"
                                  " WHERE g.id = $1",
                                  1, p);
     if (!pgstore_is(r, PGRES_TUPLES_OK)) {
@@ -1062,6 +1064,7 @@ static int pgstore_load_once(pgsession *s, const char *id, srv_game_row *g,
         goto done;
     }
     pgstore_read_game(r, 0, g);
+    g->rated = strcmp(PQgetvalue(r, 0, 10), "t") == 0;
     if (pgstore_dup(r, 0, 8, &g->options) || pgstore_dup(r, 0, 9, &g->result)) {
         snprintf(err, errlen, "out of memory reading game %s", id);
         goto done;
@@ -1069,7 +1072,8 @@ static int pgstore_load_once(pgsession *s, const char *id, srv_game_row *g,
     PQclear(r);
     r = pgstore_params(s,
                        "SELECT seat, kind, name, level, joined, encode(token_hash, 'hex'),"
-                       " is_open, resigned FROM seats WHERE game_id = $1 ORDER BY seat",
+                       " is_open, resigned, COALESCE(account_id, 0) FROM seats WHERE game_id = $1"
+                       " ORDER BY seat",
                        1, p);
     if (!pgstore_is(r, PGRES_TUPLES_OK)) {
         pgstore_fail(s, r, err, errlen, "reading seats");
@@ -1082,6 +1086,7 @@ static int pgstore_load_once(pgsession *s, const char *id, srv_game_row *g,
         if (seat >= 0 && seat < TB_MAX_SEATS) {
             g->seat[seat].open = strcmp(PQgetvalue(r, i, 6), "t") == 0;
             g->seat[seat].resigned = strcmp(PQgetvalue(r, i, 7), "t") == 0;
+            g->seat[seat].account_id = strtoll(PQgetvalue(r, i, 8), NULL, 10);
         }
         if (seat < 0 || seat >= TB_MAX_SEATS || strlen(hex) != 2 * SRV_HASH_LEN)
             continue;
@@ -1191,7 +1196,7 @@ static int pgstore_list_once(pgsession *s, const char *status, int limit, srv_ga
     PGresult *r = pgstore_params(
         s,
         "SELECT g.*, s.seat, s.kind, s.name, s.level, s.joined, s.is_open, s.resigned FROM"
-        " (SELECT " PGSTORE_GAME_COLUMNS ", g.result, g.seq FROM games g"
+        " (SELECT " PGSTORE_GAME_COLUMNS ", g.result, g.seq, g.rated FROM games g"
         "  WHERE $1::text IS NULL OR g.status = $1"
         "  ORDER BY g.created DESC, g.seq DESC LIMIT $2::int) g"
         " LEFT JOIN seats s ON s.game_id = g.id ORDER BY g.created DESC, g.seq DESC, s.seat",
@@ -1214,15 +1219,16 @@ static int pgstore_list_once(pgsession *s, const char *status, int limit, srv_ga
                 cap = grown_cap;
             }
             pgstore_read_game(r, i, &out[n]);
+            out[n].rated = strcmp(PQgetvalue(r, i, 10), "t") == 0;
             if (pgstore_dup(r, i, 8, &out[n++].result))
                 goto no_memory;
         }
-        if (!PQgetisnull(r, i, 10)) {
-            pgstore_read_seat(r, i, 10, &out[n - 1]);
-            int seat = atoi(PQgetvalue(r, i, 10));
+        if (!PQgetisnull(r, i, 11)) {
+            pgstore_read_seat(r, i, 11, &out[n - 1]);
+            int seat = atoi(PQgetvalue(r, i, 11));
             if (seat >= 0 && seat < TB_MAX_SEATS) {
-                out[n - 1].seat[seat].open = strcmp(PQgetvalue(r, i, 15), "t") == 0;
-                out[n - 1].seat[seat].resigned = strcmp(PQgetvalue(r, i, 16), "t") == 0;
+                out[n - 1].seat[seat].open = strcmp(PQgetvalue(r, i, 16), "t") == 0;
+                out[n - 1].seat[seat].resigned = strcmp(PQgetvalue(r, i, 17), "t") == 0;
             }
         }
     }
@@ -1797,6 +1803,260 @@ static int pgstore_probe(srv_store *base, char *err, size_t errlen)
     return rc;
 }
 
+/* ---- accounts and sessions (accounts.c; issue 28, area "accounts") ---- */
+
+/* One statement returning rows (or changing some): the result when it
+ * worked (the caller clears it), else NULL with err. */
+static PGresult *pgstore_account_query(pgstore *st, const char *sql, int n, const char *const *p,
+                                       char *err, size_t errlen, const char *what)
+{
+    pgsession *s = pgstore_take(st, false);
+    PGresult *out = NULL;
+    for (int attempt = 0; attempt < 2 && !out; attempt++) {
+        if (attempt && !pgstore_lost(s))
+            break;
+        if (pgstore_ensure(s, err, errlen))
+            continue;
+        PGresult *r = pgstore_params(s, sql, n, p);
+        if (pgstore_is(r, PGRES_TUPLES_OK) || pgstore_is(r, PGRES_COMMAND_OK)) {
+            out = r;
+        } else {
+            pgstore_fail(s, r, err, errlen, what);
+            PQclear(r);
+        }
+    }
+    pgstore_give(st, s);
+    return out;
+}
+
+static int pgstore_account_create(srv_store *base, const char *name, const char *name_key,
+                                  const char *pw_hash, const char *created, int64_t *id,
+                                  char *err, size_t errlen)
+{
+    const char *p[] = {name, name_key, pw_hash, created};
+    PGresult *r = pgstore_account_query((pgstore *)base,
+                                        "INSERT INTO accounts (name, name_key, pw_hash, created)"
+                                        " VALUES ($1, $2, $3, $4) ON CONFLICT (name_key)"
+                                        " DO NOTHING RETURNING id",
+                                        4, p, err, errlen, "adding an account");
+    if (!r)
+        return -1;
+    int rc = PQntuples(r) == 1 ? 0 : 1;
+    if (rc == 0)
+        *id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    PQclear(r);
+    return rc;
+}
+
+static int pgstore_account_find(srv_store *base, const char *name_key, int64_t id,
+                                srv_account_row *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    char idtext[24];
+    snprintf(idtext, sizeof idtext, "%lld", (long long)id);
+    const char *p[] = {name_key ? name_key : idtext};
+    PGresult *r = pgstore_account_query(
+        (pgstore *)base,
+        name_key ? "SELECT id, name, pw_hash, created, lang, email, email_confirmed FROM accounts"
+                   " WHERE name_key = $1"
+                 : "SELECT id, name, pw_hash, created, lang, email, email_confirmed FROM accounts"
+                   " WHERE id = $1::bigint",
+        1, p, err, errlen, "reading an account");
+    if (!r)
+        return -1;
+    int rc = PQntuples(r) == 1 ? 0 : 1;
+    if (rc == 0) {
+        out->id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+        pgstore_copy(out->name, sizeof out->name, r, 0, 1);
+        pgstore_copy(out->pw_hash, sizeof out->pw_hash, r, 0, 2);
+        pgstore_copy(out->created, sizeof out->created, r, 0, 3);
+        pgstore_copy(out->lang, sizeof out->lang, r, 0, 4);
+        pgstore_copy(out->email, sizeof out->email, r, 0, 5);
+        out->email_confirmed = strcmp(PQgetvalue(r, 0, 6), "t") == 0;
+    }
+    PQclear(r);
+    return rc;
+}
+
+static int pgstore_account_update(srv_store *base, int64_t id, const char *pw_hash,
+                                  const uint8_t keep[SRV_HASH_LEN], const char *lang, char *err,
+                                  size_t errlen)
+{
+    static const uint8_t none[SRV_HASH_LEN];
+    char idtext[24], hex[2 * SRV_HASH_LEN + 1];
+    snprintf(idtext, sizeof idtext, "%lld", (long long)id);
+    pgstore_hex_of(keep ? keep : none, hex);
+    /* one statement: the password, the language and the other sessions */
+    const char *p[] = {idtext, pw_hash, lang, hex};
+    PGresult *r = pgstore_account_query(
+        (pgstore *)base,
+        "WITH a AS (UPDATE accounts SET pw_hash = COALESCE($2, pw_hash),"
+        " lang = COALESCE($3, lang) WHERE id = $1::bigint RETURNING id),"
+        " s AS (DELETE FROM sessions WHERE $2::text IS NOT NULL AND account_id IN"
+        " (SELECT id FROM a) AND token_hash <> decode($4, 'hex'))"
+        " SELECT count(*) FROM a",
+        4, p, err, errlen, "changing an account");
+    if (!r)
+        return -1;
+    int rc = PQntuples(r) == 1 && atoi(PQgetvalue(r, 0, 0)) == 1 ? 0 : 1;
+    PQclear(r);
+    return rc;
+}
+
+static int pgstore_account_delete(srv_store *base, int64_t id, const char *former_name,
+                                  char *err, size_t errlen)
+{
+    char idtext[24];
+    snprintf(idtext, sizeof idtext, "%lld", (long long)id);
+    const char *p[] = {idtext, former_name};
+    /* one statement, so one transaction: the rows referring to the account
+     * go before it (data-modifying CTEs see the same snapshot; the
+     * foreign keys are checked at the statement's end) */
+    PGresult *r = pgstore_account_query(
+        (pgstore *)base,
+        "WITH s1 AS (UPDATE seats SET name = $2, account_id = NULL WHERE account_id = $1::bigint),"
+        " s2 AS (DELETE FROM sessions WHERE account_id = $1::bigint),"
+        " s3 AS (DELETE FROM ratings WHERE account_id = $1::bigint),"
+        " s4 AS (DELETE FROM rating_history WHERE account_id = $1::bigint),"
+        " s5 AS (DELETE FROM turn_emails WHERE account_id = $1::bigint),"
+        " a AS (DELETE FROM accounts WHERE id = $1::bigint RETURNING id)"
+        " SELECT count(*) FROM a",
+        2, p, err, errlen, "deleting an account");
+    if (!r)
+        return -1;
+    int rc = PQntuples(r) == 1 && atoi(PQgetvalue(r, 0, 0)) == 1 ? 0 : 1;
+    PQclear(r);
+    return rc;
+}
+
+static int pgstore_session_add(srv_store *base, const uint8_t hash[SRV_HASH_LEN],
+                               int64_t account, const char *now, char *err, size_t errlen)
+{
+    char idtext[24], hex[2 * SRV_HASH_LEN + 1];
+    snprintf(idtext, sizeof idtext, "%lld", (long long)account);
+    pgstore_hex_of(hash, hex);
+    const char *p[] = {hex, idtext, now};
+    PGresult *r = pgstore_account_query((pgstore *)base,
+                                        "INSERT INTO sessions (token_hash, account_id, created,"
+                                        " last_used) VALUES (decode($1, 'hex'), $2::bigint, $3, $3)",
+                                        3, p, err, errlen, "starting a session");
+    PQclear(r);
+    return r ? 0 : -1;
+}
+
+static int pgstore_session_find(srv_store *base, const uint8_t hash[SRV_HASH_LEN],
+                                const char *idle_since, const char *touch_before,
+                                const char *now, int64_t *account, char *err, size_t errlen)
+{
+    *account = 0;
+    char hex[2 * SRV_HASH_LEN + 1];
+    pgstore_hex_of(hash, hex);
+    const char *p[] = {hex, idle_since, touch_before, now};
+    /* an idle session ends; a live one is marked used (at most so often) */
+    PGresult *r = pgstore_account_query(
+        (pgstore *)base,
+        "WITH f AS (SELECT account_id, last_used FROM sessions WHERE token_hash = decode($1, 'hex')),"
+        " gone AS (DELETE FROM sessions WHERE token_hash = decode($1, 'hex') AND last_used < $2),"
+        " used AS (UPDATE sessions SET last_used = $4 WHERE token_hash = decode($1, 'hex')"
+        " AND last_used >= $2 AND last_used < $3)"
+        " SELECT account_id FROM f WHERE last_used >= $2",
+        4, p, err, errlen, "reading a session");
+    if (!r)
+        return -1;
+    int rc = PQntuples(r) == 1 ? 0 : 1;
+    if (rc == 0)
+        *account = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    PQclear(r);
+    return rc;
+}
+
+static int pgstore_session_delete(srv_store *base, const uint8_t hash[SRV_HASH_LEN], char *err,
+                                  size_t errlen)
+{
+    char hex[2 * SRV_HASH_LEN + 1];
+    pgstore_hex_of(hash, hex);
+    const char *p[] = {hex};
+    PGresult *r = pgstore_account_query((pgstore *)base,
+                                        "DELETE FROM sessions WHERE token_hash = decode($1, 'hex')",
+                                        1, p, err, errlen, "ending a session");
+    PQclear(r);
+    return r ? 0 : -1;
+}
+
+static int pgstore_account_games(srv_store *base, int64_t account, srv_game_row **rows,
+                                 int *count, char *err, size_t errlen)
+{
+    *rows = NULL;
+    *count = 0;
+    char idtext[24];
+    snprintf(idtext, sizeof idtext, "%lld", (long long)account);
+    const char *p[] = {idtext};
+    PGresult *r = pgstore_account_query(
+        (pgstore *)base,
+        "SELECT g.id, g.game, g.players, g.seed, g.status, g.created, g.finished,"
+        " COALESCE((SELECT max(n) FROM decisions d WHERE d.game_id = g.id), 0),"
+        " g.rated, COALESCE((SELECT d.at FROM decisions d WHERE d.game_id = g.id"
+        " ORDER BY d.n DESC LIMIT 1), g.created),"
+        " s.seat, s.kind, s.name, s.level, s.joined, s.is_open, s.resigned,"
+        " COALESCE(s.account_id, 0)"
+        " FROM games g JOIN seats s ON s.game_id = g.id"
+        " WHERE g.id IN (SELECT game_id FROM seats WHERE account_id = $1::bigint)"
+        " ORDER BY g.id, s.seat",
+        1, p, err, errlen, "listing an account's games");
+    if (!r)
+        return -1;
+    srv_game_row *out = NULL;
+    int n = 0, cap = 0;
+    for (int i = 0; i < PQntuples(r); i++) {
+        if (n == 0 || strcmp(out[n - 1].id, PQgetvalue(r, i, 0)) != 0) {
+            if (n == cap) {
+                int grown_cap = cap ? cap * 2 : 16;
+                srv_game_row *grown = realloc(out, (size_t)grown_cap * sizeof *grown);
+                if (!grown) {
+                    free(out);
+                    PQclear(r);
+                    snprintf(err, errlen, "out of memory listing an account's games");
+                    return -1;
+                }
+                out = grown;
+                cap = grown_cap;
+            }
+            pgstore_read_game(r, i, &out[n]);
+            out[n].rated = strcmp(PQgetvalue(r, i, 8), "t") == 0;
+            pgstore_copy(out[n].updated, sizeof out[n].updated, r, i, 9);
+            n++;
+        }
+        pgstore_read_seat(r, i, 10, &out[n - 1]);
+        int seat = atoi(PQgetvalue(r, i, 10));
+        if (seat >= 0 && seat < TB_MAX_SEATS) {
+            srv_seat_row *sr = &out[n - 1].seat[seat];
+            sr->open = strcmp(PQgetvalue(r, i, 15), "t") == 0;
+            sr->resigned = strcmp(PQgetvalue(r, i, 16), "t") == 0;
+            sr->account_id = strtoll(PQgetvalue(r, i, 17), NULL, 10);
+        }
+    }
+    PQclear(r);
+    *rows = out;
+    *count = n;
+    return 0;
+}
+
+static int pgstore_seat_set_account(srv_store *base, const char *id, int seat, int64_t account,
+                                    char *err, size_t errlen)
+{
+    char idtext[24], seatno[16];
+    snprintf(idtext, sizeof idtext, "%lld", (long long)account);
+    snprintf(seatno, sizeof seatno, "%d", seat);
+    const char *p[] = {idtext, id, seatno};
+    int changes = 0;
+    int rc = pgstore_change((pgstore *)base,
+                            "UPDATE seats SET account_id = $1::bigint WHERE game_id = $2"
+                            " AND seat = $3::int AND kind = 'human' AND NOT is_open"
+                            " AND (account_id IS NULL OR account_id = $1::bigint)",
+                            3, p, &changes, err, errlen, "giving a seat to an account");
+    return rc ? rc : changes == 1 ? 0 : 1;
+}
+
 static const srv_store_methods pgstore_methods = {
     .name = "postgresql",
     /* Batches of one statement each (decisions_add), two at once: one
@@ -1835,6 +2095,16 @@ static const srv_store_methods pgstore_methods = {
     .lease_renew = pgstore_lease_renew,
     .lease_orphans = pgstore_lease_orphans,
     .instance_address = pgstore_instance_address,
+    /* accounts (accounts.c) */
+    .account_create = pgstore_account_create,
+    .account_find = pgstore_account_find,
+    .account_update = pgstore_account_update,
+    .account_delete = pgstore_account_delete,
+    .session_add = pgstore_session_add,
+    .session_find = pgstore_session_find,
+    .session_delete = pgstore_session_delete,
+    .account_games = pgstore_account_games,
+    .seat_set_account = pgstore_seat_set_account,
 };
 
 /* Opens one connection; what the URL says overrides the defaults. */

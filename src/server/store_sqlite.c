@@ -347,12 +347,12 @@ static int sqlstore_game_create(srv_store *base, const srv_game_row *g, char *er
     int rc = -1;
     sqlite3_stmt *gst = NULL, *sst = NULL;
     if (sqlstore_prepare(s,
-                         "INSERT INTO games (id, game, players, options, seed, status, created)"
-                         " VALUES (?, ?, ?, ?, ?, 'running', ?)",
+                         "INSERT INTO games (id, game, players, options, seed, status, created,"
+                         " rated) VALUES (?, ?, ?, ?, ?, 'running', ?, ?)",
                          &gst, err, errlen) ||
         sqlstore_prepare(s,
-                         "INSERT INTO seats (game_id, seat, kind, name, level, token_hash, is_open)"
-                         " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         "INSERT INTO seats (game_id, seat, kind, name, level, token_hash, is_open,"
+                         " account_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                          &sst, err, errlen))
         goto done;
     char seed[24];
@@ -363,6 +363,7 @@ static int sqlstore_game_create(srv_store *base, const srv_game_row *g, char *er
     sqlite3_bind_text(gst, 4, g->options ? g->options : "{}", -1, SQLITE_STATIC);
     sqlite3_bind_text(gst, 5, seed, -1, SQLITE_STATIC);
     sqlite3_bind_text(gst, 6, g->created, -1, SQLITE_STATIC);
+    sqlite3_bind_int(gst, 7, g->rated);
     if (sqlstore_step_done(s, gst, err, errlen, "adding the game"))
         goto done;
     for (int i = 0; i < g->players; i++) {
@@ -377,6 +378,10 @@ static int sqlstore_game_create(srv_store *base, const srv_game_row *g, char *er
         else
             sqlite3_bind_null(sst, 6);
         sqlite3_bind_int(sst, 7, r->open);
+        if (r->account_id > 0)
+            sqlite3_bind_int64(sst, 8, r->account_id);
+        else
+            sqlite3_bind_null(sst, 8);
         if (sqlstore_step_done(s, sst, err, errlen, "adding a seat"))
             goto done;
     }
@@ -546,7 +551,8 @@ static int sqlstore_read_seats(sqlstore *s, srv_game_row *g, char *err, size_t e
 {
     sqlite3_stmt *st;
     if (sqlstore_prepare(s,
-                         "SELECT seat, kind, name, level, token_hash, joined, is_open, resigned FROM seats"
+                         "SELECT seat, kind, name, level, token_hash, joined, is_open, resigned, account_id"
+                         " FROM seats"
                          " WHERE game_id = ? ORDER BY seat",
                          &st, err, errlen))
         return -1;
@@ -565,6 +571,7 @@ static int sqlstore_read_seats(sqlstore *s, srv_game_row *g, char *err, size_t e
         r->joined = sqlite3_column_int(st, 5) != 0;
         r->open = sqlite3_column_int(st, 6) != 0;
         r->resigned = sqlite3_column_int(st, 7) != 0;
+        r->account_id = sqlite3_column_int64(st, 8);
     }
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? 0 : sqlstore_fail(s, err, errlen, "reading seats");
@@ -621,7 +628,7 @@ static int sqlstore_game_load(srv_store *base, const char *id, srv_game_row *g,
     int rc = -1;
     sqlite3_stmt *st = NULL;
     if (sqlstore_prepare(s,
-                         "SELECT " SQLSTORE_GAME_COLUMNS ", g.options, g.result FROM games g"
+                         "SELECT " SQLSTORE_GAME_COLUMNS ", g.options, g.result, g.rated FROM games g"
                          " WHERE g.id = ?",
                          &st, err, errlen))
         goto done;
@@ -636,6 +643,7 @@ static int sqlstore_game_load(srv_store *base, const char *id, srv_game_row *g,
         goto done;
     }
     sqlstore_read_game(st, g);
+    g->rated = sqlite3_column_int(st, 10) != 0;
     if (sqlstore_dup(st, 8, &g->options) || sqlstore_dup(st, 9, &g->result)) {
         snprintf(err, errlen, "out of memory reading game %s", id);
         goto done;
@@ -709,7 +717,7 @@ static int sqlstore_games_list(srv_store *base, const char *status, int limit,
     int rc = -1;
     sqlite3_stmt *st = NULL;
     if (sqlstore_prepare(s,
-                         "SELECT " SQLSTORE_GAME_COLUMNS ", g.result FROM games g"
+                         "SELECT " SQLSTORE_GAME_COLUMNS ", g.result, g.rated FROM games g"
                          " WHERE ?1 IS NULL OR g.status = ?1"
                          " ORDER BY g.created DESC, g.rowid DESC LIMIT ?2",
                          &st, err, errlen))
@@ -732,6 +740,7 @@ static int sqlstore_games_list(srv_store *base, const char *status, int limit,
             r = g;
         }
         sqlstore_read_game(st, &r[n]);
+        r[n].rated = sqlite3_column_int(st, 9) != 0;
         if (sqlstore_dup(st, 8, &r[n++].result)) {
             step = SQLITE_NOMEM;
             break;
@@ -1152,6 +1161,310 @@ static int sqlstore_probe(srv_store *base, char *err, size_t errlen)
     return sqlstore_write_end(s, sqlstore_exec(s, sql, err, errlen), err, errlen);
 }
 
+/* ---- accounts and sessions (accounts.c; issue 28, area "accounts") ---- */
+
+static int sqlstore_account_create(srv_store *base, const char *name, const char *name_key,
+                                   const char *pw_hash, const char *created, int64_t *id,
+                                   char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    pthread_mutex_lock(&s->lock);
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    if (sqlstore_prepare(s,
+                         "INSERT INTO accounts (name, name_key, pw_hash, created)"
+                         " VALUES (?1, ?2, ?3, ?4) ON CONFLICT (name_key) DO NOTHING",
+                         &st, err, errlen) == 0) {
+        sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, name_key, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, pw_hash, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 4, created, -1, SQLITE_STATIC);
+        rc = sqlstore_step_done(s, st, err, errlen, "adding an account");
+        if (rc == 0 && sqlite3_changes(s->db) != 1)
+            rc = 1;
+        else if (rc == 0)
+            *id = sqlite3_last_insert_rowid(s->db);
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static int sqlstore_account_find(srv_store *base, const char *name_key, int64_t id,
+                                 srv_account_row *out, char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    memset(out, 0, sizeof *out);
+    pthread_mutex_lock(&s->lock);
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    if (sqlstore_prepare(s,
+                         name_key ? "SELECT id, name, pw_hash, created, lang, email, email_confirmed"
+                                    " FROM accounts WHERE name_key = ?1"
+                                  : "SELECT id, name, pw_hash, created, lang, email, email_confirmed"
+                                    " FROM accounts WHERE id = ?2",
+                         &st, err, errlen) == 0) {
+        if (name_key)
+            sqlite3_bind_text(st, 1, name_key, -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_int64(st, 2, id);
+        int step = sqlite3_step(st);
+        if (step == SQLITE_ROW) {
+            out->id = sqlite3_column_int64(st, 0);
+            sqlstore_copy(out->name, sizeof out->name, sqlite3_column_text(st, 1));
+            sqlstore_copy(out->pw_hash, sizeof out->pw_hash, sqlite3_column_text(st, 2));
+            sqlstore_copy(out->created, sizeof out->created, sqlite3_column_text(st, 3));
+            sqlstore_copy(out->lang, sizeof out->lang, sqlite3_column_text(st, 4));
+            sqlstore_copy(out->email, sizeof out->email, sqlite3_column_text(st, 5));
+            out->email_confirmed = sqlite3_column_int(st, 6) != 0;
+            rc = 0;
+        } else {
+            rc = step == SQLITE_DONE ? 1 : sqlstore_fail(s, err, errlen, "reading an account");
+        }
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+/* One write statement binding an account id as ?1 and up to two texts or a
+ * hash; *changes gets the rows it changed. */
+static int sqlstore_account_run(sqlstore *s, const char *sql, int64_t id, const char *t2,
+                                const uint8_t *h3, int *changes, char *err, size_t errlen,
+                                const char *what)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlstore_prepare(s, sql, &st, err, errlen))
+        return -1;
+    sqlite3_bind_int64(st, 1, id);
+    if (t2)
+        sqlite3_bind_text(st, 2, t2, -1, SQLITE_STATIC);
+    if (h3)
+        sqlite3_bind_blob(st, 3, h3, SRV_HASH_LEN, SQLITE_STATIC);
+    int rc = sqlstore_step_done(s, st, err, errlen, what);
+    if (changes)
+        *changes = sqlite3_changes(s->db);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+static int sqlstore_account_update(srv_store *base, int64_t id, const char *pw_hash,
+                                   const uint8_t keep[SRV_HASH_LEN], const char *lang,
+                                   char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    if (sqlstore_begin(s, true, err, errlen))
+        return -1;
+    int changes = 1, rc = 0;
+    if (pw_hash) {
+        static const uint8_t none[SRV_HASH_LEN];
+        rc = sqlstore_account_run(s, "UPDATE accounts SET pw_hash = ?2 WHERE id = ?1", id,
+                                  pw_hash, NULL, &changes, err, errlen, "changing a password");
+        if (rc == 0 && changes == 1)
+            rc = sqlstore_account_run(s,
+                                      "DELETE FROM sessions WHERE account_id = ?1"
+                                      " AND token_hash <> ?3",
+                                      id, NULL, keep ? keep : none, NULL, err, errlen,
+                                      "ending sessions");
+    }
+    if (rc == 0 && changes == 1 && lang)
+        rc = sqlstore_account_run(s, "UPDATE accounts SET lang = ?2 WHERE id = ?1", id, lang,
+                                  NULL, &changes, err, errlen, "changing a language");
+    rc = sqlstore_write_end(s, rc, err, errlen);
+    return rc ? rc : changes == 1 ? 0 : 1;
+}
+
+static int sqlstore_account_delete(srv_store *base, int64_t id, const char *former_name,
+                                   char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    if (sqlstore_begin(s, true, err, errlen))
+        return -1;
+    int changes = 0;
+    int rc = sqlstore_account_run(s,
+                                  "UPDATE seats SET name = ?2, account_id = NULL"
+                                  " WHERE account_id = ?1",
+                                  id, former_name, NULL, NULL, err, errlen,
+                                  "deleting an account") ||
+                     sqlstore_account_run(s, "DELETE FROM sessions WHERE account_id = ?1", id,
+                                          NULL, NULL, NULL, err, errlen, "deleting an account") ||
+                     sqlstore_account_run(s, "DELETE FROM ratings WHERE account_id = ?1", id,
+                                          NULL, NULL, NULL, err, errlen, "deleting an account") ||
+                     sqlstore_account_run(s, "DELETE FROM rating_history WHERE account_id = ?1",
+                                          id, NULL, NULL, NULL, err, errlen,
+                                          "deleting an account") ||
+                     sqlstore_account_run(s, "DELETE FROM turn_emails WHERE account_id = ?1", id,
+                                          NULL, NULL, NULL, err, errlen, "deleting an account") ||
+                     sqlstore_account_run(s, "DELETE FROM accounts WHERE id = ?1", id, NULL,
+                                          NULL, &changes, err, errlen, "deleting an account")
+                 ? -1
+                 : 0;
+    if (rc == 0 && changes != 1)
+        rc = 1; /* nothing to delete: rolled back */
+    int end = sqlstore_write_end(s, rc, err, errlen);
+    return rc == 1 ? 1 : end;
+}
+
+static int sqlstore_session_add(srv_store *base, const uint8_t hash[SRV_HASH_LEN],
+                                int64_t account, const char *now, char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    pthread_mutex_lock(&s->lock);
+    int rc = sqlstore_account_run(s,
+                                  "INSERT INTO sessions (token_hash, account_id, created, last_used)"
+                                  " VALUES (?3, ?1, ?2, ?2)",
+                                  account, now, hash, NULL, err, errlen, "starting a session");
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static int sqlstore_session_find(srv_store *base, const uint8_t hash[SRV_HASH_LEN],
+                                 const char *idle_since, const char *touch_before,
+                                 const char *now, int64_t *account, char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    *account = 0;
+    pthread_mutex_lock(&s->lock);
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    char last[SRV_TIME_LEN] = "";
+    if (sqlstore_prepare(s, "SELECT account_id, last_used FROM sessions WHERE token_hash = ?1",
+                         &st, err, errlen) == 0) {
+        sqlite3_bind_blob(st, 1, hash, SRV_HASH_LEN, SQLITE_STATIC);
+        int step = sqlite3_step(st);
+        if (step == SQLITE_ROW) {
+            *account = sqlite3_column_int64(st, 0);
+            sqlstore_copy(last, sizeof last, sqlite3_column_text(st, 1));
+            rc = 0;
+        } else {
+            rc = step == SQLITE_DONE ? 1 : sqlstore_fail(s, err, errlen, "reading a session");
+        }
+    }
+    sqlite3_finalize(st);
+    if (rc == 0 && strcmp(last, idle_since) < 0) {
+        /* idle too long: it ends now */
+        *account = 0;
+        rc = 1;
+        sqlstore_account_run(s, "DELETE FROM sessions WHERE token_hash = ?3", 0, NULL, hash, NULL,
+                             err, errlen, "ending a session");
+    } else if (rc == 0 && strcmp(last, touch_before) < 0) {
+        sqlstore_account_run(s, "UPDATE sessions SET last_used = ?2 WHERE token_hash = ?3", 0,
+                             now, hash, NULL, err, errlen, "using a session");
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static int sqlstore_session_delete(srv_store *base, const uint8_t hash[SRV_HASH_LEN], char *err,
+                                   size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    pthread_mutex_lock(&s->lock);
+    int rc = sqlstore_account_run(s, "DELETE FROM sessions WHERE token_hash = ?3", 0, NULL, hash,
+                                  NULL, err, errlen, "ending a session");
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static int sqlstore_account_games(srv_store *base, int64_t account, srv_game_row **rows,
+                                  int *count, char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    *rows = NULL;
+    *count = 0;
+    if (sqlstore_begin(s, false, err, errlen))
+        return -1;
+    sqlite3_stmt *st = NULL;
+    srv_game_row *r = NULL;
+    int n = 0, cap = 0, step = SQLITE_ERROR, rc = -1;
+    /* one row per seat of every game the account sits in (seats_account),
+     * the decision count and last time read off the decisions' key */
+    if (sqlstore_prepare(s,
+                         "SELECT g.id, g.game, g.players, g.seed, g.status, g.created, g.finished,"
+                         " COALESCE((SELECT MAX(n) FROM decisions d WHERE d.game_id = g.id), 0),"
+                         " g.rated, COALESCE((SELECT d.at FROM decisions d WHERE d.game_id = g.id"
+                         " ORDER BY d.n DESC LIMIT 1), g.created),"
+                         " s.seat, s.kind, s.name, s.level, s.joined, s.is_open, s.resigned,"
+                         " s.account_id"
+                         " FROM games g JOIN seats s ON s.game_id = g.id"
+                         " WHERE g.id IN (SELECT game_id FROM seats WHERE account_id = ?1)"
+                         " ORDER BY g.id, s.seat",
+                         &st, err, errlen))
+        goto done;
+    sqlite3_bind_int64(st, 1, account);
+    while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *gid = (const char *)sqlite3_column_text(st, 0);
+        if (!gid)
+            continue;
+        if (n == 0 || strcmp(r[n - 1].id, gid) != 0) {
+            if (n == cap) {
+                int grown_cap = cap ? cap * 2 : 16;
+                srv_game_row *grown = realloc(r, (size_t)grown_cap * sizeof *grown);
+                if (!grown) {
+                    step = SQLITE_NOMEM;
+                    break;
+                }
+                r = grown;
+                cap = grown_cap;
+            }
+            sqlstore_read_game(st, &r[n]);
+            r[n].rated = sqlite3_column_int(st, 8) != 0;
+            sqlstore_copy(r[n].updated, sizeof r[n].updated, sqlite3_column_text(st, 9));
+            n++;
+        }
+        int seat = sqlite3_column_int(st, 10);
+        if (seat < 0 || seat >= TB_MAX_SEATS)
+            continue;
+        srv_seat_row *sr = &r[n - 1].seat[seat];
+        sqlstore_copy(sr->kind, sizeof sr->kind, sqlite3_column_text(st, 11));
+        sqlstore_copy(sr->name, sizeof sr->name, sqlite3_column_text(st, 12));
+        sqlstore_copy(sr->level, sizeof sr->level, sqlite3_column_text(st, 13));
+        sr->joined = sqlite3_column_int(st, 14) != 0;
+        sr->open = sqlite3_column_int(st, 15) != 0;
+        sr->resigned = sqlite3_column_int(st, 16) != 0;
+        sr->account_id = sqlite3_column_int64(st, 17);
+    }
+    if (step != SQLITE_DONE) {
+        if (step == SQLITE_NOMEM)
+            snprintf(err, errlen, "out of memory listing an account's games");
+        else
+            sqlstore_fail(s, err, errlen, "listing an account's games");
+        free(r);
+        goto done;
+    }
+    *rows = r;
+    *count = n;
+    rc = 0;
+done:
+    sqlite3_finalize(st);
+    sqlstore_read_end(s);
+    return rc;
+}
+
+static int sqlstore_seat_set_account(srv_store *base, const char *id, int seat, int64_t account,
+                                     char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    pthread_mutex_lock(&s->lock);
+    sqlite3_stmt *st = NULL;
+    int rc = -1;
+    if (sqlstore_prepare(s,
+                         "UPDATE seats SET account_id = ?1 WHERE game_id = ?2 AND seat = ?3"
+                         " AND kind = 'human' AND is_open = 0"
+                         " AND (account_id IS NULL OR account_id = ?1)",
+                         &st, err, errlen) == 0) {
+        sqlite3_bind_int64(st, 1, account);
+        sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 3, seat);
+        rc = sqlstore_step_done(s, st, err, errlen, "giving a seat to an account");
+        if (rc == 0 && sqlite3_changes(s->db) != 1)
+            rc = 1;
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
 static const srv_store_methods sqlstore_methods = {
     .name = "sqlite",
     .writers = 1, /* one writer at a time: batches serve it best */
@@ -1180,6 +1493,16 @@ static const srv_store_methods sqlstore_methods = {
     .mail_turn_claim = sqlstore_mail_turn_claim,
     .close = sqlstore_close,
     .probe = sqlstore_probe,
+    /* accounts (accounts.c) */
+    .account_create = sqlstore_account_create,
+    .account_find = sqlstore_account_find,
+    .account_update = sqlstore_account_update,
+    .account_delete = sqlstore_account_delete,
+    .session_add = sqlstore_session_add,
+    .session_find = sqlstore_session_find,
+    .session_delete = sqlstore_session_delete,
+    .account_games = sqlstore_account_games,
+    .seat_set_account = sqlstore_seat_set_account,
 };
 
 srv_store *srv_store_sqlite_open(const char *path, bool full_sync, char *err, size_t errlen)

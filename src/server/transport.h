@@ -10,6 +10,7 @@
 #ifndef TB_SERVER_TRANSPORT_H
 #define TB_SERVER_TRANSPORT_H
 
+#include "accounts.h"
 #include "base.h"
 #include "mail.h"
 #include "review.h"
@@ -39,11 +40,15 @@ typedef struct srv_ws_pending {
  * request's MHD context pointer (con_cls) must point at `pending`. */
 struct MHD_Connection;
 int srv_ws_upgrade(srv_ws *ws, struct MHD_Connection *c, srv_ws_pending *pending);
+/* The same for a connection whose session cookie is `account`'s (http.c
+ * resolved it; 0: none): without a token it plays the account's seat. */
+int srv_ws_upgrade_as(srv_ws *ws, struct MHD_Connection *c, srv_ws_pending *pending,
+                      int64_t account);
 
 /* http.c: the daemon (its own thread) over the rooms and the WebSockets. */
 srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *rooms,
-                         srv_ws *ws, srv_reviews *reviews, srv_mailer *mailer, char *err,
-                         size_t errlen);
+                         srv_ws *ws, srv_reviews *reviews, srv_accounts *accounts,
+                         srv_mailer *mailer, char *err, size_t errlen);
 int srv_http_port(const srv_http *h);
 void srv_http_quiesce(srv_http *h); /* stops accepting connections */
 void srv_http_stop(srv_http *h);

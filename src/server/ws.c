@@ -728,6 +728,11 @@ static int ws_refuse(struct MHD_Connection *c, unsigned status, const char *code
 
 int srv_ws_upgrade(srv_ws *ws, struct MHD_Connection *c, srv_ws_pending *p)
 {
+    return srv_ws_upgrade_as(ws, c, p, 0);
+}
+
+int srv_ws_upgrade_as(srv_ws *ws, struct MHD_Connection *c, srv_ws_pending *p, int64_t account)
+{
     if (!ws_header_has(c, "Upgrade", "websocket") || !ws_header_has(c, "Connection", "upgrade"))
         return ws_refuse(c, MHD_HTTP_BAD_REQUEST, "not_websocket",
                          "this is the WebSocket endpoint: connect with a WebSocket client");
@@ -758,6 +763,8 @@ int srv_ws_upgrade(srv_ws *ws, struct MHD_Connection *c, srv_ws_pending *p)
         snprintf(p->message, sizeof p->message, "there is no game '%.*s'", TB__CLIP(game, 40));
     } else {
         p->seat = srv_room_seat_of_token(p->room, token);
+        if (p->seat == -1 && account > 0) /* no token: the session's own seat, if any */
+            p->seat = srv_room_seat_of_account(p->room, account);
         if (p->seat == -2) {
             p->room = NULL;
             p->seat = -1;

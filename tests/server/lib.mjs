@@ -118,8 +118,8 @@ export async function startServer(tabula, { db, aiDelay = 0, args = [], quiet = 
   };
 }
 
-export async function api(server, method, pathname, body, { raw = false } = {}) {
-  const opts = { method, headers: {} };
+export async function api(server, method, pathname, body, { raw = false, headers = {} } = {}) {
+  const opts = { method, headers: { ...headers } };
   if (body !== undefined) {
     opts.body = typeof body === 'string' || body instanceof Buffer ? body : JSON.stringify(body);
     opts.headers['Content-Type'] = 'application/json';
@@ -151,14 +151,15 @@ export class WsClient {
   }
 
   // With `onmessage`, messages go to that callback and nothing is kept (load tests).
-  static async connect(port, query, { timeout = 10000, onmessage = null } = {}) {
+  // `headers`: more request headers for the handshake, e.g. { Cookie, Origin }.
+  static async connect(port, query, { timeout = 10000, onmessage = null, headers = {} } = {}) {
     const c = new WsClient();
     c.onmessage = onmessage;
-    await c._open(port, query, timeout);
+    await c._open(port, query, timeout, headers);
     return c;
   }
 
-  _open(port, query, timeout) {
+  _open(port, query, timeout, headers = {}) {
     return new Promise((resolve, reject) => {
       const key = crypto.randomBytes(16).toString('base64');
       const expect = crypto.createHash('sha1').update(key + GUID).digest('base64');
@@ -169,7 +170,8 @@ export class WsClient {
       const timer = setTimeout(() => { sock.destroy(); reject(new Error('handshake timeout')); }, timeout);
       sock.on('connect', () => {
         sock.write(`GET /ws${query} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\n` +
-          `Connection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+          `Connection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n` +
+          Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('') + '\r\n');
       });
       sock.on('data', (d) => {
         if (upgraded) { this._data(d); return; }
