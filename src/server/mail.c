@@ -247,8 +247,9 @@ static char *mail_names(const char *lang, int n, char (*names)[SRV_NAME_LEN])
 /* ---- addresses, links ---- */
 
 /* A plain address: local@domain, printable ASCII or UTF-8, none of the
- * characters that would end a header or an SMTP path. */
-static bool mail_valid_address(const char *a)
+ * characters that would end a header or an SMTP path; a player's domain has
+ * a dot (the sender's may be a local name such as localhost). */
+static bool mail_valid_address(const char *a, bool dotted)
 {
     size_t len = strlen(a);
     if (len < 3 || len >= SRV_EMAIL_LEN)
@@ -260,7 +261,7 @@ static bool mail_valid_address(const char *a)
         if (*p <= 0x20 || *p == 0x7f || strchr("<>()[]\\,;:\"", *p))
             return false;
     const char *dot = strchr(at + 1, '.');
-    return dot && dot != at + 1 && dot[1];
+    return !dotted || (dot && dot != at + 1 && dot[1]);
 }
 
 /* A fresh confirmation link: 8 bytes of expiry (Unix seconds, big-endian)
@@ -677,7 +678,7 @@ srv_mailer *srv_mailer_start(const srv_config *cfg, srv_store *store, char *err,
         free(m);
         return NULL;
     }
-    if (!mail_valid_address(m->from)) {
+    if (!mail_valid_address(m->from, false)) {
         snprintf(err, errlen, "--mail-from must be an e-mail address such as tabula@example.org");
         free(m);
         return NULL;
@@ -841,7 +842,7 @@ int srv_mail_put(srv_mailer *m, int64_t account, const char *body, size_t len, c
     char email[SRV_EMAIL_LEN] = "";
     if (je) {
         const char *e = json_string_value(je);
-        if (*e && !mail_valid_address(e)) {
+        if (*e && !mail_valid_address(e, true)) {
             json_decref(req);
             return srv_error_reply(reply, 400, "bad_email", "that is not an e-mail address");
         }

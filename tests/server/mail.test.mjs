@@ -107,7 +107,9 @@ const open = (srv, id, who) => WsClient.connect(srv.port, `?game=${id}`, { heade
 // Plays one decision of the account's seat once it is its turn; resolves
 // when it is the account's turn again (the computer answered).
 async function playOne(ws) {
-  const st = await ws.next((m) => m.type === 'state' && m.your_turn, { from: 0, what: 'my turn' });
+  const seen = ws.played ?? -1;
+  const st = await ws.next((m) => m.type === 'state' && m.your_turn && m.n > seen, { from: 0, what: 'my turn' });
+  ws.played = st.n;
   const ack = await ws.request({ type: 'decide', move: st.legal[0], id: st.n + 1, n: st.n });
   assertEq(ack.type, 'ack', `decision acknowledged (${JSON.stringify(ack).slice(0, 200)})`);
   return ws.next((m) => m.type === 'state' && m.n > st.n && (m.your_turn || m.result), { from: 0, what: 'my next turn' });
