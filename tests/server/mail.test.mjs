@@ -6,7 +6,7 @@
 // that; one e-mail after --turn-email-after (1 s here) for a turn nobody has
 // open, with the game's link, the opponent, the title and a one-click
 // unsubscribe (link and List-Unsubscribe headers); none while the game is
-// open over a WebSocket; none twice for one turn; a new one for the next
+// open over a WebSocket; none twice for one turn, also after a restart; a new one for the next
 // turn; the unsubscribe link stops them; the e-mails in Spanish match
 // po/es.po; a relay that is down does not slow play; without --smtp nothing
 // is sent and the API says so.  The SMTP server is stopped at the end,
@@ -53,10 +53,9 @@ const deadPort = await new Promise((resolve) => {
   const s = net.createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
 });
 
-const server = await startServer(tabula, {
-  db: testDb(dir, 'mail'), aiDelay: 0,
-  args: ['--smtp', `smtp://127.0.0.1:${sink.port}`, '--mail-from', 'games@tabula.test', '--turn-email-after', '1'],
-});
+const mainDb = testDb(dir, 'mail');
+const mainArgs = ['--smtp', `smtp://127.0.0.1:${sink.port}`, '--mail-from', 'games@tabula.test', '--turn-email-after', '1'];
+let server = await startServer(tabula, { db: mainDb, aiDelay: 0, args: mainArgs });
 const downServer = await startServer(tabula, {
   db: testDb(dir, 'down'), aiDelay: 0, quiet: false, args: ['--smtp', `smtp://127.0.0.1:${deadPort}`, '--turn-email-after', '1'],
 });
@@ -176,9 +175,13 @@ t.test('one turn e-mail after the wait: the link, the opponent, the title, a one
   assert(/text\/plain; charset="?utf-8"?/i.test(m.headers['Content-Type']), 'plain text');
 });
 
-t.test('no second e-mail for the same turn', async () => {
+t.test('no second e-mail for the same turn, even after a restart (the turn_emails row)', async () => {
   await sleep(2500);
   assertEq(mailsTo('ann@example.org').length, 2, 'still the confirmation and one turn e-mail');
+  await server.stop();
+  server = await startServer(tabula, { db: mainDb, aiDelay: 0, args: mainArgs });
+  await sleep(2500); // the restarted server finds the same turn waiting
+  assertEq(mailsTo('ann@example.org').length, 2, 'not sent again by the restarted server');
 });
 
 t.test('none while the game is open; the next turn gets its own e-mail once it is closed', async () => {
