@@ -403,7 +403,13 @@ static char *mail_message(srv_mailer *m, const char *to, const char *subject, co
     time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);
-    strftime(line, sizeof line, "Date: %a, %d %b %Y %H:%M:%S +0000\r\n", &tm);
+    /* RFC 5322's English names, whatever the process's locale */
+    static const char days[7][4] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+    static const char months[12][4] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    snprintf(line, sizeof line, "Date: %s, %02d %s %04d %02d:%02d:%02d +0000\r\n",
+             days[tm.tm_wday % 7], tm.tm_mday, months[tm.tm_mon % 12], tm.tm_year + 1900,
+             tm.tm_hour, tm.tm_min, tm.tm_sec);
     mail_puts(&b, line);
     uint8_t rnd[12];
     randombytes_buf(rnd, sizeof rnd);
@@ -932,7 +938,7 @@ int srv_mail_put(srv_mailer *m, int64_t account, const char *body, size_t len, c
         mail_enqueue_locked(m, j);
         pthread_mutex_unlock(&m->lock);
     }
-    return mail_state_reply(m, account, token[0] || fresh ? 202 : 200, reply);
+    return mail_state_reply(m, account, fresh ? 202 : 200, reply);
 }
 
 /* A small page in the language: a title, a sentence, two links. */
@@ -945,8 +951,9 @@ static char *mail_page(const char *lang, int title, int sentence, const char *em
                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                   "<link rel=\"stylesheet\" href=\"/css/tabula.css\"><title>");
     mail_format(&b, lang, title, 0, NULL, NULL, true);
-    mail_puts(&b, " — Tabula</title></head>\n<body><main class=\"mail-page\" "
-                  "style=\"max-width:36rem;margin:2rem auto;padding:0 1rem\"><h1>");
+    mail_puts(&b, " — Tabula</title></head>\n<body><header class=\"topbar\"><a class=\"brand\" "
+                  "href=\"/\"><span class=\"word\">Tabula</span></a></header>\n"
+                  "<main class=\"page mail-page\" style=\"max-width:40rem\"><h1>");
     mail_format(&b, lang, title, 0, NULL, NULL, true);
     mail_puts(&b, "</h1>\n<p id=\"mail-said\">");
     const char *keys[] = {"email"};

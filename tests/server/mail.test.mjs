@@ -173,6 +173,8 @@ t.test('one turn e-mail after the wait: the link, the opponent, the title, a one
   assertEq(m.headers['List-Unsubscribe'], `<${unsub}>`, 'List-Unsubscribe: the same link');
   assertEq(m.headers['List-Unsubscribe-Post'], 'List-Unsubscribe=One-Click', 'List-Unsubscribe-Post');
   assert(/text\/plain; charset="?utf-8"?/i.test(m.headers['Content-Type']), 'plain text');
+  assert(Math.abs(Date.parse(m.headers.Date) - Date.now()) < 120000, `a Date header: ${m.headers.Date}`);
+  assert(/^<[0-9a-f]{24}@tabula\.test>$/.test(m.headers['Message-ID']), `a Message-ID: ${m.headers['Message-ID']}`);
 });
 
 t.test('no second e-mail for the same turn, even after a restart (the turn_emails row)', async () => {
