@@ -881,9 +881,10 @@ static enum MHD_Result http_email(srv_http *h, struct MHD_Connection *c, const c
                                   const char *method)
 {
     bool confirm = strcmp(url, "/email/confirm") == 0;
-    bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+    /* not HEAD: a link checker's look must not confirm or unsubscribe */
+    bool get = strcmp(method, "GET") == 0;
     if (!get && (confirm || strcmp(method, "POST") != 0))
-        return http_method_not_allowed(c, confirm ? "GET, HEAD" : "GET, HEAD, POST");
+        return http_method_not_allowed(c, confirm ? "GET" : "GET, POST");
     const char *token = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
     const char *lang = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "lang");
     char *page = NULL;

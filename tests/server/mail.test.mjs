@@ -177,6 +177,8 @@ t.test('no turn e-mail before the address is confirmed', async () => {
 t.test('the confirmation link works once; a wrong one is refused in words', async () => {
   const link = linkIn(confirmMail.body, '/email/confirm');
   const url = new URL(link);
+  const head = await fetch(`${server.base}${url.pathname}${url.search}`, { method: 'HEAD' });
+  assertEq(head.status, 405, 'a HEAD (a link checker) does not confirm');
   const res = await fetch(`${server.base}${url.pathname}${url.search}`);
   const page = await res.text();
   assertEq(res.status, 200, 'confirmed');
@@ -243,6 +245,8 @@ t.test('the one-click unsubscribe (POST, as a mail program sends it) stops them'
   assertEq(mailsTo('ann@example.org').length, 3, 'no e-mail after unsubscribing');
   const bad = await fetch(`${server.base}/email/unsubscribe?token=nope`);
   assertEq(bad.status, 404, 'a wrong unsubscribe link');
+  const head = await fetch(`${server.base}${unsub.pathname}${unsub.search}`, { method: 'HEAD' });
+  assertEq(head.status, 405, 'a HEAD (a link checker) does nothing');
   // turned on again from the account page: the next turn is e-mailed
   const on = await api(server, 'PUT', '/api/me/email', { turn_emails: true }, as(ann.cookie));
   assertEq([on.status, on.json.turn_emails], [200, true], 'on again');
