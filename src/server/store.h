@@ -257,11 +257,12 @@ typedef struct srv_store_methods {
      * caller clears each row and frees the array. */
     int (*account_games)(srv_store *st, int64_t account, srv_game_row **rows, int *count,
                          char *err, size_t errlen);
-    /* Gives seat `seat` of game `id` (a person's, taken) to an account:
-     * 0 done (or it was that account's already), 1 it belongs to another
-     * account or is no person's seat, -1. */
+    /* Gives seat `seat` of game `id` (a person's, taken) to an account,
+     * the seat then named `name` (the account's): 0 done (or it was that
+     * account's already), 1 it belongs to another account or is no
+     * person's seat, -1. */
     int (*seat_set_account)(srv_store *st, const char *id, int seat, int64_t account,
-                            char *err, size_t errlen);
+                            const char *name, char *err, size_t errlen);
 
     /* ---- turn e-mails (mail.c); accounts are made by accounts.c ---- */
     /* The account's e-mail state: 0, 1 no such account, -1 an error. */

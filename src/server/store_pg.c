@@ -2042,18 +2042,18 @@ static int pgstore_account_games(srv_store *base, int64_t account, srv_game_row 
 }
 
 static int pgstore_seat_set_account(srv_store *base, const char *id, int seat, int64_t account,
-                                    char *err, size_t errlen)
+                                    const char *name, char *err, size_t errlen)
 {
     char idtext[24], seatno[16];
     snprintf(idtext, sizeof idtext, "%lld", (long long)account);
     snprintf(seatno, sizeof seatno, "%d", seat);
-    const char *p[] = {idtext, id, seatno};
+    const char *p[] = {idtext, id, seatno, name};
     int changes = 0;
     int rc = pgstore_change((pgstore *)base,
-                            "UPDATE seats SET account_id = $1::bigint WHERE game_id = $2"
+                            "UPDATE seats SET account_id = $1::bigint, name = $4 WHERE game_id = $2"
                             " AND seat = $3::int AND kind = 'human' AND NOT is_open"
                             " AND (account_id IS NULL OR account_id = $1::bigint)",
-                            3, p, &changes, err, errlen, "giving a seat to an account");
+                            4, p, &changes, err, errlen, "giving a seat to an account");
     return rc ? rc : changes == 1 ? 0 : 1;
 }
 

@@ -1442,20 +1442,21 @@ done:
 }
 
 static int sqlstore_seat_set_account(srv_store *base, const char *id, int seat, int64_t account,
-                                     char *err, size_t errlen)
+                                     const char *name, char *err, size_t errlen)
 {
     sqlstore *s = (sqlstore *)base;
     pthread_mutex_lock(&s->lock);
     sqlite3_stmt *st = NULL;
     int rc = -1;
     if (sqlstore_prepare(s,
-                         "UPDATE seats SET account_id = ?1 WHERE game_id = ?2 AND seat = ?3"
+                         "UPDATE seats SET account_id = ?1, name = ?4 WHERE game_id = ?2 AND seat = ?3"
                          " AND kind = 'human' AND is_open = 0"
                          " AND (account_id IS NULL OR account_id = ?1)",
                          &st, err, errlen) == 0) {
         sqlite3_bind_int64(st, 1, account);
         sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
         sqlite3_bind_int(st, 3, seat);
+        sqlite3_bind_text(st, 4, name, -1, SQLITE_STATIC);
         rc = sqlstore_step_done(s, st, err, errlen, "giving a seat to an account");
         if (rc == 0 && sqlite3_changes(s->db) != 1)
             rc = 1;
