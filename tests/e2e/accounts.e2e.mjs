@@ -4,9 +4,12 @@
 // "My games", your turn first, and opens it to play the seat without its
 // link; the top bar of every page shows the account; the account page
 // changes the language (kept with the account) and logs out; a name full of
-// HTML shows as text; the pages in Spanish show no English.
+// HTML shows as text; the pages in Spanish show no English; the account
+// page's Turn e-mails card (no relay: says so; a relay: address, pending,
+// refusal, off; phone and desktop, Spanish).
 // Screenshots: tests/e2e/artifacts/accounts-*.png.
-import { api, assert, assertEq } from '../server/lib.mjs';
+import path from 'node:path';
+import { api, assert, assertEq, startServer, tempDir } from '../server/lib.mjs';
 import { browserSuite } from './browser.mjs';
 import { assertNoEnglish, spanishPage } from './i18n-check.mjs';
 
@@ -122,6 +125,68 @@ t.test('account page: language kept with the account, log out; in Spanish no Eng
   await assertNoEnglish(es, 'account page (guest, phone)');
   await shot(es, 'signup-phone-es');
   await es.context().close();
+});
+
+// ---- turn e-mails (helper "mail"): the Turn e-mails card of the account page ----
+t.test('account page: Turn e-mails — without a relay it says so; with one, an address given (pending), a bad one refused, turned off; phone, then desktop in Spanish', async () => {
+  // this suite's server has no --smtp
+  const { ctx, page } = await context(DESKTOP);
+  await page.goto(`${server.base}/account.html`);
+  await page.waitForSelector('#signup-form');
+  await page.fill('#signup-name', 'Noor');
+  await page.fill('#signup-password', PASSWORD);
+  await page.click('#signup');
+  await page.waitForURL(/\/me\.html$/);
+  await page.goto(`${server.base}/account.html`);
+  await page.waitForSelector('#email-off');
+  assertEq((await page.textContent('#email-off')).trim(), 'This server sends no e-mail.', 'said in words');
+  assertEq((await page.$$('#email-address')).length, 0, 'no address to give');
+  await ctx.close();
+  // a server with a relay (one that is down: nothing has to arrive for the page)
+  const relayed = await startServer(path.resolve(process.argv[2] || 'build/tabula'), {
+    db: path.join(tempDir('tabula-e2e-mail-'), 'mail.db'), args: ['--smtp', 'smtp://127.0.0.1:9'],
+  });
+  try {
+    const phone = await context(PHONE);
+    const p = phone.page;
+    await p.goto(`${relayed.base}/account.html`);
+    await p.waitForSelector('#signup-form');
+    await p.fill('#signup-name', 'Maud');
+    await p.fill('#signup-password', PASSWORD);
+    await p.click('#signup');
+    await p.waitForURL(/\/me\.html$/);
+    await p.goto(`${relayed.base}/account.html`);
+    await p.waitForSelector('#email-address');
+    assertEq((await p.textContent('#email-state')).trim(), 'No address yet.', 'no address yet');
+    await p.fill('#email-address', 'maud@b'); // an address the browser takes and the server refuses
+    await p.click('#save-email');
+    await p.waitForSelector('#email-error:not([hidden])');
+    assertEq((await p.textContent('#email-error')).trim(), 'That is not an e-mail address.', 'refused in words');
+    await p.fill('#email-address', 'maud@example.org');
+    await p.click('#save-email');
+    await p.waitForFunction(() => /maud@example\.org/.test(document.getElementById('email-state').textContent));
+    assertEq((await p.textContent('#email-state')).trim(), 'We sent a link to maud@example.org: open it to confirm the address.', 'pending');
+    assert(await p.isHidden('#email-error'), 'the error is gone');
+    await p.click('#turn-emails');
+    await p.waitForFunction(() => fetch('/api/me/email').then((r) => r.json()).then((j) => j.turn_emails === false));
+    assert(!(await p.isChecked('#turn-emails')), 'off');
+    assert(await noSideways(p), 'no sideways scroll (phone)');
+    const box = await p.locator('#save-email').boundingBox();
+    assert(box && box.height >= 44 && box.x >= 0 && box.x + box.width <= 390, `the button fits and is tappable: ${JSON.stringify(box)}`);
+    await p.locator('#email-form').scrollIntoViewIfNeeded();
+    await p.screenshot({ path: path.join(path.dirname(new URL(import.meta.url).pathname), 'artifacts', 'accounts-email-phone.png') });
+    // the same page at 1280×800, in Spanish (the account's language): no English on the card
+    await p.setViewportSize(DESKTOP.viewport);
+    await p.selectOption('#account-lang', 'es');
+    await p.waitForFunction(() => document.documentElement.lang === 'es');
+    await p.waitForFunction(() => /maud@example\.org/.test((document.getElementById('email-state') || {}).textContent || ''));
+    assert(await noSideways(p), 'no sideways scroll (desktop)');
+    await assertNoEnglish(p, 'account page with its e-mail card', { allow: ['maud', 'example', 'org'] });
+    await shot(p, 'email-desktop-es');
+    await phone.ctx.close();
+  } finally {
+    await relayed.stop();
+  }
 });
 
 await finish();

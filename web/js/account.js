@@ -1,11 +1,13 @@
 // account.js — the account page (account.html): sign up or log in (the seats
 // of the links this browser holds become the account's), then, signed in:
-// "My games", the language, a new password, log out, delete the account.
+// "My games", the language, turn e-mails (email.js), a new password, log out,
+// delete the account.
 //
 // Invariants: every text from the server (a name) is set as text, never as
 // HTML; a server refusal is shown by its code in the page's language, never
 // the server's English message; a password field is cleared once sent.
 import { brandSvg, clear, el, myGames, toast } from './common.js';
+import { emailCard } from './email.js';
 import { languages, lang, ready, setLang, t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -172,7 +174,7 @@ function signedInView(me) {
       el('p', t('Logged in as'), ' ', el('b#account-name', me.name)),
       el('div.row', el('a.button.primary#my-games', { href: '/me.html' }, t('My games')), logout),
       el('label.field', t('Language'), langSel)),
-    el('div.account-grid', pwForm, delForm));
+    el('div.account-grid', emailCard(), pwForm, delForm));
 }
 
 async function main() {
