@@ -1023,11 +1023,11 @@ static int sqlstore_mail_account(srv_store *base, int64_t account, srv_mail_acco
     return rc;
 }
 
-/* One write: `sql` with ?1 an account id (or a hash), ?2 and ?3 as given
- * (NULL: not bound); *changed gets the rows it changed. */
+/* One write: `sql` with ?1 an account id (or the hash blob1), ?2 and ?3 as
+ * given (NULL: not bound). */
 static int sqlstore_mail_write(sqlstore *s, const char *sql, int64_t account, const void *blob1,
-                               const char *text2, const void *blob3, int *changed, char *err,
-                               size_t errlen, const char *what)
+                               const char *text2, const void *blob3, char *err, size_t errlen,
+                               const char *what)
 {
     pthread_mutex_lock(&s->lock);
     sqlite3_stmt *st;
@@ -1042,8 +1042,6 @@ static int sqlstore_mail_write(sqlstore *s, const char *sql, int64_t account, co
         if (blob3)
             sqlite3_bind_blob(st, 3, blob3, SRV_HASH_LEN, SQLITE_STATIC);
         rc = sqlstore_step_done(s, st, err, errlen, what);
-        if (changed)
-            *changed = rc == 0 ? sqlite3_changes(s->db) : 0;
         sqlite3_finalize(st);
     }
     pthread_mutex_unlock(&s->lock);
@@ -1056,7 +1054,7 @@ static int sqlstore_mail_address(srv_store *base, int64_t account, const char *e
     return sqlstore_mail_write((sqlstore *)base,
                                "UPDATE accounts SET email = ?2, email_confirmed = 0,"
                                " email_token_hash = ?3 WHERE id = ?1",
-                               account, NULL, email, token_hash, NULL, err, errlen,
+                               account, NULL, email, token_hash, err, errlen,
                                "storing an e-mail address");
 }
 
@@ -1103,7 +1101,7 @@ static int sqlstore_mail_unsubscribe_key(srv_store *base, int64_t account,
 {
     return sqlstore_mail_write((sqlstore *)base,
                                "UPDATE accounts SET unsubscribe_hash = ?3 WHERE id = ?1", account,
-                               NULL, NULL, hash, NULL, err, errlen, "storing an unsubscribe link");
+                               NULL, NULL, hash, err, errlen, "storing an unsubscribe link");
 }
 
 static int sqlstore_mail_unsubscribe(srv_store *base, const uint8_t hash[SRV_HASH_LEN],
@@ -1121,7 +1119,7 @@ static int sqlstore_mail_turn_emails(srv_store *base, int64_t account, bool on, 
     return sqlstore_mail_write((sqlstore *)base,
                                on ? "UPDATE accounts SET turn_emails = 1 WHERE id = ?1"
                                   : "UPDATE accounts SET turn_emails = 0 WHERE id = ?1",
-                               account, NULL, NULL, NULL, NULL, err, errlen,
+                               account, NULL, NULL, NULL, err, errlen,
                                "turning turn e-mails on or off");
 }
 
