@@ -865,7 +865,11 @@ int srv_mail_put(srv_mailer *m, int64_t account, const char *body, size_t len, c
     if (rc == 0 && fresh && !srv_mailer_sending(m))
         return srv_error_reply(reply, 409, "no_mail", "this server sends no e-mail");
     if (rc == 0 && fresh) {
-        /* one confirmation e-mail per account every 30 seconds at most */
+        /* one confirmation e-mail per account every 30 seconds at most, and
+         * 64 a minute for the whole server (so that accounts made by the
+         * hundred cannot turn the relay against other people's addresses;
+         * an entry is reused only once it is a minute old, so the first
+         * limit holds too) */
         uint64_t now = srv_now_us();
         bool soon = false;
         pthread_mutex_lock(&m->lock);
@@ -873,12 +877,18 @@ int srv_mail_put(srv_mailer *m, int64_t account, const char *body, size_t len, c
             if (m->recent[i].account == account && m->recent[i].at_us &&
                 now - m->recent[i].at_us < 30000000u)
                 soon = true;
-        if (!soon) {
+        uint64_t oldest = m->recent[m->recent_next].at_us;
+        bool busy = !soon && oldest && now - oldest < 60000000u;
+        if (!soon && !busy) {
             m->recent[m->recent_next].account = account;
             m->recent[m->recent_next].at_us = now;
             m->recent_next = (m->recent_next + 1) % 64;
         }
         pthread_mutex_unlock(&m->lock);
+        if (busy)
+            return srv_error_reply(reply, 429, "mail_busy",
+                                   "many confirmation e-mails went out this minute; try again in "
+                                   "a minute");
         if (soon)
             return srv_error_reply(reply, 429, "too_soon",
                                    "a confirmation e-mail was sent a moment ago; wait half a "

@@ -14,6 +14,7 @@ const WHY = {
   bad_email: () => t('That is not an e-mail address.'),
   no_mail: () => t('This server sends no e-mail.'),
   too_soon: () => t('A confirmation e-mail went out a moment ago: wait half a minute.'),
+  mail_busy: () => t('Many e-mails are going out just now: try again in a minute.'),
   not_signed_in: () => t('Your session has ended: log in again to change your e-mail settings.'),
 };
 
