@@ -894,25 +894,13 @@ int srv_mail_put(srv_mailer *m, int64_t account, const char *body, size_t len, c
                                    "a confirmation e-mail was sent a moment ago; wait half a "
                                    "minute before asking for another");
     }
-    char token[64] = "";
+    /* The confirmation e-mail is built before anything is stored, so that
+     * running out of memory changes nothing. */
+    mail_job *job = NULL;
     uint8_t hash[SRV_HASH_LEN];
-    if (rc == 0 && je && (fresh || !email[0])) {
-        if (fresh)
-            mail_confirm_token(token, hash);
-        rc = m->store->m->mail_address(m->store, account, email, fresh ? hash : NULL, err,
-                                       sizeof err);
-    }
-    if (rc == 0 && jt)
-        rc = m->store->m->mail_turn_emails(m->store, account, on, err, sizeof err);
-    if (rc < 0) {
-        srv_log(&m->cfg, "mail: %s", err);
-        return srv_error_reply(reply, 500, "store_failed",
-                               "the server could not reach its database; nothing changed, try "
-                               "again");
-    }
-    atomic_fetch_add(&m->generation, 1u);
-    if (token[0]) {
-        char link[700], hours[16];
+    if (rc == 0 && fresh) {
+        char token[64], link[700], hours[16];
+        mail_confirm_token(token, hash);
         mail_link(m, link, sizeof link, "email/confirm?token=", token, a.lang);
         snprintf(hours, sizeof hours, "%d", SRV_MAIL_CONFIRM_HOURS);
         const char *keys[] = {"name", "email", "hours"};
@@ -928,24 +916,38 @@ int srv_mail_put(srv_mailer *m, int64_t account, const char *body, size_t len, c
         mail_format(&text, a.lang, W_CONFIRM_EXPIRES, 3, keys, vals, false);
         mail_puts(&text, "\r\n");
         char *s = mail_take(&subject), *t = mail_take(&text);
-        mail_job *j = calloc(1, sizeof *j);
-        if (j) {
-            j->kind = MAIL_CONFIRM;
-            snprintf(j->to, sizeof j->to, "%s", email);
-            j->message = s && t ? mail_message(m, email, s, t, NULL) : NULL;
-            j->first_us = srv_now_us();
+        job = calloc(1, sizeof *job);
+        if (job) {
+            job->kind = MAIL_CONFIRM;
+            snprintf(job->to, sizeof job->to, "%s", email);
+            job->message = s && t ? mail_message(m, email, s, t, NULL) : NULL;
+            job->first_us = srv_now_us();
         }
         free(s);
         free(t);
         sodium_memzero(token, sizeof token);
         sodium_memzero(link, sizeof link);
-        if (!j || !j->message) {
-            mail_job_free(j);
+        if (!job || !job->message) {
+            mail_job_free(job);
             return srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal",
                                    SRV_INTERNAL_MESSAGE);
         }
+    }
+    if (rc == 0 && je && (fresh || !email[0]))
+        rc = m->store->m->mail_address(m->store, account, email, fresh ? hash : NULL, err,
+                                       sizeof err);
+    if (rc == 0 && jt)
+        rc = m->store->m->mail_turn_emails(m->store, account, on, err, sizeof err);
+    if (rc < 0) {
+        mail_job_free(job);
+        srv_log(&m->cfg, "mail: %s", err);
+        return srv_error_reply(reply, 500, "store_failed",
+                               "the server could not reach its database; try again");
+    }
+    atomic_fetch_add(&m->generation, 1u);
+    if (job) {
         pthread_mutex_lock(&m->lock);
-        mail_enqueue_locked(m, j);
+        mail_enqueue_locked(m, job);
         pthread_mutex_unlock(&m->lock);
     }
     return mail_state_reply(m, account, fresh ? 202 : 200, reply);
