@@ -6,6 +6,8 @@
  * Invariants (besides mail.h's):
  *   - the lock guards the queue and the counters only; the thread never holds
  *     it while it reads the store or speaks SMTP, so queuing never waits;
+ *   - while the relay fails, the whole queue pauses (5 s, doubling to 5
+ *     minutes) and one e-mail per pause tries it again;
  *   - a turn e-mail is claimed in the store (turn_emails row) before it is
  *     built and sent; once claimed it is retried until it goes out or a day
  *     has passed, never claimed again;
@@ -337,6 +339,8 @@ struct srv_mailer {
     mail_job *jobs;          /* oldest first */
     int queued;
     bool stopping, started, failing, full_logged;
+    uint64_t pause_until_us; /* the relay failed: no e-mail is tried before then */
+    int pause_shift;         /* failures in a row: the pause doubles with each */
     atomic_bool abort_send;
     atomic_uint generation;
     pthread_t thread;
@@ -569,15 +573,18 @@ static int mail_send(srv_mailer *m, const char *to, const char *message, char *e
     return rc == CURLE_OK ? 0 : -1;
 }
 
-/* Works on one job: true when it is done with (sent or not to be sent). */
-static bool mail_work(srv_mailer *m, mail_job *j)
+enum { MAIL_DONE, MAIL_AGAIN, MAIL_RELAY_FAILED };
+
+/* Works on one job: MAIL_DONE (sent, or not to be sent), MAIL_AGAIN (the
+ * store failed: this one later), MAIL_RELAY_FAILED (every e-mail later). */
+static int mail_work(srv_mailer *m, mail_job *j)
 {
     if (!m->smtp[0])
-        return true;
+        return MAIL_DONE;
     if (!j->message) {
         int rc = mail_turn_build(m, j);
         if (rc != 0)
-            return rc > 0;
+            return rc > 0 ? MAIL_DONE : MAIL_AGAIN;
     }
     char err[CURL_ERROR_SIZE + 64];
     if (mail_send(m, j->to, j->message, err, sizeof err) == 0) {
@@ -587,7 +594,7 @@ static bool mail_work(srv_mailer *m, mail_job *j)
         pthread_mutex_unlock(&m->lock);
         if (was)
             srv_log(&m->cfg, "mail: the relay takes e-mails again");
-        return true;
+        return MAIL_DONE;
     }
     pthread_mutex_lock(&m->lock);
     bool first = !m->failing;
@@ -597,7 +604,7 @@ static bool mail_work(srv_mailer *m, mail_job *j)
         srv_log(&m->cfg, "mail: the relay %s refused or failed (%s); e-mails wait and are tried "
                          "again",
                 m->label, err);
-    return false;
+    return MAIL_RELAY_FAILED;
 }
 
 static void *mail_thread(void *arg)
@@ -607,8 +614,10 @@ static void *mail_thread(void *arg)
     while (!m->stopping) {
         uint64_t now = srv_now_us();
         mail_job **pick = NULL;
-        uint64_t soonest = UINT64_MAX;
-        for (mail_job **p = &m->jobs; *p; p = &(*p)->next) {
+        /* while the relay fails, one e-mail tries it per pause */
+        bool paused = now < m->pause_until_us;
+        uint64_t soonest = paused ? m->pause_until_us : UINT64_MAX;
+        for (mail_job **p = &m->jobs; !paused && *p; p = &(*p)->next) {
             if ((*p)->next_us <= now) {
                 pick = p;
                 break;
@@ -635,7 +644,8 @@ static void *mail_thread(void *arg)
         *pick = j->next;
         m->queued--;
         pthread_mutex_unlock(&m->lock);
-        bool done = mail_work(m, j);
+        int work = mail_work(m, j);
+        bool done = work == MAIL_DONE;
         uint64_t after = srv_now_us();
         if (!done && after - j->first_us > 86400ull * 1000000u) {
             srv_log(&m->cfg, "mail: an e-mail to %s waited a day for the relay; it is dropped",
@@ -643,6 +653,15 @@ static void *mail_thread(void *arg)
             done = true;
         }
         pthread_mutex_lock(&m->lock);
+        if (work == MAIL_RELAY_FAILED) {
+            /* the whole queue waits 5 s, 10 s, 20 s ... 5 minutes at most */
+            uint64_t pause = 5000000ull << (m->pause_shift < 6 ? m->pause_shift : 6);
+            m->pause_shift++;
+            m->pause_until_us = after + (pause > 300000000ull ? 300000000ull : pause);
+        } else if (work == MAIL_DONE && j->message) {
+            m->pause_shift = 0;
+            m->pause_until_us = 0;
+        }
         if (done) {
             mail_job_free(j);
             if (m->queued < SRV_MAIL_QUEUE / 2)
