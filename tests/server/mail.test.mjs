@@ -296,6 +296,16 @@ t.test('without --smtp: nothing is sent, and the API says so', async () => {
   assertEq(mailsTo('dee@example.org').length, 0, 'nothing sent');
 });
 
+t.test('every server stops cleanly and at once, an e-mail still waiting for the relay that is down', async () => {
+  for (const s of [server, downServer, plainServer]) {
+    const t0 = Date.now();
+    const { code } = await s.stop();
+    assertEq(code, 0, `exit status (stderr: ${s.stderr().slice(-1500)})`);
+    assert(Date.now() - t0 < 5000, `stopped in ${Date.now() - t0} ms`);
+  }
+  assert(/1 e-mail not sent \(the server stopped\)/.test(downServer.stderr()), `the log says what was not sent: ${downServer.stderr()}`);
+});
+
 const failed = await t.run();
 for (const s of [server, downServer, plainServer]) await s.stop();
 stopSink();
