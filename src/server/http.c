@@ -892,7 +892,23 @@ static enum MHD_Result http_email(srv_http *h, struct MHD_Connection *c, const c
                          : srv_mail_unsubscribe_page(h->mailer, token, lang, &page);
     if (!page)
         return http_error(c, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
-    return http_send(c, (unsigned)status, "text/html; charset=utf-8", page);
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(strlen(page), page, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(page);
+        return MHD_NO;
+    }
+    /* as the UI's pages: the address holds a token, the page runs nothing */
+    MHD_add_response_header(r, "Content-Type", "text/html; charset=utf-8");
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+    MHD_add_response_header(r, "Content-Security-Policy",
+                            "default-src 'none'; style-src 'self' 'unsafe-inline'; "
+                            "frame-ancestors 'none'");
+    enum MHD_Result ret = MHD_queue_response(c, (unsigned)status, r);
+    MHD_destroy_response(r);
+    return ret;
 }
 
 /* ---- the daemon ---- */

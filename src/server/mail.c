@@ -980,7 +980,9 @@ static char *mail_page(const char *lang, int title, int sentence, const char *em
     mail_puts(&b, mail_spanish(lang) ? "es" : "en");
     mail_puts(&b, "\"><head><meta charset=\"utf-8\">"
                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-                  "<link rel=\"stylesheet\" href=\"/css/tabula.css\"><title>");
+                  "<link rel=\"stylesheet\" href=\"/css/tabula.css\">"
+                  "<style>.mail-page .button{min-height:44px;display:inline-flex;"
+                  "align-items:center}</style><title>");
     mail_format(&b, lang, title, 0, NULL, NULL, true);
     mail_puts(&b, " — Tabula</title></head>\n<body><header class=\"topbar\"><a class=\"brand\" "
                   "href=\"/\"><span class=\"word\">Tabula</span></a></header>\n"

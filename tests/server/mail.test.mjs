@@ -196,6 +196,8 @@ t.test('the confirmation link works once; a wrong one is refused in words', asyn
   const page = await res.text();
   assertEq(res.status, 200, 'confirmed');
   assert(/text\/html/.test(res.headers.get('content-type')), 'a page');
+  assertEq(res.headers.get('referrer-policy'), 'no-referrer', 'the token never leaves in a Referer');
+  assert(/default-src 'none'/.test(res.headers.get('content-security-policy') || ''), 'a page that runs nothing');
   assert(page.includes('E-mail address confirmed') && page.includes('ann@example.org'), `the page says so: ${page}`);
   const again = await fetch(`${server.base}${url.pathname}${url.search}`);
   assertEq(again.status, 404, 'used once only');
