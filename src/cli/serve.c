@@ -22,7 +22,9 @@ static int serve_help(void)
            "                    [--max-games N] [--lease-seconds N] [--advertise URL]\n"
            "                    [--request-timeout S] [--idle-timeout S] [--max-per-address N]\n"
            "                    [--data-dir DIR] [--unstarted-expiry DURATION]\n"
-           "                    [--absent-after S] [--behind-tls] [--quiet]\n\n"
+           "                    [--absent-after S] [--behind-tls] [--smtp URL]\n"
+           "                    [--mail-from ADDRESS] [--public-url URL] [--turn-email-after S]\n"
+           "                    [--quiet]\n\n"
            "Serves the browser UI and the game API (docs/http-api.md) until interrupted.\n"
            "  --host ADDR       address to listen on (default 127.0.0.1; :: or 0.0.0.0 for all)\n"
            "  --port N          port (default 8080; 0 picks a free one)\n"
@@ -59,6 +61,15 @@ static int serve_help(void)
            "  --behind-tls      the server sits behind a TLS proxy (https): session cookies\n"
            "                    are sent Secure, only https origins count as this server's,\n"
            "                    and a client's address is the last X-Forwarded-For entry\n"
+           "  --smtp URL        send e-mail through this relay: smtp://HOST:PORT or\n"
+           "                    smtps://HOST:PORT (default: none, no e-mail is sent): address\n"
+           "                    confirmations, and turn e-mails of slow games to players\n"
+           "                    with an account (docs/server.md)\n"
+           "  --mail-from ADDRESS  the sender of those e-mails (default tabula@localhost)\n"
+           "  --public-url URL  where links in e-mails point, e.g. https://games.example.org/\n"
+           "                    (default: --advertise, else http://HOST:PORT/)\n"
+           "  --turn-email-after S  e-mail a player whose turn waits S seconds in a game\n"
+           "                    they do not have open (default 600; 0: never)\n"
            "  --quiet           no log lines\n");
     return 0;
 }
@@ -163,6 +174,20 @@ int cmd_serve(int argc, char **argv)
             if (cli_parse_int(v, 0, 86400, &n))
                 return cli_usage("serve", "--absent-after must be 0 (never) to 86400 seconds, got '%s'", v);
             cfg.absent_after = n == 0 ? -1 : (int)n;
+        } else if (strcmp(a, "--smtp") == 0) {
+            if (strncmp(v, "smtp://", 7) != 0 && strncmp(v, "smtps://", 8) != 0)
+                return cli_usage("serve", "--smtp must be smtp://HOST:PORT or smtps://HOST:PORT, got '%s'", v);
+            cfg.smtp_url = v;
+        } else if (strcmp(a, "--mail-from") == 0) {
+            cfg.mail_from = v;
+        } else if (strcmp(a, "--public-url") == 0) {
+            if (strncmp(v, "http://", 7) != 0 && strncmp(v, "https://", 8) != 0)
+                return cli_usage("serve", "--public-url must start with http:// or https://, got '%s'", v);
+            cfg.public_url = v;
+        } else if (strcmp(a, "--turn-email-after") == 0) {
+            if (cli_parse_int(v, 0, 30L * 86400, &n))
+                return cli_usage("serve", "--turn-email-after must be 0 (never) to 2592000 seconds, got '%s'", v);
+            cfg.turn_email_after = n == 0 ? -1 : (int)n;
         } else if (strcmp(a, "--advertise") == 0) {
             cfg.advertise = v;
         } else if (strcmp(a, "--sync") == 0) {

@@ -59,6 +59,7 @@ struct srv_http {
     srv_ws *ws;
     srv_reviews *reviews;
     srv_accounts *accounts;
+    srv_mailer *mailer; /* e-mail addresses, their links (mail.h) */
     struct MHD_Daemon *daemon;
     int port;
     uint64_t request_us, idle_us;
@@ -368,7 +369,8 @@ static enum MHD_Result http_too_big(struct MHD_Connection *c)
 }
 
 /* POST /api/accounts, POST|DELETE /api/session, GET|DELETE /api/me,
- * POST /api/me/password, PUT /api/me/lang, POST /api/me/claim. */
+ * POST /api/me/password, PUT /api/me/lang, POST /api/me/claim,
+ * GET|PUT /api/me/email (mail.c). */
 static enum MHD_Result http_accounts(srv_http *h, struct MHD_Connection *c, char part[][64],
                                      int parts, const char *method, const http_req *rq)
 {
@@ -401,15 +403,19 @@ static enum MHD_Result http_accounts(srv_http *h, struct MHD_Connection *c, char
         return http_send_answer(c, &ans);
     }
     /* /api/me and below: a live session */
+    bool email = parts == 2 && strcmp(part[1], "email") == 0;
     const char *allow = parts == 1                           ? "GET, DELETE"
+                        : email                              ? "GET, PUT"
                         : strcmp(part[1], "lang") == 0       ? "PUT"
                                                              : "POST";
     bool ok_method = parts == 1 ? get || del
+                     : email    ? get || strcmp(method, "PUT") == 0
                      : strcmp(part[1], "lang") == 0 ? strcmp(method, "PUT") == 0
                                                     : post;
-    bool known = parts == 1 || (parts == 2 && (strcmp(part[1], "lang") == 0 ||
-                                               strcmp(part[1], "password") == 0 ||
-                                               strcmp(part[1], "claim") == 0));
+    bool known = parts == 1 || email ||
+                 (parts == 2 && (strcmp(part[1], "lang") == 0 ||
+                                 strcmp(part[1], "password") == 0 ||
+                                 strcmp(part[1], "claim") == 0));
     if (!known)
         return http_error(c, 404, "not_found", "no such API address (see docs/http-api.md)");
     if (!ok_method)
@@ -447,6 +453,14 @@ static enum MHD_Result http_accounts(srv_http *h, struct MHD_Connection *c, char
         if (ans.status == 200)
             srv_rooms_forget_account(h->rooms, account, SRV_FORMER_PLAYER);
         return http_send_answer(c, &ans);
+    }
+    if (email) { /* the address and its turn e-mails (mail.h) */
+        char *reply = NULL;
+        int status = get ? srv_mail_get(h->mailer, account, &reply)
+                         : srv_mail_put(h->mailer, account, body, rq->len, &reply);
+        if (!reply)
+            return http_error(c, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+        return http_send(c, (unsigned)status, "application/json", reply);
     }
     if (strcmp(part[1], "password") == 0) {
         srv_accounts_password(h->accounts, account, session, body, rq->len, &ans);
@@ -891,6 +905,43 @@ static enum MHD_Result http_static(srv_http *h, struct MHD_Connection *c, const 
     return ret;
 }
 
+/* GET /email/confirm?token=… (the link of a confirmation e-mail) and GET or
+ * POST /email/unsubscribe?token=… (the link and the one-click List-
+ * Unsubscribe-Post of a turn e-mail): a small page in players' words. */
+static enum MHD_Result http_email(srv_http *h, struct MHD_Connection *c, const char *url,
+                                  const char *method)
+{
+    bool confirm = strcmp(url, "/email/confirm") == 0;
+    /* not HEAD: a link checker's look must not confirm or unsubscribe */
+    bool get = strcmp(method, "GET") == 0;
+    if (!get && (confirm || strcmp(method, "POST") != 0))
+        return http_method_not_allowed(c, confirm ? "GET" : "GET, POST");
+    const char *token = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "token");
+    const char *lang = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "lang");
+    char *page = NULL;
+    int status = confirm ? srv_mail_confirm_page(h->mailer, token, lang, &page)
+                         : srv_mail_unsubscribe_page(h->mailer, token, lang, &page);
+    if (!page)
+        return http_error(c, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+    struct MHD_Response *r =
+        MHD_create_response_from_buffer(strlen(page), page, MHD_RESPMEM_MUST_FREE);
+    if (!r) {
+        free(page);
+        return MHD_NO;
+    }
+    /* as the UI's pages: the address holds a token, the page runs nothing */
+    MHD_add_response_header(r, "Content-Type", "text/html; charset=utf-8");
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+    MHD_add_response_header(r, "Content-Security-Policy",
+                            "default-src 'none'; style-src 'self' 'unsafe-inline'; "
+                            "frame-ancestors 'none'");
+    enum MHD_Result ret = MHD_queue_response(c, (unsigned)status, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
 /* ---- the daemon ---- */
 
 static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const char *url,
@@ -954,6 +1005,8 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const ch
     }
     if (strncmp(url, "/api/", 5) == 0)
         return http_api(h, c, url, method, rq);
+    if (strcmp(url, "/email/confirm") == 0 || strcmp(url, "/email/unsubscribe") == 0)
+        return http_email(h, c, url, method);
     if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
         return http_method_not_allowed(c, "GET, HEAD");
     return http_static(h, c, url);
@@ -973,8 +1026,8 @@ static void http_completed(void *cls, struct MHD_Connection *c, void **req_cls,
 }
 
 srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *rooms,
-                         srv_ws *ws, srv_reviews *reviews, srv_accounts *accounts, char *err,
-                         size_t errlen)
+                         srv_ws *ws, srv_reviews *reviews, srv_accounts *accounts,
+                         srv_mailer *mailer, char *err, size_t errlen)
 {
     struct addrinfo hints = {0}, *ai = NULL;
     hints.ai_family = AF_UNSPEC;
@@ -1004,6 +1057,7 @@ srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *
     h->ws = ws;
     h->reviews = reviews;
     h->accounts = accounts;
+    h->mailer = mailer;
     int request_s = cfg->request_seconds > 0 ? cfg->request_seconds : SRV_REQUEST_SECONDS;
     int idle_s = cfg->idle_seconds > 0 ? cfg->idle_seconds : SRV_IDLE_SECONDS;
     unsigned per_address = cfg->per_address > 0    ? (unsigned)cfg->per_address

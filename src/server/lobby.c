@@ -20,6 +20,7 @@
  *     a request key's tokens are derived from the key itself (secret.c).
  * Locking: as roomsInt.h; the sweeper takes the registry lock, then one room.
  */
+#include "mail.h"
 #include "roomsInt.h"
 #include "accounts.h"
 #include "core/text.h"
@@ -384,6 +385,7 @@ int srv_room_delete(srv_rooms *s, const char *id, const char *body, size_t len, 
 
 struct srv_sweeper {
     srv_rooms *rooms;
+    srv_mailer *mailer; /* turn e-mails; NULL: none */
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake;
@@ -453,6 +455,61 @@ static void lobby_absent(srv_rooms *s)
     pthread_mutex_unlock(&s->registry_lock);
 }
 
+/* The account a person's seat belongs to (0: a guest's seat). */
+static int64_t lobby_seat_account(const srv_seat *st)
+{
+    return st->account_id;
+}
+
+/* Turn e-mails: a person's turn that has waited --turn-email-after seconds
+ * since it began or since the seat's last connection closed, whichever came
+ * later, with no connection of the seat open now, goes to the mailer, which
+ * sends it at most once per game, turn and account (mail.h).  It is handed
+ * on again only when the turn changes, when an account's e-mail state
+ * changed here (a confirmation) or after ten minutes (one changed on another
+ * server).  The mailer's lock is a leaf: queuing never waits on the network. */
+static void lobby_turn_mail(srv_sweeper *w)
+{
+    int after = srv_mailer_after(w->mailer);
+    if (after <= 0)
+        return;
+    srv_rooms *s = w->rooms;
+    uint64_t now = srv_now_us();
+    unsigned gen = srv_mailer_generation(w->mailer);
+    pthread_mutex_lock(&s->registry_lock);
+    for (int b = 0; b < s->nbuckets; b++) {
+        for (srv_room *r = s->buckets[b]; r; r = r->next) {
+            if (atomic_load(&r->away) || atomic_load(&r->deleted))
+                continue;
+            pthread_mutex_lock(&r->lock);
+            int to = r->state && !r->broken[0] && !r->conceded ? tb_to_move(r->state) : TB_OVER;
+            srv_seat *st = to >= 0 ? &r->seat[to] : NULL;
+            int64_t account = st ? lobby_seat_account(st) : 0;
+            int turn = r->record ? tb_record_length(r->record) : 0;
+            uint64_t since = st && st->left_us > r->turn_since_us ? st->left_us : r->turn_since_us;
+            if (st && account > 0 && st->kind == SRV_HUMAN && st->connected == 0 &&
+                !srv_seats_waiting(r) && !srv_seats_computer_plays(r, to) && !r->commit_pending &&
+                now - since >= (uint64_t)after * 1000000u &&
+                (st->mail_turn != turn + 1 || st->mail_gen != gen || now >= st->mail_again_us)) {
+                srv_mail_turn t = {0};
+                snprintf(t.id, sizeof t.id, "%s", r->id);
+                t.n = turn;
+                t.account = account;
+                snprintf(t.title, sizeof t.title, "%s", tb_game_title(r->game));
+                for (int i = 0; i < r->players; i++)
+                    if (i != to)
+                        snprintf(t.opponent[t.opponents++], SRV_NAME_LEN, "%s", r->seat[i].name);
+                st->mail_turn = turn + 1;
+                st->mail_gen = gen;
+                st->mail_again_us = now + 600u * 1000000u;
+                srv_mailer_turn(w->mailer, &t);
+            }
+            pthread_mutex_unlock(&r->lock);
+        }
+    }
+    pthread_mutex_unlock(&s->registry_lock);
+}
+
 static void *lobby_sweeper(void *arg)
 {
     srv_sweeper *w = arg;
@@ -466,6 +523,7 @@ static void *lobby_sweeper(void *arg)
             break;
         pthread_mutex_unlock(&w->lock);
         lobby_absent(w->rooms);
+        lobby_turn_mail(w);
         uint64_t now = srv_now_us();
         if (w->expiry_s >= 0 && now >= w->next_expiry_us) {
             /* A quarter of the expiry time between looks, a minute at most. */
@@ -480,7 +538,7 @@ static void *lobby_sweeper(void *arg)
     return NULL;
 }
 
-srv_sweeper *srv_lobby_start(srv_rooms *s, char *err, size_t errlen)
+srv_sweeper *srv_lobby_start(srv_rooms *s, srv_mailer *mailer, char *err, size_t errlen)
 {
     srv_sweeper *w = calloc(1, sizeof *w);
     if (!w) {
@@ -488,6 +546,7 @@ srv_sweeper *srv_lobby_start(srv_rooms *s, char *err, size_t errlen)
         return NULL;
     }
     w->rooms = s;
+    w->mailer = mailer;
     w->expiry_s = s->cfg.unstarted_expiry < 0    ? -1
                   : s->cfg.unstarted_expiry == 0 ? LOBBY_EXPIRY_DEFAULT_S
                                                  : s->cfg.unstarted_expiry;

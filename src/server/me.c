@@ -60,7 +60,8 @@ json_t *srv_rooms_account_games(srv_rooms *s, int64_t account, char *err, size_t
             /* not in memory (finished, or played by another instance) */
             snprintf(status, sizeof status, "%s", row->status);
             for (int k = 0; strcmp(status, "running") == 0 && k < row->players; k++)
-                if (strcmp(row->seat[k].kind, "human") == 0 && !row->seat[k].joined)
+                if (strcmp(row->seat[k].kind, "human") == 0 && !row->seat[k].joined &&
+                    row->seat[k].account_id != account)
                     snprintf(status, sizeof status, "open");
         }
         const tb_game *g = tb_game_find(row->game);
@@ -113,6 +114,9 @@ json_t *srv_rooms_account_games(srv_rooms *s, int64_t account, char *err, size_t
 int srv_rooms_claim_seats(srv_rooms *s, int64_t account, const json_t *claim)
 {
     int claimed = 0;
+    char name[SRV_NAME_LEN];
+    if (srv_accounts_name_of(s->accounts, account, name) != 0)
+        return 0;
     size_t i;
     const json_t *c;
     json_array_foreach(claim, i, c) {
@@ -128,13 +132,17 @@ int srv_rooms_claim_seats(srv_rooms *s, int64_t account, const json_t *claim)
             continue;
         int seat = srv_room_seat_of_token(r, token);
         char err[TB_ERR_LEN];
-        if (seat >= 0 && s->store->m->seat_set_account(s->store, id, seat, account, err,
+        if (seat >= 0 && s->store->m->seat_set_account(s->store, id, seat, account, name, err,
                                                        sizeof err) == 0) {
             claimed++;
             if (!temporary) {
+                /* the seat is the account's, by its name, in memory too */
                 pthread_mutex_lock(&r->lock);
-                if (r->seat[seat].account_id <= 0)
-                    r->seat[seat].account_id = account;
+                r->seat[seat].account_id = account;
+                snprintf(r->seat[seat].name, sizeof r->seat[seat].name, "%s", name);
+                if (r->record)
+                    tb_record_set_player(r->record, seat, name, "human");
+                srv_room_refresh_locked(r);
                 pthread_mutex_unlock(&r->lock);
             }
         }

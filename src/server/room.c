@@ -126,6 +126,13 @@ void srv_room_brief(srv_room *r, int64_t account, char status[16], bool *your_tu
 {
     pthread_mutex_lock(&r->lock);
     snprintf(status, 16, "%s", room_status(r));
+    /* waiting only for the account itself to sit down is playing, for it */
+    bool others = false;
+    for (int i = 0; i < r->players; i++)
+        others = others || (r->seat[i].kind == SRV_HUMAN && !r->seat[i].joined &&
+                            r->seat[i].account_id != account);
+    if (strcmp(status, "open") == 0 && !others)
+        snprintf(status, 16, "running");
     int to = r->state && !r->broken[0] && !r->conceded ? tb_to_move(r->state) : TB_OVER;
     *your_turn = strcmp(status, "running") == 0 && to >= 0 && to < r->players &&
                  r->seat[to].kind == SRV_HUMAN && r->seat[to].account_id == account &&
@@ -1758,8 +1765,8 @@ void srv_room_detach(srv_room *r, srv_client *c)
         }
     }
     int seat = c->seat;
-    if (found && seat >= 0 && r->seat[seat].connected > 0)
-        r->seat[seat].connected--;
+    if (found && seat >= 0 && r->seat[seat].connected > 0 && --r->seat[seat].connected == 0)
+        r->seat[seat].left_us = srv_now_us(); /* turn e-mails count from here */
     if (found)
         room_broadcast(r, room_presence(r));
     pthread_mutex_unlock(&r->lock);

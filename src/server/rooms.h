@@ -66,7 +66,11 @@ void srv_rooms_close(srv_rooms *rooms); /* frees every room */
 /* lobby.c: the sweeper thread (expires games never started, hands absent
  * seats to the computer); NULL with err when it cannot start. */
 typedef struct srv_sweeper srv_sweeper;
-srv_sweeper *srv_lobby_start(srv_rooms *rooms, char *err, size_t errlen);
+/* `mailer` (mail.h, may be NULL) gets the turns that wait on a person who
+ * does not have the game open. */
+struct srv_mailer;
+srv_sweeper *srv_lobby_start(srv_rooms *rooms, struct srv_mailer *mailer, char *err,
+                             size_t errlen);
 void srv_lobby_stop(srv_sweeper *sweeper); /* joins the thread and frees; NULL is fine */
 /* lease.c, several instances (a store with leases): the thread that keeps
  * this instance's games and takes over those of instances that stopped;

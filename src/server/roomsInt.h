@@ -73,6 +73,11 @@ typedef struct srv_seat {
     bool away;                  /* the person let the turn wait too long: the
                                  * computer plays it until they are back */
     int64_t account_id;         /* accounts: the account the seat belongs to; 0: none */
+    /* turn e-mails (lobby.c's sweeper hands them to mail.c) */
+    uint64_t left_us;           /* when its last connection here closed (srv_now_us) */
+    int mail_turn;              /* 1 + the turn (decisions made) last handed on; 0: none */
+    unsigned mail_gen;          /* srv_mailer_generation then */
+    uint64_t mail_again_us;     /* hand it on again from then (another server's change) */
 } srv_seat;
 
 /* social.c: a room's table chat and its "Play again" links. */

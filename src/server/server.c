@@ -41,6 +41,7 @@ struct srv_server {
     srv_accounts *accounts;
     srv_rooms *rooms;
     srv_sweeper *sweeper; /* lobby.c, above the rooms */
+    srv_mailer *mailer;   /* mail.c: e-mails, beside the rooms */
     srv_lease *lease;     /* lease.c: several instances on one database */
     srv_reviews *reviews;
     srv_http *http;
@@ -142,7 +143,10 @@ srv_server *srv_start(const srv_config *cfg, char *err, size_t errlen)
     if (!s->rooms)
         goto fail;
     srv_rooms_set_accounts(s->rooms, s->accounts);
-    s->sweeper = srv_lobby_start(s->rooms, err, errlen);
+    s->mailer = srv_mailer_start(&s->cfg, s->store, err, errlen);
+    if (!s->mailer)
+        goto fail;
+    s->sweeper = srv_lobby_start(s->rooms, s->mailer, err, errlen);
     if (!s->sweeper)
         goto fail;
     s->ws = srv_ws_start(&s->cfg, s->rooms, err, errlen);
@@ -151,11 +155,12 @@ srv_server *srv_start(const srv_config *cfg, char *err, size_t errlen)
     s->reviews = srv_reviews_start(&s->cfg, s->store, err, errlen);
     if (!s->reviews)
         goto fail;
-    s->http = srv_http_start(&s->cfg, s->web_dir, s->rooms, s->ws, s->reviews, s->accounts, err,
-                             errlen);
+    s->http = srv_http_start(&s->cfg, s->web_dir, s->rooms, s->ws, s->reviews, s->accounts,
+                             s->mailer, err, errlen);
     if (!s->http)
         goto fail;
     s->port = srv_http_port(s->http);
+    srv_mailer_set_port(s->mailer, s->port);
     if (s->store->m->lease_take) { /* several instances may share this database */
         s->lease = srv_lease_start(s->rooms, s->port, err, errlen);
         if (!s->lease)
@@ -204,6 +209,7 @@ void srv_stop(srv_server *s)
     if (s->http)
         srv_http_stop(s->http);
     srv_ws_free(s->ws);
+    srv_mailer_free(s->mailer); /* after the requests that queue e-mails */
     srv_rooms_close(s->rooms);
     srv_accounts_close(s->accounts);
     srv_reviews_free(s->reviews);

@@ -43,6 +43,13 @@ typedef struct srv_config {
                           * it, for open tables; 0: 180, -1: never */
     bool behind_tls;     /* behind a TLS proxy: Secure cookies, https origins only,
                           * the client's address from X-Forwarded-For (accounts.c) */
+    /* turn e-mails (mail.c) */
+    const char *smtp_url;  /* smtp://HOST:PORT of the relay; NULL: no e-mail is sent */
+    const char *mail_from; /* the sender's address; NULL: tabula@localhost */
+    const char *public_url; /* where links in e-mails point; NULL: --advertise, else
+                             * http://HOST:PORT/ */
+    int turn_email_after;  /* seconds a turn waits on a game nobody of the seat has open
+                            * before its e-mail; 0: 600, -1: never */
 } srv_config;
 
 typedef struct srv_server srv_server;

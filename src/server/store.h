@@ -178,6 +178,20 @@ typedef struct srv_player {
 } srv_player;
 
 void srv_player_clear(srv_player *p);
+/* ---- turn e-mails (mail.c): what an account's e-mail needs ---- */
+#define SRV_EMAIL_LEN 256 /* bytes of an e-mail address, NUL included */
+typedef struct srv_mail_account {
+    char name[SRV_NAME_LEN];
+    char lang[16];              /* "" : English */
+    char email[SRV_EMAIL_LEN];  /* "" : none given */
+    bool confirmed;             /* its confirmation link was opened */
+    bool pending;               /* a confirmation link is out */
+    bool turn_emails;           /* not unsubscribed */
+    char key[160];              /* the account's password hash: the key its unsubscribe
+                                 * link is derived with (never leaves the server) */
+    bool has_unsubscribe;
+    uint8_t unsubscribe_hash[SRV_HASH_LEN];
+} srv_mail_account;
 
 typedef struct srv_store_methods {
     const char *name;
@@ -338,11 +352,38 @@ typedef struct srv_store_methods {
      * caller clears each row and frees the array. */
     int (*account_games)(srv_store *st, int64_t account, srv_game_row **rows, int *count,
                          char *err, size_t errlen);
-    /* Gives seat `seat` of game `id` (a person's, taken) to an account:
-     * 0 done (or it was that account's already), 1 it belongs to another
-     * account or is no person's seat, -1. */
+    /* Gives seat `seat` of game `id` (a person's, taken) to an account,
+     * the seat then named `name` (the account's): 0 done (or it was that
+     * account's already), 1 it belongs to another account or is no
+     * person's seat, -1. */
     int (*seat_set_account)(srv_store *st, const char *id, int seat, int64_t account,
+                            const char *name, char *err, size_t errlen);
+
+    /* ---- turn e-mails (mail.c); accounts are made by accounts.c ---- */
+    /* The account's e-mail state: 0, 1 no such account, -1 an error. */
+    int (*mail_account)(srv_store *st, int64_t account, srv_mail_account *a, char *err,
+                        size_t errlen);
+    /* Gives the account a new address ("" none), unconfirmed, whose
+     * confirmation link hashes to `token_hash` (NULL: no link out). */
+    int (*mail_address)(srv_store *st, int64_t account, const char *email,
+                        const uint8_t *token_hash, char *err, size_t errlen);
+    /* Confirms the address whose link hashes to `token_hash`, once: 0 (the
+     * link is used up; *account set), 1 no such link. */
+    int (*mail_confirm)(srv_store *st, const uint8_t token_hash[SRV_HASH_LEN], int64_t *account,
+                        char *err, size_t errlen);
+    /* Keeps the hash of the account's current unsubscribe link. */
+    int (*mail_unsubscribe_key)(srv_store *st, int64_t account,
+                                const uint8_t hash[SRV_HASH_LEN], char *err, size_t errlen);
+    /* Turns turn e-mails off for the account whose unsubscribe link hashes to
+     * `hash`: 0 (*account set), 1 no such link. */
+    int (*mail_unsubscribe)(srv_store *st, const uint8_t hash[SRV_HASH_LEN], int64_t *account,
                             char *err, size_t errlen);
+    int (*mail_turn_emails)(srv_store *st, int64_t account, bool on, char *err, size_t errlen);
+    /* Claims the e-mail of game `id`'s turn after `n` decisions for the
+     * account before sending it: 0 claimed (send it), 1 claimed already (by
+     * this server or another on the same database: send nothing). */
+    int (*mail_turn_claim)(srv_store *st, const char *id, int n, int64_t account, const char *at,
+                           char *err, size_t errlen);
 } srv_store_methods;
 
 struct srv_store {

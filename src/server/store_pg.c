@@ -1785,6 +1785,186 @@ static int pgstore_rematch_link(srv_store *base, const char *old, const char *fr
     return rc;
 }
 
+/* ---- turn e-mails (mail.c): an account's address, its links, the e-mails
+ * claimed.  Accounts themselves are accounts.c's. ---- */
+
+/* Runs a statement that answers rows (a dropped connection is opened
+ * again once): its result (*out, the caller clears it), or -1. */
+static int pgstore_mail_query(pgsession *s, const char *sql, int n, const char *const *p,
+                              PGresult **out, char *err, size_t errlen, const char *what)
+{
+    *out = NULL;
+    int rc = -1;
+    for (int attempt = 0; attempt < 2 && rc; attempt++) {
+        if (attempt && !pgstore_lost(s))
+            break;
+        if (pgstore_ensure(s, err, errlen))
+            continue;
+        PGresult *r = pgstore_params(s, sql, n, p);
+        if (pgstore_is(r, PGRES_TUPLES_OK)) {
+            *out = r;
+            rc = 0;
+        } else {
+            rc = pgstore_fail(s, r, err, errlen, what);
+            PQclear(r);
+        }
+    }
+    return rc;
+}
+
+static int pgstore_mail_account(srv_store *base, int64_t account, srv_mail_account *a,
+                                char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    memset(a, 0, sizeof *a);
+    char idtext[24];
+    snprintf(idtext, sizeof idtext, "%lld", (long long)account);
+    const char *p[] = {idtext};
+    pgsession *s = pgstore_take(st, false);
+    PGresult *r;
+    int rc = pgstore_mail_query(s,
+                                "SELECT name, lang, email, email_confirmed, email_token_hash IS"
+                                " NOT NULL, turn_emails, pw_hash,"
+                                " coalesce(encode(unsubscribe_hash, 'hex'), '')"
+                                " FROM accounts WHERE id = $1::bigint",
+                                1, p, &r, err, errlen, "reading an account");
+    if (rc == 0 && PQntuples(r) == 0)
+        rc = 1;
+    else if (rc == 0) {
+        pgstore_copy(a->name, sizeof a->name, r, 0, 0);
+        pgstore_copy(a->lang, sizeof a->lang, r, 0, 1);
+        pgstore_copy(a->email, sizeof a->email, r, 0, 2);
+        a->confirmed = strcmp(PQgetvalue(r, 0, 3), "t") == 0;
+        a->pending = strcmp(PQgetvalue(r, 0, 4), "t") == 0;
+        a->turn_emails = strcmp(PQgetvalue(r, 0, 5), "t") == 0;
+        pgstore_copy(a->key, sizeof a->key, r, 0, 6);
+        const char *hex = PQgetvalue(r, 0, 7);
+        if (strlen(hex) == 2 * SRV_HASH_LEN) {
+            a->has_unsubscribe = true;
+            for (int k = 0; k < SRV_HASH_LEN; k++)
+                a->unsubscribe_hash[k] =
+                    (uint8_t)(pgstore_hex(hex[2 * k]) << 4 | pgstore_hex(hex[2 * k + 1]));
+        }
+    }
+    PQclear(r);
+    pgstore_give(st, s);
+    return rc;
+}
+
+static int pgstore_mail_address(srv_store *base, int64_t account, const char *email,
+                                const uint8_t *token_hash, char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    char idtext[24], hex[2 * SRV_HASH_LEN + 1] = "";
+    snprintf(idtext, sizeof idtext, "%lld", (long long)account);
+    if (token_hash)
+        pgstore_hex_of(token_hash, hex);
+    const char *p[] = {idtext, email, token_hash ? hex : NULL};
+    pgsession *s = pgstore_take(st, false);
+    int rc = pgstore_write(s,
+                           "UPDATE accounts SET email = $2, email_confirmed = false,"
+                           " email_token_hash = decode($3, 'hex') WHERE id = $1::bigint",
+                           3, p, err, errlen, "storing an e-mail address");
+    pgstore_give(st, s);
+    return rc;
+}
+
+/* `sql` takes a link's hash as $1 and answers the account's id: 0 (*account
+ * set), 1 no such link. */
+static int pgstore_mail_by_hash(srv_store *base, const char *sql,
+                                const uint8_t hash[SRV_HASH_LEN], int64_t *account, char *err,
+                                size_t errlen, const char *what)
+{
+    pgstore *st = (pgstore *)base;
+    char hex[2 * SRV_HASH_LEN + 1];
+    pgstore_hex_of(hash, hex);
+    const char *p[] = {hex};
+    pgsession *s = pgstore_take(st, false);
+    PGresult *r;
+    int rc = pgstore_mail_query(s, sql, 1, p, &r, err, errlen, what);
+    if (rc == 0 && PQntuples(r) == 0)
+        rc = 1;
+    else if (rc == 0)
+        *account = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+    PQclear(r);
+    pgstore_give(st, s);
+    return rc;
+}
+
+static int pgstore_mail_confirm(srv_store *base, const uint8_t token_hash[SRV_HASH_LEN],
+                                int64_t *account, char *err, size_t errlen)
+{
+    return pgstore_mail_by_hash(base,
+                                "UPDATE accounts SET email_confirmed = true,"
+                                " email_token_hash = NULL, turn_emails = true"
+                                " WHERE email_token_hash = decode($1, 'hex') RETURNING id",
+                                token_hash, account, err, errlen, "confirming an e-mail address");
+}
+
+static int pgstore_mail_unsubscribe(srv_store *base, const uint8_t hash[SRV_HASH_LEN],
+                                    int64_t *account, char *err, size_t errlen)
+{
+    return pgstore_mail_by_hash(base,
+                                "UPDATE accounts SET turn_emails = false"
+                                " WHERE unsubscribe_hash = decode($1, 'hex') RETURNING id",
+                                hash, account, err, errlen, "turning turn e-mails off");
+}
+
+static int pgstore_mail_unsubscribe_key(srv_store *base, int64_t account,
+                                        const uint8_t hash[SRV_HASH_LEN], char *err,
+                                        size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    char idtext[24], hex[2 * SRV_HASH_LEN + 1];
+    snprintf(idtext, sizeof idtext, "%lld", (long long)account);
+    pgstore_hex_of(hash, hex);
+    const char *p[] = {idtext, hex};
+    pgsession *s = pgstore_take(st, false);
+    int rc = pgstore_write(s,
+                           "UPDATE accounts SET unsubscribe_hash = decode($2, 'hex')"
+                           " WHERE id = $1::bigint",
+                           2, p, err, errlen, "storing an unsubscribe link");
+    pgstore_give(st, s);
+    return rc;
+}
+
+static int pgstore_mail_turn_emails(srv_store *base, int64_t account, bool on, char *err,
+                                    size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    char idtext[24];
+    snprintf(idtext, sizeof idtext, "%lld", (long long)account);
+    const char *p[] = {idtext, on ? "true" : "false"};
+    pgsession *s = pgstore_take(st, false);
+    int rc = pgstore_write(s, "UPDATE accounts SET turn_emails = $2::boolean WHERE id = $1::bigint",
+                           2, p, err, errlen, "turning turn e-mails on or off");
+    pgstore_give(st, s);
+    return rc;
+}
+
+static int pgstore_mail_turn_claim(srv_store *base, const char *id, int n, int64_t account,
+                                   const char *at, char *err, size_t errlen)
+{
+    pgstore *st = (pgstore *)base;
+    char ntext[16], idtext[24];
+    snprintf(ntext, sizeof ntext, "%d", n);
+    snprintf(idtext, sizeof idtext, "%lld", (long long)account);
+    const char *p[] = {id, ntext, idtext, at};
+    pgsession *s = pgstore_take(st, false);
+    PGresult *r;
+    /* One INSERT: of two servers claiming at once, exactly one gets the row. */
+    int rc = pgstore_mail_query(s,
+                                "INSERT INTO turn_emails (game_id, n, account_id, at)"
+                                " VALUES ($1, $2::int, $3::bigint, $4)"
+                                " ON CONFLICT DO NOTHING RETURNING n",
+                                4, p, &r, err, errlen, "claiming a turn e-mail");
+    if (rc == 0)
+        rc = PQntuples(r) == 1 ? 0 : 1;
+    PQclear(r);
+    pgstore_give(st, s);
+    return rc;
+}
+
 /* Marks this instance seen: a committed write like a decision's (a
  * dropped connection is opened again first). */
 static int pgstore_probe(srv_store *base, char *err, size_t errlen)
@@ -2037,18 +2217,18 @@ static int pgstore_account_games(srv_store *base, int64_t account, srv_game_row 
 }
 
 static int pgstore_seat_set_account(srv_store *base, const char *id, int seat, int64_t account,
-                                    char *err, size_t errlen)
+                                    const char *name, char *err, size_t errlen)
 {
     char idtext[24], seatno[16];
     snprintf(idtext, sizeof idtext, "%lld", (long long)account);
     snprintf(seatno, sizeof seatno, "%d", seat);
-    const char *p[] = {idtext, id, seatno};
+    const char *p[] = {idtext, id, seatno, name};
     int changes = 0;
     int rc = pgstore_change((pgstore *)base,
-                            "UPDATE seats SET account_id = $1::bigint WHERE game_id = $2"
+                            "UPDATE seats SET account_id = $1::bigint, name = $4 WHERE game_id = $2"
                             " AND seat = $3::int AND kind = 'human' AND NOT is_open"
                             " AND (account_id IS NULL OR account_id = $1::bigint)",
-                            3, p, &changes, err, errlen, "giving a seat to an account");
+                            4, p, &changes, err, errlen, "giving a seat to an account");
     return rc ? rc : changes == 1 ? 0 : 1;
 }
 
@@ -2371,6 +2551,14 @@ static const srv_store_methods pgstore_methods = {
     .rematch_link = pgstore_rematch_link,
     .ratings_list = pgstore_ratings_list,
     .player_load = pgstore_player_load,
+    /* turn e-mails (mail.c) */
+    .mail_account = pgstore_mail_account,
+    .mail_address = pgstore_mail_address,
+    .mail_confirm = pgstore_mail_confirm,
+    .mail_unsubscribe_key = pgstore_mail_unsubscribe_key,
+    .mail_unsubscribe = pgstore_mail_unsubscribe,
+    .mail_turn_emails = pgstore_mail_turn_emails,
+    .mail_turn_claim = pgstore_mail_turn_claim,
     .close = pgstore_close,
     .probe = pgstore_probe,
     .lease_take = pgstore_lease_take,

@@ -1427,6 +1427,175 @@ done:
     return rc;
 }
 
+/* ---- turn e-mails (mail.c): an account's address, its links, the e-mails
+ * claimed.  Accounts themselves are accounts.c's. ---- */
+
+static void sqlstore_copy_text(sqlite3_stmt *st, int col, char *out, size_t outlen)
+{
+    const unsigned char *t = sqlite3_column_text(st, col);
+    snprintf(out, outlen, "%s", t ? (const char *)t : "");
+}
+
+static int sqlstore_mail_account(srv_store *base, int64_t account, srv_mail_account *a,
+                                 char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    memset(a, 0, sizeof *a);
+    pthread_mutex_lock(&s->lock);
+    sqlite3_stmt *st;
+    int rc = sqlstore_prepare(s,
+                              "SELECT name, lang, email, email_confirmed, email_token_hash IS NOT"
+                              " NULL, turn_emails, pw_hash, unsubscribe_hash FROM accounts"
+                              " WHERE id = ?1",
+                              &st, err, errlen);
+    if (rc == 0) {
+        sqlite3_bind_int64(st, 1, account);
+        int step = sqlite3_step(st);
+        if (step == SQLITE_ROW) {
+            sqlstore_copy_text(st, 0, a->name, sizeof a->name);
+            sqlstore_copy_text(st, 1, a->lang, sizeof a->lang);
+            sqlstore_copy_text(st, 2, a->email, sizeof a->email);
+            a->confirmed = sqlite3_column_int(st, 3) != 0;
+            a->pending = sqlite3_column_int(st, 4) != 0;
+            a->turn_emails = sqlite3_column_int(st, 5) != 0;
+            sqlstore_copy_text(st, 6, a->key, sizeof a->key);
+            if (sqlite3_column_bytes(st, 7) == SRV_HASH_LEN) {
+                a->has_unsubscribe = true;
+                memcpy(a->unsubscribe_hash, sqlite3_column_blob(st, 7), SRV_HASH_LEN);
+            }
+        } else {
+            rc = step == SQLITE_DONE ? 1 : sqlstore_fail(s, err, errlen, "reading an account");
+        }
+        sqlite3_finalize(st);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+/* One write: `sql` with ?1 an account id (or the hash blob1), ?2 and ?3 as
+ * given (NULL: not bound). */
+static int sqlstore_mail_write(sqlstore *s, const char *sql, int64_t account, const void *blob1,
+                               const char *text2, const void *blob3, char *err, size_t errlen,
+                               const char *what)
+{
+    pthread_mutex_lock(&s->lock);
+    sqlite3_stmt *st;
+    int rc = sqlstore_prepare(s, sql, &st, err, errlen);
+    if (rc == 0) {
+        if (blob1)
+            sqlite3_bind_blob(st, 1, blob1, SRV_HASH_LEN, SQLITE_STATIC);
+        else
+            sqlite3_bind_int64(st, 1, account);
+        if (text2)
+            sqlite3_bind_text(st, 2, text2, -1, SQLITE_STATIC);
+        if (blob3)
+            sqlite3_bind_blob(st, 3, blob3, SRV_HASH_LEN, SQLITE_STATIC);
+        rc = sqlstore_step_done(s, st, err, errlen, what);
+        sqlite3_finalize(st);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static int sqlstore_mail_address(srv_store *base, int64_t account, const char *email,
+                                 const uint8_t *token_hash, char *err, size_t errlen)
+{
+    return sqlstore_mail_write((sqlstore *)base,
+                               "UPDATE accounts SET email = ?2, email_confirmed = 0,"
+                               " email_token_hash = ?3 WHERE id = ?1",
+                               account, NULL, email, token_hash, err, errlen,
+                               "storing an e-mail address");
+}
+
+/* Finds the account of a link hash in `column`, then runs `update` on it
+ * (?1 the account): 0 (*account set), 1 no such link. */
+static int sqlstore_mail_by_hash(sqlstore *s, const char *find, const char *update,
+                                 const uint8_t hash[SRV_HASH_LEN], int64_t *account, char *err,
+                                 size_t errlen, const char *what)
+{
+    pthread_mutex_lock(&s->lock);
+    sqlite3_stmt *st;
+    int rc = sqlstore_prepare(s, find, &st, err, errlen);
+    if (rc == 0) {
+        sqlite3_bind_blob(st, 1, hash, SRV_HASH_LEN, SQLITE_STATIC);
+        int step = sqlite3_step(st);
+        if (step == SQLITE_ROW)
+            *account = sqlite3_column_int64(st, 0);
+        else
+            rc = step == SQLITE_DONE ? 1 : sqlstore_fail(s, err, errlen, what);
+        sqlite3_finalize(st);
+    }
+    if (rc == 0 && (rc = sqlstore_prepare(s, update, &st, err, errlen)) == 0) {
+        sqlite3_bind_int64(st, 1, *account);
+        rc = sqlstore_step_done(s, st, err, errlen, what);
+        sqlite3_finalize(st);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
+static int sqlstore_mail_confirm(srv_store *base, const uint8_t token_hash[SRV_HASH_LEN],
+                                 int64_t *account, char *err, size_t errlen)
+{
+    return sqlstore_mail_by_hash((sqlstore *)base,
+                                 "SELECT id FROM accounts WHERE email_token_hash = ?1",
+                                 "UPDATE accounts SET email_confirmed = 1, email_token_hash = NULL,"
+                                 " turn_emails = 1 WHERE id = ?1",
+                                 token_hash, account, err, errlen, "confirming an e-mail address");
+}
+
+static int sqlstore_mail_unsubscribe_key(srv_store *base, int64_t account,
+                                         const uint8_t hash[SRV_HASH_LEN], char *err,
+                                         size_t errlen)
+{
+    return sqlstore_mail_write((sqlstore *)base,
+                               "UPDATE accounts SET unsubscribe_hash = ?3 WHERE id = ?1", account,
+                               NULL, NULL, hash, err, errlen, "storing an unsubscribe link");
+}
+
+static int sqlstore_mail_unsubscribe(srv_store *base, const uint8_t hash[SRV_HASH_LEN],
+                                     int64_t *account, char *err, size_t errlen)
+{
+    return sqlstore_mail_by_hash((sqlstore *)base,
+                                 "SELECT id FROM accounts WHERE unsubscribe_hash = ?1",
+                                 "UPDATE accounts SET turn_emails = 0 WHERE id = ?1", hash,
+                                 account, err, errlen, "turning turn e-mails off");
+}
+
+static int sqlstore_mail_turn_emails(srv_store *base, int64_t account, bool on, char *err,
+                                     size_t errlen)
+{
+    return sqlstore_mail_write((sqlstore *)base,
+                               on ? "UPDATE accounts SET turn_emails = 1 WHERE id = ?1"
+                                  : "UPDATE accounts SET turn_emails = 0 WHERE id = ?1",
+                               account, NULL, NULL, NULL, err, errlen,
+                               "turning turn e-mails on or off");
+}
+
+static int sqlstore_mail_turn_claim(srv_store *base, const char *id, int n, int64_t account,
+                                    const char *at, char *err, size_t errlen)
+{
+    sqlstore *s = (sqlstore *)base;
+    pthread_mutex_lock(&s->lock);
+    sqlite3_stmt *st;
+    int rc = sqlstore_prepare(s,
+                              "INSERT INTO turn_emails (game_id, n, account_id, at)"
+                              " VALUES (?1, ?2, ?3, ?4) ON CONFLICT DO NOTHING",
+                              &st, err, errlen);
+    if (rc == 0) {
+        sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 2, n);
+        sqlite3_bind_int64(st, 3, account);
+        sqlite3_bind_text(st, 4, at, -1, SQLITE_STATIC);
+        rc = sqlstore_step_done(s, st, err, errlen, "claiming a turn e-mail");
+        if (rc == 0)
+            rc = sqlite3_changes(s->db) == 1 ? 0 : 1;
+        sqlite3_finalize(st);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
+
 /* Rewrites the schema version with its own value: a page written and
  * committed like a decision's, changing nothing. */
 static int sqlstore_probe(srv_store *base, char *err, size_t errlen)
@@ -1720,20 +1889,21 @@ done:
 }
 
 static int sqlstore_seat_set_account(srv_store *base, const char *id, int seat, int64_t account,
-                                     char *err, size_t errlen)
+                                     const char *name, char *err, size_t errlen)
 {
     sqlstore *s = (sqlstore *)base;
     pthread_mutex_lock(&s->lock);
     sqlite3_stmt *st = NULL;
     int rc = -1;
     if (sqlstore_prepare(s,
-                         "UPDATE seats SET account_id = ?1 WHERE game_id = ?2 AND seat = ?3"
+                         "UPDATE seats SET account_id = ?1, name = ?4 WHERE game_id = ?2 AND seat = ?3"
                          " AND kind = 'human' AND is_open = 0"
                          " AND (account_id IS NULL OR account_id = ?1)",
                          &st, err, errlen) == 0) {
         sqlite3_bind_int64(st, 1, account);
         sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
         sqlite3_bind_int(st, 3, seat);
+        sqlite3_bind_text(st, 4, name, -1, SQLITE_STATIC);
         rc = sqlstore_step_done(s, st, err, errlen, "giving a seat to an account");
         if (rc == 0 && sqlite3_changes(s->db) != 1)
             rc = 1;
@@ -1767,6 +1937,14 @@ static const srv_store_methods sqlstore_methods = {
     .rematch_link = sqlstore_rematch_link,
     .ratings_list = sqlstore_ratings_list,
     .player_load = sqlstore_player_load,
+    /* turn e-mails (mail.c) */
+    .mail_account = sqlstore_mail_account,
+    .mail_address = sqlstore_mail_address,
+    .mail_confirm = sqlstore_mail_confirm,
+    .mail_unsubscribe_key = sqlstore_mail_unsubscribe_key,
+    .mail_unsubscribe = sqlstore_mail_unsubscribe,
+    .mail_turn_emails = sqlstore_mail_turn_emails,
+    .mail_turn_claim = sqlstore_mail_turn_claim,
     .close = sqlstore_close,
     .probe = sqlstore_probe,
     /* accounts (accounts.c) */

@@ -12,6 +12,7 @@
 
 #include "accounts.h"
 #include "base.h"
+#include "mail.h"
 #include "review.h"
 #include "rooms.h"
 
@@ -47,8 +48,8 @@ int srv_ws_upgrade_as(srv_ws *ws, struct MHD_Connection *c, srv_ws_pending *pend
 
 /* http.c: the daemon (its own thread) over the rooms and the WebSockets. */
 srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *rooms,
-                         srv_ws *ws, srv_reviews *reviews, srv_accounts *accounts, char *err,
-                         size_t errlen);
+                         srv_ws *ws, srv_reviews *reviews, srv_accounts *accounts,
+                         srv_mailer *mailer, char *err, size_t errlen);
 int srv_http_port(const srv_http *h);
 void srv_http_quiesce(srv_http *h); /* stops accepting connections */
 void srv_http_stop(srv_http *h);

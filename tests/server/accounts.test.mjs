@@ -227,6 +227,7 @@ t.test('a guest who signs up (or logs in) keeps the seats of the links the brows
   assertEq(a.res.json.claimed, 1, 'one seat claimed (the bad token and the unknown game change nothing)');
   const list = (await me(a.cookie)).json.games;
   assertEq(list.map((x) => x.id), [g.id], 'the game is in my games');
+  assertEq((await api(server, 'GET', `/api/games/${g.id}`)).json.seats[0].name, a.name, 'the seat goes by the account\'s name');
   const ws = await WsClient.connect(server.port, `?game=${g.id}`, { headers: { Cookie: a.cookie } });
   assertEq((await ws.next((m) => m.type === 'welcome')).seat, 0, 'played by cookie from now on');
   ws.destroy();

@@ -23,6 +23,7 @@
 // (ctx.before: the previous state in live play, fetched once on opening;
 // the step before in a replay or a look back) and marks what changed
 // (js/lastmove.js).
+import { whoAmI } from './accountlink.js';
 import { apiGet, brandSvg, clear, el, forScreen, nameSpan, plural, toast, touchScreen } from './common.js';
 import { decisionWords, renderGameLog } from './gamelog.js';
 import { setBaseTitle, signalControls, turnSignal } from './notify.js';
@@ -38,6 +39,8 @@ import { createChat, createRematch } from './social.js';
 const params = new URLSearchParams(location.search);
 const gameId = params.get('game');
 const token = params.get('token');
+// a seat of the signed-in account plays without a link (its session cookie)
+let seated = !!token;
 const wantReplay = params.has('replay');
 const wantReview = params.has('review');
 const $ = (id) => document.getElementById(id);
@@ -675,7 +678,7 @@ function connect() {
     // takes choices again (the state that follows says where the game is; a
     // staged choice, never sent, stays staged)
     if (S.renderer && S.renderer.reset && !S.staged) S.renderer.reset();
-    setConn('live', token ? 'connected' : 'watching live');
+    setConn('live', seated ? 'connected' : 'watching live');
     if (!S.fatal) banner(null);
   };
   ws.onmessage = (ev) => {
@@ -893,17 +896,21 @@ async function main() {
   }
   const sum = S.summary;
   S.seats = sum.seats;
+  if (!token) {
+    const me = await whoAmI();
+    seated = !!me && sum.seats.some((s) => s.account && s.name === me.name);
+  }
   rematch.known(sum.rematch);
   chat.tab.addEventListener('click', () => showTab('chat'));
   await chat.mount($('players-card'), $('phone-tabs'));
-  $('setting-deduce-box').hidden = !sum.secret_roles || !token || sum.status === 'over';
+  $('setting-deduce-box').hidden = !sum.secret_roles || !seated || sum.status === 'over';
   // the settings are about playing a seat: a spectator, a replay or a finished game has none to offer
-  $('settings-button').parentElement.hidden = !token || sum.status === 'over';
+  $('settings-button').parentElement.hidden = !seated || sum.status === 'over';
   setBaseTitle(`Tabula — ${sum.title} ${sum.id}`);
-  if (token && !wantReplay && sum.status !== 'over') $('players-card').append(signalControls(el));
+  if (seated && !wantReplay && sum.status !== 'over') $('players-card').append(signalControls(el));
   // (a phone's narrow top bar leaves the game's number out: the title and the role stay whole)
   $('crumb').append(el('b', sum.title), el('span.crumb-id', ` · game ${sum.id}`),
-    sum.status === 'over' ? ' · finished' : token ? ' · your seat' : wantReplay ? ' · replay' : ' · watching');
+    sum.status === 'over' ? ' · finished' : seated ? ' · your seat' : wantReplay ? ' · replay' : ' · watching');
   $('crumb').after(el('a.rules-link#rules-link', { href: `/rules.html?game=${sum.game}`, target: '_blank', rel: 'noopener', title: `How to play ${sum.title}` }, 'Rules'));
   if (sum.notice) { $('notice').hidden = false; $('notice').textContent = sum.notice; }
   showOptions(sum); // (not awaited: the board need not wait for the catalog)

@@ -1,0 +1,64 @@
+// accountlink.js — the account's place in every page's top bar: "Log in"
+// for a guest, the player's name (a link to "My games") when signed in; and
+// the language kept with the account: the account's choice is adopted by
+// this browser, and a language picked here is saved to the account.
+//
+// Invariants: the name is set as text, never parsed as HTML; a page that
+// cannot reach /api/me still works (the link just says "Log in"); nothing
+// here blocks the page's own module.
+import { onSetLang, adoptLang, ready, t } from './i18n.js';
+
+export const session = { name: null, lang: '', loaded: null };
+
+// GET /api/me once per page: {name, lang, games} or null for a guest.
+export function whoAmI() {
+  if (!session.loaded) {
+    session.loaded = fetch('/api/me', { headers: { Accept: 'application/json' } })
+      .then((r) => (r.ok ? r.json() : null))
+      .catch(() => null)
+      .then((me) => {
+        session.name = me ? me.name : null;
+        session.lang = me ? me.lang : '';
+        return me;
+      });
+  }
+  return session.loaded;
+}
+
+function put(link, me) {
+  link.textContent = '';
+  if (me) {
+    link.href = '/me.html';
+    link.title = t('My games');
+    const name = document.createElement('span');
+    name.className = 'account-name';
+    name.textContent = me.name;
+    link.append(name);
+  } else {
+    link.href = '/account.html';
+    link.title = '';
+    link.textContent = t('Log in');
+  }
+}
+
+async function start() {
+  const bar = document.querySelector('header.topbar');
+  if (!bar || document.getElementById('account-link')) return;
+  const link = document.createElement('a');
+  link.id = 'account-link';
+  link.className = 'account-link';
+  link.href = '/account.html';
+  const [me] = await Promise.all([whoAmI(), ready()]);
+  put(link, me);
+  const sel = document.getElementById('lang-select');
+  if (sel) sel.before(link); else bar.append(link);
+  if (me && me.lang) adoptLang(me.lang);
+  onSetLang((code) => {
+    if (!session.name) return;
+    fetch('/api/me/lang', {
+      method: 'PUT', keepalive: true, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ lang: code }),
+    }).catch(() => {});
+  });
+}
+
+if (globalThis.document) start();
