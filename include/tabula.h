@@ -384,6 +384,25 @@ TB_API int tb_prompt_text(const tb_state *state, char *buf, size_t buflen);
  * is not legal there (buf then holds the move's notation, if any). */
 TB_API int tb_narrate(const tb_state *state, tb_move move, const char *const *names, char *buf,
                       size_t buflen);
+/* Messages: words for people in any language (docs/api.md, "Messages").
+ * A message is JSON {"msg": TEMPLATE, "args": {NAME: VALUE}} with an
+ * optional "plural": TEMPLATE_PLURAL chosen by args.n; TEMPLATE is English
+ * with named placeholders "{who}", the msgid of the catalogues (po/LANG.po);
+ * a VALUE is a number, a string (a name, kept as it is) or a nested
+ * message.  A language is a lookup: given a template (and its plural and
+ * the count, or NULL and 0) it gives the translated template, or NULL when
+ * it has none (English is then used). */
+typedef const char *(*tb_translate_fn)(void *ctx, const char *msgid, const char *msgid_plural,
+                                       long n);
+/* The text of a message (JSON text) in the language of `tr` (NULL: English);
+ * malloc'd, NULL when `msg_json` is not a message or memory runs out.  A
+ * translation that is broken (an unclosed brace, an unknown name) falls back
+ * to the English template. */
+TB_API char *tb_msg_text(const char *msg_json, tb_translate_fn tr, void *ctx);
+/* tb_narrate as a message (malloc'd JSON): tb_msg_text of it in English is
+ * exactly tb_narrate's text.  A seat without a name is the nested message
+ * "Seat {n}".  NULL when the move is not legal there or memory runs out. */
+TB_API char *tb_narrate_json(const tb_state *state, tb_move move, const char *const *names);
 /* Where the game stands, in a few words for grouping a log: "Epoch II",
  * "Age 1, turn 2"; "" for a game that has no such stages. */
 TB_API int tb_stage_text(const tb_state *state, char *buf, size_t buflen);

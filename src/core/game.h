@@ -168,11 +168,14 @@ struct tb_game {
     json_t *(*data_board_json)(const struct tb_data *data);
     char *(*render_text)(const tb_state *s, int seat, unsigned flags); /* TB_RENDER_* */
     int (*prompt_text)(const tb_state *s, char *buf, size_t buflen);
-    /* Optional (tb_narrate): a sentence for the log saying what the move did,
-     * from the states before and after it; public information only.  who is
-     * the mover's name.  Without it the log says "NAME plays MOVE". */
-    int (*narrate)(const tb_state *before, tb_move m, const tb_state *after, const char *who,
-                   const char *const *names, char *buf, size_t buflen);
+    /* Optional (tb_narrate, tb_narrate_json): a sentence for the log saying
+     * what the move did, from the states before and after it, as a message
+     * (msg.h); public information only.  who is the mover's name and
+     * names[seat] every seat's (each a JSON string or a nested message: the
+     * callee takes references of its own).  NULL when memory runs out; without
+     * it the log says "NAME plays MOVE". */
+    json_t *(*narrate)(const tb_state *before, tb_move m, const tb_state *after, json_t *who,
+                       json_t *const *names);
     /* Optional (tb_score_breakdown): where seat's score comes from, written
      * as at most TB_BREAKDOWN_MAX parts (source words for players, points)
      * in reading order; returns the count, or -1 when the state cannot say.

@@ -14,6 +14,7 @@
  * nothing in the run depends on (bench/RESULTS.md, "Clans playouts").
  */
 #include "clans.h"
+#include "core/msg.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -22,9 +23,11 @@
 #include <immintrin.h>
 #endif
 
-const char *const clans__colour_name[CLANS_COLOURS] = {"red", "blue", "green", "yellow", "black"};
-const char *const clans__terrain_name[CLANS_TERRAINS] = {"forest", "mountain", "steppe",
-                                                         "grassland"};
+/* N_: also the words of messages (the log's narration), so catalogue msgids */
+const char *const clans__colour_name[CLANS_COLOURS] = {N_("red"), N_("blue"), N_("green"),
+                                                       N_("yellow"), N_("black")};
+const char *const clans__terrain_name[CLANS_TERRAINS] = {N_("forest"), N_("mountain"),
+                                                         N_("steppe"), N_("grassland")};
 
 #define BIT(t) (1ULL << (t))
 

@@ -8,6 +8,7 @@
  * listed in clans.h and otherwise names the first one broken.
  */
 #include "clans.h"
+#include "core/msg.h"
 #include "core/text.h"
 
 #include <ctype.h>
@@ -590,48 +591,65 @@ int clans__prompt_text(const tb_state *s, char *buf, size_t buflen)
 
 /* ---- the log's words (tb_narrate) ---- */
 
-/* Appends the villages founded between before and after (their squares,
- * epochs, what strife and hostile ground took, the tracks' gains) and the
- * villages still waiting.  mixed[t][k]: the huts on t just before founding. */
-static void clans_narrate_villages(tb_buf *b, const clans_state *before, const clans_state *after,
-                                   uint8_t mixed[CLANS_TERRITORIES][CLANS_COLOURS], const char *who)
+#define W(name) tb__msg_word(name)
+
+/* Adds to *sentence the villages founded between before and after (their
+ * squares, epochs, what strife and hostile ground took, the tracks' gains)
+ * and the villages still waiting.  mixed[t][k]: the huts on t just before
+ * founding.  *sentence becomes NULL when memory runs out. */
+static void clans_narrate_villages(json_t **sentence, const clans_state *before,
+                                   const clans_state *after,
+                                   uint8_t mixed[CLANS_TERRITORIES][CLANS_COLOURS], json_t *who)
 {
+    json_t *s = *sentence;
     uint64_t founded = after->villages & ~before->villages;
     for (uint64_t m = founded; m; m &= m - 1) {
         int t = __builtin_ctzll(m);
         const char *terrain = clans__terrain_name[clans__territory[t].terrain];
-        tb__buf_printf(b, "; founds a village at %d (%s, epoch %s)", t + 1, terrain,
-                       text_roman[after->village_epoch[t]]);
+        s = tb__msg_join(s, tb__msg(N_("; founds a village at {t} ({terrain}, epoch {epoch})"),
+                                    "t:d terrain:m epoch:s", t + 1, W(terrain),
+                                    text_roman[after->village_epoch[t]]));
         if (after->ruins & (1ULL << t)) {
-            tb__buf_printf(b, ", but hostile ground ruins it and its huts are lost");
+            s = tb__msg_join(s, W(N_(", but hostile ground ruins it and its huts are lost")));
             continue;
         }
-        int lost = 0;
+        json_t *lost[CLANS_COLOURS];
+        int nlost = 0;
         for (int k = 0; k < CLANS_COLOURS; k++)
             if (mixed[t][k] && !clans__huts(after, t, k))
-                tb__buf_printf(b, "%s%s", lost++ ? ", " : " — the battle kills the lone huts of ",
-                               clans__colour_name[k]);
+                lost[nlost++] = W(clans__colour_name[k]);
+        if (nlost)
+            s = tb__msg_join(s, tb__msg(N_(" — the battle kills the lone huts of {colours}"),
+                                        "colours:m", tb__msg_list(lost, nlost, false)));
         if (!after->size[t])
-            tb__buf_printf(b, " and nobody scores");
+            s = tb__msg_join(s, W(N_(" and nobody scores")));
     }
-    int gains = 0;
+    json_t *gains[CLANS_COLOURS];
+    int ngains = 0;
     for (int k = 0; k < CLANS_COLOURS; k++) {
         int d = after->track[k] - before->track[k];
         if (d)
-            tb__buf_printf(b, "%s%s +%d", gains++ ? ", " : ": ", clans__colour_name[k], d);
+            gains[ngains++] = tb__msg(N_("{colour} +{points}"), "colour:m points:d",
+                                      W(clans__colour_name[k]), d);
     }
+    if (ngains)
+        s = tb__msg_join(s, tb__msg(N_(": {gains}"), "gains:m", tb__msg_list(gains, ngains, false)));
     if (after->pending) {
-        tb__buf_printf(b, "; %s chooses the order of the villages at", who);
-        int i = 0;
-        for (uint64_t m = after->pending; m; m &= m - 1, i++)
-            tb__buf_printf(b, "%s %d", i ? (m & (m - 1) ? "," : " and") : "", __builtin_ctzll(m) + 1);
+        json_t *at[CLANS_TERRITORIES];
+        int nat = 0;
+        for (uint64_t m = after->pending; m; m &= m - 1)
+            at[nat++] = json_integer(__builtin_ctzll(m) + 1);
+        s = tb__msg_join(s, tb__msg(N_("; {who} chooses the order of the villages at {territories}"),
+                                    "who:m territories:m", json_incref(who),
+                                    tb__msg_list(at, nat, true)));
     }
     if (after->over)
-        tb__buf_printf(b, ". The game ends");
+        s = tb__msg_join(s, W(N_(". The game ends")));
+    *sentence = s;
 }
 
-int clans__narrate(const tb_state *s_before, tb_move mv, const tb_state *s_after, const char *who,
-                   const char *const *names, char *buf, size_t buflen)
+json_t *clans__narrate(const tb_state *s_before, tb_move mv, const tb_state *s_after, json_t *who,
+                       json_t *const *names)
 {
     (void)names;
     const clans_state *before = (const clans_state *)s_before;
@@ -640,27 +658,25 @@ int clans__narrate(const tb_state *s_before, tb_move mv, const tb_state *s_after
     for (int t = 0; t < CLANS_TERRITORIES; t++)
         for (int k = 0; k < CLANS_COLOURS; k++)
             mixed[t][k] = (uint8_t)clans__huts(before, t, k);
-    tb_buf b = {0};
+    json_t *s;
     if (mv & CLANS_VILLAGE_FLAG) {
-        tb__buf_printf(&b, "%s chooses the village at %d next", who, (int)(mv & 0xff));
+        s = tb__msg(N_("{who} chooses the village at {t} next"), "who:m t:d", json_incref(who),
+                    (int)(mv & 0xff));
     } else {
         int from = (int)(mv >> 8) - 1, to = (int)(mv & 0xff) - 1;
         int n = before->size[from];
-        tb__buf_printf(&b, "%s moves %d hut%s from the %s at %d to the %s at %d", who, n,
-                       n == 1 ? "" : "s", clans__terrain_name[clans__territory[from].terrain],
-                       from + 1, clans__terrain_name[clans__territory[to].terrain], to + 1);
+        s = tb__msg_plural(NP_("{who} moves {n} hut from the {from_terrain} at {from} to the {to_terrain} at {to}",
+                               "{who} moves {n} huts from the {from_terrain} at {from} to the {to_terrain} at {to}"),
+                           n, "who:m from_terrain:m from:d to_terrain:m to:d", json_incref(who),
+                           W(clans__terrain_name[clans__territory[from].terrain]), from + 1,
+                           W(clans__terrain_name[clans__territory[to].terrain]), to + 1);
         for (int k = 0; k < CLANS_COLOURS; k++) {
             mixed[to][k] = (uint8_t)(mixed[to][k] + mixed[from][k]);
             mixed[from][k] = 0;
         }
     }
-    clans_narrate_villages(&b, before, after, mixed, who);
-    char *text = tb__buf_take(&b);
-    if (!text)
-        return -1; /* no memory: the log says "NAME plays MOVE" */
-    int len = snprintf(buf, buflen, "%s", text);
-    free(text);
-    return len;
+    clans_narrate_villages(&s, before, after, mixed, who);
+    return s;
 }
 
 int clans__stage_text(const tb_state *s, char *buf, size_t buflen)
