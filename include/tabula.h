@@ -375,6 +375,11 @@ TB_API char *tb_board_json_data(const tb_game *game, const tb_data *data);
 TB_API char *tb_render_text(const tb_state *state, int seat, unsigned flags);
 /* A one-line description of what the seat to move must decide now. */
 TB_API int tb_prompt_text(const tb_state *state, char *buf, size_t buflen);
+/* The same as a message (malloc'd JSON, see "Messages" below): tb_msg_text
+ * of it in English is tb_prompt_text's text; NULL when memory runs out.
+ * The notation in it (FROM-TO, "village T") stays as it is in every
+ * language: it is what the player types. */
+TB_API char *tb_prompt_json(const tb_state *state);
 /* One sentence telling a person what `move` (legal in `state`, not yet
  * applied) does, as a game log says it: "Anna moves 3 huts from the forest at
  * 12 to the grassland at 17 and founds a village: red +8, blue +8".  It says

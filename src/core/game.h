@@ -168,6 +168,9 @@ struct tb_game {
     json_t *(*data_board_json)(const struct tb_data *data);
     char *(*render_text)(const tb_state *s, int seat, unsigned flags); /* TB_RENDER_* */
     int (*prompt_text)(const tb_state *s, char *buf, size_t buflen);
+    /* Optional (tb_prompt_json): the prompt as a message (msg.h); when it is
+     * there tb_prompt_text is its English.  NULL when memory runs out. */
+    json_t *(*prompt_msg)(const tb_state *s);
     /* Optional (tb_narrate, tb_narrate_json): a sentence for the log saying
      * what the move did, from the states before and after it, as a message
      * (msg.h); public information only.  who is the mover's name and

@@ -56,7 +56,7 @@ static bool msg_fill(json_t *args, const char *spec, va_list ap)
     return ok;
 }
 
-static json_t *msg_build(const char *tmpl, const char *plural, int n, const char *spec, va_list ap)
+json_t *tb__msg_v(const char *tmpl, const char *plural, int n, const char *spec, va_list ap)
 {
     json_t *m = json_object();
     json_t *args = json_object();
@@ -81,7 +81,7 @@ json_t *tb__msg(const char *tmpl, const char *spec, ...)
 {
     va_list ap;
     va_start(ap, spec);
-    json_t *m = msg_build(tmpl, NULL, 0, spec, ap);
+    json_t *m = tb__msg_v(tmpl, NULL, 0, spec, ap);
     va_end(ap);
     return m;
 }
@@ -90,7 +90,7 @@ json_t *tb__msg_plural(const char *tmpl, const char *plural, int n, const char *
 {
     va_list ap;
     va_start(ap, spec);
-    json_t *m = msg_build(tmpl, plural, n, spec, ap);
+    json_t *m = tb__msg_v(tmpl, plural, n, spec, ap);
     va_end(ap);
     return m;
 }

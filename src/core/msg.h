@@ -25,6 +25,7 @@
 #include "tabula.h"
 
 #include <jansson.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -42,6 +43,8 @@ json_t *tb__msg(const char *tmpl, const char *spec, ...);
 /* The same with a plural pair, `n` choosing (stored as args.n, which the
  * templates may show as "{n}"). */
 json_t *tb__msg_plural(const char *tmpl, const char *plural, int n, const char *spec, ...);
+/* tb__msg_plural with a va_list (plural NULL: tb__msg). */
+json_t *tb__msg_v(const char *tmpl, const char *plural, int n, const char *spec, va_list ap);
 /* A message of a constant text alone ({"msg": text}). */
 json_t *tb__msg_word(const char *text);
 /* A message of a constant text made at run time, e.g. the phrase "a house"

@@ -622,7 +622,32 @@ char *tb_render_text(const tb_state *state, int seat, unsigned flags)
 
 int tb_prompt_text(const tb_state *state, char *buf, size_t buflen)
 {
+    if (state->game->prompt_msg) {
+        json_t *m = state->game->prompt_msg(state);
+        char *text = m ? tb__msg_text(m, NULL, NULL) : NULL;
+        json_decref(m);
+        if (text) {
+            int n = snprintf(buf, buflen, "%s", text);
+            free(text);
+            return n;
+        }
+    }
     return state->game->prompt_text(state, buf, buflen);
+}
+
+char *tb_prompt_json(const tb_state *state)
+{
+    json_t *m = NULL;
+    if (state->game->prompt_msg) {
+        m = state->game->prompt_msg(state);
+    } else {
+        char buf[512];
+        state->game->prompt_text(state, buf, sizeof buf);
+        m = tb__msg_word(buf); /* a game without messages: its English as it is */
+    }
+    char *s = m ? tb__json_dump(m) : NULL;
+    json_decref(m);
+    return s;
 }
 
 /* The name of a seat for narration: the caller's (a JSON string), else the

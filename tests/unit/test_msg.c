@@ -5,8 +5,9 @@
  * a missing entry falls back to English, a broken translation gives way to
  * the English template, a message that is not one is refused); and the
  * narration of every game as a message (tb_narrate_json) renders in English
- * to exactly tb_narrate's text, over many random games of each game, player
- * count and naming.
+ * to exactly tb_narrate's text, and the prompt as a message (tb_prompt_json)
+ * to tb_prompt_text's, over many random games of each game, player count and
+ * naming.
  */
 #include "tabula.h"
 
@@ -177,6 +178,16 @@ static void narration_renders_to_its_text(const char *game, int games)
                 char *through = tb_msg_text(json, toy_lookup, (void *)&toy[7]);
                 assert_string_equal(through, text);
                 free(through);
+                free(english);
+                free(json);
+                /* the prompt likewise */
+                char prompt[512];
+                tb_prompt_text(s, prompt, sizeof prompt);
+                json = tb_prompt_json(s);
+                english = json ? tb_msg_text(json, NULL, NULL) : NULL;
+                if (!english || strcmp(english, prompt) != 0)
+                    fail_msg("%s: prompt '%s' renders '%s', not '%s'", game, json ? json : "(none)",
+                             english ? english : "(nothing)", prompt);
                 free(english);
                 free(json);
                 checked++;

@@ -452,6 +452,73 @@ static const char *text_seat_colour(int seat)
     return seat >= 0 && seat < ARK_SEATS ? d->seat_colour[seat] : "?";
 }
 
+json_t *ark__prompt_msg(const tb_state *s)
+{
+    const arkadia_state *a = (const arkadia_state *)s;
+    const ark_data *d = ark__board(a);
+    int p = ark__mover(a);
+    json_t *who = tb__msg_word(text_seat_colour(p));
+    switch (a->phase) {
+    case ARK_PH_LOT:
+        return tb__msg(N_("seat {seat} ({colour}) places the castle lot: lot SQUARE (its top-left corner)"),
+                       "seat:d colour:m", p + 1, who);
+    case ARK_PH_ACTION:
+        return tb__msg(N_("seat {seat} ({colour}): build FORM FAMILY (lay out a card) or workers SQUARE (next to that building)"),
+                       "seat:d colour:m", p + 1, who);
+    case ARK_PH_PLACE: {
+        ark_bb masks[ARK_MAX_ORIENT];
+        int form = a->card / ARK_FAMILIES, total = ark__placements(a, form, masks);
+        char example[48] = "";
+        for (int o = 0; o < ark__orients(a, form) && !example[0]; o++)
+            if (ark_bb_any(masks[o]))
+                ark__cells_text(ark_bb_shl(d->form[form].orient[o].base, ark_bb_first(masks[o])),
+                                example, sizeof example);
+        return tb__msg(N_("seat {seat} ({colour}) lays out {building}: type its squares, e.g. {example} ({places} places, marked +)"),
+                       "seat:d colour:m building:m example:s places:d", p + 1, who,
+                       tb__msg_phrase("the ", d->form[form].name, ""), example, total);
+    }
+    case ARK_PH_WORKER: {
+        if (a->target_lot)
+            return a->placed
+                       ? tb__msg(N_("seat {seat} ({colour}) introduces workers at lot: own SQUARE, neutral SQUARE or stop"),
+                                 "seat:d colour:m", p + 1, who)
+                       : tb__msg(N_("seat {seat} ({colour}) introduces workers at lot: own SQUARE, neutral SQUARE"),
+                                 "seat:d colour:m", p + 1, who);
+        char sq[8];
+        const ark_building *b = &a->bld[a->target];
+        ark__square_text(ark_bb_first(d->form[b->form].orient[b->orient].base) + b->anchor, sq, sizeof sq);
+        return a->placed
+                   ? tb__msg(N_("seat {seat} ({colour}) introduces workers at {square}: own SQUARE, neutral SQUARE or stop"),
+                             "seat:d colour:m square:s", p + 1, who, sq)
+                   : tb__msg(N_("seat {seat} ({colour}) introduces workers at {square}: own SQUARE, neutral SQUARE"),
+                             "seat:d colour:m square:s", p + 1, who, sq);
+    }
+    case ARK_PH_CASTLE:
+        return tb__msg(N_("seat {seat} ({colour}) places a castle piece on floor {floor} ({left} to place): castle FAMILY N"),
+                       "seat:d colour:m floor:d left:d", p + 1, who, ark__floor(a) + 1, a->castle_left);
+    case ARK_PH_DRAW:
+        return a->stack_n
+                   ? tb__msg(N_("seat {seat} ({colour}) draws a card: draw FORM FAMILY (face up) or draw stack"),
+                             "seat:d colour:m", p + 1, who)
+                   : tb__msg(N_("seat {seat} ({colour}) draws a card: draw FORM FAMILY (face up)"),
+                             "seat:d colour:m", p + 1, who);
+    case ARK_PH_BANNER:
+        return a->action == ARK_ACT_SKIP
+                   ? tb__msg(N_("seat {seat} ({colour}) may use an architect banner ({left} left) after no possible action: banner yes or banner no"),
+                             "seat:d colour:m left:d", p + 1, who, a->banners[p])
+                   : tb__msg(N_("seat {seat} ({colour}) may use an architect banner ({left} left): banner yes or banner no"),
+                             "seat:d colour:m left:d", p + 1, who, a->banners[p]);
+    case ARK_PH_SALE:
+        return tb__msg(N_("seat {seat} ({colour}) sells {family} seals (has {seals}, {gold} gold each): sell {notation} N"),
+                       "seat:d colour:m family:m seals:d gold:d notation:s", p + 1, who,
+                       tb__msg_word(d->family[a->family]), a->seals[p][a->family],
+                       ark__value(a, a->family), d->family[a->family]);
+    default:
+        json_decref(who);
+        return tb__msg_word(N_("the game is over"));
+    }
+}
+
 int ark__prompt_text(const tb_state *s, char *buf, size_t buflen)
 {
     const arkadia_state *a = (const arkadia_state *)s;
@@ -797,6 +864,7 @@ const char *const ark__data_words[] = {
     N_("the house"), N_("the farm"), N_("the tavern"), N_("the mill"), N_("the smithy"),
     N_("the trade-centre"), N_("the monastery"),
     N_("a red card"), N_("an olive card"), N_("a black card"), N_("a silver card"),
+    N_("yellow"), N_("orange"), N_("green"), N_("violet"),
 };
 
 json_t *ark__narrate(const tb_state *s_before, tb_move m, const tb_state *s_after, json_t *who,

@@ -571,6 +571,27 @@ char *clans__render_text(const tb_state *s, int seat, unsigned flags)
     return tb__buf_take(&b);
 }
 
+#define W(name) tb__msg_word(name)
+
+json_t *clans__prompt_msg(const tb_state *s)
+{
+    const clans_state *c = (const clans_state *)s;
+    if (c->over)
+        return W(N_("the game is over"));
+    if (c->pending) {
+        char ids[64] = "";
+        for (uint64_t m = c->pending; m; m &= m - 1) {
+            size_t used = strlen(ids);
+            snprintf(ids + used, sizeof ids - used, "%s%d", used ? ", " : "", __builtin_ctzll(m) + 1);
+        }
+        return tb__msg(N_("seat {seat} chooses the next village to found: village T, T one of {territories} (epoch {epoch})"),
+                       "seat:d territories:s epoch:s", c->turn + 1, ids,
+                       text_roman[clans__chip_epoch(c->chips_taken)]);
+    }
+    return tb__msg(N_("seat {seat} moves all huts of one territory onto a neighbour: FROM-TO"),
+                   "seat:d", c->turn + 1);
+}
+
 int clans__prompt_text(const tb_state *s, char *buf, size_t buflen)
 {
     const clans_state *c = (const clans_state *)s;
@@ -590,8 +611,6 @@ int clans__prompt_text(const tb_state *s, char *buf, size_t buflen)
 }
 
 /* ---- the log's words (tb_narrate) ---- */
-
-#define W(name) tb__msg_word(name)
 
 /* Adds to *sentence the villages founded between before and after (their
  * squares, epochs, what strife and hostile ground took, the tracks' gains)

@@ -1682,6 +1682,47 @@ char *khronos__render_text(const tb_state *s, int seat, unsigned flags)
     return tb__buf_take(&out);
 }
 
+json_t *khronos__prompt_msg(const tb_state *s)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    if (k->over)
+        return tb__msg_word(N_("the game is over"));
+    int p = k->cur;
+    char a[8];
+    switch (k->pend) {
+    case KH_P_SQUARES:
+        return tb__msg(N_("seat {seat} ({colour}) chooses the squares of the {tile} on {board}, e.g. {example}"),
+                       "seat:d colour:m tile:m board:m example:s", p + 1,
+                       tb__msg_word(kh_colour_name[p]), tb__msg_word(D.tile[k->pend_type].name),
+                       tb__msg_word(kh_board_name[k->pend_board]),
+                       KH_SIZE(k->pend_type) == 1 ? "c4" : KH_SIZE(k->pend_type) == 2 ? "c4-d5" : "c4-e6");
+    case KH_P_PAY:
+        return k->pend_extra > 1
+                   ? tb__msg(N_("seat {seat} ({colour}) chooses {n} surcharge cards: pay CARDS (m r c)"),
+                             "seat:d colour:m n:d", p + 1, tb__msg_word(kh_colour_name[p]), k->pend_extra)
+                   : tb__msg(N_("seat {seat} ({colour}) chooses {n} surcharge card: pay CARDS (m r c)"),
+                             "seat:d colour:m n:d", p + 1, tb__msg_word(kh_colour_name[p]), k->pend_extra);
+    case KH_P_PICK:
+        return tb__msg(N_("seat {seat} ({colour}) chooses the building of {board} to downsize: downsize {notation} SQUARE"),
+                       "seat:d colour:m board:m notation:s", p + 1, tb__msg_word(kh_colour_name[p]),
+                       tb__msg_word(kh_board_name[k->pend_board]), kh_board_name[k->pend_board]);
+    case KH_P_KEEP: {
+        int o = khronos__to_move(s);
+        kh_square_name(KT, k->pend_target, a, sizeof a);
+        return tb__msg(N_("seat {seat} ({colour}) chooses the squares its downsized building on {board} {square} keeps"),
+                       "seat:d colour:m board:m square:s", o + 1, tb__msg_word(kh_colour_name[o]),
+                       tb__msg_word(kh_board_name[k->pend_board]), a);
+    }
+    default:
+        break;
+    }
+    return !k->acted && !k->exchanged
+               ? tb__msg(N_("seat {seat} ({colour}), turn {turn}: exchange CARDS, travel, build, upgrade, demolish, populate, renovate, or end [discard CARDS]"),
+                         "seat:d colour:m turn:d", p + 1, tb__msg_word(kh_colour_name[p]), k->turn)
+               : tb__msg(N_("seat {seat} ({colour}), turn {turn}: travel, build, upgrade, demolish, populate, renovate, or end [discard CARDS]"),
+                         "seat:d colour:m turn:d", p + 1, tb__msg_word(kh_colour_name[p]), k->turn);
+}
+
 int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen)
 {
     const khronos_state *k = (const khronos_state *)s;
@@ -1726,6 +1767,10 @@ static const char *const narrate_board[KH_BOARDS] = {N_("Might"), N_("Faith"), N
  * them: catalogue msgids (tb__msg_phrase), and the families' words. */
 const char *const khronos__data_words[] = {
     N_("military"), N_("religious"), N_("civil"),
+    N_("might"), N_("faith"), N_("reason"),
+    N_("red"), N_("green"), N_("blue"), N_("white"), N_("yellow"),
+    N_("watchtower"), N_("keep"), N_("castle"), N_("chapel"), N_("monastery"), N_("abbey"),
+    N_("hamlet"), N_("town"), N_("city"),
     N_("a Watchtower"), N_("a Keep"), N_("a Castle"), N_("a Chapel"), N_("a Monastery"),
     N_("an Abbey"), N_("a Hamlet"), N_("a Town"), N_("a City"),
     N_("the Watchtower"), N_("the Keep"), N_("the Castle"), N_("the Chapel"),
