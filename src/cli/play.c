@@ -89,7 +89,7 @@ static int play_parse_seat(const tb_game *game, const char *spec, play_seat *sea
     memset(seat, 0, sizeof *seat);
     if (strcmp(spec, "human") == 0) {
         seat->human = true;
-        snprintf(seat->label, sizeof seat->label, "human");
+        snprintf(seat->label, sizeof seat->label, "%s", N_("human"));
         return 0;
     }
     char name[48];
@@ -254,7 +254,7 @@ static void play_show_result(play_game *pg)
             if (rk[p] == r) {
                 cli_sayn(stdout, NP_("  {rank}. seat {seat} ({who}): {n} point",
                                      "  {rank}. seat {seat} ({who}): {n} points"),
-                         sc[p], "rank:d seat:d who:s", r, p + 1, pg->seat[p].label);
+                         sc[p], "rank:d seat:d who:s", r, p + 1, _(pg->seat[p].label));
                 printf("%s\n", r == 1 ? _("  — winner") : "");
                 play_show_breakdown(pg->state, p);
             }
@@ -715,7 +715,9 @@ int cmd_play(int argc, char **argv)
     tb_record_set_times(pg.record, when, NULL);
     for (int i = 0; i < players; i++) {
         pg.humans += pg.seat[i].human;
-        const char *name = pg.seat[i].human ? (pg.humans == 1 ? "you" : "player") : pg.seat[i].label;
+        /* kept English in the record (replay shows them in the reader's language) */
+        const char *name = pg.seat[i].human ? (pg.humans == 1 ? N_("you") : N_("player"))
+                                            : pg.seat[i].label;
         tb_record_set_player(pg.record, i, name, pg.seat[i].human ? "human" : pg.seat[i].label);
     }
     pg.colour = !no_colour && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
@@ -732,7 +734,7 @@ int cmd_play(int argc, char **argv)
     printf(".");
     for (int i = 0; i < players; i++) {
         printf("%s ", i ? "," : "");
-        cli_say(stdout, N_("seat {seat}: {who}"), "seat:d who:s", i + 1, pg.seat[i].label);
+        cli_say(stdout, N_("seat {seat}: {who}"), "seat:d who:s", i + 1, _(pg.seat[i].label));
     }
     printf("\n");
     bool quit = false;

@@ -650,7 +650,10 @@ static void clans_scores(const tb_state *s, int *out)
  * every village scored; ruins and villages emptied by strife score nothing. */
 static int clans_score_breakdown(const tb_state *s, int seat, tb_score_part *out)
 {
-    static const char *const roman[CLANS_EPOCHS] = {"I", "II", "III", "IV", "V"};
+    /* N_: the sources are catalogue msgids (the result pages translate them) */
+    static const char *const epoch_villages[CLANS_EPOCHS] = {
+        N_("Epoch I villages"), N_("Epoch II villages"), N_("Epoch III villages"),
+        N_("Epoch IV villages"), N_("Epoch V villages")};
     const clans_state *c = (const clans_state *)s;
     int colour = c->colour[seat];
     if (colour >= CLANS_COLOURS)
@@ -666,12 +669,12 @@ static int clans_score_breakdown(const tb_state *s, int seat, tb_score_part *out
     }
     int n = 0;
     for (int e = 0; e < CLANS_EPOCHS; e++) {
-        snprintf(out[n].source, sizeof out[n].source, "Epoch %s villages", roman[e]);
+        snprintf(out[n].source, sizeof out[n].source, "%s", epoch_villages[e]);
         out[n++].points = huts[e];
     }
-    snprintf(out[n].source, sizeof out[n].source, "Terrain bonuses");
+    snprintf(out[n].source, sizeof out[n].source, "%s", N_("Terrain bonuses"));
     out[n++].points = bonus;
-    snprintf(out[n].source, sizeof out[n].source, "Chips");
+    snprintf(out[n].source, sizeof out[n].source, "%s", N_("Chips"));
     out[n++].points = c->chips[seat];
     return n;
 }
