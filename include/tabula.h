@@ -411,6 +411,9 @@ TB_API char *tb_narrate_json(const tb_state *state, tb_move move, const char *co
 /* Where the game stands, in a few words for grouping a log: "Epoch II",
  * "Age 1, turn 2"; "" for a game that has no such stages. */
 TB_API int tb_stage_text(const tb_state *state, char *buf, size_t buflen);
+/* The same as a message (malloc'd JSON; {"msg": ""} for a game without
+ * stages); NULL when memory runs out. */
+TB_API char *tb_stage_json(const tb_state *state);
 
 /* ---- for learning code: actions and observations (docs/python.md) ---- */
 /* The size of the game's action space: decisions map to integers in

@@ -188,6 +188,9 @@ struct tb_game {
     int (*score_breakdown)(const tb_state *s, int seat, tb_score_part *out);
     /* Optional (tb_stage_text): "Epoch II", "Age 1, turn 2". */
     int (*stage_text)(const tb_state *s, char *buf, size_t buflen);
+    /* Optional (tb_stage_json): the stage as a message; when it is there
+     * tb_stage_text is its English.  NULL when memory runs out. */
+    json_t *(*stage_msg)(const tb_state *s);
     /* Optional (tb_reveals, reveal.c): the seats (bit mask, 1u << seat) the
      * move shows something they could not know: a card or tile drawn or
      * shown, a secret of the mover's, chance.  When present it answers

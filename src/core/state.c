@@ -727,9 +727,34 @@ char *tb_narrate_json(const tb_state *state, tb_move move, const char *const *na
     return s;
 }
 
+char *tb_stage_json(const tb_state *state)
+{
+    json_t *m = NULL;
+    if (state->game->stage_msg) {
+        m = state->game->stage_msg(state);
+    } else {
+        char buf[128];
+        tb_stage_text(state, buf, sizeof buf);
+        m = tb__msg_word(buf);
+    }
+    char *s = m ? tb__json_dump(m) : NULL;
+    json_decref(m);
+    return s;
+}
+
 int tb_stage_text(const tb_state *state, char *buf, size_t buflen)
 {
     if (buflen)
         buf[0] = '\0';
+    if (state->game->stage_msg) {
+        json_t *m = state->game->stage_msg(state);
+        char *text = m ? tb__msg_text(m, NULL, NULL) : NULL;
+        json_decref(m);
+        if (text) {
+            int n = snprintf(buf, buflen, "%s", text);
+            free(text);
+            return n;
+        }
+    }
     return state->game->stage_text ? state->game->stage_text(state, buf, buflen) : 0;
 }

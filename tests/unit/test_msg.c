@@ -180,6 +180,16 @@ static void narration_renders_to_its_text(const char *game, int games)
                 free(through);
                 free(english);
                 free(json);
+                /* the stage likewise */
+                char stage[128];
+                tb_stage_text(s, stage, sizeof stage);
+                json = tb_stage_json(s);
+                english = json ? tb_msg_text(json, NULL, NULL) : NULL;
+                if (!english || strcmp(english, stage) != 0)
+                    fail_msg("%s: stage '%s' renders '%s', not '%s'", game, json ? json : "(none)",
+                             english ? english : "(nothing)", stage);
+                free(english);
+                free(json);
                 /* the prompt likewise */
                 char prompt[512];
                 tb_prompt_text(s, prompt, sizeof prompt);

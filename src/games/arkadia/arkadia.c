@@ -1208,6 +1208,7 @@ const struct tb_game tb__arkadia_game = {
     .prompt_text = ark__prompt_text,
     .narrate = ark__narrate,
     .prompt_msg = ark__prompt_msg,
+    .stage_msg = ark__stage_msg,
     .stage_text = ark__stage_text,
     .reveals = ark_reveals,
     .settles_chance = ark_settles_chance,

@@ -956,6 +956,20 @@ json_t *ark__narrate(const tb_state *s_before, tb_move m, const tb_state *s_afte
     return s;
 }
 
+json_t *ark__stage_msg(const tb_state *s)
+{
+    const arkadia_state *a = (const arkadia_state *)s;
+    int floors = 0;
+    for (int f = 0; f < ARK_FLOORS; f++) {
+        int full = 1;
+        for (int c = 0; c < ARK_CASTLE; c++)
+            full &= a->height[c] > f;
+        floors += full;
+    }
+    return tb__msg(N_("Castle floor {floor}"), "floor:d",
+                   floors + 1 > ARK_FLOORS ? ARK_FLOORS : floors + 1);
+}
+
 int ark__stage_text(const tb_state *s, char *buf, size_t buflen)
 {
     const arkadia_state *a = (const arkadia_state *)s;

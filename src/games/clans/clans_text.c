@@ -698,6 +698,13 @@ json_t *clans__narrate(const tb_state *s_before, tb_move mv, const tb_state *s_a
     return s;
 }
 
+json_t *clans__stage_msg(const tb_state *s)
+{
+    const clans_state *c = (const clans_state *)s;
+    int e = clans__chip_epoch(c->chips_taken);
+    return tb__msg(N_("Epoch {epoch}"), "epoch:s", text_roman[e ? e : CLANS_EPOCHS]);
+}
+
 int clans__stage_text(const tb_state *s, char *buf, size_t buflen)
 {
     const clans_state *c = (const clans_state *)s;

@@ -1922,6 +1922,13 @@ json_t *khronos__narrate(const tb_state *s_before, tb_move m, const tb_state *s_
     return s;
 }
 
+json_t *khronos__stage_msg(const tb_state *s)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    return tb__msg(N_("Turn {turn} of {turns}"), "turn:d turns:d",
+                   k->turn > KH_TURNS ? KH_TURNS : k->turn, KH_TURNS);
+}
+
 int khronos__stage_text(const tb_state *s, char *buf, size_t buflen)
 {
     const khronos_state *k = (const khronos_state *)s;
