@@ -18,6 +18,7 @@
  *   - an AI seat to move has exactly one job queued or running (ai_queued).
  */
 #include "roomsInt.h"
+#include "core/msg.h"
 #include "core/text.h"
 
 #include <ctype.h>
@@ -50,6 +51,22 @@ static void room_send_json(srv_client *c, json_t *msg) /* steals msg */
 }
 
 /* An error message to one connection (roomsInt.h). */
+void srv_client_error_msg(srv_client *c, const json_t *id, const char *code, json_t *msg)
+{
+    char *text = tb__msg_text(msg, NULL, NULL);
+    json_t *e = text ? json_pack("{s:s,s:s,s:s}", "type", "error", "code", code, "message", text)
+                     : NULL;
+    free(text);
+    if (e && id)
+        json_object_set(e, "id", (json_t *)id);
+    if (e)
+        json_object_set(e, "msg", msg);
+    char *out = e ? json_dumps(e, JSON_COMPACT) : NULL;
+    json_decref(e);
+    json_decref(msg);
+    room_send(c, out ? out : srv_internal_error("an error message"));
+}
+
 void srv_client_error(srv_client *c, const json_t *id, const char *code, const char *fmt, ...)
 {
     va_list ap;
@@ -150,6 +167,15 @@ static void room_log_words(srv_room *r, int k, const tb_state *before, tb_move m
     tb_stage_text(before, r->log[k].stage, sizeof r->log[k].stage);
     free(r->log[k].said);
     r->log[k].said = strdup(said); /* NULL (out of memory): the log shows the notation */
+    /* the same words as messages, for each reader's language (said_msg, stage_msg) */
+    char *narration = tb_narrate_json(before, m, names);
+    json_t *msg = srv_seats_log_msg(r, k, narration ? json_loads(narration, 0, NULL) : NULL);
+    free(narration);
+    free(r->log[k].said_msg);
+    r->log[k].said_msg = msg && r->log[k].said ? json_dumps(msg, JSON_COMPACT) : NULL;
+    json_decref(msg);
+    free(r->log[k].stage_msg);
+    r->log[k].stage_msg = r->log[k].said_msg ? tb_stage_json(before) : NULL;
 }
 
 /* The words of every decision of a game read back from the store: one pass
@@ -199,6 +225,8 @@ static int room_log_push(srv_room *r, int seat, bool by_ai)
     r->log[n - 1].by_ai = by_ai;
     r->log[n - 1].stage[0] = '\0';
     r->log[n - 1].said = NULL;
+    r->log[n - 1].said_msg = NULL;
+    r->log[n - 1].stage_msg = NULL;
     r->log[n - 1].reveals_known = false;
     return 0;
 }
@@ -211,6 +239,15 @@ static json_t *room_log_entry(const srv_room *r, int k) /* k: 0-based */
     if (e && r->log[k].said) {
         json_object_set_new(e, "said", json_string(r->log[k].said));
         json_object_set_new(e, "stage", json_string(r->log[k].stage));
+        json_t *said_msg = r->log[k].said_msg ? json_loads(r->log[k].said_msg, 0, NULL) : NULL;
+        json_t *stage_msg = r->log[k].stage_msg ? json_loads(r->log[k].stage_msg, 0, NULL) : NULL;
+        if (said_msg && stage_msg) {
+            json_object_set_new(e, "said_msg", said_msg);
+            json_object_set_new(e, "stage_msg", stage_msg);
+        } else {
+            json_decref(said_msg);
+            json_decref(stage_msg);
+        }
     }
     if (e)
         json_object_set_new(e, "by", json_string(r->log[k].by_ai ? "ai" : "human"));
@@ -505,6 +542,12 @@ static char *room_state_text(srv_room *r, int seat)
             room_text_str(&t, r->log[n - 1].said);
             room_text_raw(&t, ",\"stage\":");
             room_text_str(&t, r->log[n - 1].stage);
+            if (r->log[n - 1].said_msg && r->log[n - 1].stage_msg) { /* JSON texts already */
+                room_text_raw(&t, ",\"said_msg\":");
+                room_text_raw(&t, r->log[n - 1].said_msg);
+                room_text_raw(&t, ",\"stage_msg\":");
+                room_text_raw(&t, r->log[n - 1].stage_msg);
+            }
         }
         room_text_raw(&t, r->log[n - 1].by_ai ? ",\"by\":\"ai\"}" : ",\"by\":\"human\"}");
     } else {
@@ -530,13 +573,21 @@ static char *room_state_text(srv_room *r, int seat)
         int keep;
         const char *code;
         char why[300];
-        bool undo = srv_undo_check(r, seat, &keep, &code, why, sizeof why) == 0;
+        json_t *why_msg = NULL;
+        bool undo = srv_undo_check(r, seat, &keep, &code, why, sizeof why, &why_msg) == 0;
         room_text_raw(&t, undo ? ",\"can_undo\":true" : ",\"can_undo\":false");
         if (!undo && strcmp(code, "nothing_to_undo") != 0) {
             room_text_raw(&t, ",\"undo_why\":");
             room_text_str(&t, why);
+            char *why_json = why_msg ? json_dumps(why_msg, JSON_COMPACT) : NULL;
+            if (why_json) { /* the same words as a message (undo_why_msg) */
+                room_text_raw(&t, ",\"undo_why_msg\":");
+                room_text_raw(&t, why_json);
+            }
+            free(why_json);
         }
-        bool back = srv_takeback_check(r, seat, &keep, NULL, &code, why, sizeof why) == 0;
+        json_decref(why_msg);
+        bool back = srv_takeback_check(r, seat, &keep, NULL, &code, why, sizeof why, NULL) == 0;
         room_text_raw(&t, back ? ",\"can_take_back\":true" : ",\"can_take_back\":false");
     }
     if (srv_room_over_locked(r)) {
@@ -851,6 +902,10 @@ static void room_rewind(srv_room *r, srv_pending *p)
         if (r->log && k < r->log_cap) {
             free(r->log[k].said);
             r->log[k].said = NULL;
+            free(r->log[k].said_msg);
+            r->log[k].said_msg = NULL;
+            free(r->log[k].stage_msg);
+            r->log[k].stage_msg = NULL;
         }
         tb_record_pop(r->record);
     }
@@ -883,11 +938,33 @@ static void room_rewind(srv_room *r, srv_pending *p)
                  n - keep == 1 ? "" : "s");
     else
         snprintf(said, sizeof said, "%s took back a decision", name);
+    /* the same words as a message (said_msg: each reader's language) */
+    json_t *who = r->seat[p->seat].name[0] ? json_string(name) : tb__msg_word(N_("A player"));
+    json_t *said_msg;
+    if (p->note && replies)
+        said_msg = replies == 1
+                       ? tb__msg_plural(NP_("{who} took back their last turn and the computer's reply after it ({n} decision in all)",
+                                            "{who} took back their last turn and the computer's reply after it ({n} decisions in all)"),
+                                        n - keep, "who:m", who)
+                       : tb__msg_plural(NP_("{who} took back their last turn and the computer's replies after it ({n} decision in all)",
+                                            "{who} took back their last turn and the computer's replies after it ({n} decisions in all)"),
+                                        n - keep, "who:m", who);
+    else if (p->note)
+        said_msg = tb__msg_plural(NP_("{who} took back their last turn ({n} decision)",
+                                      "{who} took back their last turn ({n} decisions)"),
+                                  n - keep, "who:m", who);
+    else
+        said_msg = tb__msg(N_("{who} took back a decision"), "who:m", who);
     room_send(p->ack_to, p->ack_text);
     p->ack_text = NULL;
-    room_broadcast(r, json_pack("{s:s,s:i,s:i,s:i,s:b,s:s}", "type", "undone", "seat", p->seat,
-                                "n", keep, "count", n - keep, "take_back", p->note != NULL,
-                                "said", said));
+    json_t *undone = json_pack("{s:s,s:i,s:i,s:i,s:b,s:s}", "type", "undone", "seat", p->seat,
+                               "n", keep, "count", n - keep, "take_back", p->note != NULL,
+                               "said", said);
+    if (undone && said_msg)
+        json_object_set_new(undone, "said_msg", said_msg);
+    else
+        json_decref(said_msg);
+    room_broadcast(r, undone);
     room_broadcast_state(r);
     room_queue_ai(r);
 }
@@ -1486,8 +1563,11 @@ void srv_room_free(srv_room *r)
     for (int i = 0; i < r->nclients; i++)
         room_client_unref(r->clients[i]);
     free(r->clients);
-    for (int k = 0; r->log && r->record && k < tb_record_length(r->record) && k < r->log_cap; k++)
+    for (int k = 0; r->log && r->record && k < tb_record_length(r->record) && k < r->log_cap; k++) {
         free(r->log[k].said);
+        free(r->log[k].said_msg);
+        free(r->log[k].stage_msg);
+    }
     free(r->log);
     json_decref(r->takebacks);
     free(r->hint_text);
@@ -1788,6 +1868,7 @@ static void room_undo(srv_room *r, srv_client *c, int seat, json_t *msg, json_t 
     int keep = 0;
     const char *code = "undo_refused";
     char why[300];
+    json_t *why_msg = NULL; /* the refusal as a message */
     char *note = NULL;
     if (srv_room_refuse_locked(r, c, id, seat, "spectators watch; only a player can take back")) {
         /* (answered) */
@@ -1801,9 +1882,13 @@ static void room_undo(srv_room *r, srv_client *c, int seat, json_t *msg, json_t 
         srv_client_error(c, id, "busy",
                           "the previous decision is still being saved; wait for the new "
                           "position, then try again");
-    } else if ((take_back ? srv_takeback_check(r, seat, &keep, &note, &code, why, sizeof why)
-                          : srv_undo_check(r, seat, &keep, &code, why, sizeof why)) != 0) {
-        srv_client_error(c, id, code, "%s", why);
+    } else if ((take_back ? srv_takeback_check(r, seat, &keep, &note, &code, why, sizeof why, &why_msg)
+                          : srv_undo_check(r, seat, &keep, &code, why, sizeof why, &why_msg)) != 0) {
+        if (why_msg)
+            srv_client_error_msg(c, id, code, why_msg);
+        else
+            srv_client_error(c, id, code, "%s", why);
+        why_msg = NULL;
     } else {
         room_commit_undo(r, seat, keep, note, c, id);
     }
@@ -1995,6 +2080,7 @@ static void room_hint_step(srv_room *r, int n)
     tb_budget budget = {0};
     char said[600] = "", reason[1200] = "", text[TB_MOVE_TEXT] = "";
     char next[TB_MOVE_TEXT] = "", next_said[600] = "";
+    json_t *said_msg = NULL, *reason_msg = NULL, *next_said_msg = NULL; /* the same as messages */
     tb_agent_report report = {0};
     tb_move m = 0;
     int gain = 0; /* the seat's points won (or spent) by the decision itself */
@@ -2004,6 +2090,9 @@ static void room_hint_step(srv_room *r, int n)
                             &report);
         tb_move_to_text(copy, m, text, sizeof text);
         tb_narrate(copy, m, names, said, sizeof said);
+        char *narration = tb_narrate_json(copy, m, names);
+        said_msg = narration ? json_loads(narration, 0, NULL) : NULL;
+        free(narration);
         tb_state *after = tb_state_dup(copy);
         if (after) {
             tb_apply(after, m);
@@ -2016,24 +2105,41 @@ static void room_hint_step(srv_room *r, int n)
         /* The reason, in words: what the decision gains (the narration says
          * what it founds or completes), then whose chance the numbers are. */
         size_t len = 0;
-        if (gain)
+        reason_msg = tb__msg_word("");
+        if (gain) {
             len += (size_t)snprintf(reason, sizeof reason, "It %s you %d point%s now. ",
                                     gain > 0 ? "gains" : "costs", gain > 0 ? gain : -gain,
                                     gain == 1 || gain == -1 ? "" : "s");
+            reason_msg = gain > 0 ? tb__msg_plural(NP_("It gains you {n} point now. ",
+                                                       "It gains you {n} points now. "), gain, "")
+                                  : tb__msg_plural(NP_("It costs you {n} point now. ",
+                                                       "It costs you {n} points now. "), -gain, "");
+        }
         if (report.count > 0 && len < sizeof reason) {
             int win = (int)(report.value[0] * 100.0 + 0.5);
             len += (size_t)snprintf(reason + len, sizeof reason - len,
                                     "In the computer's trial games from here, you win about "
                                     "%d%% of them after this decision", win);
+            reason_msg = tb__msg_join(reason_msg,
+                                      tb__msg(N_("In the computer's trial games from here, you win about {win}% of them after this decision"),
+                                              "win:d", win));
             if (report.count > 1 && len < sizeof reason) {
                 tb_move_to_text(copy, report.move[1], next, sizeof next);
                 tb_narrate(copy, report.move[1], names, next_said, sizeof next_said);
                 len += (size_t)snprintf(reason + len, sizeof reason - len,
                                         "; after the next best (%s), about %d%%", next_said,
                                         (int)(report.value[1] * 100.0 + 0.5));
+                narration = tb_narrate_json(copy, report.move[1], names);
+                next_said_msg = narration ? json_loads(narration, 0, NULL) : NULL;
+                free(narration);
+                reason_msg = tb__msg_join(reason_msg,
+                                          tb__msg(N_("; after the next best ({said}), about {win}%"),
+                                                  "said:m win:d", json_incref(next_said_msg),
+                                                  (int)(report.value[1] * 100.0 + 0.5)));
             }
             if (len < sizeof reason)
                 snprintf(reason + len, sizeof reason - len, ".");
+            reason_msg = tb__msg_join(reason_msg, tb__msg_word("."));
         }
     }
     tb_state_free(copy);
@@ -2045,9 +2151,17 @@ static void room_hint_step(srv_room *r, int n)
                                 text, "said", said, "reason", reason, "points", gain);
         if (msg && report.count > 0)
             json_object_set_new(msg, "win", json_real(report.value[0]));
-        if (msg && report.count > 1)
-            json_object_set_new(msg, "next", json_pack("{s:s,s:s,s:f}", "move", next, "said",
-                                                       next_said, "win", report.value[1]));
+        if (msg && report.count > 1) {
+            json_t *nx = json_pack("{s:s,s:s,s:f}", "move", next, "said", next_said, "win",
+                                   report.value[1]);
+            if (nx && next_said_msg)
+                json_object_set(nx, "said_msg", next_said_msg);
+            json_object_set_new(msg, "next", nx);
+        }
+        if (msg && said_msg && reason_msg) { /* the words as messages, beside the English */
+            json_object_set(msg, "said_msg", said_msg);
+            json_object_set(msg, "reason_msg", reason_msg);
+        }
         free(r->hint_text);
         r->hint_text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
         json_decref(msg);
@@ -2062,6 +2176,9 @@ static void room_hint_step(srv_room *r, int n)
             room_hint_fail(r, seat);
     }
     pthread_mutex_unlock(&r->lock);
+    json_decref(said_msg);
+    json_decref(reason_msg);
+    json_decref(next_said_msg);
 }
 
 /* ---- the deduction aid: who probably holds which secret colour ---- */
