@@ -373,6 +373,13 @@ TB_API char *tb_board_json_data(const tb_game *game, const tb_data *data);
 #define TB_RENDER_COLOUR 1u
 #define TB_RENDER_HIDE_TOTALS 2u
 TB_API char *tb_render_text(const tb_state *state, int seat, unsigned flags);
+/* The same board with its words in the language of `tr` (tb_translate_fn,
+ * "Messages" below; NULL: English, exactly tb_render_text).  A game whose
+ * board has no translated words gives its English board. */
+typedef const char *(*tb_translate_fn)(void *ctx, const char *msgid, const char *msgid_plural,
+                                       long n);
+TB_API char *tb_render_text_in(const tb_state *state, int seat, unsigned flags, tb_translate_fn tr,
+                               void *ctx);
 /* A one-line description of what the seat to move must decide now. */
 TB_API int tb_prompt_text(const tb_state *state, char *buf, size_t buflen);
 /* The same as a message (malloc'd JSON, see "Messages" below): tb_msg_text
@@ -397,8 +404,6 @@ TB_API int tb_narrate(const tb_state *state, tb_move move, const char *const *na
  * message.  A language is a lookup: given a template (and its plural and
  * the count, or NULL and 0) it gives the translated template, or NULL when
  * it has none (English is then used). */
-typedef const char *(*tb_translate_fn)(void *ctx, const char *msgid, const char *msgid_plural,
-                                       long n);
 /* The text of a message (JSON text) in the language of `tr` (NULL: English);
  * malloc'd, NULL when `msg_json` is not a message or memory runs out.  A
  * translation that is broken (an unclosed brace, an unknown name) falls back

@@ -212,7 +212,7 @@ static void play_save(play_game *pg)
 static void play_show(play_game *pg, int seat)
 {
     unsigned flags = (pg->colour ? TB_RENDER_COLOUR : 0) | (pg->hide_totals ? TB_RENDER_HIDE_TOTALS : 0);
-    char *board = tb_render_text(pg->state, seat, flags);
+    char *board = tb_render_text_in(pg->state, seat, flags, cli_translate, NULL);
     printf("\n%s", board);
     free(board);
     /* the notice is about the built-in data, not a board file the player gave */

@@ -54,7 +54,7 @@ static void replay_show(const tb_record *rec, int at, int seat, bool colour)
     tb_state *s = tb_record_replay_in(rec, at, replay_boards, err, sizeof err);
     if (!s)
         return;
-    char *board = tb_render_text(s, seat, colour ? TB_RENDER_COLOUR : 0);
+    char *board = tb_render_text_in(s, seat, colour ? TB_RENDER_COLOUR : 0, cli_translate, NULL);
     printf("\n%s", board);
     free(board);
     int n = tb_record_length(rec);

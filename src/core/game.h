@@ -167,6 +167,10 @@ struct tb_game {
     /* A game with loadable data: the board JSON of those data (never NULL). */
     json_t *(*data_board_json)(const struct tb_data *data);
     char *(*render_text)(const tb_state *s, int seat, unsigned flags); /* TB_RENDER_* */
+    /* Optional (tb_render_text_in): the same board in the language of tr
+     * (NULL: English, exactly render_text's text). */
+    char *(*render_text_in)(const tb_state *s, int seat, unsigned flags, tb_translate_fn tr,
+                            void *ctx);
     int (*prompt_text)(const tb_state *s, char *buf, size_t buflen);
     /* Optional (tb_prompt_json): the prompt as a message (msg.h); when it is
      * there tb_prompt_text is its English.  NULL when memory runs out. */

@@ -220,6 +220,27 @@ static int msg_render(tb_buf *b, const json_t *msg, tb_translate_fn tr, void *ct
     return r == MSG_OK ? MSG_OK : MSG_BAD;
 }
 
+void tb__buf_say(tb_buf *b, tb_translate_fn tr, void *ctx, const char *tmpl, const char *spec, ...)
+{
+    va_list ap;
+    va_start(ap, spec);
+    json_t *m = tb__msg_v(tmpl, NULL, 0, spec, ap);
+    va_end(ap);
+    char *text = m ? tb__msg_text(m, tr, ctx) : NULL;
+    json_decref(m);
+    if (text)
+        tb__buf_printf(b, "%s", text);
+    else
+        b->failed = true;
+    free(text);
+}
+
+const char *tb__word(tb_translate_fn tr, void *ctx, const char *msgid)
+{
+    const char *t = tr ? tr(ctx, msgid, NULL, 0) : NULL;
+    return t ? t : msgid;
+}
+
 char *tb__msg_text(const json_t *msg, tb_translate_fn tr, void *ctx)
 {
     tb_buf b = {0};

@@ -23,6 +23,7 @@
 #define TB_CORE_MSG_H
 
 #include "tabula.h"
+#include "game.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -64,6 +65,13 @@ json_t *tb__msg_join(json_t *head, json_t *tail);
  * (true); takes every item's reference; NULL when n is 0, an item is NULL or
  * memory runs out. */
 json_t *tb__msg_list(json_t *const *items, int n, bool and_last);
+
+/* Appends to b the text of the message (tmpl, spec, args as tb__msg) in
+ * the language of tr (NULL: English); nothing when memory runs out (then b
+ * fails as a whole, see tb_buf). */
+void tb__buf_say(tb_buf *b, tb_translate_fn tr, void *ctx, const char *tmpl, const char *spec, ...);
+/* A constant word or phrase (a msgid without placeholders) in the language. */
+const char *tb__word(tb_translate_fn tr, void *ctx, const char *msgid);
 
 /* The text of a message in a language: `tr` (NULL: English) gives a
  * template's translation or NULL for none.  A tb_buf-like growable result:

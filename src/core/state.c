@@ -620,6 +620,14 @@ char *tb_render_text(const tb_state *state, int seat, unsigned flags)
     return state->game->render_text(state, seat, flags);
 }
 
+char *tb_render_text_in(const tb_state *state, int seat, unsigned flags, tb_translate_fn tr,
+                        void *ctx)
+{
+    if (state->game->render_text_in)
+        return state->game->render_text_in(state, seat, flags, tr, ctx);
+    return state->game->render_text(state, seat, flags);
+}
+
 int tb_prompt_text(const tb_state *state, char *buf, size_t buflen)
 {
     if (state->game->prompt_msg) {

@@ -880,6 +880,7 @@ const struct tb_game tb__clans_game = {
     .prompt_text = clans__prompt_text,
     .narrate = clans__narrate,
     .prompt_msg = clans__prompt_msg,
+    .render_text_in = clans__render_text_in,
     .stage_msg = clans__stage_msg,
     .stage_text = clans__stage_text,
     .num_actions = clans__num_actions,

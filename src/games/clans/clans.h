@@ -157,6 +157,8 @@ json_t *clans__board_json(void);
 char *clans__render_text(const tb_state *s, int seat, unsigned flags);
 int clans__prompt_text(const tb_state *s, char *buf, size_t buflen);
 json_t *clans__prompt_msg(const tb_state *s);
+char *clans__render_text_in(const tb_state *s, int seat, unsigned flags, tb_translate_fn tr,
+                            void *ctx);
 json_t *clans__stage_msg(const tb_state *s);
 json_t *clans__narrate(const tb_state *before, tb_move m, const tb_state *after, json_t *who,
                        json_t *const *names);

@@ -470,7 +470,7 @@ json_t *clans__board_json(void)
 static const char text_terrain_letter[CLANS_TERRAINS] = {'f', 'm', 's', 'g'};
 static const char text_colour_letter[CLANS_COLOURS] = {'r', 'b', 'g', 'y', 'k'};
 
-static void text_cell(tb_buf *b, const clans_state *c, int t, bool colour)
+static void text_cell(tb_buf *b, const clans_state *c, int t, bool colour, const char *ruin)
 {
     int terrain = clans__territory[t].terrain;
     bool last = c->last_to == t + 1 || c->last_from == t + 1;
@@ -482,9 +482,10 @@ static void text_cell(tb_buf *b, const clans_state *c, int t, bool colour)
     int width = 0;
     char mark = (c->villages & BIT(t)) ? '*' : (c->pending & BIT(t)) ? '!' : ' ';
     tb__buf_printf(b, "%c", mark);
-    if (c->ruins & BIT(t)) {
-        tb__buf_printf(b, "%s", colour ? ANSI_DIM "ruin" ANSI_RESET : "ruin");
-        width = 4;
+    if (c->ruins & BIT(t)) { /* `ruin`: the mark in the reader's language */
+        tb__buf_printf(b, "%s%s%s", colour ? ANSI_DIM : "", ruin, colour ? ANSI_RESET : "");
+        for (const char *p = ruin; *p; p++)
+            width += ((unsigned char)*p & 0xc0) != 0x80; /* characters, not bytes */
     } else if (!c->size[t]) {
         tb__buf_printf(b, "%s", colour ? ANSI_DIM "." ANSI_RESET : ".");
         width = 1;
@@ -507,15 +508,29 @@ static void text_cell(tb_buf *b, const clans_state *c, int t, bool colour)
 
 char *clans__render_text(const tb_state *s, int seat, unsigned flags)
 {
+    return clans__render_text_in(s, seat, flags, NULL, NULL);
+}
+
+/* The board in the language of tr (NULL: English); the words are msgids
+ * (N_), the letters of the cells and the notation stay as they are. */
+char *clans__render_text_in(const tb_state *s, int seat, unsigned flags, tb_translate_fn tr,
+                            void *ctx)
+{
     bool colour = (flags & TB_RENDER_COLOUR) != 0;
     const clans_state *c = (const clans_state *)s;
     tb_buf b = {0};
     const char *bold = colour ? ANSI_BOLD : "", *reset = colour ? ANSI_RESET : "";
-    tb__buf_printf(&b, "%sClans%s  %d players", bold, reset, s->players);
+#define SAY(...) tb__buf_say(&b, tr, ctx, __VA_ARGS__)
+#define WORD(w) tb__word(tr, ctx, w)
+    tb__buf_printf(&b, "%sClans%s  ", bold, reset);
+    SAY(N_("{n} players"), "n:d", s->players);
     if (seat >= 0) {
         int k = c->colour[seat];
-        tb__buf_printf(&b, "  ·  you are seat %d, secret colour %s%s%s", seat + 1,
-                       colour ? text_ansi_colour[k] : "", clans__colour_name[k], reset);
+        char col[64];
+        snprintf(col, sizeof col, "%s%s%s", colour ? text_ansi_colour[k] : "",
+                 WORD(clans__colour_name[k]), reset);
+        tb__buf_printf(&b, "  ·  ");
+        SAY(N_("you are seat {seat}, secret colour {colour}"), "seat:d colour:s", seat + 1, col);
     }
     tb__buf_printf(&b, "\n");
     for (int r = 1; r <= CLANS_REGIONS; r++) {
@@ -526,13 +541,16 @@ char *clans__render_text(const tb_state *s, int seat, unsigned flags)
                 continue;
             if (n++)
                 tb__buf_printf(&b, " ");
-            text_cell(&b, c, t, colour);
+            text_cell(&b, c, t, colour, WORD(N_("ruin")));
         }
         tb__buf_printf(&b, "\n");
     }
-    tb__buf_printf(&b, "    f forest  m mountain  s steppe  g grassland   * village  ! founding now\n");
-    tb__buf_printf(&b, "    huts: r red  b blue  g green  y yellow  k black\n");
-    tb__buf_printf(&b, "%sEpochs%s", bold, reset);
+    tb__buf_printf(&b, "    f %s  m %s  s %s  g %s   * %s  ! %s\n", WORD(N_("forest")),
+                   WORD(N_("mountain")), WORD(N_("steppe")), WORD(N_("grassland")),
+                   WORD(N_("village")), WORD(N_("founding now")));
+    tb__buf_printf(&b, "    %s r %s  b %s  g %s  y %s  k %s\n", WORD(N_("huts:")), WORD(N_("red")),
+                   WORD(N_("blue")), WORD(N_("green")), WORD(N_("yellow")), WORD(N_("black")));
+    tb__buf_printf(&b, "%s%s%s", bold, WORD(N_("Epochs")), reset);
     int next = clans__chip_epoch(c->chips_taken);
     for (int e = 0, k = 0; e < CLANS_EPOCHS; e++) {
         const clans_epoch *ep = &clans__epoch[e];
@@ -542,32 +560,45 @@ char *clans__render_text(const tb_state *s, int seat, unsigned flags)
         for (int i = ep->chips; i < 5; i++)
             tb__buf_printf(&b, " ");
         if (ep->favourable == CLANS_ANY_TERRAIN)
-            tb__buf_printf(&b, "every terrain +%d\n", ep->bonus);
+            SAY(N_("every terrain +{bonus}\n"), "bonus:d", ep->bonus);
         else
-            tb__buf_printf(&b, "%s +%d, %s ruins\n", clans__terrain_name[ep->favourable], ep->bonus,
-                           clans__terrain_name[ep->hostile]);
+            SAY(N_("{terrain} +{bonus}, {hostile} ruins\n"), "terrain:s bonus:d hostile:s",
+                WORD(clans__terrain_name[ep->favourable]), ep->bonus,
+                WORD(clans__terrain_name[ep->hostile]));
     }
-    tb__buf_printf(&b, "       (@ chip to take, o taken; > the epoch of the next village)\n");
-    tb__buf_printf(&b, "%sTracks%s ", bold, reset);
+    tb__buf_printf(&b, "       %s\n", WORD(N_("(@ chip to take, o taken; > the epoch of the next village)")));
+    tb__buf_printf(&b, "%s%s%s ", bold, WORD(N_("Tracks")), reset);
     for (int k = 0; k < CLANS_COLOURS; k++)
-        tb__buf_printf(&b, " %s%s %d%s", colour ? text_ansi_colour[k] : "", clans__colour_name[k],
-                       c->track[k], reset);
-    tb__buf_printf(&b, "\n%sChips%s  ", bold, reset);
-    for (int p = 0; p < s->players; p++)
-        tb__buf_printf(&b, " seat %d%s: %d%s", p + 1, p == seat ? " (you)" : "", c->chips[p],
-                       p + 1 < s->players ? "," : "");
+        tb__buf_printf(&b, " %s%s %d%s", colour ? text_ansi_colour[k] : "",
+                       WORD(clans__colour_name[k]), c->track[k], reset);
+    tb__buf_printf(&b, "\n%s%s%s  ", bold, WORD(N_("Chips")), reset);
+    for (int p = 0; p < s->players; p++) {
+        tb__buf_printf(&b, " ");
+        if (p == seat)
+            SAY(N_("seat {seat} (you): {chips}"), "seat:d chips:d", p + 1, c->chips[p]);
+        else
+            SAY(N_("seat {seat}: {chips}"), "seat:d chips:d", p + 1, c->chips[p]);
+        tb__buf_printf(&b, "%s", p + 1 < s->players ? "," : "");
+    }
     tb__buf_printf(&b, "\n");
     if (c->over) {
         int sc[TB_MAX_SEATS];
         s->game->scores(s, sc);
-        tb__buf_printf(&b, "%sFinal%s  ", bold, reset);
-        for (int p = 0; p < s->players; p++)
-            tb__buf_printf(&b, " seat %d (%s) %d%s", p + 1, clans__colour_name[c->colour[p]], sc[p],
-                           p + 1 < s->players ? "," : "");
+        tb__buf_printf(&b, "%s%s%s  ", bold, WORD(N_("Final")), reset);
+        for (int p = 0; p < s->players; p++) {
+            tb__buf_printf(&b, " ");
+            SAY(N_("seat {seat} ({colour}) {points}"), "seat:d colour:s points:d", p + 1,
+                WORD(clans__colour_name[c->colour[p]]), sc[p]);
+            tb__buf_printf(&b, "%s", p + 1 < s->players ? "," : "");
+        }
         tb__buf_printf(&b, "\n");
     } else if (c->last_from) {
-        tb__buf_printf(&b, "Last move: %d-%d\n", c->last_from, c->last_to);
+        char last[16];
+        snprintf(last, sizeof last, "%d-%d", c->last_from, c->last_to);
+        SAY(N_("Last move: {move}\n"), "move:s", last);
     }
+#undef SAY
+#undef WORD
     return tb__buf_take(&b);
 }
 
