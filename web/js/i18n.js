@@ -249,11 +249,30 @@ export function say(msg) {
 }
 
 // The field F of a server answer in the page's language: say(F_msg) when the
-// server sent it, else the English F.
+// server sent it, else t(F) (a constant of the engine is a msgid; any other
+// English stays as it is).
 export function field(obj, name) {
   if (!obj) return '';
   const m = obj[`${name}_msg`];
-  return isMessage(m) ? say(m) : (obj[name] ?? '');
+  if (isMessage(m)) return say(m);
+  const v = obj[name];
+  return typeof v === 'string' ? t(v) : v ?? '';
+}
+
+// "A", "A and B", "A, B and C" (items already in the page's language).
+export function andList(items) {
+  const list = items.map(String);
+  if (list.length < 2) return list.join('');
+  return t('{list} and {last}', { list: list.slice(0, -1).join(', '), last: list[list.length - 1] });
+}
+
+// An error the server sent ({code, message, msg} of docs/http-api.md, or a
+// WebSocket "error" message) in the page's language: say(msg) when present,
+// else the English message.
+export function errorText(err) {
+  if (!err) return '';
+  if (isMessage(err.msg)) return say(err.msg);
+  return typeof err.message === 'string' ? t(err.message) : '';
 }
 
 // ---- the language ----
