@@ -11,6 +11,7 @@
 // entry's tooltip, and its raw form in data-move).
 import { el } from './common.js';
 import { field, t } from './i18n.js';
+import { stageWords } from './scoregraph.js';
 
 // Turns: runs of consecutive decisions by one seat; a stage heading wherever
 // the stage changes between turns.
@@ -50,7 +51,8 @@ export function renderGameLog(box, log, opts) {
   let stage = null;
   for (const turn of groupTurns(log)) {
     if (turn.stage && turn.stage !== stage) {
-      box.append(el('div.stage', field(turn.entries[0], 'stage')));
+      const first = turn.entries[0];
+      box.append(el('div.stage', first.stage_msg ? field(first, 'stage') : stageWords(turn.stage)));
       stage = turn.stage;
     }
     const key = `${turn.entries[0].n}`;

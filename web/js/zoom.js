@@ -18,6 +18,7 @@
 // is in [1, MAX]; the scale lives on the wrapper, not in the board's content,
 // so a renderer's repaint keeps it.
 import { el } from './common.js';
+import { t } from './i18n.js';
 
 const MAX = 6;
 const STEP = 1.5;
