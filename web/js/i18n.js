@@ -419,14 +419,21 @@ function addSelector(doc) {
   sel.className = 'lang-select';
   sel.setAttribute('aria-label', t('Language'));
   const list = current === PSEUDO ? [...spoken, PSEUDO] : spoken;
+  // a phone's narrow top bar shows the language's code ("ES"), whole names elsewhere
+  const narrow = globalThis.matchMedia ? globalThis.matchMedia('(max-width: 600px)') : null;
+  const label = () => {
+    for (const o of sel.options) o.textContent = narrow && narrow.matches ? o.value.slice(0, 2).toUpperCase() : nameOf(o.value);
+  };
   for (const code of list) {
     const o = doc.createElement('option');
     o.value = code;
-    o.textContent = nameOf(code);
     o.lang = code === PSEUDO ? 'en' : code;
     if (code === current) o.selected = true;
     sel.append(o);
   }
+  label();
+  narrow?.addEventListener?.('change', label);
+  sel.title = t('Language');
   sel.addEventListener('change', () => setLang(sel.value));
   host.append(sel);
 }
