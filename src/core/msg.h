@@ -8,7 +8,8 @@
  * chooses between them).  A VALUE is a number, a string (a name: never
  * translated) or a nested message (a colour, a territory, a building: those
  * translate too).  TEMPLATE is the catalogue's msgid, written in C inside
- * N_() (or NP_() for a plural pair) so xgettext finds it.  In a template
+ * N_() (or NP_() for a plural pair) so xgettext finds it; N_ is the bare
+ * literal, so marked pieces concatenate: N_("Off") "|" N_("On").  In a template
  * "{name}" is replaced by the value, "{{" and "}}" stand for "{" and "}".
  *
  * Invariants: the library keeps no state for messages: a language is only
@@ -32,8 +33,8 @@
 
 /* Marks a constant English text as a catalogue msgid (xgettext --keyword=N_);
  * NP_ marks a singular/plural pair (--keyword=NP_:1,2).  Both are the text. */
-#define N_(s) (s)
-#define NP_(s, p) (s), (p)
+#define N_(s) s
+#define NP_(s, p) s, p
 
 /* A new message.  `spec` names the args in order, separated by spaces, each
  * NAME:TYPE with TYPE s (const char *: a name, never translated), d (int) or

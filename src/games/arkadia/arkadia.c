@@ -33,20 +33,22 @@
 #define CARD_FORM(card) ((card) / ARK_FAMILIES)
 #define CARD_FAMILY(card) ((card) % ARK_FAMILIES)
 
+/* The words for players (help, label, each value's label) are catalogue
+ * msgids (N_, docs/translating.md); keys and values are the machines'. */
 static const tb_option_spec ark_options[] = {
     {"mirror", "off|on", "off",
-     "Whether a building may also be laid as the mirror image of the shape on its card.",
-     "Mirrored buildings", "Not allowed|Allowed"},
+     N_("Whether a building may also be laid as the mirror image of the shape on its card."),
+     N_("Mirrored buildings"), N_("Not allowed") "|" N_("Allowed")},
     {"lot_workers", "off|on", "off",
-     "Whether workers may be put down around the castle lot, as around a building.",
-     "Workers at the castle lot", "Not allowed|Allowed"},
+     N_("Whether workers may be put down around the castle lot, as around a building."),
+     N_("Workers at the castle lot"), N_("Not allowed") "|" N_("Allowed")},
     {"variant", "standard|first-game", "standard",
-     "The first game starts with seven buildings already in town, for learning (laid out our "
-     "own way); the standard game starts with an empty town.",
-     "Set-up", "Standard game|First game"},
+     N_("The first game starts with seven buildings already in town, for learning (laid out our "
+        "own way); the standard game starts with an empty town."),
+     N_("Set-up"), N_("Standard game") "|" N_("First game")},
     {"lot", "choose|random", "choose",
-     "Who places the castle lot at the start of a standard game: the start player, or chance.",
-     "Castle lot", "Placed by the start player|Placed by chance"},
+     N_("Who places the castle lot at the start of a standard game: the start player, or chance."),
+     N_("Castle lot"), N_("Placed by the start player") "|" N_("Placed by chance")},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 

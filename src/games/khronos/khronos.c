@@ -44,11 +44,12 @@ const char *const kh_colour_name[TB_MAX_SEATS] = {"red", "green", "blue", "white
 #define EARNING_TURN(t) ((t) == 4 || (t) == KH_TURNS)
 #define BONUS(board) ((board) == KH_MIGHT ? 1 : (board) == KH_FAITH ? 2 : 0)
 
+/* The words for players are catalogue msgids (N_, docs/translating.md). */
 static const tb_option_spec kh_options[] = {
     {"holdem", "off|on", "off",
-     "Three cards lie face up, one of each colour; at the start of your turn you may swap one "
-     "of your cards for one of them.",
-     "Hold'em cards", "Not used|Used"},
+     N_("Three cards lie face up, one of each colour; at the start of your turn you may swap one "
+        "of your cards for one of them."),
+     N_("Hold'em cards"), N_("Not used") "|" N_("Used")},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
