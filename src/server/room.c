@@ -1900,10 +1900,17 @@ static void room_deduce_request(srv_room *r, srv_client *c, const json_t *msg, c
 
 /* ---- resigning ---- */
 
-void srv_room_notice_locked(srv_room *r, const char *code, int seat, const char *text)
+void srv_room_notice_locked(srv_room *r, const char *code, int seat, json_t *msg)
 {
-    srv_room_broadcast_locked(r, json_pack("{s:s,s:s,s:i,s:s}", "type", "notice", "code", code,
-                                           "seat", seat, "text", text));
+    char *text = msg ? tb__msg_text(msg, NULL, NULL) : NULL;
+    json_t *j = text ? json_pack("{s:s,s:s,s:i,s:s}", "type", "notice", "code", code, "seat",
+                                 seat, "text", text)
+                     : NULL;
+    free(text);
+    if (j)
+        json_object_set(j, "text_msg", msg);
+    json_decref(msg);
+    srv_room_broadcast_locked(r, j);
 }
 
 /* A person resigns (room not locked): with two players the other wins now;
@@ -1936,25 +1943,23 @@ static void room_resign(srv_room *r, srv_client *c, json_t *id)
         st->resigned = true;
         st->away = false;
         tb_record_set_player(r->record, seat, st->name, "human, resigned");
-        char text[400];
+        json_t *msg = NULL; /* the notice (its English is the "text") */
         if (r->players == 2) {
             /* Two players: the other one wins, now. */
             r->conceded = true;
             r->resigned_seat = seat;
             srv_room_finish_locked(r);
             atomic_fetch_sub(&r->rooms->running, 1);
-            snprintf(text, sizeof text, "%s resigned; %s wins.", st->name,
-                     r->seat[1 - seat].name);
+            msg = tb__msg(N_("{who} resigned; {winner} wins."), "who:s winner:s", st->name,
+                          r->seat[1 - seat].name);
         } else {
             /* More players: the game goes on, the computer plays the seat. */
             srv_seats_stand_in(r, seat);
-            snprintf(text, sizeof text,
-                     "%s resigned; the computer plays for %s until the end, and %s cannot win.",
-                     st->name, st->name, st->name);
+            msg = tb__msg(N_("{who} resigned; the computer plays for {who} until the end, and {who} cannot win."),
+                          "who:s", st->name);
         }
-        tb__utf8_repair(text);
         srv_log(&r->rooms->cfg, "game %s: seat %d resigned", r->id, seat + 1);
-        srv_room_notice_locked(r, "resigned", seat, text);
+        srv_room_notice_locked(r, "resigned", seat, msg);
         srv_room_refresh_locked(r);
     }
     pthread_mutex_unlock(&r->lock);

@@ -249,7 +249,9 @@ int srv_room_make(srv_rooms *s, const json_t *req, srv_room **made, uint64_t *se
 int srv_room_row(const srv_room *r, uint64_t seed, srv_game_row *row);
 void srv_room_start(srv_room *r);
 /* Tells everyone at the table what happened to a seat (room locked). */
-void srv_room_notice_locked(srv_room *r, const char *code, int seat, const char *text);
+/* `msg` is the notice as a message (msg.h; its reference is taken): "text"
+ * is its English, "text_msg" the message for each reader's language. */
+void srv_room_notice_locked(srv_room *r, const char *code, int seat, json_t *msg);
 
 /* undo.c: taking decisions back (docs/server.md) */
 /* Whether `seat` may undo its last decision now (room locked): 0 yes, and
