@@ -1210,6 +1210,7 @@ const struct tb_game tb__arkadia_game = {
     .prompt_text = ark__prompt_text,
     .narrate = ark__narrate,
     .prompt_msg = ark__prompt_msg,
+    .render_text_in = ark__render_text_in,
     .stage_msg = ark__stage_msg,
     .stage_text = ark__stage_text,
     .reveals = ark_reveals,

@@ -172,6 +172,8 @@ int ark__text_to_move(const tb_state *s, const char *text, tb_move *out, char *e
 char *ark__render_text(const tb_state *s, int seat, unsigned flags);
 int ark__prompt_text(const tb_state *s, char *buf, size_t buflen);
 json_t *ark__prompt_msg(const tb_state *s);
+char *ark__render_text_in(const tb_state *s, int seat, unsigned flags, tb_translate_fn tr,
+                          void *ctx);
 json_t *ark__stage_msg(const tb_state *s);
 json_t *ark__narrate(const tb_state *before, tb_move m, const tb_state *after, json_t *who,
                      json_t *const *names);

@@ -14,6 +14,7 @@
 #include "core/text.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -660,7 +661,31 @@ static void text_counts(char *buf, size_t buflen, const uint8_t *count)
     snprintf(buf, buflen, "r%d o%d k%d s%d", count[0], count[1], count[2], count[3]);
 }
 
-static void text_castle_panel(const arkadia_state *a, text_side *side, bool colour)
+/* The language the board is drawn in (tb_render_text_in): tr NULL is English. */
+typedef struct text_words {
+    tb_translate_fn tr;
+    void *ctx;
+} text_words;
+#define WORD(w) tb__word(words->tr, words->ctx, w)
+
+/* A message's text in the board's language, into buf (English when memory
+ * runs out: the template itself, never a hole). */
+static const char *text_say(const text_words *words, char *buf, size_t buflen, const char *tmpl,
+                            const char *spec, ...)
+{
+    va_list ap;
+    va_start(ap, spec);
+    json_t *m = tb__msg_v(tmpl, NULL, 0, spec, ap);
+    va_end(ap);
+    char *text = m ? tb__msg_text(m, words->tr, words->ctx) : NULL;
+    json_decref(m);
+    snprintf(buf, buflen, "%s", text ? text : tmpl);
+    free(text);
+    return buf;
+}
+
+static void text_castle_panel(const arkadia_state *a, text_side *side, bool colour,
+                              const text_words *words)
 {
     const ark_data *d = ark__board(a);
     const char *reset = colour ? ANSI_RESET : "";
@@ -670,7 +695,7 @@ static void text_castle_panel(const arkadia_state *a, text_side *side, bool colo
             at[y][x] = -1;
     for (int q = 0; q < ARK_CASTLE; q++)
         at[d->castle_y[q]][d->castle_x[q]] = q;
-    text_side_add(side, "Castle: square, seal, height");
+    text_side_add(side, "%s", WORD(N_("Castle: square, seal, height")));
     for (int y = 0; y < d->lot_h; y++) {
         char row[TEXT_SIDE_WIDTH * 4] = " ";
         for (int x = 0; x < d->lot_w; x++) {
@@ -686,7 +711,7 @@ static void text_castle_panel(const arkadia_state *a, text_side *side, bool colo
         }
         text_side_add(side, "%s", row);
     }
-    text_side_add(side, "Seal values %sr%d%s %so%d%s %sk%d%s %ss%d%s",
+    text_side_add(side, "%s %sr%d%s %so%d%s %sk%d%s %ss%d%s", WORD(N_("Seal values")),
                   colour ? text_family_ansi[0] : "", ark__value(a, 0), reset,
                   colour ? text_family_ansi[1] : "", ark__value(a, 1), reset,
                   colour ? text_family_ansi[2] : "", ark__value(a, 2), reset,
@@ -695,22 +720,28 @@ static void text_castle_panel(const arkadia_state *a, text_side *side, bool colo
     for (int f = 0; f < ARK_FLOORS; f++) {
         char c[32];
         text_counts(c, sizeof c, a->pool[f]);
-        text_side_add(side, "%c floor %d pool %s", f == floor ? '>' : ' ', f + 1, c);
+        char line[TEXT_SIDE_WIDTH * 2];
+        text_side_add(side, "%c %s", f == floor ? '>' : ' ',
+                      text_say(words, line, sizeof line, N_("floor {floor} pool {pieces}"),
+                               "floor:d pieces:s", f + 1, c));
     }
     if (a->trigger_turn >= 0)
-        text_side_add(side, "Floor 2 full: final round");
+        text_side_add(side, "%s", WORD(N_("Floor 2 full: final round")));
 }
 
-static void text_cards_panel(const arkadia_state *a, text_side *side)
+static void text_cards_panel(const arkadia_state *a, text_side *side, const text_words *words)
 {
+    char line[TEXT_SIDE_WIDTH * 2];
     text_side_add(side, "%s", "");
-    text_side_add(side, "Face up %d, stack %d:", a->display_n, a->stack_n);
+    text_side_add(side, "%s", text_say(words, line, sizeof line, N_("Face up {up}, stack {stack}:"),
+                                       "up:d stack:d", a->display_n, a->stack_n));
     for (int i = 0; i < a->display_n; i++) {
         char c[40];
         ark__card_text(a->display[i], c, sizeof c);
         text_side_add(side, "  %s", c);
     }
-    text_side_add(side, "Neutral pool: %d workers", ark__neutral_pool(a));
+    text_side_add(side, "%s", text_say(words, line, sizeof line, N_("Neutral pool: {n} workers"),
+                                       "n:d", ark__neutral_pool(a)));
 }
 
 static void text_board_lines(tb_buf *b, const arkadia_state *a, const text_side *side, bool colour)
@@ -761,30 +792,45 @@ static void text_board_lines(tb_buf *b, const arkadia_state *a, const text_side 
     }
 }
 
+/* Pads `word` (UTF-8) with spaces to `width` characters, into buf. */
+static const char *text_pad(const char *word, int width, char *buf, size_t buflen)
+{
+    int chars = 0;
+    for (const char *c = word; *c; c++)
+        chars += ((unsigned char)*c & 0xc0) != 0x80;
+    snprintf(buf, buflen, "%s%*s", word, chars < width ? width - chars : 0, "");
+    return buf;
+}
+
 static void text_player_line(tb_buf *b, const arkadia_state *a, int p, int seat, bool colour,
-                             bool hide)
+                             bool hide, const text_words *words)
 {
     const ark_data *d = ark__board(a);
     const char *reset = colour ? ANSI_RESET : "";
     int mover = ark__mover(a);
-    tb__buf_printf(b, "%c %d %s%-6s%s%s", p == mover && a->phase != ARK_PH_OVER ? '>' : ' ', p,
-                   colour ? text_seat_ansi[p] : "", d->seat_colour[p], reset, p == seat ? " (you)" : "      ");
+    char name[64], you[32], line[160];
+    snprintf(you, sizeof you, " %s", WORD(N_("(you)")));
+    tb__buf_printf(b, "%c %d %s%s%s%s", p == mover && a->phase != ARK_PH_OVER ? '>' : ' ', p,
+                   colour ? text_seat_ansi[p] : "", text_pad(WORD(d->seat_colour[p]), 6, name, sizeof name),
+                   reset, p == seat ? you : "      ");
     if (hide && p != seat && a->phase != ARK_PH_OVER) {
         /* behind the screen: the player chose not to keep count of it */
-        tb__buf_printf(b, "  gold   ?  seals ?  ?  ?  ? ");
+        tb__buf_printf(b, "  %s   ?  %s ?  ?  ?  ? ", WORD(N_("gold")), WORD(N_("seals")));
     } else {
-        tb__buf_printf(b, "  gold %3d  seals", a->gold[p]);
+        tb__buf_printf(b, "  %s %3d  %s", WORD(N_("gold")), a->gold[p], WORD(N_("seals")));
         for (int k = 0; k < ARK_FAMILIES; k++)
             tb__buf_printf(b, " %s%c%s%-2d", colour ? text_family_ansi[k] : "", text_family_letter[k],
                            reset, a->seals[p][k]);
     }
-    tb__buf_printf(b, " workers %d own %d neutral  banners %d  cards %d", a->screen[p], a->screen_neutral[p],
-                   a->banners[p], a->hand_n[p]);
+    tb__buf_printf(b, " %s", text_say(words, line, sizeof line,
+                                      N_("workers {own} own {neutral} neutral  banners {banners}  cards {cards}"),
+                                      "own:d neutral:d banners:d cards:d", a->screen[p],
+                                      a->screen_neutral[p], a->banners[p], a->hand_n[p]));
     int known = 0;
     for (int i = 0; i < a->hand_n[p]; i++)
         known += p != seat && (a->hand[p][i] & 1);
     if (known) {
-        tb__buf_printf(b, "\n        known to all:");
+        tb__buf_printf(b, "\n        %s", WORD(N_("known to all:")));
         for (int i = 0; i < a->hand_n[p]; i++)
             if (a->hand[p][i] & 1) {
                 char c[40];
@@ -797,57 +843,79 @@ static void text_player_line(tb_buf *b, const arkadia_state *a, int p, int seat,
 
 char *ark__render_text(const tb_state *s, int seat, unsigned flags)
 {
+    return ark__render_text_in(s, seat, flags, NULL, NULL);
+}
+
+/* The board in the language of tr (NULL: English); the words are msgids
+ * (N_), the letters, squares and cards (notation) stay as they are. */
+char *ark__render_text_in(const tb_state *s, int seat, unsigned flags, tb_translate_fn tr,
+                          void *ctx)
+{
     bool colour = (flags & TB_RENDER_COLOUR) != 0;
     const arkadia_state *a = (const arkadia_state *)s;
     const ark_data *d = ark__board(a);
+    const text_words w = {tr, ctx}, *words = &w;
     tb_buf b = {0};
     const char *bold = colour ? ANSI_BOLD : "", *reset = colour ? ANSI_RESET : "";
     int mover = ark__mover(a);
-    tb__buf_printf(&b, "%sArkadia%s  %d players  turn %d", bold, reset, s->players, a->turn_no + 1);
+    tb__buf_printf(&b, "%sArkadia%s  ", bold, reset);
+    tb__buf_say(&b, tr, ctx, N_("{n} players  turn {turn}"), "n:d turn:d", s->players,
+                a->turn_no + 1);
     if (a->phase == ARK_PH_OVER)
-        tb__buf_printf(&b, "  game over");
+        tb__buf_printf(&b, "  %s", WORD(N_("game over")));
     else
-        tb__buf_printf(&b, "  seat %d (%s) to move", mover + 1, d->seat_colour[mover]);
+        tb__buf_say(&b, tr, ctx, N_("  seat {seat} ({colour}) to move"), "seat:d colour:s",
+                    mover + 1, WORD(d->seat_colour[mover]));
     if (seat >= 0)
-        tb__buf_printf(&b, "  you are seat %d (%s)", seat + 1, d->seat_colour[seat]);
+        tb__buf_say(&b, tr, ctx, N_("  you are seat {seat} ({colour})"), "seat:d colour:s", seat + 1,
+                    WORD(d->seat_colour[seat]));
     tb__buf_printf(&b, "\n");
     text_side side = {.n = 0};
-    text_castle_panel(a, &side, colour);
-    text_cards_panel(a, &side);
+    text_castle_panel(a, &side, colour, words);
+    text_cards_panel(a, &side, words);
     text_board_lines(&b, a, &side, colour);
-    tb__buf_printf(&b, "    . empty  ^ tent camp  Y O G V workers  n neutral  ## castle lot  + free for this decision\n");
-    tb__buf_printf(&b, "    buildings: form number + seal (r red, o olive, k black, s silver; * completed):\n"
-                       "    1 house  2 farm  3 tavern  4 mill  5 smithy  6 trade-centre  7 monastery\n");
+    tb__buf_printf(&b, "    %s\n", WORD(N_(". empty  ^ tent camp  Y O G V workers  n neutral  ## castle lot  + free for this decision")));
+    tb__buf_printf(&b, "    %s\n", WORD(N_("buildings: form number + seal (r red, o olive, k black, s silver; * completed):")));
+    tb__buf_printf(&b, "    1 %s  2 %s  3 %s  4 %s  5 %s  6 %s  7 %s\n", WORD(N_("house")), WORD(N_("farm")),
+                   WORD(N_("tavern")), WORD(N_("mill")), WORD(N_("smithy")), WORD(N_("trade-centre")),
+                   WORD(N_("monastery")));
     for (int p = 0; p < s->players; p++)
-        text_player_line(&b, a, p, seat, colour, (flags & TB_RENDER_HIDE_TOTALS) != 0);
+        text_player_line(&b, a, p, seat, colour, (flags & TB_RENDER_HIDE_TOTALS) != 0, words);
     if (seat >= 0 && seat < s->players) {
-        tb__buf_printf(&b, "Your hand:");
+        tb__buf_printf(&b, "%s", WORD(N_("Your hand:")));
         for (int i = 0; i < a->hand_n[seat]; i++) {
             char c[40];
             ark__card_text(a->hand[seat][i] / 2, c, sizeof c);
-            tb__buf_printf(&b, "%s %s%s", i ? "," : "", c, a->hand[seat][i] & 1 ? " (seen)" : "");
+            tb__buf_printf(&b, "%s %s%s%s", i ? "," : "", c, a->hand[seat][i] & 1 ? " " : "",
+                           a->hand[seat][i] & 1 ? WORD(N_("(seen)")) : "");
         }
         if (!a->hand_n[seat])
-            tb__buf_printf(&b, " no cards");
+            tb__buf_printf(&b, " %s", WORD(N_("no cards")));
         tb__buf_printf(&b, "\n");
     }
     if (a->phase == ARK_PH_PLACE) {
         char c[40];
         ark__card_text(a->card, c, sizeof c);
-        tb__buf_printf(&b, "Playing %s: + marks squares it can cover; type its squares ('legal' lists all).\n", c);
+        tb__buf_say(&b, tr, ctx,
+                    N_("Playing {card}: + marks squares it can cover; type its squares ('legal' lists all).\n"),
+                    "card:s", c);
     } else if (a->phase == ARK_PH_WORKER) {
-        tb__buf_printf(&b, "Introducing workers (%d so far): squares marked + are free next to the building.\n", a->placed);
+        tb__buf_say(&b, tr, ctx,
+                    N_("Introducing workers ({n} so far): squares marked + are free next to the building.\n"),
+                    "n:d", a->placed);
     } else if (a->phase == ARK_PH_OVER) {
         int best = 0;
         for (int p = 0; p < s->players; p++)
             best = a->gold[p] > best ? a->gold[p] : best;
-        tb__buf_printf(&b, "Final gold:");
+        tb__buf_printf(&b, "%s", WORD(N_("Final gold:")));
         for (int p = 0; p < s->players; p++)
-            tb__buf_printf(&b, " %s %d%s", d->seat_colour[p], a->gold[p], a->gold[p] == best ? " (wins)" : "");
+            tb__buf_printf(&b, " %s %d%s%s", WORD(d->seat_colour[p]), a->gold[p],
+                           a->gold[p] == best ? " " : "", a->gold[p] == best ? WORD(N_("(wins)")) : "");
         tb__buf_printf(&b, "\n");
     }
     return tb__buf_take(&b);
 }
+#undef WORD
 
 /* ---- the log's words (tb_narrate) ---- */
 

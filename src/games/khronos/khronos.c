@@ -1828,6 +1828,7 @@ const struct tb_game tb__khronos_game = {
     .prompt_text = khronos__prompt_text,
     .narrate = khronos__narrate,
     .prompt_msg = khronos__prompt_msg,
+    .render_text_in = khronos__render_text_in,
     .stage_msg = khronos__stage_msg,
     .stage_text = khronos__stage_text,
     .reveals = kh_reveals,

@@ -144,6 +144,8 @@ json_t *khronos__data_board_json(const struct tb_data *data);
 char *khronos__render_text(const tb_state *s, int seat, unsigned flags);
 int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen);
 json_t *khronos__prompt_msg(const tb_state *s);
+char *khronos__render_text_in(const tb_state *s, int seat, unsigned flags, tb_translate_fn tr,
+                              void *ctx);
 json_t *khronos__stage_msg(const tb_state *s);
 json_t *khronos__narrate(const tb_state *before, tb_move m, const tb_state *after, json_t *who,
                          json_t *const *names);

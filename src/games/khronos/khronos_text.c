@@ -16,6 +16,7 @@
 #include "core/text.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1541,11 +1542,51 @@ static void text_hr(tb_buf *out, const char *bold, const char *reset, const char
 
 /* Boards [first, last) side by side: titles (with the adventurers on
  * them), column letters, then the rows. */
-static void text_boards_band(tb_buf *out, const khronos_state *k, int first, int last,
-                             bool colour)
+/* The language the board is drawn in (tb_render_text_in): tr NULL is English. */
+typedef struct text_lang {
+    tb_translate_fn tr;
+    void *ctx;
+} text_lang;
+#define WORD(w) tb__word(words->tr, words->ctx, w)
+
+/* The characters (not bytes) of a UTF-8 text. */
+static int text_chars(const char *t)
 {
-    static const char *const title[KH_BOARDS] = {"MIGHT (1st age)", "FAITH (2nd age)",
-                                                 "REASON (3rd age)"};
+    int n = 0;
+    for (; *t; t++)
+        n += ((unsigned char)*t & 0xc0) != 0x80;
+    return n;
+}
+
+/* `word` padded with spaces to `width` characters, into buf. */
+static const char *text_pad(const char *word, int width, char *buf, size_t buflen)
+{
+    int chars = text_chars(word);
+    snprintf(buf, buflen, "%s%*s", word, chars < width ? width - chars : 0, "");
+    return buf;
+}
+
+/* A message's text in the board's language, into buf (the template itself
+ * when memory runs out: never a hole). */
+static const char *text_say(const text_lang *words, char *buf, size_t buflen, const char *tmpl,
+                            const char *spec, ...)
+{
+    va_list ap;
+    va_start(ap, spec);
+    json_t *m = tb__msg_v(tmpl, NULL, 0, spec, ap);
+    va_end(ap);
+    char *text = m ? tb__msg_text(m, words->tr, words->ctx) : NULL;
+    json_decref(m);
+    snprintf(buf, buflen, "%s", text ? text : tmpl);
+    free(text);
+    return buf;
+}
+
+static void text_boards_band(tb_buf *out, const khronos_state *k, int first, int last,
+                             bool colour, const text_lang *words)
+{
+    static const char *const title[KH_BOARDS] = {N_("MIGHT (1st age)"), N_("FAITH (2nd age)"),
+                                                 N_("REASON (3rd age)")};
     const char *bold = colour ? ANSI_BOLD : "", *reset = colour ? ANSI_RESET : "";
     int w = D.width * 3;
     tb__buf_printf(out, "   ");
@@ -1558,7 +1599,8 @@ static void text_boards_band(tb_buf *out, const khronos_state *k, int first, int
                     pawns[len++] = text_colour_letter[p];
         pawns[len] = '\0';
         char head[96];
-        int hl = snprintf(head, sizeof head, "%s %s%s", title[b], len ? "@" : "", pawns);
+        snprintf(head, sizeof head, "%s %s%s", WORD(title[b]), len ? "@" : "", pawns);
+        int hl = text_chars(head);
         tb__buf_printf(out, "%s%s%s%*s", bold, head, reset, w + 2 - hl > 0 ? w + 2 - hl : 1, "");
     }
     tb__buf_printf(out, "\n   ");
@@ -1581,39 +1623,57 @@ static void text_boards_band(tb_buf *out, const khronos_state *k, int first, int
 
 char *khronos__render_text(const tb_state *s, int seat, unsigned flags)
 {
+    return khronos__render_text_in(s, seat, flags, NULL, NULL);
+}
+
+/* The board in the language of tr (NULL: English); the words are msgids
+ * (N_), the letters, squares and cards (notation) stay as they are. */
+char *khronos__render_text_in(const tb_state *s, int seat, unsigned flags, tb_translate_fn tr,
+                              void *ctx)
+{
     bool colour = (flags & TB_RENDER_COLOUR) != 0;
     const khronos_state *k = (const khronos_state *)s;
+    const text_lang w = {tr, ctx}, *words = &w;
     tb_buf out = {0};
     const char *bold = colour ? ANSI_BOLD : "", *reset = colour ? ANSI_RESET : "";
     int n = s->players;
-    tb__buf_printf(&out, "%sKhronos%s  %d players  ·  ", bold, reset, n);
+    char line[200], pad[64];
+    tb__buf_printf(&out, "%sKhronos%s  %s  ·  ", bold, reset,
+                   text_say(words, line, sizeof line, N_("{n} players"), "n:d", n));
     if (k->over)
-        tb__buf_printf(&out, "game over after turn %d", KH_TURNS);
+        tb__buf_say(&out, tr, ctx, N_("game over after turn {turn}"), "turn:d", KH_TURNS);
+    else if (k->turn == 4 || k->turn == KH_TURNS)
+        tb__buf_say(&out, tr, ctx, N_("turn {turn} of {turns} (earnings)  ·  seat {seat} ({colour}) is playing"),
+                    "turn:d turns:d seat:d colour:s", k->turn, KH_TURNS, k->cur + 1,
+                    WORD(kh_colour_name[k->cur]));
     else
-        tb__buf_printf(&out, "turn %d of %d%s  ·  seat %d (%s) is playing", k->turn, KH_TURNS,
-                       k->turn == 4 || k->turn == KH_TURNS ? " (earnings)" : "", k->cur + 1,
-                       kh_colour_name[k->cur]);
-    if (seat >= 0)
-        tb__buf_printf(&out, "  ·  you are seat %d (%s%s%s)", seat + 1,
-                       colour ? text_ansi_seat[seat] : "", kh_colour_name[seat], reset);
+        tb__buf_say(&out, tr, ctx, N_("turn {turn} of {turns}  ·  seat {seat} ({colour}) is playing"),
+                    "turn:d turns:d seat:d colour:s", k->turn, KH_TURNS, k->cur + 1,
+                    WORD(kh_colour_name[k->cur]));
+    if (seat >= 0) {
+        char col[64];
+        snprintf(col, sizeof col, "%s%s%s", colour ? text_ansi_seat[seat] : "",
+                 WORD(kh_colour_name[seat]), reset);
+        tb__buf_say(&out, tr, ctx, N_("  ·  you are seat {seat} ({colour})"), "seat:d colour:s",
+                    seat + 1, col);
+    }
     tb__buf_printf(&out, "\n");
     /* the three boards side by side when that fits 120 columns, else Might
      * and Faith, then Reason below them */
     int per_band = 3 + KH_BOARDS * (D.width * 3 + 2) <= 120 ? KH_BOARDS : 2;
     for (int first = 0; first < KH_BOARDS; first += per_band)
         text_boards_band(&out, k, first, first + per_band < KH_BOARDS ? first + per_band
-                                                                      : KH_BOARDS, colour);
-    tb__buf_printf(&out, "   M military, R religious, C civil + size (1-3) + owner; H printed hamlet;"
-                         " m2 ruin (+ renovation cube);\n"
-                         "   ### +++ === ::: the rest of a military, religious, civil building, a ruin"
-                         " (+ populate cubes);\n"
-                         "   terrain . plain f forest m mountain ~ river / ^ mixed\n");
+                                                                      : KH_BOARDS, colour, words);
+    tb__buf_printf(&out, "   %s\n   %s\n   %s\n",
+                   WORD(N_("M military, R religious, C civil + size (1-3) + owner; H printed hamlet; m2 ruin (+ renovation cube);")),
+                   WORD(N_("### +++ === ::: the rest of a military, religious, civil building, a ruin (+ populate cubes);")),
+                   WORD(N_("terrain . plain f forest m mountain ~ river / ^ mixed")));
     /* domains that pay */
     for (int b = 0; b < KH_BOARDS; b++) {
         const kh_board *bd = &k->board[b];
         kh_domstat st[KH_MAXB];
         kh_board_domains(bd, st);
-        tb__buf_printf(&out, "%s%-7s%s", bold, kh_board_name[b], reset);
+        tb__buf_printf(&out, "%s%s%s", bold, text_pad(WORD(kh_board_name[b]), 7, pad, sizeof pad), reset);
         int shown = 0;
         for (int i = 0; i < bd->nb; i++) {
             if (bd->b[i].dom != i || st[i].members < 2)
@@ -1622,65 +1682,79 @@ char *khronos__render_text(const tb_state *s, int seat, unsigned flags)
             kh_square_name(KT, kh_anchor(&bd->b[i]), id, sizeof id);
             if (shown && shown % 3 == 0)
                 tb__buf_printf(&out, "\n       ");
-            tb__buf_printf(&out, " [%s: %d buildings, power m%d r%d c%d]", id, st[i].members,
-                           st[i].power[0], st[i].power[1], st[i].power[2]);
+            tb__buf_say(&out, tr, ctx, N_(" [{square}: {n} buildings, power m{m} r{r} c{c}]"),
+                        "square:s n:d m:d r:d c:d", id, st[i].members, st[i].power[0],
+                        st[i].power[1], st[i].power[2]);
             shown++;
         }
         if (!shown)
-            tb__buf_printf(&out, " (no domain of two or more buildings)");
+            tb__buf_printf(&out, " %s", WORD(N_("(no domain of two or more buildings)")));
         tb__buf_printf(&out, "\n");
     }
     /* players */
-    tb__buf_printf(&out, "%sseat colour  ecus cubes hand  adventurers      earnings now (m/f/r)%s\n",
-                   bold, reset);
+    tb__buf_printf(&out, "%s%s%s\n", bold,
+                   WORD(N_("seat colour  ecus cubes hand  adventurers      earnings now (m/f/r)")), reset);
     for (int p = 0; p < n; p++) {
-        char hand[16];
+        char hand[48], hand_pad[64], adv_pad[96], name_pad[64];
         if (p == seat)
             text_hand(k->hand[p], hand, sizeof hand);
         else
-            snprintf(hand, sizeof hand, "%d cards", k->hand[p][0] + k->hand[p][1] + k->hand[p][2]);
+            text_say(words, hand, sizeof hand, N_("{n} cards"), "n:d",
+                     k->hand[p][0] + k->hand[p][1] + k->hand[p][2]);
         int e[KH_BOARDS];
         kh_earnings(k, p, e);
         char adv[40];
-        snprintf(adv, sizeof adv, "%s, %s", kh_board_name[k->pawn[p][0]], kh_board_name[k->pawn[p][1]]);
-        char last[32] = "";
+        snprintf(adv, sizeof adv, "%s, %s", WORD(kh_board_name[k->pawn[p][0]]),
+                 WORD(kh_board_name[k->pawn[p][1]]));
+        char last[64] = "", you[32] = "";
         if (k->turn > 4)
-            snprintf(last, sizeof last, "  (earned %d last time)", k->last_earn[p]);
-        tb__buf_printf(&out, "%s%d %s%-6s%s %5d %5d %-7s %-16s %d/%d/%d%s%s\n",
+            text_say(words, last, sizeof last, N_("  (earned {n} last time)"), "n:d", k->last_earn[p]);
+        if (p == seat)
+            snprintf(you, sizeof you, "  %s", WORD(N_("(you)")));
+        tb__buf_printf(&out, "%s%d %s%s%s %5d %5d %s %s %d/%d/%d%s%s\n",
                        p == k->cur && !k->over ? ">" : " ", p, colour ? text_ansi_seat[p] : "",
-                       kh_colour_name[p], reset, k->ecus[p], k->cubes[p], hand, adv, e[0], e[1],
-                       e[2], last, p == seat ? "  (you)" : "");
+                       text_pad(WORD(kh_colour_name[p]), 6, name_pad, sizeof name_pad), reset,
+                       k->ecus[p], k->cubes[p], text_pad(hand, 7, hand_pad, sizeof hand_pad),
+                       text_pad(adv, 16, adv_pad, sizeof adv_pad), e[0], e[1], e[2], last, you);
     }
     if (!k->over) {
         const uint8_t *pw = k->pawn[k->cur];
         if (pw[0] == pw[1])
-            tb__buf_printf(&out, "Cards the adventurers may still play this turn: %d together on %s",
-                           k->left[0] + k->left[1] - k->pool, kh_board_name[pw[0]]);
+            tb__buf_say(&out, tr, ctx,
+                        N_("Cards the adventurers may still play this turn: {n} together on {board}"),
+                        "n:d board:s", k->left[0] + k->left[1] - k->pool, WORD(kh_board_name[pw[0]]));
         else
-            tb__buf_printf(&out, "Cards the adventurers may still play this turn: %d on %s, %d on %s",
-                           k->left[0], kh_board_name[pw[0]], k->left[1], kh_board_name[pw[1]]);
-        tb__buf_printf(&out, "%s%s\n", k->exchanged ? "  ·  hand exchanged" : "",
-                       k->acted ? "" : "  ·  exchange still possible");
+            tb__buf_say(&out, tr, ctx,
+                        N_("Cards the adventurers may still play this turn: {n} on {board}, {m} on {other}"),
+                        "n:d board:s m:d other:s", k->left[0], WORD(kh_board_name[pw[0]]), k->left[1],
+                        WORD(kh_board_name[pw[1]]));
+        tb__buf_printf(&out, "%s%s%s%s\n", k->exchanged ? "  ·  " : "",
+                       k->exchanged ? WORD(N_("hand exchanged")) : "", k->acted ? "" : "  ·  ",
+                       k->acted ? "" : WORD(N_("exchange still possible")));
     }
     char disc[80];
     text_hand(k->discard, disc, sizeof disc);
-    tb__buf_printf(&out, "Deck %d cards  ·  discards %s", k->deck_n, *disc ? disc : "none");
+    tb__buf_say(&out, tr, ctx, N_("Deck {n} cards  ·  discards {cards}"), "n:d cards:s", k->deck_n,
+                *disc ? disc : WORD(N_("none")));
     if (k->holdem) {
         char disp[8];
         text_hand(k->display, disp, sizeof disp);
-        tb__buf_printf(&out, "  ·  hold'em display %s", *disp ? disp : "empty");
+        tb__buf_say(&out, tr, ctx, N_("  ·  hold'em display {cards}"), "cards:s",
+                    *disp ? disp : WORD(N_("empty")));
     }
-    tb__buf_printf(&out, "\nStock:");
+    tb__buf_printf(&out, "\n%s", WORD(N_("Stock:")));
     for (int t = 0; t < KH_TYPES; t++)
-        tb__buf_printf(&out, " %s %d%s", D.tile[t].name, k->stock[t], t + 1 < KH_TYPES ? "," : "");
+        tb__buf_printf(&out, " %s %d%s", WORD(D.tile[t].name), k->stock[t], t + 1 < KH_TYPES ? "," : "");
     tb__buf_printf(&out, "\n");
     if (k->over) {
-        text_hr(&out, bold, reset, "Final Ecus:");
+        text_hr(&out, bold, reset, WORD(N_("Final Ecus:")));
         for (int p = 0; p < n; p++)
-            tb__buf_printf(&out, "  seat %d (%s) %d\n", p + 1, kh_colour_name[p], k->ecus[p]);
+            tb__buf_say(&out, tr, ctx, N_("  seat {seat} ({colour}) {ecus}\n"), "seat:d colour:s ecus:d",
+                        p + 1, WORD(kh_colour_name[p]), k->ecus[p]);
     }
     return tb__buf_take(&out);
 }
+#undef WORD
 
 json_t *khronos__prompt_msg(const tb_state *s)
 {
