@@ -2,7 +2,8 @@
  * msg.c — messages (msg.h): building them and making their text in a
  * language given as a lookup function.
  *
- * Invariants: no global state; a translated template that does not expand
+ * Invariants: no global state (the builders leave text.h's per-thread
+ * out-of-memory flag as they found it: they report failure by NULL); a translated template that does not expand
  * (broken braces, a name the args lack) gives way to the English template;
  * nesting deeper than MSG_DEPTH is refused (a message is not a message
  * then), so no input can exhaust the stack.
@@ -58,6 +59,10 @@ static bool msg_fill(json_t *args, const char *spec, va_list ap)
 
 json_t *tb__msg_v(const char *tmpl, const char *plural, int n, const char *spec, va_list ap)
 {
+    /* Every setter's failure is handled here (the message is NULL then), so
+     * the per-thread flag of text.h is left as it was: a failure here must not
+     * make some later, whole JSON text fail to print. */
+    bool oom_before = tb__json_oom;
     json_t *m = json_object();
     json_t *args = json_object();
     bool ok = m && args && json_object_set_new(m, "msg", json_string(tmpl)) == 0;
@@ -70,6 +75,7 @@ json_t *tb__msg_v(const char *tmpl, const char *plural, int n, const char *spec,
         args = NULL;
     }
     json_decref(args);
+    tb__json_oom = oom_before;
     if (!ok) {
         json_decref(m);
         return NULL;

@@ -665,12 +665,13 @@ static void text_counts(char *buf, size_t buflen, const uint8_t *count)
 typedef struct text_words {
     tb_translate_fn tr;
     void *ctx;
+    bool failed; /* memory ran out making a text: the board is not drawn */
 } text_words;
 #define WORD(w) tb__word(words->tr, words->ctx, w)
 
-/* A message's text in the board's language, into buf (English when memory
- * runs out: the template itself, never a hole). */
-static const char *text_say(const text_words *words, char *buf, size_t buflen, const char *tmpl,
+/* A message's text in the board's language, into buf ("" and words->failed
+ * when memory runs out: the board is then not drawn at all). */
+static const char *text_say(text_words *words, char *buf, size_t buflen, const char *tmpl,
                             const char *spec, ...)
 {
     va_list ap;
@@ -679,13 +680,14 @@ static const char *text_say(const text_words *words, char *buf, size_t buflen, c
     va_end(ap);
     char *text = m ? tb__msg_text(m, words->tr, words->ctx) : NULL;
     json_decref(m);
-    snprintf(buf, buflen, "%s", text ? text : tmpl);
+    snprintf(buf, buflen, "%s", text ? text : "");
+    words->failed = words->failed || !text;
     free(text);
     return buf;
 }
 
 static void text_castle_panel(const arkadia_state *a, text_side *side, bool colour,
-                              const text_words *words)
+                              text_words *words)
 {
     const ark_data *d = ark__board(a);
     const char *reset = colour ? ANSI_RESET : "";
@@ -729,7 +731,7 @@ static void text_castle_panel(const arkadia_state *a, text_side *side, bool colo
         text_side_add(side, "%s", WORD(N_("Floor 2 full: final round")));
 }
 
-static void text_cards_panel(const arkadia_state *a, text_side *side, const text_words *words)
+static void text_cards_panel(const arkadia_state *a, text_side *side, text_words *words)
 {
     char line[TEXT_SIDE_WIDTH * 2];
     text_side_add(side, "%s", "");
@@ -803,7 +805,7 @@ static const char *text_pad(const char *word, int width, char *buf, size_t bufle
 }
 
 static void text_player_line(tb_buf *b, const arkadia_state *a, int p, int seat, bool colour,
-                             bool hide, const text_words *words)
+                             bool hide, text_words *words)
 {
     const ark_data *d = ark__board(a);
     const char *reset = colour ? ANSI_RESET : "";
@@ -854,7 +856,7 @@ char *ark__render_text_in(const tb_state *s, int seat, unsigned flags, tb_transl
     bool colour = (flags & TB_RENDER_COLOUR) != 0;
     const arkadia_state *a = (const arkadia_state *)s;
     const ark_data *d = ark__board(a);
-    const text_words w = {tr, ctx}, *words = &w;
+    text_words w = {tr, ctx, false}, *words = &w;
     tb_buf b = {0};
     const char *bold = colour ? ANSI_BOLD : "", *reset = colour ? ANSI_RESET : "";
     int mover = ark__mover(a);
@@ -913,6 +915,7 @@ char *ark__render_text_in(const tb_state *s, int seat, unsigned flags, tb_transl
                            a->gold[p] == best ? " " : "", a->gold[p] == best ? WORD(N_("(wins)")) : "");
         tb__buf_printf(&b, "\n");
     }
+    b.failed = b.failed || w.failed; /* a text that could not be made: no board */
     return tb__buf_take(&b);
 }
 #undef WORD

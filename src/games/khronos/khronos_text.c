@@ -1546,6 +1546,7 @@ static void text_hr(tb_buf *out, const char *bold, const char *reset, const char
 typedef struct text_lang {
     tb_translate_fn tr;
     void *ctx;
+    bool failed; /* memory ran out making a text: the board is not drawn */
 } text_lang;
 #define WORD(w) tb__word(words->tr, words->ctx, w)
 
@@ -1566,9 +1567,9 @@ static const char *text_pad(const char *word, int width, char *buf, size_t bufle
     return buf;
 }
 
-/* A message's text in the board's language, into buf (the template itself
- * when memory runs out: never a hole). */
-static const char *text_say(const text_lang *words, char *buf, size_t buflen, const char *tmpl,
+/* A message's text in the board's language, into buf ("" and words->failed
+ * when memory runs out: the board is then not drawn at all). */
+static const char *text_say(text_lang *words, char *buf, size_t buflen, const char *tmpl,
                             const char *spec, ...)
 {
     va_list ap;
@@ -1577,13 +1578,14 @@ static const char *text_say(const text_lang *words, char *buf, size_t buflen, co
     va_end(ap);
     char *text = m ? tb__msg_text(m, words->tr, words->ctx) : NULL;
     json_decref(m);
-    snprintf(buf, buflen, "%s", text ? text : tmpl);
+    snprintf(buf, buflen, "%s", text ? text : "");
+    words->failed = words->failed || !text;
     free(text);
     return buf;
 }
 
 static void text_boards_band(tb_buf *out, const khronos_state *k, int first, int last,
-                             bool colour, const text_lang *words)
+                             bool colour, text_lang *words)
 {
     static const char *const title[KH_BOARDS] = {N_("MIGHT (1st age)"), N_("FAITH (2nd age)"),
                                                  N_("REASON (3rd age)")};
@@ -1633,7 +1635,7 @@ char *khronos__render_text_in(const tb_state *s, int seat, unsigned flags, tb_tr
 {
     bool colour = (flags & TB_RENDER_COLOUR) != 0;
     const khronos_state *k = (const khronos_state *)s;
-    const text_lang w = {tr, ctx}, *words = &w;
+    text_lang w = {tr, ctx, false}, *words = &w;
     tb_buf out = {0};
     const char *bold = colour ? ANSI_BOLD : "", *reset = colour ? ANSI_RESET : "";
     int n = s->players;
@@ -1752,6 +1754,7 @@ char *khronos__render_text_in(const tb_state *s, int seat, unsigned flags, tb_tr
             tb__buf_say(&out, tr, ctx, N_("  seat {seat} ({colour}) {ecus}\n"), "seat:d colour:s ecus:d",
                         p + 1, WORD(kh_colour_name[p]), k->ecus[p]);
     }
+    out.failed = out.failed || w.failed; /* a text that could not be made: no board */
     return tb__buf_take(&out);
 }
 #undef WORD
