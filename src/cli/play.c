@@ -223,6 +223,35 @@ static void play_show(play_game *pg, int seat)
         cli_say(stdout, N_("Note: {notice}\n"), "notice:s", _(notice));
 }
 
+/* Arkadia's "Red seals at the end (5 × 3)" (a source made of numbers, not a
+ * msgid) in the player's language, by its shape as the browser does
+ * (web/js/scoregraph.js: the same msgids); false for any other source. */
+static bool play_seal_source(const char *source, char *out, size_t outlen)
+{
+    char family[32];
+    int n, value, used = 0;
+    if (sscanf(source, "%31s seal%*[s] at the end (%d \u00d7 %d)%n", family, &n, &value, &used) != 3 &&
+        sscanf(source, "%31s seal at the end (%d \u00d7 %d)%n", family, &n, &value, &used) != 3)
+        return false;
+    if (used == 0 || source[used] != '\0')
+        return false;
+    if (!cli_translate(NULL, "{family} seal at the end ({n} \u00d7 {value})",
+                       "{family} seals at the end ({n} \u00d7 {value})", n))
+        return false; /* English: the source as the game words it */
+    for (char *c = family; *c; c++)
+        *c = (char)tolower((unsigned char)*c);
+    json_t *m = tb__msg_plural(NP_("{family} seal at the end ({n} \u00d7 {value})",
+                                   "{family} seals at the end ({n} \u00d7 {value})"),
+                               n, "family:m value:d", tb__msg_word(family), value);
+    char *text = cli_msg_text(m);
+    json_decref(m);
+    if (!text)
+        return false;
+    snprintf(out, outlen, "%s", text);
+    free(text);
+    return true;
+}
+
 /* Where a seat's points come from, one source a line (sources that gave
  * nothing left out), under its line of the result. */
 static void play_show_breakdown(const tb_state *state, int seat)
@@ -233,6 +262,9 @@ static void play_show_breakdown(const tb_state *state, int seat)
         if (!parts[i].points)
             continue;
         const char *source = _(parts[i].source); /* the sources are msgids (N_) */
+        char shaped[TB_SOURCE_LEN * 2];
+        if (play_seal_source(parts[i].source, shaped, sizeof shaped))
+            source = shaped;
         int width = 0; /* characters, not bytes: "×" is two bytes */
         for (const char *c = source; *c; c++)
             width += ((unsigned char)*c & 0xc0) != 0x80;

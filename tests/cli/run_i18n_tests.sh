@@ -84,6 +84,32 @@ found=$(english_in play.out)
 [ -z "$found" ] && ok "no English word of the catalogue in a whole game played in Spanish" \
   || bad "English words in the Spanish game: $found"
 
+# ---- Arkadia and Khronos in Spanish: boards, prompts, results ----
+# (their cards and moves are notation, what the player types: they stay)
+for game in arkadia khronos; do
+  { for i in $(seq 400); do echo 1; done; echo salir; } |
+    LANG=es_ES.UTF-8 "$tabula" play $game --seats human,random --seed 4 --no-colour \
+      --record $game.json > $game.out 2>&1
+  case $game in
+    arkadia) want=('Arkadia  2 jugadores  turno 1' 'Castillo: casilla, sello, altura' 'Tu mano:'
+                   'Reserva neutral:' 'Oro final:' 'Sellos al final, ' 'Oro de ventas durante la partida')
+             english=('Your hand' 'Neutral pool' 'Seal values' 'Final gold' ' players' 'seals at the end'
+                      'Gold from sales' 'banners' 'Castle floor' 'Game over') ;;
+    khronos) want=('Khronos  2 jugadores' 'FUERZA (1.ª edad)' 'Mazo ' 'Reserva: atalaya'
+                   'Ecus finales:' 'Ecus iniciales')
+             english=('players' 'Deck ' 'Stock:' 'earnings' 'is playing' 'MIGHT' 'Final Ecus'
+                      'Starting Ecus' 'Game over') ;;
+  esac
+  missing=() present=()
+  for w in "${want[@]}"; do grep -qF -- "$w" $game.out || missing+=("$w"); done
+  for w in "${english[@]}"; do grep -qF -- "$w" $game.out && present+=("$w"); done
+  grep -qF 'Fin de la partida.' $game.out || missing+=('Fin de la partida.')
+  [ ${#missing[@]} -eq 0 ] && ok "$game in Spanish: board, prompts and result" \
+    || bad "$game in Spanish never says: ${missing[*]}"
+  [ ${#present[@]} -eq 0 ] && ok "$game in Spanish: none of its English board words" \
+    || bad "$game in Spanish still says: ${present[*]}"
+done
+
 # ---- tabula replay in Spanish ----
 printf 'n\nn\nb\ne\nx\nq\n' | LANG=es_ES.UTF-8 "$tabula" replay game.json --no-colour > replay.out 2>&1
 for want in 'Clans, 2 jugadores:' 'jugador 1 tú (persona)' 'Inicio de la partida (' 'Decisión 1 de ' \
