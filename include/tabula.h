@@ -264,6 +264,10 @@ TB_API int tb_move_to_text(const tb_state *state, tb_move move, char *buf, size_
  * says whether the text is malformed or names an illegal decision. */
 TB_API int tb_text_to_move(const tb_state *state, const char *text, tb_move *out,
                     char *err, size_t errlen);
+/* Why `text` is not a legal decision here, as a message (malloc'd JSON,
+ * "Messages" below): its English is tb_text_to_move's err.  NULL when the
+ * text is a legal decision (or memory ran out). */
+TB_API char *tb_refusal_json(const tb_state *state, const char *text);
 /* Parses and applies; 0 on success, else the state is unchanged. */
 TB_API int tb_play_text(tb_state *state, const char *text, char *err, size_t errlen);
 /* All legal decisions as text, one per line with no final newline (malloc'd;

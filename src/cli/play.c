@@ -602,8 +602,14 @@ static int play_human_turn(play_game *pg, int seat)
             if (tb_text_to_move(pg->state, line, &m, err, sizeof err) == 0) {
                 play_apply(pg, m, true);
                 rc = 1;
-            } else {
-                printf("%s\n", err);
+            } else { /* why, in the player's language (the English err otherwise) */
+                char *json = tb_refusal_json(pg->state, line);
+                json_t *why = json ? json_loads(json, 0, NULL) : NULL;
+                char *text = cli_msg_text(why);
+                printf("%s\n", text ? text : err);
+                free(text);
+                json_decref(why);
+                free(json);
             }
         }
         free(line);

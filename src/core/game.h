@@ -143,6 +143,10 @@ struct tb_game {
     int (*move_to_text)(const tb_state *s, tb_move m, char *buf, size_t buflen);
     int (*text_to_move)(const tb_state *s, const char *text, tb_move *out, char *err,
                         size_t errlen);
+    /* Optional (tb_refusal_json): text_to_move with its refusal as a message
+     * (msg.h): 0 and *out, or -1 and *why (NULL when memory ran out); the
+     * English of *why is text_to_move's err. */
+    int (*refusal)(const tb_state *s, const char *text, tb_move *out, json_t **why);
     json_t *(*view_json)(const tb_state *s, int seat);
     json_t *(*state_json)(const tb_state *s);
     /* Reads the game-specific part; the core already filled in the base. */

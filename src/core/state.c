@@ -203,6 +203,33 @@ int tb_text_to_move(const tb_state *state, const char *text, tb_move *out, char 
     return 0;
 }
 
+char *tb_refusal_json(const tb_state *state, const char *text)
+{
+    json_t *why = NULL;
+    tb_move m;
+    if (tb_is_over(state)) {
+        why = tb__msg_word(N_("the game is over"));
+    } else if (state->game->refusal) {
+        if (state->game->refusal(state, text, &m, &why) == 0) {
+            if (tb_is_legal(state, m))
+                return NULL;
+            json_t *prompt = state->game->prompt_msg ? state->game->prompt_msg(state) : NULL;
+            why = tb__msg(N_("illegal move: {move} is not allowed now ({prompt}; type 'legal' for the list)"),
+                          "move:s prompt:m", text, prompt);
+        } else if (!why) {
+            return NULL; /* no memory */
+        }
+    } else {
+        char err[TB_ERR_LEN];
+        if (tb_text_to_move(state, text, &m, err, sizeof err) == 0)
+            return NULL;
+        why = tb__msg_word(err); /* a game whose refusals are not messages: its English */
+    }
+    char *s = why ? tb__json_dump(why) : NULL;
+    json_decref(why);
+    return s;
+}
+
 int tb_play_text(tb_state *state, const char *text, char *err, size_t errlen)
 {
     tb_move m;

@@ -1844,9 +1844,19 @@ static void room_decide(srv_room *r, srv_client *c, int seat, json_t *msg, json_
     } else {
         tb_move m;
         char why[TB_ERR_LEN];
-        if (tb_text_to_move(r->state, move, &m, why, sizeof why))
-            srv_client_error(c, id, "illegal", "%s", why);
-        else {
+        if (tb_text_to_move(r->state, move, &m, why, sizeof why)) {
+            /* the reason as a message too (error.msg), when its English is the same */
+            char *refusal = tb_refusal_json(r->state, move);
+            json_t *reason = refusal ? json_loads(refusal, 0, NULL) : NULL;
+            char *english = reason ? tb__msg_text(reason, NULL, NULL) : NULL;
+            if (english && strcmp(english, why) == 0)
+                srv_client_error_msg(c, id, "illegal", json_incref(reason));
+            else
+                srv_client_error(c, id, "illegal", "%s", why);
+            free(english);
+            json_decref(reason);
+            free(refusal);
+        } else {
             srv_seats_seen(r, seat); /* a person back from being away plays again */
             room_commit(r, seat, m, false, c, id);
         }

@@ -4,7 +4,8 @@
 # with xgettext) is translated in every catalogue of po/LINGUAS (msgcmp);
 # `tabula play clans` and `tabula replay` under LANG=es_ES.UTF-8 (a locale
 # this machine need not have generated) speak Spanish from the first line to
-# the result, and none of their words is an English word of the catalogue;
+# the result, refusals of bad decisions too, and none of their words is an
+# English word of the catalogue; Arkadia's and Khronos's boards likewise;
 # the language follows gettext's order (LANGUAGE unless the locale is C,
 # then LC_ALL, LC_MESSAGES, LANG); without a catalogue, or in English, the
 # words are exactly the English ones.
@@ -70,12 +71,14 @@ PY
 
 # ---- tabula play in Spanish, a whole game ----
 cd "$tmp"
-{ printf 'deshacer\nayuda\nlegal 1\npista\ntablero\ntotales\ntotales\n1\ndeshacer\n'; for i in $(seq 300); do echo 1; done; echo salir; } > input
+{ printf 'deshacer\nayuda\nhola\n1-60\n5-5\nlegal 1\npista\ntablero\ntotales\ntotales\n1\ndeshacer\n'; for i in $(seq 300); do echo 1; done; echo salir; } > input
 LANG=es_ES.UTF-8 LANGUAGE= LC_ALL= LC_MESSAGES= "$tabula" play clans --seats human,random --seed 7 \
   --no-colour --record game.json < input > play.out 2>&1
 for want in 'Clans, 2 jugadores, semilla 7' 'eres el jugador 1, color secreto' 'Escribe una decisión' \
             'Tus mejores decisiones' 'Todavía no hay nada tuyo que deshacer' 'Juegas ' \
-            'Jugador 2 mueve' 'Fin de la partida.' 'Partida guardada en game.json'; do
+            'Jugador 2 mueve' 'Fin de la partida.' 'Partida guardada en game.json' \
+            "'hola' no es una jugada de Clans" 'jugada no válida: los territorios 1 y 60 no son vecinos' \
+            'jugada no válida: 5-5 mueve un territorio sobre sí mismo'; do
   grep -qF "$want" play.out && ok "play in Spanish says '$want'" || bad "play in Spanish never says '$want'"
 done
 grep -q 'Épocas' play.out && grep -q 'Marcadores' play.out && ok "the board's words are Spanish" \

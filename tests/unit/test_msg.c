@@ -7,7 +7,8 @@
  * narration of every game as a message (tb_narrate_json) renders in English
  * to exactly tb_narrate's text, and the prompt as a message (tb_prompt_json)
  * to tb_prompt_text's, over many random games of each game, player count and
- * naming.
+ * naming; and a refused decision's message (tb_refusal_json) renders to
+ * tb_text_to_move's reason.
  */
 #include "tabula.h"
 
@@ -214,6 +215,74 @@ static void narration_renders_to_its_text(const char *game, int games)
     tb_state_free(s);
 }
 
+/* Every refusal of a decision: tb_refusal_json's English is tb_text_to_move's
+ * err, and there is none exactly when the text is a legal decision. */
+static void refusals_render_to_err(const char *game, int games)
+{
+    static const char *const fixed[] = {"village", "village x", "village 17", "village 99",
+                                        "village 0", "12-17 x", "village 3 4", "abc", "3-3",
+                                        "0-1", "61-1", "1-61", "12-", "-5", "", "  7-8",
+                                        "build", "lot a1", "end", "travel might faith",
+                                        "\xc3\xa9t\xc3\xa9-17"};
+    long refused = 0;
+    for (int seed = 1; seed <= games; seed++) {
+        tb_state *s = tb_state_new(tb_game_find(game));
+        char err[512];
+        assert_int_equal(tb_setup(s, 3, NULL, (uint64_t)seed, err, sizeof err), 0);
+        tb_rng rng;
+        tb_rng_seed(&rng, (uint64_t)seed);
+        for (int step = 0; !tb_is_over(s); step++) {
+            char texts[40][64];
+            int n = 0;
+            for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+                snprintf(texts[n++], sizeof texts[0], "%s", fixed[i]);
+            for (int i = 0; i < 12; i++)
+                snprintf(texts[n++], sizeof texts[0], "%d-%d", (int)(tb_rng_next(&rng) % 62),
+                         (int)(tb_rng_next(&rng) % 62));
+            tb_move_to_text(s, tb_random_move(s, &rng), texts[n++], sizeof texts[0]);
+            for (int i = 0; i < n; i++) {
+                tb_move m;
+                int rc = tb_text_to_move(s, texts[i], &m, err, sizeof err);
+                char *json = tb_refusal_json(s, texts[i]);
+                if (rc == 0) {
+                    if (json)
+                        fail_msg("%s: '%s' is legal, yet refused: %s", game, texts[i], json);
+                    continue;
+                }
+                refused++;
+                char *english = json ? tb_msg_text(json, NULL, NULL) : NULL;
+                if (!english || strcmp(english, err) != 0)
+                    fail_msg("%s: '%s' refused as '%s', its message says '%s' (%s)", game, texts[i],
+                             err, english ? english : "(nothing)", json ? json : "no message");
+                free(english);
+                free(json);
+            }
+            if (step % 3 == 0) /* a few positions of each game are enough */
+                tb_apply(s, tb_random_move(s, &rng));
+            else
+                while (!tb_is_over(s) && step++ % 3)
+                    tb_apply(s, tb_random_move(s, &rng));
+        }
+        char err2[200];
+        char *over = tb_refusal_json(s, "1-2");
+        assert_int_equal(tb_text_to_move(s, "1-2", &(tb_move){0}, err2, sizeof err2), -1);
+        char *english = tb_msg_text(over, NULL, NULL);
+        assert_string_equal(english, err2);
+        free(english);
+        free(over);
+        tb_state_free(s);
+    }
+    assert_true(refused > 500);
+}
+
+static void refusals(void **state)
+{
+    (void)state;
+    refusals_render_to_err("clans", 4);
+    refusals_render_to_err("arkadia", 1);
+    refusals_render_to_err("khronos", 1);
+}
+
 static void clans_narration(void **state)
 {
     (void)state;
@@ -240,6 +309,7 @@ int main(void)
         cmocka_unit_test(missing_entries_fall_back_to_english),
         cmocka_unit_test(bad_translations_give_way_to_english),
         cmocka_unit_test(bad_messages_refused),
+        cmocka_unit_test(refusals),
         cmocka_unit_test(clans_narration),
         cmocka_unit_test(arkadia_narration),
         cmocka_unit_test(khronos_narration),

@@ -864,6 +864,7 @@ const struct tb_game tb__clans_game = {
     .score_breakdown = clans_score_breakdown,
     .move_to_text = clans__move_to_text,
     .text_to_move = clans__text_to_move,
+    .refusal = clans__refusal,
     .view_json = clans__view_json,
     .state_json = clans__state_json,
     .state_from_json = clans__state_from_json,

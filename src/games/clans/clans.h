@@ -148,6 +148,7 @@ void clans__observation(const tb_state *s, int seat, tb_obs_out *w);
 
 /* clans_text.c: notation, JSON, text rendering. */
 int clans__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen);
+int clans__refusal(const tb_state *s, const char *text, tb_move *out, json_t **why);
 int clans__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
                         size_t errlen);
 json_t *clans__view_json(const tb_state *s, int seat);

@@ -52,78 +52,106 @@ static int text_territory(const char **p, int *out)
     return 0;
 }
 
-static int text_bad_territory(int t, char *err, size_t errlen)
+/* The refusals are messages (docs/translating.md): *why gets the message,
+ * NULL when memory ran out; the function gives -1 (a refusal) either way. */
+static int text_refuse(json_t **why, json_t *m)
 {
-    return tb__errf(err, errlen, "there is no territory %d (territories are numbered 1-60)", t);
+    *why = m;
+    return -1;
+}
+
+static int text_bad_territory(int t, json_t **why)
+{
+    return text_refuse(why, tb__msg(N_("there is no territory {t} (territories are numbered 1-60)"),
+                                    "t:d", t));
 }
 
 /* Explains why a well-formed hut move is illegal in this position. */
-static int text_explain(const clans_state *c, int from, int to, char *err, size_t errlen)
+static int text_explain(const clans_state *c, int from, int to, json_t **why)
 {
     int f = from - 1, t = to - 1;
     if (c->pending)
-        return tb__errf(err, errlen,
-                        "illegal move: first choose the next village to found (village T)");
+        return text_refuse(why, tb__msg_word(N_("illegal move: first choose the next village to found (village T)")));
     if (from == to)
-        return tb__errf(err, errlen, "illegal move: %d-%d moves a territory onto itself", from, to);
+        return text_refuse(why, tb__msg(N_("illegal move: {from}-{to} moves a territory onto itself"),
+                                        "from:d to:d", from, to));
     if (!(clans__adjacent[f] & BIT(t)))
-        return tb__errf(err, errlen, "illegal move: territories %d and %d are not neighbours",
-                        from, to);
+        return text_refuse(why, tb__msg(N_("illegal move: territories {from} and {to} are not neighbours"),
+                                        "from:d to:d", from, to));
     if (!c->size[f])
-        return tb__errf(err, errlen, "illegal move: territory %d is empty", from);
+        return text_refuse(why, tb__msg(N_("illegal move: territory {t} is empty"), "t:d", from));
     if (!c->size[t])
-        return tb__errf(err, errlen, "illegal move: territory %d is empty (huts never move into an empty territory)", to);
+        return text_refuse(why, tb__msg(N_("illegal move: territory {t} is empty (huts never move into an empty territory)"),
+                                        "t:d", to));
     if (c->size[f] >= 7 && c->size[t] < c->size[f])
-        return tb__errf(err, errlen,
-                        "illegal move: %d holds %d huts; a group of 7 or more moves only onto a group at least as large (%d has %d)",
-                        from, c->size[f], to, c->size[t]);
+        return text_refuse(why, tb__msg(N_("illegal move: {from} holds {n} huts; a group of 7 or more moves only onto a group at least as large ({to} has {m})"),
+                                        "from:d n:d to:d m:d", from, c->size[f], to, c->size[t]));
+    return 0;
+}
+
+/* Reads a decision: 0 and *out, or -1 and *why (the refusal as a message,
+ * NULL when memory ran out). */
+int clans__refusal(const tb_state *s, const char *text, tb_move *out, json_t **why)
+{
+    const clans_state *c = (const clans_state *)s;
+    const char *p = text;
+    *why = NULL;
+    while (*p == ' ')
+        p++;
+    if (strncmp(p, "village", 7) == 0) {
+        p += 7;
+        if (*p != ' ')
+            return text_refuse(why, tb__msg_word(N_("write 'village T' with a territory number, e.g. 'village 17'")));
+        while (*p == ' ')
+            p++;
+        int t;
+        if (text_territory(&p, &t) != 0)
+            return text_refuse(why, tb__msg_word(N_("write 'village T' with a territory number, e.g. 'village 17'")));
+        while (*p == ' ')
+            p++;
+        if (*p)
+            return text_refuse(why, tb__msg(N_("unexpected text after 'village {t}'"), "t:d", t));
+        if (t < 1 || t > CLANS_TERRITORIES)
+            return text_bad_territory(t, why);
+        if (!(c->pending & BIT(t - 1)))
+            return text_refuse(why, tb__msg(N_("illegal move: territory {t} is not a village waiting to be founded"),
+                                            "t:d", t));
+        *out = CLANS_VILLAGE_FLAG | (tb_move)t;
+        return 0;
+    }
+    int from, to;
+    if (text_territory(&p, &from) != 0 || *p++ != '-' || text_territory(&p, &to) != 0) {
+        char quoted[48];
+        snprintf(quoted, sizeof quoted, "%.*s", TB__CLIP(text, 40));
+        return text_refuse(why, tb__msg(N_("'{text}' is not a Clans move: write FROM-TO with territory numbers, e.g. 12-17, or 'village T'"),
+                                        "text:s", quoted));
+    }
+    while (*p == ' ')
+        p++;
+    if (*p)
+        return text_refuse(why, tb__msg(N_("unexpected text after '{from}-{to}'"), "from:d to:d",
+                                        from, to));
+    if (from < 1 || from > CLANS_TERRITORIES)
+        return text_bad_territory(from, why);
+    if (to < 1 || to > CLANS_TERRITORIES)
+        return text_bad_territory(to, why);
+    if (text_explain(c, from, to, why) != 0)
+        return -1;
+    *out = (tb_move)(from << 8 | to);
     return 0;
 }
 
 int clans__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
                         size_t errlen)
 {
-    const clans_state *c = (const clans_state *)s;
-    const char *p = text;
-    while (*p == ' ')
-        p++;
-    if (strncmp(p, "village", 7) == 0) {
-        p += 7;
-        if (*p != ' ')
-            return tb__errf(err, errlen, "write 'village T' with a territory number, e.g. 'village 17'");
-        while (*p == ' ')
-            p++;
-        int t;
-        if (text_territory(&p, &t) != 0)
-            return tb__errf(err, errlen, "write 'village T' with a territory number, e.g. 'village 17'");
-        while (*p == ' ')
-            p++;
-        if (*p)
-            return tb__errf(err, errlen, "unexpected text after 'village %d'", t);
-        if (t < 1 || t > CLANS_TERRITORIES)
-            return text_bad_territory(t, err, errlen);
-        if (!(c->pending & BIT(t - 1)))
-            return tb__errf(err, errlen, "illegal move: territory %d is not a village waiting to be founded", t);
-        *out = CLANS_VILLAGE_FLAG | (tb_move)t;
+    json_t *why = NULL;
+    if (clans__refusal(s, text, out, &why) == 0)
         return 0;
-    }
-    int from, to;
-    if (text_territory(&p, &from) != 0 || *p++ != '-' || text_territory(&p, &to) != 0)
-        return tb__errf(err, errlen,
-                        "'%.*s' is not a Clans move: write FROM-TO with territory numbers, e.g. 12-17, or 'village T'",
-                        TB__CLIP(text, 40));
-    while (*p == ' ')
-        p++;
-    if (*p)
-        return tb__errf(err, errlen, "unexpected text after '%d-%d'", from, to);
-    if (from < 1 || from > CLANS_TERRITORIES)
-        return text_bad_territory(from, err, errlen);
-    if (to < 1 || to > CLANS_TERRITORIES)
-        return text_bad_territory(to, err, errlen);
-    if (text_explain(c, from, to, err, errlen) != 0)
-        return -1;
-    *out = (tb_move)(from << 8 | to);
-    return 0;
+    char *english = why ? tb__msg_text(why, NULL, NULL) : NULL;
+    json_decref(why);
+    tb__errf(err, errlen, "%s", english ? english : "out of memory");
+    free(english);
+    return -1;
 }
 
 static json_t *text_huts_json(const clans_state *c, int t)
