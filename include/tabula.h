@@ -378,8 +378,8 @@ TB_API char *tb_board_json_data(const tb_game *game, const tb_data *data);
 #define TB_RENDER_HIDE_TOTALS 2u
 TB_API char *tb_render_text(const tb_state *state, int seat, unsigned flags);
 /* The same board with its words in the language of `tr` (tb_translate_fn,
- * "Messages" below; NULL: English, exactly tb_render_text).  A game whose
- * board has no translated words gives its English board. */
+ * "Messages" below; NULL: English, exactly tb_render_text).  The notation on
+ * it (squares, cards, letters) stays as it is. */
 typedef const char *(*tb_translate_fn)(void *ctx, const char *msgid, const char *msgid_plural,
                                        long n);
 TB_API char *tb_render_text_in(const tb_state *state, int seat, unsigned flags, tb_translate_fn tr,
