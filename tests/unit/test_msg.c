@@ -223,7 +223,8 @@ static void refusals_render_to_err(const char *game, int games)
                                         "village 0", "12-17 x", "village 3 4", "abc", "3-3",
                                         "0-1", "61-1", "1-61", "12-", "-5", "", "  7-8",
                                         "build", "lot a1", "end", "travel might faith",
-                                        "\xc3\xa9t\xc3\xa9-17"};
+                                        "\xc3\xa9t\xc3\xa9-17", "\xff\xfe-3", "ab\xc3",
+                                        "lot \xc3"};
     long refused = 0;
     for (int seed = 1; seed <= games; seed++) {
         tb_state *s = tb_state_new(tb_game_find(game));
@@ -232,7 +233,7 @@ static void refusals_render_to_err(const char *game, int games)
         tb_rng rng;
         tb_rng_seed(&rng, (uint64_t)seed);
         for (int step = 0; !tb_is_over(s); step++) {
-            char texts[40][64];
+            char texts[48][64];
             int n = 0;
             for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
                 snprintf(texts[n++], sizeof texts[0], "%s", fixed[i]);
@@ -240,6 +241,15 @@ static void refusals_render_to_err(const char *game, int games)
                 snprintf(texts[n++], sizeof texts[0], "%d-%d", (int)(tb_rng_next(&rng) % 62),
                          (int)(tb_rng_next(&rng) % 62));
             tb_move_to_text(s, tb_random_move(s, &rng), texts[n++], sizeof texts[0]);
+            /* decisions of another position: well formed, mostly not legal here */
+            tb_state *other = tb_state_new(tb_game_find(game));
+            assert_int_equal(tb_setup(other, 3, NULL, (uint64_t)seed + (uint64_t)step + 100, err,
+                                      sizeof err), 0);
+            for (int i = 0; i < step % 40 && !tb_is_over(other); i++)
+                tb_apply(other, tb_random_move(other, &rng));
+            for (int i = 0; i < 6 && !tb_is_over(other); i++)
+                tb_move_to_text(other, tb_random_move(other, &rng), texts[n++], sizeof texts[0]);
+            tb_state_free(other);
             for (int i = 0; i < n; i++) {
                 tb_move m;
                 int rc = tb_text_to_move(s, texts[i], &m, err, sizeof err);

@@ -1196,6 +1196,7 @@ const struct tb_game tb__arkadia_game = {
     .score_breakdown = ark_score_breakdown,
     .move_to_text = ark__move_to_text,
     .text_to_move = ark__text_to_move,
+    .refusal = ark__refusal,
     .view_json = ark__view_json,
     .state_json = ark__state_json,
     .state_from_json = ark__state_from_json,

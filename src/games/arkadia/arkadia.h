@@ -167,6 +167,7 @@ int ark__family_index(const char *name);
 int ark__form_index(const char *name);
 int ark__cells_text(ark_bb cells, char *buf, size_t buflen);
 int ark__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen);
+int ark__refusal(const tb_state *s, const char *text, tb_move *out, json_t **why);
 int ark__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
                       size_t errlen);
 char *ark__render_text(const tb_state *s, int seat, unsigned flags);

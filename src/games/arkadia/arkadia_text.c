@@ -183,40 +183,63 @@ static int text_names(char *buf, size_t buflen, bool forms)
     return (int)used;
 }
 
-static int text_bad_family(const char *w, char *err, size_t errlen)
+/* The refusals are messages (docs/translating.md): *why gets the message
+ * (NULL when memory ran out) and the function gives -1. */
+static int text_refuse(json_t **why, json_t *m)
 {
-    char names[128];
-    text_names(names, sizeof names, false);
-    return tb__errf(err, errlen, "'%.*s' is not a family (families: %s)", TB__CLIP(w ? w : "", 20), names);
+    *why = m;
+    return -1;
+}
+#define REFUSE(...) text_refuse(why, tb__msg(__VA_ARGS__))
+
+/* At most `max` bytes of w (whole characters), as a refusal quotes it, with
+ * every byte that is not UTF-8 a '?' (as a whole message's repair makes it:
+ * the mark keeps a cut character at the end from being dropped instead). */
+static const char *text_clip(const char *w, int max, char *buf, size_t buflen)
+{
+    snprintf(buf, buflen, "%.*s|", TB__CLIP(w ? w : "", max));
+    tb__utf8_repair(buf);
+    buf[strlen(buf) - 1] = '\0';
+    return buf;
 }
 
-static int text_bad_form(const char *w, char *err, size_t errlen)
+static int text_bad_family(const char *w, json_t **why)
 {
-    char names[160];
+    char names[128], q[64];
+    text_names(names, sizeof names, false);
+    return REFUSE(N_("'{text}' is not a family (families: {names})"), "text:s names:s",
+                  text_clip(w, 20, q, sizeof q), names);
+}
+
+static int text_bad_form(const char *w, json_t **why)
+{
+    char names[160], q[64];
     text_names(names, sizeof names, true);
-    return tb__errf(err, errlen, "'%.*s' is not a building form (forms: %s)", TB__CLIP(w ? w : "", 20), names);
+    return REFUSE(N_("'{text}' is not a building form (forms: {names})"), "text:s names:s",
+                  text_clip(w, 20, q, sizeof q), names);
 }
 
 /* Reads "FORM FAMILY" from two words. */
-static int text_card_words(char **w, int n, int *card, char *err, size_t errlen)
+static int text_card_words(char **w, int n, int *card, json_t **why)
 {
     if (n != 2)
-        return tb__errf(err, errlen, "name a card as FORM FAMILY, e.g. 'house red'");
+        return REFUSE(N_("name a card as FORM FAMILY, e.g. 'house red'"), "");
     int f = ark__form_index(w[0]), k = ark__family_index(w[1]);
     if (f < 0)
-        return text_bad_form(w[0], err, errlen);
+        return text_bad_form(w[0], why);
     if (k < 0)
-        return text_bad_family(w[1], err, errlen);
+        return text_bad_family(w[1], why);
     *card = f * ARK_FAMILIES + k;
     return 0;
 }
 
-static int text_one_square(const char *w, int *sq, char *err, size_t errlen)
+static int text_one_square(const char *w, int *sq, json_t **why)
 {
+    char q[64];
     int len = w ? ark__parse_square(w, sq) : 0;
     if (!len || w[len])
-        return tb__errf(err, errlen, "'%.*s' is not a square (columns a-p, rows 1-12, e.g. c7)",
-                        TB__CLIP(w ? w : "", 20));
+        return REFUSE(N_("'{text}' is not a square (columns a-p, rows 1-12, e.g. c7)"), "text:s",
+                      text_clip(w, 20, q, sizeof q));
     return 0;
 }
 
@@ -241,9 +264,9 @@ static bool text_holds(const arkadia_state *a, int p, int card)
 }
 
 /* Reads a placement: squares separated by '-', ',' or spaces, any order. */
-static int text_placement(const arkadia_state *a, char **w, int nw, tb_move *out, char *err,
-                          size_t errlen)
+static int text_placement(const arkadia_state *a, char **w, int nw, tb_move *out, json_t **why)
 {
+    char q[64];
     const ark_data *d = ark__board(a);
     ark_bb cells = {{0, 0, 0}};
     int count = 0;
@@ -255,26 +278,24 @@ static int text_placement(const arkadia_state *a, char **w, int nw, tb_move *out
             }
             int sq, len = ark__parse_square(p, &sq);
             if (!len || (p[len] && p[len] != '-' && p[len] != ','))
-                return tb__errf(err, errlen,
-                                "'%.*s' is not a square; a placement is written as the squares "
-                                "the building covers, e.g. c3-d3 (see 'legal')",
-                                TB__CLIP(w[i], 30));
+                return REFUSE(N_("'{text}' is not a square; a placement is written as the squares the building covers, e.g. c3-d3 (see 'legal')"),
+                              "text:s", text_clip(w[i], 30, q, sizeof q));
             if (ark_bb_has(cells, sq))
-                return tb__errf(err, errlen, "a square is named twice in '%.*s'", TB__CLIP(w[0], 30));
+                return REFUSE(N_("a square is named twice in '{text}'"), "text:s",
+                              text_clip(w[0], 30, q, sizeof q));
             ark_bb_set(&cells, sq);
             count++;
             p += len;
         }
     }
     if (a->phase != ARK_PH_PLACE)
-        return tb__errf(err, errlen,
-                        "illegal move: squares lay out a building, but no card is being played now "
-                        "(first 'build FORM FAMILY')");
+        return REFUSE(N_("illegal move: squares lay out a building, but no card is being played now (first 'build FORM FAMILY')"),
+                      "");
     int form = a->card / ARK_FAMILIES;
     const ark_form *f = &d->form[form];
     if (count != f->cells)
-        return tb__errf(err, errlen, "illegal move: a %s covers %d squares, not %d", f->name,
-                        f->cells, count);
+        return REFUSE(N_("illegal move: a {form} covers {n} squares, not {m}"), "form:m n:d m:d",
+                      tb__msg_word(f->name), f->cells, count);
     int corner = ARK_SQUARES, minx = ARK_W, miny = ARK_H;
     for (int sq = 0; sq < ARK_SQUARES; sq++)
         if (ark_bb_has(cells, sq)) {
@@ -292,22 +313,20 @@ static int text_placement(const arkadia_state *a, char **w, int nw, tb_move *out
             orient = o;
     }
     if (orient < 0)
-        return tb__errf(err, errlen, "illegal move: those squares are not the shape of a %s", f->name);
+        return REFUSE(N_("illegal move: those squares are not the shape of a {form}"), "form:m",
+                      tb__msg_word(f->name));
     if (orient >= ark__orients(a, form))
-        return tb__errf(err, errlen,
-                        "illegal move: that is a mirror image of the %s, not allowed with mirror=off",
-                        f->name);
+        return REFUSE(N_("illegal move: that is a mirror image of the {form}, not allowed with mirror=off"),
+                      "form:m", tb__msg_word(f->name));
     ark_bb taken = ark_bb_and(cells, a->occ);
     if (ark_bb_any(taken)) {
         char sq[8];
         ark__square_text(ark_bb_first(taken), sq, sizeof sq);
-        return tb__errf(err, errlen, "illegal move: %s is already occupied", sq);
+        return REFUSE(N_("illegal move: {square} is already occupied"), "square:s", sq);
     }
     if (!ark_bb_any(ark_bb_and(cells, ark_bb_around(a->occ))))
-        return tb__errf(err, errlen,
-                        "illegal move: the %s must touch a building, the castle lot or a worker "
-                        "along a side (corners do not count)",
-                        f->name);
+        return REFUSE(N_("illegal move: the {form} must touch a building, the castle lot or a worker along a side (corners do not count)"),
+                      "form:m", tb__msg_word(f->name));
     *out = ARK_MOVE(ARK_K_PLACE, form << 12 | orient << 8 | corner);
     return 0;
 }
@@ -322,55 +341,59 @@ static int text_number(const char *w, int lo, int hi, int *out)
     return 0;
 }
 
-int ark__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
-                      size_t errlen)
+int ark__refusal(const tb_state *s, const char *text, tb_move *out, json_t **why)
 {
     const arkadia_state *a = (const arkadia_state *)s;
     const ark_data *d = ark__board(a);
-    char buf[TB_MOVE_TEXT * 2];
+    char buf[TB_MOVE_TEXT * 2], q[64];
+    *why = NULL;
     if (strlen(text) >= sizeof buf)
-        return tb__errf(err, errlen, "that decision is too long");
+        return REFUSE(N_("that decision is too long"), "");
     snprintf(buf, sizeof buf, "%s", text);
     char *w[12];
     int n = 0;
     char *save = NULL;
     for (char *t = strtok_r(buf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
         if (n == 12)
-            return tb__errf(err, errlen, "too many words in '%.*s'", TB__CLIP(text, 40));
+            return REFUSE(N_("too many words in '{text}'"), "text:s", text_clip(text, 40, q, sizeof q));
         w[n++] = t;
     }
     if (!n)
-        return tb__errf(err, errlen, "an empty decision (type 'legal' to see them)");
+        return REFUSE(N_("an empty decision (type 'legal' to see them)"), "");
     int p = ark__mover(a), sq, v, card;
     const char *cmd = w[0];
     if (strcmp(cmd, "lot") == 0) {
-        if (n != 2 || text_one_square(w[1], &sq, err, errlen))
-            return n != 2 ? tb__errf(err, errlen, "write 'lot SQUARE' with the lot's top-left square, e.g. lot g5") : -1;
+        if (n != 2)
+            return REFUSE(N_("write 'lot SQUARE' with the lot's top-left square, e.g. lot g5"), "");
+        if (text_one_square(w[1], &sq, why))
+            return -1;
         if (!ark_bb_has(d->lot_anchors, sq))
-            return tb__errf(err, errlen, "illegal move: the lot at %s would cover a tent camp or leave the board", w[1]);
+            return REFUSE(N_("illegal move: the lot at {square} would cover a tent camp or leave the board"),
+                          "square:s", w[1]);
         *out = ARK_MOVE(ARK_K_LOT, sq);
         return 0;
     }
     if (strcmp(cmd, "build") == 0) {
-        if (text_card_words(w + 1, n - 1, &card, err, errlen))
+        if (text_card_words(w + 1, n - 1, &card, why))
             return -1;
         if (a->phase == ARK_PH_ACTION && !text_holds(a, p, card))
-            return tb__errf(err, errlen, "illegal move: you hold no %s %s card", w[1], w[2]);
+            return REFUSE(N_("illegal move: you hold no {form} {family} card"), "form:s family:s", w[1],
+                          w[2]);
         *out = ARK_MOVE(ARK_K_BUILD, card);
         return 0;
     }
     if (strcmp(cmd, "workers") == 0) {
         if (n != 2)
-            return tb__errf(err, errlen, "write 'workers SQUARE' (a square of the building) or 'workers lot'");
+            return REFUSE(N_("write 'workers SQUARE' (a square of the building) or 'workers lot'"), "");
         if (strcmp(w[1], "lot") == 0) {
             *out = ARK_MOVE(ARK_K_WORKERS, ARK_LOT_TARGET);
             return 0;
         }
-        if (text_one_square(w[1], &sq, err, errlen))
+        if (text_one_square(w[1], &sq, why))
             return -1;
         int b = text_building_at(a, sq);
         if (b < 0)
-            return tb__errf(err, errlen, "illegal move: there is no building on %s", w[1]);
+            return REFUSE(N_("illegal move: there is no building on {square}"), "square:s", w[1]);
         if (b == ARK_LOT_TARGET) {
             *out = ARK_MOVE(ARK_K_WORKERS, ARK_LOT_TARGET);
             return 0;
@@ -382,29 +405,30 @@ int ark__text_to_move(const tb_state *s, const char *text, tb_move *out, char *e
     }
     if (strcmp(cmd, "own") == 0 || strcmp(cmd, "neutral") == 0) {
         if (n != 2)
-            return tb__errf(err, errlen, "write '%s SQUARE', e.g. %s d4", cmd, cmd);
-        if (text_one_square(w[1], &sq, err, errlen))
+            return REFUSE(N_("write '{command} SQUARE', e.g. {command} d4"), "command:s", cmd);
+        if (text_one_square(w[1], &sq, why))
             return -1;
         if (a->phase == ARK_PH_WORKER && !ark_bb_has(ark__worker_squares(a), sq))
-            return tb__errf(err, errlen,
-                            "illegal move: %s is not a free square next to the chosen building", w[1]);
+            return REFUSE(N_("illegal move: {square} is not a free square next to the chosen building"),
+                          "square:s", w[1]);
         *out = ARK_MOVE(cmd[0] == 'o' ? ARK_K_OWN : ARK_K_NEUTRAL, sq);
         return 0;
     }
     if (strcmp(cmd, "stop") == 0) {
         if (n != 1)
-            return tb__errf(err, errlen, "'stop' takes nothing after it");
+            return REFUSE(N_("'stop' takes nothing after it"), "");
         *out = ARK_MOVE(ARK_K_STOP, 0);
         return 0;
     }
     if (strcmp(cmd, "castle") == 0) {
         int k = n == 3 ? ark__family_index(w[1]) : -1;
         if (n != 3)
-            return tb__errf(err, errlen, "write 'castle FAMILY N' with a castle square 1-10, e.g. castle black 3");
+            return REFUSE(N_("write 'castle FAMILY N' with a castle square 1-10, e.g. castle black 3"), "");
         if (k < 0)
-            return text_bad_family(w[1], err, errlen);
+            return text_bad_family(w[1], why);
         if (text_number(w[2], 1, ARK_CASTLE, &v))
-            return tb__errf(err, errlen, "castle squares are numbered 1-10, not '%.*s'", TB__CLIP(w[2], 10));
+            return REFUSE(N_("castle squares are numbered 1-10, not '{text}'"), "text:s",
+                          text_clip(w[2], 10, q, sizeof q));
         *out = ARK_MOVE(ARK_K_CASTLE, k << 4 | (v - 1));
         return 0;
     }
@@ -413,37 +437,51 @@ int ark__text_to_move(const tb_state *s, const char *text, tb_move *out, char *e
             *out = ARK_MOVE(ARK_K_DRAW, ARK_DRAW_STACK);
             return 0;
         }
-        if (text_card_words(w + 1, n - 1, &card, err, errlen))
+        if (text_card_words(w + 1, n - 1, &card, why))
             return -1;
         *out = ARK_MOVE(ARK_K_DRAW, card);
         return 0;
     }
     if (strcmp(cmd, "banner") == 0) {
         if (n != 2 || (strcmp(w[1], "yes") != 0 && strcmp(w[1], "no") != 0))
-            return tb__errf(err, errlen, "write 'banner yes' or 'banner no'");
+            return REFUSE(N_("write 'banner yes' or 'banner no'"), "");
         *out = ARK_MOVE(ARK_K_BANNER, w[1][0] == 'y');
         return 0;
     }
     if (strcmp(cmd, "sell") == 0) {
         int k = n == 3 ? ark__family_index(w[1]) : -1;
         if (n != 3)
-            return tb__errf(err, errlen, "write 'sell FAMILY N', e.g. sell red 7 (0 keeps them all)");
+            return REFUSE(N_("write 'sell FAMILY N', e.g. sell red 7 (0 keeps them all)"), "");
         if (k < 0)
-            return text_bad_family(w[1], err, errlen);
+            return text_bad_family(w[1], why);
         if (text_number(w[2], 0, 255, &v))
-            return tb__errf(err, errlen, "sell a number of seals from 0 up, not '%.*s'", TB__CLIP(w[2], 10));
+            return REFUSE(N_("sell a number of seals from 0 up, not '{text}'"), "text:s",
+                          text_clip(w[2], 10, q, sizeof q));
         if (a->phase == ARK_PH_SALE && k == a->family && v > a->seals[p][k])
-            return tb__errf(err, errlen, "illegal move: you have only %d %s seals", a->seals[p][k], w[1]);
+            return REFUSE(N_("illegal move: you have only {n} {family} seals"), "n:d family:m",
+                          a->seals[p][k], tb__msg_word(w[1]));
         *out = ARK_MOVE(ARK_K_SELL, k << 8 | v);
         return 0;
     }
     if (ark__parse_square(cmd, &sq))
-        return text_placement(a, w, n, out, err, errlen);
-    return tb__errf(err, errlen,
-                    "'%.*s' is not an Arkadia decision (lot, build, a placement such as c3-d3, "
-                    "workers, own, neutral, stop, castle, draw, banner, sell; type 'legal')",
-                    TB__CLIP(cmd, 30));
+        return text_placement(a, w, n, out, why);
+    return REFUSE(N_("'{text}' is not an Arkadia decision (lot, build, a placement such as c3-d3, workers, own, neutral, stop, castle, draw, banner, sell; type 'legal')"),
+                  "text:s", text_clip(cmd, 30, q, sizeof q));
 }
+
+int ark__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
+                      size_t errlen)
+{
+    json_t *why = NULL;
+    if (ark__refusal(s, text, out, &why) == 0)
+        return 0;
+    char *english = why ? tb__msg_text(why, NULL, NULL) : NULL;
+    json_decref(why);
+    tb__errf(err, errlen, "%s", english ? english : "out of memory");
+    free(english);
+    return -1;
+}
+#undef REFUSE
 
 /* ---- the prompt ---- */
 

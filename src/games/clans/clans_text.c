@@ -121,8 +121,10 @@ int clans__refusal(const tb_state *s, const char *text, tb_move *out, json_t **w
     }
     int from, to;
     if (text_territory(&p, &from) != 0 || *p++ != '-' || text_territory(&p, &to) != 0) {
-        char quoted[48];
-        snprintf(quoted, sizeof quoted, "%.*s", TB__CLIP(text, 40));
+        char quoted[48]; /* bytes that are not UTF-8 become '?', as in a repaired message */
+        snprintf(quoted, sizeof quoted, "%.*s|", TB__CLIP(text, 40));
+        tb__utf8_repair(quoted);
+        quoted[strlen(quoted) - 1] = '\0';
         return text_refuse(why, tb__msg(N_("'{text}' is not a Clans move: write FROM-TO with territory numbers, e.g. 12-17, or 'village T'"),
                                         "text:s", quoted));
     }
