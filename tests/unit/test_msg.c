@@ -290,7 +290,7 @@ static void refusals(void **state)
     (void)state;
     refusals_render_to_err("clans", 4);
     refusals_render_to_err("arkadia", 1);
-    refusals_render_to_err("khronos", 1);
+    refusals_render_to_err("khronos", 3);
 }
 
 static void clans_narration(void **state)

@@ -1817,6 +1817,7 @@ const struct tb_game tb__khronos_game = {
     .score_breakdown = kh_score_breakdown,
     .move_to_text = khronos__move_to_text,
     .text_to_move = khronos__text_to_move,
+    .refusal = khronos__refusal,
     .view_json = khronos__view_json,
     .state_json = khronos__state_json,
     .state_from_json = khronos__state_from_json,

@@ -132,6 +132,8 @@ enum {
 /* Why move m (parsed, not legal now) is refused, in a player's words:
  * writes "illegal move: ..." to err and returns -1. */
 int kh_explain(const khronos_state *k, tb_move m, char *err, size_t errlen);
+/* The same reason as a message (msg.h); NULL when memory ran out. */
+json_t *kh_explain_msg(const khronos_state *k, tb_move m);
 
 /* ---- khronos_text.c ---- */
 int khronos__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen);
@@ -144,6 +146,7 @@ json_t *khronos__data_board_json(const struct tb_data *data);
 char *khronos__render_text(const tb_state *s, int seat, unsigned flags);
 int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen);
 json_t *khronos__prompt_msg(const tb_state *s);
+int khronos__refusal(const tb_state *s, const char *text, tb_move *out, json_t **why);
 char *khronos__render_text_in(const tb_state *s, int seat, unsigned flags, tb_translate_fn tr,
                               void *ctx);
 json_t *khronos__stage_msg(const tb_state *s);

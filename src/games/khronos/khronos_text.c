@@ -490,6 +490,31 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
     return text_usage(text, err, errlen);
 }
 
+/* khronos__text_to_move with the refusal as a message: the rule that
+ * refuses a decision that parses is a message (khronos_explain.c); a text
+ * that does not parse is refused in English words (a message of them). */
+int khronos__refusal(const tb_state *s, const char *text, tb_move *out, json_t **why)
+{
+    char err[TB_ERR_LEN];
+    *why = NULL;
+    if (text_parse_move(s, text, out, err, sizeof err) != 0) {
+        *why = tb__msg_word(err);
+        return -1;
+    }
+    tb_move *moves = malloc(TB_MAX_MOVES * sizeof *moves);
+    if (!moves)
+        return -1;
+    int n = s->game->legal(s, moves);
+    bool legal = false;
+    for (int i = 0; i < n && !legal; i++)
+        legal = moves[i] == *out;
+    free(moves);
+    if (legal)
+        return 0;
+    *why = kh_explain_msg((const khronos_state *)s, *out);
+    return -1;
+}
+
 /* A move in notation; one that parses but is not legal now is refused with
  * the rule that refuses it (khronos_explain.c). */
 int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
@@ -1854,6 +1879,8 @@ const char *const khronos__data_words[] = {
     N_("the Monastery"), N_("the Abbey"), N_("the Hamlet"), N_("the Town"), N_("the City"),
     N_("the Keep ruin"), N_("the Castle ruin"), N_("the Monastery ruin"), N_("the Abbey ruin"),
     N_("the building"),
+    N_("Watchtower"), N_("Keep"), N_("Castle"), N_("Chapel"), N_("Monastery"), N_("Abbey"),
+    N_("Hamlet"), N_("Town"), N_("City"),
 };
 
 /* A tile's name with a capital, as a sentence names it: "Keep". */
