@@ -195,8 +195,17 @@ static int text_parse_cards(const char *w, size_t len, tb_move *out)
     return 0;
 }
 
+/* The refusals are messages (docs/translating.md): *why gets the message
+ * (NULL when memory ran out) and the function gives -1. */
+static int text_refuse(json_t **why, json_t *m)
+{
+    *why = m;
+    return -1;
+}
+#define REFUSE(...) text_refuse(why, tb__msg(__VA_ARGS__))
+
 /* The error for a word of cards that text_parse_cards refused. */
-static int text_cards_error(const char *verb, const char *w, size_t len, char *err, size_t errlen)
+static int text_cards_error(const char *verb, const char *w, size_t len, json_t **why)
 {
     tb_move set;
     char sorted[16];
@@ -211,10 +220,11 @@ static int text_cards_error(const char *verb, const char *w, size_t len, char *e
     if (letters && c[0] <= 7 && c[1] <= 7 && c[2] <= 7) {
         set = KH_CARDS(c[0], c[1], c[2]);
         text_cards(set, sorted, sizeof sorted);
-        return tb__errf(err, errlen, "write the cards in the order m, r, c: '%s %s'", verb, sorted);
+        return REFUSE(N_("write the cards in the order m, r, c: '{command} {cards}'"),
+                      "command:s cards:s", verb, sorted);
     }
-    return tb__errf(err, errlen, "write '%s CARDS' with card letters m (military), r (religious), "
-                    "c (civil) in that order, e.g. '%s mr'", verb, verb);
+    return REFUSE(N_("write '{command} CARDS' with card letters m (military), r (religious), c (civil) in that order, e.g. '{command} mr'"),
+                  "command:s", verb);
 }
 
 static int text_board_index(const char *w, size_t len)
@@ -331,63 +341,76 @@ static int text_word_square(const kh_tables *tab, const text_words *tw, int i)
 }
 
 /* A building named by a square must be named by its first square. */
-static int text_building(const khronos_state *k, int b, int sq, const char *verb, char *err,
-                         size_t errlen)
+static int text_building(const khronos_state *k, int b, int sq, const char *verb, json_t **why)
 {
     const kh_board *bd = &k->board[b];
     int i = bd->at[sq];
     char name[8];
     kh_square_name(KT, sq, name, sizeof name);
     if (i == KH_NONE)
-        return tb__errf(err, errlen, "illegal move: there is no building on %s of %s", name,
-                        kh_board_name[b]);
+        return REFUSE(N_("illegal move: there is no building on {square} of {board}"),
+                      "square:s board:m", name, tb__msg_word(kh_board_name[b]));
     int anchor = kh_anchor(&bd->b[i]);
     if (anchor != sq) {
         char first[8];
         kh_square_name(KT, anchor, first, sizeof first);
-        return tb__errf(err, errlen,
-                        "the building on %s of %s is named by its first square: %s %s%s%s", name,
-                        kh_board_name[b], verb, b == KH_REASON ? "" : kh_board_name[b],
-                        b == KH_REASON ? "" : " ", first);
+        char typed[48]; /* what to type: notation */
+        snprintf(typed, sizeof typed, "%s %s%s%s", verb, b == KH_REASON ? "" : kh_board_name[b],
+                 b == KH_REASON ? "" : " ", first);
+        return REFUSE(N_("the building on {square} of {board} is named by its first square: {typed}"),
+                      "square:s board:m typed:s", name, tb__msg_word(kh_board_name[b]), typed);
     }
     return 0;
 }
 
-static int text_usage(const char *text, char *err, size_t errlen)
+static int text_usage(const char *text, json_t **why)
 {
-    return tb__errf(err, errlen,
-                    "'%.*s' is not a Khronos move: try 'build might keep', 'c4-d5', 'travel might "
-                    "faith', 'upgrade faith c4 abbey', 'populate d5', 'end' (see 'legal')",
-                    TB__CLIP(text, 40));
+    char quoted[48]; /* bytes that are not UTF-8 become '?', as in a repaired message */
+    snprintf(quoted, sizeof quoted, "%.*s|", TB__CLIP(text, 40));
+    tb__utf8_repair(quoted);
+    quoted[strlen(quoted) - 1] = '\0';
+    return REFUSE(N_("'{text}' is not a Khronos move: try 'build might keep', 'c4-d5', 'travel might faith', 'upgrade faith c4 abbey', 'populate d5', 'end' (see 'legal')"),
+                  "text:s", quoted);
 }
 
-static int text_parse_move(const tb_state *s, const char *text, tb_move *out, char *err,
-                           size_t errlen)
+/* In place: bytes that are not UTF-8 become '?' (a cut character at the
+ * end too), as the repair of a whole message makes them. */
+static void text_clean(char *buf)
+{
+    size_t n = strlen(buf);
+    buf[n] = '|';
+    buf[n + 1] = '\0';
+    tb__utf8_repair(buf);
+    buf[strlen(buf) - 1] = '\0';
+}
+
+static int text_parse_move(const tb_state *s, const char *text, tb_move *out, json_t **why)
 {
     const khronos_state *k = (const khronos_state *)s;
     text_words tw;
     if (text_split(text, &tw) != 0 || tw.n == 0)
-        return text_usage(text, err, errlen);
+        return text_usage(text, why);
     tb_move set;
     int b, t, sq;
     if (tw.n == 1 && tw.w[0][0] >= 'a' && tw.w[0][0] <= 'z' && isdigit((unsigned char)tw.w[0][1])) {
-        char buf[32];
+        char buf[34]; /* 31 bytes of the word, and room for text_clean's mark */
         snprintf(buf, sizeof buf, "%.*s", (int)(tw.len[0] < 31 ? tw.len[0] : 31), tw.w[0]);
         const char *p = buf;
         int place = -1, r = text_parse_place(KT, &p, &place);
         if (r == -3 && !*p) {
             char canon[40];
             kh_place_name(KT, place, canon, sizeof canon);
-            return tb__errf(err, errlen, "write these squares as %s (a block is named by its "
-                            "top-left and bottom-right squares)", canon);
+            return REFUSE(N_("write these squares as {place} (a block is named by its top-left and bottom-right squares)"),
+                          "place:s", canon);
         }
+        char last[2] = {(char)('a' + D.width - 1), '\0'};
+        text_clean(buf);
         if (r == -2)
-            return tb__errf(err, errlen, "%s: no tile covers exactly these squares (tiles are "
-                            "blocks of 1x1, 2x2 or 3x3 squares, named like c4, c4-d5, c4-e6)",
-                            buf);
+            return REFUSE(N_("{text}: no tile covers exactly these squares (tiles are blocks of 1x1, 2x2 or 3x3 squares, named like c4, c4-d5, c4-e6)"),
+                          "text:s", buf);
         if (r < 0 || *p)
-            return tb__errf(err, errlen, "'%s' is not a block of squares like c4-d5 (columns "
-                            "a-%c, rows 1-%d)", buf, 'a' + D.width - 1, D.height);
+            return REFUSE(N_("'{text}' is not a block of squares like c4-d5 (columns a-{last}, rows 1-{rows})"),
+                          "text:s last:s rows:d", buf, last, D.height);
         *out = KH_MOVE(KH_M_SQUARES, place);
         return 0;
     }
@@ -398,18 +421,17 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
         }
         if (tw.n == 3 && text_is(&tw, 1, "discard")) {
             if (text_parse_cards(tw.w[2], tw.len[2], &set) != 0)
-                return text_cards_error("end discard", tw.w[2], tw.len[2], err, errlen);
+                return text_cards_error("end discard", tw.w[2], tw.len[2], why);
             *out = KH_MOVE(KH_M_END, set);
             return 0;
         }
-        return tb__errf(err, errlen, "write 'end' or 'end discard CARDS' (CARDS: letters m r c, "
-                        "e.g. 'end discard mr')");
+        return REFUSE(N_("write 'end' or 'end discard CARDS' (CARDS: letters m r c, e.g. 'end discard mr')"), "");
     }
     if (text_is(&tw, 0, "exchange") || text_is(&tw, 0, "pay")) {
         bool ex = text_is(&tw, 0, "exchange");
         if (tw.n != 2 || text_parse_cards(tw.w[1], tw.len[1], &set) != 0)
             return text_cards_error(ex ? "exchange" : "pay", tw.n == 2 ? tw.w[1] : "",
-                                    tw.n == 2 ? tw.len[1] : 0, err, errlen);
+                                    tw.n == 2 ? tw.len[1] : 0, why);
         *out = KH_MOVE(ex ? KH_M_EXCHANGE : KH_M_PAY, set);
         return 0;
     }
@@ -417,8 +439,7 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
         const char *g = tw.n == 4 && tw.len[1] == 1 ? memchr(kh_family_letter, tw.w[1][0], 3) : NULL;
         const char *h = tw.n == 4 && tw.len[3] == 1 ? memchr(kh_family_letter, tw.w[3][0], 3) : NULL;
         if (!g || !h || !text_is(&tw, 2, "for"))
-            return tb__errf(err, errlen, "write 'swap GIVE for TAKE' with card letters, e.g. "
-                            "'swap m for r'");
+            return REFUSE(N_("write 'swap GIVE for TAKE' with card letters, e.g. 'swap m for r'"), "");
         *out = KH_MOVE(KH_M_SWAP, (g - kh_family_letter) << 2 | (h - kh_family_letter));
         return 0;
     }
@@ -430,10 +451,9 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
             r = tw.len[3] == 1 && tw.w[3][0] >= '0' && tw.w[3][0] <= '2' ? tw.w[3][0] - '0' : -1;
         }
         if (from < 0 || to < 0 || r < 0 || tw.n > 4)
-            return tb__errf(err, errlen, "write 'travel FROM TO' with boards might, faith, "
-                            "reason (and the cards the adventurer keeps, 0-2, when asked)");
+            return REFUSE(N_("write 'travel FROM TO' with boards might, faith, reason (and the cards the adventurer keeps, 0-2, when asked)"), "");
         if (from == to)
-            return tb__errf(err, errlen, "illegal move: an adventurer travels to another board");
+            return REFUSE(N_("illegal move: an adventurer travels to another board"), "");
         *out = KH_MOVE(KH_M_TRAVEL, from << 5 | to << 3 | r);
         return 0;
     }
@@ -441,11 +461,9 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
         b = tw.n == 3 ? text_board_index(tw.w[1], tw.len[1]) : -1;
         t = tw.n == 3 ? text_type_index(KT, tw.w[2], tw.len[2]) : -1;
         if (b < 0 || t < 0)
-            return tb__errf(err, errlen, "write 'build BOARD BUILDING', e.g. 'build might keep' "
-                            "(buildings: watchtower keep castle chapel monastery abbey hamlet "
-                            "town city)");
+            return REFUSE(N_("write 'build BOARD BUILDING', e.g. 'build might keep' (buildings: watchtower keep castle chapel monastery abbey hamlet town city)"), "");
         if (b == KH_REASON)
-            return tb__errf(err, errlen, "illegal move: nothing is built on the Reason board");
+            return REFUSE(N_("illegal move: nothing is built on the Reason board"), "");
         *out = KH_MOVE(KH_M_BUILD, b << 4 | t);
         return 0;
     }
@@ -454,11 +472,10 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
         sq = text_word_square(KT, &tw, 2);
         t = tw.n == 4 ? text_type_index(KT, tw.w[3], tw.len[3]) : -1;
         if (b < 0 || sq < 0 || t < 0)
-            return tb__errf(err, errlen, "write 'upgrade BOARD SQUARE BUILDING', e.g. 'upgrade "
-                            "might c4 castle'");
+            return REFUSE(N_("write 'upgrade BOARD SQUARE BUILDING', e.g. 'upgrade might c4 castle'"), "");
         if (b == KH_REASON)
-            return tb__errf(err, errlen, "illegal move: nothing is upgraded on the Reason board");
-        if (text_building(k, b, sq, "upgrade", err, errlen))
+            return REFUSE(N_("illegal move: nothing is upgraded on the Reason board"), "");
+        if (text_building(k, b, sq, "upgrade", why))
             return -1;
         *out = KH_MOVE(KH_M_UPGRADE, b << 12 | sq << 4 | t);
         return 0;
@@ -468,9 +485,9 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
         b = tw.n == 3 ? text_board_index(tw.w[1], tw.len[1]) : -1;
         sq = text_word_square(KT, &tw, 2);
         if (b < 0 || sq < 0)
-            return tb__errf(err, errlen, "write '%s BOARD SQUARE', e.g. '%s might c4'",
-                            dem ? "demolish" : "downsize", dem ? "demolish" : "downsize");
-        if (text_building(k, b, sq, dem ? "demolish" : "downsize", err, errlen))
+            return REFUSE(N_("write '{command} BOARD SQUARE', e.g. '{command} might c4'"), "command:s",
+                          dem ? "demolish" : "downsize");
+        if (text_building(k, b, sq, dem ? "demolish" : "downsize", why))
             return -1;
         *out = KH_MOVE(dem ? KH_M_DEMOLISH : KH_M_DOWNSIZE, b << 8 | sq);
         return 0;
@@ -479,28 +496,25 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
         bool pop = text_is(&tw, 0, "populate");
         sq = tw.n == 2 ? text_word_square(KT, &tw, 1) : -1;
         if (sq < 0)
-            return tb__errf(err, errlen, "write '%s SQUARE' for a building on the Reason board, "
-                            "e.g. '%s d5'", pop ? "populate" : "renovate",
-                            pop ? "populate" : "renovate");
-        if (text_building(k, KH_REASON, sq, pop ? "populate" : "renovate", err, errlen))
+            return REFUSE(N_("write '{command} SQUARE' for a building on the Reason board, e.g. '{command} d5'"),
+                          "command:s", pop ? "populate" : "renovate");
+        if (text_building(k, KH_REASON, sq, pop ? "populate" : "renovate", why))
             return -1;
         *out = KH_MOVE(pop ? KH_M_POPULATE : KH_M_RENOVATE, sq);
         return 0;
     }
-    return text_usage(text, err, errlen);
+    return text_usage(text, why);
 }
+#undef REFUSE
 
 /* khronos__text_to_move with the refusal as a message: the rule that
  * refuses a decision that parses is a message (khronos_explain.c); a text
  * that does not parse is refused in English words (a message of them). */
 int khronos__refusal(const tb_state *s, const char *text, tb_move *out, json_t **why)
 {
-    char err[TB_ERR_LEN];
     *why = NULL;
-    if (text_parse_move(s, text, out, err, sizeof err) != 0) {
-        *why = tb__msg_word(err);
+    if (text_parse_move(s, text, out, why) != 0)
         return -1;
-    }
     tb_move *moves = malloc(TB_MAX_MOVES * sizeof *moves);
     if (!moves)
         return -1;
@@ -520,8 +534,14 @@ int khronos__refusal(const tb_state *s, const char *text, tb_move *out, json_t *
 int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
                           size_t errlen)
 {
-    if (text_parse_move(s, text, out, err, errlen) != 0)
+    json_t *why = NULL;
+    if (text_parse_move(s, text, out, &why) != 0) {
+        char *english = why ? tb__msg_text(why, NULL, NULL) : NULL;
+        json_decref(why);
+        tb__errf(err, errlen, "%s", english ? english : "out of memory");
+        free(english);
         return -1;
+    }
     tb_move *moves = malloc(TB_MAX_MOVES * sizeof *moves);
     if (!moves)
         return tb__errf(err, errlen, "out of memory while checking the decision");
