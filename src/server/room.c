@@ -51,6 +51,16 @@ static void room_send_json(srv_client *c, json_t *msg) /* steals msg */
 }
 
 /* An error message to one connection (roomsInt.h). */
+/* "the game moved on: you saw N decisions, there are M now" as a message
+ * (N as the client sent it, however large). */
+static json_t *room_stale_msg(json_int_t seen, int n)
+{
+    char saw[32];
+    snprintf(saw, sizeof saw, "%lld", (long long)seen);
+    return tb__msg(N_("the game moved on: you saw {seen} decisions, there are {n} now"), "seen:s n:d",
+                   saw, n);
+}
+
 void srv_client_error_msg(srv_client *c, const json_t *id, const char *code, json_t *msg)
 {
     char *text = tb__msg_text(msg, NULL, NULL);
@@ -79,9 +89,9 @@ void srv_client_error(srv_client *c, const json_t *id, const char *code, const c
  * (or one being read again): refused, nothing changed. */
 static void room_elsewhere(srv_client *c, const json_t *id)
 {
-    srv_client_error(c, id, "elsewhere",
-                     "another server instance plays this game now, so nothing changed; "
-                     "open the game again to follow it");
+    srv_client_error_msg(c, id, "elsewhere",
+                     tb__msg_word(N_("another server instance plays this game now, so nothing changed; "
+                     "open the game again to follow it")));
 }
 
 bool srv_room_refuse_locked(srv_room *r, srv_client *c, const json_t *id, int seat,
@@ -1827,20 +1837,20 @@ static void room_decide(srv_room *r, srv_client *c, int seat, json_t *msg, json_
     if (srv_room_refuse_locked(r, c, id, seat, "spectators watch; only a seat's link can decide")) {
         /* (answered) */
     } else if (srv_room_over_locked(r)) {
-        srv_client_error(c, id, "game_over", "the game is over");
+        srv_client_error_msg(c, id, "game_over", tb__msg_word(N_("the game is over")));
     } else if (srv_seats_waiting(r)) {
-        srv_client_error(c, id, "waiting",
-                          "the game starts when every seat is taken; nothing changed");
+        srv_client_error_msg(c, id, "waiting",
+                          tb__msg_word(N_("the game starts when every seat is taken; nothing changed")));
     } else if (seat >= 0 && r->seat[seat].resigned) {
-        srv_client_error(c, id, "resigned", "you resigned: the computer plays your seat to the end");
+        srv_client_error_msg(c, id, "resigned", tb__msg_word(N_("you resigned: the computer plays your seat to the end")));
     } else if (tb_to_move(r->state) != seat) {
         int to = tb_to_move(r->state);
-        srv_client_error(c, id, "not_your_turn", "it is %s's turn (seat %d), not yours",
-                       r->seat[to].name, to + 1);
+        srv_client_error_msg(c, id, "not_your_turn",
+                             tb__msg(N_("it is {who}'s turn (seat {seat}), not yours"),
+                                     "who:s seat:d", r->seat[to].name, to + 1));
     } else if (jn && json_integer_value(jn) != tb_decisions_made(r->state)) {
-        srv_client_error(c, id, "stale",
-                       "the game moved on: you saw %lld decisions, there are %d now",
-                       (long long)json_integer_value(jn), tb_decisions_made(r->state));
+        srv_client_error_msg(c, id, "stale",
+                             room_stale_msg(json_integer_value(jn), tb_decisions_made(r->state)));
     } else {
         tb_move m;
         char why[TB_ERR_LEN];
@@ -1883,15 +1893,14 @@ static void room_undo(srv_room *r, srv_client *c, int seat, json_t *msg, json_t 
     if (srv_room_refuse_locked(r, c, id, seat, "spectators watch; only a player can take back")) {
         /* (answered) */
     } else if (srv_room_over_locked(r)) {
-        srv_client_error(c, id, "game_over", "the game is over, so nothing can be taken back");
+        srv_client_error_msg(c, id, "game_over", tb__msg_word(N_("the game is over, so nothing can be taken back")));
     } else if (jn && json_integer_value(jn) != tb_decisions_made(r->state)) {
-        srv_client_error(c, id, "stale",
-                          "the game moved on: you saw %lld decisions, there are %d now",
-                          (long long)json_integer_value(jn), tb_decisions_made(r->state));
+        srv_client_error_msg(c, id, "stale",
+                             room_stale_msg(json_integer_value(jn), tb_decisions_made(r->state)));
     } else if (r->commit_pending) {
-        srv_client_error(c, id, "busy",
-                          "the previous decision is still being saved; wait for the new "
-                          "position, then try again");
+        srv_client_error_msg(c, id, "busy",
+                          tb__msg_word(N_("the previous decision is still being saved; wait for the new "
+                          "position, then try again")));
     } else if ((take_back ? srv_takeback_check(r, seat, &keep, &note, &code, why, sizeof why, &why_msg)
                           : srv_undo_check(r, seat, &keep, &code, why, sizeof why, &why_msg)) != 0) {
         if (why_msg)
@@ -1933,17 +1942,17 @@ static void room_resign(srv_room *r, srv_client *c, json_t *id)
     if (srv_room_refuse_locked(r, c, id, seat, "spectators watch; only a player can resign")) {
         /* (answered) */
     } else if (srv_room_over_locked(r)) {
-        srv_client_error(c, id, "game_over", "the game is over");
+        srv_client_error_msg(c, id, "game_over", tb__msg_word(N_("the game is over")));
     } else if (srv_seats_waiting(r)) {
-        srv_client_error(c, id, "waiting",
-                           "the game has not started (a seat is still free); its creator can "
-                           "delete it instead");
+        srv_client_error_msg(c, id, "waiting",
+                           tb__msg_word(N_("the game has not started (a seat is still free); its creator can "
+                           "delete it instead")));
     } else if (r->seat[seat].resigned) {
-        srv_client_error(c, id, "resigned", "you have resigned already");
+        srv_client_error_msg(c, id, "resigned", tb__msg_word(N_("you have resigned already")));
     } else if (r->commit_pending && r->players == 2) {
         /* The game would end under a decision on its way to the store. */
-        srv_client_error(c, id, "busy",
-                           "a decision is being saved; resign again in a moment");
+        srv_client_error_msg(c, id, "busy",
+                           tb__msg_word(N_("a decision is being saved; resign again in a moment")));
     } else if (r->rooms->store->m->seat_resign(r->rooms->store, r->id, seat, err, sizeof err)) {
         srv_store_report(r->rooms, false, err); /* the store's failure: logged once */
         srv_client_error(c, id, "store_failed",
@@ -2000,9 +2009,9 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
         if (seat >= 0 && srv_seats_seen(r, seat))
             room_broadcast_state(r);
         if (atomic_load(&r->away))
-            srv_client_error(c, id, "elsewhere",
-                           "another server instance plays this game now; open the game again "
-                           "to follow it");
+            srv_client_error_msg(c, id, "elsewhere",
+                           tb__msg_word(N_("another server instance plays this game now; open the game again "
+                           "to follow it")));
         else
             room_send(c, room_state_text(r, seat));
         pthread_mutex_unlock(&r->lock);
@@ -2055,7 +2064,7 @@ static void room_hint_request(srv_room *r, srv_client *c, const json_t *id)
     int n = r->state ? tb_decisions_made(r->state) : -1;
     if (!r->state || r->broken[0] || srv_room_over_locked(r) || c->seat < 0 ||
         tb_to_move(r->state) != c->seat) {
-        srv_client_error(c, id, "not_your_turn", "a hint is for the player whose turn it is");
+        srv_client_error_msg(c, id, "not_your_turn", tb__msg_word(N_("a hint is for the player whose turn it is")));
     } else if (r->hint_n == n && r->hint_text) {
         room_send(c, strdup(r->hint_text));
     } else if (r->hint_n != n) {
@@ -2216,19 +2225,19 @@ static void room_deduce_request(srv_room *r, srv_client *c, const json_t *msg, c
     pthread_mutex_lock(&r->lock);
     int seat = c->seat, n = r->state ? tb_decisions_made(r->state) : -1;
     if (seat < 0 || seat >= r->players) {
-        srv_client_error(c, id, "not_a_player",
-                          "the deduction aid is for the players of this game, not for spectators");
+        srv_client_error_msg(c, id, "not_a_player",
+                          tb__msg_word(N_("the deduction aid is for the players of this game, not for spectators")));
     } else if (want && (!json_is_integer(want) || json_integer_value(want) != seat)) {
-        srv_client_error(c, id, "not_your_seat",
-                          "each player may ask only for their own deduction (leave out \"seat\")");
+        srv_client_error_msg(c, id, "not_your_seat",
+                          tb__msg_word(N_("each player may ask only for their own deduction (leave out \"seat\")")));
     } else if (!r->state || r->broken[0]) {
-        srv_client_error(c, id, "broken", "this game cannot be played on, so there is nothing to deduce");
+        srv_client_error_msg(c, id, "broken", tb__msg_word(N_("this game cannot be played on, so there is nothing to deduce")));
     } else if (tb_role_count(r->game) == 0) {
         srv_client_error(c, id, "no_secret_roles",
                           "nobody holds a secret colour in %s, so there is nothing to deduce",
                           tb_game_title(r->game));
     } else if (srv_room_over_locked(r)) {
-        srv_client_error(c, id, "game_over", "the game is over: every colour is shown");
+        srv_client_error_msg(c, id, "game_over", tb__msg_word(N_("the game is over: every colour is shown")));
     } else if (r->deduce_n[seat] == n && r->deduce_text[seat]) {
         room_send(c, strdup(r->deduce_text[seat]));
     } else if (r->deduce_n[seat] != n) {
@@ -2237,7 +2246,7 @@ static void room_deduce_request(srv_room *r, srv_client *c, const json_t *msg, c
         r->deduce_n[seat] = n;
         if (srv_ai_schedule(r->rooms->ai, r, ROOM_JOB_DEDUCE + seat, n, srv_now_us()) != 0) {
             r->deduce_n[seat] = -1;
-            srv_client_error(c, id, "busy", "the computer cannot work out a deduction right now");
+            srv_client_error_msg(c, id, "busy", tb__msg_word(N_("the computer cannot work out a deduction right now")));
         }
     } /* else: being computed; it goes to every connection of the seat */
     pthread_mutex_unlock(&r->lock);

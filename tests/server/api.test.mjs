@@ -327,8 +327,9 @@ t.test('every WebSocket error is a message, changes nothing and keeps the connec
     const e = await c.next((m) => m.type === 'error', { from, what: `error ${code}` });
     assertEq(e.code, code, 'error code');
     assert(e.message.length > 5, 'error explained');
-    // a refused decision also says why as a message (error.msg) for the reader's language
-    if (code === 'illegal') assertEq(sayEnglish(e.msg), e.message, 'the refusal\'s msg says its message');
+    // the players' errors also say why as a message (error.msg) for the reader's language
+    if (['illegal', 'not_your_turn', 'stale'].includes(code)) assert(e.msg, `${code}: error.msg`);
+    if (e.msg) assertEq(sayEnglish(e.msg), e.message, `${code}: msg says its message`);
   };
   await expectErr(mover, () => mover.send('{"type":"decide",'), 'bad_json');
   await expectErr(mover, () => mover.send('[1,2,3]'), 'bad_message');
