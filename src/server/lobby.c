@@ -23,6 +23,7 @@
 #include "mail.h"
 #include "roomsInt.h"
 #include "accounts.h"
+#include "core/msg.h"
 #include "core/text.h"
 
 #include <stdarg.h>
@@ -294,7 +295,8 @@ int srv_room_take_seat(srv_rooms *s, const char *id, const char *body, size_t le
             }
             srv_room_refresh_locked(r);
             if (starts)
-                srv_room_notice_locked(r, "started", seat, "Every seat is taken: the game starts.");
+                srv_room_notice_locked(r, "started", seat,
+                                       tb__msg_word(N_("Every seat is taken: the game starts.")));
             *reply = answer;
             answer = NULL;
             status = 201;
@@ -440,13 +442,10 @@ static void lobby_absent(srv_rooms *s)
                 srv_seat *st = &r->seat[to];
                 st->away = true;
                 srv_seats_stand_in(r, to);
-                char text[400];
-                snprintf(text, sizeof text,
-                         "%s was away; the computer plays for %s until %s is back.", st->name,
-                         st->name, st->name);
-                tb__utf8_repair(text);
                 srv_log(&s->cfg, "game %s: seat %d away; the computer plays it", r->id, to + 1);
-                srv_room_notice_locked(r, "away", to, text);
+                srv_room_notice_locked(r, "away", to,
+                                       tb__msg(N_("{who} was away; the computer plays for {who} until {who} is back."),
+                                               "who:s", st->name));
                 srv_room_refresh_locked(r);
             }
             pthread_mutex_unlock(&r->lock);

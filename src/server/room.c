@@ -18,6 +18,7 @@
  *   - an AI seat to move has exactly one job queued or running (ai_queued).
  */
 #include "roomsInt.h"
+#include "core/msg.h"
 #include "core/text.h"
 
 #include <ctype.h>
@@ -50,6 +51,32 @@ static void room_send_json(srv_client *c, json_t *msg) /* steals msg */
 }
 
 /* An error message to one connection (roomsInt.h). */
+/* "the game moved on: you saw N decisions, there are M now" as a message
+ * (N as the client sent it, however large). */
+static json_t *room_stale_msg(json_int_t seen, int n)
+{
+    char saw[32];
+    snprintf(saw, sizeof saw, "%lld", (long long)seen);
+    return tb__msg(N_("the game moved on: you saw {seen} decisions, there are {n} now"), "seen:s n:d",
+                   saw, n);
+}
+
+void srv_client_error_msg(srv_client *c, const json_t *id, const char *code, json_t *msg)
+{
+    char *text = tb__msg_text(msg, NULL, NULL);
+    json_t *e = text ? json_pack("{s:s,s:s,s:s}", "type", "error", "code", code, "message", text)
+                     : NULL;
+    free(text);
+    if (e && id)
+        json_object_set(e, "id", (json_t *)id);
+    if (e)
+        json_object_set(e, "msg", msg);
+    char *out = e ? json_dumps(e, JSON_COMPACT) : NULL;
+    json_decref(e);
+    json_decref(msg);
+    room_send(c, out ? out : srv_internal_error("an error message"));
+}
+
 void srv_client_error(srv_client *c, const json_t *id, const char *code, const char *fmt, ...)
 {
     va_list ap;
@@ -62,9 +89,9 @@ void srv_client_error(srv_client *c, const json_t *id, const char *code, const c
  * (or one being read again): refused, nothing changed. */
 static void room_elsewhere(srv_client *c, const json_t *id)
 {
-    srv_client_error(c, id, "elsewhere",
-                     "another server instance plays this game now, so nothing changed; "
-                     "open the game again to follow it");
+    srv_client_error_msg(c, id, "elsewhere",
+                     tb__msg_word(N_("another server instance plays this game now, so nothing changed; "
+                     "open the game again to follow it")));
 }
 
 bool srv_room_refuse_locked(srv_room *r, srv_client *c, const json_t *id, int seat,
@@ -168,6 +195,15 @@ static void room_log_words(srv_room *r, int k, const tb_state *before, tb_move m
     tb_stage_text(before, r->log[k].stage, sizeof r->log[k].stage);
     free(r->log[k].said);
     r->log[k].said = strdup(said); /* NULL (out of memory): the log shows the notation */
+    /* the same words as messages, for each reader's language (said_msg, stage_msg) */
+    char *narration = tb_narrate_json(before, m, names);
+    json_t *msg = srv_seats_log_msg(r, k, narration ? json_loads(narration, 0, NULL) : NULL);
+    free(narration);
+    free(r->log[k].said_msg);
+    r->log[k].said_msg = msg && r->log[k].said ? json_dumps(msg, JSON_COMPACT) : NULL;
+    json_decref(msg);
+    free(r->log[k].stage_msg);
+    r->log[k].stage_msg = r->log[k].said_msg ? tb_stage_json(before) : NULL;
 }
 
 /* The words of every decision of a game read back from the store: one pass
@@ -217,6 +253,8 @@ static int room_log_push(srv_room *r, int seat, bool by_ai)
     r->log[n - 1].by_ai = by_ai;
     r->log[n - 1].stage[0] = '\0';
     r->log[n - 1].said = NULL;
+    r->log[n - 1].said_msg = NULL;
+    r->log[n - 1].stage_msg = NULL;
     r->log[n - 1].reveals_known = false;
     return 0;
 }
@@ -229,6 +267,15 @@ static json_t *room_log_entry(const srv_room *r, int k) /* k: 0-based */
     if (e && r->log[k].said) {
         json_object_set_new(e, "said", json_string(r->log[k].said));
         json_object_set_new(e, "stage", json_string(r->log[k].stage));
+        json_t *said_msg = r->log[k].said_msg ? json_loads(r->log[k].said_msg, 0, NULL) : NULL;
+        json_t *stage_msg = r->log[k].stage_msg ? json_loads(r->log[k].stage_msg, 0, NULL) : NULL;
+        if (said_msg && stage_msg) {
+            json_object_set_new(e, "said_msg", said_msg);
+            json_object_set_new(e, "stage_msg", stage_msg);
+        } else {
+            json_decref(said_msg);
+            json_decref(stage_msg);
+        }
     }
     if (e)
         json_object_set_new(e, "by", json_string(r->log[k].by_ai ? "ai" : "human"));
@@ -528,6 +575,12 @@ static char *room_state_text(srv_room *r, int seat)
             room_text_str(&t, r->log[n - 1].said);
             room_text_raw(&t, ",\"stage\":");
             room_text_str(&t, r->log[n - 1].stage);
+            if (r->log[n - 1].said_msg && r->log[n - 1].stage_msg) { /* JSON texts already */
+                room_text_raw(&t, ",\"said_msg\":");
+                room_text_raw(&t, r->log[n - 1].said_msg);
+                room_text_raw(&t, ",\"stage_msg\":");
+                room_text_raw(&t, r->log[n - 1].stage_msg);
+            }
         }
         room_text_raw(&t, r->log[n - 1].by_ai ? ",\"by\":\"ai\"}" : ",\"by\":\"human\"}");
     } else {
@@ -553,13 +606,21 @@ static char *room_state_text(srv_room *r, int seat)
         int keep;
         const char *code;
         char why[300];
-        bool undo = srv_undo_check(r, seat, &keep, &code, why, sizeof why) == 0;
+        json_t *why_msg = NULL;
+        bool undo = srv_undo_check(r, seat, &keep, &code, why, sizeof why, &why_msg) == 0;
         room_text_raw(&t, undo ? ",\"can_undo\":true" : ",\"can_undo\":false");
         if (!undo && strcmp(code, "nothing_to_undo") != 0) {
             room_text_raw(&t, ",\"undo_why\":");
             room_text_str(&t, why);
+            char *why_json = why_msg ? json_dumps(why_msg, JSON_COMPACT) : NULL;
+            if (why_json) { /* the same words as a message (undo_why_msg) */
+                room_text_raw(&t, ",\"undo_why_msg\":");
+                room_text_raw(&t, why_json);
+            }
+            free(why_json);
         }
-        bool back = srv_takeback_check(r, seat, &keep, NULL, &code, why, sizeof why) == 0;
+        json_decref(why_msg);
+        bool back = srv_takeback_check(r, seat, &keep, NULL, &code, why, sizeof why, NULL) == 0;
         room_text_raw(&t, back ? ",\"can_take_back\":true" : ",\"can_take_back\":false");
     }
     if (srv_room_over_locked(r)) {
@@ -876,6 +937,10 @@ static void room_rewind(srv_room *r, srv_pending *p)
         if (r->log && k < r->log_cap) {
             free(r->log[k].said);
             r->log[k].said = NULL;
+            free(r->log[k].said_msg);
+            r->log[k].said_msg = NULL;
+            free(r->log[k].stage_msg);
+            r->log[k].stage_msg = NULL;
         }
         tb_record_pop(r->record);
     }
@@ -908,11 +973,33 @@ static void room_rewind(srv_room *r, srv_pending *p)
                  n - keep == 1 ? "" : "s");
     else
         snprintf(said, sizeof said, "%s took back a decision", name);
+    /* the same words as a message (said_msg: each reader's language) */
+    json_t *who = r->seat[p->seat].name[0] ? json_string(name) : tb__msg_word(N_("A player"));
+    json_t *said_msg;
+    if (p->note && replies)
+        said_msg = replies == 1
+                       ? tb__msg_plural(NP_("{who} took back their last turn and the computer's reply after it ({n} decision in all)",
+                                            "{who} took back their last turn and the computer's reply after it ({n} decisions in all)"),
+                                        n - keep, "who:m", who)
+                       : tb__msg_plural(NP_("{who} took back their last turn and the computer's replies after it ({n} decision in all)",
+                                            "{who} took back their last turn and the computer's replies after it ({n} decisions in all)"),
+                                        n - keep, "who:m", who);
+    else if (p->note)
+        said_msg = tb__msg_plural(NP_("{who} took back their last turn ({n} decision)",
+                                      "{who} took back their last turn ({n} decisions)"),
+                                  n - keep, "who:m", who);
+    else
+        said_msg = tb__msg(N_("{who} took back a decision"), "who:m", who);
     room_send(p->ack_to, p->ack_text);
     p->ack_text = NULL;
-    room_broadcast(r, json_pack("{s:s,s:i,s:i,s:i,s:b,s:s}", "type", "undone", "seat", p->seat,
-                                "n", keep, "count", n - keep, "take_back", p->note != NULL,
-                                "said", said));
+    json_t *undone = json_pack("{s:s,s:i,s:i,s:i,s:b,s:s}", "type", "undone", "seat", p->seat,
+                               "n", keep, "count", n - keep, "take_back", p->note != NULL,
+                               "said", said);
+    if (undone && said_msg)
+        json_object_set_new(undone, "said_msg", said_msg);
+    else
+        json_decref(said_msg);
+    room_broadcast(r, undone);
     room_broadcast_state(r);
     room_queue_ai(r);
 }
@@ -1518,8 +1605,11 @@ void srv_room_free(srv_room *r)
     for (int i = 0; i < r->nclients; i++)
         room_client_unref(r->clients[i]);
     free(r->clients);
-    for (int k = 0; r->log && r->record && k < tb_record_length(r->record) && k < r->log_cap; k++)
+    for (int k = 0; r->log && r->record && k < tb_record_length(r->record) && k < r->log_cap; k++) {
         free(r->log[k].said);
+        free(r->log[k].said_msg);
+        free(r->log[k].stage_msg);
+    }
     free(r->log);
     json_decref(r->takebacks);
     srv_social_free(r);
@@ -1797,26 +1887,36 @@ static void room_decide(srv_room *r, srv_client *c, int seat, json_t *msg, json_
     if (srv_room_refuse_locked(r, c, id, seat, "spectators watch; only a seat's link can decide")) {
         /* (answered) */
     } else if (srv_room_over_locked(r)) {
-        srv_client_error(c, id, "game_over", "the game is over");
+        srv_client_error_msg(c, id, "game_over", tb__msg_word(N_("the game is over")));
     } else if (srv_seats_waiting(r)) {
-        srv_client_error(c, id, "waiting",
-                          "the game starts when every seat is taken; nothing changed");
+        srv_client_error_msg(c, id, "waiting",
+                          tb__msg_word(N_("the game starts when every seat is taken; nothing changed")));
     } else if (seat >= 0 && r->seat[seat].resigned) {
-        srv_client_error(c, id, "resigned", "you resigned: the computer plays your seat to the end");
+        srv_client_error_msg(c, id, "resigned", tb__msg_word(N_("you resigned: the computer plays your seat to the end")));
     } else if (tb_to_move(r->state) != seat) {
         int to = tb_to_move(r->state);
-        srv_client_error(c, id, "not_your_turn", "it is %s's turn (seat %d), not yours",
-                       r->seat[to].name, to + 1);
+        srv_client_error_msg(c, id, "not_your_turn",
+                             tb__msg(N_("it is {who}'s turn (seat {seat}), not yours"),
+                                     "who:s seat:d", r->seat[to].name, to + 1));
     } else if (jn && json_integer_value(jn) != tb_decisions_made(r->state)) {
-        srv_client_error(c, id, "stale",
-                       "the game moved on: you saw %lld decisions, there are %d now",
-                       (long long)json_integer_value(jn), tb_decisions_made(r->state));
+        srv_client_error_msg(c, id, "stale",
+                             room_stale_msg(json_integer_value(jn), tb_decisions_made(r->state)));
     } else {
         tb_move m;
         char why[TB_ERR_LEN];
-        if (tb_text_to_move(r->state, move, &m, why, sizeof why))
-            srv_client_error(c, id, "illegal", "%s", why);
-        else {
+        if (tb_text_to_move(r->state, move, &m, why, sizeof why)) {
+            /* the reason as a message too (error.msg), when its English is the same */
+            char *refusal = tb_refusal_json(r->state, move);
+            json_t *reason = refusal ? json_loads(refusal, 0, NULL) : NULL;
+            char *english = reason ? tb__msg_text(reason, NULL, NULL) : NULL;
+            if (english && strcmp(english, why) == 0)
+                srv_client_error_msg(c, id, "illegal", json_incref(reason));
+            else
+                srv_client_error(c, id, "illegal", "%s", why);
+            free(english);
+            json_decref(reason);
+            free(refusal);
+        } else {
             srv_seats_seen(r, seat); /* a person back from being away plays again */
             room_commit(r, seat, m, false, c, id);
         }
@@ -1838,22 +1938,26 @@ static void room_undo(srv_room *r, srv_client *c, int seat, json_t *msg, json_t 
     int keep = 0;
     const char *code = "undo_refused";
     char why[300];
+    json_t *why_msg = NULL; /* the refusal as a message */
     char *note = NULL;
     if (srv_room_refuse_locked(r, c, id, seat, "spectators watch; only a player can take back")) {
         /* (answered) */
     } else if (srv_room_over_locked(r)) {
-        srv_client_error(c, id, "game_over", "the game is over, so nothing can be taken back");
+        srv_client_error_msg(c, id, "game_over", tb__msg_word(N_("the game is over, so nothing can be taken back")));
     } else if (jn && json_integer_value(jn) != tb_decisions_made(r->state)) {
-        srv_client_error(c, id, "stale",
-                          "the game moved on: you saw %lld decisions, there are %d now",
-                          (long long)json_integer_value(jn), tb_decisions_made(r->state));
+        srv_client_error_msg(c, id, "stale",
+                             room_stale_msg(json_integer_value(jn), tb_decisions_made(r->state)));
     } else if (r->commit_pending) {
-        srv_client_error(c, id, "busy",
-                          "the previous decision is still being saved; wait for the new "
-                          "position, then try again");
-    } else if ((take_back ? srv_takeback_check(r, seat, &keep, &note, &code, why, sizeof why)
-                          : srv_undo_check(r, seat, &keep, &code, why, sizeof why)) != 0) {
-        srv_client_error(c, id, code, "%s", why);
+        srv_client_error_msg(c, id, "busy",
+                          tb__msg_word(N_("the previous decision is still being saved; wait for the new "
+                          "position, then try again")));
+    } else if ((take_back ? srv_takeback_check(r, seat, &keep, &note, &code, why, sizeof why, &why_msg)
+                          : srv_undo_check(r, seat, &keep, &code, why, sizeof why, &why_msg)) != 0) {
+        if (why_msg)
+            srv_client_error_msg(c, id, code, why_msg);
+        else
+            srv_client_error(c, id, code, "%s", why);
+        why_msg = NULL;
     } else {
         room_commit_undo(r, seat, keep, note, c, id);
     }
@@ -1890,10 +1994,17 @@ static void room_deduce_request(srv_room *r, srv_client *c, const json_t *msg, c
 
 /* ---- resigning ---- */
 
-void srv_room_notice_locked(srv_room *r, const char *code, int seat, const char *text)
+void srv_room_notice_locked(srv_room *r, const char *code, int seat, json_t *msg)
 {
-    srv_room_broadcast_locked(r, json_pack("{s:s,s:s,s:i,s:s}", "type", "notice", "code", code,
-                                           "seat", seat, "text", text));
+    char *text = msg ? tb__msg_text(msg, NULL, NULL) : NULL;
+    json_t *j = text ? json_pack("{s:s,s:s,s:i,s:s}", "type", "notice", "code", code, "seat",
+                                 seat, "text", text)
+                     : NULL;
+    free(text);
+    if (j)
+        json_object_set(j, "text_msg", msg);
+    json_decref(msg);
+    srv_room_broadcast_locked(r, j);
 }
 
 /* A person resigns (room not locked): with two players the other wins now;
@@ -1906,17 +2017,17 @@ static void room_resign(srv_room *r, srv_client *c, json_t *id)
     if (srv_room_refuse_locked(r, c, id, seat, "spectators watch; only a player can resign")) {
         /* (answered) */
     } else if (srv_room_over_locked(r)) {
-        srv_client_error(c, id, "game_over", "the game is over");
+        srv_client_error_msg(c, id, "game_over", tb__msg_word(N_("the game is over")));
     } else if (srv_seats_waiting(r)) {
-        srv_client_error(c, id, "waiting",
-                           "the game has not started (a seat is still free); its creator can "
-                           "delete it instead");
+        srv_client_error_msg(c, id, "waiting",
+                           tb__msg_word(N_("the game has not started (a seat is still free); its creator can "
+                           "delete it instead")));
     } else if (r->seat[seat].resigned) {
-        srv_client_error(c, id, "resigned", "you have resigned already");
+        srv_client_error_msg(c, id, "resigned", tb__msg_word(N_("you have resigned already")));
     } else if (r->commit_pending && r->players == 2) {
         /* The game would end under a decision on its way to the store. */
-        srv_client_error(c, id, "busy",
-                           "a decision is being saved; resign again in a moment");
+        srv_client_error_msg(c, id, "busy",
+                           tb__msg_word(N_("a decision is being saved; resign again in a moment")));
     } else if (r->rooms->store->m->seat_resign(r->rooms->store, r->id, seat, err, sizeof err)) {
         srv_store_report(r->rooms, false, err); /* the store's failure: logged once */
         srv_client_error(c, id, "store_failed",
@@ -1926,25 +2037,23 @@ static void room_resign(srv_room *r, srv_client *c, json_t *id)
         st->resigned = true;
         st->away = false;
         tb_record_set_player(r->record, seat, st->name, "human, resigned");
-        char text[400];
+        json_t *msg = NULL; /* the notice (its English is the "text") */
         if (r->players == 2) {
             /* Two players: the other one wins, now. */
             r->conceded = true;
             r->resigned_seat = seat;
             srv_room_finish_locked(r);
             atomic_fetch_sub(&r->rooms->running, 1);
-            snprintf(text, sizeof text, "%s resigned; %s wins.", st->name,
-                     r->seat[1 - seat].name);
+            msg = tb__msg(N_("{who} resigned; {winner} wins."), "who:s winner:s", st->name,
+                          r->seat[1 - seat].name);
         } else {
             /* More players: the game goes on, the computer plays the seat. */
             srv_seats_stand_in(r, seat);
-            snprintf(text, sizeof text,
-                     "%s resigned; the computer plays for %s until the end, and %s cannot win.",
-                     st->name, st->name, st->name);
+            msg = tb__msg(N_("{who} resigned; the computer plays for {who} until the end, and {who} cannot win."),
+                          "who:s", st->name);
         }
-        tb__utf8_repair(text);
         srv_log(&r->rooms->cfg, "game %s: seat %d resigned", r->id, seat + 1);
-        srv_room_notice_locked(r, "resigned", seat, text);
+        srv_room_notice_locked(r, "resigned", seat, msg);
         srv_room_refresh_locked(r);
     }
     pthread_mutex_unlock(&r->lock);
@@ -1977,9 +2086,9 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
         if (seat >= 0 && srv_seats_seen(r, seat))
             room_broadcast_state(r);
         if (atomic_load(&r->away))
-            srv_client_error(c, id, "elsewhere",
-                           "another server instance plays this game now; open the game again "
-                           "to follow it");
+            srv_client_error_msg(c, id, "elsewhere",
+                           tb__msg_word(N_("another server instance plays this game now; open the game again "
+                           "to follow it")));
         else
             room_send(c, room_state_text(r, seat));
         pthread_mutex_unlock(&r->lock);
@@ -2032,7 +2141,7 @@ static void room_hint_request(srv_room *r, srv_client *c, const json_t *id)
     int n = r->state ? tb_decisions_made(r->state) : -1;
     if (!r->state || r->broken[0] || srv_room_over_locked(r) || c->seat < 0 ||
         tb_to_move(r->state) != c->seat) {
-        srv_client_error(c, id, "not_your_turn", "a hint is for the player whose turn it is");
+        srv_client_error_msg(c, id, "not_your_turn", tb__msg_word(N_("a hint is for the player whose turn it is")));
     } else if (r->hint_n == n && r->hint_text) {
         room_send(c, strdup(r->hint_text));
     } else if (r->hint_n != n) {
@@ -2072,6 +2181,7 @@ static void room_hint_step(srv_room *r, int n)
     tb_budget budget = {0};
     char said[600] = "", reason[1200] = "", text[TB_MOVE_TEXT] = "";
     char next[TB_MOVE_TEXT] = "", next_said[600] = "";
+    json_t *said_msg = NULL, *reason_msg = NULL, *next_said_msg = NULL; /* the same as messages */
     tb_agent_report report = {0};
     tb_move m = 0;
     int gain = 0; /* the seat's points won (or spent) by the decision itself */
@@ -2081,6 +2191,9 @@ static void room_hint_step(srv_room *r, int n)
                             &report);
         tb_move_to_text(copy, m, text, sizeof text);
         tb_narrate(copy, m, names, said, sizeof said);
+        char *narration = tb_narrate_json(copy, m, names);
+        said_msg = narration ? json_loads(narration, 0, NULL) : NULL;
+        free(narration);
         tb_state *after = tb_state_dup(copy);
         if (after) {
             tb_apply(after, m);
@@ -2093,24 +2206,41 @@ static void room_hint_step(srv_room *r, int n)
         /* The reason, in words: what the decision gains (the narration says
          * what it founds or completes), then whose chance the numbers are. */
         size_t len = 0;
-        if (gain)
+        reason_msg = tb__msg_word("");
+        if (gain) {
             len += (size_t)snprintf(reason, sizeof reason, "It %s you %d point%s now. ",
                                     gain > 0 ? "gains" : "costs", gain > 0 ? gain : -gain,
                                     gain == 1 || gain == -1 ? "" : "s");
+            reason_msg = gain > 0 ? tb__msg_plural(NP_("It gains you {n} point now. ",
+                                                       "It gains you {n} points now. "), gain, "")
+                                  : tb__msg_plural(NP_("It costs you {n} point now. ",
+                                                       "It costs you {n} points now. "), -gain, "");
+        }
         if (report.count > 0 && len < sizeof reason) {
             int win = (int)(report.value[0] * 100.0 + 0.5);
             len += (size_t)snprintf(reason + len, sizeof reason - len,
                                     "In the computer's trial games from here, you win about "
                                     "%d%% of them after this decision", win);
+            reason_msg = tb__msg_join(reason_msg,
+                                      tb__msg(N_("In the computer's trial games from here, you win about {win}% of them after this decision"),
+                                              "win:d", win));
             if (report.count > 1 && len < sizeof reason) {
                 tb_move_to_text(copy, report.move[1], next, sizeof next);
                 tb_narrate(copy, report.move[1], names, next_said, sizeof next_said);
                 len += (size_t)snprintf(reason + len, sizeof reason - len,
                                         "; after the next best (%s), about %d%%", next_said,
                                         (int)(report.value[1] * 100.0 + 0.5));
+                narration = tb_narrate_json(copy, report.move[1], names);
+                next_said_msg = narration ? json_loads(narration, 0, NULL) : NULL;
+                free(narration);
+                reason_msg = tb__msg_join(reason_msg,
+                                          tb__msg(N_("; after the next best ({said}), about {win}%"),
+                                                  "said:m win:d", json_incref(next_said_msg),
+                                                  (int)(report.value[1] * 100.0 + 0.5)));
             }
             if (len < sizeof reason)
                 snprintf(reason + len, sizeof reason - len, ".");
+            reason_msg = tb__msg_join(reason_msg, tb__msg_word("."));
         }
     }
     tb_state_free(copy);
@@ -2122,9 +2252,17 @@ static void room_hint_step(srv_room *r, int n)
                                 text, "said", said, "reason", reason, "points", gain);
         if (msg && report.count > 0)
             json_object_set_new(msg, "win", json_real(report.value[0]));
-        if (msg && report.count > 1)
-            json_object_set_new(msg, "next", json_pack("{s:s,s:s,s:f}", "move", next, "said",
-                                                       next_said, "win", report.value[1]));
+        if (msg && report.count > 1) {
+            json_t *nx = json_pack("{s:s,s:s,s:f}", "move", next, "said", next_said, "win",
+                                   report.value[1]);
+            if (nx && next_said_msg)
+                json_object_set(nx, "said_msg", next_said_msg);
+            json_object_set_new(msg, "next", nx);
+        }
+        if (msg && said_msg && reason_msg) { /* the words as messages, beside the English */
+            json_object_set(msg, "said_msg", said_msg);
+            json_object_set(msg, "reason_msg", reason_msg);
+        }
         free(r->hint_text);
         r->hint_text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
         json_decref(msg);
@@ -2139,6 +2277,9 @@ static void room_hint_step(srv_room *r, int n)
             room_hint_fail(r, seat);
     }
     pthread_mutex_unlock(&r->lock);
+    json_decref(said_msg);
+    json_decref(reason_msg);
+    json_decref(next_said_msg);
 }
 
 /* ---- the deduction aid: who probably holds which secret colour ---- */
@@ -2161,19 +2302,19 @@ static void room_deduce_request(srv_room *r, srv_client *c, const json_t *msg, c
     pthread_mutex_lock(&r->lock);
     int seat = c->seat, n = r->state ? tb_decisions_made(r->state) : -1;
     if (seat < 0 || seat >= r->players) {
-        srv_client_error(c, id, "not_a_player",
-                          "the deduction aid is for the players of this game, not for spectators");
+        srv_client_error_msg(c, id, "not_a_player",
+                          tb__msg_word(N_("the deduction aid is for the players of this game, not for spectators")));
     } else if (want && (!json_is_integer(want) || json_integer_value(want) != seat)) {
-        srv_client_error(c, id, "not_your_seat",
-                          "each player may ask only for their own deduction (leave out \"seat\")");
+        srv_client_error_msg(c, id, "not_your_seat",
+                          tb__msg_word(N_("each player may ask only for their own deduction (leave out \"seat\")")));
     } else if (!r->state || r->broken[0]) {
-        srv_client_error(c, id, "broken", "this game cannot be played on, so there is nothing to deduce");
+        srv_client_error_msg(c, id, "broken", tb__msg_word(N_("this game cannot be played on, so there is nothing to deduce")));
     } else if (tb_role_count(r->game) == 0) {
         srv_client_error(c, id, "no_secret_roles",
                           "nobody holds a secret colour in %s, so there is nothing to deduce",
                           tb_game_title(r->game));
     } else if (srv_room_over_locked(r)) {
-        srv_client_error(c, id, "game_over", "the game is over: every colour is shown");
+        srv_client_error_msg(c, id, "game_over", tb__msg_word(N_("the game is over: every colour is shown")));
     } else if (r->deduce_n[seat] == n && r->deduce_text[seat]) {
         room_send(c, strdup(r->deduce_text[seat]));
     } else if (r->deduce_n[seat] != n) {
@@ -2182,7 +2323,7 @@ static void room_deduce_request(srv_room *r, srv_client *c, const json_t *msg, c
         r->deduce_n[seat] = n;
         if (srv_ai_schedule(r->rooms->ai, r, ROOM_JOB_DEDUCE + seat, n, srv_now_us()) != 0) {
             r->deduce_n[seat] = -1;
-            srv_client_error(c, id, "busy", "the computer cannot work out a deduction right now");
+            srv_client_error_msg(c, id, "busy", tb__msg_word(N_("the computer cannot work out a deduction right now")));
         }
     } /* else: being computed; it goes to every connection of the seat */
     pthread_mutex_unlock(&r->lock);

@@ -99,6 +99,8 @@ typedef struct srv_log_entry {
     bool by_ai;
     char stage[24]; /* where the game stood before it: "Epoch II" (tb_stage_text) */
     char *said;     /* what it did, in players' words (tb_narrate, public); NULL if unknown */
+    char *said_msg;  /* the same as a message (JSON text, docs/translating.md); NULL if unknown */
+    char *stage_msg; /* stage as a message (tb_stage_json); NULL if unknown */
     bool reveals_known; /* reveals and chance below were worked out (undo.c) */
     bool chance;        /* tb_settles_chance of this decision: a card drawn, a shuffle */
     long reveals;       /* tb_reveals of this decision: seats that learned something */
@@ -206,6 +208,9 @@ void srv_room_committed(srv_pending *p, int stored, const char *why);
 void srv_store_report(srv_rooms *rooms, bool ok, const char *why);
 
 /* room.c: an error message {"type":"error",...} to one connection */
+/* An error whose words are a message (msg.h; its reference taken): "message"
+ * in English and "msg" the message itself, for each reader's language. */
+void srv_client_error_msg(srv_client *c, const json_t *id, const char *code, json_t *msg);
 void srv_client_error(srv_client *c, const json_t *id, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* room.c, for lobby.c and lease.c (room locked) */
@@ -251,6 +256,9 @@ void srv_seats_new_turn(srv_room *r);
 /* The person of `seat` acts: an absent seat is theirs again (true then). */
 bool srv_seats_seen(srv_room *r, int seat);
 void srv_seats_log_words(const srv_room *r, int k, char *said, size_t saidlen);
+/* srv_seats_log_words for the message form: `said` (its reference taken)
+ * inside the same words, or `said` itself when there are none to add. */
+json_t *srv_seats_log_msg(const srv_room *r, int k, json_t *said);
 void srv_seats_seat_json(const srv_seat *st, json_t *o);
 void srv_seats_summary_json(const srv_room *r, json_t *j);
 void srv_seats_row_seat_json(const srv_seat_row *s, json_t *o);
@@ -270,7 +278,9 @@ int srv_room_make(srv_rooms *s, const json_t *req, srv_room **made, uint64_t *se
 int srv_room_row(const srv_room *r, uint64_t seed, srv_game_row *row);
 void srv_room_start(srv_room *r);
 /* Tells everyone at the table what happened to a seat (room locked). */
-void srv_room_notice_locked(srv_room *r, const char *code, int seat, const char *text);
+/* `msg` is the notice as a message (msg.h; its reference is taken): "text"
+ * is its English, "text_msg" the message for each reader's language. */
+void srv_room_notice_locked(srv_room *r, const char *code, int seat, json_t *msg);
 
 /* social.c (below the room, room locked): its table chat and its "Play
  * again" links */
@@ -288,9 +298,11 @@ void srv_social_replay_json(srv_room *r, json_t *j);        /* every line, for r
 /* undo.c: taking decisions back (docs/server.md) */
 /* Whether `seat` may undo its last decision now (room locked): 0 yes, and
  * *keep is the decision count after it; -1 no, with why in players' words
- * and a machine code. */
+ * and a machine code; *msg (when msg is not NULL) the same words as a
+ * message for each reader's language (the caller's reference; NULL when
+ * memory ran out). */
 int srv_undo_check(srv_room *room, int seat, int *keep, const char **code, char *why,
-                   size_t whylen);
+                   size_t whylen, json_t **msg);
 /* Works out and keeps, in log entry k, what decision k (the move `move`,
  * played from `before`) showed and whether it settled chance (room locked). */
 void srv_undo_note(srv_room *room, int k, const tb_state *before, tb_move move);
@@ -298,7 +310,7 @@ void srv_undo_note(srv_room *room, int k, const tb_state *before, tb_move move);
  * start of the seat's latest turn, the computer's replies undone with it;
  * on success *note is the record's note (malloc'd JSON text). */
 int srv_takeback_check(srv_room *room, int seat, int *keep, char **note, const char **code,
-                       char *why, size_t whylen);
+                       char *why, size_t whylen, json_t **msg);
 
 /* commit.c: below the room, which it calls back through `committed`
  * (srv_room_committed) for each decision it stored or could not store. */

@@ -21,6 +21,7 @@
  *     tokens are derived from the key itself (secret.c).
  */
 #include "roomsInt.h"
+#include "core/msg.h"
 #include "core/text.h"
 
 #include <stdio.h>
@@ -165,6 +166,34 @@ bool srv_seats_seen(srv_room *r, int seat)
     srv_seats_new_turn(r);
     srv_log(&r->rooms->cfg, "game %s: seat %d is back", r->id, seat + 1);
     return true;
+}
+
+/* Whether the log says at decision k that the computer starts playing for
+ * the person (once, where it starts). */
+static bool seats_log_stands_in(const srv_room *r, int k)
+{
+    if (!r->log || k >= r->log_cap)
+        return false;
+    int seat = r->log[k].seat;
+    if (seat < 0 || seat >= r->players || !r->log[k].by_ai || r->seat[seat].kind != SRV_HUMAN)
+        return false;
+    for (int j = k - 1; j >= 0; j--)
+        if (r->log[j].seat == seat)
+            return !r->log[j].by_ai;
+    return true;
+}
+
+json_t *srv_seats_log_msg(const srv_room *r, int k, json_t *said)
+{
+    if (!said || !seats_log_stands_in(r, k))
+        return said;
+    int seat = r->log[k].seat;
+    const char *name = r->seat[seat].name;
+    return r->seat[seat].resigned
+               ? tb__msg(N_("{who} resigned; the computer plays for {who}. {said}"),
+                         "who:s said:m", name, said)
+               : tb__msg(N_("{who} was away; the computer plays for {who}. {said}"),
+                         "who:s said:m", name, said);
 }
 
 void srv_seats_log_words(const srv_room *r, int k, char *said, size_t saidlen)

@@ -4,7 +4,8 @@
 # temporary staging directory, pkg-config reading it through
 # PKG_CONFIG_SYSROOT_DIR: the `install` suite of meson test), then checks
 # what a user gets there: the files (library with its soname, static library,
-# header, tabula.pc, binary, man pages, web assets), the example program of
+# header, tabula.pc, binary, man pages, web assets, the terminal's compiled
+# catalogues, which the installed binary reads), the example program of
 # examples/ built with pkg-config against the installed library only, and the
 # Python package imported from the installed site directory.  Leaves nothing
 # behind (the prefix is removed at exit; KEEP=1 keeps it).  Outputs are read
@@ -47,6 +48,12 @@ for f in include/tabula.h bin/tabula share/man/man1/tabula.1 share/man/man3/libt
   [ -e "$prefix/$f" ] || fail "missing $prefix/$f"
 done
 "$prefix/bin/tabula" --help >/dev/null || fail "installed tabula does not run"
+# the terminal's catalogues (docs/translating.md): installed, and read from there
+mo=$prefix/share/locale/es/LC_MESSAGES/tabula.mo
+[ -e "$mo" ] || fail "missing $mo"
+said=$(LANG=es_ES.UTF-8 TABULA_LOCALE_DIR="$prefix/share/locale" "$prefix/bin/tabula" play clans \
+         --seats random,random --seed 1 --no-colour --record "$top/game.json" </dev/null)
+[[ $said == "Clans, 2 jugadores"* ]] || fail "the installed tabula does not speak Spanish: ${said:0:200}"
 if command -v man >/dev/null; then  # the pages render without troff warnings
   for page in "$prefix/share/man/man1/tabula.1" "$prefix/share/man/man3/libtabula.3"; do
     warnings=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null) || fail "man cannot show $page"

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  api, assert, assertEq, dbFiles, pg, runner, sleep, startServer, tempDir, testDb, WsClient,
+  api, assert, assertEq, dbFiles, pg, runner, sayEnglish, sleep, startServer, tempDir, testDb, WsClient,
 } from './lib.mjs';
 
 const tabula = path.resolve(process.argv[2] || 'build/tabula');
@@ -202,6 +202,7 @@ t.test('two players: resigning ends the game, the other wins, the record says wh
   const notice = await resign(hal, 1);
   assertEq([notice.code, notice.seat], ['resigned', 1], 'said');
   assert(/Hal resigned; Gil wins/.test(notice.text), `in words: ${notice.text}`);
+  assertEq(sayEnglish(notice.text_msg), notice.text, 'text_msg says the notice');
   const end = await gil.next((m) => m.type === 'state' && m.result);
   assertEq([end.status, end.result.winners, end.result.resigned, end.your_turn], ['over', [0], [1], false], 'over');
   const again = await resign(gil, 2);
@@ -259,6 +260,7 @@ t.test('three players: the resigned seat is played by the computer to the end an
   await jo.next((m) => m.type === 'state');
   const notice = await resign(jo, 1);
   assert(/Jo resigned; the computer plays for Jo/.test(notice.text), `in words: ${notice.text}`);
+  assertEq(sayEnglish(notice.text_msg), notice.text, 'text_msg says the notice');
   assertEq((await resign(jo, 2)).code, 'resigned', 'once only');
   assertEq((await jo.request({ type: 'decide', move: '1-2', id: 3 })).code, 'resigned', 'no deciding after resigning');
   // Ida plays; the computer plays Jo's seat and seat 3.
@@ -278,6 +280,7 @@ t.test('three players: the resigned seat is played by the computer to the end an
   const byComputer = full.log.filter((e) => e.seat === 1);
   assert(byComputer.length > 0 && byComputer.every((e) => e.by === 'ai'), 'the computer played the seat');
   assert(/^Jo resigned; the computer plays for Jo\./.test(byComputer[0].said), `the log says so: ${byComputer[0].said}`);
+  assertEq(sayEnglish(byComputer[0].said_msg), byComputer[0].said, 'said_msg says the log\'s words');
   await ida.close();
   await jo.close();
 });
@@ -299,6 +302,7 @@ t.test('an absent seat: the computer plays it, the log says so, the person takes
   const notice = await watcher.next((m) => m.type === 'notice' && m.code === 'away', { timeout: 15000 });
   assertEq(notice.seat, who, 'the seat to move');
   assert(notice.text.startsWith(`${name} was away; the computer plays for ${name}`), `in words: ${notice.text}`);
+  assertEq(sayEnglish(notice.text_msg), notice.text, 'text_msg says the away notice');
   await watcher.next((m) => m.type === 'state' && m.n >= 1, { timeout: 30000 });
   const full = (await api(server, 'GET', `/api/games/${g.id}`)).json;
   assertEq([full.log[0].seat, full.log[0].by], [who, 'ai'], 'the computer decided for the seat');

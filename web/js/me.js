@@ -13,7 +13,7 @@ const root = $('me');
 
 function statusText(g) {
   if (g.your_turn) return t('Your turn');
-  if (g.status === 'over') return t('Finished');
+  if (g.status === 'over') return t('Game over');
   if (g.status === 'open') return t('Waiting for players');
   return t('Playing');
 }

@@ -22,6 +22,7 @@
  * keeps it.  The state invariants are listed in arkadia.h.
  */
 #include "arkadia.h"
+#include "core/msg.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -32,20 +33,22 @@
 #define CARD_FORM(card) ((card) / ARK_FAMILIES)
 #define CARD_FAMILY(card) ((card) % ARK_FAMILIES)
 
+/* The words for players (help, label, each value's label) are catalogue
+ * msgids (N_, docs/translating.md); keys and values are the machines'. */
 static const tb_option_spec ark_options[] = {
     {"mirror", "off|on", "off",
-     "Whether a building may also be laid as the mirror image of the shape on its card.",
-     "Mirrored buildings", "Not allowed|Allowed"},
+     N_("Whether a building may also be laid as the mirror image of the shape on its card."),
+     N_("Mirrored buildings"), N_("Not allowed") "|" N_("Allowed")},
     {"lot_workers", "off|on", "off",
-     "Whether workers may be put down around the castle lot, as around a building.",
-     "Workers at the castle lot", "Not allowed|Allowed"},
+     N_("Whether workers may be put down around the castle lot, as around a building."),
+     N_("Workers at the castle lot"), N_("Not allowed") "|" N_("Allowed")},
     {"variant", "standard|first-game", "standard",
-     "The first game starts with seven buildings already in town, for learning (laid out our "
-     "own way); the standard game starts with an empty town.",
-     "Set-up", "Standard game|First game"},
+     N_("The first game starts with seven buildings already in town, for learning (laid out our "
+        "own way); the standard game starts with an empty town."),
+     N_("Set-up"), N_("Standard game") "|" N_("First game")},
     {"lot", "choose|random", "choose",
-     "Who places the castle lot at the start of a standard game: the start player, or chance.",
-     "Castle lot", "Placed by the start player|Placed by chance"},
+     N_("Who places the castle lot at the start of a standard game: the start player, or chance."),
+     N_("Castle lot"), N_("Placed by the start player") "|" N_("Placed by chance")},
     {NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -1181,8 +1184,8 @@ const struct tb_game tb__arkadia_game = {
     .state_size = sizeof(arkadia_state),
     .options = ark_options,
     /* Player-facing: the provisional data is listed in docs/rules-arkadia.md. */
-    .notice = "This board, its tile shapes and its card mix are our reconstruction, not yet checked "
-              "against a published copy.",
+    .notice = N_("This board, its tile shapes and its card mix are our reconstruction, not yet checked "
+              "against a published copy."),
     .setup = ark_setup,
     .to_move = ark__to_move,
     .legal = ark__legal,
@@ -1193,6 +1196,7 @@ const struct tb_game tb__arkadia_game = {
     .score_breakdown = ark_score_breakdown,
     .move_to_text = ark__move_to_text,
     .text_to_move = ark__text_to_move,
+    .refusal = ark__refusal,
     .view_json = ark__view_json,
     .state_json = ark__state_json,
     .state_from_json = ark__state_from_json,
@@ -1206,6 +1210,9 @@ const struct tb_game tb__arkadia_game = {
     .render_text = ark__render_text,
     .prompt_text = ark__prompt_text,
     .narrate = ark__narrate,
+    .prompt_msg = ark__prompt_msg,
+    .render_text_in = ark__render_text_in,
+    .stage_msg = ark__stage_msg,
     .stage_text = ark__stage_text,
     .reveals = ark_reveals,
     .settles_chance = ark_settles_chance,

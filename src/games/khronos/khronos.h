@@ -132,6 +132,8 @@ enum {
 /* Why move m (parsed, not legal now) is refused, in a player's words:
  * writes "illegal move: ..." to err and returns -1. */
 int kh_explain(const khronos_state *k, tb_move m, char *err, size_t errlen);
+/* The same reason as a message (msg.h); NULL when memory ran out. */
+json_t *kh_explain_msg(const khronos_state *k, tb_move m);
 
 /* ---- khronos_text.c ---- */
 int khronos__move_to_text(const tb_state *s, tb_move m, char *buf, size_t buflen);
@@ -143,8 +145,14 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
 json_t *khronos__data_board_json(const struct tb_data *data);
 char *khronos__render_text(const tb_state *s, int seat, unsigned flags);
 int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen);
-int khronos__narrate(const tb_state *before, tb_move m, const tb_state *after, const char *who,
-                     const char *const *names, char *buf, size_t buflen);
+json_t *khronos__prompt_msg(const tb_state *s);
+int khronos__refusal(const tb_state *s, const char *text, tb_move *out, json_t **why);
+char *khronos__render_text_in(const tb_state *s, int seat, unsigned flags, tb_translate_fn tr,
+                              void *ctx);
+json_t *khronos__stage_msg(const tb_state *s);
+json_t *khronos__narrate(const tb_state *before, tb_move m, const tb_state *after, json_t *who,
+                         json_t *const *names);
+extern const char *const khronos__data_words[]; /* msgids of the built-in data's names */
 int khronos__stage_text(const tb_state *s, char *buf, size_t buflen);
 int kh_square_name(const kh_tables *tab, int sq, char *buf, size_t buflen);
 /* A placement's canonical name: "c4", "c4-d5" (docs/notation.md). */

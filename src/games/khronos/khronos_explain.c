@@ -8,28 +8,33 @@
  * legal now; it reads the state and never changes it; the checks follow the
  * order in which khronos.c's legal-move generation applies the rules, so the
  * first broken rule is the one named; no message names rule ids, documents
- * or the placeholder board.
+ * or the placeholder board.  The reasons are messages (docs/translating.md):
+ * kh_explain_msg gives one, kh_explain writes its English.
  */
 #include "khronos.h"
+#include "core/msg.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The tables of the data the game is on (khronos_board.h); k is the state. */
 #define KT KH_TABLES(k)
 #define D (KT->data)
 
-static const char *const ex_number[] = {"no", "one", "two", "three", "four", "five", "six",
-                                        "seven"};
-static const char *const ex_colour[KH_FAMILIES] = {"military (orange)", "religious (fuchsia)",
-                                                   "civil (blue)"};
-static const char *const ex_board[KH_BOARDS] = {"Might", "Faith", "Reason"};
+static const char *const ex_number[] = {N_("no"),   N_("one"), N_("two"),   N_("three"),
+                                        N_("four"), N_("five"), N_("six"), N_("seven")};
+static const char *const ex_colour[KH_FAMILIES] = {N_("military (orange)"),
+                                                   N_("religious (fuchsia)"), N_("civil (blue)")};
+static const char *const ex_board[KH_BOARDS] = {N_("Might"), N_("Faith"), N_("Reason")};
 
-static const char *ex_num(int n)
+/* A count in words ("two") as a message. */
+static json_t *ex_num(int n)
 {
-    return n >= 0 && n <= 7 ? ex_number[n] : "many";
+    return tb__msg_word(n >= 0 && n <= 7 ? ex_number[n] : N_("many"));
 }
+#define W(w) tb__msg_word(w)
 
 /* The tile's name with a capital, e.g. "Keep". */
 static const char *ex_tile(const khronos_state *k, int t, char *buf, size_t buflen)
@@ -40,48 +45,47 @@ static const char *ex_tile(const khronos_state *k, int t, char *buf, size_t bufl
     return buf;
 }
 
-/* The article before a tile's name: "an Abbey", "a Keep". */
-static const char *ex_an(const char *name)
-{
-    return strchr("AEIOUaeiou", name[0]) ? "an" : "a";
-}
+/* "an Abbey", "a Keep": the tile's name with its article, as a message. */
+#define AN(name) tb__msg_a(name)
 
-static int ex_fail(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int ex_fail(char *err, size_t errlen, const char *fmt, ...)
+/* The refusal "illegal move: REASON" into *why (NULL when memory ran out);
+ * -1.  FAIL(template, spec, args) makes the reason. */
+static int ex_fail(json_t **why, json_t *reason)
 {
-    char msg[240];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return tb__errf(err, errlen, "illegal move: %s", msg);
+    *why = tb__msg(N_("illegal move: {reason}"), "reason:m", reason);
+    return -1;
 }
+#define FAIL(...) ex_fail(why, tb__msg(__VA_ARGS__))
+#define FAILN(...) ex_fail(why, tb__msg_plural(__VA_ARGS__))
 
 /* The cards the current player's adventurers on board b may still play, or
  * why none: 0 when it is fine (cap > 0), else -1 with the message. */
-static int ex_adventurer(const khronos_state *k, int b, int need, char *err, size_t errlen)
+static int ex_adventurer(const khronos_state *k, int b, int need, json_t **why)
 {
     if (!kh_pawns_on(k, k->cur, b))
-        return ex_fail(err, errlen, "you have no adventurer on %s (travel there first, 1 Ecu)",
-                       ex_board[b]);
+        return FAIL(N_("you have no adventurer on {board} (travel there first, 1 Ecu)"), "board:m",
+                    W(ex_board[b]));
     int cap = kh_capacity(k, b);
     if (cap < need)
-        return ex_fail(err, errlen, "your adventurers on %s may play %s more card%s this turn, "
-                       "and this needs %s", ex_board[b], ex_num(cap), cap == 1 ? "" : "s",
-                       ex_num(need));
+        return FAILN(NP_("your adventurers on {board} may play {count} more card this turn, and this needs {need}",
+                         "your adventurers on {board} may play {count} more cards this turn, and this needs {need}"),
+                     cap, "board:m count:m need:m", W(ex_board[b]), ex_num(cap), ex_num(need));
     return 0;
 }
 
 /* The player holds `need` cards of family f. */
-static int ex_cards(const khronos_state *k, int f, int need, const char *what, char *err,
-                    size_t errlen)
+/* `what` (a message, its reference taken) needs `need` cards of family f. */
+static int ex_cards(const khronos_state *k, int f, int need, json_t *what, json_t **why)
 {
     int have = k->hand[k->cur][f];
-    if (have >= need)
+    if (have >= need) {
+        json_decref(what);
         return 0;
-    return ex_fail(err, errlen, "%s needs %s %s card%s; you have %s", what, ex_num(need),
-                   ex_colour[f], need == 1 ? "" : "s", have ? ex_num(have) : "none");
+    }
+    return FAILN(NP_("{what} needs {count} {colour} card; you have {have}",
+                     "{what} needs {count} {colour} cards; you have {have}"),
+                 need, "what:m count:m colour:m have:m", what, ex_num(need), W(ex_colour[f]),
+                 have ? ex_num(have) : W(N_("none")));
 }
 
 /* How far a placement got through the checks, in their order. */
@@ -90,9 +94,10 @@ enum { EX_SHAPE, EX_CONTAIN, EX_TAKEN, EX_RIVER, EX_DOMINION, EX_HIERARCHY, EX_S
 
 /* Why placement `place` does not take `type` (building new, or upgrading
  * building `target`) on board b. */
-static int ex_place(const khronos_state *k, int b, int type, int target, int place, char *err,
-                    size_t errlen, int *stage)
+static int ex_place(const khronos_state *k, int b, int type, int target, int place,
+                    json_t **body, int *stage)
 {
+#define BODY(...) (*body = tb__msg(__VA_ARGS__), -1)
     const kh_board *bd = &k->board[b];
     const kh_place *p = &KT->place[place];
     char tn[16], at[40], sq[8];
@@ -102,16 +107,15 @@ static int ex_place(const khronos_state *k, int b, int type, int target, int pla
     *stage = EX_SHAPE;
     if (p->size != v) {
         if (KT->place[D.place_first[v]].n == 1)
-            return ex_fail(err, errlen, "%s %s covers a single square, not %s", ex_an(tn), tn,
-                           at);
+            return BODY(N_("{tile} covers a single square, not {place}"), "tile:m place:s", AN(tn),
+                        at);
         const kh_place *q = &KT->place[D.place_first[v]];
         int w = q->sq[q->n - 1] % D.width - q->sq[0] % D.width + 1;
         int h = q->sq[q->n - 1] / D.width - q->sq[0] / D.width + 1;
         char like[40];
         kh_place_name(KT, D.place_first[v], like, sizeof like);
-        return ex_fail(err, errlen, "%s %s covers a %dx%d block (like %s), not %s", ex_an(tn), tn,
-                       w, h, like,
-                       at);
+        return BODY(N_("{tile} covers a {w}x{h} block (like {like}), not {place}"),
+                    "tile:m w:d h:d like:s place:s", AN(tn), w, h, like, at);
     }
     kh_bits old;
     memset(&old, 0, sizeof old);
@@ -121,8 +125,8 @@ static int ex_place(const khronos_state *k, int b, int type, int target, int pla
         if (!kh_bits_subset(old, p->mask)) {
             char on[40];
             kh_place_name(KT, bd->b[target].place, on, sizeof on);
-            return ex_fail(err, errlen, "the %s must cover the whole building it grows from, %s",
-                           tn, on);
+            return BODY(N_("{tile} must cover the whole building it grows from, {place}"),
+                        "tile:m place:s", tb__msg_phrase("the ", tn, ""), on);
         }
     }
     *stage = EX_TAKEN;
@@ -130,23 +134,27 @@ static int ex_place(const khronos_state *k, int b, int type, int target, int pla
     for (int i = 0; i < p->n; i++)
         if (kh_bits_has(taken, p->sq[i])) {
             kh_square_name(KT, p->sq[i], sq, sizeof sq);
-            return ex_fail(err, errlen, "%s is already built on (a tile goes on free squares%s)",
-                           sq, target >= 0 ? " besides the building it grows from" : "");
+            return target >= 0
+                       ? BODY(N_("{square} is already built on (a tile goes on free squares besides the building it grows from)"),
+                              "square:s", sq)
+                       : BODY(N_("{square} is already built on (a tile goes on free squares)"),
+                              "square:s", sq);
         }
     *stage = EX_RIVER;
     if ((p->covers & KH_COVERS_RIVER) && !(f == KH_CIVIL && v >= 2)) {
         for (int i = 0; i < p->n; i++)
             if (D.terrain[p->sq[i]] == KH_RIVER)
                 kh_square_name(KT, p->sq[i], sq, sizeof sq);
-        return ex_fail(err, errlen, "%s is river: only a Town or a City may cover the river", sq);
+        return BODY(N_("{square} is river: only a Town or a City may cover the river"), "square:s",
+                    sq);
     }
     *stage = EX_DOMINION;
     if (f != KH_CIVIL) {
         uint8_t roots[2];
         int n = kh_board_touching(bd, p->nbr, target >= 0 ? bd->b[target].dom : -1, roots, 2);
         if (target >= 0 ? n > 0 : n > 1)
-            return ex_fail(err, errlen, "this %s on %s would join two domains: only a civil "
-                           "building may join domains", tn, at);
+            return BODY(N_("this {tile} on {place} would join two domains: only a civil building may join domains"),
+                        "tile:m place:s", W(tn), at);
         *stage = EX_HIERARCHY;
         int top = 0;
         if (target >= 0) {
@@ -157,29 +165,34 @@ static int ex_place(const khronos_state *k, int b, int type, int target, int pla
             top = st[roots[0]].top[f];
         }
         if (top == v)
-            return ex_fail(err, errlen, "this %s would equal the highest %s building of its "
-                           "domain, also %s %s: each domain keeps a single highest one", tn,
-                           kh_family_name[f], ex_an(tn), tn);
+            return BODY(N_("this {tile} would equal the highest {family} building of its domain, also {a_tile}: each domain keeps a single highest one"),
+                        "tile:m family:m a_tile:m", W(tn), W(kh_family_name[f]), AN(tn));
     }
     *stage = EX_SURCHARGE;
     int base = v - (target >= 0 ? KH_SIZE(bd->b[target].type) : 0);
     int extra = kh_surcharge(k, p);
     int cap = kh_capacity(k, b), total = kh_total(k->hand[k->cur]);
     int budget = cap < total ? cap : total;
-    if (base + extra > budget)
-        return ex_fail(err, errlen, "%s covers %s%s%s: %s more card%s of any colour, %s in all, "
-                       "and you can play %s", at,
-                       (p->covers & KH_COVERS_FOREST) ? "forest" : "",
-                       (p->covers & KH_COVERS_FOREST) && (p->covers & KH_COVERS_MOUNTAIN)
-                           ? " and " : "",
-                       (p->covers & KH_COVERS_MOUNTAIN) ? "mountain" : "", ex_num(extra),
-                       extra == 1 ? "" : "s", ex_num(base + extra), ex_num(budget));
+    if (base + extra > budget) {
+        bool forest = (p->covers & KH_COVERS_FOREST) != 0, mountain = (p->covers & KH_COVERS_MOUNTAIN) != 0;
+        json_t *terrain = forest && mountain ? W(N_("forest and mountain"))
+                          : forest          ? W(N_("forest"))
+                          : mountain        ? W(N_("mountain"))
+                                            : W("");
+        *body = tb__msg_plural(NP_("{place} covers {terrain}: {count} more card of any colour, {total} in all, and you can play {budget}",
+                                   "{place} covers {terrain}: {count} more cards of any colour, {total} in all, and you can play {budget}"),
+                               extra, "place:s terrain:m count:m total:m budget:m", at, terrain,
+                               ex_num(extra), ex_num(base + extra), ex_num(budget));
+        return -1;
+    }
     *stage = EX_OTHER;
-    return ex_fail(err, errlen, "the %s cannot go on %s now", tn, at);
+    return BODY(N_("{tile} cannot go on {place} now"), "tile:m place:s",
+                tb__msg_phrase("the ", tn, ""), at);
+#undef BODY
 }
 
 /* A new building or an upgrade as a whole: cards, stock, cubes, room. */
-static int ex_build(const khronos_state *k, int b, int type, int target, char *err, size_t errlen)
+static int ex_build(const khronos_state *k, int b, int type, int target, json_t **why)
 {
     const kh_board *bd = &k->board[b];
     char tn[16];
@@ -190,75 +203,82 @@ static int ex_build(const khronos_state *k, int b, int type, int target, char *e
         char on[16];
         ex_tile(k, x->type, on, sizeof on);
         if (KH_FAMILY(x->type) != f || KH_SIZE(x->type) >= v)
-            return ex_fail(err, errlen, "%s %s grows only into a larger %s building, not %s %s",
-                           ex_an(on), on, kh_family_name[KH_FAMILY(x->type)], ex_an(tn), tn);
+            return FAIL(N_("{tile} grows only into a larger {family} building, not {other}"),
+                        "tile:m family:m other:m", AN(on), W(kh_family_name[KH_FAMILY(x->type)]),
+                        AN(tn));
         if (f != KH_CIVIL && x->owner != p)
-            return ex_fail(err, errlen, "this %s belongs to %s: you may upgrade your own military "
-                           "and religious buildings, and any civil one", on,
-                           kh_colour_name[x->owner]);
+            return FAIL(N_("this {tile} belongs to {owner}: you may upgrade your own military and religious buildings, and any civil one"),
+                        "tile:m owner:m", W(on), W(kh_colour_name[x->owner]));
     }
     int base = v - (target >= 0 ? KH_SIZE(bd->b[target].type) : 0);
-    char what[40];
-    if (target >= 0)
-        snprintf(what, sizeof what, "growing into %s %s", ex_an(tn), tn);
-    else
-        snprintf(what, sizeof what, "%s %s", ex_an(tn), tn);
-    if (ex_adventurer(k, b, 0, err, errlen) || ex_cards(k, f, base, what, err, errlen) ||
-        ex_adventurer(k, b, base, err, errlen))
+    if (ex_adventurer(k, b, 0, why) ||
+        ex_cards(k, f, base,
+                 target >= 0 ? tb__msg(N_("growing into {tile}"), "tile:m", AN(tn)) : AN(tn), why) ||
+        ex_adventurer(k, b, base, why))
         return -1;
     if (!k->stock[type])
-        return ex_fail(err, errlen, "no %s tile is left in the stock", tn);
+        return FAIL(N_("no {tile} tile is left in the stock"), "tile:m", W(tn));
     if (target < 0 && f != KH_CIVIL && !k->cubes[p])
-        return ex_fail(err, errlen, "you have no cube left to mark %s %s as yours", ex_an(tn),
-                       tn);
+        return FAIL(N_("you have no cube left to mark {tile} as yours"), "tile:m", AN(tn));
     /* room: the placement that got furthest through the rules says why */
     int best = -1, best_place = -1;
-    char msg[240] = "";
+    json_t *best_body = NULL;
     for (int i = D.place_first[v]; i < D.place_end[v]; i++) {
         if (target >= 0 &&
             !kh_bits_subset(kh_place_of(KT, &bd->b[target])->mask, KT->place[i].mask))
             continue;
         int stage;
-        char tmp[240];
-        ex_place(k, b, type, target, i, tmp, sizeof tmp, &stage);
+        json_t *body = NULL;
+        ex_place(k, b, type, target, i, &body, &stage);
         if (stage > best) {
             best = stage;
             best_place = i;
-            snprintf(msg, sizeof msg, "%s", tmp + strlen("illegal move: "));
+            json_decref(best_body);
+            best_body = body;
+        } else {
+            json_decref(body);
         }
     }
     if (best <= EX_TAKEN) {
+        json_decref(best_body);
         char like[40];
         kh_place_name(KT, D.place_first[v], like, sizeof like);
-        return ex_fail(err, errlen, "there is no room on %s for %s %s: %s%s%s", ex_board[b],
-                       ex_an(tn), tn,
-                       KT->place[D.place_first[v]].n == 1 ? "no free square" :
-                                                                 "no free block like ",
-                       KT->place[D.place_first[v]].n == 1 ? "" : like,
-                       target >= 0 ? " around the building it grows from" : "");
+        if (KT->place[D.place_first[v]].n == 1)
+            return target >= 0
+                       ? FAIL(N_("there is no room on {board} for {tile}: no free square around the building it grows from"),
+                              "board:m tile:m", W(ex_board[b]), AN(tn))
+                       : FAIL(N_("there is no room on {board} for {tile}: no free square"),
+                              "board:m tile:m", W(ex_board[b]), AN(tn));
+        return target >= 0
+                   ? FAIL(N_("there is no room on {board} for {tile}: no free block like {like} around the building it grows from"),
+                          "board:m tile:m like:s", W(ex_board[b]), AN(tn), like)
+                   : FAIL(N_("there is no room on {board} for {tile}: no free block like {like}"),
+                          "board:m tile:m like:s", W(ex_board[b]), AN(tn), like);
     }
     char at[40];
     kh_place_name(KT, best_place, at, sizeof at);
-    return ex_fail(err, errlen, "no place on %s takes %s %s now; at %s, for one: %s",
-                   ex_board[b], ex_an(tn), tn, at, msg);
+    return FAIL(N_("no place on {board} takes {tile} now; at {place}, for one: {reason}"),
+                "board:m tile:m place:s reason:m", W(ex_board[b]), AN(tn), at, best_body);
 }
 
-static int ex_pending(const khronos_state *k, char *err, size_t errlen)
+static int ex_pending(const khronos_state *k, json_t **why)
 {
     char tn[16];
     switch (k->pend) {
     case KH_P_SQUARES:
-        return ex_fail(err, errlen, "first choose the squares of the %s on %s",
-                       ex_tile(k, k->pend_type, tn, sizeof tn), ex_board[k->pend_board]);
+        return FAIL(N_("first choose the squares of {tile} on {board}"), "tile:m board:m",
+                    tb__msg_phrase("the ", ex_tile(k, k->pend_type, tn, sizeof tn), ""),
+                    W(ex_board[k->pend_board]));
     case KH_P_PAY:
-        return ex_fail(err, errlen, "first pay the terrain surcharge: %s card%s of any colour "
-                       "(pay CARDS)", ex_num(k->pend_extra), k->pend_extra == 1 ? "" : "s");
+        return FAILN(NP_("first pay the terrain surcharge: {count} card of any colour (pay CARDS)",
+                         "first pay the terrain surcharge: {count} cards of any colour (pay CARDS)"),
+                     k->pend_extra, "count:m", ex_num(k->pend_extra));
     case KH_P_PICK:
-        return ex_fail(err, errlen, "first choose which of the tied buildings on %s loses a "
-                       "size (downsize BOARD SQUARE)", ex_board[k->pend_board]);
+        return FAIL(N_("first choose which of the tied buildings on {board} loses a size (downsize BOARD SQUARE)"),
+                    "board:m", W(ex_board[k->pend_board]));
     default:
-        return ex_fail(err, errlen, "first the owner chooses where the smaller tile stays on %s",
-                       ex_board[k->pend_board]);
+        return FAIL(N_("first the owner chooses where the smaller tile stays on {board}"), "board:m",
+                    W(ex_board[k->pend_board]));
     }
 }
 
@@ -278,8 +298,9 @@ static const kh_bld *ex_building(const khronos_state *k, int b, int sq)
     return i < 0 ? NULL : &k->board[b].b[i];
 }
 
-int kh_explain(const khronos_state *k, tb_move m, char *err, size_t errlen)
+json_t *kh_explain_msg(const khronos_state *k, tb_move m)
 {
+    json_t *result = NULL, **why = &result;
     int kind = KH_KIND(m), p = k->cur;
     tb_move pay = m & 0xffffff;
     char tn[16];
@@ -288,123 +309,151 @@ int kh_explain(const khronos_state *k, tb_move m, char *err, size_t errlen)
         bool fits = (kind == KH_M_SQUARES && (k->pend == KH_P_SQUARES || k->pend == KH_P_KEEP)) ||
                     (kind == KH_M_PAY && k->pend == KH_P_PAY) ||
                     (kind == KH_M_DOWNSIZE && k->pend == KH_P_PICK);
-        if (!fits)
-            return ex_pending(k, err, errlen);
+        if (!fits) {
+            ex_pending(k, why);
+            return result;
+        }
     } else if (decision) {
-        return ex_fail(err, errlen, "%s", kind == KH_M_SQUARES
-                                              ? "squares are chosen after 'build' or 'upgrade'"
-                                              : kind == KH_M_PAY
-                                                    ? "there is no surcharge to pay now"
-                                                    : "no building is being downsized now");
+        FAIL(kind == KH_M_SQUARES ? N_("squares are chosen after 'build' or 'upgrade'")
+             : kind == KH_M_PAY   ? N_("there is no surcharge to pay now")
+                                  : N_("no building is being downsized now"),
+             "");
+        return result;
     }
     switch (kind) {
     case KH_M_SWAP: {
         int g = (int)(pay >> 2) & 3, t = (int)pay & 3;
         if (!k->holdem)
-            return ex_fail(err, errlen, "this game is played without the face-up display");
-        if (k->exchanged || k->acted)
-            return ex_fail(err, errlen, "swaps with the display come first in the turn, before "
-                           "the exchange and any action");
-        if (!k->hand[p][g])
-            return ex_fail(err, errlen, "you hold no %s card to give", ex_colour[g]);
-        if (k->swapped >> t & 1)
-            return ex_fail(err, errlen, "you already took the %s card from the display this "
-                           "turn", ex_colour[t]);
-        return ex_fail(err, errlen, "the display shows no %s card", ex_colour[t]);
+            FAIL(N_("this game is played without the face-up display"), "");
+        else if (k->exchanged || k->acted)
+            FAIL(N_("swaps with the display come first in the turn, before the exchange and any action"), "");
+        else if (!k->hand[p][g])
+            FAIL(N_("you hold no {colour} card to give"), "colour:m", W(ex_colour[g]));
+        else if (k->swapped >> t & 1)
+            FAIL(N_("you already took the {colour} card from the display this turn"), "colour:m",
+                 W(ex_colour[t]));
+        else
+            FAIL(N_("the display shows no {colour} card"), "colour:m", W(ex_colour[t]));
+        return result;
     }
     case KH_M_EXCHANGE:
         if (k->exchanged)
-            return ex_fail(err, errlen, "you already exchanged cards this turn");
-        if (k->acted)
-            return ex_fail(err, errlen, "the exchange comes first in the turn, before any "
-                           "action");
-        if (k->ecus[p] < KH_EXCHANGE_COST)
-            return ex_fail(err, errlen, "an exchange costs %d Ecus; you have %d",
-                           KH_EXCHANGE_COST, k->ecus[p]);
-        return ex_fail(err, errlen, "you do not hold those cards");
+            FAIL(N_("you already exchanged cards this turn"), "");
+        else if (k->acted)
+            FAIL(N_("the exchange comes first in the turn, before any action"), "");
+        else if (k->ecus[p] < KH_EXCHANGE_COST)
+            FAIL(N_("an exchange costs {cost} Ecus; you have {have}"), "cost:d have:d",
+                 KH_EXCHANGE_COST, k->ecus[p]);
+        else
+            FAIL(N_("you do not hold those cards"), "");
+        return result;
     case KH_M_TRAVEL: {
         int from = (int)(pay >> 5) & 3, r = (int)pay & 7;
-        if (k->ecus[p] < KH_TRAVEL_COST)
-            return ex_fail(err, errlen, "travelling costs %d Ecu; you have none",
-                           KH_TRAVEL_COST);
-        if (!kh_pawns_on(k, p, from))
-            return ex_fail(err, errlen, "none of your adventurers stands on %s", ex_board[from]);
+        if (k->ecus[p] < KH_TRAVEL_COST) {
+            FAIL(N_("travelling costs {cost} Ecu; you have none"), "cost:d", KH_TRAVEL_COST);
+            return result;
+        }
+        if (!kh_pawns_on(k, p, from)) {
+            FAIL(N_("none of your adventurers stands on {board}"), "board:m", W(ex_board[from]));
+            return result;
+        }
         int set = kh_leave_options(k, from);
         if (r == KH_AUTO)
-            return ex_fail(err, errlen, "say how many cards the leaving adventurer may still "
-                           "play (travel FROM TO N)");
-        if (!set)
-            return ex_fail(err, errlen, "only one adventurer stands on %s: write 'travel' "
-                           "without a number", ex_board[from]);
-        if (__builtin_popcount((unsigned)set) == 1)
-            return ex_fail(err, errlen, "the leaving adventurer's cards are no choice here: "
-                           "write 'travel' without a number");
-        return ex_fail(err, errlen, "the adventurer leaving %s cannot take %d card%s along: the "
-                       "two have played %d together", ex_board[from], r, r == 1 ? "" : "s",
-                       k->pool);
+            FAIL(N_("say how many cards the leaving adventurer may still play (travel FROM TO N)"), "");
+        else if (!set)
+            FAIL(N_("only one adventurer stands on {board}: write 'travel' without a number"),
+                 "board:m", W(ex_board[from]));
+        else if (__builtin_popcount((unsigned)set) == 1)
+            FAIL(N_("the leaving adventurer's cards are no choice here: write 'travel' without a number"), "");
+        else
+            FAILN(NP_("the adventurer leaving {board} cannot take {n} card along: the two have played {pool} together",
+                      "the adventurer leaving {board} cannot take {n} cards along: the two have played {pool} together"),
+                  r, "board:m pool:d", W(ex_board[from]), k->pool);
+        return result;
     }
     case KH_M_BUILD:
-        return ex_build(k, (int)(pay >> 4) & 3, (int)pay & 15, -1, err, errlen);
+        ex_build(k, (int)(pay >> 4) & 3, (int)pay & 15, -1, why);
+        return result;
     case KH_M_UPGRADE: {
         int b = (int)(pay >> 12) & 3;
         const kh_bld *x = ex_building(k, b, (int)(pay >> 4) & 0xff);
         if (!x)
-            return ex_fail(err, errlen, "there is no building there");
-        return ex_build(k, b, (int)pay & 15, (int)(x - k->board[b].b), err, errlen);
+            FAIL(N_("there is no building there"), "");
+        else
+            ex_build(k, b, (int)pay & 15, (int)(x - k->board[b].b), why);
+        return result;
     }
     case KH_M_DEMOLISH: {
         int b = (int)(pay >> 8) & 3;
         const kh_bld *x = ex_building(k, b, (int)pay & 0xff);
-        if (!x)
-            return ex_fail(err, errlen, "there is no building there");
+        if (!x) {
+            FAIL(N_("there is no building there"), "");
+            return result;
+        }
         ex_tile(k, x->type, tn, sizeof tn);
-        if (x->flags & KH_PRINTED)
-            return ex_fail(err, errlen, "a printed Hamlet can never be demolished");
-        if (KH_SIZE(x->type) > 1)
-            return ex_fail(err, errlen, "only size-1 buildings (Watchtower, Chapel, Hamlet) can "
-                           "be demolished, not %s %s", ex_an(tn), tn);
-        if (k->ecus[p] < KH_DEMOLISH_COST)
-            return ex_fail(err, errlen, "demolishing costs %d Ecu and a card; you have no Ecu",
-                           KH_DEMOLISH_COST);
-        char what[40];
-        snprintf(what, sizeof what, "demolishing %s %s", ex_an(tn), tn);
-        if (ex_adventurer(k, b, 0, err, errlen) ||
-            ex_cards(k, KH_FAMILY(x->type), 1, what, err, errlen) ||
-            ex_adventurer(k, b, 1, err, errlen))
-            return -1;
+        if (x->flags & KH_PRINTED) {
+            FAIL(N_("a printed Hamlet can never be demolished"), "");
+            return result;
+        }
+        if (KH_SIZE(x->type) > 1) {
+            FAIL(N_("only size-1 buildings (Watchtower, Chapel, Hamlet) can be demolished, not {tile}"),
+                 "tile:m", AN(tn));
+            return result;
+        }
+        if (k->ecus[p] < KH_DEMOLISH_COST) {
+            FAIL(N_("demolishing costs {cost} Ecu and a card; you have no Ecu"), "cost:d",
+                 KH_DEMOLISH_COST);
+            return result;
+        }
+        if (ex_adventurer(k, b, 0, why) ||
+            ex_cards(k, KH_FAMILY(x->type), 1,
+                     tb__msg(N_("demolishing {tile}"), "tile:m", AN(tn)), why) ||
+            ex_adventurer(k, b, 1, why))
+            return result;
         break;
     }
     case KH_M_POPULATE:
     case KH_M_RENOVATE: {
         const kh_bld *x = ex_building(k, KH_REASON, (int)pay & 0xff);
-        if (!x)
-            return ex_fail(err, errlen, "there is no building there");
+        if (!x) {
+            FAIL(N_("there is no building there"), "");
+            return result;
+        }
         ex_tile(k, x->type, tn, sizeof tn);
         int f = KH_FAMILY(x->type);
         if (kind == KH_M_POPULATE) {
-            if (f != KH_CIVIL)
-                return ex_fail(err, errlen, "only civil buildings (Hamlet, Town, City) take "
-                               "population cubes, not %s %s", ex_an(tn), tn);
-            if (x->ncubes >= KH_SIZE(x->type))
-                return ex_fail(err, errlen, "this %s holds %s cube%s already, its most", tn,
-                               ex_num(x->ncubes), x->ncubes == 1 ? "" : "s");
-            if (!k->cubes[p])
-                return ex_fail(err, errlen, "you have no cube left");
-            if (ex_cards(k, KH_CIVIL, 1, "populating", err, errlen))
-                return -1;
+            if (f != KH_CIVIL) {
+                FAIL(N_("only civil buildings (Hamlet, Town, City) take population cubes, not {tile}"),
+                     "tile:m", AN(tn));
+                return result;
+            }
+            if (x->ncubes >= KH_SIZE(x->type)) {
+                FAILN(NP_("this {tile} holds {count} cube already, its most",
+                          "this {tile} holds {count} cubes already, its most"),
+                      x->ncubes, "tile:m count:m", W(tn), ex_num(x->ncubes));
+                return result;
+            }
+            if (!k->cubes[p]) {
+                FAIL(N_("you have no cube left"), "");
+                return result;
+            }
+            if (ex_cards(k, KH_CIVIL, 1, W(N_("populating")), why))
+                return result;
         } else {
-            if (!(x->flags & KH_RUIN))
-                return ex_fail(err, errlen, "this %s is not a ruin", tn);
-            char what[40];
-            snprintf(what, sizeof what, "renovating %s %s ruin", ex_an(tn), tn);
-            if (ex_cards(k, f, 1, what, err, errlen))
-                return -1;
-            if (D.tile[x->type].renovation >= 2 && x->reno == KH_NOBODY && !k->cubes[p])
-                return ex_fail(err, errlen, "the first card on %s %s ruin is marked with a cube, "
-                               "and you have none left", ex_an(tn), tn);
+            if (!(x->flags & KH_RUIN)) {
+                FAIL(N_("this {tile} is not a ruin"), "tile:m", W(tn));
+                return result;
+            }
+            if (ex_cards(k, f, 1, tb__msg(N_("renovating {tile} ruin"), "tile:m", AN(tn)), why))
+                return result;
+            if (D.tile[x->type].renovation >= 2 && x->reno == KH_NOBODY && !k->cubes[p]) {
+                FAIL(N_("the first card on {tile} ruin is marked with a cube, and you have none left"),
+                     "tile:m", AN(tn));
+                return result;
+            }
         }
-        if (ex_adventurer(k, KH_REASON, 1, err, errlen))
-            return -1;
+        if (ex_adventurer(k, KH_REASON, 1, why))
+            return result;
         break;
     }
     case KH_M_SQUARES: {
@@ -414,26 +463,45 @@ int kh_explain(const khronos_state *k, tb_move m, char *err, size_t errlen)
             const kh_bld *x = &bd->b[target];
             char on[40];
             kh_place_name(KT, x->place, on, sizeof on);
-            return ex_fail(err, errlen, "the %s must stand on the squares of the %s it replaces, "
-                           "%s", ex_tile(k, x->type - 1, tn, sizeof tn),
-                           D.tile[x->type].name, on);
+            FAIL(N_("the {tile} must stand on the squares of the {old} it replaces, {place}"),
+                 "tile:m old:m place:s", W(ex_tile(k, x->type - 1, tn, sizeof tn)),
+                 W(D.tile[x->type].name), on);
+            return result;
         }
         int stage;
-        return ex_place(k, k->pend_board, k->pend_type, target, (int)pay, err, errlen, &stage);
+        json_t *reason = NULL;
+        ex_place(k, k->pend_board, k->pend_type, target, (int)pay, &reason, &stage);
+        ex_fail(why, reason);
+        return result;
     }
     case KH_M_PAY:
         if (!ex_holds(k, pay))
-            return ex_fail(err, errlen, "you do not hold those cards");
-        return ex_fail(err, errlen, "pay exactly %s card%s of any colour, besides the %s ones "
-                       "the building costs", ex_num(k->pend_extra), k->pend_extra == 1 ? "" : "s",
-                       ex_colour[KH_FAMILY(k->pend_type)]);
+            FAIL(N_("you do not hold those cards"), "");
+        else
+            FAILN(NP_("pay exactly {count} card of any colour, besides the {colour} ones the building costs",
+                      "pay exactly {count} cards of any colour, besides the {colour} ones the building costs"),
+                  k->pend_extra, "count:m colour:m", ex_num(k->pend_extra),
+                  W(ex_colour[KH_FAMILY(k->pend_type)]));
+        return result;
     case KH_M_DOWNSIZE:
-        return ex_fail(err, errlen, "that building is not one of those to choose from: the "
-                       "tied highest buildings%s", " (the acting player's own come first)");
+        FAIL(N_("that building is not one of those to choose from: the tied highest buildings (the acting player's own come first)"), "");
+        return result;
     case KH_M_END:
-        return ex_fail(err, errlen, "you do not hold the cards to discard");
+        FAIL(N_("you do not hold the cards to discard"), "");
+        return result;
     default:
         break;
     }
-    return ex_fail(err, errlen, "that cannot be done at this point of the turn");
+    FAIL(N_("that cannot be done at this point of the turn"), "");
+    return result;
+}
+
+int kh_explain(const khronos_state *k, tb_move m, char *err, size_t errlen)
+{
+    json_t *why = kh_explain_msg(k, m);
+    char *english = why ? tb__msg_text(why, NULL, NULL) : NULL;
+    json_decref(why);
+    tb__errf(err, errlen, "%s", english ? english : "illegal move: out of memory");
+    free(english);
+    return -1;
 }

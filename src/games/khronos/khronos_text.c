@@ -12,9 +12,11 @@
  * broken; the JSON of a state loads back into the same bytes.
  */
 #include "khronos.h"
+#include "core/msg.h"
 #include "core/text.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,8 +195,17 @@ static int text_parse_cards(const char *w, size_t len, tb_move *out)
     return 0;
 }
 
+/* The refusals are messages (docs/translating.md): *why gets the message
+ * (NULL when memory ran out) and the function gives -1. */
+static int text_refuse(json_t **why, json_t *m)
+{
+    *why = m;
+    return -1;
+}
+#define REFUSE(...) text_refuse(why, tb__msg(__VA_ARGS__))
+
 /* The error for a word of cards that text_parse_cards refused. */
-static int text_cards_error(const char *verb, const char *w, size_t len, char *err, size_t errlen)
+static int text_cards_error(const char *verb, const char *w, size_t len, json_t **why)
 {
     tb_move set;
     char sorted[16];
@@ -209,10 +220,11 @@ static int text_cards_error(const char *verb, const char *w, size_t len, char *e
     if (letters && c[0] <= 7 && c[1] <= 7 && c[2] <= 7) {
         set = KH_CARDS(c[0], c[1], c[2]);
         text_cards(set, sorted, sizeof sorted);
-        return tb__errf(err, errlen, "write the cards in the order m, r, c: '%s %s'", verb, sorted);
+        return REFUSE(N_("write the cards in the order m, r, c: '{command} {cards}'"),
+                      "command:s cards:s", verb, sorted);
     }
-    return tb__errf(err, errlen, "write '%s CARDS' with card letters m (military), r (religious), "
-                    "c (civil) in that order, e.g. '%s mr'", verb, verb);
+    return REFUSE(N_("write '{command} CARDS' with card letters m (military), r (religious), c (civil) in that order, e.g. '{command} mr'"),
+                  "command:s", verb);
 }
 
 static int text_board_index(const char *w, size_t len)
@@ -329,63 +341,76 @@ static int text_word_square(const kh_tables *tab, const text_words *tw, int i)
 }
 
 /* A building named by a square must be named by its first square. */
-static int text_building(const khronos_state *k, int b, int sq, const char *verb, char *err,
-                         size_t errlen)
+static int text_building(const khronos_state *k, int b, int sq, const char *verb, json_t **why)
 {
     const kh_board *bd = &k->board[b];
     int i = bd->at[sq];
     char name[8];
     kh_square_name(KT, sq, name, sizeof name);
     if (i == KH_NONE)
-        return tb__errf(err, errlen, "illegal move: there is no building on %s of %s", name,
-                        kh_board_name[b]);
+        return REFUSE(N_("illegal move: there is no building on {square} of {board}"),
+                      "square:s board:m", name, tb__msg_word(kh_board_name[b]));
     int anchor = kh_anchor(&bd->b[i]);
     if (anchor != sq) {
         char first[8];
         kh_square_name(KT, anchor, first, sizeof first);
-        return tb__errf(err, errlen,
-                        "the building on %s of %s is named by its first square: %s %s%s%s", name,
-                        kh_board_name[b], verb, b == KH_REASON ? "" : kh_board_name[b],
-                        b == KH_REASON ? "" : " ", first);
+        char typed[48]; /* what to type: notation */
+        snprintf(typed, sizeof typed, "%s %s%s%s", verb, b == KH_REASON ? "" : kh_board_name[b],
+                 b == KH_REASON ? "" : " ", first);
+        return REFUSE(N_("the building on {square} of {board} is named by its first square: {typed}"),
+                      "square:s board:m typed:s", name, tb__msg_word(kh_board_name[b]), typed);
     }
     return 0;
 }
 
-static int text_usage(const char *text, char *err, size_t errlen)
+static int text_usage(const char *text, json_t **why)
 {
-    return tb__errf(err, errlen,
-                    "'%.*s' is not a Khronos move: try 'build might keep', 'c4-d5', 'travel might "
-                    "faith', 'upgrade faith c4 abbey', 'populate d5', 'end' (see 'legal')",
-                    TB__CLIP(text, 40));
+    char quoted[48]; /* bytes that are not UTF-8 become '?', as in a repaired message */
+    snprintf(quoted, sizeof quoted, "%.*s|", TB__CLIP(text, 40));
+    tb__utf8_repair(quoted);
+    quoted[strlen(quoted) - 1] = '\0';
+    return REFUSE(N_("'{text}' is not a Khronos move: try 'build might keep', 'c4-d5', 'travel might faith', 'upgrade faith c4 abbey', 'populate d5', 'end' (see 'legal')"),
+                  "text:s", quoted);
 }
 
-static int text_parse_move(const tb_state *s, const char *text, tb_move *out, char *err,
-                           size_t errlen)
+/* In place: bytes that are not UTF-8 become '?' (a cut character at the
+ * end too), as the repair of a whole message makes them. */
+static void text_clean(char *buf)
+{
+    size_t n = strlen(buf);
+    buf[n] = '|';
+    buf[n + 1] = '\0';
+    tb__utf8_repair(buf);
+    buf[strlen(buf) - 1] = '\0';
+}
+
+static int text_parse_move(const tb_state *s, const char *text, tb_move *out, json_t **why)
 {
     const khronos_state *k = (const khronos_state *)s;
     text_words tw;
     if (text_split(text, &tw) != 0 || tw.n == 0)
-        return text_usage(text, err, errlen);
+        return text_usage(text, why);
     tb_move set;
     int b, t, sq;
     if (tw.n == 1 && tw.w[0][0] >= 'a' && tw.w[0][0] <= 'z' && isdigit((unsigned char)tw.w[0][1])) {
-        char buf[32];
+        char buf[34]; /* 31 bytes of the word, and room for text_clean's mark */
         snprintf(buf, sizeof buf, "%.*s", (int)(tw.len[0] < 31 ? tw.len[0] : 31), tw.w[0]);
         const char *p = buf;
         int place = -1, r = text_parse_place(KT, &p, &place);
         if (r == -3 && !*p) {
             char canon[40];
             kh_place_name(KT, place, canon, sizeof canon);
-            return tb__errf(err, errlen, "write these squares as %s (a block is named by its "
-                            "top-left and bottom-right squares)", canon);
+            return REFUSE(N_("write these squares as {place} (a block is named by its top-left and bottom-right squares)"),
+                          "place:s", canon);
         }
+        char last[2] = {(char)('a' + D.width - 1), '\0'};
+        text_clean(buf);
         if (r == -2)
-            return tb__errf(err, errlen, "%s: no tile covers exactly these squares (tiles are "
-                            "blocks of 1x1, 2x2 or 3x3 squares, named like c4, c4-d5, c4-e6)",
-                            buf);
+            return REFUSE(N_("{text}: no tile covers exactly these squares (tiles are blocks of 1x1, 2x2 or 3x3 squares, named like c4, c4-d5, c4-e6)"),
+                          "text:s", buf);
         if (r < 0 || *p)
-            return tb__errf(err, errlen, "'%s' is not a block of squares like c4-d5 (columns "
-                            "a-%c, rows 1-%d)", buf, 'a' + D.width - 1, D.height);
+            return REFUSE(N_("'{text}' is not a block of squares like c4-d5 (columns a-{last}, rows 1-{rows})"),
+                          "text:s last:s rows:d", buf, last, D.height);
         *out = KH_MOVE(KH_M_SQUARES, place);
         return 0;
     }
@@ -396,18 +421,17 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
         }
         if (tw.n == 3 && text_is(&tw, 1, "discard")) {
             if (text_parse_cards(tw.w[2], tw.len[2], &set) != 0)
-                return text_cards_error("end discard", tw.w[2], tw.len[2], err, errlen);
+                return text_cards_error("end discard", tw.w[2], tw.len[2], why);
             *out = KH_MOVE(KH_M_END, set);
             return 0;
         }
-        return tb__errf(err, errlen, "write 'end' or 'end discard CARDS' (CARDS: letters m r c, "
-                        "e.g. 'end discard mr')");
+        return REFUSE(N_("write 'end' or 'end discard CARDS' (CARDS: letters m r c, e.g. 'end discard mr')"), "");
     }
     if (text_is(&tw, 0, "exchange") || text_is(&tw, 0, "pay")) {
         bool ex = text_is(&tw, 0, "exchange");
         if (tw.n != 2 || text_parse_cards(tw.w[1], tw.len[1], &set) != 0)
             return text_cards_error(ex ? "exchange" : "pay", tw.n == 2 ? tw.w[1] : "",
-                                    tw.n == 2 ? tw.len[1] : 0, err, errlen);
+                                    tw.n == 2 ? tw.len[1] : 0, why);
         *out = KH_MOVE(ex ? KH_M_EXCHANGE : KH_M_PAY, set);
         return 0;
     }
@@ -415,8 +439,7 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
         const char *g = tw.n == 4 && tw.len[1] == 1 ? memchr(kh_family_letter, tw.w[1][0], 3) : NULL;
         const char *h = tw.n == 4 && tw.len[3] == 1 ? memchr(kh_family_letter, tw.w[3][0], 3) : NULL;
         if (!g || !h || !text_is(&tw, 2, "for"))
-            return tb__errf(err, errlen, "write 'swap GIVE for TAKE' with card letters, e.g. "
-                            "'swap m for r'");
+            return REFUSE(N_("write 'swap GIVE for TAKE' with card letters, e.g. 'swap m for r'"), "");
         *out = KH_MOVE(KH_M_SWAP, (g - kh_family_letter) << 2 | (h - kh_family_letter));
         return 0;
     }
@@ -428,10 +451,9 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
             r = tw.len[3] == 1 && tw.w[3][0] >= '0' && tw.w[3][0] <= '2' ? tw.w[3][0] - '0' : -1;
         }
         if (from < 0 || to < 0 || r < 0 || tw.n > 4)
-            return tb__errf(err, errlen, "write 'travel FROM TO' with boards might, faith, "
-                            "reason (and the cards the adventurer keeps, 0-2, when asked)");
+            return REFUSE(N_("write 'travel FROM TO' with boards might, faith, reason (and the cards the adventurer keeps, 0-2, when asked)"), "");
         if (from == to)
-            return tb__errf(err, errlen, "illegal move: an adventurer travels to another board");
+            return REFUSE(N_("illegal move: an adventurer travels to another board"), "");
         *out = KH_MOVE(KH_M_TRAVEL, from << 5 | to << 3 | r);
         return 0;
     }
@@ -439,11 +461,9 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
         b = tw.n == 3 ? text_board_index(tw.w[1], tw.len[1]) : -1;
         t = tw.n == 3 ? text_type_index(KT, tw.w[2], tw.len[2]) : -1;
         if (b < 0 || t < 0)
-            return tb__errf(err, errlen, "write 'build BOARD BUILDING', e.g. 'build might keep' "
-                            "(buildings: watchtower keep castle chapel monastery abbey hamlet "
-                            "town city)");
+            return REFUSE(N_("write 'build BOARD BUILDING', e.g. 'build might keep' (buildings: watchtower keep castle chapel monastery abbey hamlet town city)"), "");
         if (b == KH_REASON)
-            return tb__errf(err, errlen, "illegal move: nothing is built on the Reason board");
+            return REFUSE(N_("illegal move: nothing is built on the Reason board"), "");
         *out = KH_MOVE(KH_M_BUILD, b << 4 | t);
         return 0;
     }
@@ -452,11 +472,10 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
         sq = text_word_square(KT, &tw, 2);
         t = tw.n == 4 ? text_type_index(KT, tw.w[3], tw.len[3]) : -1;
         if (b < 0 || sq < 0 || t < 0)
-            return tb__errf(err, errlen, "write 'upgrade BOARD SQUARE BUILDING', e.g. 'upgrade "
-                            "might c4 castle'");
+            return REFUSE(N_("write 'upgrade BOARD SQUARE BUILDING', e.g. 'upgrade might c4 castle'"), "");
         if (b == KH_REASON)
-            return tb__errf(err, errlen, "illegal move: nothing is upgraded on the Reason board");
-        if (text_building(k, b, sq, "upgrade", err, errlen))
+            return REFUSE(N_("illegal move: nothing is upgraded on the Reason board"), "");
+        if (text_building(k, b, sq, "upgrade", why))
             return -1;
         *out = KH_MOVE(KH_M_UPGRADE, b << 12 | sq << 4 | t);
         return 0;
@@ -466,9 +485,9 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
         b = tw.n == 3 ? text_board_index(tw.w[1], tw.len[1]) : -1;
         sq = text_word_square(KT, &tw, 2);
         if (b < 0 || sq < 0)
-            return tb__errf(err, errlen, "write '%s BOARD SQUARE', e.g. '%s might c4'",
-                            dem ? "demolish" : "downsize", dem ? "demolish" : "downsize");
-        if (text_building(k, b, sq, dem ? "demolish" : "downsize", err, errlen))
+            return REFUSE(N_("write '{command} BOARD SQUARE', e.g. '{command} might c4'"), "command:s",
+                          dem ? "demolish" : "downsize");
+        if (text_building(k, b, sq, dem ? "demolish" : "downsize", why))
             return -1;
         *out = KH_MOVE(dem ? KH_M_DEMOLISH : KH_M_DOWNSIZE, b << 8 | sq);
         return 0;
@@ -477,15 +496,37 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
         bool pop = text_is(&tw, 0, "populate");
         sq = tw.n == 2 ? text_word_square(KT, &tw, 1) : -1;
         if (sq < 0)
-            return tb__errf(err, errlen, "write '%s SQUARE' for a building on the Reason board, "
-                            "e.g. '%s d5'", pop ? "populate" : "renovate",
-                            pop ? "populate" : "renovate");
-        if (text_building(k, KH_REASON, sq, pop ? "populate" : "renovate", err, errlen))
+            return REFUSE(N_("write '{command} SQUARE' for a building on the Reason board, e.g. '{command} d5'"),
+                          "command:s", pop ? "populate" : "renovate");
+        if (text_building(k, KH_REASON, sq, pop ? "populate" : "renovate", why))
             return -1;
         *out = KH_MOVE(pop ? KH_M_POPULATE : KH_M_RENOVATE, sq);
         return 0;
     }
-    return text_usage(text, err, errlen);
+    return text_usage(text, why);
+}
+#undef REFUSE
+
+/* khronos__text_to_move with the refusal as a message: the rule that
+ * refuses a decision that parses is a message (khronos_explain.c); a text
+ * that does not parse is refused in English words (a message of them). */
+int khronos__refusal(const tb_state *s, const char *text, tb_move *out, json_t **why)
+{
+    *why = NULL;
+    if (text_parse_move(s, text, out, why) != 0)
+        return -1;
+    tb_move *moves = malloc(TB_MAX_MOVES * sizeof *moves);
+    if (!moves)
+        return -1;
+    int n = s->game->legal(s, moves);
+    bool legal = false;
+    for (int i = 0; i < n && !legal; i++)
+        legal = moves[i] == *out;
+    free(moves);
+    if (legal)
+        return 0;
+    *why = kh_explain_msg((const khronos_state *)s, *out);
+    return -1;
 }
 
 /* A move in notation; one that parses but is not legal now is refused with
@@ -493,8 +534,14 @@ static int text_parse_move(const tb_state *s, const char *text, tb_move *out, ch
 int khronos__text_to_move(const tb_state *s, const char *text, tb_move *out, char *err,
                           size_t errlen)
 {
-    if (text_parse_move(s, text, out, err, errlen) != 0)
+    json_t *why = NULL;
+    if (text_parse_move(s, text, out, &why) != 0) {
+        char *english = why ? tb__msg_text(why, NULL, NULL) : NULL;
+        json_decref(why);
+        tb__errf(err, errlen, "%s", english ? english : "out of memory");
+        free(english);
         return -1;
+    }
     tb_move *moves = malloc(TB_MAX_MOVES * sizeof *moves);
     if (!moves)
         return tb__errf(err, errlen, "out of memory while checking the decision");
@@ -1540,11 +1587,53 @@ static void text_hr(tb_buf *out, const char *bold, const char *reset, const char
 
 /* Boards [first, last) side by side: titles (with the adventurers on
  * them), column letters, then the rows. */
-static void text_boards_band(tb_buf *out, const khronos_state *k, int first, int last,
-                             bool colour)
+/* The language the board is drawn in (tb_render_text_in): tr NULL is English. */
+typedef struct text_lang {
+    tb_translate_fn tr;
+    void *ctx;
+    bool failed; /* memory ran out making a text: the board is not drawn */
+} text_lang;
+#define WORD(w) tb__word(words->tr, words->ctx, w)
+
+/* The characters (not bytes) of a UTF-8 text. */
+static int text_chars(const char *t)
 {
-    static const char *const title[KH_BOARDS] = {"MIGHT (1st age)", "FAITH (2nd age)",
-                                                 "REASON (3rd age)"};
+    int n = 0;
+    for (; *t; t++)
+        n += ((unsigned char)*t & 0xc0) != 0x80;
+    return n;
+}
+
+/* `word` padded with spaces to `width` characters, into buf. */
+static const char *text_pad(const char *word, int width, char *buf, size_t buflen)
+{
+    int chars = text_chars(word);
+    snprintf(buf, buflen, "%s%*s", word, chars < width ? width - chars : 0, "");
+    return buf;
+}
+
+/* A message's text in the board's language, into buf ("" and words->failed
+ * when memory runs out: the board is then not drawn at all). */
+static const char *text_say(text_lang *words, char *buf, size_t buflen, const char *tmpl,
+                            const char *spec, ...)
+{
+    va_list ap;
+    va_start(ap, spec);
+    json_t *m = tb__msg_v(tmpl, NULL, 0, spec, ap);
+    va_end(ap);
+    char *text = m ? tb__msg_text(m, words->tr, words->ctx) : NULL;
+    json_decref(m);
+    snprintf(buf, buflen, "%s", text ? text : "");
+    words->failed = words->failed || !text;
+    free(text);
+    return buf;
+}
+
+static void text_boards_band(tb_buf *out, const khronos_state *k, int first, int last,
+                             bool colour, text_lang *words)
+{
+    static const char *const title[KH_BOARDS] = {N_("MIGHT (1st age)"), N_("FAITH (2nd age)"),
+                                                 N_("REASON (3rd age)")};
     const char *bold = colour ? ANSI_BOLD : "", *reset = colour ? ANSI_RESET : "";
     int w = D.width * 3;
     tb__buf_printf(out, "   ");
@@ -1557,7 +1646,8 @@ static void text_boards_band(tb_buf *out, const khronos_state *k, int first, int
                     pawns[len++] = text_colour_letter[p];
         pawns[len] = '\0';
         char head[96];
-        int hl = snprintf(head, sizeof head, "%s %s%s", title[b], len ? "@" : "", pawns);
+        snprintf(head, sizeof head, "%s %s%s", WORD(title[b]), len ? "@" : "", pawns);
+        int hl = text_chars(head);
         tb__buf_printf(out, "%s%s%s%*s", bold, head, reset, w + 2 - hl > 0 ? w + 2 - hl : 1, "");
     }
     tb__buf_printf(out, "\n   ");
@@ -1580,39 +1670,57 @@ static void text_boards_band(tb_buf *out, const khronos_state *k, int first, int
 
 char *khronos__render_text(const tb_state *s, int seat, unsigned flags)
 {
+    return khronos__render_text_in(s, seat, flags, NULL, NULL);
+}
+
+/* The board in the language of tr (NULL: English); the words are msgids
+ * (N_), the letters, squares and cards (notation) stay as they are. */
+char *khronos__render_text_in(const tb_state *s, int seat, unsigned flags, tb_translate_fn tr,
+                              void *ctx)
+{
     bool colour = (flags & TB_RENDER_COLOUR) != 0;
     const khronos_state *k = (const khronos_state *)s;
+    text_lang w = {tr, ctx, false}, *words = &w;
     tb_buf out = {0};
     const char *bold = colour ? ANSI_BOLD : "", *reset = colour ? ANSI_RESET : "";
     int n = s->players;
-    tb__buf_printf(&out, "%sKhronos%s  %d players  ·  ", bold, reset, n);
+    char line[200], pad[64];
+    tb__buf_printf(&out, "%sKhronos%s  %s  ·  ", bold, reset,
+                   text_say(words, line, sizeof line, N_("{n} players"), "n:d", n));
     if (k->over)
-        tb__buf_printf(&out, "game over after turn %d", KH_TURNS);
+        tb__buf_say(&out, tr, ctx, N_("game over after turn {turn}"), "turn:d", KH_TURNS);
+    else if (k->turn == 4 || k->turn == KH_TURNS)
+        tb__buf_say(&out, tr, ctx, N_("turn {turn} of {turns} (earnings)  ·  seat {seat} ({colour}) is playing"),
+                    "turn:d turns:d seat:d colour:s", k->turn, KH_TURNS, k->cur + 1,
+                    WORD(kh_colour_name[k->cur]));
     else
-        tb__buf_printf(&out, "turn %d of %d%s  ·  seat %d (%s) is playing", k->turn, KH_TURNS,
-                       k->turn == 4 || k->turn == KH_TURNS ? " (earnings)" : "", k->cur + 1,
-                       kh_colour_name[k->cur]);
-    if (seat >= 0)
-        tb__buf_printf(&out, "  ·  you are seat %d (%s%s%s)", seat + 1,
-                       colour ? text_ansi_seat[seat] : "", kh_colour_name[seat], reset);
+        tb__buf_say(&out, tr, ctx, N_("turn {turn} of {turns}  ·  seat {seat} ({colour}) is playing"),
+                    "turn:d turns:d seat:d colour:s", k->turn, KH_TURNS, k->cur + 1,
+                    WORD(kh_colour_name[k->cur]));
+    if (seat >= 0) {
+        char col[64];
+        snprintf(col, sizeof col, "%s%s%s", colour ? text_ansi_seat[seat] : "",
+                 WORD(kh_colour_name[seat]), reset);
+        tb__buf_say(&out, tr, ctx, N_("  ·  you are seat {seat} ({colour})"), "seat:d colour:s",
+                    seat + 1, col);
+    }
     tb__buf_printf(&out, "\n");
     /* the three boards side by side when that fits 120 columns, else Might
      * and Faith, then Reason below them */
     int per_band = 3 + KH_BOARDS * (D.width * 3 + 2) <= 120 ? KH_BOARDS : 2;
     for (int first = 0; first < KH_BOARDS; first += per_band)
         text_boards_band(&out, k, first, first + per_band < KH_BOARDS ? first + per_band
-                                                                      : KH_BOARDS, colour);
-    tb__buf_printf(&out, "   M military, R religious, C civil + size (1-3) + owner; H printed hamlet;"
-                         " m2 ruin (+ renovation cube);\n"
-                         "   ### +++ === ::: the rest of a military, religious, civil building, a ruin"
-                         " (+ populate cubes);\n"
-                         "   terrain . plain f forest m mountain ~ river / ^ mixed\n");
+                                                                      : KH_BOARDS, colour, words);
+    tb__buf_printf(&out, "   %s\n   %s\n   %s\n",
+                   WORD(N_("M military, R religious, C civil + size (1-3) + owner; H printed hamlet; m2 ruin (+ renovation cube);")),
+                   WORD(N_("### +++ === ::: the rest of a military, religious, civil building, a ruin (+ populate cubes);")),
+                   WORD(N_("terrain . plain f forest m mountain ~ river / ^ mixed")));
     /* domains that pay */
     for (int b = 0; b < KH_BOARDS; b++) {
         const kh_board *bd = &k->board[b];
         kh_domstat st[KH_MAXB];
         kh_board_domains(bd, st);
-        tb__buf_printf(&out, "%s%-7s%s", bold, kh_board_name[b], reset);
+        tb__buf_printf(&out, "%s%s%s", bold, text_pad(WORD(kh_board_name[b]), 7, pad, sizeof pad), reset);
         int shown = 0;
         for (int i = 0; i < bd->nb; i++) {
             if (bd->b[i].dom != i || st[i].members < 2)
@@ -1621,64 +1729,120 @@ char *khronos__render_text(const tb_state *s, int seat, unsigned flags)
             kh_square_name(KT, kh_anchor(&bd->b[i]), id, sizeof id);
             if (shown && shown % 3 == 0)
                 tb__buf_printf(&out, "\n       ");
-            tb__buf_printf(&out, " [%s: %d buildings, power m%d r%d c%d]", id, st[i].members,
-                           st[i].power[0], st[i].power[1], st[i].power[2]);
+            tb__buf_say(&out, tr, ctx, N_(" [{square}: {n} buildings, power m{m} r{r} c{c}]"),
+                        "square:s n:d m:d r:d c:d", id, st[i].members, st[i].power[0],
+                        st[i].power[1], st[i].power[2]);
             shown++;
         }
         if (!shown)
-            tb__buf_printf(&out, " (no domain of two or more buildings)");
+            tb__buf_printf(&out, " %s", WORD(N_("(no domain of two or more buildings)")));
         tb__buf_printf(&out, "\n");
     }
     /* players */
-    tb__buf_printf(&out, "%sseat colour  ecus cubes hand  adventurers      earnings now (m/f/r)%s\n",
-                   bold, reset);
+    tb__buf_printf(&out, "%s%s%s\n", bold,
+                   WORD(N_("seat colour  ecus cubes hand  adventurers      earnings now (m/f/r)")), reset);
     for (int p = 0; p < n; p++) {
-        char hand[16];
+        char hand[48], hand_pad[64], adv_pad[96], name_pad[64];
         if (p == seat)
             text_hand(k->hand[p], hand, sizeof hand);
         else
-            snprintf(hand, sizeof hand, "%d cards", k->hand[p][0] + k->hand[p][1] + k->hand[p][2]);
+            text_say(words, hand, sizeof hand, N_("{n} cards"), "n:d",
+                     k->hand[p][0] + k->hand[p][1] + k->hand[p][2]);
         int e[KH_BOARDS];
         kh_earnings(k, p, e);
         char adv[40];
-        snprintf(adv, sizeof adv, "%s, %s", kh_board_name[k->pawn[p][0]], kh_board_name[k->pawn[p][1]]);
-        char last[32] = "";
+        snprintf(adv, sizeof adv, "%s, %s", WORD(kh_board_name[k->pawn[p][0]]),
+                 WORD(kh_board_name[k->pawn[p][1]]));
+        char last[64] = "", you[32] = "";
         if (k->turn > 4)
-            snprintf(last, sizeof last, "  (earned %d last time)", k->last_earn[p]);
-        tb__buf_printf(&out, "%s%d %s%-6s%s %5d %5d %-7s %-16s %d/%d/%d%s%s\n",
+            text_say(words, last, sizeof last, N_("  (earned {n} last time)"), "n:d", k->last_earn[p]);
+        if (p == seat)
+            snprintf(you, sizeof you, "  %s", WORD(N_("(you)")));
+        tb__buf_printf(&out, "%s%d %s%s%s %5d %5d %s %s %d/%d/%d%s%s\n",
                        p == k->cur && !k->over ? ">" : " ", p, colour ? text_ansi_seat[p] : "",
-                       kh_colour_name[p], reset, k->ecus[p], k->cubes[p], hand, adv, e[0], e[1],
-                       e[2], last, p == seat ? "  (you)" : "");
+                       text_pad(WORD(kh_colour_name[p]), 6, name_pad, sizeof name_pad), reset,
+                       k->ecus[p], k->cubes[p], text_pad(hand, 7, hand_pad, sizeof hand_pad),
+                       text_pad(adv, 16, adv_pad, sizeof adv_pad), e[0], e[1], e[2], last, you);
     }
     if (!k->over) {
         const uint8_t *pw = k->pawn[k->cur];
         if (pw[0] == pw[1])
-            tb__buf_printf(&out, "Cards the adventurers may still play this turn: %d together on %s",
-                           k->left[0] + k->left[1] - k->pool, kh_board_name[pw[0]]);
+            tb__buf_say(&out, tr, ctx,
+                        N_("Cards the adventurers may still play this turn: {n} together on {board}"),
+                        "n:d board:s", k->left[0] + k->left[1] - k->pool, WORD(kh_board_name[pw[0]]));
         else
-            tb__buf_printf(&out, "Cards the adventurers may still play this turn: %d on %s, %d on %s",
-                           k->left[0], kh_board_name[pw[0]], k->left[1], kh_board_name[pw[1]]);
-        tb__buf_printf(&out, "%s%s\n", k->exchanged ? "  ·  hand exchanged" : "",
-                       k->acted ? "" : "  ·  exchange still possible");
+            tb__buf_say(&out, tr, ctx,
+                        N_("Cards the adventurers may still play this turn: {n} on {board}, {m} on {other}"),
+                        "n:d board:s m:d other:s", k->left[0], WORD(kh_board_name[pw[0]]), k->left[1],
+                        WORD(kh_board_name[pw[1]]));
+        tb__buf_printf(&out, "%s%s%s%s\n", k->exchanged ? "  ·  " : "",
+                       k->exchanged ? WORD(N_("hand exchanged")) : "", k->acted ? "" : "  ·  ",
+                       k->acted ? "" : WORD(N_("exchange still possible")));
     }
     char disc[80];
     text_hand(k->discard, disc, sizeof disc);
-    tb__buf_printf(&out, "Deck %d cards  ·  discards %s", k->deck_n, *disc ? disc : "none");
+    tb__buf_say(&out, tr, ctx, N_("Deck {n} cards  ·  discards {cards}"), "n:d cards:s", k->deck_n,
+                *disc ? disc : WORD(N_("none")));
     if (k->holdem) {
         char disp[8];
         text_hand(k->display, disp, sizeof disp);
-        tb__buf_printf(&out, "  ·  hold'em display %s", *disp ? disp : "empty");
+        tb__buf_say(&out, tr, ctx, N_("  ·  hold'em display {cards}"), "cards:s",
+                    *disp ? disp : WORD(N_("empty")));
     }
-    tb__buf_printf(&out, "\nStock:");
+    tb__buf_printf(&out, "\n%s", WORD(N_("Stock:")));
     for (int t = 0; t < KH_TYPES; t++)
-        tb__buf_printf(&out, " %s %d%s", D.tile[t].name, k->stock[t], t + 1 < KH_TYPES ? "," : "");
+        tb__buf_printf(&out, " %s %d%s", WORD(D.tile[t].name), k->stock[t], t + 1 < KH_TYPES ? "," : "");
     tb__buf_printf(&out, "\n");
     if (k->over) {
-        text_hr(&out, bold, reset, "Final Ecus:");
+        text_hr(&out, bold, reset, WORD(N_("Final Ecus:")));
         for (int p = 0; p < n; p++)
-            tb__buf_printf(&out, "  seat %d (%s) %d\n", p + 1, kh_colour_name[p], k->ecus[p]);
+            tb__buf_say(&out, tr, ctx, N_("  seat {seat} ({colour}) {ecus}\n"), "seat:d colour:s ecus:d",
+                        p + 1, WORD(kh_colour_name[p]), k->ecus[p]);
     }
+    out.failed = out.failed || w.failed; /* a text that could not be made: no board */
     return tb__buf_take(&out);
+}
+#undef WORD
+
+json_t *khronos__prompt_msg(const tb_state *s)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    if (k->over)
+        return tb__msg_word(N_("the game is over"));
+    int p = k->cur;
+    char a[8];
+    switch (k->pend) {
+    case KH_P_SQUARES:
+        return tb__msg(N_("seat {seat} ({colour}) chooses the squares of the {tile} on {board}, e.g. {example}"),
+                       "seat:d colour:m tile:m board:m example:s", p + 1,
+                       tb__msg_word(kh_colour_name[p]), tb__msg_word(D.tile[k->pend_type].name),
+                       tb__msg_word(kh_board_name[k->pend_board]),
+                       KH_SIZE(k->pend_type) == 1 ? "c4" : KH_SIZE(k->pend_type) == 2 ? "c4-d5" : "c4-e6");
+    case KH_P_PAY:
+        return k->pend_extra > 1
+                   ? tb__msg(N_("seat {seat} ({colour}) chooses {n} surcharge cards: pay CARDS (m r c)"),
+                             "seat:d colour:m n:d", p + 1, tb__msg_word(kh_colour_name[p]), k->pend_extra)
+                   : tb__msg(N_("seat {seat} ({colour}) chooses {n} surcharge card: pay CARDS (m r c)"),
+                             "seat:d colour:m n:d", p + 1, tb__msg_word(kh_colour_name[p]), k->pend_extra);
+    case KH_P_PICK:
+        return tb__msg(N_("seat {seat} ({colour}) chooses the building of {board} to downsize: downsize {notation} SQUARE"),
+                       "seat:d colour:m board:m notation:s", p + 1, tb__msg_word(kh_colour_name[p]),
+                       tb__msg_word(kh_board_name[k->pend_board]), kh_board_name[k->pend_board]);
+    case KH_P_KEEP: {
+        int o = khronos__to_move(s);
+        kh_square_name(KT, k->pend_target, a, sizeof a);
+        return tb__msg(N_("seat {seat} ({colour}) chooses the squares its downsized building on {board} {square} keeps"),
+                       "seat:d colour:m board:m square:s", o + 1, tb__msg_word(kh_colour_name[o]),
+                       tb__msg_word(kh_board_name[k->pend_board]), a);
+    }
+    default:
+        break;
+    }
+    return !k->acted && !k->exchanged
+               ? tb__msg(N_("seat {seat} ({colour}), turn {turn}: exchange CARDS, travel, build, upgrade, demolish, populate, renovate, or end [discard CARDS]"),
+                         "seat:d colour:m turn:d", p + 1, tb__msg_word(kh_colour_name[p]), k->turn)
+               : tb__msg(N_("seat {seat} ({colour}), turn {turn}: travel, build, upgrade, demolish, populate, renovate, or end [discard CARDS]"),
+                         "seat:d colour:m turn:d", p + 1, tb__msg_word(kh_colour_name[p]), k->turn);
 }
 
 int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen)
@@ -1718,7 +1882,26 @@ int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen)
 
 /* ---- the log's words (tb_narrate) ---- */
 
-static const char *const narrate_board[KH_BOARDS] = {"Might", "Faith", "Reason"};
+static const char *const narrate_board[KH_BOARDS] = {N_("Might"), N_("Faith"), N_("Reason")};
+#define W(name) tb__msg_word(name)
+
+/* The built-in data's tile names (data/khronos.txt) as the narration says
+ * them: catalogue msgids (tb__msg_phrase), and the families' words. */
+const char *const khronos__data_words[] = {
+    N_("military"), N_("religious"), N_("civil"),
+    N_("might"), N_("faith"), N_("reason"),
+    N_("red"), N_("green"), N_("blue"), N_("white"), N_("yellow"),
+    N_("watchtower"), N_("keep"), N_("castle"), N_("chapel"), N_("monastery"), N_("abbey"),
+    N_("hamlet"), N_("town"), N_("city"),
+    N_("a Watchtower"), N_("a Keep"), N_("a Castle"), N_("a Chapel"), N_("a Monastery"),
+    N_("an Abbey"), N_("a Hamlet"), N_("a Town"), N_("a City"),
+    N_("the Watchtower"), N_("the Keep"), N_("the Castle"), N_("the Chapel"),
+    N_("the Monastery"), N_("the Abbey"), N_("the Hamlet"), N_("the Town"), N_("the City"),
+    N_("the Keep ruin"), N_("the Castle ruin"), N_("the Monastery ruin"), N_("the Abbey ruin"),
+    N_("the building"),
+    N_("Watchtower"), N_("Keep"), N_("Castle"), N_("Chapel"), N_("Monastery"), N_("Abbey"),
+    N_("Hamlet"), N_("Town"), N_("City"),
+};
 
 /* A tile's name with a capital, as a sentence names it: "Keep". */
 static void narrate_tile(const kh_tables *tab, int type, char *buf, size_t buflen)
@@ -1734,118 +1917,140 @@ static int narrate_card_count(tb_move set)
     return (int)((set & 7) + ((set >> 3) & 7) + ((set >> 6) & 7));
 }
 
-/* What a building is called on a board: "the Keep at c4" (its first square). */
-static void narrate_building(const khronos_state *k, int board, int sq, char *buf, size_t buflen)
+/* What a building is called on a board: "the Keep at c4 on Might" (its
+ * first square), as a message. */
+static json_t *narrate_building(const khronos_state *k, int board, int sq)
 {
     char square[16], tile[32] = "building";
     kh_square_name(KT, sq, square, sizeof square);
     int i = kh_board_find(&k->board[board], sq);
     if (i >= 0)
         narrate_tile(KT, k->board[board].b[i].type, tile, sizeof tile);
-    snprintf(buf, buflen, "the %s%s at %s on %s", tile,
-             i >= 0 && (k->board[board].b[i].flags & KH_RUIN) ? " ruin" : "", square,
-             narrate_board[board]);
+    bool ruin = i >= 0 && (k->board[board].b[i].flags & KH_RUIN);
+    return tb__msg(N_("{building} at {square} on {board}"), "building:m square:s board:m",
+                   tb__msg_phrase("the ", tile, ruin ? " ruin" : ""), square,
+                   W(narrate_board[board]));
 }
 
-int khronos__narrate(const tb_state *s_before, tb_move m, const tb_state *s_after, const char *who,
-                     const char *const *names, char *buf, size_t buflen)
+json_t *khronos__narrate(const tb_state *s_before, tb_move m, const tb_state *s_after, json_t *who,
+                         json_t *const *names)
 {
     const khronos_state *k = (const khronos_state *)s_before;
     const khronos_state *after = (const khronos_state *)s_after;
     tb_move pay = m & 0xffffff;
-    char tile[32], what[96], place[40];
-    tb_buf b = {0};
+    char tile[32], place[40];
+    json_t *w = json_incref(who);
+    json_t *s;
     int acting_board = -1;
     switch (KH_KIND(m)) {
     case KH_M_SWAP:
-        tb__buf_printf(&b, "%s swaps a %s card for the %s card on display", who,
-                       kh_family_name[(pay >> 2) & 3], kh_family_name[pay & 3]);
+        s = tb__msg(N_("{who} swaps a {family} card for the {other} card on display"),
+                    "who:m family:m other:m", w, W(kh_family_name[(pay >> 2) & 3]),
+                    W(kh_family_name[pay & 3]));
         break;
-    case KH_M_EXCHANGE: {
-        int n = narrate_card_count(pay);
-        tb__buf_printf(&b, "%s exchanges %d card%s", who, n, n == 1 ? "" : "s");
+    case KH_M_EXCHANGE:
+        s = tb__msg_plural(NP_("{who} exchanges {n} card", "{who} exchanges {n} cards"),
+                           narrate_card_count(pay), "who:m", w);
         break;
-    }
     case KH_M_TRAVEL:
-        tb__buf_printf(&b, "%s's adventurer travels from %s to %s", who,
-                       narrate_board[(pay >> 5) & 3], narrate_board[(pay >> 3) & 3]);
+        s = tb__msg(N_("{who}'s adventurer travels from {from} to {to}"), "who:m from:m to:m", w,
+                    W(narrate_board[(pay >> 5) & 3]), W(narrate_board[(pay >> 3) & 3]));
         break;
     case KH_M_BUILD:
         narrate_tile(KT, (int)(pay & 15), tile, sizeof tile);
-        tb__buf_printf(&b, "%s builds %s %s on %s", who, tb__article(tile), tile,
-                       narrate_board[(pay >> 4) & 3]);
+        s = tb__msg(N_("{who} builds {building} on {board}"), "who:m building:m board:m", w,
+                    tb__msg_a(tile), W(narrate_board[(pay >> 4) & 3]));
         acting_board = (int)(pay >> 4) & 3;
         break;
     case KH_M_UPGRADE:
-        narrate_building(k, (int)(pay >> 12) & 3, (int)(pay >> 4) & 0xff, what, sizeof what);
         narrate_tile(KT, (int)(pay & 15), tile, sizeof tile);
-        tb__buf_printf(&b, "%s upgrades %s to %s %s", who, what, tb__article(tile), tile);
+        s = tb__msg(N_("{who} upgrades {building} to {tile}"), "who:m building:m tile:m", w,
+                    narrate_building(k, (int)(pay >> 12) & 3, (int)(pay >> 4) & 0xff),
+                    tb__msg_a(tile));
         acting_board = (int)(pay >> 12) & 3;
         break;
     case KH_M_DEMOLISH:
-        narrate_building(k, (int)(pay >> 8) & 3, (int)pay & 0xff, what, sizeof what);
-        tb__buf_printf(&b, "%s demolishes %s", who, what);
+        s = tb__msg(N_("{who} demolishes {building}"), "who:m building:m", w,
+                    narrate_building(k, (int)(pay >> 8) & 3, (int)pay & 0xff));
         acting_board = (int)(pay >> 8) & 3;
         break;
     case KH_M_POPULATE:
-        narrate_building(k, KH_REASON, (int)pay & 0xff, what, sizeof what);
-        tb__buf_printf(&b, "%s puts a cube on %s", who, what);
+        s = tb__msg(N_("{who} puts a cube on {building}"), "who:m building:m", w,
+                    narrate_building(k, KH_REASON, (int)pay & 0xff));
         break;
     case KH_M_RENOVATE:
-        narrate_building(k, KH_REASON, (int)pay & 0xff, what, sizeof what);
-        tb__buf_printf(&b, "%s renovates %s", who, what);
+        s = tb__msg(N_("{who} renovates {building}"), "who:m building:m", w,
+                    narrate_building(k, KH_REASON, (int)pay & 0xff));
         acting_board = KH_REASON;
         break;
     case KH_M_SQUARES:
         narrate_tile(KT, k->pend_type, tile, sizeof tile);
         kh_place_name(KT, (int)pay, place, sizeof place);
-        tb__buf_printf(&b, "%s places the %s on %s at %s", who, tile, narrate_board[k->pend_board],
-                       place);
+        s = tb__msg(N_("{who} places {tile} on {board} at {place}"), "who:m tile:m board:m place:s",
+                    w, tb__msg_phrase("the ", tile, ""), W(narrate_board[k->pend_board]), place);
         acting_board = k->pend_board;
         break;
-    case KH_M_PAY: {
-        int n = narrate_card_count(pay);
-        tb__buf_printf(&b, "%s pays a surcharge of %d card%s", who, n, n == 1 ? "" : "s");
+    case KH_M_PAY:
+        s = tb__msg_plural(NP_("{who} pays a surcharge of {n} card",
+                               "{who} pays a surcharge of {n} cards"),
+                           narrate_card_count(pay), "who:m", w);
         break;
-    }
     case KH_M_DOWNSIZE:
-        narrate_building(k, (int)(pay >> 8) & 3, (int)pay & 0xff, what, sizeof what);
-        tb__buf_printf(&b, "%s downsizes %s", who, what);
+        s = tb__msg(N_("{who} downsizes {building}"), "who:m building:m", w,
+                    narrate_building(k, (int)(pay >> 8) & 3, (int)pay & 0xff));
         break;
     case KH_M_END: {
         int n = narrate_card_count(pay);
-        tb__buf_printf(&b, "%s ends the turn", who);
-        if (n)
-            tb__buf_printf(&b, ", discarding %d card%s", n, n == 1 ? "" : "s");
+        s = n ? tb__msg_plural(NP_("{who} ends the turn, discarding {n} card",
+                                   "{who} ends the turn, discarding {n} cards"),
+                               n, "who:m", w)
+              : tb__msg(N_("{who} ends the turn"), "who:m", w);
         break;
     }
     default:
-        tb__buf_printf(&b, "%s plays", who);
+        s = tb__msg(N_("{who} plays"), "who:m", w);
     }
     /* consequences everyone sees: shadows on the later boards, Ecus, a new turn */
     if (acting_board >= 0) {
-        int shadows = 0;
+        json_t *shadows = NULL;
+        bool any = false;
         for (int bd = acting_board + 1; bd < KH_BOARDS; bd++)
-            if (after->board[bd].nb > k->board[bd].nb)
-                tb__buf_printf(&b, "%s%s", shadows++ ? " and " : "; a shadow falls on ",
-                               narrate_board[bd]);
+            if (after->board[bd].nb > k->board[bd].nb) {
+                shadows = any ? tb__msg(N_("{list} and {item}"), "list:m item:m", shadows,
+                                        W(narrate_board[bd]))
+                              : W(narrate_board[bd]);
+                any = true;
+            }
+        if (any)
+            s = tb__msg_join(s, tb__msg(N_("; a shadow falls on {boards}"), "boards:m", shadows));
     }
-    int gains = 0;
+    json_t *gains[TB_MAX_SEATS];
+    int ngains = 0;
     for (int p = 0; p < s_before->players; p++) {
         int d = after->ecus[p] - k->ecus[p];
-        if (d)
-            tb__buf_printf(&b, "%s%s %+d", gains++ ? ", " : "; Ecus: ", names[p], d);
+        if (d) {
+            char signed_d[16];
+            snprintf(signed_d, sizeof signed_d, "%+d", d);
+            gains[ngains++] = tb__msg(N_("{who} {points}"), "who:m points:s", json_incref(names[p]),
+                                      signed_d);
+        }
     }
+    if (ngains)
+        s = tb__msg_join(s, tb__msg(N_("; Ecus: {gains}"), "gains:m",
+                                    tb__msg_list(gains, ngains, false)));
     if (after->over && !k->over)
-        tb__buf_printf(&b, ". The game ends");
+        s = tb__msg_join(s, W(N_(". The game ends")));
     else if (after->turn != k->turn)
-        tb__buf_printf(&b, ". Turn %d of %d begins", after->turn, KH_TURNS);
-    char *text = tb__buf_take(&b);
-    if (!text)
-        return -1; /* no memory: the log says "NAME plays MOVE" */
-    int len = snprintf(buf, buflen, "%s", text);
-    free(text);
-    return len;
+        s = tb__msg_join(s, tb__msg(N_(". Turn {turn} of {turns} begins"), "turn:d turns:d",
+                                    after->turn, KH_TURNS));
+    return s;
+}
+
+json_t *khronos__stage_msg(const tb_state *s)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    return tb__msg(N_("Turn {turn} of {turns}"), "turn:d turns:d",
+                   k->turn > KH_TURNS ? KH_TURNS : k->turn, KH_TURNS);
 }
 
 int khronos__stage_text(const tb_state *s, char *buf, size_t buflen)
