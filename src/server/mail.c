@@ -18,14 +18,15 @@
  *     password hash, its id and its address, so every e-mail carries the same
  *     working link without the link itself being stored; its hash is kept
  *     (accounts.unsubscribe_hash) to find the account again;
- *   - every word a person reads (e-mails, pages) comes from the table below,
- *     in English or Spanish by the account's language; the Spanish is also
- *     in po/es.po under the same msgids;
+ *   - every word a person reads (e-mails, pages) is a msgid of the table
+ *     below, said in the account's language through that language's
+ *     compiled catalogue (po/LANG.po; src/lang/catalog.c), English without;
  *   - header values are checked or encoded: an address holds no CR, LF or
  *     angle brackets, subjects are RFC 2047 words, bodies base64.
  */
 #include "mail.h"
 #include "core/text.h"
+#include "lang/catalog.h"
 
 #include <curl/curl.h>
 #include <jansson.h>
@@ -64,75 +65,51 @@ enum {
     W_COUNT
 };
 
-typedef struct mail_words {
-    const char *en, *es;
-} mail_words;
-
 /* N_() marks a msgid for the catalogue check (tests/web/i18n.test.mjs). */
 #ifndef N_
 #define N_(s) s
 #endif
 
-/* msgid (English, the key in po/es.po) and the Spanish of each, the same as
- * po/es.po's msgstr (tests/server/mail.test.mjs compares what it receives
- * with the catalogue). */
-static const mail_words mail_text[W_COUNT] = {
-    [W_TURN_SUBJECT] = {N_("Your turn in {game}"), "Te toca en {game}"},
-    [W_HELLO] = {N_("Hello {name},"), "Hola, {name}:"},
-    [W_TURN] = {N_("It is your turn in your game of {game} with {opponents}."),
-                "Te toca jugar en tu partida de {game} con {opponents}."},
-    [W_TURN_ALONE] = {N_("It is your turn in your game of {game}."),
-                      "Te toca jugar en tu partida de {game}."},
-    [W_OPEN] = {N_("Open the game:"), "Abre la partida:"},
-    [W_WHY] = {N_("Tabula sends one e-mail per turn when a game waits on you and you do not have "
+#define MAIL_LANGS 16 /* languages whose catalogues are kept open */
+
+/* The msgid of each (English; its translations are in po/LANG.po, read
+ * through the compiled catalogue of the account's language). */
+static const char *const mail_text[W_COUNT] = {
+    [W_TURN_SUBJECT] = N_("Your turn in {game}"),
+    [W_HELLO] = N_("Hello {name},"),
+    [W_TURN] = N_("It is your turn in your game of {game} with {opponents}."),
+    [W_TURN_ALONE] = N_("It is your turn in your game of {game}."),
+    [W_OPEN] = N_("Open the game:"),
+    [W_WHY] = N_("Tabula sends one e-mail per turn when a game waits on you and you do not have "
                "it open."),
-               "Tabula te envía un correo por turno cuando una partida te espera y no la tienes "
-               "abierta."},
-    [W_STOP] = {N_("To get no more of these e-mails:"), "Para no recibir más correos como este:"},
-    [W_AND] = {N_("{names} and {last}"), "{names} y {last}"},
-    [W_LIST] = {N_("{names}, {next}"), "{names}, {next}"},
-    [W_CONFIRM_SUBJECT] = {N_("Confirm your e-mail address for Tabula"),
-                           "Confirma tu dirección de correo para Tabula"},
-    [W_CONFIRM] = {N_("Open this link to confirm that {email} is your address. Tabula will then "
+    [W_STOP] = N_("To get no more of these e-mails:"),
+    [W_AND] = N_("{names} and {last}"),
+    [W_LIST] = N_("{names}, {next}"),
+    [W_CONFIRM_SUBJECT] = N_("Confirm your e-mail address for Tabula"),
+    [W_CONFIRM] = N_("Open this link to confirm that {email} is your address. Tabula will then "
                    "tell you by e-mail when a slow game waits on your turn:"),
-                   "Abre este enlace para confirmar que {email} es tu dirección. Así Tabula te "
-                   "avisará por correo cuando una partida lenta espere tu turno:"},
-    [W_CONFIRM_EXPIRES] = {N_("The link works for {hours} hours. If you did not ask for it, "
+    [W_CONFIRM_EXPIRES] = N_("The link works for {hours} hours. If you did not ask for it, "
                            "ignore this e-mail."),
-                           "El enlace funciona durante {hours} horas. Si no lo pediste, ignora "
-                           "este correo."},
-    [W_CONFIRMED_TITLE] = {N_("E-mail address confirmed"), "Dirección de correo confirmada"},
-    [W_CONFIRMED] = {N_("Thank you: {email} is confirmed. Tabula will tell you when a game waits on "
+    [W_CONFIRMED_TITLE] = N_("E-mail address confirmed"),
+    [W_CONFIRMED] = N_("Thank you: {email} is confirmed. Tabula will tell you when a game waits on "
                      "your turn."),
-                     "Gracias: {email} está confirmada. Tabula te avisará cuando una partida "
-                     "espere tu turno."},
-    [W_BAD_LINK_TITLE] = {N_("This link does not work"), "Este enlace no funciona"},
-    [W_BAD_CONFIRM] = {N_("This confirmation link is wrong, was used already or has expired. Ask "
+    [W_BAD_LINK_TITLE] = N_("This link does not work"),
+    [W_BAD_CONFIRM] = N_("This confirmation link is wrong, was used already or has expired. Ask "
                        "for a new one on your account page."),
-                       "Este enlace de confirmación no es correcto, ya se usó o ha caducado. "
-                       "Pide otro en la página de tu cuenta."},
-    [W_UNSUB_TITLE] = {N_("Turn e-mails stopped"), "Avisos de turno desactivados"},
-    [W_UNSUB] = {N_("You will get no more e-mails when it is your turn. You can turn them on "
+    [W_UNSUB_TITLE] = N_("Turn e-mails stopped"),
+    [W_UNSUB] = N_("You will get no more e-mails when it is your turn. You can turn them on "
                     "again from your account page."),
-                 "Ya no recibirás correos cuando te toque. Puedes volver a activarlos desde la "
-                 "página de tu cuenta."},
-    [W_BAD_UNSUB] = {N_("This link to stop e-mails is wrong or out of date. Turn e-mails can "
+    [W_BAD_UNSUB] = N_("This link to stop e-mails is wrong or out of date. Turn e-mails can "
                         "also be switched off from your account page."),
-                     "Este enlace para dejar de recibir correos no es correcto o está anticuado. "
-                     "También puedes desactivar los avisos de turno desde la página de tu cuenta."},
-    [W_ACCOUNT] = {N_("Open your account"), "Abrir tu cuenta"},
-    [W_HOME] = {N_("Back to Tabula"), "Volver a Tabula"},
+    [W_ACCOUNT] = N_("Open your account"),
+    [W_HOME] = N_("Back to Tabula"),
 };
 
-static bool mail_spanish(const char *lang)
+/* The word w in a language (its catalogue; NULL: English). */
+static const char *mail_word(const lang_catalog *lang, int w)
 {
-    return lang && (strcmp(lang, "es") == 0 || strncmp(lang, "es-", 3) == 0 ||
-                    strncmp(lang, "es_", 3) == 0);
-}
-
-static const char *mail_word(const char *lang, int w)
-{
-    return mail_spanish(lang) ? mail_text[w].es : mail_text[w].en;
+    const char *t = lang_catalog_translate((void *)lang, mail_text[w], NULL, 0);
+    return t ? t : mail_text[w];
 }
 
 /* A growing text (malloc'd); on running out of memory it stays failed. */
@@ -180,7 +157,7 @@ static char *mail_take(mail_buf *b)
 
 /* Word `w` with its {placeholders} filled from names[i] = values[i]; an
  * unknown placeholder stays as written.  `html`: values escaped. */
-static void mail_format(mail_buf *b, const char *lang, int w, int n, const char *const *names,
+static void mail_format(mail_buf *b, const lang_catalog *lang, int w, int n, const char *const *names,
                         const char *const *values, bool html);
 
 static void mail_put_html(mail_buf *b, const char *s)
@@ -197,7 +174,7 @@ static void mail_put_html(mail_buf *b, const char *s)
     }
 }
 
-static void mail_format(mail_buf *b, const char *lang, int w, int n, const char *const *names,
+static void mail_format(mail_buf *b, const lang_catalog *lang, int w, int n, const char *const *names,
                         const char *const *values, bool html)
 {
     const char *t = mail_word(lang, w);
@@ -230,7 +207,7 @@ static void mail_format(mail_buf *b, const char *lang, int w, int n, const char 
 }
 
 /* "Ann", "Ann and Bob", "Ann, Bob and Carl" in the language. */
-static char *mail_names(const char *lang, int n, char (*names)[SRV_NAME_LEN])
+static char *mail_names(const lang_catalog *lang, int n, char (*names)[SRV_NAME_LEN])
 {
     if (n <= 0)
         return strdup("");
@@ -349,7 +326,41 @@ struct srv_mailer {
         uint64_t at_us;
     } recent[64];            /* confirmation e-mails lately asked for */
     int recent_next;
+    /* the catalogues of the accounts' languages, opened when first needed
+     * (under lock; a catalogue never changes once open) */
+    struct {
+        char code[16];
+        lang_catalog *cat; /* NULL: none (English) */
+    } lang[MAIL_LANGS];
+    int nlang;
 };
+
+/* The catalogue of an account's language ("es", "es-MX": its language
+ * "es"); NULL for English, a language without a catalogue, or when more
+ * than MAIL_LANGS languages were asked for. */
+static const lang_catalog *mail_catalog(srv_mailer *m, const char *lang)
+{
+    char code[16];
+    if (!lang_code_of(lang, code, sizeof code))
+        return NULL;
+    code[strcspn(code, "_")] = '\0';
+    if (!code[0] || strcmp(code, "en") == 0)
+        return NULL;
+    const lang_catalog *found = NULL;
+    pthread_mutex_lock(&m->lock);
+    int i = 0;
+    while (i < m->nlang && strcmp(m->lang[i].code, code) != 0)
+        i++;
+    if (i == m->nlang && i < MAIL_LANGS) {
+        snprintf(m->lang[i].code, sizeof m->lang[i].code, "%s", code);
+        m->lang[i].cat = lang_catalog_open(code);
+        m->nlang++;
+    }
+    if (i < m->nlang)
+        found = m->lang[i].cat;
+    pthread_mutex_unlock(&m->lock);
+    return found;
+}
 
 static void mail_job_free(mail_job *j)
 {
@@ -445,10 +456,10 @@ static char *mail_message(srv_mailer *m, const char *to, const char *subject, co
 
 /* A link: the base, then `path` and a token, and the language. */
 static void mail_link(const srv_mailer *m, char *out, size_t outlen, const char *path,
-                      const char *token, const char *lang)
+                      const char *token, const lang_catalog *lang)
 {
-    snprintf(out, outlen, "%s%s%s%s%s", m->base, path, token ? token : "",
-             lang && *lang ? "&lang=" : "", mail_spanish(lang) ? "es" : lang && *lang ? "en" : "");
+    snprintf(out, outlen, "%s%s%s&lang=%s", m->base, path, token ? token : "",
+             lang_catalog_code(lang));
 }
 
 /* Builds a claimed turn's e-mail: 0 built, 1 nothing to send, -1 try later. */
@@ -480,26 +491,27 @@ static int mail_turn_build(srv_mailer *m, mail_job *j)
         if (m->store->m->mail_unsubscribe_key(m->store, j->turn.account, hash, err, sizeof err))
             srv_log(&m->cfg, "mail: %s", err);
     }
-    mail_link(m, unsub, sizeof unsub, "email/unsubscribe?token=", token, a.lang);
+    const lang_catalog *lang = mail_catalog(m, a.lang);
+    mail_link(m, unsub, sizeof unsub, "email/unsubscribe?token=", token, lang);
     snprintf(game, sizeof game, "%sgame.html?game=%s", m->base, j->turn.id);
-    char *opponents = mail_names(a.lang, j->turn.opponents, j->turn.opponent);
+    char *opponents = mail_names(lang, j->turn.opponents, j->turn.opponent);
     if (!opponents)
         return -1;
     const char *keys[] = {"game", "opponents", "name"};
     const char *vals[] = {j->turn.title, opponents, a.name};
     mail_buf subject = {0}, body = {0};
-    mail_format(&subject, a.lang, W_TURN_SUBJECT, 3, keys, vals, false);
-    mail_format(&body, a.lang, W_HELLO, 3, keys, vals, false);
+    mail_format(&subject, lang, W_TURN_SUBJECT, 3, keys, vals, false);
+    mail_format(&body, lang, W_HELLO, 3, keys, vals, false);
     mail_puts(&body, "\r\n\r\n");
-    mail_format(&body, a.lang, j->turn.opponents ? W_TURN : W_TURN_ALONE, 3, keys, vals, false);
+    mail_format(&body, lang, j->turn.opponents ? W_TURN : W_TURN_ALONE, 3, keys, vals, false);
     mail_puts(&body, "\r\n\r\n");
-    mail_format(&body, a.lang, W_OPEN, 0, NULL, NULL, false);
+    mail_format(&body, lang, W_OPEN, 0, NULL, NULL, false);
     mail_puts(&body, "\r\n");
     mail_puts(&body, game);
     mail_puts(&body, "\r\n\r\n-- \r\n");
-    mail_format(&body, a.lang, W_WHY, 0, NULL, NULL, false);
+    mail_format(&body, lang, W_WHY, 0, NULL, NULL, false);
     mail_puts(&body, "\r\n");
-    mail_format(&body, a.lang, W_STOP, 0, NULL, NULL, false);
+    mail_format(&body, lang, W_STOP, 0, NULL, NULL, false);
     mail_puts(&body, "\r\n");
     mail_puts(&body, unsub);
     mail_puts(&body, "\r\n");
@@ -816,6 +828,8 @@ void srv_mailer_free(srv_mailer *m)
     if (!m)
         return;
     srv_mailer_stop(m);
+    for (int i = 0; i < m->nlang; i++)
+        lang_catalog_free(m->lang[i].cat);
     pthread_mutex_destroy(&m->lock);
     pthread_cond_destroy(&m->wake);
     if (m->smtp[0])
@@ -920,19 +934,20 @@ int srv_mail_put(srv_mailer *m, int64_t account, const char *body, size_t len, c
     if (rc == 0 && fresh) {
         char token[64], link[700], hours[16];
         mail_confirm_token(token, hash);
-        mail_link(m, link, sizeof link, "email/confirm?token=", token, a.lang);
+        const lang_catalog *lang = mail_catalog(m, a.lang);
+        mail_link(m, link, sizeof link, "email/confirm?token=", token, lang);
         snprintf(hours, sizeof hours, "%d", SRV_MAIL_CONFIRM_HOURS);
         const char *keys[] = {"name", "email", "hours"};
         const char *vals[] = {a.name, email, hours};
         mail_buf subject = {0}, text = {0};
-        mail_format(&subject, a.lang, W_CONFIRM_SUBJECT, 3, keys, vals, false);
-        mail_format(&text, a.lang, W_HELLO, 3, keys, vals, false);
+        mail_format(&subject, lang, W_CONFIRM_SUBJECT, 3, keys, vals, false);
+        mail_format(&text, lang, W_HELLO, 3, keys, vals, false);
         mail_puts(&text, "\r\n\r\n");
-        mail_format(&text, a.lang, W_CONFIRM, 3, keys, vals, false);
+        mail_format(&text, lang, W_CONFIRM, 3, keys, vals, false);
         mail_puts(&text, "\r\n");
         mail_puts(&text, link);
         mail_puts(&text, "\r\n\r\n");
-        mail_format(&text, a.lang, W_CONFIRM_EXPIRES, 3, keys, vals, false);
+        mail_format(&text, lang, W_CONFIRM_EXPIRES, 3, keys, vals, false);
         mail_puts(&text, "\r\n");
         char *s = mail_take(&subject), *t = mail_take(&text);
         job = calloc(1, sizeof *job);
@@ -973,11 +988,11 @@ int srv_mail_put(srv_mailer *m, int64_t account, const char *body, size_t len, c
 }
 
 /* A small page in the language: a title, a sentence, two links. */
-static char *mail_page(const char *lang, int title, int sentence, const char *email)
+static char *mail_page(const lang_catalog *lang, int title, int sentence, const char *email)
 {
     mail_buf b = {0};
     mail_puts(&b, "<!doctype html>\n<html lang=\"");
-    mail_puts(&b, mail_spanish(lang) ? "es" : "en");
+    mail_puts(&b, lang_catalog_code(lang));
     mail_puts(&b, "\"><head><meta charset=\"utf-8\">"
                   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
                   "<link rel=\"stylesheet\" href=\"/css/tabula.css\">"
@@ -1017,8 +1032,8 @@ int srv_mail_confirm_page(srv_mailer *m, const char *token, const char *lang, ch
         srv_log(&m->cfg, "mail: %s", err);
     if (rc == 0)
         atomic_fetch_add(&m->generation, 1u);
-    *reply = rc == 0 ? mail_page(lang, W_CONFIRMED_TITLE, W_CONFIRMED, a.email)
-                     : mail_page(lang, W_BAD_LINK_TITLE, W_BAD_CONFIRM, NULL);
+    *reply = rc == 0 ? mail_page(mail_catalog(m, lang), W_CONFIRMED_TITLE, W_CONFIRMED, a.email)
+                     : mail_page(mail_catalog(m, lang), W_BAD_LINK_TITLE, W_BAD_CONFIRM, NULL);
     return rc == 0 ? 200 : rc < 0 ? 503 : 404;
 }
 
@@ -1039,7 +1054,7 @@ int srv_mail_unsubscribe_page(srv_mailer *m, const char *token, const char *lang
         srv_log(&m->cfg, "mail: %s", err);
     if (rc == 0)
         atomic_fetch_add(&m->generation, 1u);
-    *reply = rc == 0 ? mail_page(lang, W_UNSUB_TITLE, W_UNSUB, NULL)
-                     : mail_page(lang, W_BAD_LINK_TITLE, W_BAD_UNSUB, NULL);
+    *reply = rc == 0 ? mail_page(mail_catalog(m, lang), W_UNSUB_TITLE, W_UNSUB, NULL)
+                     : mail_page(mail_catalog(m, lang), W_BAD_LINK_TITLE, W_BAD_UNSUB, NULL);
     return rc == 0 ? 200 : rc < 0 ? 503 : 404;
 }
