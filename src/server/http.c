@@ -9,7 +9,8 @@
  * with 413 without being kept (at once when Content-Length announces it); an
  * address with a control character (a decoded %00 included) is refused with
  * 400; static paths are checked character by character (no "..", no hidden
- * files) and resolved only inside the web directory; no answer ever contains
+ * files) and resolved only inside the web directory, and /i18n/NAME only
+ * to LINGUAS or a LANG.po file of the po directory; no answer ever contains
  * a seat token except the reply to the POST that created it.
  *
  * Slow clients: every connection is watched from the moment it opens.  A
@@ -583,15 +584,32 @@ static bool http_safe_path(const char *path)
     return true;
 }
 
+/* /i18n/LINGUAS and /i18n/LANG.po: the language catalogues (docs/translating.md),
+ * a name of letters, '_' and '@' only. */
+static bool http_catalogue_name(const char *name)
+{
+    if (strcmp(name, "LINGUAS") == 0)
+        return true;
+    size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_@");
+    return n > 0 && n <= 20 && strcmp(name + n, ".po") == 0;
+}
+
 static enum MHD_Result http_static(srv_http *h, struct MHD_Connection *c, const char *url)
 {
     const char *path = strcmp(url, "/") == 0 ? "/index.html" : url;
     const char *type = http_safe_path(path) ? http_type(path) : NULL;
+    const char *dir = h->web_dir;
+    if (strncmp(path, "/i18n/", 6) == 0) {
+        bool ok = http_catalogue_name(path + 6) && h->cfg.po_dir;
+        type = ok ? "text/plain; charset=utf-8" : NULL;
+        dir = h->cfg.po_dir;
+        path += 5; /* "/LANG.po" */
+    }
     char full[1400];
     int fd = -1;
     struct stat st;
     if (type) {
-        snprintf(full, sizeof full, "%s%s", h->web_dir, path);
+        snprintf(full, sizeof full, "%s%s", dir, path);
         fd = open(full, O_RDONLY | O_CLOEXEC);
         if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
             close(fd);

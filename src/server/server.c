@@ -35,6 +35,7 @@
 struct srv_server {
     srv_config cfg;
     char web_dir[1024];
+    char po_dir[1100]; /* the catalogues: the "po" folder beside web_dir */
     srv_store *store;
     srv_rooms *rooms;
     srv_reviews *reviews;
@@ -68,6 +69,15 @@ static void server_pick_web_dir(srv_server *s)
         dir = "web";
     snprintf(s->web_dir, sizeof s->web_dir, "%s", dir);
     s->cfg.web_dir = s->web_dir;
+    /* The language catalogues sit beside the web folder, in the source tree
+     * (po/ next to web/) as installed (DATADIR/tabula/po next to .../web). */
+    size_t len = strlen(s->web_dir);
+    while (len > 1 && s->web_dir[len - 1] == '/')
+        len--;
+    while (len > 0 && s->web_dir[len - 1] != '/')
+        len--;
+    snprintf(s->po_dir, sizeof s->po_dir, "%.*spo", (int)len, s->web_dir);
+    s->cfg.po_dir = s->po_dir;
 }
 
 srv_server *srv_start(const srv_config *cfg, char *err, size_t errlen)

@@ -20,6 +20,8 @@ typedef struct srv_config {
     int port;            /* 0: any free port (see srv_port) */
     const char *db_path; /* SQLite database file, or a postgresql:// URL */
     const char *web_dir; /* the static UI; NULL: the built-in default */
+    const char *po_dir;  /* the language catalogues served at /i18n/ (set by srv_start:
+                          * the po folder beside the web folder) */
     int ai_delay_ms;     /* pause before a computer's turn (its first decision) */
     int ai_step_ms;      /* pause between the decisions of one computer's turn */
     int workers;         /* AI worker threads; 0: one per CPU, at least 2 */

@@ -127,6 +127,20 @@ t.test('addresses with a NUL or control character are refused with 400', async (
   await alive();
 });
 
+t.test('/i18n/ serves the catalogues and nothing else of the disk', async () => {
+  const ok = await rawHttp('GET /i18n/es.po HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  assertEq(ok.status, 200, 'GET /i18n/es.po');
+  assert(/Content-Type: text\/plain; charset=utf-8/i.test(ok.text) && /Plural-Forms/.test(ok.text), 'the Spanish catalogue');
+  assertEq((await rawHttp('GET /i18n/LINGUAS HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).status, 200, 'LINGUAS');
+  for (const p of ['/i18n/xx.po', '/i18n/../meson.build', '/i18n/%2e%2e/meson.build', '/i18n/es.po.bak',
+    '/i18n/es.mo', '/i18n/', '/i18n/e-s.po', '/i18n/LINGUAS/x', '/po/es.po', '/i18n/.po']) {
+    const r = await rawHttp(`GET ${p} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    assertEq(r.status, 404, `GET ${p}`);
+    assert(!/msgid/.test(r.text), `GET ${p} serves no file`);
+  }
+  await alive();
+});
+
 t.test('a Content-Length over the limit gets 413 at once, before any body', async () => {
   const t0 = Date.now();
   const r = await rawHttp('POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
