@@ -11,9 +11,10 @@
 // A missing browser or package is a failure.
 import path from 'node:path';
 import { assert, assertEq, sleep, startServer } from '../server/lib.mjs';
+import { spanishPass } from './spanish-games.mjs';
 import { browserSuite, recordAnimations, startedAnimations } from './browser.mjs';
 
-const { server, t, newPage, shot, finish, tabula, dir } = await browserSuite({ title: 'browser tests (Arkadia)', prefix: 'arkadia-', aiDelay: 40, reducedMotion: true });
+const { server, browser, errors, t, newPage, shot, finish, tabula, dir } = await browserSuite({ title: 'browser tests (Arkadia)', prefix: 'arkadia-', aiDelay: 40, reducedMotion: true });
 const GESTURES = Number(process.env.ARKADIA_GESTURES || 30);
 
 // A point inside square `sq` of the board, (fx, fy) in 0…1 across it.
@@ -623,6 +624,13 @@ t.test('a computer\'s turn of many decisions plays out in about 2 s; the pace is
   const n = turn.b - turn.a + 1;
   assert(turn.span >= 1000 && turn.span <= 2600, `a turn of ${n} decisions played out in about 2 s (${Math.round(turn.span)} ms)`);
   await spec.context().close();
+});
+
+// In Spanish (issue 31): a Arkadia game in play and a finished one, on a phone
+// and a desktop: no English word, nothing scrolls sideways, no button cut.
+t.test('in Spanish: a game in play and its result, on a phone and a desktop', async () => {
+  await spanishPass({ game: 'arkadia', server, browser, tabula, dir, errors, ready: (page) => page.waitForSelector('.arkadia-board'),
+    shot: (page, name) => shot(page, name) });
 });
 
 await finish();

@@ -9,9 +9,10 @@
 // Screenshots go to tests/e2e/artifacts/khronos-*.png.
 import path from 'node:path';
 import { assert, assertEq, engine } from '../server/lib.mjs';
+import { spanishPass } from './spanish-games.mjs';
 import { browserSuite, recordAnimations } from './browser.mjs';
 
-const { tabula, artifacts, server, t, newPage, shot, finish } = await browserSuite({ title: 'browser tests (Khronos)', prefix: 'khronos-', aiDelay: 60 });
+const { tabula, artifacts, server, browser, errors, dir, t, newPage, shot, finish } = await browserSuite({ title: 'browser tests (Khronos)', prefix: 'khronos-', aiDelay: 60 });
 const DEBUG = !!process.env.E2E_DEBUG;
 
 let gameUrl = null, spectatorUrl = null;
@@ -605,5 +606,12 @@ async function endTurn(page) {
   await page.click('#turn-confirm');
   await decided(page, n, 'the end of the turn');
 }
+
+// In Spanish (issue 31): a Khronos game in play and a finished one, on a phone
+// and a desktop: no English word, nothing scrolls sideways, no button cut.
+t.test('in Spanish: a game in play and its result, on a phone and a desktop', async () => {
+  await spanishPass({ game: 'khronos', server, browser, tabula, dir, errors, ready: (page) => page.waitForSelector('.kh-root[data-n]'),
+    shot: (page, name) => shot(page, name) });
+});
 
 await finish();
