@@ -626,11 +626,28 @@ t.test('a computer\'s turn of many decisions plays out in about 2 s; the pace is
   await spec.context().close();
 });
 
-// In Spanish (issue 31): a Arkadia game in play and a finished one, on a phone
-// and a desktop: no English word, nothing scrolls sideways, no button cut.
-t.test('in Spanish: a game in play and its result, on a phone and a desktop', async () => {
+// In Spanish (issue 31): an Arkadia game in play and a finished one, on a phone
+// and a desktop: no English word, nothing scrolls sideways, no button cut;
+// then the renderer's words in every phase, driven directly.
+t.test('in Spanish: a game in play and its result, on a phone and a desktop; every phase\'s words', async () => {
   await spanishPass({ game: 'arkadia', server, browser, tabula, dir, errors, ready: (page) => page.waitForSelector('.arkadia-board'),
-    shot: (page, name) => shot(page, name) });
+    shot: (page, name) => shot(page, name),
+    phases: {
+      cases: (v) => [
+        { name: 'an action', view: { phase: 'action', to_move: 0 }, legal: ['build house red', 'build trade-centre olive', 'workers lot'] },
+        { name: 'a building to place', view: { phase: 'place', to_move: 0, card: 'mill olive' }, legal: [] },
+        { name: 'workers', view: { phase: 'workers', to_move: 0, placed: 1 }, legal: ['own a1', 'neutral a2', 'stop'] },
+        { name: 'castle pieces', view: { phase: 'castle', to_move: 0, castle_left: 2 }, legal: ['castle red 1', 'castle black 2'] },
+        { name: 'a card to draw', view: { phase: 'draw', to_move: 0 }, legal: ['draw stack', ...v.display.map((c) => `draw ${c}`)] },
+        { name: 'a banner', view: { phase: 'banner', to_move: 0, action: 'skip' }, legal: ['banner yes', 'banner no'] },
+        { name: 'a sale', view: { phase: 'sale', to_move: 0, family: 'olive' }, legal: ['sell olive 0', 'sell olive 1', 'sell olive 2'] },
+        { name: 'the lot', view: { phase: 'lot', to_move: 0 }, legal: [] },
+        { name: 'the end', view: {}, legal: [] },
+      ],
+      moves: ['lot g5', 'build house red', 'build trade-centre olive', 'build mill black', 'a1-a2', 'workers lot', 'workers c4', 'own a1', 'neutral a2',
+        'stop', 'castle red 1', 'castle silver 3', 'draw stack', 'draw smithy black', 'banner yes', 'banner no', 'sell red 1', 'sell silver 3'],
+    },
+  });
 });
 
 await finish();

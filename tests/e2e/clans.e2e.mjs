@@ -644,10 +644,20 @@ t.test('the last move glows until the next decision and moves once on arrival; r
 });
 
 // In Spanish (issue 31): a Clans game in play and a finished one, on a phone
-// and a desktop: no English word, nothing scrolls sideways, no button cut.
-t.test('in Spanish: a game in play and its result, on a phone and a desktop', async () => {
+// and a desktop: no English word, nothing scrolls sideways, no button cut;
+// then the renderer's words in every phase, driven directly.
+t.test('in Spanish: a game in play and its result, on a phone and a desktop; every phase\'s words', async () => {
   await spanishPass({ game: 'clans', server, browser, tabula, dir, errors, ready: (page) => page.waitForSelector('.clans-board .territory'),
-    shot: (page, name) => shot(page, name) });
+    shot: (page, name) => shot(page, name),
+    phases: {
+      cases: (v) => [
+        { name: 'a move', view: { phase: 'move', your_colour: 'red' }, legal: ['1-2', '1-3', '5-6'], click: ['g.territory[data-id="1"]'] },
+        { name: 'the village order', view: { phase: 'village', your_colour: 'blue' }, legal: ['village 5', 'village 9'] },
+        { name: 'the end', view: {}, legal: [] },
+      ],
+      moves: ['12-13', 'village 5'],
+    },
+  });
 });
 
 await finish();

@@ -608,10 +608,25 @@ async function endTurn(page) {
 }
 
 // In Spanish (issue 31): a Khronos game in play and a finished one, on a phone
-// and a desktop: no English word, nothing scrolls sideways, no button cut.
-t.test('in Spanish: a game in play and its result, on a phone and a desktop', async () => {
+// and a desktop: no English word, nothing scrolls sideways, no button cut;
+// then the renderer's words in every phase, driven directly.
+t.test('in Spanish: a game in play and its result, on a phone and a desktop; every phase\'s words', async () => {
   await spanishPass({ game: 'khronos', server, browser, tabula, dir, errors, ready: (page) => page.waitForSelector('.kh-root[data-n]'),
-    shot: (page, name) => shot(page, name) });
+    shot: (page, name) => shot(page, name),
+    phases: {
+      cases: (v) => [
+        { name: 'an action', view: { phase: 'action', current: 0, turn: 4, hand: 'mrc', left: [2, 2], pool: 0, ripple: { type: 'keep', board: 'faith' } },
+          legal: ['travel might faith', 'exchange mr', 'end', 'end discard m', 'build might keep'], click: ['.kh-tile[data-type="keep"]'] },
+        { name: 'squares to cover', view: { phase: 'squares', current: 0, hand: 'mrc', pending: { board: 'might', type: 'castle', target: 'c4' } }, legal: [] },
+        { name: 'a surcharge', view: { phase: 'pay', current: 0, hand: 'mrc', pending: { board: 'faith', type: 'city', extra: 2, at: 'c4-e6' } }, legal: ['pay mr', 'pay rc'] },
+        { name: 'a building to downsize', view: { phase: 'pick', current: 0, hand: 'mrc', pending: { board: 'reason' } }, legal: [] },
+        { name: 'the squares kept', view: { phase: 'keep', current: 0, hand: 'mrc', pending: { board: 'might', target: 'c4' } }, legal: [] },
+        { name: 'the end', view: {}, legal: [] },
+      ],
+      moves: ['build might keep', 'upgrade faith c4 abbey', 'travel might reason', 'travel might reason 1', 'demolish faith c4', 'downsize might c4',
+        'populate c4', 'renovate d5', 'swap m for r', 'exchange mrr', 'pay c', 'pay mc', 'end discard r', 'end', 'c4+d5'],
+    },
+  });
 });
 
 await finish();

@@ -13,7 +13,7 @@
 // game is seen by a spectator (every seat's words, colours revealed).
 import path from 'node:path';
 import { assert, assertEq, sleep, startServer } from '../server/lib.mjs';
-import { assertNoEnglish, spanishPage } from './i18n-check.mjs';
+import { assertNoEnglish, englishWords, spanishPage } from './i18n-check.mjs';
 
 const SIZES = [[390, 844], [1280, 800]];
 
@@ -51,7 +51,7 @@ async function checkSizes(page, where, shot, name) {
 
 // The pass: `ready(page)` waits for the game's own board in play; `shot`
 // saves a screenshot (page, name) as the suite does.
-export async function spanishPass({ game, server, browser, tabula, dir, errors, shot, ready }) {
+export async function spanishPass({ game, server, browser, tabula, dir, errors, shot, ready, phases = null }) {
   const page = await spanishPage(browser, { width: SIZES[0][0], height: SIZES[0][1] });
   page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
   // a game in play: the player's seat first, on the player's turn
@@ -73,8 +73,100 @@ export async function spanishPass({ game, server, browser, tabula, dir, errors, 
     await page.goto(`${quick.base}/game.html?game=${encodeURIComponent(done.id)}`);
     await page.waitForSelector('#result:not([hidden])', { timeout: 30000 });
     await checkSizes(page, `${game}'s result`, shot, 'es-result-phone');
+    // every phase's words, from the finished game's last position
+    if (phases) await spanishPhases({ game, server: quick, browser, errors, id: done.id, ...phases });
   } finally {
     await page.context().close();
     await quick.stop();
+  }
+}
+
+// ---- every phase's words, the renderer driven directly ----
+//
+// The renderer of `game`, in a page that speaks Spanish, is fed the position
+// `base` (a real view of that game) changed into each of its phases, with a
+// legal list of every kind of decision: everything it shows (texts, titles,
+// labels), its turn card (instruction), its "you" card, its seat extras and
+// its words for each decision (sayMove, formatMove) must hold no English word.
+// Positions a live game rarely reaches (a sale, a downsize) are checked too.
+
+// The words of a text, as i18n-check.mjs reads them.
+function wordsOf(text) {
+  return (String(text).match(/[\p{L}][\p{L}'’]*[\p{L}]|\p{L}/gu) || [])
+    .map((w) => w.toLowerCase().replace(/['’]s$/, '')).flatMap((w) => w.split(/['’]/)).filter((w) => w.length >= 2);
+}
+
+// In the page: for each case {view patch, legal, moves}, the renderer's words.
+async function rendererWords({ game, base, cases, moves }) {
+  await (await import('/js/i18n.js')).ready();
+  const { create } = await import(`/js/renderers/${game}.js`);
+  const board = await (await fetch(`/api/catalog/${game}/board`)).json();
+  const boardEl = document.createElement('div'), panelsEl = document.createElement('div');
+  boardEl.className = 'board-wrap';
+  document.body.append(boardEl, panelsEl);
+  const seats = [{ name: 'Ana' }, { name: 'Bruno' }];
+  const R = create({ boardEl, panelsEl, board, decide: () => false, seatName: (k) => seats[k].name });
+  const out = [];
+  const read = (where, node) => {
+    if (!node) return;
+    if (typeof node === 'string') { out.push({ where, text: node }); return; }
+    const nodes = Array.isArray(node) ? node : [node];
+    for (const n of nodes) {
+      if (!n) continue;
+      if (typeof n === 'string') { out.push({ where, text: n }); continue; }
+      out.push({ where, text: n.textContent });
+      for (const e of n.querySelectorAll ? n.querySelectorAll('[title],[aria-label]') : []) {
+        for (const a of ['title', 'aria-label']) if (e.getAttribute(a)) out.push({ where: `${where}[${a}]`, text: e.getAttribute(a) });
+      }
+    }
+  };
+  let n = 1000;
+  for (const c of cases) {
+    const ctx = { view: { ...base, ...c.view }, legal: c.legal, yourTurn: true, seat: 0, toMove: 0, last: null, result: null,
+      thinking: null, seats, replay: false, n: n++, prompt: null };
+    R.update(ctx);
+    if (c.click) for (const sel of c.click) { const e = boardEl.querySelector(sel) || panelsEl.querySelector(sel); if (e) e.dispatchEvent(new MouseEvent('click', { bubbles: true })); }
+    const where = c.name;
+    read(`${where}: board`, boardEl);
+    read(`${where}: panels`, panelsEl);
+    if (R.actions) read(`${where}: actions`, R.actions());
+    if (R.instruction) { const i = R.instruction(ctx) || {}; read(`${where}: turn card`, [i.headline || '', i.detail || '']); }
+    if (R.youPanel) read(`${where}: you`, R.youPanel(ctx));
+    if (R.seatExtras) for (const k of [0, 1]) read(`${where}: seat ${k + 1}`, R.seatExtras(ctx, k));
+    if (R.resultExtras) for (const k of [0, 1]) read(`${where}: result ${k + 1}`, R.resultExtras(ctx, k, ctx.view));
+  }
+  for (const m of moves) {
+    if (R.sayMove) read(`say "${m}"`, R.sayMove(m) || '');
+    if (R.formatMove) read(`format "${m}"`, R.formatMove(m) || '');
+  }
+  boardEl.remove(); panelsEl.remove();
+  return out;
+}
+
+// `cases(view)` gives the phases to show from a real view of the game
+// (its last position as a spectator sees it, game `id`); `moves` the
+// decisions to word.
+export async function spanishPhases({ game, server, browser, errors, id, cases, moves, allow = [] }) {
+  const page = await spanishPage(browser);
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  try {
+    await page.goto(`${server.base}/rules.html?game=${game}`);
+    await page.waitForSelector('#picture-caption:not(:empty)');
+    const base = await page.evaluate(async (id) => {
+      const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws?game=${encodeURIComponent(id)}`);
+      return new Promise((resolve, reject) => {
+        ws.onmessage = (ev) => { const m = JSON.parse(ev.data); if (m.type === 'state' && m.view) { ws.close(); resolve(m.view); } };
+        ws.onerror = () => reject(new Error('no state'));
+      });
+    }, id);
+    const said = await page.evaluate(rendererWords, { game, base, cases: cases(base), moves });
+    const english = englishWords();
+    const ok = new Set(['ana', 'bruno', ...allow]);
+    const found = said.map((x) => ({ ...x, bad: wordsOf(x.text).filter((w) => english.has(w) && !ok.has(w)) })).filter((x) => x.bad.length);
+    assertEq(found.map((x) => `${x.where}: "${x.text.trim().slice(0, 90)}" (${[...new Set(x.bad)].join(', ')})`), [],
+      `${game}: every phase's words in Spanish`);
+    assert(said.length > 20, `${game}: the renderer said things (${said.length})`);
+  } finally {
+    await page.context().close();
   }
 }

@@ -1101,7 +1101,9 @@ export function create({ boardEl, panelsEl, board, decide }) {
       if ((r = /^lot (\S+)$/.exec(m))) return t('lot at {square}', { square: r[1] });
       if ((r = /^build (\S+) (\S+)$/.exec(m))) return t('lays {colour} {building}', { colour: famWord(r[2]), building: formLower(r[1]) });
       if (/^[a-p]\d{1,2}(-[a-p]\d{1,2})+$/.test(m)) return t('on {squares}', { squares: m.replace(/-/g, ' ') });
+      if (m === 'workers lot') return t('workers by the castle lot');
       if ((r = /^workers (\S+)$/.exec(m))) return t('workers by {square}', { square: r[1] });
+      if (m === 'stop') return t('stops placing workers');
       if ((r = /^own (\S+)$/.exec(m))) return t('own worker {square}', { square: r[1] });
       if ((r = /^neutral (\S+)$/.exec(m))) return t('neutral worker {square}', { square: r[1] });
       if ((r = /^castle (\w+) (\d+)$/.exec(m))) return t('castle {n} ← {colour}', { n: r[2], colour: famWord(r[1]) });

@@ -1426,6 +1426,9 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       if ((r = /^renovate (\w+)$/.exec(m))) return t('renovate {square} · Reason', { square: r[1] });
       if ((r = /^end discard (\w+)$/.exec(m))) return t('end turn, discard {cards}', { cards: r[1] });
       if (m === 'end') return t('end turn');
+      if ((r = /^swap (\w) for (\w)$/.exec(m))) return t('swap {mine} for {theirs}', { mine: r[1], theirs: r[2] });
+      if ((r = /^exchange (\w+)$/.exec(m))) return t('exchange {cards}', { cards: r[1] });
+      if ((r = /^pay (\w+)$/.exec(m))) return t('pay {cards}', { cards: r[1] });
       if (/^[a-z]\d+(\+[a-z]\d+)*$/.test(m)) return t('on {squares}', { squares: m });
       return m;
     },
