@@ -630,11 +630,14 @@ t.test('a computer\'s turn of many decisions plays out in about 2 s; the pace is
 // and a desktop: no English word, nothing scrolls sideways, no button cut;
 // then the renderer's words in every phase, driven directly.
 t.test('in Spanish: a game in play and its result, on a phone and a desktop; every phase\'s words', async () => {
-  await spanishPass({ game: 'arkadia', server, browser, tabula, dir, errors, ready: (page) => page.waitForSelector('.arkadia-board'),
+  await spanishPass({ game: 'arkadia', server, browser, tabula, dir, errors, ready: (page) => page.waitForSelector('.arkadia-board'), cards: '.ark-card',
     shot: (page, name) => shot(page, name),
     phases: {
       cases: (v) => [
-        { name: 'an action', view: { phase: 'action', to_move: 0 }, legal: ['build house red', 'build trade-centre olive', 'workers lot'] },
+        // every form of building on a card, in the display and in the hand
+        { name: 'an action', view: { phase: 'action', to_move: 0, display: ['monastery red', 'trade-centre olive', 'smithy black'],
+          seats: v.seats.map((s, k) => (k ? s : { ...s, hand: ['house red', 'farm olive', 'tavern black', 'mill silver'] })) },
+          legal: ['build house red', 'build mill silver', 'workers lot'] },
         { name: 'a building to place', view: { phase: 'place', to_move: 0, card: 'mill olive' }, legal: [] },
         { name: 'workers', view: { phase: 'workers', to_move: 0, placed: 1 }, legal: ['own a1', 'neutral a2', 'stop'] },
         { name: 'castle pieces', view: { phase: 'castle', to_move: 0, castle_left: 2 }, legal: ['castle red 1', 'castle black 2'] },

@@ -611,7 +611,7 @@ async function endTurn(page) {
 // and a desktop: no English word, nothing scrolls sideways, no button cut;
 // then the renderer's words in every phase, driven directly.
 t.test('in Spanish: a game in play and its result, on a phone and a desktop; every phase\'s words', async () => {
-  await spanishPass({ game: 'khronos', server, browser, tabula, dir, errors, ready: (page) => page.waitForSelector('.kh-root[data-n]'),
+  await spanishPass({ game: 'khronos', server, browser, tabula, dir, errors, ready: (page) => page.waitForSelector('.kh-root[data-n]'), cards: '.kh-card, .kh-tile',
     shot: (page, name) => shot(page, name),
     phases: {
       cases: (v) => [

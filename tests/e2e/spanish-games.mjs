@@ -23,20 +23,21 @@ async function post(base, body) {
   return r.json();
 }
 
-// Sideways scroll and buttons whose words do not fit, as a player sees them.
-async function assertFits(page, where, width) {
-  const got = await page.evaluate(() => ({
+// Sideways scroll and buttons (and the game's cards, `cards`: a selector)
+// whose words do not fit, as a player sees them.
+async function assertFits(page, where, width, cards) {
+  const got = await page.evaluate((sel) => ({
     width: document.documentElement.scrollWidth,
-    cut: [...document.querySelectorAll('button, a.button')].filter((b) => b.getClientRects().length && b.scrollWidth > b.clientWidth + 1)
+    cut: [...document.querySelectorAll(sel)].filter((b) => b.getClientRects().length && b.scrollWidth > b.clientWidth + 1)
       .map((b) => `${b.id || b.className}: ${b.textContent.trim().slice(0, 40)} (${b.scrollWidth} px in ${b.clientWidth})`),
-  }));
+  }), ['button', 'a.button', '[role=button]', ...(cards ? [cards] : [])].join(', '));
   assert(got.width <= width, `${where}: no sideways scroll (${got.width} > ${width})`);
   assertEq(got.cut, [], `${where}: no button's text is cut`);
 }
 
 // Checks the page at each size in turn (one load: the layout follows the
 // viewport), saving a screenshot at the phone's size.
-async function checkSizes(page, where, shot, name) {
+async function checkSizes(page, where, shot, name, cards) {
   const order = page.viewportSize().width === SIZES[0][0] ? SIZES : [...SIZES].reverse();
   for (const [w, h] of order) {
     if (page.viewportSize().width !== w) {
@@ -44,14 +45,14 @@ async function checkSizes(page, where, shot, name) {
       await sleep(150); // the layout and the board's size settle
     }
     await assertNoEnglish(page, `${where} at ${w}×${h}`);
-    await assertFits(page, `${where} at ${w}×${h}`, w);
+    await assertFits(page, `${where} at ${w}×${h}`, w, cards);
     if (w < 500) await shot(page, name);
   }
 }
 
 // The pass: `ready(page)` waits for the game's own board in play; `shot`
 // saves a screenshot (page, name) as the suite does.
-export async function spanishPass({ game, server, browser, tabula, dir, errors, shot, ready, phases = null }) {
+export async function spanishPass({ game, server, browser, tabula, dir, errors, shot, ready, cards = null, phases = null }) {
   const page = await spanishPage(browser, { width: SIZES[0][0], height: SIZES[0][1] });
   page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
   // a game in play: the player's seat first, on the player's turn
@@ -59,7 +60,7 @@ export async function spanishPass({ game, server, browser, tabula, dir, errors, 
   await page.goto(`${server.base}/game.html?game=${encodeURIComponent(live.id)}&token=${live.seats[0].token}`);
   await ready(page);
   await page.waitForSelector('#turn .headline');
-  await checkSizes(page, `${game} in play`, shot, 'es-play-phone');
+  await checkSizes(page, `${game} in play`, shot, 'es-play-phone', cards);
   // a finished game, seen by a spectator
   const quick = await startServer(tabula, { db: path.join(dir, `es-${game}.db`), aiDelay: 0, args: ['--ai-step-ms', '0'] });
   try {
@@ -72,7 +73,7 @@ export async function spanishPass({ game, server, browser, tabula, dir, errors, 
     assertEq(status, 'over', `the ${game} game between computers ended`);
     await page.goto(`${quick.base}/game.html?game=${encodeURIComponent(done.id)}`);
     await page.waitForSelector('#result:not([hidden])', { timeout: 30000 });
-    await checkSizes(page, `${game}'s result`, shot, 'es-result-phone');
+    await checkSizes(page, `${game}'s result`, shot, 'es-result-phone', cards);
     // every phase's words, from the finished game's last position
     if (phases) await spanishPhases({ game, server: quick, browser, errors, id: done.id, ...phases });
   } finally {
@@ -87,7 +88,8 @@ export async function spanishPass({ game, server, browser, tabula, dir, errors, 
 // `base` (a real view of that game) changed into each of its phases, with a
 // legal list of every kind of decision: everything it shows (texts, titles,
 // labels), its turn card (instruction), its "you" card, its seat extras and
-// its words for each decision (sayMove, formatMove) must hold no English word.
+// its words for each decision (sayMove, formatMove) must hold no English word,
+// and no button or card may cut its words.
 // Positions a live game rarely reaches (a sale, a downsize) are checked too.
 
 // The words of a text, as i18n-check.mjs reads them.
@@ -97,7 +99,7 @@ function wordsOf(text) {
 }
 
 // In the page: for each case {view patch, legal, moves}, the renderer's words.
-async function rendererWords({ game, base, cases, moves }) {
+async function rendererWords({ game, base, cases, moves, CUT }) {
   await (await import('/js/i18n.js')).ready();
   const { create } = await import(`/js/renderers/${game}.js`);
   const board = await (await fetch(`/api/catalog/${game}/board`)).json();
@@ -106,7 +108,7 @@ async function rendererWords({ game, base, cases, moves }) {
   document.body.append(boardEl, panelsEl);
   const seats = [{ name: 'Ana' }, { name: 'Bruno' }];
   const R = create({ boardEl, panelsEl, board, decide: () => false, seatName: (k) => seats[k].name });
-  const out = [];
+  const out = [], cut = [];
   const read = (where, node) => {
     if (!node) return;
     if (typeof node === 'string') { out.push({ where, text: node }); return; }
@@ -127,6 +129,9 @@ async function rendererWords({ game, base, cases, moves }) {
     R.update(ctx);
     if (c.click) for (const sel of c.click) { const e = boardEl.querySelector(sel) || panelsEl.querySelector(sel); if (e) e.dispatchEvent(new MouseEvent('click', { bubbles: true })); }
     const where = c.name;
+    for (const e of [...boardEl.querySelectorAll(CUT), ...panelsEl.querySelectorAll(CUT)]) {
+      if (e.getClientRects().length && e.scrollWidth > e.clientWidth + 1) cut.push(`${where}: ${e.className} "${e.textContent.trim()}" (${e.scrollWidth} px in ${e.clientWidth})`);
+    }
     read(`${where}: board`, boardEl);
     read(`${where}: panels`, panelsEl);
     if (R.actions) read(`${where}: actions`, R.actions());
@@ -140,7 +145,7 @@ async function rendererWords({ game, base, cases, moves }) {
     if (R.formatMove) read(`format "${m}"`, R.formatMove(m) || '');
   }
   boardEl.remove(); panelsEl.remove();
-  return out;
+  return { said: out, cut };
 }
 
 // `cases(view)` gives the phases to show from a real view of the game
@@ -159,7 +164,9 @@ export async function spanishPhases({ game, server, browser, errors, id, cases, 
         ws.onerror = () => reject(new Error('no state'));
       });
     }, id);
-    const said = await page.evaluate(rendererWords, { game, base, cases: cases(base), moves });
+    const { said, cut } = await page.evaluate(rendererWords, { game, base, cases: cases(base), moves,
+      CUT: 'button, a.button, [role=button], .ark-card, .kh-card, .kh-tile, .kh-tile-name' });
+    assertEq(cut, [], `${game}: no word is cut in any phase`);
     const english = englishWords();
     const ok = new Set(['ana', 'bruno', ...allow]);
     const found = said.map((x) => ({ ...x, bad: wordsOf(x.text).filter((w) => english.has(w) && !ok.has(w)) })).filter((x) => x.bad.length);

@@ -1125,7 +1125,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
         const dm = x ? buildingActions(mode.board, x).demolish : [];
         if (dm.length) {
           acts.append(el('button.small#kh-demolish-this', { type: 'button', onclick: () => send(dm[0].move) },
-            t('Demolish this {tile} · 1 Ecu + 1 card', { tile: tileLower(x.type) })));
+            t('Demolish this {tile} · 1 Ecu + 1 card', { tile: tileName(x.type) })));
         }
       }
       if (mode && mode.kind === 'travelN') {
@@ -1294,7 +1294,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
         const block = tile && tile.size > 1 ? ` ${t('({n} × {n} squares)', { n: tile.size })}` : '';
         const up = p.target ? ` ${t('(upgrading {square})', { square: p.target })}` : '';
         return {
-          headline: t('Place the {tile} on {board}', { tile: tileLower(p.type), board: boardName(p.board) }),
+          headline: t('Place the {tile} on {board}', { tile: tileName(p.type), board: boardName(p.board) }),
           detail: t('Click the marked top-left square of the block it will cover{block}{upgrading}, or click squares it should cover until only one place fits; the dashed preview shows where.', { block, upgrading: up }),
         };
       }
@@ -1316,7 +1316,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
         const small = x ? DOWN[x.type] : null;
         const several = !!(x && G.tiles[small] && G.tiles[small].size > 1);
         return {
-          headline: x ? t('Your {tile} on {board} is downsized', { tile: tileLower(x.type), board: boardName(p.board) }) : t('Your building on {board} is downsized', { board: boardName(p.board) }),
+          headline: x ? t('Your {tile} on {board} is downsized', { tile: tileName(x.type), board: boardName(p.board) }) : t('Your building on {board} is downsized', { board: boardName(p.board) }),
           detail: small ? (several ? t('It becomes {tile}. Click the highlighted squares it keeps.', { tile: aTile(small) }) : t('It becomes {tile}. Click the highlighted square it keeps.', { tile: aTile(small) }))
             : t('It becomes a smaller tile. Click the highlighted square it keeps.'),
         };
@@ -1402,7 +1402,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       if (m === 'end') return t('End your turn.');
       if (/^[a-z]\d+(-[a-z]\d+|(\+[a-z]\d+)*)$/.test(m) && v && v.pending) {
         if (v.phase === 'keep') return t('Keep the highlighted part of the building on {age}.', { age: age(v.pending.board) });
-        return v.pending.type ? t('Put the {tile} on the highlighted squares of {age}.', { tile: tileLower(v.pending.type), age: age(v.pending.board) })
+        return v.pending.type ? t('Put the {tile} on the highlighted squares of {age}.', { tile: tileName(v.pending.type), age: age(v.pending.board) })
           : t('Put the building on the highlighted squares of {age}.', { age: age(v.pending.board) });
       }
       return null;
