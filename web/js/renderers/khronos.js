@@ -49,8 +49,8 @@ export const FAMILY = {
 // sentences that must agree with a building, a colour or a count are whole
 // catalogue entries.
 const famName = (f) => ({ military: t('Military'), religious: t('Religious'), civil: t('Civil') })[f] || f;
-// a building's family inside a sentence ("a keep · military, value 2")
-const famAdj = (f) => ({ military: t('military'), religious: t('religious'), civil: t('civil') })[f] || f;
+// a building's family inside a sentence ("Keep · military, value 2")
+const famAdj = (f) => famName(f).toLocaleLowerCase();
 function famCards(f, n) {
   switch (f) {
     case 'military': return tn('{n} military card', '{n} military cards', n);
