@@ -616,10 +616,23 @@ static enum MHD_Result http_static(srv_http *h, struct MHD_Connection *c, const 
             fd = -1;
         }
     }
+    unsigned status = MHD_HTTP_OK;
     if (fd < 0) {
-        char *body = strdup("<!doctype html><title>Not found</title><p>Not found. "
-                            "<a href=\"/\">Back to the lobby</a>.</p>\n");
-        return http_send(c, 404, "text/html; charset=utf-8", body);
+        /* The UI's own page for it (web/404.html: in the player's language,
+         * by its script), else a line of English. */
+        snprintf(full, sizeof full, "%s/404.html", h->web_dir);
+        fd = open(full, O_RDONLY | O_CLOEXEC);
+        if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+            close(fd);
+            fd = -1;
+        }
+        if (fd < 0) {
+            char *body = strdup("<!doctype html><title>Not found</title><p>Not found. "
+                                "<a href=\"/\">Back to the lobby</a>.</p>\n");
+            return http_send(c, 404, "text/html; charset=utf-8", body);
+        }
+        status = MHD_HTTP_NOT_FOUND;
+        type = "text/html; charset=utf-8";
     }
     struct MHD_Response *r = MHD_create_response_from_fd((uint64_t)st.st_size, fd);
     if (!r) {
@@ -635,7 +648,7 @@ static enum MHD_Result http_static(srv_http *h, struct MHD_Connection *c, const 
                                 "default-src 'self'; style-src 'self' 'unsafe-inline'; "
                                 "img-src 'self' data:; connect-src 'self' ws: wss:; "
                                 "frame-ancestors 'none'");
-    enum MHD_Result ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+    enum MHD_Result ret = MHD_queue_response(c, status, r);
     MHD_destroy_response(r);
     return ret;
 }

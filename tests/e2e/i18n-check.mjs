@@ -111,7 +111,8 @@ export async function readableText(page) {
 
 // Fails (throws) when the page shows a word of the English catalogue.
 // `allow`: further words this page may show (a name the test typed).
-export async function assertNoEnglish(page, where, { allow = [] } = {}) {
+// `limit`: how many findings the error lists.
+export async function assertNoEnglish(page, where, { allow = [], limit = 12 } = {}) {
   const english = englishWords();
   const ok = new Set(allow.map((w) => w.toLowerCase()));
   const found = [];
@@ -120,8 +121,8 @@ export async function assertNoEnglish(page, where, { allow = [] } = {}) {
     if (bad.length) found.push(`${el}: "${text.trim().slice(0, 80)}" (${[...new Set(bad)].join(', ')})`);
   }
   if (found.length) {
-    const more = found.length > 12 ? `\n  … and ${found.length - 12} more` : '';
-    throw new Error(`${where}: English on a page in Spanish:\n  ${found.slice(0, 12).join('\n  ')}${more}`);
+    const more = found.length > limit ? `\n  … and ${found.length - limit} more` : '';
+    throw new Error(`${where}: English on a page in Spanish:\n  ${found.slice(0, limit).join('\n  ')}${more}`);
   }
 }
 

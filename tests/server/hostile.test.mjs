@@ -127,7 +127,7 @@ t.test('addresses with a NUL or control character are refused with 400', async (
   await alive();
 });
 
-t.test('/i18n/ serves the catalogues and nothing else of the disk', async () => {
+t.test('/i18n/ serves the catalogues and nothing else of the disk; a lost address gets the 404 page', async () => {
   const ok = await rawHttp('GET /i18n/es.po HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
   assertEq(ok.status, 200, 'GET /i18n/es.po');
   assert(/Content-Type: text\/plain; charset=utf-8/i.test(ok.text) && /Plural-Forms/.test(ok.text), 'the Spanish catalogue');
@@ -138,6 +138,10 @@ t.test('/i18n/ serves the catalogues and nothing else of the disk', async () => 
     assertEq(r.status, 404, `GET ${p}`);
     assert(!/msgid/.test(r.text), `GET ${p} serves no file`);
   }
+  // an address that is no page: the UI's page saying so, with a 404
+  const lost = await rawHttp('GET /no-such-page.html HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  assertEq(lost.status, 404, 'GET /no-such-page.html');
+  assert(/data-i18n>This page does not exist/.test(lost.text) && /errorpage\.js/.test(lost.text), 'the translatable 404 page');
   await alive();
 });
 

@@ -2,6 +2,9 @@
 // DOM building without innerHTML (every text from the server is set as text,
 // never parsed as HTML), toasts, time formatting and this browser's own list
 // of games it created (so a creator can find their seat links again).
+// Words go through js/i18n.js: errors the server sends are shown in the
+// page's language (errorText), dates and numbers by Intl.
+import { date, errorText, lang, t } from './i18n.js';
 
 // How long a request may take before the page gives up on it and says so
 // (a phone losing its network can leave a request unanswered for minutes).
@@ -17,7 +20,7 @@ async function request(path, init) {
     const body = await res.json().catch(() => null);
     return { res, body };
   } catch {
-    throw new Error(ctl.signal.aborted ? 'the server did not answer in time' : 'the server cannot be reached');
+    throw new Error(ctl.signal.aborted ? t('the server did not answer in time') : t('the server cannot be reached'));
   } finally {
     clearTimeout(timer);
   }
@@ -25,7 +28,11 @@ async function request(path, init) {
 
 export async function apiGet(path) {
   const { res, body } = await request(path, { headers: { Accept: 'application/json' } });
-  if (!res.ok) throw new Error(body && body.error ? body.error.message : `HTTP ${res.status}`);
+  if (!res.ok) {
+    const e = new Error(body && body.error ? errorText(body.error) : `HTTP ${res.status}`);
+    e.code = body && body.error ? body.error.code : null;
+    throw e;
+  }
   return body;
 }
 
@@ -34,7 +41,7 @@ export async function apiPost(path, data, method = 'POST') {
     method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(data),
   });
   if (!res.ok) {
-    const e = new Error(body && body.error ? body.error.message : `HTTP ${res.status}`);
+    const e = new Error(body && body.error ? errorText(body.error) : `HTTP ${res.status}`);
     e.code = body && body.error ? body.error.code : null;
     throw e;
   }
@@ -51,11 +58,28 @@ export function touchScreen() {
 // An instruction in the words of this screen: the renderers write them for a
 // mouse and keys ("Click", "Esc cancels"); a touch screen reads "Tap" and no
 // key (its Cancel buttons do what Esc does).  Text written for a finger
-// already passes through unchanged.
+// already passes through unchanged.  The text is in the page's language: each
+// language's catalogue says "click" its own one way (docs/translating.md:
+// Spanish "Haz clic en X" / "haz clic en X", "(o pulsa Esc)", "Esc cancela.").
+const TOUCH_WORDS = {
+  en: [[/\bClick\b/g, 'Tap'], [/\bclick\b/g, 'tap'], [/ \(or press Esc\)/g, ''], [/ Esc cancels\./g, '']],
+  es: [[/\bHaz clic en\b/g, 'Toca'], [/\bhaz clic en\b/g, 'toca'], [/\bHaz clic\b/g, 'Toca'], [/\bhaz clic\b/g, 'toca'],
+    [/\bHacer clic en\b/g, 'Tocar'], [/\bhacer clic en\b/g, 'tocar'], [/ \(o pulsa Esc\)/g, ''], [/ Esc cancela\./g, '']],
+};
 export function forScreen(text) {
   if (!text || !touchScreen()) return text;
-  return text.replace(/\bClick\b/g, 'Tap').replace(/\bclick\b/g, 'tap')
-    .replace(/ \(or press Esc\)/g, '').replace(/ Esc cancels\./g, '').replace(/ \(Esc\)/g, '');
+  let out = text;
+  for (const [re, to] of TOUCH_WORDS[lang()] || TOUCH_WORDS.en) out = out.replace(re, to);
+  return out.replace(/ \(Esc\)/g, '');
+}
+
+// A seat's name as the page shows it: the names the server gives seats
+// nobody named ("Computer 2", "Player 3") in the page's language; a name a
+// person chose is theirs, as written.
+export function displayName(name) {
+  const m = /^(Computer|Player) (\d+)$/.exec(name || '');
+  if (!m) return name;
+  return m[1] === 'Computer' ? t('Computer {n}', { n: Number(m[2]) }) : t('Player {n}', { n: Number(m[2]) });
 }
 
 // "1 card", "2 cards"; `many` when the plural is not word + s.
@@ -135,13 +159,16 @@ export function toast(message, kind = 'info', ms = 4200) {
   setTimeout(() => t.remove(), ms);
 }
 
+// "just now", "5 min ago", "3 h ago", else the date, in the page's language.
 export function ago(iso) {
   if (!iso) return '';
   const s = (Date.now() - Date.parse(iso)) / 1000;
-  if (s < 60) return 'just now';
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return new Date(iso).toLocaleDateString();
+  if (s < 60) return t('just now');
+  if (s < 86400) {
+    const [v, unit] = s < 3600 ? [Math.floor(s / 60), 'minute'] : [Math.floor(s / 3600), 'hour'];
+    return new Intl.RelativeTimeFormat(lang() === 'pseudo' ? 'en' : lang(), { style: 'short', numeric: 'always' }).format(-v, unit);
+  }
+  return date(new Date(iso), { dateStyle: 'medium' });
 }
 
 export const brandSvg = () => {

@@ -13,7 +13,19 @@
 // that answers `no_secret_roles` anyway is not asked again); at most one request per
 // position; the panel shows nothing to spectators, in replays, while looking
 // back, or once the game is over (every colour is shown then); the words
-// (chances, names, colours) are the server's and the seats', never rule ids.
+// (chances, names, colours) are the server's and the seats', never rule ids,
+// shown in the page's language (colours are catalogue msgids; chances are
+// written by Intl from the number).
+import { num, t } from './i18n.js';
+
+// A chance in words: "71%", never "0%" or "100%" for what is only unlikely
+// or likely ("under 1%", "over 99%").
+function chanceWords(p) {
+  const pct = (v) => num(v, { style: 'percent', maximumFractionDigits: 0 });
+  if (p < 0.005) return t('under {pct}', { pct: pct(0.01) });
+  if (p > 0.995) return t('over {pct}', { pct: pct(0.99) });
+  return pct(p);
+}
 
 const KEY = 'tabula.showDeduction';
 
@@ -74,13 +86,13 @@ export function createDeduce({ el, send, seatName, applies: gameHasRoles = () =>
     const [top, ...rest] = o.chances;
     const likely = top && top.chance >= 0.5;
     const others = (likely ? rest : o.chances)
-      .map((c) => el('span.deduce-chance', swatch(c.colour), ` ${c.colour} ${c.words}`));
+      .map((c) => el('span.deduce-chance', swatch(c.colour), ` ${t(c.colour)} ${chanceWords(c.chance)}`));
     const sep = (nodes) => nodes.flatMap((n, i) => (i ? [', ', n] : [n]));
     return el('li.deduce-seat', { 'data-seat': o.seat },
       likely
-        ? el('div', swatch(top.colour), ' ', el('b', `${cap(top.colour)} is probably ${name}: ${top.words}`))
-        : el('div', el('b', `${name}: no clear sign yet`)),
-      others.length ? el('div.small.muted', likely ? 'otherwise ' : '', ...sep(others)) : null);
+        ? el('div', swatch(top.colour), ' ', el('b', t('{colour} is probably {name}: {chance}', { colour: cap(t(top.colour)), name, chance: chanceWords(top.chance) })))
+        : el('div', el('b', t('{name}: no clear sign yet', { name }))),
+      others.length ? el('div.small.muted', likely ? `${t('otherwise')} ` : '', ...sep(others)) : null);
   }
 
   // Fills `box` (the card) for the position of ctx, or hides it.
@@ -89,25 +101,25 @@ export function createDeduce({ el, send, seatName, applies: gameHasRoles = () =>
     box.hidden = !applies(ctx);
     if (box.hidden) return;
     ask(ctx);
-    box.append(el('div.card-head', el('h3', 'Your deduction'),
-      el('span.small.muted', 'a guess from play, not a certainty')));
+    box.append(el('div.card-head', el('h3', t('Your deduction')),
+      el('span.small.muted', t('a guess from play, not a certainty'))));
     const d = D.latest && D.latest.seat === ctx.seat ? D.latest : null;
     if (D.unavailable && (!d || d.n !== ctx.n)) {
-      box.append(el('div.small.muted#deduce-waiting', 'No deduction is available for this position; it is tried again after the next decision.'));
+      box.append(el('div.small.muted#deduce-waiting', t('No deduction is available for this position; it is tried again after the next decision.')));
       return;
     }
     if (!d) {
-      box.append(el('div.small.muted#deduce-waiting', 'Working it out…'));
+      box.append(el('div.small.muted#deduce-waiting', t('Working it out…')));
       return;
     }
     box.dataset.n = String(d.n);
-    box.append(el('div.small', `You are ${d.colour}.`));
+    box.append(el('div.small', t('You are {colour}.', { colour: t(d.colour) })));
     if (d.decisions === 0) {
-      box.append(el('div.small.muted', 'Nobody has played yet, so every other colour is equally likely.'));
+      box.append(el('div.small.muted', t('Nobody has played yet, so every other colour is equally likely.')));
       return;
     }
     box.append(el('ul.deduce-list#deduce-list', ...d.others.map(seatLine)));
-    if (d.n !== ctx.n) box.append(el('div.small.muted', 'Updating…'));
+    if (d.n !== ctx.n) box.append(el('div.small.muted', t('Updating…')));
   }
 
   // A new connection: a request in flight may be lost, so ask again.

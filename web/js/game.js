@@ -23,16 +23,17 @@
 // (ctx.before: the previous state in live play, fetched once on opening;
 // the step before in a replay or a look back) and marks what changed
 // (js/lastmove.js).
-import { apiGet, brandSvg, clear, el, forScreen, nameSpan, plural, toast, touchScreen } from './common.js';
+import { apiGet, brandSvg, clear, displayName, el, forScreen, nameSpan, toast, touchScreen } from './common.js';
+import { N_, andList, errorText, field, num, ready, t, tn } from './i18n.js';
 import { decisionWords, renderGameLog } from './gamelog.js';
 import { setBaseTitle, signalControls, turnSignal } from './notify.js';
 import { PACES, createPacer, loadPace, savePace } from './pacing.js';
-import { scoreGraph, stageTable } from './scoregraph.js';
+import { scoreGraph, sourceWords, stageTable } from './scoregraph.js';
 import { whatNowPanel } from './whatnow.js';
 import { mountReview } from './review.js';
 import { createDeduce, setupDeduceSetting } from './deduce.js';
 import { mountZoom } from './zoom.js';
-import { optionsList } from './options.js';
+import { levelLabel, optionsList } from './options.js';
 
 const params = new URLSearchParams(location.search);
 const gameId = params.get('game');
@@ -54,12 +55,11 @@ const S = {
 };
 
 // What went wrong, in plain words, for the page that cannot show the game.
+// (msgids: shown through t())
 const FATAL_WORDS = {
-  bad_token: 'This seat link does not open a seat of this game: it may be cut short or mistyped, '
-    + 'or it belongs to another game. Ask the person who sent it for the link again. You can still watch the game.',
-  unknown_game: 'There is no such game here. It may have been deleted by the person who created it, '
-    + 'or it expired before anyone played; check the link, or start a new game from the lobby.',
-  deleted: 'This game was deleted by the person who created it, before anyone played.',
+  bad_token: N_('This seat link does not open a seat of this game: it may be cut short or mistyped, or it belongs to another game. Ask the person who sent it for the link again. You can still watch the game.'),
+  unknown_game: N_('There is no such game here. It may have been deleted by the person who created it, or it expired before anyone played; check the link, or start a new game from the lobby.'),
+  deleted: N_('This game was deleted by the person who created it, before anyone played.'),
 };
 
 function freeSeats() {
@@ -75,7 +75,7 @@ function confirmEachMove() {
 
 function seatName(k) {
   const s = S.seats[k];
-  return s ? s.name : `Seat ${k + 1}`;
+  return s ? displayName(s.name) : t('Seat {seat}', { seat: k + 1 });
 }
 
 // The deduction aid (js/deduce.js): an option of this browser, off by default.
@@ -131,7 +131,7 @@ function context() {
 function renderAll() {
   const ctx = context();
   const live = S.current && !S.replay;
-  turnSignal(!!(live && S.current.your_turn && !S.current.result), S.summary ? `${S.summary.title}: your turn` : '');
+  turnSignal(!!(live && S.current.your_turn && !S.current.result), S.summary ? t('{game}: your turn', { game: S.summary.title }) : '');
   if (ctx.view && S.renderer) S.renderer.update(ctx);
   renderTurn(ctx);
   renderYou(ctx);
@@ -207,47 +207,47 @@ function renderTurn(ctx) {
   box.className = 'card turn-card';
   box.dataset.n = ctx.view ? String(ctx.n) : ''; // the position it speaks of (tests wait on it)
   if (S.fatal) {
-    box.append(el('h3', S.fatalCode === 'bad_token' ? 'This link does not work' : 'Cannot show this game'),
+    box.append(el('h3', S.fatalCode === 'bad_token' ? t('This link does not work') : t('Cannot show this game')),
       el('div.headline#fatal', S.fatal),
       el('div.row', { style: 'margin-top:10px' },
-        el('a.button.small.primary#back-to-lobby', { href: '/' }, 'Back to the lobby'),
-        S.fatalCode === 'bad_token' && gameId ? el('a.button.small', { href: `/game.html?game=${encodeURIComponent(gameId)}` }, 'Watch the game') : null));
+        el('a.button.small.primary#back-to-lobby', { href: '/' }, t('Back to the lobby')),
+        S.fatalCode === 'bad_token' && gameId ? el('a.button.small', { href: `/game.html?game=${encodeURIComponent(gameId)}` }, t('Watch the game')) : null));
     return;
   }
-  if (!ctx.view) { box.append(el('div.headline', 'Loading…')); return; }
+  if (!ctx.view) { box.append(el('div.headline', t('Loading…'))); return; }
   if (ctx.result) {
     box.classList.add('over');
     const w = ctx.result.winners.map(seatName);
-    box.append(el('h3', 'Game over'), el('div.headline', w.length > 1 ? `Shared win: ${w.join(' and ')}` : `${w[0]} wins`));
+    box.append(el('h3', t('Game over')), el('div.headline', w.length > 1 ? t('Shared win: {names}', { names: andList(w) }) : t('{name} wins', { name: w[0] })));
     return;
   }
   if (ctx.look) {
     box.classList.add('looking');
-    box.append(el('h3', 'Looking back'),
-      el('div.headline', `The board after decision ${ctx.n} of ${S.log.length}`),
-      el('div.detail', 'The game goes on meanwhile; nothing you see here is played.'),
-      el('button.primary#look-return', { type: 'button', onclick: () => lookBack(null) }, 'Back to the game'));
+    box.append(el('h3', t('Looking back')),
+      el('div.headline', t('The board after decision {n} of {total}', { n: ctx.n, total: S.log.length })),
+      el('div.detail', t('The game goes on meanwhile; nothing you see here is played.')),
+      el('button.primary#look-return', { type: 'button', onclick: () => lookBack(null) }, t('Back to the game')));
     return;
   }
   if (!ctx.replay && freeSeats() > 0) {
-    box.append(el('h3', 'Waiting for players'),
-      el('div.headline', `${plural(freeSeats(), 'seat')} still free`),
-      el('div.detail', 'The game is listed in the lobby under Open tables; it starts when every seat is taken.'));
+    box.append(el('h3', t('Waiting for players')),
+      el('div.headline', tn('{n} seat still free', '{n} seats still free', freeSeats())),
+      el('div.detail', t('The game is listed in the lobby under Open tables; it starts when every seat is taken.')));
     return;
   }
   if (ctx.replay) {
-    box.append(el('h3', 'Replay'), el('div.headline', ctx.toMove === null ? 'Final position' : `${seatName(ctx.toMove)} to move`),
-      el('div.detail', touchScreen() ? 'Step through the game with the controls under the board.'
-        : 'Step through the game with the controls under the board, or the arrow keys.'));
+    box.append(el('h3', t('Replay')), el('div.headline', ctx.toMove === null ? t('Final position') : t('{name} to move', { name: seatName(ctx.toMove) })),
+      el('div.detail', touchScreen() ? t('Step through the game with the controls under the board.')
+        : t('Step through the game with the controls under the board, or the arrow keys.')));
     return;
   }
   if (ctx.yourTurn && S.staged && S.staged.n === ctx.n) {
     box.classList.add('mine', 'staged');
-    box.append(el('h3', 'Your turn'), el('div.headline#turn-staged', { title: formatMove(S.staged.move) }, 'Your choice: ', el('b', sayMove(S.staged.move))),
-      el('div.detail', 'Confirm it, or cancel to choose again.'),
+    box.append(el('h3', t('Your turn')), el('div.headline#turn-staged', { title: formatMove(S.staged.move) }, t('Your choice:'), ' ', el('b', sayMove(S.staged.move))),
+      el('div.detail', t('Confirm it, or cancel to choose again.')),
       el('div.turn-actions',
-        el('button.primary#turn-confirm', { type: 'button', onclick: confirmStaged }, 'Confirm'),
-        el('button#turn-cancel', { type: 'button', onclick: cancelStaged }, 'Cancel')));
+        el('button.primary#turn-confirm', { type: 'button', onclick: confirmStaged }, t('Confirm')),
+        el('button#turn-cancel', { type: 'button', onclick: cancelStaged }, t('Cancel'))));
     return;
   }
   if (ctx.yourTurn) {
@@ -257,19 +257,19 @@ function renderTurn(ctx) {
     const st = S.current || {};
     const undoShown = st.can_undo || st.undo_why;
     // (no null among the nodes: the DOM's append would print it)
-    box.append(...[el('h3', 'Your turn'), el('div.headline', help ? forScreen(help.headline) : 'Choose a decision'),
+    box.append(...[el('h3', t('Your turn')), el('div.headline', help ? forScreen(help.headline) : t('Choose a decision')),
       help && help.detail ? el('div.detail', forScreen(help.detail)) : null,
       // the engine's own wording only when the game has no words of its own
-      !help && ctx.prompt ? el('div.engine-prompt', ctx.prompt) : null,
+      !help && ctx.prompt ? el('div.engine-prompt', field(S.current || {}, 'prompt') || ctx.prompt) : null,
       undoShown || st.can_take_back ? el('div.turn-actions',
         undoShown ? el(`button#turn-undo${st.can_undo ? '' : '.unavailable'}`, {
           type: 'button', onclick: () => askUndo('undo'),
-          title: st.can_undo ? 'Take back your last decision in this turn' : `Not possible: ${st.undo_why}`,
-        }, '↶ Undo') : null,
+          title: st.can_undo ? t('Take back your last decision in this turn') : t('Not possible: {why}', { why: field(st, 'undo_why') }),
+        }, t('↶ Undo')) : null,
         st.can_take_back ? el('button#turn-take-back', {
           type: 'button', onclick: () => askUndo('take_back'),
-          title: 'Back to the start of your last turn; the computer\'s replies are taken back too',
-        }, 'Take back my last turn') : null) : null].filter(Boolean));
+          title: t('Back to the start of your last turn; the computer\'s replies are taken back too'),
+        }, t('Take back my last turn')) : null) : null].filter(Boolean));
     box.append(hintBox(ctx));
     if (S.whatNowOpen === undefined) S.whatNowOpen = !PHONE.matches;
     const panel = whatNowPanel(el, S.summary ? S.summary.game : '', ctx.legal, S.whatNowOpen);
@@ -281,11 +281,11 @@ function renderTurn(ctx) {
   }
   const who = ctx.toMove === null ? '' : seatName(ctx.toMove);
   if (ctx.thinking !== null && ctx.thinking !== undefined) {
-    box.append(el('h3', ctx.seat === null ? 'Watching' : 'Their turn'),
-      el('div.headline', `${who} is thinking`, el('span.thinking#thinking', { 'aria-label': 'thinking' }, el('i'), el('i'), el('i'))));
+    box.append(el('h3', ctx.seat === null ? t('Watching') : t('Their turn')),
+      el('div.headline', t('{name} is thinking', { name: who }), el('span.thinking#thinking', { 'aria-label': t('thinking') }, el('i'), el('i'), el('i'))));
   } else {
-    box.append(el('h3', ctx.seat === null ? 'Watching' : 'Their turn'), el('div.headline', `Waiting for ${who}`),
-      el('div.detail', S.seats[ctx.toMove] && !S.seats[ctx.toMove].connected ? 'That player is not connected right now.' : ''));
+    box.append(el('h3', ctx.seat === null ? t('Watching') : t('Their turn')), el('div.headline', t('Waiting for {name}', { name: who })),
+      el('div.detail', S.seats[ctx.toMove] && !S.seats[ctx.toMove].connected ? t('That player is not connected right now.') : ''));
   }
 }
 
@@ -293,19 +293,19 @@ function renderTurn(ctx) {
 function hintBox(ctx) {
   const hint = S.hint && S.hint.n === ctx.n ? S.hint : null;
   if (hint) {
-    return el('div.hint#hint', el('div', el('b', 'Hint: '), `${hint.said}.`),
-      hint.reason ? el('div.small.muted', hint.reason) : null);
+    return el('div.hint#hint', el('div', el('b', t('Hint:')), ' ', `${field(hint, 'said')}.`),
+      hint.reason ? el('div.small.muted', field(hint, 'reason')) : null);
   }
   const waiting = S.hintWaiting === ctx.n;
   return el('div.hint-row', el('button.small#hint-button', {
-    type: 'button', disabled: waiting, title: 'Ask the computer what it would do here',
+    type: 'button', disabled: waiting, title: t('Ask the computer what it would do here'),
     onclick: () => {
-      if (!S.ws || S.ws.readyState !== WebSocket.OPEN) { toast('Not connected.', 'error'); return; }
+      if (!S.ws || S.ws.readyState !== WebSocket.OPEN) { toast(t('Not connected.'), 'error'); return; }
       S.hintWaiting = ctx.n;
       S.ws.send(JSON.stringify({ type: 'hint', id: ++S.seq }));
       renderAll();
     },
-  }, waiting ? 'The computer is thinking…' : 'Hint'));
+  }, waiting ? t('The computer is thinking…') : t('Hint')));
 }
 
 // Resign: a second click confirms (a phone has no hover and no undo).
@@ -313,21 +313,21 @@ function resignControl(ctx) {
   const me = S.seats[ctx.seat];
   if (ctx.replay || ctx.seat === null || ctx.result || !me || me.resigned || freeSeats() > 0 || !ctx.view) return null;
   if (!S.confirmResign) {
-    return el('div.row.resign', el('button.small.danger#resign', { type: 'button', onclick: () => { S.confirmResign = true; renderAll(); } }, 'Resign'));
+    return el('div.row.resign', el('button.small.danger#resign', { type: 'button', onclick: () => { S.confirmResign = true; renderAll(); } }, t('Resign')));
   }
   const others = S.seats.length - 1;
   return el('div.resign', el('div.small', others === 1
-    ? 'Resign? The game ends now and the other player wins.'
-    : 'Resign? The computer plays your seat to the end, and you cannot win.'),
+    ? t('Resign? The game ends now and the other player wins.')
+    : t('Resign? The computer plays your seat to the end, and you cannot win.')),
   el('div.row', { style: 'margin-top:6px' },
     el('button.small.danger#resign-yes', { type: 'button', onclick: () => {
       S.confirmResign = false;
       S.resigning = ++S.seq;
       if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify({ type: 'resign', id: S.resigning }));
-      else toast('Not connected: nothing was sent.', 'error');
+      else toast(t('Not connected: nothing was sent.'), 'error');
       renderAll();
-    } }, 'Yes, resign'),
-    el('button.small#resign-no', { type: 'button', onclick: () => { S.confirmResign = false; renderAll(); } }, 'Keep playing')));
+    } }, t('Yes, resign')),
+    el('button.small#resign-no', { type: 'button', onclick: () => { S.confirmResign = false; renderAll(); } }, t('Keep playing'))));
 }
 
 function renderYou(ctx) {
@@ -342,13 +342,13 @@ function renderYouPanel(ctx) {
   const node = ctx.view && S.renderer && S.renderer.youPanel ? S.renderer.youPanel(ctx) : null;
   if (!node && ctx.seat === null && !ctx.replay) {
     box.hidden = false;
-    clear(box).append(el('div', el('div.label', 'You are'), el('div.value', 'a spectator'),
-      el('div.small.muted', 'You see what everybody sees; secrets stay hidden.')));
+    clear(box).append(el('div', el('div.label', t('You are')), el('div.value', t('a spectator')),
+      el('div.small.muted', t('You see what everybody sees; secrets stay hidden.'))));
     return;
   }
   if (!node && ctx.seat !== null && !ctx.replay) {
     box.hidden = false;
-    clear(box).append(el('div', el('div.label', 'You play'), el('div.value', nameSpan(seatName(ctx.seat)), ` · seat ${ctx.seat + 1}`)));
+    clear(box).append(el('div', el('div.label', t('You play')), el('div.value', nameSpan(seatName(ctx.seat)), ` · ${t('seat {seat}', { seat: ctx.seat + 1 })}`)));
     return;
   }
   box.hidden = !node;
@@ -359,21 +359,22 @@ function renderYouPanel(ctx) {
 function renderPlayers(ctx) {
   const box = clear($('players'));
   S.seats.forEach((s, k) => {
-    const sub = s.open ? 'Free seat: anyone may sit here from the lobby'
-      : s.kind === 'ai' ? `Computer · ${s.level}` // (its level, in the lobby's words; never the engine's agent name)
-        : s.resigned ? `${k === ctx.seat ? 'You' : 'Person'} · resigned${ctx.result ? '' : '; the computer plays'}`
-          : s.away ? `${k === ctx.seat ? 'You' : 'Person'} · away; the computer plays until back`
-            : (k === ctx.seat ? 'You' : 'Person');
+    const who = k === ctx.seat ? t('You') : t('Person');
+    const sub = s.open ? t('Free seat: anyone may sit here from the lobby')
+      : s.kind === 'ai' ? t('Computer · {level}', { level: levelLabel(s.level) }) // (its level, in the lobby's words; never the engine's agent name)
+        : s.resigned ? (ctx.result ? t('{who} · resigned', { who }) : t('{who} · resigned; the computer plays', { who }))
+          : s.away ? t('{who} · away; the computer plays until back', { who })
+            : who;
     const extra = S.renderer && S.renderer.seatExtras && ctx.view ? S.renderer.seatExtras(ctx, k) : null;
     box.append(el(`div.player${ctx.toMove === k && !ctx.result ? '.to-move' : ''}`, { 'data-seat': k },
-      ctx.replay ? el('span') : el(`span.online${s.connected || s.kind === 'ai' ? '.on' : ''}`, { title: s.connected ? 'connected' : 'not connected' }),
-      el('div', { style: 'min-width:0' }, el('div.name.name-cut', { title: s.open ? '' : s.name }, s.open ? `Seat ${k + 1}` : s.name), el('div.sub', sub)),
+      ctx.replay ? el('span') : el(`span.online${s.connected || s.kind === 'ai' ? '.on' : ''}`, { title: s.connected ? t('connected') : t('not connected') }),
+      el('div', { style: 'min-width:0' }, el('div.name.name-cut', { title: s.open ? '' : displayName(s.name) }, s.open ? t('Seat {seat}', { seat: k + 1 }) : displayName(s.name)), el('div.sub', sub)),
       el('div.right', extra)));
   });
-  const notes = [...new Set(S.seats.filter((s) => s.note).map((s) => s.note.replace(/^level '\w+' /, 'this level ')))];
+  const notes = [...new Set(S.seats.filter((s) => s.note).map((s) => (s.note_msg ? field(s, 'note') : s.note.replace(/^level '\w+' /, 'this level '))))];
   if (notes.length) box.append(el('div.seat-note.small', { style: 'color:var(--warn);margin-top:4px' },
-    `Computer seats: ${notes.join('; ')}.`));
-  $('spectators').textContent = S.spectators ? `${S.spectators} watching` : '';
+    t('Computer seats: {notes}.', { notes: notes.join('; ') })));
+  $('spectators').textContent = S.spectators ? tn('{n} watching', '{n} watching', S.spectators) : '';
 }
 
 // A moment picked in the log or the score graph: the board after decision
@@ -405,9 +406,9 @@ function renderLog(ctx) {
     seatName, formatMove, onPick: pickMoment,
     // the server's notices (resigned, away, sat down) after the decision they follow
     after: (n) => (ctx.replay ? [] : S.notices.filter((x) => x.after === n)
-      .map((x) => el('div.notice-entry', { 'data-notice': x.code }, x.text))),
+      .map((x) => el('div.notice-entry', { 'data-notice': x.code }, x.text))), // (x.text: in the page's language)
   });
-  $('move-count').textContent = `${S.log.length}`;
+  $('move-count').textContent = num(S.log.length);
   // the log scrolls within its card; the page itself stays where the player put it
   const cur = box.querySelector('.current');
   if (cur) {
@@ -434,9 +435,9 @@ async function renderStory(box) {
   if (!data || !box.isConnected) return;
   const pick = pickMoment;
   const at = S.replay && S.replay.current ? S.replay.current.step : S.look ? S.look.n : null;
-  box.append(el('h3', 'How the game went'), scoreGraph(data, seatName, pick, at),
-    el('div.small.muted', forScreen('Click the graph to see the board at that moment.')),
-    el('h3', 'Points by stage'), stageTable(data, seatName));
+  box.append(el('h3', t('How the game went')), scoreGraph(data, seatName, pick, at),
+    el('div.small.muted', forScreen(t('Click the graph to see the board at that moment.'))),
+    el('h3', t('Points by stage')), stageTable(data, seatName));
 }
 
 // Where each seat's points came from (the result's "breakdown": per seat a
@@ -446,15 +447,15 @@ async function renderStory(box) {
 function breakdownBox(res, order) {
   const all = res.breakdown;
   if (!Array.isArray(all) || all.length !== res.scores.length) return '';
-  return el('div.breakdown#breakdown', el('h3', 'Where the points came from'),
+  return el('div.breakdown#breakdown', el('h3', t('Where the points came from')),
     el('div.breakdown-seats', order.map(([, k]) => {
       const parts = (all[k] || []).filter((p) => p.points !== 0);
       return el('div.breakdown-seat', { 'data-seat': k },
-        el('div.breakdown-name', nameSpan(seatName(k)), k === S.seat ? ' (you)' : ''),
+        el('div.breakdown-name', nameSpan(seatName(k)), k === S.seat ? ` ${t('(you)')}` : ''),
         el('table',
-          el('tbody', parts.length ? parts.map((p) => el('tr', el('td', p.source), el('td.pts', String(p.points))))
-            : el('tr', el('td', 'Nothing scored'), el('td.pts', '0'))),
-          el('tfoot', el('tr', el('td', 'Total'), el('td.pts', String(res.scores[k]))))));
+          el('tbody', parts.length ? parts.map((p) => el('tr', el('td', p.source_msg ? field(p, 'source') : sourceWords(p.source)), el('td.pts', num(p.points))))
+            : el('tr', el('td', t('Nothing scored')), el('td.pts', num(0)))),
+          el('tfoot', el('tr', el('td', t('Total')), el('td.pts', num(res.scores[k]))))));
     })));
 }
 
@@ -466,23 +467,23 @@ function renderResult(ctx) {
   clear(box);
   const order = res.ranks.map((r, k) => [r, k]).sort((a, b) => a[0] - b[0]);
   const resigned = (res.resigned || []).map(seatName);
-  box.append(el('h2', 'Final result'), resigned.length
-    ? el('p.small#resigned-note', `${resigned.join(' and ')} resigned.`) : '',
+  box.append(el('h2', t('Final result')), resigned.length
+    ? el('p.small#resigned-note', tn('{names} resigned.', '{names} resigned.', resigned.length, { names: andList(resigned) })) : '',
   el('table', el('tbody', order.map(([rank, k]) => {
     const extra = S.renderer && S.renderer.resultExtras ? S.renderer.resultExtras(ctx, k, S.replay ? S.replay.finalView : ctx.view) : null;
     return el(`tr${rank === 1 ? '.winner' : ''}`, { 'data-seat': k },
-      el('td', rank === 1 ? el('span.trophy', '★ 1') : String(rank)),
-      el('td', nameSpan(seatName(k)), k === S.seat ? ' (you)' : ''), el('td', extra),
-      el('td', { style: 'text-align:right' }, `${res.scores[k]} pts`));
+      el('td', rank === 1 ? el('span.trophy', `★ ${num(1)}`) : num(rank)),
+      el('td', nameSpan(seatName(k)), k === S.seat ? ` ${t('(you)')}` : ''), el('td', extra),
+      el('td', { style: 'text-align:right' }, tn('{n} pt', '{n} pts', res.scores[k])));
   }))), breakdownBox(res, order));
   const story = el('div.story#story');
   box.append(story);
   renderStory(story);
   if (!S.replay) {
     box.append(el('div.row', { style: 'margin-top:12px' },
-      el('a.button.small.primary#open-replay', { href: `/game.html?game=${gameId}&replay=1` }, 'Watch the replay'),
-      el('a.button.small#open-review', { href: `/game.html?game=${gameId}&replay=1&review=1` }, 'Review'),
-      el('a.button.small', { href: '/' }, 'Back to the lobby')));
+      el('a.button.small.primary#open-replay', { href: `/game.html?game=${gameId}&replay=1` }, t('Watch the replay')),
+      el('a.button.small#open-review', { href: `/game.html?game=${gameId}&replay=1&review=1` }, t('Review')),
+      el('a.button.small', { href: '/' }, t('Back to the lobby'))));
   }
 }
 
@@ -490,7 +491,7 @@ function renderResult(ctx) {
 
 function connected() {
   if (!S.ws || S.ws.readyState !== WebSocket.OPEN || !S.current) {
-    toast('Not connected: nothing was sent.', 'error');
+    toast(t('Not connected: nothing was sent.'), 'error');
     return false;
   }
   return true;
@@ -541,7 +542,7 @@ function cancelStaged() {
 function askUndo(type) {
   const st = S.current;
   if (type === 'undo' && st && !st.can_undo) {
-    toast(st.undo_why ? `Undo is not possible: ${st.undo_why}.` : 'Nothing to undo in this turn.', 'error');
+    toast(st.undo_why ? t('Undo is not possible: {why}.', { why: field(st, 'undo_why') }) : t('Nothing to undo in this turn.'), 'error');
     return;
   }
   if (!connected()) return;
@@ -559,8 +560,8 @@ function onMessage(msg) {
       S.log = msg.log;
       break;
     case 'notice':
-      S.notices.push({ after: S.current ? S.current.n : S.log.length, code: msg.code, text: msg.text });
-      toast(msg.text);
+      S.notices.push({ after: S.current ? S.current.n : S.log.length, code: msg.code, text: field(msg, 'text') });
+      toast(field(msg, 'text'));
       refreshSeats();
       break;
     case 'state':
@@ -578,7 +579,7 @@ function onMessage(msg) {
       S.log = S.log.filter((e) => e.n <= msg.n);
       S.staged = null;
       S.before = null;
-      toast(msg.said, 'info');
+      toast(field(msg, 'said'), 'info');
       if (S.renderer && S.renderer.reset) S.renderer.reset();
       break;
     case 'hint':
@@ -592,18 +593,18 @@ function onMessage(msg) {
       break;
     case 'error':
       if (['bad_token', 'unknown_game', 'bad_request', 'deleted'].includes(msg.code)) {
-        S.fatal = FATAL_WORDS[msg.code] || msg.message;
+        S.fatal = FATAL_WORDS[msg.code] ? t(FATAL_WORDS[msg.code]) : errorText(msg);
         S.fatalCode = msg.code;
         banner(null); // (the turn card says it, with the way back: once is enough)
-        setConn('down', 'no game');
+        setConn('down', t('no game'));
       } else if (msg.code === 'waiting') {
-        toast('The game starts when every seat is taken.', 'error');
+        toast(t('The game starts when every seat is taken.'), 'error');
       } else if (msg.code === 'busy' && S.resigning === msg.id) {
         // a decision was being saved as the resignation came: send it again
         setTimeout(() => { if (S.ws && S.ws.readyState === WebSocket.OPEN) S.ws.send(JSON.stringify({ type: 'resign', id: msg.id })); }, 300);
         return;
       } else {
-        toast(msg.message, 'error');
+        toast(errorText(msg), 'error');
       }
       S.hintWaiting = null;
       if (S.renderer && S.renderer.reset) S.renderer.reset();
@@ -657,7 +658,7 @@ function connect() {
   const q = `game=${encodeURIComponent(gameId)}${token ? `&token=${encodeURIComponent(token)}` : ''}`;
   const ws = new WebSocket(`${proto}//${location.host}/ws?${q}`);
   S.ws = ws;
-  setConn('', 'connecting');
+  setConn('', t('connecting'));
   ws.onopen = () => {
     S.retry = 0;
     deduce.reset();
@@ -667,7 +668,7 @@ function connect() {
     // takes choices again (the state that follows says where the game is; a
     // staged choice, never sent, stays staged)
     if (S.renderer && S.renderer.reset && !S.staged) S.renderer.reset();
-    setConn('live', token ? 'connected' : 'watching live');
+    setConn('live', token ? t('connected') : t('watching live'));
     if (!S.fatal) banner(null);
   };
   ws.onmessage = (ev) => {
@@ -677,10 +678,10 @@ function connect() {
   };
   ws.onclose = () => {
     if (S.ws !== ws) return;
-    setConn('down', 'disconnected');
+    setConn('down', t('disconnected'));
     if ((S.current && S.current.result) || S.fatal) return; // nothing more will happen
     const wait = Math.min(10000, 500 * 2 ** S.retry++);
-    banner(`Connection lost. Reconnecting in ${Math.round(wait / 1000)} s…`);
+    banner(t('Connection lost. Reconnecting in {s} s…', { s: Math.round(wait / 1000) }));
     setTimeout(connect, wait);
   };
 }
@@ -702,7 +703,7 @@ async function lookBack(n) {
   // the position before it too: the board marks what decision n changed
   try { [r, prev] = await Promise.all([at(n), n > 0 ? at(n - 1) : null]); } catch (e) {
     if (!S.look || S.look.n !== n) return; // a later click or a return won
-    toast(`Cannot show that moment: ${e.message}`, 'error');
+    toast(t('Cannot show that moment: {why}', { why: e.message }), 'error');
     S.look = null; // back to the live board (not the moment looked at before)
     renderAll();
     return;
@@ -728,13 +729,13 @@ async function replayGo(k) {
   R.want = k;
   let r, prev;
   // the position before too: the board marks what the decision just stepped over changed
-  try { [r, prev] = await Promise.all([replayLoad(k), k > 0 ? replayLoad(k - 1) : null]); } catch (e) { toast(`Replay: ${e.message}`, 'error'); return; }
+  try { [r, prev] = await Promise.all([replayLoad(k), k > 0 ? replayLoad(k - 1) : null]); } catch (e) { toast(t('Replay: {why}', { why: e.message }), 'error'); return; }
   if (R.want !== k) return; // a later click won
   R.current = r;
   R.prev = prev;
   $('replay-slider').value = String(k);
-  const last = r.last ? decisionWords(r.last, seatName, formatMove) : 'the start';
-  $('replay-step').textContent = `Decision ${k} of ${R.total} · ${last}`;
+  const last = r.last ? decisionWords(r.last, seatName, formatMove) : t('the start');
+  $('replay-step').textContent = t('Decision {n} of {total} · {last}', { n: k, total: R.total, last });
   if (S.review) S.review.setPosition(k);
   renderAll();
   replayLoad(Math.min(R.total, k + 1)); // prefetch
@@ -745,7 +746,7 @@ async function startReplay() {
   const final = await apiGet(`/api/games/${gameId}/replay/${total}`);
   S.replay = { total, cache: new Map([[total, Promise.resolve(final)]]), current: null, prev: null, result: final.result, finalView: final.view, timer: null };
   S.log = S.summary.log;
-  setConn('live', 'replay');
+  setConn('live', t('replay'));
   $('replay-bar').hidden = false;
   const slider = $('replay-slider');
   slider.max = String(total);
@@ -757,17 +758,17 @@ async function startReplay() {
   const play = $('replay-play');
   play.onclick = () => {
     const R = S.replay;
-    if (R.timer) { clearInterval(R.timer); R.timer = null; play.textContent = '▶ Play'; return; }
-    play.textContent = '⏸ Pause';
+    if (R.timer) { clearInterval(R.timer); R.timer = null; play.textContent = t('▶ Play'); return; }
+    play.textContent = t('⏸ Pause');
     R.timer = setInterval(() => {
-      if (R.current.step >= R.total) { clearInterval(R.timer); R.timer = null; play.textContent = '▶ Play'; return; }
+      if (R.current.step >= R.total) { clearInterval(R.timer); R.timer = null; play.textContent = t('▶ Play'); return; }
       replayGo(R.current.step + 1);
     }, 700);
   };
   document.addEventListener('keydown', (ev) => {
     // keys typed into a field or a list (the review's player picker) are theirs
-    const t = ev.target;
-    if ((t.tagName === 'INPUT' && t.type !== 'range') || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' || t.isContentEditable) return;
+    const tg = ev.target;
+    if ((tg.tagName === 'INPUT' && tg.type !== 'range') || tg.tagName === 'SELECT' || tg.tagName === 'TEXTAREA' || tg.isContentEditable) return;
     const map = { ArrowLeft: -1, ArrowRight: 1 };
     if (ev.key in map) { ev.preventDefault(); replayGo(S.replay.current.step + map[ev.key]); }
     if (ev.key === 'Home') replayGo(0);
@@ -833,7 +834,7 @@ function setupSettings() {
   setupDeduceSetting($('setting-deduce'), renderAll);
   const pace = $('setting-pace');
   if (pace) {
-    pace.replaceChildren(...PACES.map(([k, words]) => el('option', { value: k }, words)));
+    pace.replaceChildren(...PACES.map(([k, words]) => el('option', { value: k }, t(words))));
     pace.value = loadPace();
     pace.addEventListener('change', () => savePace(pace.value));
   }
@@ -845,6 +846,7 @@ function setupSettings() {
 }
 
 async function main() {
+  await ready(); // the page's language first: everything below speaks it
   $('brand-logo').append(brandSvg());
   setupSettings();
   mountZoom($('board'), { pointSize: smallestPoint }); // pinch and +/−/Fit (js/zoom.js)
@@ -865,7 +867,7 @@ async function main() {
   new MutationObserver(boardScale).observe($('board'), { childList: true });
   placeDock();
   if (!gameId) {
-    S.fatal = 'This page needs a game: open it from the lobby.';
+    S.fatal = t('This page needs a game: open it from the lobby.');
     renderTurn(context());
     placeDock();
     return;
@@ -874,8 +876,8 @@ async function main() {
     S.summary = await apiGet(`/api/games/${encodeURIComponent(gameId)}`);
   } catch (e) {
     S.fatalCode = /no such game/.test(e.message) ? 'unknown_game' : null;
-    S.fatal = FATAL_WORDS[S.fatalCode] || `The server could not show this game: ${e.message}.`;
-    setConn('down', 'no game');
+    S.fatal = S.fatalCode ? t(FATAL_WORDS[S.fatalCode]) : t('The server could not show this game: {why}.', { why: e.message });
+    setConn('down', t('no game'));
     renderTurn(context());
     placeDock();
     return;
@@ -885,13 +887,13 @@ async function main() {
   $('setting-deduce-box').hidden = !sum.secret_roles || !token || sum.status === 'over';
   // the settings are about playing a seat: a spectator, a replay or a finished game has none to offer
   $('settings-button').parentElement.hidden = !token || sum.status === 'over';
-  setBaseTitle(`Tabula — ${sum.title} ${sum.id}`);
+  setBaseTitle(`Tabula — ${sum.title} ${sum.id}`); // (names: the same in every language)
   if (token && !wantReplay && sum.status !== 'over') $('players-card').append(signalControls(el));
   // (a phone's narrow top bar leaves the game's number out: the title and the role stay whole)
-  $('crumb').append(el('b', sum.title), el('span.crumb-id', ` · game ${sum.id}`),
-    sum.status === 'over' ? ' · finished' : token ? ' · your seat' : wantReplay ? ' · replay' : ' · watching');
-  $('crumb').after(el('a.rules-link#rules-link', { href: `/rules.html?game=${sum.game}`, target: '_blank', rel: 'noopener', title: `How to play ${sum.title}` }, 'Rules'));
-  if (sum.notice) { $('notice').hidden = false; $('notice').textContent = sum.notice; }
+  $('crumb').append(el('b', sum.title), el('span.crumb-id', ` · ${t('game {id}', { id: sum.id })}`),
+    ` · ${sum.status === 'over' ? t('finished') : token ? t('your seat') : wantReplay ? t('replay') : t('watching')}`);
+  $('crumb').after(el('a.rules-link#rules-link', { href: `/rules.html?game=${sum.game}`, target: '_blank', rel: 'noopener', title: t('How to play {game}', { game: sum.title }) }, t('Rules')));
+  if (sum.notice) { $('notice').hidden = false; $('notice').textContent = field(sum, 'notice'); }
   showOptions(sum); // (not awaited: the board need not wait for the catalog)
   // the board the game is played on: the built-in one, or one installed on the server, by name
   const boardUrl = sum.board && sum.board !== 'default'
@@ -901,7 +903,7 @@ async function main() {
   // without its own renderer gets); tests use it to keep that path working.
   S.renderer = await loadRenderer(params.get('renderer') === 'generic' ? '' : sum.game);
   if (sum.status === 'broken') {
-    S.fatal = `This game cannot be shown: ${sum.error}`;
+    S.fatal = t('This game cannot be shown: {why}', { why: field(sum, 'error') });
     renderTurn(context());
     placeDock();
     return;
@@ -910,7 +912,7 @@ async function main() {
     await startReplay();
     return;
   }
-  if (wantReplay) banner('The replay opens when the game is over; here is the game live.', 'info');
+  if (wantReplay) banner(t('The replay opens when the game is over; here is the game live.'), 'info');
   connect();
 }
 

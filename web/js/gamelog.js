@@ -10,6 +10,8 @@
 // are the only text shown (the notation, for players who know it, is in the
 // entry's tooltip, and its raw form in data-move).
 import { el } from './common.js';
+import { field, t } from './i18n.js';
+import { stageWords } from './scoregraph.js';
 
 // Turns: runs of consecutive decisions by one seat; a stage heading wherever
 // the stage changes between turns.
@@ -28,7 +30,7 @@ export function groupTurns(log) {
 function turnSummary(turn, words) {
   const first = words(turn.entries[0]);
   const more = turn.entries.length - 1;
-  return more ? `${first} … and ${more} more` : first;
+  return more ? t('{first} … and {n} more', { first, n: more }) : first;
 }
 
 // Draws the log into `box`.  opts: { upto (decisions shown as made; later
@@ -39,7 +41,7 @@ function turnSummary(turn, words) {
 // and the renderer's short form of the move (the log and the replay's
 // step line say it the same way).
 export function decisionWords(e, seatName, formatMove) {
-  return e.said || `${seatName(e.seat)} plays ${formatMove(e.move)}`;
+  return field(e, 'said') || t('{name} plays {move}', { name: seatName(e.seat), move: formatMove(e.move) });
 }
 
 export function renderGameLog(box, log, opts) {
@@ -49,7 +51,8 @@ export function renderGameLog(box, log, opts) {
   let stage = null;
   for (const turn of groupTurns(log)) {
     if (turn.stage && turn.stage !== stage) {
-      box.append(el('div.stage', turn.stage));
+      const first = turn.entries[0];
+      box.append(el('div.stage', first.stage_msg ? field(first, 'stage') : stageWords(turn.stage)));
       stage = turn.stage;
     }
     const key = `${turn.entries[0].n}`;
@@ -60,7 +63,7 @@ export function renderGameLog(box, log, opts) {
     if (!single) {
       const head = el('button.turn-head', {
         type: 'button', 'aria-expanded': String(open),
-        title: open ? 'Fold this turn' : 'Show every decision of this turn',
+        title: open ? t('Fold this turn') : t('Show every decision of this turn'),
         onclick: () => {
           if (opts.open.has(key)) opts.open.delete(key); else opts.open.add(key);
           const now = !group.classList.contains('open');
@@ -75,10 +78,10 @@ export function renderGameLog(box, log, opts) {
       const faded = opts.upto !== null && e.n > opts.upto;
       const row = el(`div.entry${e.n === opts.current ? '.current' : ''}${faded ? '.later' : ''}`,
         { 'data-n': e.n, 'data-move': e.move, role: 'button', tabindex: '0',
-          title: `${opts.formatMove(e.move)} — show the board just after this decision` },
+          title: t('{move} — show the board just after this decision', { move: opts.formatMove(e.move) }) },
         el('span.n', `${e.n}.`),
         el('span.words', words(e)),
-        e.by === 'ai' ? el('span.ai-tag', { title: 'decided by the computer' }, 'AI') : el('span'));
+        e.by === 'ai' ? el('span.ai-tag', { title: t('decided by the computer') }, t('AI')) : el('span'));
       row.addEventListener('click', () => opts.onPick(e.n));
       row.addEventListener('keydown', (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); opts.onPick(e.n); } });
       body.append(row, ...after(e.n));

@@ -249,11 +249,30 @@ export function say(msg) {
 }
 
 // The field F of a server answer in the page's language: say(F_msg) when the
-// server sent it, else the English F.
+// server sent it, else t(F) (a constant of the engine is a msgid; any other
+// English stays as it is).
 export function field(obj, name) {
   if (!obj) return '';
   const m = obj[`${name}_msg`];
-  return isMessage(m) ? say(m) : (obj[name] ?? '');
+  if (isMessage(m)) return say(m);
+  const v = obj[name];
+  return typeof v === 'string' ? t(v) : v ?? '';
+}
+
+// "A", "A and B", "A, B and C" (items already in the page's language).
+export function andList(items) {
+  const list = items.map(String);
+  if (list.length < 2) return list.join('');
+  return t('{list} and {last}', { list: list.slice(0, -1).join(', '), last: list[list.length - 1] });
+}
+
+// An error the server sent ({code, message, msg} of docs/http-api.md, or a
+// WebSocket "error" message) in the page's language: say(msg) when present,
+// else the English message.
+export function errorText(err) {
+  if (!err) return '';
+  if (isMessage(err.msg)) return say(err.msg);
+  return typeof err.message === 'string' ? t(err.message) : '';
 }
 
 // ---- the language ----
@@ -400,14 +419,21 @@ function addSelector(doc) {
   sel.className = 'lang-select';
   sel.setAttribute('aria-label', t('Language'));
   const list = current === PSEUDO ? [...spoken, PSEUDO] : spoken;
+  // a phone's narrow top bar shows the language's code ("ES"), whole names elsewhere
+  const narrow = globalThis.matchMedia ? globalThis.matchMedia('(max-width: 600px)') : null;
+  const label = () => {
+    for (const o of sel.options) o.textContent = narrow && narrow.matches ? o.value.slice(0, 2).toUpperCase() : nameOf(o.value);
+  };
   for (const code of list) {
     const o = doc.createElement('option');
     o.value = code;
-    o.textContent = nameOf(code);
     o.lang = code === PSEUDO ? 'en' : code;
     if (code === current) o.selected = true;
     sel.append(o);
   }
+  label();
+  narrow?.addEventListener?.('change', label);
+  sel.title = t('Language');
   sel.addEventListener('change', () => setLang(sel.value));
   host.append(sel);
 }

@@ -6,10 +6,11 @@
 // before they start: DELETE /api/games/ID), and join by link.
 // Everything the server sends is shown as text (el() never parses HTML).
 import {
-  ago, apiGet, apiPost, brandSvg, clear, el, forgetGame, myGames, nameSpan, plural, randomKey,
+  ago, apiGet, apiPost, brandSvg, clear, displayName, el, forgetGame, myGames, nameSpan, randomKey,
   rememberGame, toast,
 } from './common.js';
-import { chosenOptions, optionLabel, optionsLine, valueLabel } from './options.js';
+import { N_, andList, field, ready, t, tn } from './i18n.js';
+import { chosenOptions, levelLabel, optionLabel, optionsLine, valueLabel } from './options.js';
 
 // requestKey: the key of the next new game; lastKey/lastAt: the key of the game
 // just created and when, so the second click of a double click that arrives
@@ -24,9 +25,8 @@ function absolute(link) {
   return new URL(link, location.origin).href;
 }
 
-function levelLabel(l) {
-  const names = { easy: 'Easy', normal: 'Normal', hard: 'Hard' };
-  return `${names[l.name] || l.name}${l.available ? '' : ' (random for now)'}`;
+function levelChoice(l) {
+  return l.available ? levelLabel(l.name) : t('{level} (random for now)', { level: levelLabel(l.name) });
 }
 
 function renderGameChoices() {
@@ -35,22 +35,22 @@ function renderGameChoices() {
     box.append(el('button.game-choice', {
       type: 'button', 'data-game': g.name, class: `game-choice${g === state.game ? ' selected' : ''}`,
       onclick: () => { state.game = g; renderForm(); },
-    }, el('b', g.title), el('span', `${g.min_players}–${g.max_players} players`)));
+    }, el('b', g.title), el('span', t('{min}–{max} players', { min: g.min_players, max: g.max_players }))));
   }
 }
 
 function seatRow(i, kind) {
   const levels = state.catalog.levels;
-  const kindSel = el('select', { 'aria-label': `Seat ${i + 1} player`, 'data-seat-kind': i },
-    el('option', { value: 'human' }, 'Person'), el('option', { value: 'ai' }, 'Computer'),
-    i > 0 ? el('option', { value: 'open' }, 'Open seat (anyone)') : null);
+  const kindSel = el('select', { 'aria-label': t('Seat {seat} player', { seat: i + 1 }), 'data-seat-kind': i },
+    el('option', { value: 'human' }, t('Person')), el('option', { value: 'ai' }, t('Computer')),
+    i > 0 ? el('option', { value: 'open' }, t('Open seat (anyone)')) : null);
   kindSel.value = kind;
-  const name = el('input', { type: 'text', placeholder: i === 0 ? 'Your name' : `Player ${i + 1}`, maxlength: 40, 'aria-label': `Seat ${i + 1} name` });
-  const level = el('select', { 'aria-label': `Seat ${i + 1} level`, 'data-seat-level': i },
-    levels.map((l) => el('option', { value: l.name }, levelLabel(l))));
+  const name = el('input', { type: 'text', placeholder: i === 0 ? t('Your name') : t('Player {n}', { n: i + 1 }), maxlength: 40, 'aria-label': t('Seat {seat} name', { seat: i + 1 }) });
+  const level = el('select', { 'aria-label': t('Seat {seat} level', { seat: i + 1 }), 'data-seat-level': i },
+    levels.map((l) => el('option', { value: l.name }, levelChoice(l))));
   level.value = levels.some((l) => l.name === 'normal') ? 'normal' : levels[0].name;
   const slot = el('div');
-  const openNote = el('span.small.muted', 'Listed in Open tables: anyone may sit here.');
+  const openNote = el('span.small.muted', t('Listed in Open tables: anyone may sit here.'));
   const sync = () => {
     clear(slot).append(kindSel.value === 'human' ? name : kindSel.value === 'open' ? openNote : level);
     updateLevelNote();
@@ -71,7 +71,7 @@ function updateLevelNote() {
   const note = $('level-note');
   note.hidden = missing.length === 0;
   note.textContent = missing.length
-    ? 'The search-based computer player is not in this build yet: computer seats play random legal moves for now.'
+    ? t('The search-based computer player is not in this build yet: computer seats play random legal moves for now.')
     : '';
 }
 
@@ -89,32 +89,32 @@ function renderForm() {
   renderGameChoices();
   // "How to play" speaks of the game chosen
   $('lobby-rules').href = `/rules.html?game=${encodeURIComponent(g.name)}`;
-  $('lobby-rules').title = `How to play ${g.title}`;
+  $('lobby-rules').title = t('How to play {game}', { game: g.title });
   const players = clear($('players'));
-  for (let p = g.min_players; p <= g.max_players; p++) players.append(el('option', { value: p }, `${p} players`));
+  for (let p = g.min_players; p <= g.max_players; p++) players.append(el('option', { value: p }, tn('{n} player', '{n} players', p)));
   players.value = String(g.default_players);
   players.onchange = renderSeats;
   const notice = $('game-notice');
   notice.hidden = !g.notice;
-  notice.textContent = g.notice || '';
+  notice.textContent = g.notice ? field(g, 'notice') : '';
   const opts = clear($('options'));
   // The boards this server offers for the game, by name (docs/data-format.md):
   // a choice only when there is more than the built-in one.
   const boards = g.boards || [];
   if (boards.length > 1) {
     const sel = el('select', { id: 'board' }, boards.map((b) =>
-      el('option', { value: b }, b === 'default' ? 'Built-in board' : b)));
+      el('option', { value: b }, b === 'default' ? t('Built-in board') : b)));
     sel.value = boards[0];
     // the notice speaks of the built-in board only
     sel.onchange = () => { notice.hidden = !g.notice || sel.value !== 'default'; };
-    opts.append(el('label.field', { title: 'The board the game is played on' }, 'Board', sel,
-      el('span.small.muted', 'Boards installed on this server')));
+    opts.append(el('label.field', { title: t('The board the game is played on') }, t('Board'), sel,
+      el('span.small.muted', t('Boards installed on this server'))));
   }
   for (const o of g.options) {
     const sel = el('select', { 'data-option': o.key }, o.values.map((v) => el('option', { value: v }, valueLabel(o, v))));
     sel.value = o.default;
-    opts.append(el('label.field', { title: o.help }, optionLabel(o), sel,
-      o.help ? el('span.small.muted', o.help) : null));
+    opts.append(el('label.field', { title: o.help ? t(o.help) : null }, optionLabel(o), sel,
+      o.help ? el('span.small.muted', t(o.help)) : null));
   }
   renderSeats();
 }
@@ -125,7 +125,7 @@ async function create(ev) {
   const btn = $('create');
   state.busy = true;
   btn.disabled = true;
-  $('create-status').textContent = 'Creating…';
+  $('create-status').textContent = t('Creating…');
   try {
     const seats = [...$('seats').children].map((r) => {
       const s = r.seat;
@@ -155,7 +155,7 @@ async function create(ev) {
     showCreated(res);
     loadGames();
   } catch (e) {
-    toast(`Could not create the game: ${e.message}`, 'error');
+    toast(t('Could not create the game: {why}', { why: e.message }), 'error');
   } finally {
     state.busy = false;
     btn.disabled = false;
@@ -168,41 +168,43 @@ function showCreated(res) {
   box.hidden = false;
   const humans = res.seats.filter((s) => s.link);
   const free = res.seats.filter((s) => s.open).length;
-  box.append(el('div.card-head', el('h2', 'Game created'), el('span.pill.open', res.id)));
+  box.append(el('div.card-head', el('h2', t('Game created')), el('span.pill.open', res.id)));
   if (free) {
-    box.append(el('p.small', `${plural(free, 'open seat')} listed in Open tables: the game starts when every seat is taken.`));
+    box.append(el('p.small', tn('{n} open seat listed in Open tables: the game starts when every seat is taken.',
+      '{n} open seats listed in Open tables: the game starts when every seat is taken.', free)));
   }
   if (humans.length === 0 && free) {
     // every person's seat is open
   } else if (humans.length === 0) {
-    box.append(el('p.small', 'Every seat is played by the computer. Watch it play:'));
+    box.append(el('p.small', t('Every seat is played by the computer. Watch it play:')));
   } else {
     box.append(el('p.small.muted', humans.length === 1
-      ? 'Your seat link is below. Keep it: it is the key to your seat.'
-      : 'Each link is the secret key to one seat. Send each friend their own link; keep yours.'));
+      ? t('Your seat link is below. Keep it: it is the key to your seat.')
+      : t('Each link is the secret key to one seat. Send each friend their own link; keep yours.')));
   }
   const links = el('div.links');
   for (const s of humans) {
-    const input = el('input', { type: 'text', readonly: true, value: absolute(s.link), 'aria-label': `Link for ${s.name}` });
-    links.append(el('div', el('div.small.name-line', { style: 'font-weight:600;margin-bottom:4px' }, `Seat ${s.seat + 1} · `, nameSpan(s.name)),
+    const input = el('input', { type: 'text', readonly: true, value: absolute(s.link), 'aria-label': t('Link for {name}', { name: displayName(s.name) }) });
+    links.append(el('div', el('div.small.name-line', { style: 'font-weight:600;margin-bottom:4px' }, `${t('Seat {seat}', { seat: s.seat + 1 })} · `, nameSpan(displayName(s.name))),
       el('div.link-row', input,
-        el('button.small', { type: 'button', onclick: () => { input.select(); navigator.clipboard?.writeText(input.value); toast('Link copied'); } }, 'Copy'),
-        el('a.button.small.primary', { href: s.link, 'data-play-seat': s.seat }, 'Play'))));
+        el('button.small', { type: 'button', onclick: () => { input.select(); navigator.clipboard?.writeText(input.value); toast(t('Link copied')); } }, t('Copy')),
+        el('a.button.small.primary', { href: s.link, 'data-play-seat': s.seat }, t('Play')))));
   }
   box.append(links);
   box.append(el('div.row', { style: 'margin-top:12px' },
-    el('a.button.small', { href: res.watch }, 'Watch as a spectator')));
+    el('a.button.small', { href: res.watch }, t('Watch as a spectator'))));
 }
 
 function seatChips(g) {
   return el('div.who', g.seats.map((s) => {
-    if (s.open) return el('span.chip.free', `Seat ${s.seat + 1} · free`);
-    const label = s.kind === 'ai' ? `${s.name} · ${s.level}` : `${s.joined ? '●' : '○'} ${s.name}`;
-    return el(`span.chip${s.kind === 'ai' ? '.ai' : ''}`, { title: label }, label, s.resigned ? ' · resigned' : '');
+    if (s.open) return el('span.chip.free', t('Seat {seat} · free', { seat: s.seat + 1 }));
+    const label = s.kind === 'ai' ? `${displayName(s.name)} · ${levelLabel(s.level)}` : `${s.joined ? '●' : '○'} ${displayName(s.name)}`;
+    return el(`span.chip${s.kind === 'ai' ? '.ai' : ''}`, { title: label }, label, s.resigned ? ` · ${t('resigned')}` : '');
   }));
 }
 
-const STATUS_WORDS = { open: 'waiting', running: 'playing', over: 'finished', broken: 'broken' };
+const STATUS_WORDS = { open: N_('waiting'), running: N_('playing'), over: N_('finished'), broken: N_('broken') };
+const statusWord = (s) => (STATUS_WORDS[s] ? t(STATUS_WORDS[s]) : s);
 
 // The options a listed game is played with, in words (each one's sentence
 // in the tooltip).
@@ -215,29 +217,29 @@ function optionsText(g) {
 
 // An open table: who sits, the free seats, and a name to sit down with.
 function openTableRow(g) {
-  const name = el('input', { type: 'text', maxlength: 40, placeholder: 'Your name', 'aria-label': `Your name for ${g.title} ${g.id}` });
+  const name = el('input', { type: 'text', maxlength: 40, placeholder: t('Your name'), 'aria-label': t('Your name for {game} {id}', { game: g.title, id: g.id }) });
   const free = g.seats.filter((s) => s.open);
   const sit = async (seat, btn) => {
     const nm = name.value.trim();
-    if (!nm) { toast('Say your name first: the other players see it.', 'error'); name.focus(); return; }
+    if (!nm) { toast(t('Say your name first: the other players see it.'), 'error'); name.focus(); return; }
     btn.disabled = true;
     try {
       const res = await apiPost(`/api/games/${g.id}/seats`, { seat, name: nm });
       rememberGame({ id: g.id, game: g.game, title: g.title, created: g.created, seats: [{ seat: res.seat, name: res.name, link: res.link }] });
       location.href = res.link;
     } catch (e) {
-      toast(e.code === 'seat_taken' ? `Too late: ${e.message}` : `Could not take the seat: ${e.message}`, 'error', 7000);
+      toast(e.code === 'seat_taken' ? t('Too late: {why}', { why: e.message }) : t('Could not take the seat: {why}', { why: e.message }), 'error', 7000);
       btn.disabled = false;
       loadGames();
     }
   };
   return el('tr', { 'data-game-id': g.id, 'data-open-table': '' },
-    el('td', el('b', g.title), el('div.small.muted', `${plural(g.players, 'player')} · ${ago(g.created)}`),
+    el('td', el('b', g.title), el('div.small.muted', `${tn('{n} player', '{n} players', g.players)} · ${ago(g.created)}`),
       optionsText(g)),
-    el('td', seatChips(g), el('div.small.muted', { style: 'margin-top:4px' }, `${plural(free.length, 'free seat')}`)),
+    el('td', seatChips(g), el('div.small.muted', { style: 'margin-top:4px' }, tn('{n} free seat', '{n} free seats', free.length))),
     el('td', el('div.sit', name, free.map((s) => el('button.small.primary', {
       type: 'button', 'data-take-seat': s.seat, onclick: (ev) => sit(s.seat, ev.currentTarget),
-    }, `Sit at seat ${s.seat + 1}`)))));
+    }, t('Sit at seat {seat}', { seat: s.seat + 1 }))))));
 }
 
 // Shows `content` in `box` unless what the box was last given is the same:
@@ -260,13 +262,13 @@ async function loadOpenTables() {
   try {
     const games = (await apiGet('/api/games?status=open&limit=100')).games.filter((g) => g.free_seats > 0);
     if (!games.length) {
-      show(box, el('div.empty', 'No table is waiting for players. Create a game with an open seat and it is listed here.'));
+      show(box, el('div.empty', t('No table is waiting for players. Create a game with an open seat and it is listed here.')));
       return;
     }
-    show(box, el('table.games.open-tables', el('thead', el('tr', el('th', 'Game'), el('th', 'Seats'), el('th', 'Sit down'))),
+    show(box, el('table.games.open-tables', el('thead', el('tr', el('th', t('Game')), el('th', t('Seats')), el('th', t('Sit down')))),
       el('tbody', games.map(openTableRow))));
   } catch (e) {
-    show(box, el('div.empty', `Could not load the open tables: ${e.message}`));
+    show(box, el('div.empty', t('Could not load the open tables: {why}', { why: e.message })));
   }
 }
 
@@ -281,22 +283,22 @@ async function loadGames() {
     }
     games = (await apiGet(state.tab === 'over' ? '/api/games?status=over&limit=50' : '/api/games')).games;
     if (!games.length) {
-      show(box, el('div.empty', state.tab === 'over' ? 'No finished games yet.' : 'No games in progress. Create one!'));
+      show(box, el('div.empty', state.tab === 'over' ? t('No finished games yet.') : t('No games in progress. Create one!')));
       return;
     }
     const rows = games.map((g) => el('tr', { 'data-game-id': g.id },
-      el('td', el('b', g.title), el('div.small.muted', `${plural(g.players, 'player')} · ${ago(g.created)}`)),
+      el('td', el('b', g.title), el('div.small.muted', `${tn('{n} player', '{n} players', g.players)} · ${ago(g.created)}`)),
       el('td', seatChips(g), g.winners && g.winners.length
-        ? el('div.small.muted.name-line', { style: 'margin-top:4px' }, 'Won by ', nameSpan(g.winners.map((k) => g.seats[k].name).join(' and '))) : null),
-      el('td', el(`span.pill.${g.status}`, STATUS_WORDS[g.status] || g.status)),
-      el('td.small', plural(g.decisions, 'move')),
+        ? el('div.small.muted.name-line', { style: 'margin-top:4px' }, t('Won by'), ' ', nameSpan(andList(g.winners.map((k) => displayName(g.seats[k].name))))) : null),
+      el('td', el(`span.pill.${g.status}`, statusWord(g.status))),
+      el('td.small', tn('{n} move', '{n} moves', g.decisions)),
       el('td', g.status === 'over'
-        ? el('a.button.small', { href: `/game.html?game=${g.id}&replay=1` }, 'Replay')
-        : el('a.button.small', { href: `/game.html?game=${g.id}` }, 'Watch'))));
-    show(box, el('table.games', el('thead', el('tr', el('th', 'Game'), el('th', 'Seats'), el('th', 'Status'), el('th', 'Moves'), el('th', ''))),
+        ? el('a.button.small', { href: `/game.html?game=${g.id}&replay=1` }, t('Replay'))
+        : el('a.button.small', { href: `/game.html?game=${g.id}` }, t('Watch')))));
+    show(box, el('table.games', el('thead', el('tr', el('th', t('Game')), el('th', t('Seats')), el('th', t('Status')), el('th', t('Moves')), el('th', ''))),
       el('tbody', rows)));
   } catch (e) {
-    show(box, el('div.empty', `Could not load the games: ${e.message}`));
+    show(box, el('div.empty', t('Could not load the games: {why}', { why: e.message })));
   }
 }
 
@@ -307,8 +309,8 @@ const DELETE_ASK_MS = 5000;
 async function deleteGame(g, btn) {
   if (btn.dataset.asking !== 'yes') {
     btn.dataset.asking = 'yes';
-    btn.textContent = 'Really delete?';
-    setTimeout(() => { if (btn.dataset.asking === 'yes') { delete btn.dataset.asking; btn.textContent = 'Delete'; } }, DELETE_ASK_MS);
+    btn.textContent = t('Really delete?');
+    setTimeout(() => { if (btn.dataset.asking === 'yes') { delete btn.dataset.asking; btn.textContent = t('Delete'); } }, DELETE_ASK_MS);
     return;
   }
   delete btn.dataset.asking;
@@ -316,10 +318,10 @@ async function deleteGame(g, btn) {
   try {
     await apiPost(`/api/games/${g.id}`, { token: g.creator }, 'DELETE');
     forgetGame(g.id);
-    toast('The game is deleted.');
+    toast(t('The game is deleted.'));
   } catch (e) {
     if (e.code === 'unknown_game') forgetGame(g.id);
-    toast(e.code === 'unknown_game' ? 'That game is gone already.' : `Not deleted: ${e.message}`, 'error', 7000);
+    toast(e.code === 'unknown_game' ? t('That game is gone already.') : t('Not deleted: {why}', { why: e.message }), 'error', 7000);
   }
   loadGames();
 }
@@ -335,7 +337,7 @@ async function renderMine(box) {
   drawn.delete(box); // (the other tabs' lists, drawn in this box, are gone)
   clear(box);
   if (!mine.length) {
-    box.append(el('div.empty', 'Games you create in this browser are listed here, with their seat links.'));
+    box.append(el('div.empty', t('Games you create in this browser are listed here, with their seat links.')));
     return;
   }
   box.append(el('table.games', el('tbody', mine.map((g) => {
@@ -343,16 +345,16 @@ async function renderMine(box) {
     const over = now && now.status === 'over';
     const gone = known.size > 0 && !now;
     const actions = over
-      ? [el('a.button.small', { href: `/game.html?game=${g.id}&replay=1` }, 'Replay')]
-      : gone ? [el('span.small.muted', 'Deleted or expired')]
-        : [...g.seats.map((s) => el('a.button.small.name-button', { href: s.link, title: `Play as ${s.name}` }, 'Play as ', nameSpan(s.name))),
-          el('a.button.small', { href: `/game.html?game=${g.id}` }, 'Watch'),
+      ? [el('a.button.small', { href: `/game.html?game=${g.id}&replay=1` }, t('Replay'))]
+      : gone ? [el('span.small.muted', t('Deleted or expired'))]
+        : [...g.seats.map((s) => el('a.button.small.name-button', { href: s.link, title: t('Play as {name}', { name: displayName(s.name) }) }, t('Play as'), ' ', nameSpan(displayName(s.name)))),
+          el('a.button.small', { href: `/game.html?game=${g.id}` }, t('Watch')),
           g.creator && now && now.decisions === 0
-            ? el('button.small.danger', { type: 'button', 'data-delete': g.id, onclick: (ev) => deleteGame(g, ev.currentTarget) }, 'Delete')
+            ? el('button.small.danger', { type: 'button', 'data-delete': g.id, onclick: (ev) => deleteGame(g, ev.currentTarget) }, t('Delete'))
             : null];
     return el('tr', { 'data-game-id': g.id },
       el('td', el('b', g.title || g.game), el('div.small.muted', `${g.id} · ${ago(g.created)}`),
-        now ? el('div.small.muted', `${STATUS_WORDS[now.status] || now.status} · ${plural(now.decisions, 'move')}`) : null),
+        now ? el('div.small.muted', `${statusWord(now.status)} · ${tn('{n} move', '{n} moves', now.decisions)}`) : null),
       el('td', el('div.who', actions)));
   }))));
 }
@@ -363,16 +365,17 @@ function join(ev) {
   try {
     const url = new URL(text, location.origin);
     const game = url.searchParams.get('game');
-    if (!game) throw new Error('no game in that link');
+    if (!game) throw new Error('no game');
     const token = url.searchParams.get('token');
     location.href = `/game.html?game=${encodeURIComponent(game)}${token ? `&token=${encodeURIComponent(token)}` : ''}`;
   } catch {
     if (/^[a-z0-9]{12}$/.test(text)) location.href = `/game.html?game=${text}`;
-    else toast('That does not look like a game link.', 'error');
+    else toast(t('That does not look like a game link.'), 'error');
   }
 }
 
 async function main() {
+  await ready(); // the page's language first: everything below speaks it
   $('brand-logo').append(brandSvg());
   $('create-form').addEventListener('submit', create);
   $('join-form').addEventListener('submit', join);
@@ -386,10 +389,10 @@ async function main() {
   try {
     state.catalog = await apiGet('/api/catalog');
   } catch (e) {
-    toast(`The server did not answer: ${e.message}`, 'error', 10000);
+    toast(t('The server did not answer: {why}', { why: e.message }), 'error', 10000);
     return;
   }
-  $('version').textContent = `v${state.catalog.version}`;
+  $('version').textContent = `v${state.catalog.version}`; // (a version number: the same in every language)
   // a link may name the game to start (the rules pages' "Start a game")
   const asked = new URLSearchParams(location.search).get('game');
   state.game = state.catalog.games.find((g) => g.name === asked)

@@ -8,6 +8,8 @@
 // change from waiting to deciding), never while the player is looking at a
 // replay; nothing is asked of the browser until the player asks for it.
 
+import { t } from './i18n.js';
+
 const KEY = { sound: 'tabula.turnSound', notify: 'tabula.turnNotify' };
 const store = {
   get: (k) => { try { return localStorage.getItem(k) === 'on'; } catch { return false; } },
@@ -53,7 +55,7 @@ function beep() {
 // The page's own title (without the turn mark), set when the game is known.
 export function setBaseTitle(title) {
   baseTitle = title;
-  document.title = mine ? `● Your turn — ${baseTitle}` : baseTitle;
+  document.title = mine ? t('● Your turn — {title}', { title: baseTitle }) : baseTitle;
 }
 
 // Called on every render: yourTurn is whether this seat must decide now.
@@ -62,12 +64,12 @@ export function turnSignal(yourTurn, what) {
   if (link && iconHref === null) iconHref = link.getAttribute('href');
   if (yourTurn === mine) return;
   mine = yourTurn;
-  document.title = mine ? `● Your turn — ${baseTitle}` : baseTitle;
+  document.title = mine ? t('● Your turn — {title}', { title: baseTitle }) : baseTitle;
   if (link) link.setAttribute('href', mine ? dotIcon() : iconHref);
   if (!mine) return;
   if (store.get(KEY.sound)) beep();
   if (store.get(KEY.notify) && document.hidden && 'Notification' in window && Notification.permission === 'granted') {
-    try { new Notification('Your turn', { body: what || baseTitle, tag: 'tabula-turn' }); } catch { /* not allowed here */ }
+    try { new Notification(t('Your turn'), { body: what || baseTitle, tag: 'tabula-turn' }); } catch { /* not allowed here */ }
   }
 }
 
@@ -82,8 +84,8 @@ export function signalControls(el) {
   notify.disabled = !supported || Notification.permission === 'denied';
   const note = el('div.small.muted#turn-notify-note');
   const explain = () => {
-    note.textContent = !supported ? 'This browser cannot show notifications.'
-      : Notification.permission === 'denied' ? 'Notifications are blocked for this site in the browser\'s settings.'
+    note.textContent = !supported ? t('This browser cannot show notifications.')
+      : Notification.permission === 'denied' ? t('Notifications are blocked for this site in the browser\'s settings.')
         : '';
   };
   notify.addEventListener('change', async () => {
@@ -98,8 +100,8 @@ export function signalControls(el) {
   });
   explain();
   return el('div.turn-signals',
-    el('div.label', 'When it is my turn'),
-    el('label.switch', sound, ' Play a sound'),
-    el('label.switch', notify, ' Show a notification when this tab is hidden'),
+    el('div.label', t('When it is my turn')),
+    el('label.switch', sound, ` ${t('Play a sound')}`),
+    el('label.switch', notify, ` ${t('Show a notification when this tab is hidden')}`),
     note);
 }

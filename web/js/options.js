@@ -6,16 +6,25 @@
 // Invariants: the keys and values (what the server reads and records keep)
 // are never shown to a player; an option the catalog does not know (a game
 // made by a newer server) is left out rather than shown raw; a game whose
-// options are all at their defaults is played by the standard rules.
+// options are all at their defaults is played by the standard rules.  The
+// catalog's words are the engine's constant English, each a catalogue msgid:
+// they are shown through t() (web/js/i18n.js) in the page's language.
+import { N_, t } from './i18n.js';
+
+// The computer's levels (the catalog's "levels"), in players' words.
+const LEVELS = { easy: N_('Easy'), normal: N_('Normal'), hard: N_('Hard') };
+export function levelLabel(name) {
+  return LEVELS[name] ? t(LEVELS[name]) : name;
+}
 
 // The catalog entry of one option: its player's name and its values' names.
 export function optionLabel(spec) {
-  return spec.label || spec.key;
+  return spec.label ? t(spec.label) : spec.key;
 }
 
 export function valueLabel(spec, value) {
   const i = (spec.values || []).indexOf(value);
-  return i >= 0 && spec.value_labels && spec.value_labels[i] ? spec.value_labels[i] : value;
+  return i >= 0 && spec.value_labels && spec.value_labels[i] ? t(spec.value_labels[i]) : value;
 }
 
 // The options of a game that differ from the rules' defaults, as
@@ -26,7 +35,7 @@ export function chosenOptions(game, chosen) {
   for (const spec of (game && game.options) || []) {
     const v = chosen ? chosen[spec.key] : undefined;
     if (v === undefined || v === spec.default) continue;
-    out.push({ key: spec.key, label: optionLabel(spec), value: valueLabel(spec, v), help: spec.help || '' });
+    out.push({ key: spec.key, label: optionLabel(spec), value: valueLabel(spec, v), help: spec.help ? t(spec.help) : '' });
   }
   return out;
 }
@@ -35,7 +44,7 @@ export function chosenOptions(game, chosen) {
 // "Standard rules".
 export function optionsLine(game, chosen) {
   const o = chosenOptions(game, chosen);
-  return o.length ? o.map((x) => `${x.label}: ${x.value}`).join(' · ') : 'Standard rules';
+  return o.length ? o.map((x) => t('{label}: {value}', { label: x.label, value: x.value })).join(' · ') : t('Standard rules');
 }
 
 // The game page's list (play, watch, replay): each option the game is
@@ -44,7 +53,7 @@ export function optionsLine(game, chosen) {
 export function optionsList(el, game, chosen) {
   const o = chosenOptions(game, chosen);
   if (!o.length) return null;
-  return el('div.game-options#game-options', el('div.small', el('b', 'Played with')),
+  return el('div.game-options#game-options', el('div.small', el('b', t('Played with'))),
     el('ul', o.map((x) => el('li', { 'data-option': x.key }, el('span', `${x.label}: `, el('b', x.value)),
       x.help ? el('div.small.muted', x.help) : null))));
 }

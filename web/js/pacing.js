@@ -14,13 +14,15 @@
 // none twice; only a live computer decision (a state one decision on from
 // the one before it) ever waits, so a page opening, a person's own decision,
 // an undo or an error is shown at once (after what came before it).
+import { N_ } from './i18n.js';
+
 export const PACE_KEY = 'tabula.computerPace';
 export const TURN_MS = 2000;
 export const STEP_MS = 700;
 export const PACES = [
-  ['turn', 'About 2 seconds a turn'],
-  ['fast', 'Fast'],
-  ['step', 'Step by step'],
+  ['turn', N_('About 2 seconds a turn')], // (msgids: the settings show them through t())
+  ['fast', N_('Fast')],
+  ['step', N_('Step by step')],
 ];
 const NAMES = PACES.map(([k]) => k);
 

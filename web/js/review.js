@@ -10,7 +10,8 @@
 // that are over); every text from the server is set as text; positions are
 // counted as the replay counts them (position k: after k decisions), and
 // decisions from 1 as the move list shows them.
-import { apiGet, apiPost, clear, el, forScreen, plural, svg } from './common.js';
+import { apiGet, apiPost, clear, el, forScreen, svg } from './common.js';
+import { errorText, field, num, t, tn } from './i18n.js';
 import { SEAT_COLOURS } from './scoregraph.js';
 
 const POLL_MS = 600;
@@ -21,7 +22,7 @@ const PALETTE = SEAT_COLOURS;
 // on a phone too), again when that width changes.
 const PAD_L = 44, PAD_R = 10, PAD_T = 12, PAD_B = 24;
 
-const pct = (v) => `${Math.round(v * 100)}%`;
+const pct = (v) => num(v, { style: 'percent', maximumFractionDigits: 0 });
 
 // mountReview(box, {gameId, seats, seatName, colourOf, formatMove, goTo})
 // colourOf(k): the player's colour (CSS) or null; goTo(k): show position k.
@@ -47,22 +48,21 @@ export function mountReview(box, opts) {
     if (shown && !shown.disabled && box.dataset.intro === (message || '')) return;
     box.dataset.intro = message || '';
     clear(box).append(
-      el('div.card-head', el('h3', 'Review')),
-      el('p.small.muted', 'The computer looks at every decision again, from what that player knew at the time, ' +
-        'and estimates each player\'s chance of winning: where the game turned, and which moves cost the most.'),
+      el('div.card-head', el('h3', t('Review'))),
+      el('p.small.muted', t('The computer looks at every decision again, from what that player knew at the time, and estimates each player\'s chance of winning: where the game turned, and which moves cost the most.')),
       ...(message ? [el('p.small.review-error', message)] : []), // append() would print a null
-      el('button.primary#review-start', { type: 'button', onclick: start }, 'Review this game'));
+      el('button.primary#review-start', { type: 'button', onclick: start }, t('Review this game')));
   }
 
   function showProgress(st) {
     const total = st.total || 0, done = st.done || 0;
     clear(box).append(
-      el('div.card-head', el('h3', 'Review')),
+      el('div.card-head', el('h3', t('Review'))),
       el('div.review-progress',
         el('progress#review-progress', { max: String(total || 1), value: String(done) }),
         el('span.small.muted#review-progress-text', st.status === 'queued' || !total
-          ? 'Waiting for the computer…'
-          : `Looking at decision ${done} of ${total}…`)));
+          ? t('Waiting for the computer…')
+          : t('Looking at decision {n} of {total}…', { n: done, total }))));
   }
 
   async function poll() {
@@ -70,7 +70,7 @@ export function mountReview(box, opts) {
     const gen = R.gen;
     let st;
     try { st = await apiGet(`/api/games/${opts.gameId}/review`); } catch (e) {
-      if (gen === R.gen) showIntro(`The review could not be loaded: ${e.message}`);
+      if (gen === R.gen) showIntro(t('The review could not be loaded: {why}', { why: e.message }));
       return;
     }
     if (gen === R.gen) handle(st);
@@ -81,7 +81,7 @@ export function mountReview(box, opts) {
     R.timer = null;
     if (st.status === 'done') { R.review = st.review; showReview(); return; }
     if (st.status === 'none') { showIntro(null); return; }
-    if (st.status === 'failed') { showIntro(st.message); return; }
+    if (st.status === 'failed') { showIntro(st.msg ? errorText(st) : field(st, 'message')); return; }
     showProgress(st);
     R.timer = setTimeout(poll, POLL_MS);
   }
@@ -94,7 +94,7 @@ export function mountReview(box, opts) {
     R.timer = null;
     let st;
     try { st = await apiPost(`/api/games/${opts.gameId}/review`, {}); } catch (e) {
-      if (gen === R.gen) showIntro(`The review could not start: ${e.message}`);
+      if (gen === R.gen) showIntro(t('The review could not start: {why}', { why: e.message }));
       return;
     }
     if (gen === R.gen) handle(st);
@@ -121,13 +121,13 @@ export function mountReview(box, opts) {
     const x = (k) => PAD_L + (n ? (k / n) * (W - PAD_L - PAD_R) : 0);
     const y = (v) => PAD_T + (1 - v) * (H - PAD_T - PAD_B);
     const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'review-graph', role: 'img',
-      'aria-label': 'Chance of winning of every player over the game; click to see the board there' });
+      'aria-label': t('Chance of winning of every player over the game; click to see the board there') });
     for (const v of [0, 0.25, 0.5, 0.75, 1]) {
       g.append(svg('line', { x1: PAD_L, x2: W - PAD_R, y1: y(v), y2: y(v), class: v === 0.5 ? 'grid mid' : 'grid' }),
         svg('text', { x: PAD_L - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, pct(v)));
     }
-    g.append(svg('text', { x: W - PAD_R, y: H - 6, 'text-anchor': 'end', class: 'axis' }, `decision ${n}`),
-      svg('text', { x: PAD_L, y: H - 6, class: 'axis' }, 'start'));
+    g.append(svg('text', { x: W - PAD_R, y: H - 6, 'text-anchor': 'end', class: 'axis' }, t('decision {n}', { n })),
+      svg('text', { x: PAD_L, y: H - 6, class: 'axis' }, t('start')));
     const players = rv.players.length;
     for (let k = 0; k < players; k++) {
       const pts = seatLine(k).map(([i, v]) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`);
@@ -173,36 +173,34 @@ export function mountReview(box, opts) {
     const rv = R.review;
     const marked = rv.entries.filter((e) => e.seat === R.chosen && e.mark);
     if (!marked.length) {
-      return el('p.small.muted#review-mistakes', `No mistakes found for ${opts.seatName(R.chosen)}: no decision lost more than ${pct(rv.mistake)} of a win by the computer's estimate.`);
+      return el('p.small.muted#review-mistakes', t('No mistakes found for {name}: no decision lost more than {pct} of a win by the computer\'s estimate.', { name: opts.seatName(R.chosen), pct: pct(rv.mistake) }));
     }
     return el('ol.review-mistakes#review-mistakes', marked.map((e) => el(`li.${e.mark}`,
       el('button.link', { type: 'button', 'data-position': e.index, onclick: () => opts.goTo(e.index) },
-        el('b', `Decision ${e.index + 1}`), ' · ', el('span.tag', e.mark === 'blunder' ? 'Blunder' : 'Mistake')),
-      el('div.small', 'Played: ', said(e.played_said, e.played), ` (${pct(e.before)} → ${pct(e.after)})`),
-      el('div.small.muted', 'The computer preferred: ', said(e.best_said, e.best), ` (${pct(e.best_value)})`))));
+        el('b', t('Decision {n}', { n: e.index + 1 })), ' · ', el('span.tag', e.mark === 'blunder' ? t('Blunder') : t('Mistake'))),
+      el('div.small', t('Played:'), ' ', said(field(e, 'played_said'), e.played), ` (${pct(e.before)} → ${pct(e.after)})`),
+      el('div.small.muted', t('The computer preferred:'), ' ', said(field(e, 'best_said'), e.best), ` (${pct(e.best_value)})`))));
   }
 
   function showReview() {
     const rv = R.review;
     if (!rv.entries.length) { // a game resigned before its first decision
-      clear(box).append(el('div.card-head', el('h3', 'Review')),
-        el('p.muted#review-empty', 'The game ended before anyone made a decision, so there is nothing to review.'));
+      clear(box).append(el('div.card-head', el('h3', t('Review'))),
+        el('p.muted#review-empty', t('The game ended before anyone made a decision, so there is nothing to review.')));
       return;
     }
-    const picker = el('select#review-seat', { 'aria-label': 'Whose decisions' },
+    const picker = el('select#review-seat', { 'aria-label': t('Whose decisions') },
       rv.players.map((p, k) => el('option', { value: String(k), ...(k === R.chosen ? { selected: true } : {}) }, opts.seatName(k))));
     picker.addEventListener('change', () => { R.chosen = Number(picker.value); showReview(); });
     const count = (k, mark) => rv.entries.filter((e) => e.seat === k && e.mark === mark).length;
     clear(box).append(
-      el('div.card-head', el('h3', 'Review'), el('span.small.muted', `${Number(rv.iterations).toLocaleString('en')} simulations per decision`)),
+      el('div.card-head', el('h3', t('Review')), el('span.small.muted', tn('{n} simulation per decision', '{n} simulations per decision', Number(rv.iterations)))),
       el('div.review-legend', rv.players.map((p, k) => el('span.item', { 'data-seat': k },
         el('i.swatch', { style: `background:${colour(k)}` }), opts.seatName(k),
-        el('span.muted', ` · ${plural(count(k, 'mistake'), 'mistake')}, ${plural(count(k, 'blunder'), 'blunder')}`)))),
+        el('span.muted', ` · ${tn('{n} mistake', '{n} mistakes', count(k, 'mistake'))}, ${tn('{n} blunder', '{n} blunders', count(k, 'blunder'))}`)))),
       graphWrap(),
-      el('p.small.muted#review-caption', forScreen('Each line is one player\'s chance of winning as the computer estimates it ' +
-        'at that player\'s own decisions, from what that player knew then; the last point is the result. ' +
-        'Click the graph to see the board there.')),
-      el('div.row.review-pick', el('label.small', { for: 'review-seat' }, 'Mistakes of '), picker),
+      el('p.small.muted#review-caption', forScreen(t('Each line is one player\'s chance of winning as the computer estimates it at that player\'s own decisions, from what that player knew then; the last point is the result. Click the graph to see the board there.'))),
+      el('div.row.review-pick', el('label.small', { for: 'review-seat' }, t('Mistakes of'), ' '), picker),
       mistakeList());
     setPosition(R.position);
   }

@@ -11,6 +11,40 @@
 // the whole one does not fit), and the value axis has distinct whole-number
 // ticks from 0 up; seats are named, never numbered from 0.
 import { el, nameSpan } from './common.js';
+import { N_, num, t, tn } from './i18n.js';
+
+// The story's stage names and score sources are the engine's English
+// ("Epoch II", "Turn 4 of 7", "Castle floor 2"; "Epoch I villages", "Turn 4
+// earnings, Age of Might"): shown in the page's language through these
+// catalogue msgids, by their shape (a *_msg twin from the server, when there
+// is one, comes first).
+const STAGES = [
+  [/^Epoch ([IVX]+)$/, (m) => t('Epoch {epoch}', { epoch: m[1] })],
+  [/^Turn (\d+) of (\d+)$/, (m) => t('Turn {n} of {total}', { n: Number(m[1]), total: Number(m[2]) })],
+  [/^Castle floor (\d+)$/, (m) => t('Castle floor {n}', { n: Number(m[1]) })],
+];
+const AGES = { Might: N_('Age of Might'), Faith: N_('Age of Faith'), Reason: N_('Age of Reason') };
+const SOURCES = [
+  [/^Epoch ([IVX]+) villages$/, (m) => t('Epoch {epoch} villages', { epoch: m[1] })],
+  [/^Turn (\d+) earnings, Age of (\w+)$/, (m) => t('Turn {n} earnings, {age}', { n: Number(m[1]), age: AGES[m[2]] ? t(AGES[m[2]]) : m[2] })],
+  [/^(\w[\w ]*) seals? at the end \((\d+) × (\d+)\)$/, (m) => tn('{family} seal at the end ({n} × {value})', '{family} seals at the end ({n} × {value})',
+    Number(m[2]), { family: t(m[1].toLowerCase()), value: Number(m[3]) })],
+  [/^Villages$/, () => t('Villages')],
+  [/^Earnings, Age of (\w+)$/, (m) => t('Earnings, {age}', { age: AGES[m[1]] ? t(AGES[m[1]]) : m[1] })],
+];
+// (the sources each game names as they are: msgids for the catalogue)
+N_('At the start'); N_('Terrain bonuses'); N_('Chips'); N_('Gold from sales during play'); N_('Starting Ecus');
+N_('Construction bonuses'); N_('Travel, exchanges and demolitions');
+
+function byShape(table, text) {
+  for (const [re, say] of table) {
+    const m = re.exec(text);
+    if (m) return say(m);
+  }
+  return t(text);
+}
+export const stageWords = (name) => byShape(STAGES, String(name || ''));
+export const sourceWords = (source) => byShape(SOURCES, String(source || ''));
 
 const SVGNS = 'http://www.w3.org/2000/svg';
 const FONT = 12; // px: the labels' size (CSS .score-graph text), on every screen
@@ -140,24 +174,25 @@ function drawGraph(data, seatName, W, at, pick, clickable) {
   const x = axis.x;
   const y = (v) => T + (1 - v / top) * (H - T - B);
   const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'score-graph', role: 'img',
-    'aria-label': 'Scores over the game', 'data-width': W });
+    'aria-label': t('Scores over the game'), 'data-width': W });
   for (const v of ticks) {
     g.append(svg('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), class: 'grid' }),
-      svg('text', { x: L - 5, y: y(v) + 4, class: 'axis', 'text-anchor': 'end' }, document.createTextNode(String(v))));
+      svg('text', { x: L - 5, y: y(v) + 4, class: 'axis', 'text-anchor': 'end' }, document.createTextNode(num(v))));
   }
   // every stage's name under its part of the graph: the whole name where it
   // fits, else its short name (the whole one in its tooltip)
   spans.forEach((sp, i) => {
     const left = axis.starts[i], room = axis.widths[i];
     if (sp.from > 0) g.append(svg('line', { x1: left, x2: left, y1: T, y2: H - B, class: 'stage-line' }));
-    const name = sp.name.length * CHAR_W <= room - 4 ? sp.name : shortStage(sp.name);
+    const whole = stageWords(sp.name);
+    const name = whole.length * CHAR_W <= room - 4 ? whole : shortStage(sp.name);
     g.append(svg('text', { x: left + room / 2, y: H - 8, class: 'stage-name', 'text-anchor': 'middle', 'data-stage': sp.name },
-      document.createTextNode(name), svg('title', {}, document.createTextNode(sp.name))));
+      document.createTextNode(name), svg('title', {}, document.createTextNode(whole))));
   });
   for (let p = 0; p < data.players; p++) {
     const pts = data.scores.map((row, k) => `${x(k).toFixed(1)},${y(row[p]).toFixed(1)}`).join(' ');
     g.append(svg('polyline', { points: pts, class: 'seat-line', 'data-seat': p, stroke: SEAT_COLOURS[p % SEAT_COLOURS.length] },
-      svg('title', {}, document.createTextNode(`${seatName(p)}: ${data.scores[data.scores.length - 1][p]}`))));
+      svg('title', {}, document.createTextNode(`${seatName(p)}: ${num(data.scores[data.scores.length - 1][p])}`))));
   }
   const marker = svg('line', { x1: x(at || 0), x2: x(at || 0), y1: T, y2: H - B, class: 'pick-line', visibility: at === null ? 'hidden' : 'visible' });
   g.append(marker);
@@ -196,13 +231,13 @@ export function stageTable(data, seatName) {
   const many = data.players >= 5;
   const body = [];
   for (const r of rows) {
-    body.push(el('tr.stage', el('th', r.name), seats.map((p) => el('td', { 'data-col-seat': p }, String(r.points[p])))));
+    body.push(el('tr.stage', el('th', stageWords(r.name)), seats.map((p) => el('td', { 'data-col-seat': p }, num(r.points[p])))));
     const sources = [];
     for (const p of seats) for (const part of (r.parts && r.parts[p]) || []) if (!sources.includes(part.source)) sources.push(part.source);
     for (const source of sources) {
-      body.push(el('tr.part', el('th', partName(source, r.name)), seats.map((p) => {
+      body.push(el('tr.part', el('th', sourceWords(partName(source, r.name))), seats.map((p) => {
         const part = ((r.parts && r.parts[p]) || []).find((q) => q.source === source);
-        return el('td', { 'data-part-seat': p }, part ? String(part.points) : '');
+        return el('td', { 'data-part-seat': p }, part ? num(part.points) : '');
       })));
     }
   }
@@ -210,5 +245,5 @@ export function stageTable(data, seatName) {
     { style: `--seats:${data.players}` },
     el('thead', el('tr', el('th', ''), seats.map((p) => el('th', { 'data-col-seat': p }, nameSpan(seatName(p)))))),
     el('tbody', body),
-    el('tfoot', el('tr', el('th', 'Total'), seats.map((p) => el('td.total', { 'data-col-seat': p }, String(final[p])))))));
+    el('tfoot', el('tr', el('th', t('Total')), seats.map((p) => el('td.total', { 'data-col-seat': p }, num(final[p])))))));
 }

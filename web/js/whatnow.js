@@ -8,39 +8,41 @@
 //
 // Invariants: every legal decision falls in exactly one kind; the counts add
 // up to the number of legal decisions; a notation no phrase knows is shown
-// by its first word, never dropped.
+// by its first word, never dropped.  The phrases are catalogue msgids: the
+// panel shows them in the page's language.
+import { N_, t } from './i18n.js';
 
 export const PHRASES = {
   clans: {
-    move: 'Move all huts of a territory onto a neighbouring territory that has huts; a group of seven or more may only join one at least as large.',
-    village: 'Several villages are founded at once: choose which one is founded first, as it may score differently.',
+    move: N_('Move all huts of a territory onto a neighbouring territory that has huts; a group of seven or more may only join one at least as large.'),
+    village: N_('Several villages are founded at once: choose which one is founded first, as it may score differently.'),
   },
   arkadia: {
-    lot: 'Place the castle building lot on the board; the town will grow around it.',
-    build: 'Choose a card from your hand to build its building, in the card\'s shape and colour.',
-    workers: 'Choose a building (or the castle lot) to put workers down beside it.',
-    squares: 'Choose where the building goes: squares next to a building, the castle lot or a worker.',
-    own: 'Put one of your own workers on a free square next to the chosen building.',
-    neutral: 'Put a neutral worker from your tent camps on a free square next to the chosen building.',
-    stop: 'Stop putting workers down and end this part of your turn.',
-    castle: 'Add pieces of a guild\'s colour to the castle; the colour on top sets what that guild\'s seals are worth.',
-    draw: 'Take a card from the display, or draw the top card of the stack, to refill your hand.',
-    banner: 'Hang an architect banner for two more workers and the right to sell seals, or keep your banners.',
-    sell: 'Sell some of your seals of one guild for gold at their current value.',
+    lot: N_('Place the castle building lot on the board; the town will grow around it.'),
+    build: N_('Choose a card from your hand to build its building, in the card\'s shape and colour.'),
+    workers: N_('Choose a building (or the castle lot) to put workers down beside it.'),
+    squares: N_('Choose where the building goes: squares next to a building, the castle lot or a worker.'),
+    own: N_('Put one of your own workers on a free square next to the chosen building.'),
+    neutral: N_('Put a neutral worker from your tent camps on a free square next to the chosen building.'),
+    stop: N_('Stop putting workers down and end this part of your turn.'),
+    castle: N_('Add pieces of a guild\'s colour to the castle; the colour on top sets what that guild\'s seals are worth.'),
+    draw: N_('Take a card from the display, or draw the top card of the stack, to refill your hand.'),
+    banner: N_('Hang an architect banner for two more workers and the right to sell seals, or keep your banners.'),
+    sell: N_('Sell some of your seals of one guild for gold at their current value.'),
   },
   khronos: {
-    swap: 'Swap one of your cards for one of the face-up cards beside the deck.',
-    exchange: 'Pay 2 Ecus to discard cards of your choice and draw back up to four.',
-    travel: 'Move one of your adventurers to another era for 1 Ecu.',
-    build: 'Build a new building on the board where your adventurer stands, paying cards of its colour.',
-    upgrade: 'Replace a building with a bigger one of its family, paying the difference in cards (Ecus as a bonus on Might and Faith).',
-    demolish: 'Remove a small building for 1 Ecu and one card of its colour.',
-    populate: 'Put one of your cubes on a civil building of the Age of Reason.',
-    renovate: 'Pay cards to restore a ruin of the Age of Reason, in one go or over several turns.',
-    squares: 'Choose the squares the new building covers on the board.',
-    pay: 'Choose which cards pay the extra cost of forest or mountain squares.',
-    downsize: 'Choose which building is made smaller so that the rules of building hold again.',
-    end: 'End your turn: discard any cards you do not want, then draw back up to four.',
+    swap: N_('Swap one of your cards for one of the face-up cards beside the deck.'),
+    exchange: N_('Pay 2 Ecus to discard cards of your choice and draw back up to four.'),
+    travel: N_('Move one of your adventurers to another era for 1 Ecu.'),
+    build: N_('Build a new building on the board where your adventurer stands, paying cards of its colour.'),
+    upgrade: N_('Replace a building with a bigger one of its family, paying the difference in cards (Ecus as a bonus on Might and Faith).'),
+    demolish: N_('Remove a small building for 1 Ecu and one card of its colour.'),
+    populate: N_('Put one of your cubes on a civil building of the Age of Reason.'),
+    renovate: N_('Pay cards to restore a ruin of the Age of Reason, in one go or over several turns.'),
+    squares: N_('Choose the squares the new building covers on the board.'),
+    pay: N_('Choose which cards pay the extra cost of forest or mountain squares.'),
+    downsize: N_('Choose which building is made smaller so that the rules of building hold again.'),
+    end: N_('End your turn: discard any cards you do not want, then draw back up to four.'),
   },
 };
 
@@ -69,7 +71,7 @@ export function whatNowPanel(el, game, legal, open) {
   const kinds = whatNow(game, legal);
   if (!kinds.length) return null;
   const box = el('details.what-now', open ? { open: true } : {},
-    el('summary', 'What can I do now?'),
-    el('ul', kinds.map((k) => el('li', { 'data-kind': k.kind }, k.words))));
+    el('summary', t('What can I do now?')),
+    el('ul', kinds.map((k) => el('li', { 'data-kind': k.kind }, t(k.words)))));
   return box;
 }

@@ -18,6 +18,7 @@
 // is in [1, MAX]; the scale lives on the wrapper, not in the board's content,
 // so a renderer's repaint keeps it.
 import { el } from './common.js';
+import { t } from './i18n.js';
 
 const MAX = 6;
 const STEP = 1.5;
@@ -33,10 +34,10 @@ export function mountZoom(board, { pointSize = () => 0 } = {}) {
   sizer.append(board);
   box.append(sizer);
   const btn = (id, label, text, onclick) => el(`button.zoom-button#${id}`, { type: 'button', 'aria-label': label, title: label, onclick }, text);
-  const plus = btn('zoom-in', 'Zoom in on the board', '+', () => zoomAtCentre(stepUp()));
-  const minus = btn('zoom-out', 'Zoom out', '−', () => zoomAtCentre(scale / STEP));
-  const fit = btn('zoom-fit', 'Fit the board to the screen', 'Fit', () => setScale(1));
-  const controls = el('div.zoom-controls', { role: 'group', 'aria-label': 'Board size' }, minus, plus, fit);
+  const plus = btn('zoom-in', t('Zoom in on the board'), '+', () => zoomAtCentre(stepUp()));
+  const minus = btn('zoom-out', t('Zoom out'), '−', () => zoomAtCentre(scale / STEP));
+  const fit = btn('zoom-fit', t('Fit the board to the screen'), t('Fit'), () => setScale(1));
+  const controls = el('div.zoom-controls', { role: 'group', 'aria-label': t('Board size') }, minus, plus, fit);
   box.before(controls);
 
   let scale = 1;
