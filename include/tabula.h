@@ -373,8 +373,20 @@ TB_API char *tb_board_json_data(const tb_game *game, const tb_data *data);
 #define TB_RENDER_COLOUR 1u
 #define TB_RENDER_HIDE_TOTALS 2u
 TB_API char *tb_render_text(const tb_state *state, int seat, unsigned flags);
+/* The same board with its words in the language of `tr` (tb_translate_fn,
+ * "Messages" below; NULL: English, exactly tb_render_text).  A game whose
+ * board has no translated words gives its English board. */
+typedef const char *(*tb_translate_fn)(void *ctx, const char *msgid, const char *msgid_plural,
+                                       long n);
+TB_API char *tb_render_text_in(const tb_state *state, int seat, unsigned flags, tb_translate_fn tr,
+                               void *ctx);
 /* A one-line description of what the seat to move must decide now. */
 TB_API int tb_prompt_text(const tb_state *state, char *buf, size_t buflen);
+/* The same as a message (malloc'd JSON, see "Messages" below): tb_msg_text
+ * of it in English is tb_prompt_text's text; NULL when memory runs out.
+ * The notation in it (FROM-TO, "village T") stays as it is in every
+ * language: it is what the player types. */
+TB_API char *tb_prompt_json(const tb_state *state);
 /* One sentence telling a person what `move` (legal in `state`, not yet
  * applied) does, as a game log says it: "Anna moves 3 huts from the forest at
  * 12 to the grassland at 17 and founds a village: red +8, blue +8".  It says
@@ -384,9 +396,29 @@ TB_API int tb_prompt_text(const tb_state *state, char *buf, size_t buflen);
  * is not legal there (buf then holds the move's notation, if any). */
 TB_API int tb_narrate(const tb_state *state, tb_move move, const char *const *names, char *buf,
                       size_t buflen);
+/* Messages: words for people in any language (docs/api.md, "Messages").
+ * A message is JSON {"msg": TEMPLATE, "args": {NAME: VALUE}} with an
+ * optional "plural": TEMPLATE_PLURAL chosen by args.n; TEMPLATE is English
+ * with named placeholders "{who}", the msgid of the catalogues (po/LANG.po);
+ * a VALUE is a number, a string (a name, kept as it is) or a nested
+ * message.  A language is a lookup: given a template (and its plural and
+ * the count, or NULL and 0) it gives the translated template, or NULL when
+ * it has none (English is then used). */
+/* The text of a message (JSON text) in the language of `tr` (NULL: English);
+ * malloc'd, NULL when `msg_json` is not a message or memory runs out.  A
+ * translation that is broken (an unclosed brace, an unknown name) falls back
+ * to the English template. */
+TB_API char *tb_msg_text(const char *msg_json, tb_translate_fn tr, void *ctx);
+/* tb_narrate as a message (malloc'd JSON): tb_msg_text of it in English is
+ * exactly tb_narrate's text.  A seat without a name is the nested message
+ * "Seat {n}".  NULL when the move is not legal there or memory runs out. */
+TB_API char *tb_narrate_json(const tb_state *state, tb_move move, const char *const *names);
 /* Where the game stands, in a few words for grouping a log: "Epoch II",
  * "Age 1, turn 2"; "" for a game that has no such stages. */
 TB_API int tb_stage_text(const tb_state *state, char *buf, size_t buflen);
+/* The same as a message (malloc'd JSON; {"msg": ""} for a game without
+ * stages); NULL when memory runs out. */
+TB_API char *tb_stage_json(const tb_state *state);
 
 /* ---- for learning code: actions and observations (docs/python.md) ---- */
 /* The size of the game's action space: decisions map to integers in

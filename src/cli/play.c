@@ -15,6 +15,7 @@
  * matches the decisions applied.
  */
 #include "cli.h"
+#include "lang.h"
 
 #include <ctype.h>
 #include <editline/readline.h>
@@ -52,7 +53,7 @@ typedef struct play_game {
 
 static int play_help(void)
 {
-    printf("usage: tabula play GAME [--players N] [--seats SEAT,SEAT,...] [--seed S]\n"
+    fputs(_("usage: tabula play GAME [--players N] [--seats SEAT,SEAT,...] [--seed S]\n"
            "                   [--board FILE] [--record FILE] [--no-colour] [--hide-totals]\n"
            "                   [--deduction] [KEY=VALUE ...]\n\n"
            "Plays GAME in the terminal.  SEAT is 'human', an agent ('random', or with the AI\n"
@@ -78,7 +79,8 @@ static int play_help(void)
            "(docs/data-format.md) instead of the built-in ones; a bad file is refused\n"
            "with its line and what is wrong.\n\n"
            "The record is saved to FILE (default tabula-GAME-SEED.json); replay it with\n"
-           "'tabula replay FILE' (with the same --board FILE when the game used one).\n");
+           "'tabula replay FILE' (with the same --board FILE when the game used one).\n"),
+          stdout);
     return 0;
 }
 
@@ -87,7 +89,7 @@ static int play_parse_seat(const tb_game *game, const char *spec, play_seat *sea
     memset(seat, 0, sizeof *seat);
     if (strcmp(spec, "human") == 0) {
         seat->human = true;
-        snprintf(seat->label, sizeof seat->label, "human");
+        snprintf(seat->label, sizeof seat->label, "%s", N_("human"));
         return 0;
     }
     char name[48];
@@ -154,16 +156,25 @@ static void play_apply(play_game *pg, tb_move m, bool by_human)
     char text[TB_MOVE_TEXT], said[512];
     tb_move_to_text(pg->state, m, text, sizeof text);
     if (play_push(pg, by_human) != 0) {
-        printf("Out of memory: that decision was not made; nothing changed.\n");
+        printf("%s\n", _("Out of memory: that decision was not made; nothing changed."));
         return;
     }
     if (tb_record_push(pg->record, text) != 0) {
         tb_state_free(pg->steps[--pg->depth].before);
-        printf("Out of memory: that decision was not made; nothing changed.\n");
+        printf("%s\n", _("Out of memory: that decision was not made; nothing changed."));
         return;
     }
-    tb_narrate(pg->state, m, NULL, said, sizeof said);
-    printf("%s.\n", said);
+    /* the narration in the player's language (English: tb_narrate's words) */
+    char *json = tb_narrate_json(pg->state, m, NULL);
+    json_t *msg = json ? json_loads(json, 0, NULL) : NULL;
+    char *text_said = cli_msg_text(msg);
+    if (text_said)
+        printf("%s.\n", text_said);
+    else if (tb_narrate(pg->state, m, NULL, said, sizeof said) >= 0)
+        printf("%s.\n", said);
+    free(text_said);
+    json_decref(msg);
+    free(json);
     tb_apply(pg->state, m);
 }
 
@@ -191,7 +202,8 @@ static void play_save(play_game *pg)
     char *json = tb_record_json(pg->record, pg->state);
     const char *path = pg->record_path ? pg->record_path : pg->default_path;
     if (cli_write_file(path, json, err, sizeof err) == 0)
-        printf("Record saved to %s (replay it with 'tabula replay %s').\n", path, path);
+        cli_say(stdout, N_("Record saved to {path} (replay it with 'tabula replay {path}').\n"),
+                "path:s", path);
     else
         fprintf(stderr, "tabula play: %s\n", err);
     free(json);
@@ -200,7 +212,7 @@ static void play_save(play_game *pg)
 static void play_show(play_game *pg, int seat)
 {
     unsigned flags = (pg->colour ? TB_RENDER_COLOUR : 0) | (pg->hide_totals ? TB_RENDER_HIDE_TOTALS : 0);
-    char *board = tb_render_text(pg->state, seat, flags);
+    char *board = tb_render_text_in(pg->state, seat, flags, cli_translate, NULL);
     printf("\n%s", board);
     free(board);
     /* the notice is about the built-in data, not a board file the player gave */
@@ -208,7 +220,7 @@ static void play_show(play_game *pg, int seat)
     const char *notice = !data || tb_data_is_builtin(data) ? tb_game_notice(tb_state_game(pg->state))
                                                            : NULL;
     if (notice)
-        printf("Note: %s\n", notice);
+        cli_say(stdout, N_("Note: {notice}\n"), "notice:s", _(notice));
 }
 
 /* Where a seat's points come from, one source a line (sources that gave
@@ -220,10 +232,11 @@ static void play_show_breakdown(const tb_state *state, int seat)
     for (int i = 0; i < n; i++) {
         if (!parts[i].points)
             continue;
+        const char *source = _(parts[i].source); /* the sources are msgids (N_) */
         int width = 0; /* characters, not bytes: "×" is two bytes */
-        for (const char *c = parts[i].source; *c; c++)
+        for (const char *c = source; *c; c++)
             width += ((unsigned char)*c & 0xc0) != 0x80;
-        printf("       %s%*s %4d\n", parts[i].source, width < 36 ? 36 - width : 0, "",
+        printf("       %s%*s %4d\n", source, width < 36 ? 36 - width : 0, "",
                parts[i].points);
     }
 }
@@ -234,13 +247,15 @@ static void play_show_result(play_game *pg)
     int sc[TB_MAX_SEATS], rk[TB_MAX_SEATS];
     tb_scores(pg->state, sc);
     tb_ranks(pg->state, rk);
-    printf("\nGame over.\n");
+    printf("\n%s\n", _("Game over."));
     int players = tb_players(pg->state);
     for (int r = 1; r <= players; r++)
         for (int p = 0; p < players; p++)
             if (rk[p] == r) {
-                printf("  %d. seat %d (%s): %d point%s%s\n", r, p + 1, pg->seat[p].label, sc[p],
-                       sc[p] == 1 || sc[p] == -1 ? "" : "s", r == 1 ? "  — winner" : "");
+                cli_sayn(stdout, NP_("  {rank}. seat {seat} ({who}): {n} point",
+                                     "  {rank}. seat {seat} ({who}): {n} points"),
+                         sc[p], "rank:d seat:d who:s", r, p + 1, _(pg->seat[p].label));
+                printf("%s\n", r == 1 ? _("  — winner") : "");
                 play_show_breakdown(pg->state, p);
             }
 }
@@ -289,7 +304,7 @@ static void play_list_legal(const play_game *pg, const char *filter)
         pick[shown++] = i;
     }
     if (!shown) {
-        printf("No legal decision starts with '%s'.\n", filter);
+        cli_say(stdout, N_("No legal decision starts with '{filter}'.\n"), "filter:s", filter);
         return;
     }
     cell += 3; /* at least three spaces between columns */
@@ -358,7 +373,7 @@ static void play_hint(play_game *pg)
         memset(&budget, 0, sizeof budget);
     }
     if (!agent) {
-        printf("No hints: this build has no AI.\n");
+        printf("%s\n", _("No hints: this build has no AI."));
         return;
     }
     budget.now_us = cli_now_us;
@@ -366,15 +381,19 @@ static void play_hint(play_game *pg)
     tb_agent_decide_game(agent, pg->state, play_start(pg), pg->record, &budget, TB_INFER_RULE,
                          pg->agent_seed ^ 0x48494e54u ^ (uint64_t)tb_decisions_made(pg->state),
                          &report, NULL);
-    printf("Best decisions for you (%s, %lld iterations; win rate as estimated by the search):\n",
-           agent->name, (long long)report.iterations);
+    char iterations[32];
+    snprintf(iterations, sizeof iterations, "%lld", (long long)report.iterations);
+    cli_say(stdout,
+            N_("Best decisions for you ({agent}, {iterations} iterations; win rate as estimated by the search):\n"),
+            "agent:s iterations:s", agent->name, iterations);
     int shown = report.count < 5 ? report.count : 5;
     for (int i = 0; i < shown; i++) {
         char text[TB_MOVE_TEXT];
         tb_move_to_text(pg->state, report.move[i], text, sizeof text);
         printf("  %d. %-12s %3.0f%%", i + 1, text, 100.0 * report.value[i]);
         if (report.visits[i] > 0)
-            printf("  (%lld visits)", (long long)report.visits[i]);
+            cli_sayn(stdout, NP_("  ({n} visit)", "  ({n} visits)"),
+                     report.visits[i] > 1000000000 ? 1000000000 : (int)report.visits[i], "");
         printf("\n");
     }
 }
@@ -388,25 +407,27 @@ static void play_deduce(const play_game *pg, int seat)
     const tb_game *g = tb_state_game(pg->state);
     int roles = tb_role_count(g), players = tb_players(pg->state);
     if (roles == 0) {
-        printf("Nothing to deduce: in %s nobody holds a secret role.\n", tb_game_title(g));
+        cli_say(stdout, N_("Nothing to deduce: in {game} nobody holds a secret role.\n"), "game:s",
+                tb_game_title(g));
         return;
     }
     if (tb_is_over(pg->state)) {
-        printf("The game is over: every colour is shown.\n");
+        printf("%s\n", _("The game is over: every colour is shown."));
         return;
     }
     tb_inference *inf = tb_inference_replay(play_start(pg), pg->record);
     if (!inf) {
-        printf("No deduction available now.\n");
+        printf("%s\n", _("No deduction available now."));
         return;
     }
     if (tb_inference_decisions(inf) == 0) {
-        printf("Deduction: nobody has played yet, so every colour but yours is equally likely.\n");
+        printf("%s\n", _("Deduction: nobody has played yet, so every colour but yours is equally likely."));
         tb_inference_free(inf);
         return;
     }
-    printf("Deduction from how everyone has played so far (a guess, not a certainty; you are %s):\n",
-           tb_role_name(g, tb_role_of(pg->state, seat)));
+    cli_say(stdout,
+            N_("Deduction from how everyone has played so far (a guess, not a certainty; you are {colour}):\n"),
+            "colour:s", _(tb_role_name(g, tb_role_of(pg->state, seat))));
     for (int other = 0; other < players; other++) {
         if (other == seat)
             continue;
@@ -416,18 +437,57 @@ static void play_deduce(const play_game *pg, int seat)
             continue;
         int from = 0;
         if (c[0].chance >= 0.5) {
-            printf("  %s is probably seat %d (%s): %s", tb_role_name(g, c[0].role), other + 1,
-                   pg->seat[other].label, c[0].words);
+            cli_say(stdout, N_("  {colour} is probably seat {seat} ({who}): {chance}"),
+                    "colour:s seat:d who:s chance:s", _(tb_role_name(g, c[0].role)), other + 1,
+                    pg->seat[other].label, c[0].words);
             from = 1;
         } else {
-            printf("  seat %d (%s): no clear sign yet", other + 1, pg->seat[other].label);
+            cli_say(stdout, N_("  seat {seat} ({who}): no clear sign yet"), "seat:d who:s", other + 1,
+                    pg->seat[other].label);
         }
         for (int i = from; i < n; i++)
-            printf("%s%s %s", i == from ? (from ? " (otherwise " : " (") : ", ",
-                   tb_role_name(g, c[i].role), c[i].words);
+            printf("%s%s %s", i == from ? (from ? _(" (otherwise ") : " (") : ", ",
+                   _(tb_role_name(g, c[i].role)), c[i].words);
         printf("%s\n", from < n ? ")" : "");
     }
     tb_inference_free(inf);
+}
+
+/* Whether the person typed the command `word`, in English or in the
+ * language spoken ("ayuda" as well as "help"). */
+static bool play_is(const char *line, const char *word)
+{
+    return strcmp(line, word) == 0 || strcmp(line, _(word)) == 0;
+}
+
+/* The same for a command with an argument after a space ("legal 12"). */
+static bool play_is_prefix(const char *line, const char *word)
+{
+    const char *words[2] = {word, _(word)};
+    for (int i = 0; i < 2; i++) {
+        size_t n = strlen(words[i]);
+        if (strncmp(line, words[i], n) == 0 && line[n] == ' ')
+            return true;
+    }
+    return false;
+}
+
+/* What the seat to move must decide now, in the player's language. */
+static void play_prompt(const play_game *pg)
+{
+    char *json = tb_prompt_json(pg->state);
+    json_t *msg = json ? json_loads(json, 0, NULL) : NULL;
+    char *text = cli_msg_text(msg);
+    if (text) {
+        printf("%s\n", text);
+    } else {
+        char prompt[200];
+        tb_prompt_text(pg->state, prompt, sizeof prompt);
+        printf("%s\n", prompt);
+    }
+    free(text);
+    json_decref(msg);
+    free(json);
 }
 
 /* One person's turn.  Returns 1 when a decision was made, 0 to quit. */
@@ -438,25 +498,23 @@ static int play_human_turn(play_game *pg, int seat)
     if (pg->deduction)
         play_deduce(pg, seat);
     if (!shown_help) {
-        printf("(type a decision, or 'legal', 'hint', 'undo', 'help', 'quit')\n");
+        printf("%s\n", _("(type a decision, or 'legal', 'hint', 'undo', 'help', 'quit')"));
         shown_help = true;
     }
     for (;;) {
-        char prompt[200];
-        tb_prompt_text(pg->state, prompt, sizeof prompt);
-        printf("%s\n", prompt);
+        play_prompt(pg);
         char *line = play_read_line("> ");
         if (!line) {
-            printf("\n(input ended)\n");
+            printf("\n%s\n", _("(input ended)"));
             return 0;
         }
         int rc = -1;
         if (!*line) {
             /* an empty line: ask again */
-        } else if (strcmp(line, "quit") == 0 || strcmp(line, "exit") == 0) {
+        } else if (play_is(line, N_("quit")) || strcmp(line, "exit") == 0) {
             rc = 0;
-        } else if (strcmp(line, "help") == 0 || strcmp(line, "?") == 0) {
-            printf("Type a decision in notation (see docs/notation.md), or one of:\n"
+        } else if (play_is(line, N_("help")) || strcmp(line, "?") == 0) {
+            fputs(_("Type a decision in notation (see docs/notation.md), or one of:\n"
                    "  legal         every legal decision now, numbered\n"
                    "  legal PREFIX  the legal decisions starting with PREFIX, numbers whole\n"
                    "                ('legal 3' shows 3-8, not 30-31; 'legal bu' every build)\n"
@@ -467,25 +525,28 @@ static int play_human_turn(play_game *pg, int seat)
                    "  hint          the computer's best few decisions for you, with estimated\n"
                    "                win rates\n"
                    "  deduce        who probably holds which secret colour (Clans), from play\n"
-                   "  quit          stop and save the record\n");
-        } else if (strcmp(line, "legal") == 0 || strncmp(line, "legal ", 6) == 0) {
-            play_list_legal(pg, line[5] ? line + 6 : "");
-        } else if (strcmp(line, "board") == 0) {
+                   "  quit          stop and save the record\n"),
+                  stdout);
+        } else if (play_is(line, N_("legal")) || play_is_prefix(line, N_("legal"))) {
+            const char *space = strchr(line, ' ');
+            play_list_legal(pg, space ? space + 1 : "");
+        } else if (play_is(line, N_("board"))) {
             play_show(pg, seat);
-        } else if (strcmp(line, "hint") == 0) {
+        } else if (play_is(line, N_("hint"))) {
             play_hint(pg);
-        } else if (strcmp(line, "deduce") == 0) {
+        } else if (play_is(line, N_("deduce"))) {
             play_deduce(pg, seat);
-        } else if (strcmp(line, "totals") == 0) {
+        } else if (play_is(line, N_("totals"))) {
             pg->hide_totals = !pg->hide_totals;
-            printf("Other players' totals are now %s.\n", pg->hide_totals ? "hidden" : "shown");
+            printf("%s\n", pg->hide_totals ? _("Other players' totals are now hidden.")
+                                           : _("Other players' totals are now shown."));
             play_show(pg, seat);
-        } else if (strcmp(line, "undo") == 0) {
+        } else if (play_is(line, N_("undo"))) {
             if (play_undo(pg)) {
                 free(line);
                 return 1; /* the loop shows the restored position */
             }
-            printf("There is nothing of yours to undo yet.\n");
+            printf("%s\n", _("There is nothing of yours to undo yet."));
         } else if (line[strspn(line, "0123456789")] == '\0') {
             /* a number: the decision with that number in `legal` */
             tb_move moves[TB_MAX_MOVES];
@@ -494,12 +555,14 @@ static int play_human_turn(play_game *pg, int seat)
             if (cli_parse_int(line, 1, n, &k) == 0) {
                 char text[TB_MOVE_TEXT];
                 tb_move_to_text(pg->state, moves[k - 1], text, sizeof text);
-                printf("You play %s.\n", text);
+                cli_say(stdout, N_("You play {move}.\n"), "move:s", text);
                 play_apply(pg, moves[k - 1], true);
                 rc = 1;
             } else {
-                printf("There %s %d legal decision%s now, numbered 1 to %d ('legal' lists them).\n",
-                       n == 1 ? "is" : "are", n, n == 1 ? "" : "s", n);
+                cli_sayn(stdout,
+                         NP_("There is {n} legal decision now, numbered 1 to {n} ('legal' lists them).\n",
+                             "There are {n} legal decisions now, numbered 1 to {n} ('legal' lists them).\n"),
+                         n, "");
             }
         } else {
             char err[TB_ERR_LEN];
@@ -532,7 +595,9 @@ static void play_wait_for(play_game *pg, int seat)
 {
     if (pg->humans < 2 || !isatty(STDIN_FILENO))
         return;
-    printf("\n\n---- Seat %d, your turn: press Enter when only you can see the screen ----", seat + 1);
+    printf("\n\n");
+    cli_say(stdout, N_("---- Seat {seat}, your turn: press Enter when only you can see the screen ----"),
+            "seat:d", seat + 1);
     fflush(stdout);
     free(play_read_line(""));
     printf("\033[2J\033[H");
@@ -540,6 +605,7 @@ static void play_wait_for(play_game *pg, int seat)
 
 int cmd_play(int argc, char **argv)
 {
+    cli_lang_init();
     play_game pg;
     memset(&pg, 0, sizeof pg);
     const char *game_name = NULL, *seats_arg = NULL, *board_arg = NULL;
@@ -649,19 +715,27 @@ int cmd_play(int argc, char **argv)
     tb_record_set_times(pg.record, when, NULL);
     for (int i = 0; i < players; i++) {
         pg.humans += pg.seat[i].human;
-        const char *name = pg.seat[i].human ? (pg.humans == 1 ? "you" : "player") : pg.seat[i].label;
+        /* kept English in the record (replay shows them in the reader's language) */
+        const char *name = pg.seat[i].human ? (pg.humans == 1 ? N_("you") : N_("player"))
+                                            : pg.seat[i].label;
         tb_record_set_player(pg.record, i, name, pg.seat[i].human ? "human" : pg.seat[i].label);
     }
     pg.colour = !no_colour && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
     pg.agent_seed = seed * 1000003u + 17;
     snprintf(pg.default_path, sizeof pg.default_path, "tabula-%s-%llu.json", tb_game_name(g),
              (unsigned long long)seed);
-    printf("%s, %ld players, seed %llu", tb_game_title(g), players, (unsigned long long)seed);
+    char seed_text[32];
+    snprintf(seed_text, sizeof seed_text, "%llu", (unsigned long long)seed);
+    cli_say(stdout, N_("{game}, {players} players, seed {seed}"), "game:s players:d seed:s",
+            tb_game_title(g), (int)players, seed_text);
     if (data)
-        printf(", on the board '%s' (%s)", tb_data_name(data), tb_data_hash(data));
+        cli_say(stdout, N_(", on the board '{board}' ({hash})"), "board:s hash:s", tb_data_name(data),
+                tb_data_hash(data));
     printf(".");
-    for (int i = 0; i < players; i++)
-        printf("%s seat %d: %s", i ? "," : "", i + 1, pg.seat[i].label);
+    for (int i = 0; i < players; i++) {
+        printf("%s ", i ? "," : "");
+        cli_say(stdout, N_("seat {seat}: {who}"), "seat:d who:s", i + 1, _(pg.seat[i].label));
+    }
     printf("\n");
     bool quit = false;
     while (!tb_is_over(pg.state) && !quit) {
@@ -669,7 +743,7 @@ int cmd_play(int argc, char **argv)
         if (pg.seat[seat].human) {
             tb_move only[TB_MAX_MOVES];
             if (tb_legal(pg.state, only) == 1) {
-                printf("(seat %d has only one choice)\n", seat + 1);
+                cli_say(stdout, N_("(seat {seat} has only one choice)\n"), "seat:d", seat + 1);
                 play_apply(&pg, only[0], false);
                 continue;
             }

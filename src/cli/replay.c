@@ -6,6 +6,7 @@
  * stepping is scriptable too; --to N prints one position and exits.
  */
 #include "cli.h"
+#include "lang.h"
 
 #include <jansson.h>
 
@@ -16,7 +17,7 @@
 
 static int replay_help(void)
 {
-    printf("usage: tabula replay FILE [--to N] [--seat S] [--board FILE] [--data-dir DIR]\n"
+    fputs(_("usage: tabula replay FILE [--to N] [--seat S] [--board FILE] [--data-dir DIR]\n"
            "                     [--no-colour]\n\n"
            "Shows a saved game record decision by decision.  Commands (one per line):\n"
            "  Enter or n  next decision     b  back one     N  jump to decision N\n"
@@ -26,12 +27,25 @@ static int replay_help(void)
            "everything, as a referee).\n"
            "A game played on a board file (Khronos, Arkadia) replays only on that very\n"
            "file: give it with --board FILE, or the folder of board files with\n"
-           "--data-dir DIR (docs/data-format.md).\n");
+           "--data-dir DIR (docs/data-format.md).\n"),
+          stdout);
     return 0;
 }
 
 /* The boards a record may name (--board, --data-dir); kept for the run. */
 static tb_data_set *replay_boards;
+
+/* A player's name as the replay shows it: the names `tabula play` gives
+ * the people at its keyboard ("you", "player") in the reader's language. */
+static const char *replay_name(const tb_record *rec, int seat)
+{
+    const char *name = tb_record_player_name(rec, seat);
+    const char *kind = tb_record_player_kind(rec, seat);
+    if (name && kind && strcmp(kind, "human") == 0 &&
+        (strcmp(name, N_("you")) == 0 || strcmp(name, N_("player")) == 0))
+        return _(name);
+    return name;
+}
 
 static void replay_show(const tb_record *rec, int at, int seat, bool colour)
 
@@ -40,31 +54,39 @@ static void replay_show(const tb_record *rec, int at, int seat, bool colour)
     tb_state *s = tb_record_replay_in(rec, at, replay_boards, err, sizeof err);
     if (!s)
         return;
-    char *board = tb_render_text(s, seat, colour ? TB_RENDER_COLOUR : 0);
+    char *board = tb_render_text_in(s, seat, colour ? TB_RENDER_COLOUR : 0, cli_translate, NULL);
     printf("\n%s", board);
     free(board);
     int n = tb_record_length(rec);
     /* The board already ends with the last move's notation; here it is in words. */
     tb_state *before = at > 0 ? tb_record_replay_in(rec, at - 1, replay_boards, err, sizeof err) : NULL;
     tb_move m;
-    char said[600] = "";
+    char *said = NULL;
     if (before && tb_text_to_move(before, tb_record_move(rec, at - 1), &m, err, sizeof err) == 0) {
         const char *names[TB_MAX_SEATS] = {0};
         for (int i = 0; i < tb_record_players(rec); i++)
-            names[i] = tb_record_player_name(rec, i);
-        tb_narrate(before, m, names, said, sizeof said);
+            names[i] = replay_name(rec, i);
+        char *json = tb_narrate_json(before, m, names);
+        json_t *msg = json ? json_loads(json, 0, NULL) : NULL;
+        said = cli_msg_text(msg);
+        json_decref(msg);
+        free(json);
     }
     tb_state_free(before);
-    if (at > 0)
-        printf("Decision %d of %d%s%s\n", at, n, said[0] ? ": " : "", said);
+    if (at > 0 && said && said[0])
+        cli_say(stdout, N_("Decision {at} of {n}: {said}\n"), "at:d n:d said:s", at, n, said);
+    else if (at > 0)
+        cli_say(stdout, N_("Decision {at} of {n}\n"), "at:d n:d", at, n);
     else
-        printf("Start of the game (%d decisions recorded)\n", n);
+        cli_sayn(stdout, NP_("Start of the game ({n} decision recorded)\n",
+                             "Start of the game ({n} decisions recorded)\n"), n, "");
+    free(said);
     if (tb_is_over(s)) {
         int score[TB_MAX_SEATS];
         tb_scores(s, score);
-        printf("Result:");
+        printf("%s", _("Result:"));
         for (int i = 0; i < tb_record_players(rec); i++)
-            printf("%s %s %d", i ? "," : "", tb_record_player_name(rec, i), score[i]);
+            printf("%s %s %d", i ? "," : "", replay_name(rec, i), score[i]);
         printf("\n");
     }
     tb_state_free(s);
@@ -96,16 +118,18 @@ static void replay_say_takebacks(const tb_record *rec, const json_t *list)
         const char *name = seat >= 0 && seat < tb_record_players(rec)
                                ? tb_record_player_name(rec, (int)seat)
                                : NULL;
-        printf("Taken back: %s went back to decision %lld, %zu decision%s undone%s\n",
-               name && *name ? name : "a player", (long long)after, count, count == 1 ? "" : "s",
-               json_is_true(json_object_get(t, "revealed"))
-                   ? " (something hidden had been shown: they played on knowing it)"
-                   : "");
+        cli_sayn(stdout, NP_("Taken back: {who} went back to decision {after}, {n} decision undone",
+                             "Taken back: {who} went back to decision {after}, {n} decisions undone"),
+                 (int)count, "who:s after:d", name && *name ? name : _("a player"), (int)after);
+        printf("%s\n", json_is_true(json_object_get(t, "revealed"))
+                           ? _(" (something hidden had been shown: they played on knowing it)")
+                           : "");
     }
 }
 
 int cmd_replay(int argc, char **argv)
 {
+    cli_lang_init();
     const char *path = NULL, *board_file = NULL, *data_dir = NULL;
     long to = -1, seat = TB_SPECTATOR;
     bool no_colour = false;
@@ -176,10 +200,13 @@ int cmd_replay(int argc, char **argv)
     }
     bool colour = !no_colour && isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
     int n = tb_record_length(rec);
-    printf("%s, %d players:", tb_game_title(tb_record_game(rec)), tb_record_players(rec));
-    for (int i = 0; i < tb_record_players(rec); i++)
-        printf("%s seat %d %s (%s)", i ? "," : "", i + 1, tb_record_player_name(rec, i),
-               tb_record_player_kind(rec, i));
+    cli_say(stdout, N_("{game}, {players} players:"), "game:s players:d",
+            tb_game_title(tb_record_game(rec)), tb_record_players(rec));
+    for (int i = 0; i < tb_record_players(rec); i++) {
+        printf("%s ", i ? "," : "");
+        cli_say(stdout, N_("seat {seat} {who} ({kind})"), "seat:d who:s kind:s", i + 1,
+                replay_name(rec, i), _(tb_record_player_kind(rec, i)));
+    }
     printf("\n");
     replay_say_takebacks(rec, takebacks);
     json_decref(takebacks);
@@ -192,7 +219,7 @@ int cmd_replay(int argc, char **argv)
     int at = 0;
     replay_show(rec, at, (int)seat, colour);
     for (;;) {
-        printf("[n]ext [b]ack [s]tart [e]nd N [q]uit > ");
+        fputs(_("[n]ext [b]ack [s]tart [e]nd N [q]uit > "), stdout);
         fflush(stdout);
         char line[64];
         if (!fgets(line, sizeof line, stdin)) {
@@ -205,7 +232,7 @@ int cmd_replay(int argc, char **argv)
             if (at < n)
                 at++;
             else
-                printf("(this is the end of the game)\n");
+                printf("%s\n", _("(this is the end of the game)"));
         } else if (strcmp(line, "b") == 0) {
             if (at > 0)
                 at--;
@@ -218,7 +245,8 @@ int cmd_replay(int argc, char **argv)
         } else if (cli_parse_int(line, 0, n, &jump) == 0) {
             at = (int)jump;
         } else {
-            printf("'%s' is not a replay command (n, b, s, e, a number 0-%d, q)\n", line, n);
+            cli_say(stdout, N_("'{command}' is not a replay command (n, b, s, e, a number 0-{n}, q)\n"),
+                    "command:s n:d", line, n);
             continue;
         }
         replay_show(rec, at, (int)seat, colour);

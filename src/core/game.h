@@ -167,12 +167,22 @@ struct tb_game {
     /* A game with loadable data: the board JSON of those data (never NULL). */
     json_t *(*data_board_json)(const struct tb_data *data);
     char *(*render_text)(const tb_state *s, int seat, unsigned flags); /* TB_RENDER_* */
+    /* Optional (tb_render_text_in): the same board in the language of tr
+     * (NULL: English, exactly render_text's text). */
+    char *(*render_text_in)(const tb_state *s, int seat, unsigned flags, tb_translate_fn tr,
+                            void *ctx);
     int (*prompt_text)(const tb_state *s, char *buf, size_t buflen);
-    /* Optional (tb_narrate): a sentence for the log saying what the move did,
-     * from the states before and after it; public information only.  who is
-     * the mover's name.  Without it the log says "NAME plays MOVE". */
-    int (*narrate)(const tb_state *before, tb_move m, const tb_state *after, const char *who,
-                   const char *const *names, char *buf, size_t buflen);
+    /* Optional (tb_prompt_json): the prompt as a message (msg.h); when it is
+     * there tb_prompt_text is its English.  NULL when memory runs out. */
+    json_t *(*prompt_msg)(const tb_state *s);
+    /* Optional (tb_narrate, tb_narrate_json): a sentence for the log saying
+     * what the move did, from the states before and after it, as a message
+     * (msg.h); public information only.  who is the mover's name and
+     * names[seat] every seat's (each a JSON string or a nested message: the
+     * callee takes references of its own).  NULL when memory runs out; without
+     * it the log says "NAME plays MOVE". */
+    json_t *(*narrate)(const tb_state *before, tb_move m, const tb_state *after, json_t *who,
+                       json_t *const *names);
     /* Optional (tb_score_breakdown): where seat's score comes from, written
      * as at most TB_BREAKDOWN_MAX parts (source words for players, points)
      * in reading order; returns the count, or -1 when the state cannot say.
@@ -182,6 +192,9 @@ struct tb_game {
     int (*score_breakdown)(const tb_state *s, int seat, tb_score_part *out);
     /* Optional (tb_stage_text): "Epoch II", "Age 1, turn 2". */
     int (*stage_text)(const tb_state *s, char *buf, size_t buflen);
+    /* Optional (tb_stage_json): the stage as a message; when it is there
+     * tb_stage_text is its English.  NULL when memory runs out. */
+    json_t *(*stage_msg)(const tb_state *s);
     /* Optional (tb_reveals, reveal.c): the seats (bit mask, 1u << seat) the
      * move shows something they could not know: a card or tile drawn or
      * shown, a secret of the mover's, chance.  When present it answers

@@ -8,6 +8,7 @@
  * Functions that can fail leave the state unchanged on failure.
  */
 #include "game.h"
+#include "msg.h"
 #include "text.h"
 
 #include <inttypes.h>
@@ -619,18 +620,82 @@ char *tb_render_text(const tb_state *state, int seat, unsigned flags)
     return state->game->render_text(state, seat, flags);
 }
 
+char *tb_render_text_in(const tb_state *state, int seat, unsigned flags, tb_translate_fn tr,
+                        void *ctx)
+{
+    if (state->game->render_text_in)
+        return state->game->render_text_in(state, seat, flags, tr, ctx);
+    return state->game->render_text(state, seat, flags);
+}
+
 int tb_prompt_text(const tb_state *state, char *buf, size_t buflen)
 {
+    if (state->game->prompt_msg) {
+        json_t *m = state->game->prompt_msg(state);
+        char *text = m ? tb__msg_text(m, NULL, NULL) : NULL;
+        json_decref(m);
+        if (text) {
+            int n = snprintf(buf, buflen, "%s", text);
+            free(text);
+            return n;
+        }
+    }
     return state->game->prompt_text(state, buf, buflen);
 }
 
-/* The name of a seat for narration: the caller's, else "Seat N" (from 1). */
-static const char *state_seat_name(const char *const *names, int seat, char *tmp, size_t tmplen)
+char *tb_prompt_json(const tb_state *state)
+{
+    json_t *m = NULL;
+    if (state->game->prompt_msg) {
+        m = state->game->prompt_msg(state);
+    } else {
+        char buf[512];
+        state->game->prompt_text(state, buf, sizeof buf);
+        m = tb__msg_word(buf); /* a game without messages: its English as it is */
+    }
+    char *s = m ? tb__json_dump(m) : NULL;
+    json_decref(m);
+    return s;
+}
+
+/* The name of a seat for narration: the caller's (a JSON string), else the
+ * message "Seat N" (from 1).  NULL when memory runs out. */
+static json_t *state_seat_name(const char *const *names, int seat)
 {
     if (names && seat >= 0 && names[seat] && names[seat][0])
-        return names[seat];
-    snprintf(tmp, tmplen, "Seat %d", seat + 1);
-    return tmp;
+        return json_string(names[seat]);
+    return tb__msg(N_("Seat {n}"), "n:d", seat + 1);
+}
+
+/* tb_narrate's message; NULL when the move is not legal or memory ran out. */
+static json_t *state_narrate(const tb_state *state, tb_move move, const char *const *names)
+{
+    int mover = tb_to_move(state);
+    if (mover < 0 || !tb_is_legal(state, move))
+        return NULL;
+    json_t *all[TB_MAX_SEATS] = {0};
+    bool ok = true;
+    for (int i = 0; i < state->players; i++)
+        ok = (all[i] = state_seat_name(names, i)) != NULL && ok;
+    json_t *m = NULL;
+    const tb_game *g = state->game;
+    if (ok && g->narrate) {
+        tb_state *after = tb_state_dup(state);
+        if (after) {
+            tb_apply(after, move);
+            m = g->narrate(state, move, after, all[mover], all);
+            tb_state_free(after);
+        }
+    }
+    if (!m && ok) {
+        char notation[TB_MOVE_TEXT];
+        if (tb_move_to_text(state, move, notation, sizeof notation) < 0)
+            snprintf(notation, sizeof notation, "?");
+        m = tb__msg(N_("{who} plays {move}"), "who:m move:s", json_incref(all[mover]), notation);
+    }
+    for (int i = 0; i < state->players; i++)
+        json_decref(all[i]);
+    return m;
 }
 
 int tb_narrate(const tb_state *state, tb_move move, const char *const *names, char *buf,
@@ -646,30 +711,58 @@ int tb_narrate(const tb_state *state, tb_move move, const char *const *names, ch
         snprintf(buf, buflen, "%s", notation);
         return -1;
     }
-    char tmp[16];
-    const char *who = state_seat_name(names, mover, tmp, sizeof tmp);
-    const tb_game *g = state->game;
-    if (g->narrate) {
-        tb_state *after = tb_state_dup(state);
-        if (after) {
-            tb_apply(after, move);
-            /* the game's names array needs every seat named */
-            const char *all[TB_MAX_SEATS];
-            char fallback[TB_MAX_SEATS][16];
-            for (int i = 0; i < state->players; i++)
-                all[i] = state_seat_name(names, i, fallback[i], sizeof fallback[i]);
-            int n = g->narrate(state, move, after, who, all, buf, buflen);
-            tb_state_free(after);
-            if (n > 0)
-                return n;
-        }
+    json_t *m = state_narrate(state, move, names);
+    char *text = m ? tb__msg_text(m, NULL, NULL) : NULL;
+    json_decref(m);
+    int n;
+    if (text) {
+        n = snprintf(buf, buflen, "%s", text);
+    } else { /* no memory: the notation alone, named as it can be */
+        if (names && names[mover] && names[mover][0])
+            n = snprintf(buf, buflen, "%s plays %s", names[mover], notation);
+        else
+            n = snprintf(buf, buflen, "Seat %d plays %s", mover + 1, notation);
     }
-    return snprintf(buf, buflen, "%s plays %s", who, notation);
+    free(text);
+    return n;
+}
+
+char *tb_narrate_json(const tb_state *state, tb_move move, const char *const *names)
+{
+    json_t *m = state_narrate(state, move, names);
+    char *s = m ? tb__json_dump(m) : NULL;
+    json_decref(m);
+    return s;
+}
+
+char *tb_stage_json(const tb_state *state)
+{
+    json_t *m = NULL;
+    if (state->game->stage_msg) {
+        m = state->game->stage_msg(state);
+    } else {
+        char buf[128];
+        tb_stage_text(state, buf, sizeof buf);
+        m = tb__msg_word(buf);
+    }
+    char *s = m ? tb__json_dump(m) : NULL;
+    json_decref(m);
+    return s;
 }
 
 int tb_stage_text(const tb_state *state, char *buf, size_t buflen)
 {
     if (buflen)
         buf[0] = '\0';
+    if (state->game->stage_msg) {
+        json_t *m = state->game->stage_msg(state);
+        char *text = m ? tb__msg_text(m, NULL, NULL) : NULL;
+        json_decref(m);
+        if (text) {
+            int n = snprintf(buf, buflen, "%s", text);
+            free(text);
+            return n;
+        }
+    }
     return state->game->stage_text ? state->game->stage_text(state, buf, buflen) : 0;
 }

@@ -8,8 +8,14 @@
  *
  *     server.c                     the lifecycle: starts and stops the rest
  *     transport.h: http.c, ws.c    HTTP, WebSocket framing, connections
- *     rooms.h: room.c, rooms.c,    games, seats, turns, the registry, leases
- *              lease.c             (roomsInt.h is private to these three)
+ *     rooms.h: lobby.c, lease.c    above the rooms: creating games, open tables,
+ *                                  the sweeper; several instances (leases)
+ *              rooms.c             the registry of rooms
+ *              room.c              one game: its turns, its connections
+ *              seats.c, undo.c,    below the room: its seats, take-backs, the
+ *              commit.c            store writer (roomsInt.h is private to these)
+ *   Calls go down this list only; a lower file reports back through a
+ *   function it was handed (commit.c: srv_room_committed).
  *     ai.h: ai.c                   AI workers beside the rooms: a job queue
  *     review.h: review.c           game reviews beside the rooms: a queue, a thread
  *     base.h: base.c, secret.c     this header

@@ -5,7 +5,8 @@
  * the store can, SQLite and PostgreSQL both; with as many writers at once as
  * the store says serve it best: SQLite one, PostgreSQL two, one writing
  * while the other's commit flushes), and only then hand each back to its
- * room (srv_room_committed), which applies it, acknowledges it and sends
+ * room through the function it was started with (srv_room_committed: this
+ * file calls nothing in room.c, so calls go one way), which applies it, acknowledges it and sends
  * every client the new position.  So the WebSocket thread never waits on a disk,
  * and one commit serves every decision that arrived meanwhile.
  *
@@ -38,6 +39,7 @@
 
 struct srv_committer {
     srv_rooms *rooms;
+    srv_committed_fn committed; /* back to the room (srv_room_committed) */
     pthread_mutex_t lock;
     pthread_cond_t wake;
     srv_pending *head, *tail;
@@ -218,12 +220,12 @@ static void commit_write(srv_committer *q, srv_pending *batch, int n)
     for (srv_pending *p = batch, *next; p; p = next, i++) {
         next = p->next;
         if (p->undo) {
-            srv_room_committed(p, result[i] < 0 && down ? SRV_STORE_DOWN : result[i],
-                               undo_err[0] ? undo_err : "the database did not take it");
+            q->committed(p, result[i] < 0 && down ? SRV_STORE_DOWN : result[i],
+                         undo_err[0] ? undo_err : "the database did not take it");
         } else {
             int r = rows[row++].result;
-            srv_room_committed(p, r != 0 && failed ? SRV_STORE_DOWN : r,
-                               err[0] ? err : "the database did not take it");
+            q->committed(p, r != 0 && failed ? SRV_STORE_DOWN : r,
+                         err[0] ? err : "the database did not take it");
         }
     }
     (void)n;
@@ -249,7 +251,8 @@ static void *commit_loop(void *arg)
     return NULL;
 }
 
-srv_committer *srv_committer_start(srv_rooms *rooms, char *err, size_t errlen)
+srv_committer *srv_committer_start(srv_rooms *rooms, srv_committed_fn committed, char *err,
+                                   size_t errlen)
 {
     srv_committer *q = calloc(1, sizeof *q);
     if (!q) {
@@ -257,6 +260,7 @@ srv_committer *srv_committer_start(srv_rooms *rooms, char *err, size_t errlen)
         return NULL;
     }
     q->rooms = rooms;
+    q->committed = committed;
     pthread_mutex_init(&q->lock, NULL);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);

@@ -1,23 +1,23 @@
 /*
- * lobby.c — the lobby's rules around a room (docs/server.md, "Lobby"):
- * open tables (free seats anyone may take), creation that a repeated
- * request key answers with the same game, deleting a game that has not
- * started, expiry of games never started, resigning, and absent seats the
- * computer plays until their person is back.  room.c calls the srv_lobby_*
- * hooks; the sweeper thread here runs the timed rules.
+ * lobby.c — the lobby's rules above the rooms (docs/server.md, "Lobby"):
+ * creating a game (a repeated request key answers with the same game), open
+ * tables (free seats anyone may take), deleting a game that has not started,
+ * expiry of games never started, and absent seats the computer plays until
+ * their person is back (the sweeper thread).  What a room keeps of its seats
+ * is seats.c's, below the room; resigning is the room's own (room.c).
+ *
+ * Layering: lobby.c calls rooms.c (the registry), room.c and seats.c; none
+ * of them calls back into it, so calls go one way (docs/server.md, "Inside
+ * the server").  server.c starts and stops the sweeper.
  *
  * Invariants:
- *   - a game with a free seat is waiting: nobody decides, the computer does
- *     not move, until every seat is taken; a seat is taken at most once
- *     (the room lock on one instance, the store's conditional update across
- *     instances), the loser of a race hears that plainly;
+ *   - a seat is taken at most once (the room lock on one instance, the
+ *     store's conditional update across instances), the loser of a race
+ *     hears that plainly;
  *   - a game is deleted (by its creator, or by expiry) only while it has no
  *     decision; once deleted its room answers as if it never existed;
  *   - only hashes of seat tokens, creator keys and request keys are stored;
- *     a request key's tokens are derived from the key itself (secret.c);
- *   - a resigned or absent seat is played by the computer at `normal`; an
- *     absent one is its person's again at their next action; a resignation
- *     never makes its seat a winner.
+ *     a request key's tokens are derived from the key itself (secret.c).
  * Locking: as roomsInt.h; the sweeper takes the registry lock, then one room.
  */
 #include "roomsInt.h"
@@ -31,7 +31,6 @@
 
 #define LOBBY_REQUEST_WINDOW_S (24L * 3600)    /* a request key answers for a day */
 #define LOBBY_EXPIRY_DEFAULT_S (7L * 24 * 3600) /* --unstarted-expiry */
-#define LOBBY_ABSENT_DEFAULT_S 180              /* --absent-after */
 #define LOBBY_ABSENT_MAX_S 86400
 #define LOBBY_KEY_MIN 22                        /* 132 bits of base64url at least */
 #define LOBBY_KEY_MAX 64
@@ -72,39 +71,53 @@ static bool lobby_valid_key(const char *key)
     return true;
 }
 
-static int lobby_free_seats(const srv_room *r)
-{
-    int n = 0;
-    for (int i = 0; i < r->players; i++)
-        n += r->seat[i].open;
-    return n;
-}
-
-/* The computer that stands in for a person (resigned or away): `normal`. */
-static void lobby_stand_in(srv_room *r, int seat)
-{
-    srv_seat *st = &r->seat[seat];
-    if (st->agent)
-        return;
-    const tb_agent *agent = NULL;
-    tb_budget budget;
-    memset(&budget, 0, sizeof budget);
-    if (r->game && tb_level_lookup(r->game, "normal", &agent, &budget) == 0) {
-        st->agent = agent;
-        st->budget = budget;
-    } else {
-        st->agent = tb_agent_find("random");
-        memset(&st->budget, 0, sizeof st->budget);
-    }
-}
-
-static void lobby_notice(srv_room *r, const char *code, int seat, const char *text)
-{
-    srv_room_broadcast_locked(r, json_pack("{s:s,s:s,s:i,s:s}", "type", "notice", "code", code,
-                                           "seat", seat, "text", text));
-}
 
 /* ---- creating ---- */
+
+static int lobby_create_repeat(srv_rooms *s, const srv_lobby_create *lc, char **reply)
+{
+    char id[SRV_ID_LEN + 1], err[TB_ERR_LEN], away[300];
+    int rc = s->store->m->request_find(s->store, lc->key_hash, lc->since, id, err, sizeof err);
+    if (rc < 0)
+        return srv_error_reply(reply, 500, "store_failed", "the game could not be created: %s", err);
+    srv_room *r = rc == 0 ? srv_room_claim(s, id, away, sizeof away) : NULL;
+    if (!r)
+        return srv_error_reply(reply, 409, "retry",
+                           "a game made with this request a moment ago is gone; try again");
+    pthread_mutex_lock(&r->lock);
+    json_t *out = json_object();
+    json_object_set_new(out, "id", json_string(r->id));
+    json_object_set_new(out, "game", json_string(r->game ? tb_game_name(r->game) : ""));
+    char path[200], label[64], token[64];
+    snprintf(path, sizeof path, "/game.html?game=%s", r->id);
+    json_object_set_new(out, "watch", json_string(path));
+    json_t *seats = json_array();
+    for (int i = 0; i < r->players; i++) {
+        json_t *o = srv_room_seat_json_locked(r, i);
+        uint8_t hash[SRV_HASH_LEN];
+        srv_seats_token_label(label, sizeof label, r->id, i);
+        srv_secret_derive(lc->key, label, token, sizeof token, hash);
+        /* Only the seats this key made: not one somebody took at the table. */
+        if (r->seat[i].kind == SRV_HUMAN && !r->seat[i].open &&
+            srv_secret_equal(hash, r->seat[i].token_hash)) {
+            json_object_set_new(o, "token", json_string(token));
+            snprintf(path, sizeof path, "/game.html?game=%.12s&token=%.63s", r->id, token);
+            json_object_set_new(o, "link", json_string(path));
+        }
+        json_array_append_new(seats, o);
+    }
+    json_object_set_new(out, "seats", seats);
+    uint8_t hash[SRV_HASH_LEN];
+    snprintf(label, sizeof label, "tabula creator %s", r->id);
+    srv_secret_derive(lc->key, label, token, sizeof token, hash);
+    if (r->has_creator && srv_secret_equal(hash, r->creator_hash))
+        json_object_set_new(out, "creator_token", json_string(token));
+    json_object_set_new(out, "repeated", json_true());
+    srv_seats_reply_extras(r, out);
+    pthread_mutex_unlock(&r->lock);
+    memset(token, 0, sizeof token);
+    return lobby_reply(reply, 200, out);
+}
 
 static int lobby_since(srv_lobby_create *lc)
 {
@@ -112,7 +125,7 @@ static int lobby_since(srv_lobby_create *lc)
     return 0;
 }
 
-int srv_lobby_create_begin(srv_rooms *s, json_t *req, srv_lobby_create *lc, char **reply)
+static int lobby_create_begin(srv_rooms *s, json_t *req, srv_lobby_create *lc, char **reply)
 {
     memset(lc, 0, sizeof *lc);
     lc->absent_after = -1;
@@ -143,349 +156,7 @@ int srv_lobby_create_begin(srv_rooms *s, json_t *req, srv_lobby_create *lc, char
     int rc = s->store->m->request_find(s->store, lc->key_hash, lc->since, id, err, sizeof err);
     if (rc < 0)
         return srv_error_reply(reply, 500, "store_failed", "the game could not be created: %s", err);
-    return rc == 0 ? srv_lobby_create_repeat(s, lc, reply) : 0;
-}
-
-static void lobby_seat_label(char *label, size_t len, const char *id, int seat)
-{
-    snprintf(label, len, "tabula seat %s %d", id, seat);
-}
-
-void srv_lobby_create_keys(srv_room *r, const srv_lobby_create *lc, char tokens[][64],
-                           char *creator, size_t creatorlen)
-{
-    char label[64];
-    bool open = false;
-    for (int i = 0; i < r->players; i++) {
-        srv_seat *st = &r->seat[i];
-        open |= st->open;
-        if (st->kind != SRV_HUMAN || st->open)
-            continue;
-        if (lc->has_key) {
-            lobby_seat_label(label, sizeof label, r->id, i);
-            srv_secret_derive(lc->key, label, tokens[i], 64, st->token_hash);
-        } else {
-            srv_secret_token(tokens[i], 64, st->token_hash);
-        }
-    }
-    if (lc->has_key) {
-        snprintf(label, sizeof label, "tabula creator %s", r->id);
-        srv_secret_derive(lc->key, label, creator, creatorlen, r->creator_hash);
-    } else {
-        srv_secret_token(creator, creatorlen, r->creator_hash);
-    }
-    r->has_creator = true;
-    /* Friends' games wait for their people; open tables (strangers) do not. */
-    int fallback = r->rooms->cfg.absent_after < 0    ? 0
-                   : r->rooms->cfg.absent_after == 0 ? LOBBY_ABSENT_DEFAULT_S
-                                                     : r->rooms->cfg.absent_after;
-    r->absent_after = lc->absent_after >= 0 ? lc->absent_after : open ? fallback : 0;
-}
-
-void srv_lobby_create_row(srv_room *r, const srv_lobby_create *lc, srv_game_row *row)
-{
-    row->has_creator = r->has_creator;
-    memcpy(row->creator_hash, r->creator_hash, SRV_HASH_LEN);
-    row->absent_after = r->absent_after;
-    row->has_request = lc->has_key;
-    memcpy(row->request_hash, lc->key_hash, SRV_HASH_LEN);
-    snprintf(row->request_since, sizeof row->request_since, "%s", lc->since);
-}
-
-void srv_lobby_reply_extras(const srv_room *r, json_t *reply)
-{
-    json_object_set_new(reply, "absent_after", json_integer(r->absent_after));
-    json_object_set_new(reply, "free_seats", json_integer(lobby_free_seats(r)));
-}
-
-int srv_lobby_create_repeat(srv_rooms *s, const srv_lobby_create *lc, char **reply)
-{
-    char id[SRV_ID_LEN + 1], err[TB_ERR_LEN], away[300];
-    int rc = s->store->m->request_find(s->store, lc->key_hash, lc->since, id, err, sizeof err);
-    if (rc < 0)
-        return srv_error_reply(reply, 500, "store_failed", "the game could not be created: %s", err);
-    srv_room *r = rc == 0 ? srv_room_claim(s, id, away, sizeof away) : NULL;
-    if (!r)
-        return srv_error_reply(reply, 409, "retry",
-                           "a game made with this request a moment ago is gone; try again");
-    pthread_mutex_lock(&r->lock);
-    json_t *out = json_object();
-    json_object_set_new(out, "id", json_string(r->id));
-    json_object_set_new(out, "game", json_string(r->game ? tb_game_name(r->game) : ""));
-    char path[200], label[64], token[64];
-    snprintf(path, sizeof path, "/game.html?game=%s", r->id);
-    json_object_set_new(out, "watch", json_string(path));
-    json_t *seats = json_array();
-    for (int i = 0; i < r->players; i++) {
-        json_t *o = srv_room_seat_json_locked(r, i);
-        uint8_t hash[SRV_HASH_LEN];
-        lobby_seat_label(label, sizeof label, r->id, i);
-        srv_secret_derive(lc->key, label, token, sizeof token, hash);
-        /* Only the seats this key made: not one somebody took at the table. */
-        if (r->seat[i].kind == SRV_HUMAN && !r->seat[i].open &&
-            srv_secret_equal(hash, r->seat[i].token_hash)) {
-            json_object_set_new(o, "token", json_string(token));
-            snprintf(path, sizeof path, "/game.html?game=%.12s&token=%.63s", r->id, token);
-            json_object_set_new(o, "link", json_string(path));
-        }
-        json_array_append_new(seats, o);
-    }
-    json_object_set_new(out, "seats", seats);
-    uint8_t hash[SRV_HASH_LEN];
-    snprintf(label, sizeof label, "tabula creator %s", r->id);
-    srv_secret_derive(lc->key, label, token, sizeof token, hash);
-    if (r->has_creator && srv_secret_equal(hash, r->creator_hash))
-        json_object_set_new(out, "creator_token", json_string(token));
-    json_object_set_new(out, "repeated", json_true());
-    srv_lobby_reply_extras(r, out);
-    pthread_mutex_unlock(&r->lock);
-    memset(token, 0, sizeof token);
-    return lobby_reply(reply, 200, out);
-}
-
-void srv_lobby_load(srv_room *r, const srv_game_row *row)
-{
-    r->has_creator = row->has_creator;
-    memcpy(r->creator_hash, row->creator_hash, SRV_HASH_LEN);
-    r->absent_after = row->absent_after;
-    r->resigned_seat = -1;
-    for (int i = 0; i < r->players && i < TB_MAX_SEATS; i++) {
-        srv_seat *st = &r->seat[i];
-        st->open = row->seat[i].open;
-        st->resigned = row->seat[i].resigned && st->kind == SRV_HUMAN;
-        if (!st->resigned)
-            continue;
-        r->resigned_seat = i;
-        lobby_stand_in(r, i);
-        if (r->record)
-            tb_record_set_player(r->record, i, st->name, "human, resigned");
-    }
-    /* Stored as over while the rules say it goes on: a resignation ended it. */
-    if (r->state && !r->broken[0] && strcmp(row->status, "over") == 0 && !tb_is_over(r->state) &&
-        r->resigned_seat >= 0)
-        r->conceded = true;
-    srv_lobby_new_turn(r);
-}
-
-void srv_lobby_reloaded(srv_room *r, const srv_room *fresh)
-{
-    r->has_creator = fresh->has_creator;
-    memcpy(r->creator_hash, fresh->creator_hash, SRV_HASH_LEN);
-    r->absent_after = fresh->absent_after;
-    r->conceded = fresh->conceded;
-    r->resigned_seat = fresh->resigned_seat;
-    srv_lobby_new_turn(r);
-}
-
-/* ---- the seats' state ---- */
-
-bool srv_lobby_computer_plays(const srv_room *r, int seat)
-{
-    const srv_seat *st = &r->seat[seat];
-    return st->kind == SRV_AI || st->resigned || st->away;
-}
-
-bool srv_lobby_waiting(const srv_room *r)
-{
-    return lobby_free_seats(r) > 0;
-}
-
-void srv_lobby_new_turn(srv_room *r)
-{
-    r->turn_since_us = srv_now_us();
-}
-
-bool srv_lobby_seen(srv_room *r, int seat)
-{
-    if (seat < 0 || seat >= r->players || !r->seat[seat].away)
-        return false;
-    r->seat[seat].away = false;
-    srv_lobby_new_turn(r);
-    srv_log(&r->rooms->cfg, "game %s: seat %d is back", r->id, seat + 1);
-    return true;
-}
-
-void srv_lobby_log_words(const srv_room *r, int k, char *said, size_t saidlen)
-{
-    if (!r->log || k >= r->log_cap)
-        return;
-    int seat = r->log[k].seat;
-    if (seat < 0 || seat >= r->players || !r->log[k].by_ai || r->seat[seat].kind != SRV_HUMAN)
-        return;
-    /* Said once, where the computer starts playing for the person. */
-    for (int j = k - 1; j >= 0; j--)
-        if (r->log[j].seat == seat) {
-            if (r->log[j].by_ai)
-                return;
-            break;
-        }
-    const char *name = r->seat[seat].name;
-    char text[1024];
-    snprintf(text, sizeof text, "%s %s; the computer plays for %s. %s", name,
-             r->seat[seat].resigned ? "resigned" : "was away", name, said);
-    snprintf(said, saidlen, "%s", text);
-    tb__utf8_repair(said);
-}
-
-void srv_lobby_seat_json(const srv_seat *st, json_t *o)
-{
-    if (st->open) {
-        json_object_set_new(o, "open", json_true());
-        json_object_set_new(o, "name", json_string(""));
-    }
-    if (st->resigned)
-        json_object_set_new(o, "resigned", json_true());
-    if (st->away)
-        json_object_set_new(o, "away", json_true());
-}
-
-void srv_lobby_summary_json(const srv_room *r, json_t *j)
-{
-    json_object_set_new(j, "free_seats", json_integer(lobby_free_seats(r)));
-    json_object_set_new(j, "absent_after", json_integer(r->absent_after));
-}
-
-void srv_lobby_row_seat_json(const srv_seat_row *s, json_t *o)
-{
-    if (s->open) {
-        json_object_set_new(o, "open", json_true());
-        json_object_set_new(o, "name", json_string(""));
-    }
-    if (s->resigned)
-        json_object_set_new(o, "resigned", json_true());
-}
-
-void srv_lobby_row_summary_json(const srv_game_row *row, json_t *j)
-{
-    int free_seats = 0;
-    for (int i = 0; i < row->players && i < TB_MAX_SEATS; i++)
-        free_seats += row->seat[i].open;
-    json_object_set_new(j, "free_seats", json_integer(free_seats));
-}
-
-/* ---- results with resignations ---- */
-
-bool srv_lobby_result_changed(const srv_room *r)
-{
-    if (r->conceded)
-        return true;
-    for (int i = 0; i < r->players; i++)
-        if (r->seat[i].resigned)
-            return true;
-    return false;
-}
-
-/* Ranks as the game gives them, except that a seat that resigned ranks
- * after every seat that did not (in a conceded two-player game: last). */
-static void lobby_ranks(const srv_room *r, int out[TB_MAX_SEATS])
-{
-    int base[TB_MAX_SEATS];
-    if (r->conceded)
-        for (int i = 0; i < r->players; i++)
-            base[i] = r->seat[i].resigned ? 2 : 1;
-    else
-        tb_ranks(r->state, base);
-    int staying = 0;
-    for (int i = 0; i < r->players; i++)
-        staying += !r->seat[i].resigned;
-    for (int i = 0; i < r->players; i++) {
-        int better = 0;
-        for (int j = 0; j < r->players; j++)
-            better += r->seat[j].resigned == r->seat[i].resigned && base[j] < base[i];
-        out[i] = 1 + better + (r->seat[i].resigned ? staying : 0);
-    }
-}
-
-json_t *srv_lobby_winners(const srv_room *r)
-{
-    int ranks[TB_MAX_SEATS];
-    lobby_ranks(r, ranks);
-    json_t *w = json_array();
-    for (int i = 0; i < r->players; i++)
-        if (ranks[i] == 1)
-            json_array_append_new(w, json_integer(i));
-    return w;
-}
-
-char *srv_lobby_result_json(const srv_room *r)
-{
-    char *base = tb_result_breakdown_json(r->state);
-    json_error_t jerr;
-    json_t *j = base ? tb__json_loads(base, 0, &jerr) : NULL;
-    free(base);
-    if (!json_is_object(j)) { /* the library's result text always reads: memory ran out */
-        json_decref(j);
-        return NULL;
-    }
-    int ranks[TB_MAX_SEATS];
-    lobby_ranks(r, ranks);
-    json_t *jr = json_array(), *resigned = json_array();
-    for (int i = 0; i < r->players; i++) {
-        json_array_append_new(jr, json_integer(ranks[i]));
-        if (r->seat[i].resigned)
-            json_array_append_new(resigned, json_integer(i));
-    }
-    json_object_set_new(j, "over", json_boolean(srv_room_over_locked(r)));
-    json_object_set_new(j, "ranks", jr);
-    json_object_set_new(j, "winners", srv_lobby_winners(r));
-    json_object_set_new(j, "resigned", resigned);
-    char *text = json_dumps(j, JSON_COMPACT);
-    json_decref(j);
-    return text;
-}
-
-/* ---- resigning ---- */
-
-void srv_lobby_resign(srv_room *r, srv_client *c, json_t *id)
-{
-    int seat = c->seat;
-    pthread_mutex_lock(&r->lock);
-    char err[TB_ERR_LEN];
-    if (srv_room_refuse_locked(r, c, id, seat, "spectators watch; only a player can resign")) {
-        /* (answered) */
-    } else if (srv_room_over_locked(r)) {
-        srv_client_error(c, id, "game_over", "the game is over");
-    } else if (srv_lobby_waiting(r)) {
-        srv_client_error(c, id, "waiting",
-                           "the game has not started (a seat is still free); its creator can "
-                           "delete it instead");
-    } else if (r->seat[seat].resigned) {
-        srv_client_error(c, id, "resigned", "you have resigned already");
-    } else if (r->commit_pending && r->players == 2) {
-        /* The game would end under a decision on its way to the store. */
-        srv_client_error(c, id, "busy",
-                           "a decision is being saved; resign again in a moment");
-    } else if (r->rooms->store->m->seat_resign(r->rooms->store, r->id, seat, err, sizeof err)) {
-        srv_store_report(r->rooms, false, err); /* the store's failure: logged once */
-        srv_client_error(c, id, "store_failed",
-                           "the resignation could not be saved, so nothing changed: %s", err);
-    } else {
-        srv_seat *st = &r->seat[seat];
-        st->resigned = true;
-        st->away = false;
-        tb_record_set_player(r->record, seat, st->name, "human, resigned");
-        char text[400];
-        if (r->players == 2) {
-            /* Two players: the other one wins, now. */
-            r->conceded = true;
-            r->resigned_seat = seat;
-            srv_room_finish_locked(r);
-            atomic_fetch_sub(&r->rooms->running, 1);
-            snprintf(text, sizeof text, "%s resigned; %s wins.", st->name,
-                     r->seat[1 - seat].name);
-        } else {
-            /* More players: the game goes on, the computer plays the seat. */
-            lobby_stand_in(r, seat);
-            snprintf(text, sizeof text,
-                     "%s resigned; the computer plays for %s until the end, and %s cannot win.",
-                     st->name, st->name, st->name);
-        }
-        tb__utf8_repair(text);
-        srv_log(&r->rooms->cfg, "game %s: seat %d resigned", r->id, seat + 1);
-        lobby_notice(r, "resigned", seat, text);
-        srv_room_refresh_locked(r);
-    }
-    pthread_mutex_unlock(&r->lock);
+    return rc == 0 ? lobby_create_repeat(s, lc, reply) : 0;
 }
 
 /* ---- taking a free seat ---- */
@@ -588,7 +259,7 @@ int srv_room_take_seat(srv_rooms *s, const char *id, const char *body, size_t le
         uint8_t hash[SRV_HASH_LEN];
         srv_secret_token(token, sizeof token, hash);
         r->seat[seat].open = false; /* whether the game starts with this seat */
-        bool will_start = !srv_lobby_waiting(r);
+        bool will_start = !srv_seats_waiting(r);
         r->seat[seat].open = true;
         char path[200];
         snprintf(path, sizeof path, "/game.html?game=%.12s&token=%.63s", r->id, token);
@@ -614,14 +285,14 @@ int srv_room_take_seat(srv_rooms *s, const char *id, const char *body, size_t le
             memcpy(st->token_hash, hash, SRV_HASH_LEN);
             st->open = false;
             tb_record_set_player(r->record, seat, st->name, "human");
-            bool starts = !srv_lobby_waiting(r);
+            bool starts = !srv_seats_waiting(r);
             if (starts) {
-                srv_lobby_new_turn(r);
+                srv_seats_new_turn(r);
                 srv_log(&s->cfg, "game %s: every seat is taken; the game starts", r->id);
             }
             srv_room_refresh_locked(r);
             if (starts)
-                lobby_notice(r, "started", seat, "Every seat is taken: the game starts.");
+                srv_room_notice_locked(r, "started", seat, "Every seat is taken: the game starts.");
             *reply = answer;
             answer = NULL;
             status = 201;
@@ -760,19 +431,19 @@ static void lobby_absent(srv_rooms *s)
                 continue;
             pthread_mutex_lock(&r->lock);
             int to = r->state && !r->broken[0] && !r->conceded ? tb_to_move(r->state) : TB_OVER;
-            if (to >= 0 && r->absent_after > 0 && !srv_lobby_waiting(r) &&
-                !srv_lobby_computer_plays(r, to) && !r->commit_pending &&
+            if (to >= 0 && r->absent_after > 0 && !srv_seats_waiting(r) &&
+                !srv_seats_computer_plays(r, to) && !r->commit_pending &&
                 now - r->turn_since_us >= (uint64_t)r->absent_after * 1000000u) {
                 srv_seat *st = &r->seat[to];
                 st->away = true;
-                lobby_stand_in(r, to);
+                srv_seats_stand_in(r, to);
                 char text[400];
                 snprintf(text, sizeof text,
                          "%s was away; the computer plays for %s until %s is back.", st->name,
                          st->name, st->name);
                 tb__utf8_repair(text);
                 srv_log(&s->cfg, "game %s: seat %d away; the computer plays it", r->id, to + 1);
-                lobby_notice(r, "away", to, text);
+                srv_room_notice_locked(r, "away", to, text);
                 srv_room_refresh_locked(r);
             }
             pthread_mutex_unlock(&r->lock);
@@ -808,12 +479,12 @@ static void *lobby_sweeper(void *arg)
     return NULL;
 }
 
-int srv_lobby_start(srv_rooms *s, char *err, size_t errlen)
+srv_sweeper *srv_lobby_start(srv_rooms *s, char *err, size_t errlen)
 {
     srv_sweeper *w = calloc(1, sizeof *w);
     if (!w) {
         snprintf(err, errlen, "out of memory");
-        return -1;
+        return NULL;
     }
     w->rooms = s;
     w->expiry_s = s->cfg.unstarted_expiry < 0    ? -1
@@ -826,15 +497,13 @@ int srv_lobby_start(srv_rooms *s, char *err, size_t errlen)
         pthread_mutex_destroy(&w->lock);
         pthread_cond_destroy(&w->wake);
         free(w);
-        return -1;
+        return NULL;
     }
-    s->sweeper = w;
-    return 0;
+    return w;
 }
 
-void srv_lobby_stop(srv_rooms *s)
+void srv_lobby_stop(srv_sweeper *w)
 {
-    srv_sweeper *w = s->sweeper;
     if (!w)
         return;
     pthread_mutex_lock(&w->lock);
@@ -845,5 +514,90 @@ void srv_lobby_stop(srv_rooms *s)
     pthread_mutex_destroy(&w->lock);
     pthread_cond_destroy(&w->wake);
     free(w);
-    s->sweeper = NULL;
+}
+
+/* POST /api/games: the request read here (its key, absent time), the room
+ * built by room.c, its keys by seats.c, then stored and registered. */
+int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
+{
+    static const char *const fields[] = {"game", "players", "options", "seats", "board",
+                                         "request_key", "absent_after", NULL};
+    int status = 400;
+    json_t *req = lobby_body(body, len, fields, reply, &status);
+    if (!req)
+        return status;
+    srv_room *r = NULL;
+    char tokens[TB_MAX_SEATS][64] = {{0}};
+    char creator_token[64] = "";
+    srv_lobby_create lc;
+    status = lobby_create_begin(s, req, &lc, reply); /* a request key seen before: its game */
+    if (status)
+        goto done;
+    pthread_mutex_lock(&s->registry_lock);
+    int limit = s->cfg.max_games > 0 ? s->cfg.max_games : SRV_MAX_ROOMS;
+    bool full = atomic_load(&s->running) >= limit;
+    pthread_mutex_unlock(&s->registry_lock);
+    if (full) {
+        status = srv_error_reply(reply, 503, "server_full",
+                                 "this server runs %d games, its limit; try again later", limit);
+        goto done;
+    }
+    uint64_t seed = 0;
+    status = srv_room_make(s, req, &r, &seed, reply);
+    if (status)
+        goto done;
+    srv_seats_create_keys(r, &lc, tokens, creator_token, sizeof creator_token);
+    /* store, then register */
+    srv_game_row row;
+    if (srv_room_row(r, seed, &row)) {
+        srv_log(&s->cfg, "creating a game: out of memory");
+        status = srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+        goto done;
+    }
+    srv_seats_create_row(r, &lc, &row);
+    char err[TB_ERR_LEN];
+    int rc = s->store->m->game_create(s->store, &row, err, sizeof err);
+    free(row.options);
+    if (rc == 2) { /* the same request key made a game a moment ago */
+        status = lobby_create_repeat(s, &lc, reply);
+        goto done;
+    }
+    srv_store_report(s, rc == 0, err); /* a failure here is the store's: logged once */
+    if (rc) {
+        status = srv_error_reply(reply, 500, "store_failed", "the game could not be saved: %s", err);
+        goto done;
+    }
+    /* the reply: one secret link per human seat */
+    json_t *out = json_object();
+    json_object_set_new(out, "id", json_string(r->id));
+    json_object_set_new(out, "game", json_string(tb_game_name(r->game)));
+    char path[200];
+    snprintf(path, sizeof path, "/game.html?game=%s", r->id);
+    json_object_set_new(out, "watch", json_string(path));
+    json_t *seats = json_array();
+    for (int i = 0; i < r->players; i++) {
+        json_t *o = srv_room_seat_json_locked(r, i);
+        if (r->seat[i].kind == SRV_HUMAN && !r->seat[i].open) {
+            json_object_set_new(o, "token", json_string(tokens[i]));
+            snprintf(path, sizeof path, "/game.html?game=%.12s&token=%.63s", r->id, tokens[i]);
+            json_object_set_new(o, "link", json_string(path));
+        }
+        json_array_append_new(seats, o);
+    }
+    json_object_set_new(out, "seats", seats);
+    json_object_set_new(out, "creator_token", json_string(creator_token));
+    srv_seats_reply_extras(r, out);
+    *reply = srv_json_text(out);
+    srv_room_register(s, r);
+    srv_log(&s->cfg, "game %s: new %s for %d players", r->id, tb_game_name(r->game), r->players);
+    srv_room_start(r);
+    r = NULL;
+    status = 201;
+done:
+    for (int i = 0; i < TB_MAX_SEATS; i++)
+        memset(tokens[i], 0, sizeof tokens[i]);
+    memset(creator_token, 0, sizeof creator_token);
+    srv_room_free(r);
+    json_decref(req);
+    return status;
 }

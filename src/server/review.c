@@ -31,6 +31,19 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* Sets e[key] to the narration of m in s as a message (the twin of the
+ * English "played_said"/"best_said", docs/translating.md); nothing when
+ * memory runs out. */
+static void review_said_msg(json_t *e, const char *key, const tb_state *s, tb_move m,
+                            const char *const *names)
+{
+    char *text = tb_narrate_json(s, m, names);
+    json_t *msg = text ? json_loads(text, 0, NULL) : NULL;
+    free(text);
+    if (msg)
+        json_object_set_new(e, key, msg);
+}
+
 typedef enum { REVIEW_QUEUED, REVIEW_RUNNING, REVIEW_FAILED } review_phase;
 
 typedef struct review_job {
@@ -143,11 +156,15 @@ static char *review_compute(srv_reviews *rv, review_job *job, char *err, size_t 
         char said[600];
         if (e && s && at == re->index) {
             if (tb_text_to_move(s, re->played_text, &m, rerr, sizeof rerr) == 0 &&
-                tb_narrate(s, m, names, said, sizeof said) >= 0)
+                tb_narrate(s, m, names, said, sizeof said) >= 0) {
                 json_object_set_new(e, "played_said", json_string(said));
+                review_said_msg(e, "played_said_msg", s, m, names);
+            }
             if (tb_text_to_move(s, re->best_text, &m, rerr, sizeof rerr) == 0 &&
-                tb_narrate(s, m, names, said, sizeof said) >= 0)
+                tb_narrate(s, m, names, said, sizeof said) >= 0) {
                 json_object_set_new(e, "best_said", json_string(said));
+                review_said_msg(e, "best_said_msg", s, m, names);
+            }
         }
         if (e)
             json_array_append_new(entries, e);

@@ -18,6 +18,7 @@
  *   - an AI seat to move has exactly one job queued or running (ai_queued).
  */
 #include "roomsInt.h"
+#include "core/msg.h"
 #include "core/text.h"
 
 #include <ctype.h>
@@ -50,6 +51,22 @@ static void room_send_json(srv_client *c, json_t *msg) /* steals msg */
 }
 
 /* An error message to one connection (roomsInt.h). */
+void srv_client_error_msg(srv_client *c, const json_t *id, const char *code, json_t *msg)
+{
+    char *text = tb__msg_text(msg, NULL, NULL);
+    json_t *e = text ? json_pack("{s:s,s:s,s:s}", "type", "error", "code", code, "message", text)
+                     : NULL;
+    free(text);
+    if (e && id)
+        json_object_set(e, "id", (json_t *)id);
+    if (e)
+        json_object_set(e, "msg", msg);
+    char *out = e ? json_dumps(e, JSON_COMPACT) : NULL;
+    json_decref(e);
+    json_decref(msg);
+    room_send(c, out ? out : srv_internal_error("an error message"));
+}
+
 void srv_client_error(srv_client *c, const json_t *id, const char *code, const char *fmt, ...)
 {
     va_list ap;
@@ -106,7 +123,7 @@ bool srv_room_over_locked(const srv_room *r)
 
 static char *room_result(const srv_room *r)
 {
-    return srv_lobby_result_changed(r) ? srv_lobby_result_json(r)
+    return srv_seats_result_changed(r) ? srv_seats_result_json(r, srv_room_over_locked(r))
                                        : tb_result_breakdown_json(r->state);
 }
 
@@ -146,10 +163,19 @@ static void room_log_words(srv_room *r, int k, const tb_state *before, tb_move m
     room_names(r, names);
     char said[600];
     tb_narrate(before, m, names, said, sizeof said);
-    srv_lobby_log_words(r, k, said, sizeof said); /* "Anna was away; the computer plays …" */
+    srv_seats_log_words(r, k, said, sizeof said); /* "Anna was away; the computer plays …" */
     tb_stage_text(before, r->log[k].stage, sizeof r->log[k].stage);
     free(r->log[k].said);
     r->log[k].said = strdup(said); /* NULL (out of memory): the log shows the notation */
+    /* the same words as messages, for each reader's language (said_msg, stage_msg) */
+    char *narration = tb_narrate_json(before, m, names);
+    json_t *msg = srv_seats_log_msg(r, k, narration ? json_loads(narration, 0, NULL) : NULL);
+    free(narration);
+    free(r->log[k].said_msg);
+    r->log[k].said_msg = msg && r->log[k].said ? json_dumps(msg, JSON_COMPACT) : NULL;
+    json_decref(msg);
+    free(r->log[k].stage_msg);
+    r->log[k].stage_msg = r->log[k].said_msg ? tb_stage_json(before) : NULL;
 }
 
 /* The words of every decision of a game read back from the store: one pass
@@ -199,6 +225,8 @@ static int room_log_push(srv_room *r, int seat, bool by_ai)
     r->log[n - 1].by_ai = by_ai;
     r->log[n - 1].stage[0] = '\0';
     r->log[n - 1].said = NULL;
+    r->log[n - 1].said_msg = NULL;
+    r->log[n - 1].stage_msg = NULL;
     r->log[n - 1].reveals_known = false;
     return 0;
 }
@@ -211,6 +239,15 @@ static json_t *room_log_entry(const srv_room *r, int k) /* k: 0-based */
     if (e && r->log[k].said) {
         json_object_set_new(e, "said", json_string(r->log[k].said));
         json_object_set_new(e, "stage", json_string(r->log[k].stage));
+        json_t *said_msg = r->log[k].said_msg ? json_loads(r->log[k].said_msg, 0, NULL) : NULL;
+        json_t *stage_msg = r->log[k].stage_msg ? json_loads(r->log[k].stage_msg, 0, NULL) : NULL;
+        if (said_msg && stage_msg) {
+            json_object_set_new(e, "said_msg", said_msg);
+            json_object_set_new(e, "stage_msg", stage_msg);
+        } else {
+            json_decref(said_msg);
+            json_decref(stage_msg);
+        }
     }
     if (e)
         json_object_set_new(e, "by", json_string(r->log[k].by_ai ? "ai" : "human"));
@@ -278,7 +315,7 @@ static json_t *room_seat_json(const srv_room *r, int i)
         if (st->note[0])
             json_object_set_new(o, "note", json_string(st->note));
     }
-    srv_lobby_seat_json(st, o); /* open, resigned, away */
+    srv_seats_seat_json(st, o); /* open, resigned, away */
     return o;
 }
 
@@ -315,10 +352,10 @@ static json_t *room_summary_locked(const srv_room *r)
     for (int i = 0; i < r->players; i++)
         json_array_append_new(seats, room_seat_json(r, i));
     json_object_set_new(j, "seats", seats);
-    srv_lobby_summary_json(r, j);
+    srv_seats_summary_json(r, j);
     json_t *winners = json_null();
-    if (to == TB_OVER && srv_lobby_result_changed(r)) {
-        winners = srv_lobby_winners(r);
+    if (to == TB_OVER && srv_seats_result_changed(r)) {
+        winners = srv_seats_winners(r);
     } else if (to == TB_OVER && r->state && !r->broken[0]) {
         int ranks[TB_MAX_SEATS];
         tb_ranks(r->state, ranks);
@@ -371,11 +408,11 @@ json_t *srv_row_summary(const srv_game_row *row)
                               s->name, "joined", s->joined, "connected", false);
         if (strcmp(s->kind, "ai") == 0)
             json_object_set_new(o, "level", json_string(s->level));
-        srv_lobby_row_seat_json(s, o);
+        srv_seats_row_seat_json(s, o);
         json_array_append_new(seats, o);
     }
     json_object_set_new(j, "seats", seats);
-    srv_lobby_row_summary_json(row, j);
+    srv_seats_row_summary_json(row, j);
     json_error_t jerr;
     json_t *res = row->result ? tb__json_loads(row->result, 0, &jerr) : NULL;
     if (row->result && !res && tb__json_no_memory(&jerr))
@@ -488,7 +525,7 @@ static char *room_state_text(srv_room *r, int seat)
         room_text_raw(&t, "null");
     room_text_raw(&t, mine ? ",\"your_turn\":true" : ",\"your_turn\":false");
     room_text_raw(&t, ",\"thinking\":");
-    if (to >= 0 && srv_lobby_computer_plays(r, to))
+    if (to >= 0 && srv_seats_computer_plays(r, to))
         room_text_int(&t, to);
     else
         room_text_raw(&t, "null");
@@ -505,6 +542,12 @@ static char *room_state_text(srv_room *r, int seat)
             room_text_str(&t, r->log[n - 1].said);
             room_text_raw(&t, ",\"stage\":");
             room_text_str(&t, r->log[n - 1].stage);
+            if (r->log[n - 1].said_msg && r->log[n - 1].stage_msg) { /* JSON texts already */
+                room_text_raw(&t, ",\"said_msg\":");
+                room_text_raw(&t, r->log[n - 1].said_msg);
+                room_text_raw(&t, ",\"stage_msg\":");
+                room_text_raw(&t, r->log[n - 1].stage_msg);
+            }
         }
         room_text_raw(&t, r->log[n - 1].by_ai ? ",\"by\":\"ai\"}" : ",\"by\":\"human\"}");
     } else {
@@ -530,13 +573,21 @@ static char *room_state_text(srv_room *r, int seat)
         int keep;
         const char *code;
         char why[300];
-        bool undo = srv_undo_check(r, seat, &keep, &code, why, sizeof why) == 0;
+        json_t *why_msg = NULL;
+        bool undo = srv_undo_check(r, seat, &keep, &code, why, sizeof why, &why_msg) == 0;
         room_text_raw(&t, undo ? ",\"can_undo\":true" : ",\"can_undo\":false");
         if (!undo && strcmp(code, "nothing_to_undo") != 0) {
             room_text_raw(&t, ",\"undo_why\":");
             room_text_str(&t, why);
+            char *why_json = why_msg ? json_dumps(why_msg, JSON_COMPACT) : NULL;
+            if (why_json) { /* the same words as a message (undo_why_msg) */
+                room_text_raw(&t, ",\"undo_why_msg\":");
+                room_text_raw(&t, why_json);
+            }
+            free(why_json);
         }
-        bool back = srv_takeback_check(r, seat, &keep, NULL, &code, why, sizeof why) == 0;
+        json_decref(why_msg);
+        bool back = srv_takeback_check(r, seat, &keep, NULL, &code, why, sizeof why, NULL) == 0;
         room_text_raw(&t, back ? ",\"can_take_back\":true" : ",\"can_take_back\":false");
     }
     if (srv_room_over_locked(r)) {
@@ -609,7 +660,7 @@ static void room_queue_ai(srv_room *r)
         r->commit_pending || atomic_load(&r->away))
         return;
     int to = tb_to_move(r->state);
-    if (to < 0 || !srv_lobby_computer_plays(r, to) || srv_lobby_waiting(r))
+    if (to < 0 || !srv_seats_computer_plays(r, to) || srv_seats_waiting(r))
         return;
     /* the pause is once a turn, before the computer's first decision: the
      * rest of its turn follows at once, and each page plays the turn out at
@@ -851,6 +902,10 @@ static void room_rewind(srv_room *r, srv_pending *p)
         if (r->log && k < r->log_cap) {
             free(r->log[k].said);
             r->log[k].said = NULL;
+            free(r->log[k].said_msg);
+            r->log[k].said_msg = NULL;
+            free(r->log[k].stage_msg);
+            r->log[k].stage_msg = NULL;
         }
         tb_record_pop(r->record);
     }
@@ -883,11 +938,33 @@ static void room_rewind(srv_room *r, srv_pending *p)
                  n - keep == 1 ? "" : "s");
     else
         snprintf(said, sizeof said, "%s took back a decision", name);
+    /* the same words as a message (said_msg: each reader's language) */
+    json_t *who = r->seat[p->seat].name[0] ? json_string(name) : tb__msg_word(N_("A player"));
+    json_t *said_msg;
+    if (p->note && replies)
+        said_msg = replies == 1
+                       ? tb__msg_plural(NP_("{who} took back their last turn and the computer's reply after it ({n} decision in all)",
+                                            "{who} took back their last turn and the computer's reply after it ({n} decisions in all)"),
+                                        n - keep, "who:m", who)
+                       : tb__msg_plural(NP_("{who} took back their last turn and the computer's replies after it ({n} decision in all)",
+                                            "{who} took back their last turn and the computer's replies after it ({n} decisions in all)"),
+                                        n - keep, "who:m", who);
+    else if (p->note)
+        said_msg = tb__msg_plural(NP_("{who} took back their last turn ({n} decision)",
+                                      "{who} took back their last turn ({n} decisions)"),
+                                  n - keep, "who:m", who);
+    else
+        said_msg = tb__msg(N_("{who} took back a decision"), "who:m", who);
     room_send(p->ack_to, p->ack_text);
     p->ack_text = NULL;
-    room_broadcast(r, json_pack("{s:s,s:i,s:i,s:i,s:b,s:s}", "type", "undone", "seat", p->seat,
-                                "n", keep, "count", n - keep, "take_back", p->note != NULL,
-                                "said", said));
+    json_t *undone = json_pack("{s:s,s:i,s:i,s:i,s:b,s:s}", "type", "undone", "seat", p->seat,
+                               "n", keep, "count", n - keep, "take_back", p->note != NULL,
+                               "said", said);
+    if (undone && said_msg)
+        json_object_set_new(undone, "said_msg", said_msg);
+    else
+        json_decref(said_msg);
+    room_broadcast(r, undone);
     room_broadcast_state(r);
     room_queue_ai(r);
 }
@@ -953,7 +1030,7 @@ void srv_room_committed(srv_pending *p, int stored, const char *why)
         }
         if (ack_to)
             room_ack(p);
-        srv_lobby_new_turn(r);
+        srv_seats_new_turn(r);
         room_broadcast_state(r);
         room_queue_ai(r);
     } else {
@@ -1037,50 +1114,17 @@ static srv_room *room_new(srv_rooms *s)
     return r;
 }
 
-int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
+/* Builds a new room from a creation request (its game, players, options,
+ * board and seats; lobby.c read the rest): 0 with *made (not registered,
+ * no keys yet) and the seed, else the HTTP status of *reply. */
+int srv_room_make(srv_rooms *s, const json_t *req, srv_room **made, uint64_t *seed_out,
+                  char **reply)
 {
-    json_error_t jerr;
-    json_t *req = tb__json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!req && tb__json_no_memory(&jerr))
-        return srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
-    if (!req)
-        return srv_error_reply(reply, 400, "bad_json", "the body is not JSON: %s (line %d, column %d)",
-                                tb__json_error_words(&jerr), jerr.line, jerr.column);
     int status = 400;
     srv_room *r = NULL;
-    char tokens[TB_MAX_SEATS][64] = {{0}};
-    if (!json_is_object(req)) {
-        status = srv_error_reply(reply, 400, "bad_request", "the body must be a JSON object");
-        goto done;
-    }
     const char *key;
     json_t *val;
-    json_object_foreach(req, key, val) {
-        if (strcmp(key, "game") && strcmp(key, "players") && strcmp(key, "options") &&
-            strcmp(key, "seats") && strcmp(key, "board") && strcmp(key, "request_key") &&
-            strcmp(key, "absent_after")) {
-            status = srv_error_reply(reply, 400, "bad_request",
-                                      "unknown field '%.*s' (fields: game, players, options, seats,"
-                                      " board, request_key, absent_after)",
-                                      TB__CLIP(key, 40));
-            goto done;
-        }
-    }
-    /* lobby.c: a request key seen before answers with its game */
-    srv_lobby_create lc;
-    status = srv_lobby_create_begin(s, req, &lc, reply);
-    if (status)
-        goto done;
-    status = 400;
-    pthread_mutex_lock(&s->registry_lock);
-    int limit = s->cfg.max_games > 0 ? s->cfg.max_games : SRV_MAX_ROOMS;
-    bool full = atomic_load(&s->running) >= limit;
-    pthread_mutex_unlock(&s->registry_lock);
-    if (full) {
-        status = srv_error_reply(reply, 503, "server_full",
-                                  "this server runs %d games, its limit; try again later", limit);
-        goto done;
-    }
+    *made = NULL;
     const char *gname = json_string_value(json_object_get(req, "game"));
     if (!gname) {
         status = srv_error_reply(reply, 400, "bad_request", "'game' must name a game, e.g. \"clans\"");
@@ -1247,10 +1291,8 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
                 snprintf(st->name, sizeof st->name, "Player %d", i + 1);
         }
     }
-    /* the game itself; its seat keys (lobby.c: derived from a request key) */
+    /* the game itself (its seat keys: lobby.c) */
     srv_secret_id(r->id);
-    char creator_token[64];
-    srv_lobby_create_keys(r, &lc, tokens, creator_token, sizeof creator_token);
     uint64_t seed = srv_secret_u64();
     r->state = tb_state_new(game);
     if (!r->state) {
@@ -1277,76 +1319,47 @@ int srv_room_create(srv_rooms *s, const char *body, size_t len, char **reply)
         tb_record_set_player(r->record, i, r->seat[i].name, kind);
     }
     tb_record_set_times(r->record, r->created, NULL);
-    /* store, then register */
-    srv_game_row row;
-    memset(&row, 0, sizeof row);
-    snprintf(row.id, sizeof row.id, "%s", r->id);
-    snprintf(row.game, sizeof row.game, "%s", tb_game_name(game));
-    row.players = r->players;
-    row.options = room_options_text(&r->options, tb_state_data(r->state));
-    if (!row.options) {
-        srv_log(&s->cfg, "creating a game: out of memory");
-        status = srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
-        goto done;
-    }
-    row.seed = seed;
-    snprintf(row.created, sizeof row.created, "%s", r->created);
+    *made = r;
+    *seed_out = seed;
+    r = NULL;
+    status = 0;
+done:
+    srv_room_free(r);
+    return status;
+}
+
+/* The store's row of a room srv_room_make built, its keys given (lobby.c);
+ * -1 when memory ran out.  row->options is malloc'd. */
+int srv_room_row(const srv_room *r, uint64_t seed, srv_game_row *row)
+{
+    memset(row, 0, sizeof *row);
+    snprintf(row->id, sizeof row->id, "%s", r->id);
+    snprintf(row->game, sizeof row->game, "%s", tb_game_name(r->game));
+    row->players = r->players;
+    row->options = room_options_text(&r->options, tb_state_data(r->state));
+    if (!row->options)
+        return -1;
+    row->seed = seed;
+    snprintf(row->created, sizeof row->created, "%s", r->created);
     for (int i = 0; i < r->players; i++) {
-        srv_seat_row *sr = &row.seat[i];
+        srv_seat_row *sr = &row->seat[i];
         snprintf(sr->kind, sizeof sr->kind, "%s", r->seat[i].kind == SRV_AI ? "ai" : "human");
         snprintf(sr->name, sizeof sr->name, "%s", r->seat[i].name);
         snprintf(sr->level, sizeof sr->level, "%s", r->seat[i].level);
         memcpy(sr->token_hash, r->seat[i].token_hash, SRV_HASH_LEN);
         sr->open = r->seat[i].open;
     }
-    srv_lobby_create_row(r, &lc, &row);
-    int rc = s->store->m->game_create(s->store, &row, err, sizeof err);
-    free(row.options);
-    if (rc == 2) { /* the same request key made a game a moment ago */
-        status = srv_lobby_create_repeat(s, &lc, reply);
-        goto done;
-    }
-    srv_store_report(s, rc == 0, err); /* a failure here is the store's: logged once */
-    if (rc) {
-        status = srv_error_reply(reply, 500, "store_failed", "the game could not be saved: %s", err);
-        goto done;
-    }
-    /* the reply: one secret link per human seat */
-    json_t *out = json_object();
-    json_object_set_new(out, "id", json_string(r->id));
-    json_object_set_new(out, "game", json_string(tb_game_name(game)));
-    char path[200];
-    snprintf(path, sizeof path, "/game.html?game=%s", r->id);
-    json_object_set_new(out, "watch", json_string(path));
-    json_t *seats = json_array();
-    for (int i = 0; i < r->players; i++) {
-        json_t *o = room_seat_json(r, i);
-        if (r->seat[i].kind == SRV_HUMAN && !r->seat[i].open) {
-            json_object_set_new(o, "token", json_string(tokens[i]));
-            snprintf(path, sizeof path, "/game.html?game=%.12s&token=%.63s", r->id, tokens[i]);
-            json_object_set_new(o, "link", json_string(path));
-        }
-        json_array_append_new(seats, o);
-    }
-    json_object_set_new(out, "seats", seats);
-    json_object_set_new(out, "creator_token", json_string(creator_token));
-    srv_lobby_reply_extras(r, out);
-    memset(creator_token, 0, sizeof creator_token);
-    *reply = srv_json_text(out);
-    srv_room_register(s, r);
-    srv_log(&s->cfg, "game %s: new %s for %d players", r->id, tb_game_name(game), r->players);
+    return 0;
+}
+
+/* A new room, just registered, starts: its turn clock, and the computer if
+ * it moves first. */
+void srv_room_start(srv_room *r)
+{
     pthread_mutex_lock(&r->lock);
-    srv_lobby_new_turn(r);
+    srv_seats_new_turn(r);
     room_queue_ai(r);
     pthread_mutex_unlock(&r->lock);
-    r = NULL;
-    status = 201;
-done:
-    for (int i = 0; i < TB_MAX_SEATS; i++)
-        memset(tokens[i], 0, sizeof tokens[i]);
-    srv_room_free(r);
-    json_decref(req);
-    return status;
 }
 
 /* ---- loading stored games ---- */
@@ -1453,7 +1466,7 @@ srv_room *srv_room_load(srv_rooms *s, const char *id, char *err, size_t errlen)
             st->kind = SRV_HUMAN;
         }
     }
-    srv_lobby_load(r, &row);
+    srv_seats_load(r, &row);
     if (narrate && !r->broken[0])
         room_log_words_all(r);
     if (row.takebacks) {
@@ -1522,7 +1535,7 @@ int srv_room_reload(srv_room *r, char *err, size_t errlen)
         r->seat[i] = fresh->seat[i];
         r->seat[i].connected = connected;
     }
-    srv_lobby_reloaded(r, fresh);
+    srv_seats_reloaded(r, fresh);
     atomic_store(&r->away, false);
     bool running = r->state && !r->broken[0] && !srv_room_over_locked(r);
     if (running && !counted)
@@ -1550,8 +1563,11 @@ void srv_room_free(srv_room *r)
     for (int i = 0; i < r->nclients; i++)
         room_client_unref(r->clients[i]);
     free(r->clients);
-    for (int k = 0; r->log && r->record && k < tb_record_length(r->record) && k < r->log_cap; k++)
+    for (int k = 0; r->log && r->record && k < tb_record_length(r->record) && k < r->log_cap; k++) {
         free(r->log[k].said);
+        free(r->log[k].said_msg);
+        free(r->log[k].stage_msg);
+    }
     free(r->log);
     json_decref(r->takebacks);
     free(r->hint_text);
@@ -1601,7 +1617,7 @@ char *srv_room_record_json(srv_room *r, int *status)
             out = NULL; /* no memory to add them: no record rather than one without them */
             if (j) {
                 if (r->conceded)
-                    json_object_set_new(j, "result", room_parse_view(srv_lobby_result_json(r)));
+                    json_object_set_new(j, "result", room_parse_view(srv_seats_result_json(r, srv_room_over_locked(r))));
                 if (takebacks)
                     json_object_set(j, "takebacks", r->takebacks);
                 out = json_dumps(j, JSON_COMPACT);
@@ -1740,7 +1756,7 @@ void srv_room_attach(srv_room *r, srv_client *c)
     }
     c->ops->ref(c);
     r->clients[r->nclients++] = c;
-    if (seat >= 0 && srv_lobby_seen(r, seat))
+    if (seat >= 0 && srv_seats_seen(r, seat))
         room_broadcast_state(r); /* the seat is the person's again */
     if (seat >= 0) {
         r->seat[seat].connected++;
@@ -1812,7 +1828,7 @@ static void room_decide(srv_room *r, srv_client *c, int seat, json_t *msg, json_
         /* (answered) */
     } else if (srv_room_over_locked(r)) {
         srv_client_error(c, id, "game_over", "the game is over");
-    } else if (srv_lobby_waiting(r)) {
+    } else if (srv_seats_waiting(r)) {
         srv_client_error(c, id, "waiting",
                           "the game starts when every seat is taken; nothing changed");
     } else if (seat >= 0 && r->seat[seat].resigned) {
@@ -1831,7 +1847,7 @@ static void room_decide(srv_room *r, srv_client *c, int seat, json_t *msg, json_
         if (tb_text_to_move(r->state, move, &m, why, sizeof why))
             srv_client_error(c, id, "illegal", "%s", why);
         else {
-            srv_lobby_seen(r, seat); /* a person back from being away plays again */
+            srv_seats_seen(r, seat); /* a person back from being away plays again */
             room_commit(r, seat, m, false, c, id);
         }
     }
@@ -1852,6 +1868,7 @@ static void room_undo(srv_room *r, srv_client *c, int seat, json_t *msg, json_t 
     int keep = 0;
     const char *code = "undo_refused";
     char why[300];
+    json_t *why_msg = NULL; /* the refusal as a message */
     char *note = NULL;
     if (srv_room_refuse_locked(r, c, id, seat, "spectators watch; only a player can take back")) {
         /* (answered) */
@@ -1865,9 +1882,13 @@ static void room_undo(srv_room *r, srv_client *c, int seat, json_t *msg, json_t 
         srv_client_error(c, id, "busy",
                           "the previous decision is still being saved; wait for the new "
                           "position, then try again");
-    } else if ((take_back ? srv_takeback_check(r, seat, &keep, &note, &code, why, sizeof why)
-                          : srv_undo_check(r, seat, &keep, &code, why, sizeof why)) != 0) {
-        srv_client_error(c, id, code, "%s", why);
+    } else if ((take_back ? srv_takeback_check(r, seat, &keep, &note, &code, why, sizeof why, &why_msg)
+                          : srv_undo_check(r, seat, &keep, &code, why, sizeof why, &why_msg)) != 0) {
+        if (why_msg)
+            srv_client_error_msg(c, id, code, why_msg);
+        else
+            srv_client_error(c, id, code, "%s", why);
+        why_msg = NULL;
     } else {
         room_commit_undo(r, seat, keep, note, c, id);
     }
@@ -1876,6 +1897,68 @@ static void room_undo(srv_room *r, srv_client *c, int seat, json_t *msg, json_t 
 
 static void room_hint_request(srv_room *r, srv_client *c, const json_t *id); /* below */
 static void room_deduce_request(srv_room *r, srv_client *c, const json_t *msg, const json_t *id);
+
+/* ---- resigning ---- */
+
+void srv_room_notice_locked(srv_room *r, const char *code, int seat, const char *text)
+{
+    srv_room_broadcast_locked(r, json_pack("{s:s,s:s,s:i,s:s}", "type", "notice", "code", code,
+                                           "seat", seat, "text", text));
+}
+
+/* A person resigns (room not locked): with two players the other wins now;
+ * with more, the computer plays the seat to the end (seats.c). */
+static void room_resign(srv_room *r, srv_client *c, json_t *id)
+{
+    int seat = c->seat;
+    pthread_mutex_lock(&r->lock);
+    char err[TB_ERR_LEN];
+    if (srv_room_refuse_locked(r, c, id, seat, "spectators watch; only a player can resign")) {
+        /* (answered) */
+    } else if (srv_room_over_locked(r)) {
+        srv_client_error(c, id, "game_over", "the game is over");
+    } else if (srv_seats_waiting(r)) {
+        srv_client_error(c, id, "waiting",
+                           "the game has not started (a seat is still free); its creator can "
+                           "delete it instead");
+    } else if (r->seat[seat].resigned) {
+        srv_client_error(c, id, "resigned", "you have resigned already");
+    } else if (r->commit_pending && r->players == 2) {
+        /* The game would end under a decision on its way to the store. */
+        srv_client_error(c, id, "busy",
+                           "a decision is being saved; resign again in a moment");
+    } else if (r->rooms->store->m->seat_resign(r->rooms->store, r->id, seat, err, sizeof err)) {
+        srv_store_report(r->rooms, false, err); /* the store's failure: logged once */
+        srv_client_error(c, id, "store_failed",
+                           "the resignation could not be saved, so nothing changed: %s", err);
+    } else {
+        srv_seat *st = &r->seat[seat];
+        st->resigned = true;
+        st->away = false;
+        tb_record_set_player(r->record, seat, st->name, "human, resigned");
+        char text[400];
+        if (r->players == 2) {
+            /* Two players: the other one wins, now. */
+            r->conceded = true;
+            r->resigned_seat = seat;
+            srv_room_finish_locked(r);
+            atomic_fetch_sub(&r->rooms->running, 1);
+            snprintf(text, sizeof text, "%s resigned; %s wins.", st->name,
+                     r->seat[1 - seat].name);
+        } else {
+            /* More players: the game goes on, the computer plays the seat. */
+            srv_seats_stand_in(r, seat);
+            snprintf(text, sizeof text,
+                     "%s resigned; the computer plays for %s until the end, and %s cannot win.",
+                     st->name, st->name, st->name);
+        }
+        tb__utf8_repair(text);
+        srv_log(&r->rooms->cfg, "game %s: seat %d resigned", r->id, seat + 1);
+        srv_room_notice_locked(r, "resigned", seat, text);
+        srv_room_refresh_locked(r);
+    }
+    pthread_mutex_unlock(&r->lock);
+}
 
 void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
 {
@@ -1896,10 +1979,10 @@ void srv_room_client_message(srv_room *r, srv_client *c, json_t *msg)
     } else if (strcmp(type, "deduce") == 0) {
         room_deduce_request(r, c, msg, id);
     } else if (strcmp(type, "resign") == 0) {
-        srv_lobby_resign(r, c, id);
+        room_resign(r, c, id);
     } else if (strcmp(type, "sync") == 0) {
         pthread_mutex_lock(&r->lock);
-        if (seat >= 0 && srv_lobby_seen(r, seat))
+        if (seat >= 0 && srv_seats_seen(r, seat))
             room_broadcast_state(r);
         if (atomic_load(&r->away))
             srv_client_error(c, id, "elsewhere",
@@ -1997,6 +2080,7 @@ static void room_hint_step(srv_room *r, int n)
     tb_budget budget = {0};
     char said[600] = "", reason[1200] = "", text[TB_MOVE_TEXT] = "";
     char next[TB_MOVE_TEXT] = "", next_said[600] = "";
+    json_t *said_msg = NULL, *reason_msg = NULL, *next_said_msg = NULL; /* the same as messages */
     tb_agent_report report = {0};
     tb_move m = 0;
     int gain = 0; /* the seat's points won (or spent) by the decision itself */
@@ -2006,6 +2090,9 @@ static void room_hint_step(srv_room *r, int n)
                             &report);
         tb_move_to_text(copy, m, text, sizeof text);
         tb_narrate(copy, m, names, said, sizeof said);
+        char *narration = tb_narrate_json(copy, m, names);
+        said_msg = narration ? json_loads(narration, 0, NULL) : NULL;
+        free(narration);
         tb_state *after = tb_state_dup(copy);
         if (after) {
             tb_apply(after, m);
@@ -2018,24 +2105,41 @@ static void room_hint_step(srv_room *r, int n)
         /* The reason, in words: what the decision gains (the narration says
          * what it founds or completes), then whose chance the numbers are. */
         size_t len = 0;
-        if (gain)
+        reason_msg = tb__msg_word("");
+        if (gain) {
             len += (size_t)snprintf(reason, sizeof reason, "It %s you %d point%s now. ",
                                     gain > 0 ? "gains" : "costs", gain > 0 ? gain : -gain,
                                     gain == 1 || gain == -1 ? "" : "s");
+            reason_msg = gain > 0 ? tb__msg_plural(NP_("It gains you {n} point now. ",
+                                                       "It gains you {n} points now. "), gain, "")
+                                  : tb__msg_plural(NP_("It costs you {n} point now. ",
+                                                       "It costs you {n} points now. "), -gain, "");
+        }
         if (report.count > 0 && len < sizeof reason) {
             int win = (int)(report.value[0] * 100.0 + 0.5);
             len += (size_t)snprintf(reason + len, sizeof reason - len,
                                     "In the computer's trial games from here, you win about "
                                     "%d%% of them after this decision", win);
+            reason_msg = tb__msg_join(reason_msg,
+                                      tb__msg(N_("In the computer's trial games from here, you win about {win}% of them after this decision"),
+                                              "win:d", win));
             if (report.count > 1 && len < sizeof reason) {
                 tb_move_to_text(copy, report.move[1], next, sizeof next);
                 tb_narrate(copy, report.move[1], names, next_said, sizeof next_said);
                 len += (size_t)snprintf(reason + len, sizeof reason - len,
                                         "; after the next best (%s), about %d%%", next_said,
                                         (int)(report.value[1] * 100.0 + 0.5));
+                narration = tb_narrate_json(copy, report.move[1], names);
+                next_said_msg = narration ? json_loads(narration, 0, NULL) : NULL;
+                free(narration);
+                reason_msg = tb__msg_join(reason_msg,
+                                          tb__msg(N_("; after the next best ({said}), about {win}%"),
+                                                  "said:m win:d", json_incref(next_said_msg),
+                                                  (int)(report.value[1] * 100.0 + 0.5)));
             }
             if (len < sizeof reason)
                 snprintf(reason + len, sizeof reason - len, ".");
+            reason_msg = tb__msg_join(reason_msg, tb__msg_word("."));
         }
     }
     tb_state_free(copy);
@@ -2047,9 +2151,17 @@ static void room_hint_step(srv_room *r, int n)
                                 text, "said", said, "reason", reason, "points", gain);
         if (msg && report.count > 0)
             json_object_set_new(msg, "win", json_real(report.value[0]));
-        if (msg && report.count > 1)
-            json_object_set_new(msg, "next", json_pack("{s:s,s:s,s:f}", "move", next, "said",
-                                                       next_said, "win", report.value[1]));
+        if (msg && report.count > 1) {
+            json_t *nx = json_pack("{s:s,s:s,s:f}", "move", next, "said", next_said, "win",
+                                   report.value[1]);
+            if (nx && next_said_msg)
+                json_object_set(nx, "said_msg", next_said_msg);
+            json_object_set_new(msg, "next", nx);
+        }
+        if (msg && said_msg && reason_msg) { /* the words as messages, beside the English */
+            json_object_set(msg, "said_msg", said_msg);
+            json_object_set(msg, "reason_msg", reason_msg);
+        }
         free(r->hint_text);
         r->hint_text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
         json_decref(msg);
@@ -2064,6 +2176,9 @@ static void room_hint_step(srv_room *r, int n)
             room_hint_fail(r, seat);
     }
     pthread_mutex_unlock(&r->lock);
+    json_decref(said_msg);
+    json_decref(reason_msg);
+    json_decref(next_said_msg);
 }
 
 /* ---- the deduction aid: who probably holds which secret colour ---- */
@@ -2211,7 +2326,7 @@ void srv_room_ai_step(void *owner, int kind, int expect)
         return;
     }
     int seat = tb_to_move(r->state);
-    if (!srv_lobby_computer_plays(r, seat) || !r->seat[seat].agent) {
+    if (!srv_seats_computer_plays(r, seat) || !r->seat[seat].agent) {
         pthread_mutex_unlock(&r->lock);
         return;
     }

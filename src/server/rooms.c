@@ -234,21 +234,12 @@ srv_rooms *srv_rooms_open(const srv_config *cfg, srv_store *store, int workers, 
     /* The pool exists before games resume, so resumed AI seats can queue. */
     s->ai = srv_ai_start(workers, srv_room_ai_step, err, errlen);
     if (s->ai)
-        s->committer = srv_committer_start(s, err, errlen);
-    if (!s->ai || !s->committer || rooms_resume_all(s, err, errlen) ||
-        srv_lobby_start(s, err, errlen)) {
+        s->committer = srv_committer_start(s, srv_room_committed, err, errlen);
+    if (!s->ai || !s->committer || rooms_resume_all(s, err, errlen)) {
         srv_rooms_close(s);
         return NULL;
     }
     return s;
-}
-
-int srv_rooms_start_leases(srv_rooms *s, int port, char *err, size_t errlen)
-{
-    if (!s->store->m->lease_take)
-        return 0; /* one instance: nothing to share */
-    s->lease = srv_lease_start(s, port, err, errlen);
-    return s->lease ? 0 : -1;
 }
 
 void srv_rooms_resume(srv_rooms *s)
@@ -269,9 +260,6 @@ void srv_rooms_quiesce(srv_rooms *s)
 {
     if (!s)
         return;
-    srv_lobby_stop(s); /* no more expiry, no more absent seats */
-    srv_lease_stop(s->lease); /* no more takeovers */
-    s->lease = NULL;
     if (s->ai)
         srv_ai_stop(s->ai); /* workers finish their current decision */
     if (s->committer)

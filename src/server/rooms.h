@@ -50,16 +50,28 @@ struct srv_client {
  * play; their computer seats wait for srv_rooms_resume. */
 srv_rooms *srv_rooms_open(const srv_config *cfg, srv_store *store, int workers, char *err,
                           size_t errlen);
-/* Several instances (a store with leases): starts the thread that keeps this
- * instance's games and takes over those of instances that stopped; `port`
- * is where this instance listens (for the address others send players to). */
-int srv_rooms_start_leases(srv_rooms *rooms, int port, char *err, size_t errlen);
 void srv_rooms_resume(srv_rooms *rooms); /* computer seats of resumed games start */
 int srv_rooms_resumed(const srv_rooms *rooms);
-/* Stops taking games over, then lets the AI workers finish their current
- * decision and joins them. */
+/* Lets the AI workers finish their current decision and joins them, then
+ * stores and answers every decision handed in.  The lobby's sweeper and the
+ * lease thread (above the rooms) are stopped before. */
 void srv_rooms_quiesce(srv_rooms *rooms);
 void srv_rooms_close(srv_rooms *rooms); /* frees every room */
+
+/* ---- above the rooms: started and stopped by server.c ---- */
+
+/* lobby.c: the sweeper thread (expires games never started, hands absent
+ * seats to the computer); NULL with err when it cannot start. */
+typedef struct srv_sweeper srv_sweeper;
+srv_sweeper *srv_lobby_start(srv_rooms *rooms, char *err, size_t errlen);
+void srv_lobby_stop(srv_sweeper *sweeper); /* joins the thread and frees; NULL is fine */
+/* lease.c, several instances (a store with leases): the thread that keeps
+ * this instance's games and takes over those of instances that stopped;
+ * `port` is where this instance listens (for the address others send
+ * players to). */
+typedef struct srv_lease srv_lease;
+srv_lease *srv_lease_start(srv_rooms *rooms, int port, char *err, size_t errlen);
+void srv_lease_stop(srv_lease *lease); /* joins the thread and frees; NULL is fine */
 
 /* ---- for the HTTP API ---- */
 
@@ -73,8 +85,8 @@ bool srv_rooms_store_failing(srv_rooms *rooms, char *why, size_t whylen, char *s
  * all; a JSON array, or NULL with err. */
 json_t *srv_rooms_list(srv_rooms *rooms, const char *status, int limit, char *err,
                        size_t errlen);
-/* Creates a game from a POST /api/games body.  Returns the HTTP status and
- * sets *reply to the JSON reply (success or error). */
+/* lobby.c: creates a game from a POST /api/games body.  Returns the HTTP
+ * status and sets *reply to the JSON reply (success or error). */
 int srv_room_create(srv_rooms *rooms, const char *body, size_t len, char **reply);
 /* lobby.c: POST /api/games/{id}/seats (take a free seat) and DELETE
  * /api/games/{id} (the creator, before the game started).  Return the HTTP

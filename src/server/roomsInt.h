@@ -28,7 +28,6 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-typedef struct srv_lease srv_lease;
 typedef struct srv_committer srv_committer;
 
 #define SRV_COMMIT_THREADS_MAX 8 /* store writer threads at most */
@@ -80,6 +79,8 @@ typedef struct srv_log_entry {
     bool by_ai;
     char stage[24]; /* where the game stood before it: "Epoch II" (tb_stage_text) */
     char *said;     /* what it did, in players' words (tb_narrate, public); NULL if unknown */
+    char *said_msg;  /* the same as a message (JSON text, docs/translating.md); NULL if unknown */
+    char *stage_msg; /* stage as a message (tb_stage_json); NULL if unknown */
     bool reveals_known; /* reveals and chance below were worked out (undo.c) */
     bool chance;        /* tb_settles_chance of this decision: a card drawn, a shuffle */
     long reveals;       /* tb_reveals of this decision: seats that learned something */
@@ -121,8 +122,6 @@ struct srv_room {
     struct srv_room *next; /* registry chain */
 };
 
-typedef struct srv_sweeper srv_sweeper;
-
 struct srv_rooms {
     srv_config cfg;
     srv_store *store;    /* the caller's; outlives the rooms */
@@ -132,9 +131,7 @@ struct srv_rooms {
     int nbuckets, nrooms;
     atomic_int running;  /* games in memory that are not over (the --max-games cap) */
     int resumed;
-    srv_lease *lease;    /* several instances: renews leases, takes over free games */
     srv_committer *committer; /* writes decisions, then hands them back */
-    srv_sweeper *sweeper; /* lobby.c: expires games never started, hands over absent seats */
 };
 
 /* rooms.c: the registry */
@@ -185,16 +182,19 @@ void srv_room_committed(srv_pending *p, int stored, const char *why);
 void srv_store_report(srv_rooms *rooms, bool ok, const char *why);
 
 /* room.c: an error message {"type":"error",...} to one connection */
+/* An error whose words are a message (msg.h; its reference taken): "message"
+ * in English and "msg" the message itself, for each reader's language. */
+void srv_client_error_msg(srv_client *c, const json_t *id, const char *code, json_t *msg);
 void srv_client_error(srv_client *c, const json_t *id, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* room.c, for lobby.c (room locked) */
+/* room.c, for lobby.c and lease.c (room locked) */
 /* The refusals every seat's request to change the game shares: a spectator
  * (`spectator_why` says what only a seat can do), a game another server
  * instance plays now, a game that cannot continue.  True when one applied
  * (the error is sent; nothing changed). */
 bool srv_room_refuse_locked(srv_room *r, srv_client *c, const json_t *id, int seat,
                             const char *spectator_why);
-/* Over by the rules, or cut short by a resignation (lobby.c). */
+/* Over by the rules, or cut short by a resignation (seats.c). */
 bool srv_room_over_locked(const srv_room *r);
 json_t *srv_room_seat_json_locked(const srv_room *r, int seat);
 /* Every connection gets the state and the presence; the computer moves if
@@ -203,8 +203,8 @@ void srv_room_refresh_locked(srv_room *r);
 void srv_room_broadcast_locked(srv_room *r, json_t *msg); /* steals msg */
 void srv_room_finish_locked(srv_room *r);
 
-/* lobby.c: open tables, idempotent creation, deleting, expiry, resigning,
- * absent seats (room locked unless said otherwise) */
+/* seats.c: what a room knows of its seats (room locked unless said
+ * otherwise).  A creation request's key and absent time, read by lobby.c: */
 typedef struct srv_lobby_create {
     bool has_key;
     char key[72];                 /* the client's request key (secret, like a token) */
@@ -212,41 +212,53 @@ typedef struct srv_lobby_create {
     char since[SRV_TIME_LEN];     /* a key older than this is forgotten */
     int absent_after;             /* -1: the server's default */
 } srv_lobby_create;
-/* Reads request_key and absent_after; 0 to go on creating, else the HTTP
- * status of *reply (an error, or the game this key created already). */
-int srv_lobby_create_begin(srv_rooms *s, json_t *req, srv_lobby_create *lc, char **reply);
+#define SRV_ABSENT_DEFAULT_S 180 /* --absent-after */
+/* The label a request key derives seat `seat`'s token from (secret.c). */
+void srv_seats_token_label(char *label, size_t len, const char *id, int seat);
 /* Seat tokens (human seats not open) and the creator's key of a new room. */
-void srv_lobby_create_keys(srv_room *r, const srv_lobby_create *lc, char tokens[][64],
+void srv_seats_create_keys(srv_room *r, const srv_lobby_create *lc, char tokens[][64],
                            char *creator, size_t creatorlen);
-void srv_lobby_create_row(srv_room *r, const srv_lobby_create *lc, srv_game_row *row);
-int srv_lobby_create_repeat(srv_rooms *s, const srv_lobby_create *lc, char **reply);
-void srv_lobby_reply_extras(const srv_room *r, json_t *reply);
-void srv_lobby_load(srv_room *r, const srv_game_row *row);
-void srv_lobby_reloaded(srv_room *r, const srv_room *fresh); /* srv_room_reload */
-bool srv_lobby_computer_plays(const srv_room *r, int seat);
-bool srv_lobby_waiting(const srv_room *r); /* a seat is still free */
-void srv_lobby_new_turn(srv_room *r);
+void srv_seats_create_row(srv_room *r, const srv_lobby_create *lc, srv_game_row *row);
+void srv_seats_reply_extras(const srv_room *r, json_t *reply);
+void srv_seats_load(srv_room *r, const srv_game_row *row);
+void srv_seats_reloaded(srv_room *r, const srv_room *fresh); /* srv_room_reload */
+/* The computer that stands in for a person (resigned or away): `normal`. */
+void srv_seats_stand_in(srv_room *r, int seat);
+bool srv_seats_computer_plays(const srv_room *r, int seat);
+bool srv_seats_waiting(const srv_room *r); /* a seat is still free */
+void srv_seats_new_turn(srv_room *r);
 /* The person of `seat` acts: an absent seat is theirs again (true then). */
-bool srv_lobby_seen(srv_room *r, int seat);
-void srv_lobby_log_words(const srv_room *r, int k, char *said, size_t saidlen);
-void srv_lobby_seat_json(const srv_seat *st, json_t *o);
-void srv_lobby_summary_json(const srv_room *r, json_t *j);
-void srv_lobby_row_seat_json(const srv_seat_row *s, json_t *o);
-void srv_lobby_row_summary_json(const srv_game_row *row, json_t *j);
+bool srv_seats_seen(srv_room *r, int seat);
+void srv_seats_log_words(const srv_room *r, int k, char *said, size_t saidlen);
+/* srv_seats_log_words for the message form: `said` (its reference taken)
+ * inside the same words, or `said` itself when there are none to add. */
+json_t *srv_seats_log_msg(const srv_room *r, int k, json_t *said);
+void srv_seats_seat_json(const srv_seat *st, json_t *o);
+void srv_seats_summary_json(const srv_room *r, json_t *j);
+void srv_seats_row_seat_json(const srv_seat_row *s, json_t *o);
+void srv_seats_row_summary_json(const srv_game_row *row, json_t *j);
 /* A resignation changes the result: who ranks where, who wins. */
-bool srv_lobby_result_changed(const srv_room *r);
-char *srv_lobby_result_json(const srv_room *r);
-json_t *srv_lobby_winners(const srv_room *r);
-void srv_lobby_resign(srv_room *r, srv_client *c, json_t *id); /* room not locked */
-int srv_lobby_start(srv_rooms *s, char *err, size_t errlen);
-void srv_lobby_stop(srv_rooms *s);
+bool srv_seats_result_changed(const srv_room *r);
+char *srv_seats_result_json(const srv_room *r, bool over);
+json_t *srv_seats_winners(const srv_room *r);
+
+/* room.c, for lobby.c: a new room from a creation request (0 and *made,
+ * else the HTTP status of *reply), its store row (-1: out of memory), and
+ * its start once registered. */
+int srv_room_make(srv_rooms *s, const json_t *req, srv_room **made, uint64_t *seed, char **reply);
+int srv_room_row(const srv_room *r, uint64_t seed, srv_game_row *row);
+void srv_room_start(srv_room *r);
+/* Tells everyone at the table what happened to a seat (room locked). */
+void srv_room_notice_locked(srv_room *r, const char *code, int seat, const char *text);
 
 /* undo.c: taking decisions back (docs/server.md) */
 /* Whether `seat` may undo its last decision now (room locked): 0 yes, and
  * *keep is the decision count after it; -1 no, with why in players' words
- * and a machine code. */
+ * and a machine code; *msg (when msg is not NULL) the same words as a
+ * message for each reader's language (the caller's reference; NULL when
+ * memory ran out). */
 int srv_undo_check(srv_room *room, int seat, int *keep, const char **code, char *why,
-                   size_t whylen);
+                   size_t whylen, json_t **msg);
 /* Works out and keeps, in log entry k, what decision k (the move `move`,
  * played from `before`) showed and whether it settled chance (room locked). */
 void srv_undo_note(srv_room *room, int k, const tb_state *before, tb_move move);
@@ -254,18 +266,17 @@ void srv_undo_note(srv_room *room, int k, const tb_state *before, tb_move move);
  * start of the seat's latest turn, the computer's replies undone with it;
  * on success *note is the record's note (malloc'd JSON text). */
 int srv_takeback_check(srv_room *room, int seat, int *keep, char **note, const char **code,
-                       char *why, size_t whylen);
+                       char *why, size_t whylen, json_t **msg);
 
-/* commit.c */
-srv_committer *srv_committer_start(srv_rooms *rooms, char *err, size_t errlen);
+/* commit.c: below the room, which it calls back through `committed`
+ * (srv_room_committed) for each decision it stored or could not store. */
+typedef void (*srv_committed_fn)(srv_pending *p, int stored, const char *why);
+srv_committer *srv_committer_start(srv_rooms *rooms, srv_committed_fn committed, char *err,
+                                   size_t errlen);
 /* Queues p; -1 (p not taken) once the writer is stopping. */
 int srv_committer_push(srv_committer *q, srv_pending *p);
 /* Writes and hands back everything queued, then joins the threads. */
 void srv_committer_stop(srv_committer *q);
 void srv_committer_free(srv_committer *q); /* stops it first */
-
-/* lease.c */
-srv_lease *srv_lease_start(srv_rooms *rooms, int port, char *err, size_t errlen);
-void srv_lease_stop(srv_lease *lease); /* joins the thread and frees */
 
 #endif

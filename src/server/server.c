@@ -38,6 +38,8 @@ struct srv_server {
     char po_dir[1100]; /* the catalogues: the "po" folder beside web_dir */
     srv_store *store;
     srv_rooms *rooms;
+    srv_sweeper *sweeper; /* lobby.c, above the rooms */
+    srv_lease *lease;     /* lease.c: several instances on one database */
     srv_reviews *reviews;
     srv_http *http;
     srv_ws *ws;
@@ -134,6 +136,9 @@ srv_server *srv_start(const srv_config *cfg, char *err, size_t errlen)
     s->rooms = srv_rooms_open(&s->cfg, s->store, workers, err, errlen);
     if (!s->rooms)
         goto fail;
+    s->sweeper = srv_lobby_start(s->rooms, err, errlen);
+    if (!s->sweeper)
+        goto fail;
     s->ws = srv_ws_start(&s->cfg, s->rooms, err, errlen);
     if (!s->ws)
         goto fail;
@@ -144,8 +149,11 @@ srv_server *srv_start(const srv_config *cfg, char *err, size_t errlen)
     if (!s->http)
         goto fail;
     s->port = srv_http_port(s->http);
-    if (srv_rooms_start_leases(s->rooms, s->port, err, errlen))
-        goto fail;
+    if (s->store->m->lease_take) { /* several instances may share this database */
+        s->lease = srv_lease_start(s->rooms, s->port, err, errlen);
+        if (!s->lease)
+            goto fail;
+    }
     /* Resumed games start thinking only once everything is up. */
     srv_rooms_resume(s->rooms);
     return s;
@@ -180,7 +188,9 @@ void srv_stop(srv_server *s)
         return;
     if (s->http)
         srv_http_quiesce(s->http); /* no new connections */
-    srv_rooms_quiesce(s->rooms);  /* no takeovers; workers finish their decision */
+    srv_lobby_stop(s->sweeper);   /* no more expiry, no more absent seats */
+    srv_lease_stop(s->lease);     /* no more takeovers */
+    srv_rooms_quiesce(s->rooms);  /* workers finish their decision */
     srv_reviews_stop(s->reviews); /* a review under way stops at its next decision */
     if (s->ws)
         srv_ws_stop(s->ws); /* closes every WebSocket */

@@ -29,6 +29,7 @@
  * server works out the same.
  */
 #include "roomsInt.h"
+#include "core/msg.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,60 +66,77 @@ static const srv_log_entry *undo_entry(srv_room *r, int k)
     return e->reveals_known ? e : NULL;
 }
 
-static const char *undo_name(const srv_room *r, int seat, char *tmp, size_t tmplen)
+/* A seat's name for the refusals: the player's, else "seat N" (a message). */
+static json_t *undo_name(const srv_room *r, int seat)
 {
     if (seat >= 0 && seat < r->players && r->seat[seat].name[0])
-        return r->seat[seat].name;
-    snprintf(tmp, tmplen, "seat %d", seat + 1);
-    return tmp;
+        return json_string(r->seat[seat].name);
+    return tb__msg(N_("seat {n}"), "n:d", seat + 1);
+}
+
+/* A refusal: `m` (a message, its reference taken) in English into why, and
+ * the message itself into *msg when msg is not NULL (the error's "msg",
+ * each reader's language).  When memory runs out why says so. */
+static void undo_say(json_t *m, char *why, size_t whylen, json_t **msg)
+{
+    char *text = m ? tb__msg_text(m, NULL, NULL) : NULL;
+    snprintf(why, whylen, "%s", text ? text : "the server is out of memory; try again");
+    free(text);
+    if (msg && text)
+        *msg = m;
+    else
+        json_decref(m);
 }
 
 /* What both kinds share: the seat is to move and there is a log. */
-static int undo_common(srv_room *r, int seat, const char **code, char *why, size_t whylen)
+static int undo_common(srv_room *r, int seat, const char **code, char *why, size_t whylen,
+                       json_t **msg)
 {
-    char tmp[24];
     int to = tb_to_move(r->state);
     if (to != seat) {
         *code = "not_your_turn";
-        snprintf(why, whylen, "you can take back only on your own turn; it is %s's turn now",
-                 undo_name(r, to, tmp, sizeof tmp));
+        undo_say(tb__msg(N_("you can take back only on your own turn; it is {who}'s turn now"),
+                         "who:m", undo_name(r, to)),
+                 why, whylen, msg);
         return -1;
     }
     int n = tb_decisions_made(r->state);
     if (n == 0 || !r->log || n > r->log_cap || n != tb_record_length(r->record)) {
         *code = "nothing_to_undo";
-        snprintf(why, whylen, "there is nothing to take back yet");
+        undo_say(tb__msg_word(N_("there is nothing to take back yet")), why, whylen, msg);
         return -1;
     }
     return 0;
 }
 
-int srv_undo_check(srv_room *r, int seat, int *keep, const char **code, char *why, size_t whylen)
+int srv_undo_check(srv_room *r, int seat, int *keep, const char **code, char *why, size_t whylen,
+                   json_t **msg)
 {
-    if (undo_common(r, seat, code, why, whylen))
+    if (undo_common(r, seat, code, why, whylen, msg))
         return -1;
     int n = tb_decisions_made(r->state);
     int last = r->log[n - 1].seat;
-    char tmp[24];
     *code = "undo_refused";
     if (last != seat) {
-        snprintf(why, whylen, "%s has played since, so your turn so far stands",
-                 undo_name(r, last, tmp, sizeof tmp));
+        undo_say(tb__msg(N_("{who} has played since, so your turn so far stands"), "who:m",
+                         undo_name(r, last)),
+                 why, whylen, msg);
         return -1;
     }
     const srv_log_entry *e = undo_entry(r, n - 1);
     if (!e) {
-        snprintf(why, whylen, "the server could not check that decision; it stands");
+        undo_say(tb__msg_word(N_("the server could not check that decision; it stands")), why,
+                 whylen, msg);
         return -1;
     }
     if (e->chance) {
-        snprintf(why, whylen, "your last decision drew a card or turned one face up, so it "
-                              "stands");
+        undo_say(tb__msg_word(N_("your last decision drew a card or turned one face up, so it stands")),
+                 why, whylen, msg);
         return -1;
     }
     if (e->reveals & (1L << seat)) {
-        snprintf(why, whylen, "your last decision showed you something you could not see "
-                              "before, so it stands");
+        undo_say(tb__msg_word(N_("your last decision showed you something you could not see before, so it stands")),
+                 why, whylen, msg);
         return -1;
     }
     *keep = n - 1;
@@ -126,18 +144,18 @@ int srv_undo_check(srv_room *r, int seat, int *keep, const char **code, char *wh
 }
 
 int srv_takeback_check(srv_room *r, int seat, int *keep, char **note, const char **code,
-                       char *why, size_t whylen)
+                       char *why, size_t whylen, json_t **msg)
 {
     if (note)
         *note = NULL;
     for (int i = 0; i < r->players; i++)
         if (i != seat && r->seat[i].kind != SRV_AI) {
             *code = "takeback_refused";
-            snprintf(why, whylen, "taking back a whole turn is only for games against the "
-                                  "computer; use undo within your own turn");
+            undo_say(tb__msg_word(N_("taking back a whole turn is only for games against the computer; use undo within your own turn")),
+                     why, whylen, msg);
             return -1;
         }
-    if (undo_common(r, seat, code, why, whylen))
+    if (undo_common(r, seat, code, why, whylen, msg))
         return -1;
     int n = tb_decisions_made(r->state);
     int k = n - 1;
@@ -145,7 +163,8 @@ int srv_takeback_check(srv_room *r, int seat, int *keep, char **note, const char
         k--;
     if (k < 0) {
         *code = "nothing_to_undo";
-        snprintf(why, whylen, "you have not played yet, so there is nothing to take back");
+        undo_say(tb__msg_word(N_("you have not played yet, so there is nothing to take back")), why,
+                 whylen, msg);
         return -1;
     }
     while (k >= 0 && r->log[k].seat == seat) /* the seat's own turn */
@@ -180,7 +199,8 @@ int srv_takeback_check(srv_room *r, int seat, int *keep, char **note, const char
     json_decref(j);
     if (!*note) {
         *code = "internal";
-        snprintf(why, whylen, "the server is out of memory, so nothing changed; try again");
+        undo_say(tb__msg_word(N_("the server is out of memory, so nothing changed; try again")), why,
+                 whylen, msg);
         return -1;
     }
     return 0;

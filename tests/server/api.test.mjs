@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  api, assert, assertEq, dbFiles, engine, pg, playSeat, runner, sleep, startServer, tempDir, testDb,
+  api, assert, assertEq, dbFiles, engine, pg, playSeat, runner, sayEnglish, sleep, startServer, tempDir, testDb,
   WsClient,
 } from './lib.mjs';
 
@@ -185,6 +185,11 @@ t.test('an all-computer game plays through on its own', async () => {
     for (const p of g.result.breakdown[k]) assertEq(bySource[p.source] || 0, p.points, `seat ${k + 1}: ${p.source} over the stages`);
   }
   assert(g.log.every((e) => typeof e.said === 'string' && e.said.length > 0 && e.stage), 'every logged decision is said in words');
+  // and as messages for each reader's language, whose English is those words
+  for (const e of g.log) {
+    assertEq(sayEnglish(e.said_msg), e.said, `decision ${e.n}: said_msg says said`);
+    assertEq(sayEnglish(e.stage_msg), e.stage, `decision ${e.n}: stage_msg says stage`);
+  }
 });
 
 // ---- a whole game over WebSockets ----
@@ -347,6 +352,9 @@ t.test('every WebSocket error is a message, changes nothing and keeps the connec
   assert(/you win about \d+% of them/.test(hint.reason) && !/computer wins/.test(hint.reason) && hint.win >= 0 && hint.win <= 1, `with a reason, the chance the player's (${hint.reason})`);
   assert(Number.isInteger(hint.points), `the points it gains (${hint.points})`);
   if (hint.next) assert(hint.reason.includes(hint.next.said) && !hint.reason.includes(`(${hint.next.move})`), `the next best in words (${hint.reason})`);
+  assertEq(sayEnglish(hint.said_msg), hint.said, 'said_msg says the hint\'s words');
+  assertEq(sayEnglish(hint.reason_msg), hint.reason, 'reason_msg says the reason');
+  if (hint.next) assertEq(sayEnglish(hint.next.said_msg), hint.next.said, 'next.said_msg says the next best');
   at = mover.messages.length;
   mover.send({ type: 'hint' });
   assertEq(await mover.next((m) => m.type === 'hint', { from: at, what: 'the hint again' }), hint, 'asked again: the same hint');
@@ -370,7 +378,8 @@ t.test('every WebSocket error is a message, changes nothing and keeps the connec
   const ackAt = mover.messages.indexOf(ack);
   const next = await mover.next((m) => m.type === 'state' && m.n === 1);
   assert(mover.messages.indexOf(next) > ackAt, 'ack before the new state');
-  assertEq(next.last, { n: 1, seat: st.to_move, move: legal[0], said: next.last.said, stage: 'Epoch I', by: 'human' }, 'last decision');
+  assertEq(next.last, { n: 1, seat: st.to_move, move: legal[0], said: next.last.said, stage: 'Epoch I', said_msg: next.last.said_msg, stage_msg: { msg: 'Epoch {epoch}', args: { epoch: 'I' } }, by: 'human' }, 'last decision');
+  assertEq(sayEnglish(next.last.said_msg), next.last.said, 'said_msg says said');
   assert(/^P\d moves 1 hut from the \w+ at \d+ to the \w+ at \d+$/.test(next.last.said), `the log says it in words: ${next.last.said}`);
   await expectErr(mover, () => mover.send({ type: 'decide', move: legal[1] || legal[0], n: 1 }), 'not_your_turn');
   for (const c of [a, b, spec]) await c.close();

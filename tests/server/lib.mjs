@@ -392,3 +392,20 @@ export async function playSeat(client, { choose = (legal) => legal[Math.floor(Ma
     if (onAck) onAck(reply, us);
   }
 }
+
+// The English text of an engine message {"msg", "plural"?, "args"?}
+// (docs/translating.md): what the server's English field beside it (F next to
+// F_msg) must say.  Throws on a message that is not one (an unknown
+// placeholder, a stray brace), so a test cannot pass on a broken message.
+export function sayEnglish(m) {
+  if (!m || typeof m !== 'object' || typeof m.msg !== 'string') throw new Error(`not a message: ${JSON.stringify(m)}`);
+  const args = m.args || {};
+  const tmpl = m.plural !== undefined && args.n !== 1 ? m.plural : m.msg;
+  return tmpl.replace(/\{\{|\}\}|\{([^{}]*)\}|[{}]/g, (all, name) => {
+    if (all === '{{') return '{';
+    if (all === '}}') return '}';
+    if (name === undefined || !(name in args)) throw new Error(`bad placeholder ${all} in ${JSON.stringify(m)}`);
+    const v = args[name];
+    return typeof v === 'object' ? sayEnglish(v) : String(v);
+  });
+}

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { api, assert, assertEq, pg, runner, sleep, startServer, tempDir, testDb } from './lib.mjs';
+import { api, assert, assertEq, pg, runner, sayEnglish, sleep, startServer, tempDir, testDb } from './lib.mjs';
 
 const tabula = path.resolve(process.argv[2] || 'build/tabula');
 const dir = tempDir();
@@ -133,6 +133,10 @@ t.test('every game can be reviewed', async () => {
     assertEq(review.entries.length, decisions, `${game}: one entry per decision`);
     assert(review.entries.every((e) => typeof e.played_said === 'string' && typeof e.best_said === 'string'
       && e.played_said.length > 10), `${game}: every decision in words`);
+    for (const e of review.entries) {
+      assertEq(sayEnglish(e.played_said_msg), e.played_said, `${game}: played_said_msg says played_said`);
+      assertEq(sayEnglish(e.best_said_msg), e.best_said, `${game}: best_said_msg says best_said`);
+    }
   }
 });
 

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  api, assert, assertEq, pg, runner, startServer, tempDir, testDb, WsClient,
+  api, assert, assertEq, pg, runner, sayEnglish, startServer, tempDir, testDb, WsClient,
 } from './lib.mjs';
 
 const tabula = path.resolve(process.argv[2] || 'build/tabula');
@@ -78,6 +78,7 @@ t.test('undo within one\'s own turn rewinds every connection; each refusal says 
       const note = await spectator.next((m) => m.type === 'undone', { from: from[2], what: 'the undone notice' });
       assertEq([note.n, note.seat, note.count], [n, seat, 1], 'spectators hear what was taken back');
       assert(/took back/.test(note.said), `the notice in words: ${note.said}`);
+      assertEq(sayEnglish(note.said_msg), note.said, 'said_msg says the notice');
       spectator.cursor = spectator.messages.indexOf(note) + 1;
       await stateAt(spectator, n);
       seen.undone++;
@@ -87,6 +88,8 @@ t.test('undo within one\'s own turn rewinds every connection; each refusal says 
       const no = await send(clients[seat], { type: 'undo', n });
       assertEq([no.type, no.code], ['error', 'undo_refused'], 'a refused undo');
       assertEq(no.message, me.undo_why, 'the state said the same reason beforehand');
+      assertEq(sayEnglish(no.msg), no.message, 'the refusal\'s msg says its message');
+      assertEq(sayEnglish(me.undo_why_msg), me.undo_why, 'undo_why_msg says undo_why');
       if (/has played since/.test(no.message)) {
         assert(no.message.startsWith(seat === 0 ? 'Ben' : 'Anna'), `names who played: ${no.message}`);
         seen.since++;
@@ -187,6 +190,7 @@ t.test('take back my last turn against the computer: its replies go too, and the
   assert(back.your_turn, 'Anna is to move again');
   const note = await c.next((m) => m.type === 'undone', { from });
   assert(note.take_back && /took back their last turn/.test(note.said), `the notice: ${note.said}`);
+  assertEq(sayEnglish(note.said_msg), note.said, 'said_msg says the take-back notice');
   const rec = await api(server, 'GET', `/api/games/${id}/record`);
   assertEq(rec.status, 200, 'record');
   const tbs = rec.json.takebacks;

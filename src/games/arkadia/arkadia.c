@@ -22,6 +22,7 @@
  * keeps it.  The state invariants are listed in arkadia.h.
  */
 #include "arkadia.h"
+#include "core/msg.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -1181,8 +1182,8 @@ const struct tb_game tb__arkadia_game = {
     .state_size = sizeof(arkadia_state),
     .options = ark_options,
     /* Player-facing: the provisional data is listed in docs/rules-arkadia.md. */
-    .notice = "This board, its tile shapes and its card mix are our reconstruction, not yet checked "
-              "against a published copy.",
+    .notice = N_("This board, its tile shapes and its card mix are our reconstruction, not yet checked "
+              "against a published copy."),
     .setup = ark_setup,
     .to_move = ark__to_move,
     .legal = ark__legal,
@@ -1206,6 +1207,8 @@ const struct tb_game tb__arkadia_game = {
     .render_text = ark__render_text,
     .prompt_text = ark__prompt_text,
     .narrate = ark__narrate,
+    .prompt_msg = ark__prompt_msg,
+    .stage_msg = ark__stage_msg,
     .stage_text = ark__stage_text,
     .reveals = ark_reveals,
     .settles_chance = ark_settles_chance,

@@ -171,8 +171,11 @@ int ark__text_to_move(const tb_state *s, const char *text, tb_move *out, char *e
                       size_t errlen);
 char *ark__render_text(const tb_state *s, int seat, unsigned flags);
 int ark__prompt_text(const tb_state *s, char *buf, size_t buflen);
-int ark__narrate(const tb_state *before, tb_move m, const tb_state *after, const char *who,
-                 const char *const *names, char *buf, size_t buflen);
+json_t *ark__prompt_msg(const tb_state *s);
+json_t *ark__stage_msg(const tb_state *s);
+json_t *ark__narrate(const tb_state *before, tb_move m, const tb_state *after, json_t *who,
+                     json_t *const *names);
+extern const char *const ark__data_words[]; /* msgids of the built-in data's names */
 int ark__stage_text(const tb_state *s, char *buf, size_t buflen);
 
 /* ---- arkadia_json.c: views, state JSON, board JSON ---- */

@@ -10,6 +10,7 @@
  * no other hidden card; every line fits in 100 columns.
  */
 #include "arkadia.h"
+#include "core/msg.h"
 #include "core/text.h"
 
 #include <ctype.h>
@@ -451,6 +452,73 @@ static const char *text_seat_colour(int seat)
     return seat >= 0 && seat < ARK_SEATS ? d->seat_colour[seat] : "?";
 }
 
+json_t *ark__prompt_msg(const tb_state *s)
+{
+    const arkadia_state *a = (const arkadia_state *)s;
+    const ark_data *d = ark__board(a);
+    int p = ark__mover(a);
+    json_t *who = tb__msg_word(text_seat_colour(p));
+    switch (a->phase) {
+    case ARK_PH_LOT:
+        return tb__msg(N_("seat {seat} ({colour}) places the castle lot: lot SQUARE (its top-left corner)"),
+                       "seat:d colour:m", p + 1, who);
+    case ARK_PH_ACTION:
+        return tb__msg(N_("seat {seat} ({colour}): build FORM FAMILY (lay out a card) or workers SQUARE (next to that building)"),
+                       "seat:d colour:m", p + 1, who);
+    case ARK_PH_PLACE: {
+        ark_bb masks[ARK_MAX_ORIENT];
+        int form = a->card / ARK_FAMILIES, total = ark__placements(a, form, masks);
+        char example[48] = "";
+        for (int o = 0; o < ark__orients(a, form) && !example[0]; o++)
+            if (ark_bb_any(masks[o]))
+                ark__cells_text(ark_bb_shl(d->form[form].orient[o].base, ark_bb_first(masks[o])),
+                                example, sizeof example);
+        return tb__msg(N_("seat {seat} ({colour}) lays out {building}: type its squares, e.g. {example} ({places} places, marked +)"),
+                       "seat:d colour:m building:m example:s places:d", p + 1, who,
+                       tb__msg_phrase("the ", d->form[form].name, ""), example, total);
+    }
+    case ARK_PH_WORKER: {
+        if (a->target_lot)
+            return a->placed
+                       ? tb__msg(N_("seat {seat} ({colour}) introduces workers at lot: own SQUARE, neutral SQUARE or stop"),
+                                 "seat:d colour:m", p + 1, who)
+                       : tb__msg(N_("seat {seat} ({colour}) introduces workers at lot: own SQUARE, neutral SQUARE"),
+                                 "seat:d colour:m", p + 1, who);
+        char sq[8];
+        const ark_building *b = &a->bld[a->target];
+        ark__square_text(ark_bb_first(d->form[b->form].orient[b->orient].base) + b->anchor, sq, sizeof sq);
+        return a->placed
+                   ? tb__msg(N_("seat {seat} ({colour}) introduces workers at {square}: own SQUARE, neutral SQUARE or stop"),
+                             "seat:d colour:m square:s", p + 1, who, sq)
+                   : tb__msg(N_("seat {seat} ({colour}) introduces workers at {square}: own SQUARE, neutral SQUARE"),
+                             "seat:d colour:m square:s", p + 1, who, sq);
+    }
+    case ARK_PH_CASTLE:
+        return tb__msg(N_("seat {seat} ({colour}) places a castle piece on floor {floor} ({left} to place): castle FAMILY N"),
+                       "seat:d colour:m floor:d left:d", p + 1, who, ark__floor(a) + 1, a->castle_left);
+    case ARK_PH_DRAW:
+        return a->stack_n
+                   ? tb__msg(N_("seat {seat} ({colour}) draws a card: draw FORM FAMILY (face up) or draw stack"),
+                             "seat:d colour:m", p + 1, who)
+                   : tb__msg(N_("seat {seat} ({colour}) draws a card: draw FORM FAMILY (face up)"),
+                             "seat:d colour:m", p + 1, who);
+    case ARK_PH_BANNER:
+        return a->action == ARK_ACT_SKIP
+                   ? tb__msg(N_("seat {seat} ({colour}) may use an architect banner ({left} left) after no possible action: banner yes or banner no"),
+                             "seat:d colour:m left:d", p + 1, who, a->banners[p])
+                   : tb__msg(N_("seat {seat} ({colour}) may use an architect banner ({left} left): banner yes or banner no"),
+                             "seat:d colour:m left:d", p + 1, who, a->banners[p]);
+    case ARK_PH_SALE:
+        return tb__msg(N_("seat {seat} ({colour}) sells {family} seals (has {seals}, {gold} gold each): sell {notation} N"),
+                       "seat:d colour:m family:m seals:d gold:d notation:s", p + 1, who,
+                       tb__msg_word(d->family[a->family]), a->seals[p][a->family],
+                       ark__value(a, a->family), d->family[a->family]);
+    default:
+        json_decref(who);
+        return tb__msg_word(N_("the game is over"));
+    }
+}
+
 int ark__prompt_text(const tb_state *s, char *buf, size_t buflen)
 {
     const arkadia_state *a = (const arkadia_state *)s;
@@ -783,84 +851,123 @@ char *ark__render_text(const tb_state *s, int seat, unsigned flags)
 
 /* ---- the log's words (tb_narrate) ---- */
 
-int ark__narrate(const tb_state *s_before, tb_move m, const tb_state *s_after, const char *who,
-                 const char *const *names, char *buf, size_t buflen)
+#define W(name) tb__msg_word(name)
+
+/* The built-in data's names (data/arkadia.txt) as the narration says them:
+ * catalogue msgids (tb__msg_phrase). */
+const char *const ark__data_words[] = {
+    N_("red"), N_("olive"), N_("black"), N_("silver"),
+    N_("house"), N_("farm"), N_("tavern"), N_("mill"), N_("smithy"), N_("trade-centre"),
+    N_("monastery"),
+    N_("a house"), N_("a farm"), N_("a tavern"), N_("a mill"), N_("a smithy"),
+    N_("a trade-centre"), N_("a monastery"),
+    N_("the house"), N_("the farm"), N_("the tavern"), N_("the mill"), N_("the smithy"),
+    N_("the trade-centre"), N_("the monastery"),
+    N_("a red card"), N_("an olive card"), N_("a black card"), N_("a silver card"),
+    N_("yellow"), N_("orange"), N_("green"), N_("violet"),
+};
+
+json_t *ark__narrate(const tb_state *s_before, tb_move m, const tb_state *s_after, json_t *who,
+                     json_t *const *names)
 {
     (void)names;
     const arkadia_state *a = (const arkadia_state *)s_before;
     const ark_data *d = ark__board(a);
     const arkadia_state *after = (const arkadia_state *)s_after;
     int pl = ARK_PAYLOAD(m);
-    char sq[8], cells[96];
-    tb_buf b = {0};
+    char sq[8], cells[96], card[ARK_NAME_LEN + 16];
+    json_t *w = json_incref(who);
+    json_t *s;
     switch (ARK_KIND(m)) {
     case ARK_K_LOT:
         ark__square_text(pl, sq, sizeof sq);
-        tb__buf_printf(&b, "%s places the castle lot at %s", who, sq);
+        s = tb__msg(N_("{who} places the castle lot at {square}"), "who:m square:s", w, sq);
         break;
     case ARK_K_BUILD:
-        tb__buf_printf(&b, "%s lays out %s %s card to build %s %s", who,
-                       tb__article(d->family[pl % ARK_FAMILIES]), d->family[pl % ARK_FAMILIES],
-                       tb__article(d->form[pl / ARK_FAMILIES].name), d->form[pl / ARK_FAMILIES].name);
+        snprintf(card, sizeof card, "%s card", d->family[pl % ARK_FAMILIES]);
+        s = tb__msg(N_("{who} lays out {card} to build {building}"), "who:m card:m building:m", w,
+                    tb__msg_a(card), tb__msg_a(d->form[pl / ARK_FAMILIES].name));
         break;
     case ARK_K_WORKERS:
         if (pl == ARK_LOT_TARGET) {
-            tb__buf_printf(&b, "%s sends workers to the castle lot", who);
+            s = tb__msg(N_("{who} sends workers to the castle lot"), "who:m", w);
         } else {
             ark__square_text(pl, sq, sizeof sq);
-            tb__buf_printf(&b, "%s sends workers to the building at %s", who, sq);
+            s = tb__msg(N_("{who} sends workers to the building at {square}"), "who:m square:s", w,
+                        sq);
         }
         break;
     case ARK_K_PLACE: {
         ark__move_to_text(s_before, m, cells, sizeof cells);
-        tb__buf_printf(&b, "%s builds the %s at %s", who, d->form[pl >> 12 < ARK_FORMS ? pl >> 12 : 0].name,
-                       cells);
+        s = tb__msg(N_("{who} builds {building} at {cells}"), "who:m building:m cells:s", w,
+                    tb__msg_phrase("the ", d->form[pl >> 12 < ARK_FORMS ? pl >> 12 : 0].name, ""),
+                    cells);
         break;
     }
     case ARK_K_OWN:
     case ARK_K_NEUTRAL:
         ark__square_text(pl, sq, sizeof sq);
-        tb__buf_printf(&b, "%s puts %s worker on %s", who,
-                       ARK_KIND(m) == ARK_K_OWN ? "an own" : "a neutral", sq);
+        s = ARK_KIND(m) == ARK_K_OWN
+                ? tb__msg(N_("{who} puts an own worker on {square}"), "who:m square:s", w, sq)
+                : tb__msg(N_("{who} puts a neutral worker on {square}"), "who:m square:s", w, sq);
         break;
     case ARK_K_STOP:
-        tb__buf_printf(&b, "%s stops placing workers", who);
+        s = tb__msg(N_("{who} stops placing workers"), "who:m", w);
         break;
     case ARK_K_CASTLE:
-        tb__buf_printf(&b, "%s adds %d %s piece%s to the castle", who, (pl & 15) + 1,
-                       d->family[(pl >> 4) & 3], (pl & 15) ? "s" : "");
+        s = tb__msg_plural(NP_("{who} adds {n} {family} piece to the castle",
+                               "{who} adds {n} {family} pieces to the castle"),
+                           (pl & 15) + 1, "who:m family:m", w, W(d->family[(pl >> 4) & 3]));
         break;
     case ARK_K_DRAW:
         if (pl == ARK_DRAW_STACK)
-            tb__buf_printf(&b, "%s draws a card from the stack", who);
+            s = tb__msg(N_("{who} draws a card from the stack"), "who:m", w);
         else
-            tb__buf_printf(&b, "%s takes the %s %s card from the display", who,
-                           d->family[pl % ARK_FAMILIES], d->form[(pl / ARK_FAMILIES) % ARK_FORMS].name);
+            s = tb__msg(N_("{who} takes the {family} {building} card from the display"),
+                        "who:m family:m building:m", w, W(d->family[pl % ARK_FAMILIES]),
+                        W(d->form[(pl / ARK_FAMILIES) % ARK_FORMS].name));
         break;
     case ARK_K_BANNER:
-        tb__buf_printf(&b, pl ? "%s hangs an architect banner" : "%s keeps the banners", who);
+        s = pl ? tb__msg(N_("{who} hangs an architect banner"), "who:m", w)
+               : tb__msg(N_("{who} keeps the banners"), "who:m", w);
         break;
-    case ARK_K_SELL: {
-        int n = pl & 0xff;
-        tb__buf_printf(&b, "%s sells %d %s seal%s", who, n, d->family[(pl >> 8) & 3], n == 1 ? "" : "s");
+    case ARK_K_SELL:
+        s = tb__msg_plural(NP_("{who} sells {n} {family} seal", "{who} sells {n} {family} seals"),
+                           pl & 0xff, "who:m family:m", w, W(d->family[(pl >> 8) & 3]));
         break;
-    }
     default:
-        tb__buf_printf(&b, "%s plays", who);
+        s = tb__msg(N_("{who} plays"), "who:m", w);
     }
-    int done = 0;
+    json_t *done = NULL;
     for (int i = 0; i < after->nbld; i++)
-        if (after->bld[i].done && (i >= a->nbld || !a->bld[i].done))
-            tb__buf_printf(&b, "%s%s", done++ ? " and the " : "; that completes the ",
-                           d->form[after->bld[i].form].name);
+        if (after->bld[i].done && (i >= a->nbld || !a->bld[i].done)) {
+            json_t *b = tb__msg_phrase("the ", d->form[after->bld[i].form].name, "");
+            done = done ? tb__msg(N_("{list} and {item}"), "list:m item:m", done, b) : b;
+            if (!done) { /* no memory: no sentence rather than half of one */
+                json_decref(s);
+                s = NULL;
+                break;
+            }
+        }
+    if (done)
+        s = tb__msg_join(s, tb__msg(N_("; that completes {buildings}"), "buildings:m", done));
     if (after->phase == ARK_PH_OVER && a->phase != ARK_PH_OVER)
-        tb__buf_printf(&b, ". The game ends");
-    char *text = tb__buf_take(&b);
-    if (!text)
-        return -1; /* no memory: the log says "NAME plays MOVE" */
-    int len = snprintf(buf, buflen, "%s", text);
-    free(text);
-    return len;
+        s = tb__msg_join(s, W(N_(". The game ends")));
+    return s;
+}
+
+json_t *ark__stage_msg(const tb_state *s)
+{
+    const arkadia_state *a = (const arkadia_state *)s;
+    int floors = 0;
+    for (int f = 0; f < ARK_FLOORS; f++) {
+        int full = 1;
+        for (int c = 0; c < ARK_CASTLE; c++)
+            full &= a->height[c] > f;
+        floors += full;
+    }
+    return tb__msg(N_("Castle floor {floor}"), "floor:d",
+                   floors + 1 > ARK_FLOORS ? ARK_FLOORS : floors + 1);
 }
 
 int ark__stage_text(const tb_state *s, char *buf, size_t buflen)

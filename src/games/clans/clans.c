@@ -14,6 +14,7 @@
  * nothing in the run depends on (bench/RESULTS.md, "Clans playouts").
  */
 #include "clans.h"
+#include "core/msg.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -22,9 +23,11 @@
 #include <immintrin.h>
 #endif
 
-const char *const clans__colour_name[CLANS_COLOURS] = {"red", "blue", "green", "yellow", "black"};
-const char *const clans__terrain_name[CLANS_TERRAINS] = {"forest", "mountain", "steppe",
-                                                         "grassland"};
+/* N_: also the words of messages (the log's narration), so catalogue msgids */
+const char *const clans__colour_name[CLANS_COLOURS] = {N_("red"), N_("blue"), N_("green"),
+                                                       N_("yellow"), N_("black")};
+const char *const clans__terrain_name[CLANS_TERRAINS] = {N_("forest"), N_("mountain"),
+                                                         N_("steppe"), N_("grassland")};
 
 #define BIT(t) (1ULL << (t))
 
@@ -647,7 +650,10 @@ static void clans_scores(const tb_state *s, int *out)
  * every village scored; ruins and villages emptied by strife score nothing. */
 static int clans_score_breakdown(const tb_state *s, int seat, tb_score_part *out)
 {
-    static const char *const roman[CLANS_EPOCHS] = {"I", "II", "III", "IV", "V"};
+    /* N_: the sources are catalogue msgids (the result pages translate them) */
+    static const char *const epoch_villages[CLANS_EPOCHS] = {
+        N_("Epoch I villages"), N_("Epoch II villages"), N_("Epoch III villages"),
+        N_("Epoch IV villages"), N_("Epoch V villages")};
     const clans_state *c = (const clans_state *)s;
     int colour = c->colour[seat];
     if (colour >= CLANS_COLOURS)
@@ -663,12 +669,12 @@ static int clans_score_breakdown(const tb_state *s, int seat, tb_score_part *out
     }
     int n = 0;
     for (int e = 0; e < CLANS_EPOCHS; e++) {
-        snprintf(out[n].source, sizeof out[n].source, "Epoch %s villages", roman[e]);
+        snprintf(out[n].source, sizeof out[n].source, "%s", epoch_villages[e]);
         out[n++].points = huts[e];
     }
-    snprintf(out[n].source, sizeof out[n].source, "Terrain bonuses");
+    snprintf(out[n].source, sizeof out[n].source, "%s", N_("Terrain bonuses"));
     out[n++].points = bonus;
-    snprintf(out[n].source, sizeof out[n].source, "Chips");
+    snprintf(out[n].source, sizeof out[n].source, "%s", N_("Chips"));
     out[n++].points = c->chips[seat];
     return n;
 }
@@ -873,6 +879,9 @@ const struct tb_game tb__clans_game = {
     .render_text = clans__render_text,
     .prompt_text = clans__prompt_text,
     .narrate = clans__narrate,
+    .prompt_msg = clans__prompt_msg,
+    .render_text_in = clans__render_text_in,
+    .stage_msg = clans__stage_msg,
     .stage_text = clans__stage_text,
     .num_actions = clans__num_actions,
     .move_to_action = clans__move_to_action,

@@ -156,8 +156,12 @@ int clans__state_from_json(tb_state *s, const json_t *j, char *err, size_t errle
 json_t *clans__board_json(void);
 char *clans__render_text(const tb_state *s, int seat, unsigned flags);
 int clans__prompt_text(const tb_state *s, char *buf, size_t buflen);
-int clans__narrate(const tb_state *before, tb_move m, const tb_state *after, const char *who,
-                   const char *const *names, char *buf, size_t buflen);
+json_t *clans__prompt_msg(const tb_state *s);
+char *clans__render_text_in(const tb_state *s, int seat, unsigned flags, tb_translate_fn tr,
+                            void *ctx);
+json_t *clans__stage_msg(const tb_state *s);
+json_t *clans__narrate(const tb_state *before, tb_move m, const tb_state *after, json_t *who,
+                       json_t *const *names);
 int clans__stage_text(const tb_state *s, char *buf, size_t buflen);
 
 #endif

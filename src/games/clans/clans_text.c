@@ -8,6 +8,7 @@
  * listed in clans.h and otherwise names the first one broken.
  */
 #include "clans.h"
+#include "core/msg.h"
 #include "core/text.h"
 
 #include <ctype.h>
@@ -469,7 +470,7 @@ json_t *clans__board_json(void)
 static const char text_terrain_letter[CLANS_TERRAINS] = {'f', 'm', 's', 'g'};
 static const char text_colour_letter[CLANS_COLOURS] = {'r', 'b', 'g', 'y', 'k'};
 
-static void text_cell(tb_buf *b, const clans_state *c, int t, bool colour)
+static void text_cell(tb_buf *b, const clans_state *c, int t, bool colour, const char *ruin)
 {
     int terrain = clans__territory[t].terrain;
     bool last = c->last_to == t + 1 || c->last_from == t + 1;
@@ -481,9 +482,10 @@ static void text_cell(tb_buf *b, const clans_state *c, int t, bool colour)
     int width = 0;
     char mark = (c->villages & BIT(t)) ? '*' : (c->pending & BIT(t)) ? '!' : ' ';
     tb__buf_printf(b, "%c", mark);
-    if (c->ruins & BIT(t)) {
-        tb__buf_printf(b, "%s", colour ? ANSI_DIM "ruin" ANSI_RESET : "ruin");
-        width = 4;
+    if (c->ruins & BIT(t)) { /* `ruin`: the mark in the reader's language */
+        tb__buf_printf(b, "%s%s%s", colour ? ANSI_DIM : "", ruin, colour ? ANSI_RESET : "");
+        for (const char *p = ruin; *p; p++)
+            width += ((unsigned char)*p & 0xc0) != 0x80; /* characters, not bytes */
     } else if (!c->size[t]) {
         tb__buf_printf(b, "%s", colour ? ANSI_DIM "." ANSI_RESET : ".");
         width = 1;
@@ -506,15 +508,29 @@ static void text_cell(tb_buf *b, const clans_state *c, int t, bool colour)
 
 char *clans__render_text(const tb_state *s, int seat, unsigned flags)
 {
+    return clans__render_text_in(s, seat, flags, NULL, NULL);
+}
+
+/* The board in the language of tr (NULL: English); the words are msgids
+ * (N_), the letters of the cells and the notation stay as they are. */
+char *clans__render_text_in(const tb_state *s, int seat, unsigned flags, tb_translate_fn tr,
+                            void *ctx)
+{
     bool colour = (flags & TB_RENDER_COLOUR) != 0;
     const clans_state *c = (const clans_state *)s;
     tb_buf b = {0};
     const char *bold = colour ? ANSI_BOLD : "", *reset = colour ? ANSI_RESET : "";
-    tb__buf_printf(&b, "%sClans%s  %d players", bold, reset, s->players);
+#define SAY(...) tb__buf_say(&b, tr, ctx, __VA_ARGS__)
+#define WORD(w) tb__word(tr, ctx, w)
+    tb__buf_printf(&b, "%sClans%s  ", bold, reset);
+    SAY(N_("{n} players"), "n:d", s->players);
     if (seat >= 0) {
         int k = c->colour[seat];
-        tb__buf_printf(&b, "  ·  you are seat %d, secret colour %s%s%s", seat + 1,
-                       colour ? text_ansi_colour[k] : "", clans__colour_name[k], reset);
+        char col[64];
+        snprintf(col, sizeof col, "%s%s%s", colour ? text_ansi_colour[k] : "",
+                 WORD(clans__colour_name[k]), reset);
+        tb__buf_printf(&b, "  ·  ");
+        SAY(N_("you are seat {seat}, secret colour {colour}"), "seat:d colour:s", seat + 1, col);
     }
     tb__buf_printf(&b, "\n");
     for (int r = 1; r <= CLANS_REGIONS; r++) {
@@ -525,13 +541,16 @@ char *clans__render_text(const tb_state *s, int seat, unsigned flags)
                 continue;
             if (n++)
                 tb__buf_printf(&b, " ");
-            text_cell(&b, c, t, colour);
+            text_cell(&b, c, t, colour, WORD(N_("ruin")));
         }
         tb__buf_printf(&b, "\n");
     }
-    tb__buf_printf(&b, "    f forest  m mountain  s steppe  g grassland   * village  ! founding now\n");
-    tb__buf_printf(&b, "    huts: r red  b blue  g green  y yellow  k black\n");
-    tb__buf_printf(&b, "%sEpochs%s", bold, reset);
+    tb__buf_printf(&b, "    f %s  m %s  s %s  g %s   * %s  ! %s\n", WORD(N_("forest")),
+                   WORD(N_("mountain")), WORD(N_("steppe")), WORD(N_("grassland")),
+                   WORD(N_("village")), WORD(N_("founding now")));
+    tb__buf_printf(&b, "    %s r %s  b %s  g %s  y %s  k %s\n", WORD(N_("huts:")), WORD(N_("red")),
+                   WORD(N_("blue")), WORD(N_("green")), WORD(N_("yellow")), WORD(N_("black")));
+    tb__buf_printf(&b, "%s%s%s", bold, WORD(N_("Epochs")), reset);
     int next = clans__chip_epoch(c->chips_taken);
     for (int e = 0, k = 0; e < CLANS_EPOCHS; e++) {
         const clans_epoch *ep = &clans__epoch[e];
@@ -541,33 +560,67 @@ char *clans__render_text(const tb_state *s, int seat, unsigned flags)
         for (int i = ep->chips; i < 5; i++)
             tb__buf_printf(&b, " ");
         if (ep->favourable == CLANS_ANY_TERRAIN)
-            tb__buf_printf(&b, "every terrain +%d\n", ep->bonus);
+            SAY(N_("every terrain +{bonus}\n"), "bonus:d", ep->bonus);
         else
-            tb__buf_printf(&b, "%s +%d, %s ruins\n", clans__terrain_name[ep->favourable], ep->bonus,
-                           clans__terrain_name[ep->hostile]);
+            SAY(N_("{terrain} +{bonus}, {hostile} ruins\n"), "terrain:s bonus:d hostile:s",
+                WORD(clans__terrain_name[ep->favourable]), ep->bonus,
+                WORD(clans__terrain_name[ep->hostile]));
     }
-    tb__buf_printf(&b, "       (@ chip to take, o taken; > the epoch of the next village)\n");
-    tb__buf_printf(&b, "%sTracks%s ", bold, reset);
+    tb__buf_printf(&b, "       %s\n", WORD(N_("(@ chip to take, o taken; > the epoch of the next village)")));
+    tb__buf_printf(&b, "%s%s%s ", bold, WORD(N_("Tracks")), reset);
     for (int k = 0; k < CLANS_COLOURS; k++)
-        tb__buf_printf(&b, " %s%s %d%s", colour ? text_ansi_colour[k] : "", clans__colour_name[k],
-                       c->track[k], reset);
-    tb__buf_printf(&b, "\n%sChips%s  ", bold, reset);
-    for (int p = 0; p < s->players; p++)
-        tb__buf_printf(&b, " seat %d%s: %d%s", p + 1, p == seat ? " (you)" : "", c->chips[p],
-                       p + 1 < s->players ? "," : "");
+        tb__buf_printf(&b, " %s%s %d%s", colour ? text_ansi_colour[k] : "",
+                       WORD(clans__colour_name[k]), c->track[k], reset);
+    tb__buf_printf(&b, "\n%s%s%s  ", bold, WORD(N_("Chips")), reset);
+    for (int p = 0; p < s->players; p++) {
+        tb__buf_printf(&b, " ");
+        if (p == seat)
+            SAY(N_("seat {seat} (you): {chips}"), "seat:d chips:d", p + 1, c->chips[p]);
+        else
+            SAY(N_("seat {seat}: {chips}"), "seat:d chips:d", p + 1, c->chips[p]);
+        tb__buf_printf(&b, "%s", p + 1 < s->players ? "," : "");
+    }
     tb__buf_printf(&b, "\n");
     if (c->over) {
         int sc[TB_MAX_SEATS];
         s->game->scores(s, sc);
-        tb__buf_printf(&b, "%sFinal%s  ", bold, reset);
-        for (int p = 0; p < s->players; p++)
-            tb__buf_printf(&b, " seat %d (%s) %d%s", p + 1, clans__colour_name[c->colour[p]], sc[p],
-                           p + 1 < s->players ? "," : "");
+        tb__buf_printf(&b, "%s%s%s  ", bold, WORD(N_("Final")), reset);
+        for (int p = 0; p < s->players; p++) {
+            tb__buf_printf(&b, " ");
+            SAY(N_("seat {seat} ({colour}) {points}"), "seat:d colour:s points:d", p + 1,
+                WORD(clans__colour_name[c->colour[p]]), sc[p]);
+            tb__buf_printf(&b, "%s", p + 1 < s->players ? "," : "");
+        }
         tb__buf_printf(&b, "\n");
     } else if (c->last_from) {
-        tb__buf_printf(&b, "Last move: %d-%d\n", c->last_from, c->last_to);
+        char last[16];
+        snprintf(last, sizeof last, "%d-%d", c->last_from, c->last_to);
+        SAY(N_("Last move: {move}\n"), "move:s", last);
     }
+#undef SAY
+#undef WORD
     return tb__buf_take(&b);
+}
+
+#define W(name) tb__msg_word(name)
+
+json_t *clans__prompt_msg(const tb_state *s)
+{
+    const clans_state *c = (const clans_state *)s;
+    if (c->over)
+        return W(N_("the game is over"));
+    if (c->pending) {
+        char ids[64] = "";
+        for (uint64_t m = c->pending; m; m &= m - 1) {
+            size_t used = strlen(ids);
+            snprintf(ids + used, sizeof ids - used, "%s%d", used ? ", " : "", __builtin_ctzll(m) + 1);
+        }
+        return tb__msg(N_("seat {seat} chooses the next village to found: village T, T one of {territories} (epoch {epoch})"),
+                       "seat:d territories:s epoch:s", c->turn + 1, ids,
+                       text_roman[clans__chip_epoch(c->chips_taken)]);
+    }
+    return tb__msg(N_("seat {seat} moves all huts of one territory onto a neighbour: FROM-TO"),
+                   "seat:d", c->turn + 1);
 }
 
 int clans__prompt_text(const tb_state *s, char *buf, size_t buflen)
@@ -590,48 +643,63 @@ int clans__prompt_text(const tb_state *s, char *buf, size_t buflen)
 
 /* ---- the log's words (tb_narrate) ---- */
 
-/* Appends the villages founded between before and after (their squares,
- * epochs, what strife and hostile ground took, the tracks' gains) and the
- * villages still waiting.  mixed[t][k]: the huts on t just before founding. */
-static void clans_narrate_villages(tb_buf *b, const clans_state *before, const clans_state *after,
-                                   uint8_t mixed[CLANS_TERRITORIES][CLANS_COLOURS], const char *who)
+/* Adds to *sentence the villages founded between before and after (their
+ * squares, epochs, what strife and hostile ground took, the tracks' gains)
+ * and the villages still waiting.  mixed[t][k]: the huts on t just before
+ * founding.  *sentence becomes NULL when memory runs out. */
+static void clans_narrate_villages(json_t **sentence, const clans_state *before,
+                                   const clans_state *after,
+                                   uint8_t mixed[CLANS_TERRITORIES][CLANS_COLOURS], json_t *who)
 {
+    json_t *s = *sentence;
     uint64_t founded = after->villages & ~before->villages;
     for (uint64_t m = founded; m; m &= m - 1) {
         int t = __builtin_ctzll(m);
         const char *terrain = clans__terrain_name[clans__territory[t].terrain];
-        tb__buf_printf(b, "; founds a village at %d (%s, epoch %s)", t + 1, terrain,
-                       text_roman[after->village_epoch[t]]);
+        s = tb__msg_join(s, tb__msg(N_("; founds a village at {t} ({terrain}, epoch {epoch})"),
+                                    "t:d terrain:m epoch:s", t + 1, W(terrain),
+                                    text_roman[after->village_epoch[t]]));
         if (after->ruins & (1ULL << t)) {
-            tb__buf_printf(b, ", but hostile ground ruins it and its huts are lost");
+            s = tb__msg_join(s, W(N_(", but hostile ground ruins it and its huts are lost")));
             continue;
         }
-        int lost = 0;
+        json_t *lost[CLANS_COLOURS];
+        int nlost = 0;
         for (int k = 0; k < CLANS_COLOURS; k++)
             if (mixed[t][k] && !clans__huts(after, t, k))
-                tb__buf_printf(b, "%s%s", lost++ ? ", " : " — the battle kills the lone huts of ",
-                               clans__colour_name[k]);
+                lost[nlost++] = W(clans__colour_name[k]);
+        if (nlost)
+            s = tb__msg_join(s, tb__msg(N_(" — the battle kills the lone huts of {colours}"),
+                                        "colours:m", tb__msg_list(lost, nlost, false)));
         if (!after->size[t])
-            tb__buf_printf(b, " and nobody scores");
+            s = tb__msg_join(s, W(N_(" and nobody scores")));
     }
-    int gains = 0;
+    json_t *gains[CLANS_COLOURS];
+    int ngains = 0;
     for (int k = 0; k < CLANS_COLOURS; k++) {
         int d = after->track[k] - before->track[k];
         if (d)
-            tb__buf_printf(b, "%s%s +%d", gains++ ? ", " : ": ", clans__colour_name[k], d);
+            gains[ngains++] = tb__msg(N_("{colour} +{points}"), "colour:m points:d",
+                                      W(clans__colour_name[k]), d);
     }
+    if (ngains)
+        s = tb__msg_join(s, tb__msg(N_(": {gains}"), "gains:m", tb__msg_list(gains, ngains, false)));
     if (after->pending) {
-        tb__buf_printf(b, "; %s chooses the order of the villages at", who);
-        int i = 0;
-        for (uint64_t m = after->pending; m; m &= m - 1, i++)
-            tb__buf_printf(b, "%s %d", i ? (m & (m - 1) ? "," : " and") : "", __builtin_ctzll(m) + 1);
+        json_t *at[CLANS_TERRITORIES];
+        int nat = 0;
+        for (uint64_t m = after->pending; m; m &= m - 1)
+            at[nat++] = json_integer(__builtin_ctzll(m) + 1);
+        s = tb__msg_join(s, tb__msg(N_("; {who} chooses the order of the villages at {territories}"),
+                                    "who:m territories:m", json_incref(who),
+                                    tb__msg_list(at, nat, true)));
     }
     if (after->over)
-        tb__buf_printf(b, ". The game ends");
+        s = tb__msg_join(s, W(N_(". The game ends")));
+    *sentence = s;
 }
 
-int clans__narrate(const tb_state *s_before, tb_move mv, const tb_state *s_after, const char *who,
-                   const char *const *names, char *buf, size_t buflen)
+json_t *clans__narrate(const tb_state *s_before, tb_move mv, const tb_state *s_after, json_t *who,
+                       json_t *const *names)
 {
     (void)names;
     const clans_state *before = (const clans_state *)s_before;
@@ -640,27 +708,32 @@ int clans__narrate(const tb_state *s_before, tb_move mv, const tb_state *s_after
     for (int t = 0; t < CLANS_TERRITORIES; t++)
         for (int k = 0; k < CLANS_COLOURS; k++)
             mixed[t][k] = (uint8_t)clans__huts(before, t, k);
-    tb_buf b = {0};
+    json_t *s;
     if (mv & CLANS_VILLAGE_FLAG) {
-        tb__buf_printf(&b, "%s chooses the village at %d next", who, (int)(mv & 0xff));
+        s = tb__msg(N_("{who} chooses the village at {t} next"), "who:m t:d", json_incref(who),
+                    (int)(mv & 0xff));
     } else {
         int from = (int)(mv >> 8) - 1, to = (int)(mv & 0xff) - 1;
         int n = before->size[from];
-        tb__buf_printf(&b, "%s moves %d hut%s from the %s at %d to the %s at %d", who, n,
-                       n == 1 ? "" : "s", clans__terrain_name[clans__territory[from].terrain],
-                       from + 1, clans__terrain_name[clans__territory[to].terrain], to + 1);
+        s = tb__msg_plural(NP_("{who} moves {n} hut from the {from_terrain} at {from} to the {to_terrain} at {to}",
+                               "{who} moves {n} huts from the {from_terrain} at {from} to the {to_terrain} at {to}"),
+                           n, "who:m from_terrain:m from:d to_terrain:m to:d", json_incref(who),
+                           W(clans__terrain_name[clans__territory[from].terrain]), from + 1,
+                           W(clans__terrain_name[clans__territory[to].terrain]), to + 1);
         for (int k = 0; k < CLANS_COLOURS; k++) {
             mixed[to][k] = (uint8_t)(mixed[to][k] + mixed[from][k]);
             mixed[from][k] = 0;
         }
     }
-    clans_narrate_villages(&b, before, after, mixed, who);
-    char *text = tb__buf_take(&b);
-    if (!text)
-        return -1; /* no memory: the log says "NAME plays MOVE" */
-    int len = snprintf(buf, buflen, "%s", text);
-    free(text);
-    return len;
+    clans_narrate_villages(&s, before, after, mixed, who);
+    return s;
+}
+
+json_t *clans__stage_msg(const tb_state *s)
+{
+    const clans_state *c = (const clans_state *)s;
+    int e = clans__chip_epoch(c->chips_taken);
+    return tb__msg(N_("Epoch {epoch}"), "epoch:s", text_roman[e ? e : CLANS_EPOCHS]);
 }
 
 int clans__stage_text(const tb_state *s, char *buf, size_t buflen)

@@ -28,6 +28,7 @@
  * them, and the draw stays uniform over the legal decisions.
  */
 #include "khronos.h"
+#include "core/msg.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -1639,10 +1640,16 @@ static void kh_scores(const tb_state *s, int *out)
  * not account for the Ecus (a state written before it was kept). */
 static int kh_score_breakdown(const tb_state *s, int seat, tb_score_part *out)
 {
-    static const char *const age[KH_BOARDS] = {"Might", "Faith", "Reason"};
+    /* N_: the sources are catalogue msgids (the result pages translate them) */
+    static const char *const earnings[2][KH_BOARDS] = {
+        {N_("Turn 4 earnings, Age of Might"), N_("Turn 4 earnings, Age of Faith"),
+         N_("Turn 4 earnings, Age of Reason")},
+        {N_("Turn 7 earnings, Age of Might"), N_("Turn 7 earnings, Age of Faith"),
+         N_("Turn 7 earnings, Age of Reason")}};
+    _Static_assert(KH_TURNS == 7, "the earnings' words name turns 4 and 7");
     const khronos_state *k = (const khronos_state *)s;
     int n = 0, rest = k->ecus[seat];
-    snprintf(out[n].source, sizeof out[n].source, "Starting Ecus");
+    snprintf(out[n].source, sizeof out[n].source, "%s", N_("Starting Ecus"));
     out[n++].points = D.ecus;
     rest -= D.ecus;
     for (int i = 0; i < 2; i++)
@@ -1650,18 +1657,17 @@ static int kh_score_breakdown(const tb_state *s, int seat, tb_score_part *out)
             int e = k->earned[seat][i][b];
             if (!e)
                 continue;
-            snprintf(out[n].source, sizeof out[n].source, "Turn %d earnings, Age of %s",
-                     i == 0 ? 4 : KH_TURNS, age[b]);
+            snprintf(out[n].source, sizeof out[n].source, "%s", earnings[i][b]);
             out[n++].points = e;
             rest -= e;
         }
     if (k->bonuses[seat]) {
-        snprintf(out[n].source, sizeof out[n].source, "Construction bonuses");
+        snprintf(out[n].source, sizeof out[n].source, "%s", N_("Construction bonuses"));
         out[n++].points = k->bonuses[seat];
         rest -= k->bonuses[seat];
     }
     if (k->spent[seat]) {
-        snprintf(out[n].source, sizeof out[n].source, "Travel, exchanges and demolitions");
+        snprintf(out[n].source, sizeof out[n].source, "%s", N_("Travel, exchanges and demolitions"));
         out[n++].points = -k->spent[seat];
         rest += k->spent[seat];
     }
@@ -1793,8 +1799,8 @@ const struct tb_game tb__khronos_game = {
     .state_size = sizeof(khronos_state),
     .options = kh_options,
     /* Player-facing: the invented board is described in docs/rules-khronos.md. */
-    .notice = "This Khronos board was drawn for Tabula: the published board's layout is not known "
-              "yet.",
+    .notice = N_("This Khronos board was drawn for Tabula: the published board's layout is not known "
+              "yet."),
     .data_builtin = &khronos__builtin,
     .data_read = kh_data_read,
     .data_free = kh_data_free,
@@ -1820,6 +1826,8 @@ const struct tb_game tb__khronos_game = {
     .render_text = khronos__render_text,
     .prompt_text = khronos__prompt_text,
     .narrate = khronos__narrate,
+    .prompt_msg = khronos__prompt_msg,
+    .stage_msg = khronos__stage_msg,
     .stage_text = khronos__stage_text,
     .reveals = kh_reveals,
     .settles_chance = kh_settles_chance,

@@ -143,8 +143,11 @@ int khronos__state_from_json(tb_state *s, const json_t *j, char *err, size_t err
 json_t *khronos__data_board_json(const struct tb_data *data);
 char *khronos__render_text(const tb_state *s, int seat, unsigned flags);
 int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen);
-int khronos__narrate(const tb_state *before, tb_move m, const tb_state *after, const char *who,
-                     const char *const *names, char *buf, size_t buflen);
+json_t *khronos__prompt_msg(const tb_state *s);
+json_t *khronos__stage_msg(const tb_state *s);
+json_t *khronos__narrate(const tb_state *before, tb_move m, const tb_state *after, json_t *who,
+                         json_t *const *names);
+extern const char *const khronos__data_words[]; /* msgids of the built-in data's names */
 int khronos__stage_text(const tb_state *s, char *buf, size_t buflen);
 int kh_square_name(const kh_tables *tab, int sq, char *buf, size_t buflen);
 /* A placement's canonical name: "c4", "c4-d5" (docs/notation.md). */

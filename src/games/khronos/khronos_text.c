@@ -12,6 +12,7 @@
  * broken; the JSON of a state loads back into the same bytes.
  */
 #include "khronos.h"
+#include "core/msg.h"
 #include "core/text.h"
 
 #include <ctype.h>
@@ -1681,6 +1682,47 @@ char *khronos__render_text(const tb_state *s, int seat, unsigned flags)
     return tb__buf_take(&out);
 }
 
+json_t *khronos__prompt_msg(const tb_state *s)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    if (k->over)
+        return tb__msg_word(N_("the game is over"));
+    int p = k->cur;
+    char a[8];
+    switch (k->pend) {
+    case KH_P_SQUARES:
+        return tb__msg(N_("seat {seat} ({colour}) chooses the squares of the {tile} on {board}, e.g. {example}"),
+                       "seat:d colour:m tile:m board:m example:s", p + 1,
+                       tb__msg_word(kh_colour_name[p]), tb__msg_word(D.tile[k->pend_type].name),
+                       tb__msg_word(kh_board_name[k->pend_board]),
+                       KH_SIZE(k->pend_type) == 1 ? "c4" : KH_SIZE(k->pend_type) == 2 ? "c4-d5" : "c4-e6");
+    case KH_P_PAY:
+        return k->pend_extra > 1
+                   ? tb__msg(N_("seat {seat} ({colour}) chooses {n} surcharge cards: pay CARDS (m r c)"),
+                             "seat:d colour:m n:d", p + 1, tb__msg_word(kh_colour_name[p]), k->pend_extra)
+                   : tb__msg(N_("seat {seat} ({colour}) chooses {n} surcharge card: pay CARDS (m r c)"),
+                             "seat:d colour:m n:d", p + 1, tb__msg_word(kh_colour_name[p]), k->pend_extra);
+    case KH_P_PICK:
+        return tb__msg(N_("seat {seat} ({colour}) chooses the building of {board} to downsize: downsize {notation} SQUARE"),
+                       "seat:d colour:m board:m notation:s", p + 1, tb__msg_word(kh_colour_name[p]),
+                       tb__msg_word(kh_board_name[k->pend_board]), kh_board_name[k->pend_board]);
+    case KH_P_KEEP: {
+        int o = khronos__to_move(s);
+        kh_square_name(KT, k->pend_target, a, sizeof a);
+        return tb__msg(N_("seat {seat} ({colour}) chooses the squares its downsized building on {board} {square} keeps"),
+                       "seat:d colour:m board:m square:s", o + 1, tb__msg_word(kh_colour_name[o]),
+                       tb__msg_word(kh_board_name[k->pend_board]), a);
+    }
+    default:
+        break;
+    }
+    return !k->acted && !k->exchanged
+               ? tb__msg(N_("seat {seat} ({colour}), turn {turn}: exchange CARDS, travel, build, upgrade, demolish, populate, renovate, or end [discard CARDS]"),
+                         "seat:d colour:m turn:d", p + 1, tb__msg_word(kh_colour_name[p]), k->turn)
+               : tb__msg(N_("seat {seat} ({colour}), turn {turn}: travel, build, upgrade, demolish, populate, renovate, or end [discard CARDS]"),
+                         "seat:d colour:m turn:d", p + 1, tb__msg_word(kh_colour_name[p]), k->turn);
+}
+
 int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen)
 {
     const khronos_state *k = (const khronos_state *)s;
@@ -1718,7 +1760,24 @@ int khronos__prompt_text(const tb_state *s, char *buf, size_t buflen)
 
 /* ---- the log's words (tb_narrate) ---- */
 
-static const char *const narrate_board[KH_BOARDS] = {"Might", "Faith", "Reason"};
+static const char *const narrate_board[KH_BOARDS] = {N_("Might"), N_("Faith"), N_("Reason")};
+#define W(name) tb__msg_word(name)
+
+/* The built-in data's tile names (data/khronos.txt) as the narration says
+ * them: catalogue msgids (tb__msg_phrase), and the families' words. */
+const char *const khronos__data_words[] = {
+    N_("military"), N_("religious"), N_("civil"),
+    N_("might"), N_("faith"), N_("reason"),
+    N_("red"), N_("green"), N_("blue"), N_("white"), N_("yellow"),
+    N_("watchtower"), N_("keep"), N_("castle"), N_("chapel"), N_("monastery"), N_("abbey"),
+    N_("hamlet"), N_("town"), N_("city"),
+    N_("a Watchtower"), N_("a Keep"), N_("a Castle"), N_("a Chapel"), N_("a Monastery"),
+    N_("an Abbey"), N_("a Hamlet"), N_("a Town"), N_("a City"),
+    N_("the Watchtower"), N_("the Keep"), N_("the Castle"), N_("the Chapel"),
+    N_("the Monastery"), N_("the Abbey"), N_("the Hamlet"), N_("the Town"), N_("the City"),
+    N_("the Keep ruin"), N_("the Castle ruin"), N_("the Monastery ruin"), N_("the Abbey ruin"),
+    N_("the building"),
+};
 
 /* A tile's name with a capital, as a sentence names it: "Keep". */
 static void narrate_tile(const kh_tables *tab, int type, char *buf, size_t buflen)
@@ -1734,118 +1793,140 @@ static int narrate_card_count(tb_move set)
     return (int)((set & 7) + ((set >> 3) & 7) + ((set >> 6) & 7));
 }
 
-/* What a building is called on a board: "the Keep at c4" (its first square). */
-static void narrate_building(const khronos_state *k, int board, int sq, char *buf, size_t buflen)
+/* What a building is called on a board: "the Keep at c4 on Might" (its
+ * first square), as a message. */
+static json_t *narrate_building(const khronos_state *k, int board, int sq)
 {
     char square[16], tile[32] = "building";
     kh_square_name(KT, sq, square, sizeof square);
     int i = kh_board_find(&k->board[board], sq);
     if (i >= 0)
         narrate_tile(KT, k->board[board].b[i].type, tile, sizeof tile);
-    snprintf(buf, buflen, "the %s%s at %s on %s", tile,
-             i >= 0 && (k->board[board].b[i].flags & KH_RUIN) ? " ruin" : "", square,
-             narrate_board[board]);
+    bool ruin = i >= 0 && (k->board[board].b[i].flags & KH_RUIN);
+    return tb__msg(N_("{building} at {square} on {board}"), "building:m square:s board:m",
+                   tb__msg_phrase("the ", tile, ruin ? " ruin" : ""), square,
+                   W(narrate_board[board]));
 }
 
-int khronos__narrate(const tb_state *s_before, tb_move m, const tb_state *s_after, const char *who,
-                     const char *const *names, char *buf, size_t buflen)
+json_t *khronos__narrate(const tb_state *s_before, tb_move m, const tb_state *s_after, json_t *who,
+                         json_t *const *names)
 {
     const khronos_state *k = (const khronos_state *)s_before;
     const khronos_state *after = (const khronos_state *)s_after;
     tb_move pay = m & 0xffffff;
-    char tile[32], what[96], place[40];
-    tb_buf b = {0};
+    char tile[32], place[40];
+    json_t *w = json_incref(who);
+    json_t *s;
     int acting_board = -1;
     switch (KH_KIND(m)) {
     case KH_M_SWAP:
-        tb__buf_printf(&b, "%s swaps a %s card for the %s card on display", who,
-                       kh_family_name[(pay >> 2) & 3], kh_family_name[pay & 3]);
+        s = tb__msg(N_("{who} swaps a {family} card for the {other} card on display"),
+                    "who:m family:m other:m", w, W(kh_family_name[(pay >> 2) & 3]),
+                    W(kh_family_name[pay & 3]));
         break;
-    case KH_M_EXCHANGE: {
-        int n = narrate_card_count(pay);
-        tb__buf_printf(&b, "%s exchanges %d card%s", who, n, n == 1 ? "" : "s");
+    case KH_M_EXCHANGE:
+        s = tb__msg_plural(NP_("{who} exchanges {n} card", "{who} exchanges {n} cards"),
+                           narrate_card_count(pay), "who:m", w);
         break;
-    }
     case KH_M_TRAVEL:
-        tb__buf_printf(&b, "%s's adventurer travels from %s to %s", who,
-                       narrate_board[(pay >> 5) & 3], narrate_board[(pay >> 3) & 3]);
+        s = tb__msg(N_("{who}'s adventurer travels from {from} to {to}"), "who:m from:m to:m", w,
+                    W(narrate_board[(pay >> 5) & 3]), W(narrate_board[(pay >> 3) & 3]));
         break;
     case KH_M_BUILD:
         narrate_tile(KT, (int)(pay & 15), tile, sizeof tile);
-        tb__buf_printf(&b, "%s builds %s %s on %s", who, tb__article(tile), tile,
-                       narrate_board[(pay >> 4) & 3]);
+        s = tb__msg(N_("{who} builds {building} on {board}"), "who:m building:m board:m", w,
+                    tb__msg_a(tile), W(narrate_board[(pay >> 4) & 3]));
         acting_board = (int)(pay >> 4) & 3;
         break;
     case KH_M_UPGRADE:
-        narrate_building(k, (int)(pay >> 12) & 3, (int)(pay >> 4) & 0xff, what, sizeof what);
         narrate_tile(KT, (int)(pay & 15), tile, sizeof tile);
-        tb__buf_printf(&b, "%s upgrades %s to %s %s", who, what, tb__article(tile), tile);
+        s = tb__msg(N_("{who} upgrades {building} to {tile}"), "who:m building:m tile:m", w,
+                    narrate_building(k, (int)(pay >> 12) & 3, (int)(pay >> 4) & 0xff),
+                    tb__msg_a(tile));
         acting_board = (int)(pay >> 12) & 3;
         break;
     case KH_M_DEMOLISH:
-        narrate_building(k, (int)(pay >> 8) & 3, (int)pay & 0xff, what, sizeof what);
-        tb__buf_printf(&b, "%s demolishes %s", who, what);
+        s = tb__msg(N_("{who} demolishes {building}"), "who:m building:m", w,
+                    narrate_building(k, (int)(pay >> 8) & 3, (int)pay & 0xff));
         acting_board = (int)(pay >> 8) & 3;
         break;
     case KH_M_POPULATE:
-        narrate_building(k, KH_REASON, (int)pay & 0xff, what, sizeof what);
-        tb__buf_printf(&b, "%s puts a cube on %s", who, what);
+        s = tb__msg(N_("{who} puts a cube on {building}"), "who:m building:m", w,
+                    narrate_building(k, KH_REASON, (int)pay & 0xff));
         break;
     case KH_M_RENOVATE:
-        narrate_building(k, KH_REASON, (int)pay & 0xff, what, sizeof what);
-        tb__buf_printf(&b, "%s renovates %s", who, what);
+        s = tb__msg(N_("{who} renovates {building}"), "who:m building:m", w,
+                    narrate_building(k, KH_REASON, (int)pay & 0xff));
         acting_board = KH_REASON;
         break;
     case KH_M_SQUARES:
         narrate_tile(KT, k->pend_type, tile, sizeof tile);
         kh_place_name(KT, (int)pay, place, sizeof place);
-        tb__buf_printf(&b, "%s places the %s on %s at %s", who, tile, narrate_board[k->pend_board],
-                       place);
+        s = tb__msg(N_("{who} places {tile} on {board} at {place}"), "who:m tile:m board:m place:s",
+                    w, tb__msg_phrase("the ", tile, ""), W(narrate_board[k->pend_board]), place);
         acting_board = k->pend_board;
         break;
-    case KH_M_PAY: {
-        int n = narrate_card_count(pay);
-        tb__buf_printf(&b, "%s pays a surcharge of %d card%s", who, n, n == 1 ? "" : "s");
+    case KH_M_PAY:
+        s = tb__msg_plural(NP_("{who} pays a surcharge of {n} card",
+                               "{who} pays a surcharge of {n} cards"),
+                           narrate_card_count(pay), "who:m", w);
         break;
-    }
     case KH_M_DOWNSIZE:
-        narrate_building(k, (int)(pay >> 8) & 3, (int)pay & 0xff, what, sizeof what);
-        tb__buf_printf(&b, "%s downsizes %s", who, what);
+        s = tb__msg(N_("{who} downsizes {building}"), "who:m building:m", w,
+                    narrate_building(k, (int)(pay >> 8) & 3, (int)pay & 0xff));
         break;
     case KH_M_END: {
         int n = narrate_card_count(pay);
-        tb__buf_printf(&b, "%s ends the turn", who);
-        if (n)
-            tb__buf_printf(&b, ", discarding %d card%s", n, n == 1 ? "" : "s");
+        s = n ? tb__msg_plural(NP_("{who} ends the turn, discarding {n} card",
+                                   "{who} ends the turn, discarding {n} cards"),
+                               n, "who:m", w)
+              : tb__msg(N_("{who} ends the turn"), "who:m", w);
         break;
     }
     default:
-        tb__buf_printf(&b, "%s plays", who);
+        s = tb__msg(N_("{who} plays"), "who:m", w);
     }
     /* consequences everyone sees: shadows on the later boards, Ecus, a new turn */
     if (acting_board >= 0) {
-        int shadows = 0;
+        json_t *shadows = NULL;
+        bool any = false;
         for (int bd = acting_board + 1; bd < KH_BOARDS; bd++)
-            if (after->board[bd].nb > k->board[bd].nb)
-                tb__buf_printf(&b, "%s%s", shadows++ ? " and " : "; a shadow falls on ",
-                               narrate_board[bd]);
+            if (after->board[bd].nb > k->board[bd].nb) {
+                shadows = any ? tb__msg(N_("{list} and {item}"), "list:m item:m", shadows,
+                                        W(narrate_board[bd]))
+                              : W(narrate_board[bd]);
+                any = true;
+            }
+        if (any)
+            s = tb__msg_join(s, tb__msg(N_("; a shadow falls on {boards}"), "boards:m", shadows));
     }
-    int gains = 0;
+    json_t *gains[TB_MAX_SEATS];
+    int ngains = 0;
     for (int p = 0; p < s_before->players; p++) {
         int d = after->ecus[p] - k->ecus[p];
-        if (d)
-            tb__buf_printf(&b, "%s%s %+d", gains++ ? ", " : "; Ecus: ", names[p], d);
+        if (d) {
+            char signed_d[16];
+            snprintf(signed_d, sizeof signed_d, "%+d", d);
+            gains[ngains++] = tb__msg(N_("{who} {points}"), "who:m points:s", json_incref(names[p]),
+                                      signed_d);
+        }
     }
+    if (ngains)
+        s = tb__msg_join(s, tb__msg(N_("; Ecus: {gains}"), "gains:m",
+                                    tb__msg_list(gains, ngains, false)));
     if (after->over && !k->over)
-        tb__buf_printf(&b, ". The game ends");
+        s = tb__msg_join(s, W(N_(". The game ends")));
     else if (after->turn != k->turn)
-        tb__buf_printf(&b, ". Turn %d of %d begins", after->turn, KH_TURNS);
-    char *text = tb__buf_take(&b);
-    if (!text)
-        return -1; /* no memory: the log says "NAME plays MOVE" */
-    int len = snprintf(buf, buflen, "%s", text);
-    free(text);
-    return len;
+        s = tb__msg_join(s, tb__msg(N_(". Turn {turn} of {turns} begins"), "turn:d turns:d",
+                                    after->turn, KH_TURNS));
+    return s;
+}
+
+json_t *khronos__stage_msg(const tb_state *s)
+{
+    const khronos_state *k = (const khronos_state *)s;
+    return tb__msg(N_("Turn {turn} of {turns}"), "turn:d turns:d",
+                   k->turn > KH_TURNS ? KH_TURNS : k->turn, KH_TURNS);
 }
 
 int khronos__stage_text(const tb_state *s, char *buf, size_t buflen)
