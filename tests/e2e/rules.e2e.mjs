@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { WsClient, assert, assertEq } from '../server/lib.mjs';
 import { browserSuite } from './browser.mjs';
-import { assertNoEnglish, spanishPage } from './i18n-check.mjs';
+import { assertNoEnglish } from './i18n-check.mjs';
 
 const { server, browser, t, newPage, shot, errors, finish, artifacts } = await browserSuite({ title: 'browser tests (how to play)', prefix: 'rules-' });
 
@@ -48,10 +48,10 @@ for (const [game, drawn] of Object.entries(GAMES)) {
 
 // In Spanish (a browser that speaks it): each page's rules, headings, button
 // and picture (the renderer's legends and panels) without an English word, on
-// a phone and a desktop, with nothing scrolling sideways.
+// a phone (a touch screen) and a desktop, with nothing scrolling sideways.
 t.test('the rules pages in Spanish, on a phone and a desktop', async () => {
   for (const [w, h] of [[390, 844], [1280, 800]]) {
-    const page = await spanishPage(browser, { width: w, height: h });
+    const page = await (await browser.newContext({ locale: 'es-ES', viewport: { width: w, height: h }, isMobile: w < 500, hasTouch: w < 500 })).newPage();
     page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
     for (const game of Object.keys(GAMES)) {
       await page.goto(`${server.base}/rules.html?game=${game}`);

@@ -4,10 +4,10 @@
 // one (the result), opened by a browser that speaks Spanish, each checked on
 // a phone (390×844) and a desktop (1280×800): no English word
 // (assertNoEnglish, i18n-check.mjs), nothing scrolls sideways, no button's
-// text is cut.  Not a suite of its own: it reuses the calling suite's server
-// and browser, loads each page once (the viewport changes under it), and
-// starts one small server without computer pauses for the finished game
-// (random computers play it out in a fraction of a second).  About 5 s a game.
+// text is cut; the phone is a touch screen.  Not a suite of its own: it
+// reuses the calling suite's server and browser, and starts one small server
+// without computer pauses for the finished game (random computers play it
+// out in a fraction of a second).  About 6 s a game.
 //
 // Invariants: the games are made through the HTTP API only; the finished
 // game is seen by a spectator (every seat's words, colours revealed).
@@ -39,32 +39,41 @@ async function assertFits(page, where, width, cards) {
   assertEq(got.cut, [], `${where}: no button's text is cut`);
 }
 
-// Checks the page at each size in turn (one load: the layout follows the
-// viewport), saving a screenshot at the phone's size.
-async function checkSizes(page, where, shot, name, cards) {
-  const order = page.viewportSize().width === SIZES[0][0] ? SIZES : [...SIZES].reverse();
-  for (const [w, h] of order) {
-    if (page.viewportSize().width !== w) {
-      await page.setViewportSize({ width: w, height: h });
-      await sleep(150); // the layout and the board's size settle
+// A page that speaks Spanish: at a phone's size a touch screen, as a phone is.
+async function spanishAt(browser, errors, [w, h]) {
+  const ctx = await browser.newContext({ locale: 'es-ES', viewport: { width: w, height: h }, isMobile: w < 500, hasTouch: w < 500 });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  return page;
+}
+
+// Opens `url` at each size and checks it (`wait` for what must be drawn),
+// saving a screenshot at the phone's size.
+async function checkSizes({ browser, errors, url, wait, where, shot, name, cards }) {
+  for (const [w, h] of SIZES) {
+    const page = await spanishAt(browser, errors, [w, h]);
+    try {
+      await page.goto(url);
+      await wait(page);
+      await sleep(150); // the board settles to its size
+      await assertNoEnglish(page, `${where} at ${w}×${h}`, { allow: NAMES });
+      await assertFits(page, `${where} at ${w}×${h}`, w, cards);
+      if (w < 500) await shot(page, name);
+    } finally {
+      await page.context().close();
     }
-    await assertNoEnglish(page, `${where} at ${w}×${h}`, { allow: NAMES });
-    await assertFits(page, `${where} at ${w}×${h}`, w, cards);
-    if (w < 500) await shot(page, name);
   }
 }
 
 // The pass: `ready(page)` waits for the game's own board in play; `shot`
-// saves a screenshot (page, name) as the suite does.
+// saves a screenshot (page, name) as the suite does; `cards` selects the
+// game's cards, whose words must fit too; `phases` as spanishPhases takes.
 export async function spanishPass({ game, server, browser, tabula, dir, errors, shot, ready, cards = null, phases = null }) {
-  const page = await spanishPage(browser, { width: SIZES[0][0], height: SIZES[0][1] });
-  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
   // a game in play: the player's seat first, on the player's turn
   const live = await post(server.base, { game, players: 2, seats: [{ kind: 'human', name: 'Ana' }, { kind: 'ai', level: 'random' }] });
-  await page.goto(`${server.base}/game.html?game=${encodeURIComponent(live.id)}&token=${live.seats[0].token}`);
-  await ready(page);
-  await page.waitForSelector('#turn .headline');
-  await checkSizes(page, `${game} in play`, shot, 'es-play-phone', cards);
+  await checkSizes({ browser, errors, url: `${server.base}/game.html?game=${encodeURIComponent(live.id)}&token=${live.seats[0].token}`,
+    wait: async (page) => { await ready(page); await page.waitForSelector('#turn .headline'); },
+    where: `${game} in play`, shot, name: 'es-play-phone', cards });
   // a finished game, seen by a spectator
   const quick = await startServer(tabula, { db: path.join(dir, `es-${game}.db`), aiDelay: 0, args: ['--ai-step-ms', '0'] });
   try {
@@ -75,13 +84,12 @@ export async function spanishPass({ game, server, browser, tabula, dir, errors, 
       if (status !== 'over') await sleep(50);
     }
     assertEq(status, 'over', `the ${game} game between computers ended`);
-    await page.goto(`${quick.base}/game.html?game=${encodeURIComponent(done.id)}`);
-    await page.waitForSelector('#result:not([hidden])', { timeout: 30000 });
-    await checkSizes(page, `${game}'s result`, shot, 'es-result-phone', cards);
+    await checkSizes({ browser, errors, url: `${quick.base}/game.html?game=${encodeURIComponent(done.id)}`,
+      wait: (page) => page.waitForSelector('#result:not([hidden])', { timeout: 30000 }),
+      where: `${game}'s result`, shot, name: 'es-result-phone', cards });
     // every phase's words, from the finished game's last position
     if (phases) await spanishPhases({ game, server: quick, browser, errors, id: done.id, ...phases });
   } finally {
-    await page.context().close();
     await quick.stop();
   }
 }
