@@ -13,7 +13,7 @@
 // game is seen by a spectator (every seat's words, colours revealed).
 import path from 'node:path';
 import { assert, assertEq, sleep, startServer } from '../server/lib.mjs';
-import { assertNoEnglish, englishWords, spanishPage } from './i18n-check.mjs';
+import { assertNoEnglish, englishWords } from './i18n-check.mjs';
 
 const SIZES = [[390, 844], [1280, 800]];
 // The server names a computer's seat "Computer N" (a name, kept as the seat's
@@ -49,7 +49,8 @@ async function spanishAt(browser, errors, [w, h]) {
 
 // Opens `url` at each size and checks it (`wait` for what must be drawn),
 // saving a screenshot at the phone's size.
-async function checkSizes({ browser, errors, url, wait, where, shot, name, cards }) {
+// `then(page)` runs last on the desktop's page.
+async function checkSizes({ browser, errors, url, wait, where, shot, name, cards, then = null }) {
   for (const [w, h] of SIZES) {
     const page = await spanishAt(browser, errors, [w, h]);
     try {
@@ -59,6 +60,7 @@ async function checkSizes({ browser, errors, url, wait, where, shot, name, cards
       await assertNoEnglish(page, `${where} at ${w}×${h}`, { allow: NAMES });
       await assertFits(page, `${where} at ${w}×${h}`, w, cards);
       if (w < 500) await shot(page, name);
+      else if (then) await then(page);
     } finally {
       await page.context().close();
     }
@@ -86,9 +88,9 @@ export async function spanishPass({ game, server, browser, tabula, dir, errors, 
     assertEq(status, 'over', `the ${game} game between computers ended`);
     await checkSizes({ browser, errors, url: `${quick.base}/game.html?game=${encodeURIComponent(done.id)}`,
       wait: (page) => page.waitForSelector('#result:not([hidden])', { timeout: 30000 }),
-      where: `${game}'s result`, shot, name: 'es-result-phone', cards });
-    // every phase's words, from the finished game's last position
-    if (phases) await spanishPhases({ game, server: quick, browser, errors, id: done.id, ...phases });
+      where: `${game}'s result`, shot, name: 'es-result-phone', cards,
+      // every phase's words, from the finished game's last position
+      then: phases ? (page) => spanishPhases({ game, page, id: done.id, ...phases }) : null });
   } finally {
     await quick.stop();
   }
@@ -160,32 +162,24 @@ async function rendererWords({ game, base, cases, moves, CUT }) {
   return { said: out, cut };
 }
 
-// `cases(view)` gives the phases to show from a real view of the game
-// (its last position as a spectator sees it, game `id`); `moves` the
-// decisions to word.
-export async function spanishPhases({ game, server, browser, errors, id, cases, moves, allow = [] }) {
-  const page = await spanishPage(browser);
-  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
-  try {
-    await page.goto(`${server.base}/rules.html?game=${game}`);
-    await page.waitForSelector('#picture-caption:not(:empty)');
-    const base = await page.evaluate(async (id) => {
-      const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws?game=${encodeURIComponent(id)}`);
-      return new Promise((resolve, reject) => {
-        ws.onmessage = (ev) => { const m = JSON.parse(ev.data); if (m.type === 'state' && m.view) { ws.close(); resolve(m.view); } };
-        ws.onerror = () => reject(new Error('no state'));
-      });
-    }, id);
-    const { said, cut } = await page.evaluate(rendererWords, { game, base, cases: cases(base), moves,
-      CUT: 'button, a.button, [role=button], .ark-card, .kh-card, .kh-tile, .kh-tile-name' });
-    assertEq(cut, [], `${game}: no word is cut in any phase`);
-    const english = englishWords();
-    const ok = new Set(['ana', 'bruno', ...allow]);
-    const found = said.map((x) => ({ ...x, bad: wordsOf(x.text).filter((w) => english.has(w) && !ok.has(w)) })).filter((x) => x.bad.length);
-    assertEq(found.map((x) => `${x.where}: "${x.text.trim().slice(0, 90)}" (${[...new Set(x.bad)].join(', ')})`), [],
-      `${game}: every phase's words in Spanish`);
-    assert(said.length > 20, `${game}: the renderer said things (${said.length})`);
-  } finally {
-    await page.context().close();
-  }
+// In `page` (one of the game's pages in Spanish): `cases(view)` gives the
+// phases to show from a real view of the game (its last position as a
+// spectator sees it, game `id`); `moves` the decisions to word.
+export async function spanishPhases({ game, page, id, cases, moves, allow = [] }) {
+  const base = await page.evaluate(async (id) => {
+    const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws?game=${encodeURIComponent(id)}`);
+    return new Promise((resolve, reject) => {
+      ws.onmessage = (ev) => { const m = JSON.parse(ev.data); if (m.type === 'state' && m.view) { ws.close(); resolve(m.view); } };
+      ws.onerror = () => reject(new Error('no state'));
+    });
+  }, id);
+  const { said, cut } = await page.evaluate(rendererWords, { game, base, cases: cases(base), moves,
+    CUT: 'button, a.button, [role=button], .ark-card, .kh-card, .kh-tile, .kh-tile-name' });
+  assertEq(cut, [], `${game}: no word is cut in any phase`);
+  const english = englishWords();
+  const ok = new Set(['ana', 'bruno', ...allow]);
+  const found = said.map((x) => ({ ...x, bad: wordsOf(x.text).filter((w) => english.has(w) && !ok.has(w)) })).filter((x) => x.bad.length);
+  assertEq(found.map((x) => `${x.where}: "${x.text.trim().slice(0, 90)}" (${[...new Set(x.bad)].join(', ')})`), [],
+    `${game}: every phase's words in Spanish`);
+  assert(said.length > 20, `${game}: the renderer said things (${said.length})`);
 }
