@@ -1111,7 +1111,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
       if ((r = /^draw (\S+) (\S+)$/.exec(m))) return t('takes {colour} {building}', { colour: famWord(r[2]), building: formLower(r[1]) });
       if (m === 'banner yes') return t('plays a banner');
       if (m === 'banner no') return t('keeps banners');
-      if ((r = /^sell (\w+) (\d+)$/.exec(m))) return t('sells {n} {colour}', { n: r[2], colour: famWord(r[1]) });
+      if ((r = /^sell (\w+) (\d+)$/.exec(m))) return tn('sells {n} {colour}', 'sells {n} {colour}', Number(r[2]), { colour: famWord(r[1]) });
       return m;
     },
   };

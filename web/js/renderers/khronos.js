@@ -1396,9 +1396,9 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       if (/^populate /.test(m)) return t('Put one of your cubes on the highlighted civil building of the Age of Reason.');
       if (/^renovate /.test(m)) return t('Renovate the highlighted ruin of the Age of Reason.');
       if ((r = /^swap (\w) for (\w)$/.exec(m))) return t('Swap your {mine} for the {theirs} on display.', { mine: fam(r[1]), theirs: fam(r[2]) });
-      if ((r = /^exchange (\w+)$/.exec(m))) return tn('Pay 2 Ecus to exchange {n} card ({cards}).', 'Pay 2 Ecus to exchange {n} cards ({cards}).', r[1].length, { cards: cardWords(r[1]) });
-      if ((r = /^pay (\w+)$/.exec(m))) return tn('Pay the terrain surcharge with {n} card ({cards}).', 'Pay the terrain surcharge with {n} cards ({cards}).', r[1].length, { cards: cardWords(r[1]) });
-      if ((r = /^end discard (\w+)$/.exec(m))) return tn('End your turn, discarding {n} card ({cards}).', 'End your turn, discarding {n} cards ({cards}).', r[1].length, { cards: cardWords(r[1]) });
+      if ((r = /^exchange (\w+)$/.exec(m))) return t('Pay 2 Ecus to exchange {cards}.', { cards: cardWords(r[1]) });
+      if ((r = /^pay (\w+)$/.exec(m))) return t('Pay the terrain surcharge with {cards}.', { cards: cardWords(r[1]) });
+      if ((r = /^end discard (\w+)$/.exec(m))) return t('End your turn, discarding {cards}.', { cards: cardWords(r[1]) });
       if (m === 'end') return t('End your turn.');
       if (/^[a-z]\d+(-[a-z]\d+|(\+[a-z]\d+)*)$/.test(m) && v && v.pending) {
         if (v.phase === 'keep') return t('Keep the highlighted part of the building on {age}.', { age: age(v.pending.board) });
