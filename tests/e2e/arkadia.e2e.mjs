@@ -11,9 +11,10 @@
 // A missing browser or package is a failure.
 import path from 'node:path';
 import { assert, assertEq, sleep, startServer } from '../server/lib.mjs';
+import { spanishPass } from './spanish-games.mjs';
 import { browserSuite, recordAnimations, startedAnimations } from './browser.mjs';
 
-const { server, t, newPage, shot, finish, tabula, dir } = await browserSuite({ title: 'browser tests (Arkadia)', prefix: 'arkadia-', aiDelay: 40, reducedMotion: true });
+const { server, browser, errors, t, newPage, shot, finish, tabula, dir } = await browserSuite({ title: 'browser tests (Arkadia)', prefix: 'arkadia-', aiDelay: 40, reducedMotion: true });
 const GESTURES = Number(process.env.ARKADIA_GESTURES || 30);
 
 // A point inside square `sq` of the board, (fx, fy) in 0…1 across it.
@@ -623,6 +624,33 @@ t.test('a computer\'s turn of many decisions plays out in about 2 s; the pace is
   const n = turn.b - turn.a + 1;
   assert(turn.span >= 1000 && turn.span <= 2600, `a turn of ${n} decisions played out in about 2 s (${Math.round(turn.span)} ms)`);
   await spec.context().close();
+});
+
+// In Spanish (issue 31): an Arkadia game in play and a finished one, on a phone
+// and a desktop: no English word, nothing scrolls sideways, no button cut;
+// then the renderer's words in every phase, driven directly.
+t.test('in Spanish: a game in play and its result, on a phone and a desktop; every phase\'s words', async () => {
+  await spanishPass({ game: 'arkadia', server, browser, tabula, dir, errors, ready: (page) => page.waitForSelector('.arkadia-board'), cards: '.ark-card',
+    shot: (page, name) => shot(page, name),
+    phases: {
+      cases: (v) => [
+        // every form of building on a card, in the display and in the hand
+        { name: 'an action', view: { phase: 'action', to_move: 0, display: ['monastery red', 'trade-centre olive', 'smithy black'],
+          seats: v.seats.map((s, k) => (k ? s : { ...s, hand: ['house red', 'farm olive', 'tavern black', 'mill silver'] })) },
+          legal: ['build house red', 'build mill silver', 'workers lot'] },
+        { name: 'a building to place', view: { phase: 'place', to_move: 0, card: 'mill olive' }, legal: [] },
+        { name: 'workers', view: { phase: 'workers', to_move: 0, placed: 1 }, legal: ['own a1', 'neutral a2', 'stop'] },
+        { name: 'castle pieces', view: { phase: 'castle', to_move: 0, castle_left: 2 }, legal: ['castle red 1', 'castle black 2'] },
+        { name: 'a card to draw', view: { phase: 'draw', to_move: 0 }, legal: ['draw stack', ...v.display.map((c) => `draw ${c}`)] },
+        { name: 'a banner', view: { phase: 'banner', to_move: 0, action: 'skip' }, legal: ['banner yes', 'banner no'] },
+        { name: 'a sale', view: { phase: 'sale', to_move: 0, family: 'olive' }, legal: ['sell olive 0', 'sell olive 1', 'sell olive 2'] },
+        { name: 'the lot', view: { phase: 'lot', to_move: 0 }, legal: [] },
+        { name: 'the end', view: {}, legal: [] },
+      ],
+      moves: ['lot g5', 'build house red', 'build trade-centre olive', 'build mill black', 'a1-a2', 'workers lot', 'workers c4', 'own a1', 'neutral a2',
+        'stop', 'castle red 1', 'castle silver 3', 'draw stack', 'draw smithy black', 'banner yes', 'banner no', 'sell red 1', 'sell silver 3'],
+    },
+  });
 });
 
 await finish();

@@ -7,9 +7,10 @@
 // off by default) for the seat only.  Screenshots go to
 // tests/e2e/artifacts/.  A missing browser or package is a failure.
 import { assert, assertEq, sleep } from '../server/lib.mjs';
+import { spanishPass } from './spanish-games.mjs';
 import { browserSuite, recordAnimations, startedAnimations } from './browser.mjs';
 
-const { server, browser, t, errors, newPage, shot, finish } = await browserSuite({ title: 'browser tests (Clans)', prefix: '', aiDelay: 250 });
+const { server, browser, t, errors, newPage, shot, finish, tabula, dir } = await browserSuite({ title: 'browser tests (Clans)', prefix: '', aiDelay: 250 });
 
 // Huts on one territory of the board, as drawn: {colour: count}.
 async function hutsOn(page, id) {
@@ -640,6 +641,23 @@ t.test('the last move glows until the next decision and moves once on arrival; r
   assertEq(await markedIds(other), both, 'the other player sees the move marked');
   await shot(still, '13-last-move-reduced-motion');
   for (const p of pages) await p.context().close();
+});
+
+// In Spanish (issue 31): a Clans game in play and a finished one, on a phone
+// and a desktop: no English word, nothing scrolls sideways, no button cut;
+// then the renderer's words in every phase, driven directly.
+t.test('in Spanish: a game in play and its result, on a phone and a desktop; every phase\'s words', async () => {
+  await spanishPass({ game: 'clans', server, browser, tabula, dir, errors, ready: (page) => page.waitForSelector('.clans-board .territory'),
+    shot: (page, name) => shot(page, name),
+    phases: {
+      cases: (v) => [
+        { name: 'a move', view: { phase: 'move', your_colour: 'red' }, legal: ['1-2', '1-3', '5-6'], click: ['g.territory[data-id="1"]'] },
+        { name: 'the village order', view: { phase: 'village', your_colour: 'blue' }, legal: ['village 5', 'village 9'] },
+        { name: 'the end', view: {}, legal: [] },
+      ],
+      moves: ['12-13', 'village 5'],
+    },
+  });
 });
 
 await finish();

@@ -9,9 +9,10 @@
 // Screenshots go to tests/e2e/artifacts/khronos-*.png.
 import path from 'node:path';
 import { assert, assertEq, engine } from '../server/lib.mjs';
+import { spanishPass } from './spanish-games.mjs';
 import { browserSuite, recordAnimations } from './browser.mjs';
 
-const { tabula, artifacts, server, t, newPage, shot, finish } = await browserSuite({ title: 'browser tests (Khronos)', prefix: 'khronos-', aiDelay: 60 });
+const { tabula, artifacts, server, browser, errors, dir, t, newPage, shot, finish } = await browserSuite({ title: 'browser tests (Khronos)', prefix: 'khronos-', aiDelay: 60 });
 const DEBUG = !!process.env.E2E_DEBUG;
 
 let gameUrl = null, spectatorUrl = null;
@@ -605,5 +606,27 @@ async function endTurn(page) {
   await page.click('#turn-confirm');
   await decided(page, n, 'the end of the turn');
 }
+
+// In Spanish (issue 31): a Khronos game in play and a finished one, on a phone
+// and a desktop: no English word, nothing scrolls sideways, no button cut;
+// then the renderer's words in every phase, driven directly.
+t.test('in Spanish: a game in play and its result, on a phone and a desktop; every phase\'s words', async () => {
+  await spanishPass({ game: 'khronos', server, browser, tabula, dir, errors, ready: (page) => page.waitForSelector('.kh-root[data-n]'), cards: '.kh-card, .kh-tile',
+    shot: (page, name) => shot(page, name),
+    phases: {
+      cases: (v) => [
+        { name: 'an action', view: { phase: 'action', current: 0, turn: 4, hand: 'mrc', left: [2, 2], pool: 0, ripple: { type: 'keep', board: 'faith' } },
+          legal: ['travel might faith', 'exchange mr', 'end', 'end discard m', 'build might keep'], click: ['.kh-tile[data-type="keep"]'] },
+        { name: 'squares to cover', view: { phase: 'squares', current: 0, hand: 'mrc', pending: { board: 'might', type: 'castle', target: 'c4' } }, legal: [] },
+        { name: 'a surcharge', view: { phase: 'pay', current: 0, hand: 'mrc', pending: { board: 'faith', type: 'city', extra: 2, at: 'c4-e6' } }, legal: ['pay mr', 'pay rc'] },
+        { name: 'a building to downsize', view: { phase: 'pick', current: 0, hand: 'mrc', pending: { board: 'reason' } }, legal: [] },
+        { name: 'the squares kept', view: { phase: 'keep', current: 0, hand: 'mrc', pending: { board: 'might', target: 'c4' } }, legal: [] },
+        { name: 'the end', view: {}, legal: [] },
+      ],
+      moves: ['build might keep', 'upgrade faith c4 abbey', 'travel might reason', 'travel might reason 1', 'demolish faith c4', 'downsize might c4',
+        'populate c4', 'renovate d5', 'swap m for r', 'exchange mrr', 'pay c', 'pay mc', 'end discard r', 'end', 'c4+d5'],
+    },
+  });
+});
 
 await finish();

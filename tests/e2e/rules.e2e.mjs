@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { WsClient, assert, assertEq } from '../server/lib.mjs';
 import { browserSuite } from './browser.mjs';
+import { assertNoEnglish } from './i18n-check.mjs';
 
 const { server, browser, t, newPage, shot, errors, finish, artifacts } = await browserSuite({ title: 'browser tests (how to play)', prefix: 'rules-' });
 
@@ -44,6 +45,31 @@ for (const [game, drawn] of Object.entries(GAMES)) {
     await page.close();
   });
 }
+
+// In Spanish (a browser that speaks it): each page's rules, headings, button
+// and picture (the renderer's legends and panels) without an English word, on
+// a phone (a touch screen) and a desktop, with nothing scrolling sideways.
+t.test('the rules pages in Spanish, on a phone and a desktop', async () => {
+  for (const [w, h] of [[390, 844], [1280, 800]]) {
+    const page = await (await browser.newContext({ locale: 'es-ES', viewport: { width: w, height: h }, isMobile: w < 500, hasTouch: w < 500 })).newPage();
+    page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+    for (const game of Object.keys(GAMES)) {
+      await page.goto(`${server.base}/rules.html?game=${game}`);
+      await page.waitForSelector('#picture-caption:not(:empty)');
+      const words = await page.textContent('#rules-text');
+      assert(/Cómo se juega a /.test(words) && /Tu turno/.test(words) && /Empezar una partida de /.test(words), `${game}: the rules are in Spanish`);
+      assert(/^Una partida de /.test(await page.textContent('#picture-caption')), `${game}: the picture's caption too`);
+      await assertNoEnglish(page, `rules of ${game} at ${w}×${h}`);
+      assertEq(await page.evaluate(() => document.documentElement.scrollWidth), w, `${game} at ${w}×${h}: no sideways scroll`);
+      if (w === 390) await shot(page, `${game}-es-phone`);
+    }
+    await page.goto(`${server.base}/rules.html?game=chess`);
+    await page.waitForSelector('#rules-text h1');
+    assertEq(await page.textContent('#rules-text h1'), 'Ese juego no existe', 'an unknown game is said in Spanish');
+    await assertNoEnglish(page, `unknown game at ${w}×${h}`);
+    await page.context().close();
+  }
+});
 
 t.test('an unknown game is said plainly, with the games to choose', async () => {
   const page = await newPage();

@@ -30,6 +30,7 @@
 // decision staged for Confirm is drawn in the preview style (class
 // `staged-preview`): the tile, lot, worker or castle piece where it would go.
 import { clear, el, forScreen, svg, touchScreen } from '../common.js';
+import { t, tn } from '../i18n.js';
 import { lastMoveTracker } from '../lastmove.js';
 
 export const FAMILY = {
@@ -43,11 +44,51 @@ export const SEAT_COLOUR = {
 };
 const SEAT_INK = { yellow: '#6b5200', orange: '#7a3306', green: '#174d24', violet: '#3e1d63', neutral: '#7d6a45' };
 const FAMILIES = ['red', 'olive', 'black', 'silver'];
-const FORM_TITLE = {
-  house: 'House', farm: 'Farm', tavern: 'Tavern', mill: 'Mill', smithy: 'Smithy',
-  'trade-centre': 'Trade centre', monastery: 'Monastery',
-};
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+// Words are made when shown (the catalogue loads before the first paint);
+// sentences that must agree with a building, a colour or a count are whole
+// catalogue entries (a building with its article, seals and pieces by colour).
+const formTitle = (f) => ({
+  house: t('House'), farm: t('Farm'), tavern: t('Tavern'), mill: t('Mill'), smithy: t('Smithy'),
+  'trade-centre': t('Trade centre'), monastery: t('Monastery'),
+})[f] || f;
+const formLower = (f) => formTitle(f).toLocaleLowerCase();
+const aForm = (f) => ({
+  house: t('a house'), farm: t('a farm'), tavern: t('a tavern'), mill: t('a mill'), smithy: t('a smithy'),
+  'trade-centre': t('a trade centre'), monastery: t('a monastery'),
+})[f] || f;
+// a family's colour as a label ("Red") and inside a sentence ("red")
+const famLabel = (f) => ({ red: t('Red'), olive: t('Olive'), black: t('Black'), silver: t('Silver') })[f] || f;
+const famWord = (f) => ({ red: t('red'), olive: t('olive'), black: t('black'), silver: t('silver') })[f] || f;
+const seatColourName = (c) => ({ yellow: t('Yellow'), orange: t('Orange'), green: t('Green'), violet: t('Violet') })[c] || c;
+// the families' titles of the built-in data (a board file may bring its own)
+const familyTitle = (s) => ({ 'cloth merchants': t('cloth merchants'), 'spice merchants': t('spice merchants'), carpenters: t('carpenters'), silversmiths: t('silversmiths') })[s] || s;
+function sealsWords(f, n) {
+  switch (f) {
+    case 'red': return tn('{n} red seal', '{n} red seals', n);
+    case 'olive': return tn('{n} olive seal', '{n} olive seals', n);
+    case 'black': return tn('{n} black seal', '{n} black seals', n);
+    case 'silver': return tn('{n} silver seal', '{n} silver seals', n);
+    default: return `${n} ${f}`;
+  }
+}
+function piecesWords(f, n) {
+  switch (f) {
+    case 'red': return tn('{n} red piece', '{n} red pieces', n);
+    case 'olive': return tn('{n} olive piece', '{n} olive pieces', n);
+    case 'black': return tn('{n} black piece', '{n} black pieces', n);
+    case 'silver': return tn('{n} silver piece', '{n} silver pieces', n);
+    default: return `${n} ${f}`;
+  }
+}
+function workerWords(c) {
+  switch (c) {
+    case 'yellow': return t('yellow worker');
+    case 'orange': return t('orange worker');
+    case 'green': return t('green worker');
+    case 'violet': return t('violet worker');
+    default: return t('neutral worker');
+  }
+}
 const C = 46; // one square, in SVG units
 const M = 24; // margin for the coordinate labels
 const HIDE_KEY = 'tabula.arkadia.hideOpponents';
@@ -186,7 +227,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
 
   // ---- the SVG board ----
   const VW = 2 * M + W * C, VH = 2 * M + H * C;
-  const root = svg('svg', { viewBox: `0 0 ${VW} ${VH}`, class: 'arkadia-board', role: 'img', 'aria-label': 'Arkadia board' });
+  const root = svg('svg', { viewBox: `0 0 ${VW} ${VH}`, class: 'arkadia-board', role: 'img', 'aria-label': t('Arkadia board') });
   const defs = svg('defs', {},
     svg('pattern', { id: 'ark-meadow', width: 2 * C, height: 2 * C, patternUnits: 'userSpaceOnUse', x: M, y: M },
       svg('rect', { width: 2 * C, height: 2 * C, fill: '#c9d99b' }),
@@ -336,16 +377,21 @@ export function create({ boardEl, panelsEl, board, decide }) {
     for (const [name, c] of cellEl) {
       const o = occupied.get(name);
       const parts = [name];
-      if (tents.has(name)) parts.push('tent camp');
+      if (tents.has(name)) parts.push(t('tent camp'));
       if (o && o.kind === 'lot') {
         const q = castleSquareAt(v, name);
         if (q) {
           const cs = v.castle[q - 1];
-          parts.push(`castle square ${q}`, cs.pieces.length ? `${cs.pieces.length} high, ${cs.visible} on top` : `printed seal: ${cs.printed || 'none'}`);
-        } else parts.push('castle lot');
+          parts.push(t('castle square {n}', { n: q }), cs.pieces.length
+            ? tn('{n} high, {colour} on top', '{n} high, {colour} on top', cs.pieces.length, { colour: famWord(cs.visible) })
+            : t('printed seal: {colour}', { colour: cs.printed ? famWord(cs.printed) : t('none') }));
+        } else parts.push(t('castle lot'));
       }
-      if (o && o.kind === 'building') parts.push(`${o.b.family} ${FORM_TITLE[o.b.form] || o.b.form}${o.b.done ? ' (completed)' : ' (under construction)'}`);
-      if (o && o.kind === 'worker') parts.push(o.colour === 'neutral' ? 'neutral worker' : `${o.colour} worker`);
+      if (o && o.kind === 'building') {
+        parts.push(o.b.done ? t('{building} ({colour}, completed)', { building: formTitle(o.b.form), colour: famWord(o.b.family) })
+          : t('{building} ({colour}, under construction)', { building: formTitle(o.b.form), colour: famWord(o.b.family) }));
+      }
+      if (o && o.kind === 'worker') parts.push(workerWords(o.colour));
       c.title.textContent = parts.join(' · ');
     }
     // lot and castle
@@ -361,7 +407,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
         const ix = Math.min(...inner.map((c) => c[0])), iy = Math.min(...inner.map((c) => c[1]));
         const iw = Math.max(...inner.map((c) => c[0])) - ix + 1, ih = Math.max(...inner.map((c) => c[1])) - iy + 1;
         lotLayer.append(svg('rect', { class: 'keep', x: px(ix) + 5, y: px(iy) + 5, width: iw * C - 10, height: ih * C - 10, rx: 4 }),
-          svg('text', { class: 'keep-text', x: px(ix) + (iw * C) / 2, y: px(iy) + (ih * C) / 2 + 4, 'text-anchor': 'middle' }, `FLOOR ${v.floor}`));
+          svg('text', { class: 'keep-text', x: px(ix) + (iw * C) / 2, y: px(iy) + (ih * C) / 2 + 4, 'text-anchor': 'middle' }, t('FLOOR {n}', { n: v.floor })));
       }
       for (const d of castleDef) {
         const cs = v.castle[d.square - 1];
@@ -402,9 +448,12 @@ export function create({ boardEl, panelsEl, board, decide }) {
         g.append(svg('g', { class: 'done-badge' }, svg('circle', { cx: lx, cy: ly - 5, r: 9, fill: '#fffdf6', stroke: f.dark, 'stroke-width': 1.5 }),
           svg('path', { d: `M${lx - 4.5} ${ly - 5} l3 3 l6 -6.5`, fill: 'none', stroke: f.dark === '#141312' ? '#2e7d4f' : f.dark, 'stroke-width': 2.2, 'stroke-linecap': 'round', 'stroke-linejoin': 'round' })));
       } else g.append(seal(lx, ly - 5, b.family, 10));
-      const name = b.form === 'trade-centre' && !spot.wide ? ['trade', 'centre'] : [(FORM_TITLE[b.form] || b.form).toLowerCase()];
+      const words = formLower(b.form);
+      // a long name on a narrow building: two lines, cut at its middle space
+      const cut = words.indexOf(' ');
+      const name = cut > 0 && !spot.wide ? [words.slice(0, cut), words.slice(cut + 1)] : [words];
       g.append(svg('text', { class: `form-name${b.done ? ' on-dark' : ''}${b.family === 'silver' && b.done ? ' on-silver' : ''}`, x: lx, y: ly + 14 - (name.length - 1) * 4, 'text-anchor': 'middle' },
-        name.map((t, i) => svg('tspan', { x: lx, dy: i ? 8 : 0 }, t))));
+        name.map((w, i) => svg('tspan', { x: lx, dy: i ? 8 : 0 }, w))));
       bldLayer.append(g);
     }
     // workers
@@ -693,8 +742,8 @@ export function create({ boardEl, panelsEl, board, decide }) {
       let pl = shown && L.placements.includes(shown) && shown.squares.includes(s) ? shown : null;
       if (!pl) { pointer = p; pl = previewPlacement(); }
       if (pl) send(pl.move);
-      else flashBar(touchScreen() ? 'It does not fit there this way round: tap a highlighted square, or turn it with ⟳.'
-        : 'It does not fit there this way round: point at a highlighted square, or rotate (R).');
+      else flashBar(touchScreen() ? t('It does not fit there this way round: tap a highlighted square, or turn it with ⟳.')
+        : t('It does not fit there this way round: point at a highlighted square, or rotate (R).'));
       return;
     }
     pointer = p;
@@ -710,7 +759,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
       if (!fams.length) return;
       const c = castleFam ? fams.find((x) => x.fam === castleFam) : fams.length === 1 || new Set(L.castle.map((x) => x.fam)).size === 1 ? fams[0] : null;
       if (c) send(c.move);
-      else flashBar('Choose the colour of the castle piece first.');
+      else flashBar(t('Choose the colour of the castle piece first.'));
       return;
     }
     if (L.workersAt.size) {
@@ -745,46 +794,46 @@ export function create({ boardEl, panelsEl, board, decide }) {
     const [form, fam] = card.split(' ');
     const fm = forms.get(form);
     return el(`div.ark-card${onclick ? '.clickable' : ''}${cls}`, {
-      'data-card': card, title: `${FORM_TITLE[form] || form} · ${fam}`, role: onclick ? 'button' : null, tabindex: onclick ? 0 : null,
+      'data-card': card, title: `${formTitle(form)} · ${famLabel(fam)}`, role: onclick ? 'button' : null, tabindex: onclick ? 0 : null,
       onclick: onclick || null, onkeydown: onclick ? (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); onclick(); } } : null,
     },
-    el(`div.band.fam-${fam}`, el('span', cap(fam))),
+    el(`div.band.fam-${fam}`, el('span', famLabel(fam))),
     el('div.pic', fm ? miniShape(fm.orientations[0].cells, fam) : null),
-    el('div.name', FORM_TITLE[form] || form), tag ? el('div.tag', tag) : null);
+    el('div.name', formTitle(form)), tag ? el('div.tag', tag) : null);
   }
 
   // ---- the strip: values, castle pools, display, stack ----
   function paintStrip() {
     const v = ctx.view;
     clear(strip);
-    const famNames = Object.fromEntries(board.families.map((f) => [f.id, f.name]));
+    const famNames = Object.fromEntries(board.families.map((f) => [f.id, familyTitle(f.name)]));
     strip.append(el('div.ark-strip-sec',
-      el('h3', 'Family values'),
-      el('div.ark-values', FAMILIES.map((f) => el('div.ark-value', { 'data-family': f, title: `${cap(f)}: ${famNames[f]} — a seal sells for ${v.values[f]} gold` },
-        el(`span.seal-dot.fam-${f}`), el('span.fname', cap(f), el('small', famNames[f])),
+      el('h3', t('Family values')),
+      el('div.ark-values', FAMILIES.map((f) => el('div.ark-value', { 'data-family': f, title: t('{colour}: {family} — a seal sells for {n} gold', { colour: famLabel(f), family: famNames[f], n: v.values[f] }) },
+        el(`span.seal-dot.fam-${f}`), el('span.fname', famLabel(f), el('small', famNames[f])),
         el('span.pips', Array.from({ length: 10 }, (_, i) => el(`i${i < v.values[f] ? `.on.fam-${f}` : ''}`))),
         el('b.val', String(v.values[f])))))));
     const floorBuilt = v.castle.filter((c) => c.pieces.length >= v.floor).length;
     strip.append(el('div.ark-strip-sec',
-      el('h3', 'Castle'),
-      el('div.small.ark-floor-line', v.phase === 'over' ? 'The game is over.' : `Building floor ${v.floor}: ${v.floor <= 3 ? floorBuilt : 0} of 10 squares`,
-        v.trigger_turn !== null && v.phase !== 'over' ? el('div.ark-final', 'Final round: floor 2 is complete') : null),
+      el('h3', t('Castle')),
+      el('div.small.ark-floor-line', v.phase === 'over' ? t('The game is over.') : t('Building floor {floor}: {n} of 10 squares', { floor: v.floor, n: v.floor <= 3 ? floorBuilt : 0 }),
+        v.trigger_turn !== null && v.phase !== 'over' ? el('div.ark-final', t('Final round: floor 2 is complete')) : null),
       el('div.ark-pools', [0, 1, 2].map((i) => el(`div.ark-pool${v.floor === i + 1 ? '.now' : ''}`, { 'data-floor': i + 1 },
-        el('span.fl', `Floor ${i + 1}`),
-        el('span.pcs', FAMILIES.map((f) => el('span.pc', { title: `${v.pools[i][f]} ${f}` },
+        el('span.fl', t('Floor {n}', { n: i + 1 })),
+        el('span.pcs', FAMILIES.map((f) => el('span.pc', { title: piecesWords(f, v.pools[i][f]) },
           el(`i.fam-${f}`), String(v.pools[i][f])))))))));
     const draw = mine() && (L.draws.size || L.drawStack);
     strip.append(el('div.ark-strip-sec',
-      el('h3', 'Face-up cards'),
+      el('h3', t('Face-up cards')),
       el('div.ark-display', v.display.length ? v.display.map((c) => cardNode(c, {
         onclick: draw && L.draws.has(c) ? () => send(L.draws.get(c)) : null, cls: draw && L.draws.has(c) ? '.target' : '',
-      })) : el('span.small.muted', 'none left')),
+      })) : el('span.small.muted', t('none left'))),
       el('div.ark-stack-row',
         el(`div.ark-stack${draw && L.drawStack ? '.clickable.target' : ''}#ark-stack`, {
-          title: 'the draw stack', role: draw && L.drawStack ? 'button' : null,
+          title: t('the draw stack'), role: draw && L.drawStack ? 'button' : null,
           onclick: draw && L.drawStack ? () => send(L.drawStack) : null,
-        }, el('span.n', String(v.stack)), el('span.l', v.stack === 1 ? 'card' : 'cards')),
-        el('div.small.muted', 'Draw stack', el('br'), `${v.neutral_pool} neutral workers in the pool`))));
+        }, el('span.n', String(v.stack)), el('span.l', tn('card', 'cards', v.stack))),
+        el('div.small.muted', t('Draw stack'), el('br'), tn('{n} neutral worker in the pool', '{n} neutral workers in the pool', v.neutral_pool)))));
   }
 
   // ---- the decision bar ----
@@ -800,38 +849,40 @@ export function create({ boardEl, panelsEl, board, decide }) {
       const fm = forms.get(form);
       const o = currentOrient();
       parts.push(el('span.ark-bar-card', cardNode(v.card, { cls: '.small' })),
-        el('button.small#ark-rotate', { type: 'button', title: 'Next orientation (R, or right-click on the board)', onclick: () => rotate(1) }, '⟳ Rotate', el('kbd', 'R')),
+        el('button.small#ark-rotate', { type: 'button', title: t('Next orientation (R, or right-click on the board)'), onclick: () => rotate(1) }, t('⟳ Rotate'), el('kbd', 'R')),
         el('div.ark-orients', L.orients.map((oi, i) => el(`button.small.orient${oi === o ? '.on' : ''}`, {
-          type: 'button', 'data-orient': oi, title: `orientation ${i + 1} of ${L.orients.length}`,
+          type: 'button', 'data-orient': oi, title: t('orientation {i} of {n}', { i: i + 1, n: L.orients.length }),
           onclick: () => { orientPos = i; rotate(0); },
         }, miniShape(fm.orientations[oi].cells, fam, 8)))),
         msg);
-      msg.textContent = `${L.placements.filter((p) => p.orient === o).length} places in this orientation`;
+      const places = L.placements.filter((p) => p.orient === o).length;
+      msg.textContent = tn('{n} place in this orientation', '{n} places in this orientation', places);
     } else if (L.own.size || L.neutral.size || L.stop) {
       const me = v.seats[ctx.seat];
       const kind = effectiveKind();
       parts.push(el('div.ark-seg',
         el(`button.small${kind === 'own' ? '.on' : ''}#ark-kind-own`, { type: 'button', disabled: !L.own.size, onclick: () => { workerKind = 'own'; paint(); } },
-          miniMeeple(me.colour), `Own (${me.workers})`),
+          miniMeeple(me.colour), t('Own ({n})', { n: me.workers })),
         el(`button.small${kind === 'neutral' ? '.on' : ''}#ark-kind-neutral`, { type: 'button', disabled: !L.neutral.size, onclick: () => { workerKind = 'neutral'; paint(); } },
-          miniMeeple('neutral'), `Neutral (${me.neutral})`)),
-      el('button.small.primary#ark-stop', { type: 'button', disabled: !L.stop, onclick: () => send(L.stop) }, 'Stop placing workers'),
+          miniMeeple('neutral'), t('Neutral ({n})', { n: me.neutral }))),
+      el('button.small.primary#ark-stop', { type: 'button', disabled: !L.stop, onclick: () => send(L.stop) }, t('Stop placing workers')),
       msg);
-      const other = touchScreen() ? '' : 'Shift-click places the other kind.';
-      msg.textContent = v.placed ? `${v.placed} placed this turn. ${other}` : other;
+      const other = touchScreen() ? '' : t('Shift-click places the other kind.');
+      msg.textContent = v.placed ? `${tn('{n} placed this turn.', '{n} placed this turn.', v.placed)} ${other}`.trim() : other;
     } else if (L.castle.length) {
       const fams = FAMILIES.filter((f) => L.castle.some((c) => c.fam === f));
       const pool = v.pools[Math.min(2, v.floor - 1)];
-      parts.push(el('span.small', `Piece ${v.castle_left > 1 ? `(${v.castle_left} to place)` : ''} from the floor ${v.floor} pool:`),
+      parts.push(el('span.small', v.castle_left > 1 ? t('Piece ({n} to place) from the floor {floor} pool:', { n: v.castle_left, floor: v.floor })
+        : t('Piece from the floor {floor} pool:', { floor: v.floor })),
         el('div.ark-seg', fams.map((f) => el(`button.small.fam-btn${castleFam === f ? '.on' : ''}`, {
           type: 'button', 'data-castle-family': f, onclick: () => { castleFam = castleFam === f ? null : f; paint(); },
-        }, el(`i.piece.fam-${f}`), `${cap(f)} ×${pool[f]}`))), msg);
-      msg.textContent = forScreen(castleFam ? `Now click a highlighted castle square for the ${castleFam} piece.` : 'Choose a colour, then a castle square.');
+        }, el(`i.piece.fam-${f}`), `${famLabel(f)} ×${pool[f]}`))), msg);
+      msg.textContent = forScreen(castleFam ? t('Now click a highlighted castle square for the {colour} piece.', { colour: famWord(castleFam) }) : t('Choose a colour, then a castle square.'));
     } else if (L.banner.yes || L.banner.no) {
       const me = v.seats[ctx.seat];
       parts.push(el('button.small.primary#ark-banner-yes', { type: 'button', disabled: !L.banner.yes, onclick: () => send(L.banner.yes) },
-        '⚑ Play a banner', el('span.sub', `+2 workers, then sell seals (${me.banners} left)`)),
-      el('button.small#ark-banner-no', { type: 'button', disabled: !L.banner.no, onclick: () => send(L.banner.no) }, 'Keep my banners'), msg);
+        t('⚑ Play a banner'), el('span.sub', tn('+2 workers, then sell seals ({n} left)', '+2 workers, then sell seals ({n} left)', me.banners))),
+      el('button.small#ark-banner-no', { type: 'button', disabled: !L.banner.no, onclick: () => send(L.banner.no) }, t('Keep my banners')), msg);
     } else if (L.sells.length) {
       const fam = L.sells[0].fam;
       const max = Math.max(...L.sells.map((s) => s.n));
@@ -839,37 +890,37 @@ export function create({ boardEl, panelsEl, board, decide }) {
       const value = v.values[fam];
       const out = el('b.ark-sale-gold');
       const num = el('span.ark-sale-n');
-      const range = el('input#ark-sale-range', { type: 'range', min: 0, max, value: saleAmount, 'aria-label': `${fam} seals to sell` });
+      const range = el('input#ark-sale-range', { type: 'range', min: 0, max, value: saleAmount, 'aria-label': t('{colour} seals to sell', { colour: famWord(fam) }) });
       const sync = () => {
         saleAmount = Number(range.value);
-        num.textContent = `${saleAmount} of ${max}`;
-        out.textContent = `= ${saleAmount * value} gold`;
+        num.textContent = t('{n} of {max}', { n: saleAmount, max });
+        out.textContent = t('= {n} gold', { n: saleAmount * value });
       };
       range.addEventListener('input', sync);
       sync();
-      parts.push(el('span.ark-sale-fam', el(`span.seal-dot.fam-${fam}`), `Sell ${fam} seals at ${value} gold`), range, num, out,
-        el('button.small#ark-sale-none', { type: 'button', onclick: () => { range.value = 0; sync(); } }, 'None'),
-        el('button.small#ark-sale-all', { type: 'button', onclick: () => { range.value = max; sync(); } }, 'All'),
+      parts.push(el('span.ark-sale-fam', el(`span.seal-dot.fam-${fam}`), t('Sell {colour} seals at {n} gold', { colour: famWord(fam), n: value })), range, num, out,
+        el('button.small#ark-sale-none', { type: 'button', onclick: () => { range.value = 0; sync(); } }, t('None')),
+        el('button.small#ark-sale-all', { type: 'button', onclick: () => { range.value = max; sync(); } }, t('All')),
         el('button.small.primary#ark-sell', { type: 'button', onclick: () => {
           const s = L.sells.find((x) => x.n === saleAmount);
           if (s) send(s.move);
-        } }, 'Sell'));
+        } }, t('Sell')));
     } else if (L.draws.size || L.drawStack) {
-      parts.push(el('span.ark-bar-msg.ark-bar-said', touchScreen() ? 'Tap a face-up card or the draw stack.' : 'Click a face-up card or the draw stack (beside the board).'),
+      parts.push(el('span.ark-bar-msg.ark-bar-said', touchScreen() ? t('Tap a face-up card or the draw stack.') : t('Click a face-up card or the draw stack (beside the board).')),
         // docked on a narrow screen, the bar holds the cards to take itself (CSS shows them only there)
         el('div.ark-bar-cards', v.display.filter((c) => L.draws.has(c)).map((c) => cardNode(c, { onclick: () => send(L.draws.get(c)), cls: '.ark-bar-card' })),
-          L.drawStack ? el('button.ark-bar-stack', { type: 'button', onclick: () => send(L.drawStack) }, `Draw stack (${v.stack})`) : null));
+          L.drawStack ? el('button.ark-bar-stack', { type: 'button', onclick: () => send(L.drawStack) }, t('Draw stack ({n})', { n: v.stack })) : null));
     } else if (L.builds.length || L.workersAt.size) {
       parts.push(el('span.ark-bar-msg.ark-bar-said', forScreen(L.builds.length && L.workersAt.size
-        ? 'Click a card of your hand to lay out its building, or a highlighted building to introduce workers.'
-        : L.builds.length ? 'Click a card of your hand to lay out its building.' : 'Click a highlighted building to introduce workers.')));
+        ? t('Click a card of your hand to lay out its building, or a highlighted building to introduce workers.')
+        : L.builds.length ? t('Click a card of your hand to lay out its building.') : t('Click a highlighted building to introduce workers.'))));
       // docked on a narrow screen, the bar holds the hand's playable cards (CSS shows them only there)
       if (L.builds.length) {
         parts.push(el('div.ark-bar-cards', L.builds.map((b) => cardNode(b.card, { onclick: () => send(b.move), cls: '.ark-bar-card' }))));
       }
     } else if (L.lots.length) {
-      parts.push(el('span.ark-bar-msg.ark-bar-said', touchScreen() ? 'Tap the middle of the board where the middle of the castle lot goes.'
-        : 'Point at the middle of the board and click where the castle lot goes.'));
+      parts.push(el('span.ark-bar-msg.ark-bar-said', touchScreen() ? t('Tap the middle of the board where the middle of the castle lot goes.')
+        : t('Point at the middle of the board and click where the castle lot goes.')));
     }
     if (L.other.length) {
       parts.push(el('div.ark-other', L.other.map((m) => el('button.small.legal-move', { type: 'button', 'data-move': m, onclick: () => send(m) }, m))));
@@ -884,50 +935,50 @@ export function create({ boardEl, panelsEl, board, decide }) {
 
   // ---- panels below: the screens, the legend ----
   function sealCounts(seals, cls) {
-    return el(`span.ark-seals${cls}`, FAMILIES.map((f) => el('span.sc', { title: `${seals[f]} ${f} seals` }, el(`i.fam-${f}`), String(seals[f]))));
+    return el(`span.ark-seals${cls}`, FAMILIES.map((f) => el('span.sc', { title: sealsWords(f, seals[f]) }, el(`i.fam-${f}`), String(seals[f]))));
   }
 
   function paintScreens() {
     const v = ctx.view;
     clear(screensCard);
-    const toggle = el('label.ark-toggle', { title: 'Seals, gold and workers behind the screens follow from public events; hide them to play from memory.' },
+    const toggle = el('label.ark-toggle', { title: t('Seals, gold and workers behind the screens follow from public events; hide them to play from memory.') },
       el('input#ark-hide-others', { type: 'checkbox', checked: hideOthers || null, onchange: (e) => {
         hideOthers = e.target.checked;
         localStorage.setItem(HIDE_KEY, hideOthers ? '1' : '0');
         document.body.classList.toggle('ark-hide-others', hideOthers);
-      } }), 'Hide opponents’ totals');
-    screensCard.append(el('div.card-head', el('h3', 'Behind the screens'), toggle));
+      } }), t('Hide opponents’ totals'));
+    screensCard.append(el('div.card-head', el('h3', t('Behind the screens')), toggle));
     const masked = (k, node) => (k === ctx.seat ? node : [el('span.v', node), el('span.m', '•••')]);
     const rows = v.seats.map((s, k) => {
       const other = k !== ctx.seat;
       return el(`tr${v.to_move === k && v.phase !== 'over' ? '.to-move' : ''}${other ? '.ark-opp' : '.ark-me'}`, { 'data-seat': k },
-        el('td', el('span.ark-colour', { style: `background:${SEAT_COLOUR[s.colour]}` }), ' ', el('b', ctxSeatName(k)), k === ctx.seat ? el('span.muted', ' (you)') : null),
-        el('td.num', { title: 'cards in hand' }, String(s.cards),
-          s.seen && s.seen.length && other ? el('div.ark-seen', { title: 'cards everybody saw taken face up' }, s.seen.map((c) => el(`span.fam-${c.split(' ')[1]}`, FORM_TITLE[c.split(' ')[0]] || c))) : null),
+        el('td', el('span.ark-colour', { style: `background:${SEAT_COLOUR[s.colour]}` }), ' ', el('b', ctxSeatName(k)), k === ctx.seat ? el('span.muted', ` ${t('(you)')}`) : null),
+        el('td.num', { title: t('cards in hand') }, String(s.cards),
+          s.seen && s.seen.length && other ? el('div.ark-seen', { title: t('cards everybody saw taken face up') }, s.seen.map((c) => el(`span.fam-${c.split(' ')[1]}`, formTitle(c.split(' ')[0])))) : null),
         el('td.num', masked(k, el('span', miniMeeple(s.colour), ` ${s.workers}`, el('span.muted', ' + '), miniMeeple('neutral'), ` ${s.neutral}`))),
-        el('td.num', { title: 'own workers still in the general pool' }, String(s.pool)),
-        el('td.num', { title: 'architect banners still hanging' }, el('span.ark-banners', Array.from({ length: board.workers.banners }, (_, i) => el(`i${i < s.banners ? `.on` : ''}`, { style: i < s.banners ? `background:${SEAT_COLOUR[s.colour]}` : null })))),
+        el('td.num', { title: t('own workers still in the general pool') }, String(s.pool)),
+        el('td.num', { title: t('architect banners still hanging') }, el('span.ark-banners', Array.from({ length: board.workers.banners }, (_, i) => el(`i${i < s.banners ? `.on` : ''}`, { style: i < s.banners ? `background:${SEAT_COLOUR[s.colour]}` : null })))),
         el('td', masked(k, sealCounts(s.seals, ''))),
         el('td.num.gold', masked(k, el('span', `${s.gold}`))));
     });
-    screensCard.append(el('table.ark-screens', el('thead', el('tr', ['Player', 'Cards', 'Workers (own + neutral)', 'Pool', 'Banners', 'Seals', 'Gold'].map((h) => el('th', h)))),
+    screensCard.append(el('table.ark-screens', el('thead', el('tr', [t('Player'), t('Cards'), t('Workers (own + neutral)'), t('Pool'), t('Banners'), t('Seals'), t('Gold')].map((h) => el('th', h)))),
       el('tbody', rows)));
   }
 
-  let ctxSeatName = (k) => `Seat ${k + 1}`;
+  let ctxSeatName = (k) => t('Player {n}', { n: k + 1 });
 
   function paintLegend() {
     if (legendCard.childElementCount) return;
     const icon = (...kids) => svg('svg', { class: 'ark-mini legend-icon', viewBox: '0 0 46 46', width: 30, height: 30, 'aria-hidden': 'true' }, ...kids);
     const rowsL = [
-      [icon(svg('rect', { width: 46, height: 46, fill: '#c9d99b' }), svg('path', { d: 'M10 32 L23 12 L36 32 Z', fill: '#efe3c6', stroke: '#7a5d32', 'stroke-width': 1.5 }), svg('path', { d: 'M19 32 L23 22 L27 32 Z', fill: '#7a5d32' })), 'Tent camp: covering it with a building brings a neutral worker'],
-      [icon(svg('rect', { x: 2, y: 2, width: 42, height: 42, rx: 4, fill: FAMILY.red.soft, stroke: FAMILY.red.dark, 'stroke-width': 2 }), seal(23, 23, 'red', 10)), 'Under construction: the seal lies on it'],
-      [icon(svg('rect', { x: 2, y: 2, width: 42, height: 42, rx: 4, fill: FAMILY.olive.fill, stroke: FAMILY.olive.dark, 'stroke-width': 2 }), svg('circle', { cx: 23, cy: 23, r: 9, fill: '#fffdf6' }), svg('path', { d: 'M18.5 23 l3 3 l6 -6.5', fill: 'none', stroke: FAMILY.olive.dark, 'stroke-width': 2.2 })), 'Completed: enclosed on every side, paid out'],
-      [icon(svg('rect', { x: 2, y: 2, width: 42, height: 42, rx: 4, fill: '#d7cfbf' }), svg('rect', { x: 6, y: 6, width: 34, height: 34, rx: 4, fill: FAMILY.black.fill }), svg('rect', { x: 12, y: 12, width: 22, height: 22, rx: 3, fill: FAMILY.silver.fill }), seal(23, 23, 'silver', 6)), 'Castle square: stacked pieces, the top seal counts'],
-      [icon(meeple(23, 23, 'neutral', 34)), 'Neutral worker (beige): earns nobody anything'],
+      [icon(svg('rect', { width: 46, height: 46, fill: '#c9d99b' }), svg('path', { d: 'M10 32 L23 12 L36 32 Z', fill: '#efe3c6', stroke: '#7a5d32', 'stroke-width': 1.5 }), svg('path', { d: 'M19 32 L23 22 L27 32 Z', fill: '#7a5d32' })), t('Tent camp: covering it with a building brings a neutral worker')],
+      [icon(svg('rect', { x: 2, y: 2, width: 42, height: 42, rx: 4, fill: FAMILY.red.soft, stroke: FAMILY.red.dark, 'stroke-width': 2 }), seal(23, 23, 'red', 10)), t('Under construction: the seal lies on it')],
+      [icon(svg('rect', { x: 2, y: 2, width: 42, height: 42, rx: 4, fill: FAMILY.olive.fill, stroke: FAMILY.olive.dark, 'stroke-width': 2 }), svg('circle', { cx: 23, cy: 23, r: 9, fill: '#fffdf6' }), svg('path', { d: 'M18.5 23 l3 3 l6 -6.5', fill: 'none', stroke: FAMILY.olive.dark, 'stroke-width': 2.2 })), t('Completed: enclosed on every side, paid out')],
+      [icon(svg('rect', { x: 2, y: 2, width: 42, height: 42, rx: 4, fill: '#d7cfbf' }), svg('rect', { x: 6, y: 6, width: 34, height: 34, rx: 4, fill: FAMILY.black.fill }), svg('rect', { x: 12, y: 12, width: 22, height: 22, rx: 3, fill: FAMILY.silver.fill }), seal(23, 23, 'silver', 6)), t('Castle square: stacked pieces, the top seal counts')],
+      [icon(meeple(23, 23, 'neutral', 34)), t('Neutral worker (beige): earns nobody anything')],
     ];
-    legendCard.append(el('div.card-head', el('h3', 'Legend')),
-      el('div.ark-legend', rowsL.map(([i, t]) => el('div.row', i, el('span.small', t)))));
+    legendCard.append(el('div.card-head', el('h3', t('Legend'))),
+      el('div.ark-legend', rowsL.map(([i, words]) => el('div.row', i, el('span.small', words)))));
   }
 
   function paint() {
@@ -949,7 +1000,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
     update(next) {
       const prevN = ctx ? ctx.n : -1;
       ctx = next;
-      if (next.seats) ctxSeatName = (k) => (next.seats[k] ? next.seats[k].name : `Seat ${k + 1}`);
+      if (next.seats) ctxSeatName = (k) => (next.seats[k] ? next.seats[k].name : t('Player {n}', { n: k + 1 }));
       if (next.n !== prevN || !next.yourTurn) { sent = false; staged = null; }
       L = next.yourTurn && next.legal ? parseLegal(next.legal, next.view) : null;
       lastMove.update(next);
@@ -961,27 +1012,33 @@ export function create({ boardEl, panelsEl, board, decide }) {
     preview(move) { staged = move; if (ctx) paintStaged(); },
     instruction(c) {
       const v = c.view;
-      const fam = (x) => x.split(' ')[1], form = (x) => (FORM_TITLE[x.split(' ')[0]] || x).toLowerCase();
+      const fam = (x) => x.split(' ')[1], form = (x) => x.split(' ')[0];
       switch (v.phase) {
-        case 'lot': return { headline: 'Place the castle lot', detail: touchScreen()
-          ? 'Tap the middle of the board where the middle of the 4 × 3 lot goes: it fits where it covers no tent camp.'
-          : 'Point at the middle of the board: the 4 × 3 outline follows the pointer over the places where the lot fits without covering a tent camp. Click to place it.' };
+        case 'lot': return { headline: t('Place the castle lot'), detail: touchScreen()
+          ? t('Tap the middle of the board where the middle of the 4 × 3 lot goes: it fits where it covers no tent camp.')
+          : t('Point at the middle of the board: the 4 × 3 outline follows the pointer over the places where the lot fits without covering a tent camp. Click to place it.') };
         case 'action': {
           const canBuild = L && L.builds.length, canWork = L && L.workersAt.size;
-          if (canBuild && canWork) return { headline: 'Lay out a building or introduce workers', detail: 'Click a card of your hand to lay out its building, or click a highlighted building to put workers next to it.' };
-          if (canBuild) return { headline: 'Lay out a building', detail: 'Click a card of your hand: you then place its building on the board.' };
-          return { headline: 'Introduce workers', detail: 'Click a highlighted building to put workers next to it.' };
+          if (canBuild && canWork) return { headline: t('Lay out a building or introduce workers'), detail: t('Click a card of your hand to lay out its building, or click a highlighted building to put workers next to it.') };
+          if (canBuild) return { headline: t('Lay out a building'), detail: t('Click a card of your hand: you then place its building on the board.') };
+          return { headline: t('Introduce workers'), detail: t('Click a highlighted building to put workers next to it.') };
         }
-        case 'place': return { headline: `Lay out the ${fam(v.card)} ${form(v.card)}`, detail: touchScreen()
-          ? 'Tap a highlighted square to lay it out there; the ⟳ button turns it first.'
-          : 'Move the pointer over the highlighted squares: the outline follows it. Rotate with R, a right click or the ⟳ button under the board. Click to lay it out.' };
-        case 'workers': return { headline: 'Place workers next to the building', detail: `Click a highlighted square for each worker (own or neutral, as chosen under the board). ${v.placed ? 'Stop when you are done.' : 'At least one.'}` };
-        case 'castle': return { headline: `Build the castle${v.castle_left > 1 ? `: ${v.castle_left} pieces` : ''}`, detail: `Your action completed ${v.castle_left > 1 ? 'buildings' : 'a building'}. Choose a colour from the floor ${v.floor} pool under the board, then click a highlighted castle square.` };
-        case 'draw': return { headline: 'Refill your hand', detail: touchScreen() ? 'Tap one of the face-up cards or the draw stack.'
-          : 'Click one of the face-up cards or the draw stack beside the board.' };
-        case 'banner': return { headline: 'Use an architect banner?', detail: `${v.action === 'skip' ? 'No card fits and no worker can be placed this turn. ' : ''}A banner brings 2 of your workers, and then you may sell seals at the current family values. At most one per turn.` };
-        case 'sale': return { headline: `Sell ${v.family} seals?`, detail: `Each ${v.family} seal is worth ${v.values[v.family]} gold now. Choose how many under the board.` };
-        default: return { headline: 'Choose a decision', detail: c.prompt || '' };
+        case 'place': return { headline: t('Lay out the {colour} {building}', { colour: famWord(fam(v.card)), building: formLower(form(v.card)) }), detail: touchScreen()
+          ? t('Tap a highlighted square to lay it out there; the ⟳ button turns it first.')
+          : t('Move the pointer over the highlighted squares: the outline follows it. Rotate with R, a right click or the ⟳ button under the board. Click to lay it out.') };
+        case 'workers': return { headline: t('Place workers next to the building'), detail: v.placed
+          ? t('Click a highlighted square for each worker (own or neutral, as chosen under the board). Stop when you are done.')
+          : t('Click a highlighted square for each worker (own or neutral, as chosen under the board). At least one.') };
+        case 'castle': return v.castle_left > 1
+          ? { headline: t('Build the castle: {n} pieces', { n: v.castle_left }), detail: t('Your action completed buildings. Choose a colour from the floor {floor} pool under the board, then click a highlighted castle square.', { floor: v.floor }) }
+          : { headline: t('Build the castle'), detail: t('Your action completed a building. Choose a colour from the floor {floor} pool under the board, then click a highlighted castle square.', { floor: v.floor }) };
+        case 'draw': return { headline: t('Refill your hand'), detail: touchScreen() ? t('Tap one of the face-up cards or the draw stack.')
+          : t('Click one of the face-up cards or the draw stack beside the board.') };
+        case 'banner': return { headline: t('Use an architect banner?'), detail: v.action === 'skip'
+          ? t('No card fits and no worker can be placed this turn. A banner brings 2 of your workers, and then you may sell seals at the current family values. At most one per turn.')
+          : t('A banner brings 2 of your workers, and then you may sell seals at the current family values. At most one per turn.') };
+        case 'sale': return { headline: t('Sell {colour} seals?', { colour: famWord(v.family) }), detail: t('Each {colour} seal is worth {n} gold now. Choose how many under the board.', { colour: famWord(v.family), n: v.values[v.family] }) };
+        default: return { headline: t('Choose a decision'), detail: c.prompt || '' };
       }
     },
     youPanel(c) {
@@ -993,67 +1050,68 @@ export function create({ boardEl, panelsEl, board, decide }) {
       return el('div.ark-you',
         el('div.ark-you-head',
           el('span.swatch', { style: `background:${SEAT_COLOUR[me.colour]}` }, miniMeeple(me.colour)),
-          el('div', el('div.label', 'You play'), el('div.value#ark-your-colour', cap(me.colour))),
-          el('div.ark-you-gold', el('div.label', 'Gold'), el('div.value#ark-my-gold', String(me.gold)))),
-        el('div.label', { style: 'margin-top:10px' }, `Your hand (${hand.length})`),
+          el('div', el('div.label', t('You play')), el('div.value#ark-your-colour', seatColourName(me.colour))),
+          el('div.ark-you-gold', el('div.label', t('Gold')), el('div.value#ark-my-gold', String(me.gold)))),
+        el('div.label', { style: 'margin-top:10px' }, t('Your hand ({n})', { n: hand.length })),
         el('div.ark-hand', hand.map((card) => {
           const b = canBuild ? L.builds.find((x) => x.card === card) : null;
           return cardNode(card, { onclick: b ? () => send(b.move) : null, cls: `.ark-hand-card${b ? '.target' : ''}` });
-        }), v.card && c.seat === v.to_move && v.phase === 'place' ? cardNode(v.card, { cls: '.ark-hand-card.laying', tag: 'laying out' }) : null),
+        }), v.card && c.seat === v.to_move && v.phase === 'place' ? cardNode(v.card, { cls: '.ark-hand-card.laying', tag: t('laying out') }) : null),
         el('div.ark-you-grid',
-          el('div', el('div.label', { title: 'behind your screen' }, 'Workers'), el('div.value.small.nowrap', miniMeeple(me.colour), ` ${me.workers} own  `, miniMeeple('neutral'), ` ${me.neutral} neutral`)),
-          el('div', el('div.label', 'Banners'), el('div.value.small#ark-my-banners', `${me.banners} left`)),
-          el('div', { style: 'grid-column: 1 / -1' }, el('div.label', 'Seals'), sealCounts(me.seals, '.big'))));
+          el('div', el('div.label', { title: t('behind your screen') }, t('Workers')), el('div.value.small.nowrap', miniMeeple(me.colour), ` ${tn('{n} own', '{n} own', me.workers)}  `, miniMeeple('neutral'), ` ${tn('{n} neutral', '{n} neutral', me.neutral)}`)),
+          el('div', el('div.label', t('Banners')), el('div.value.small#ark-my-banners', tn('{n} left', '{n} left', me.banners))),
+          el('div', { style: 'grid-column: 1 / -1' }, el('div.label', t('Seals')), sealCounts(me.seals, '.big'))));
     },
     seatExtras(c, k) {
       const s = c.view.seats[k];
       if (!s) return null;
       const other = k !== c.seat;
       return el(`span.ark-extras${other ? '.ark-opp' : ''}`,
-        el('span.ark-colour', { title: cap(s.colour), style: `background:${SEAT_COLOUR[s.colour]}` }),
-        el('span.ark-flag', { title: 'banners left' }, `⚑${s.banners}`),
-        el('span.ark-gold', { title: 'gold' }, other ? [el('span.v', String(s.gold)), el('span.m', '•')] : String(s.gold)));
+        el('span.ark-colour', { title: seatColourName(s.colour), style: `background:${SEAT_COLOUR[s.colour]}` }),
+        el('span.ark-flag', { title: t('banners left') }, `⚑${s.banners}`),
+        el('span.ark-gold', { title: t('gold') }, other ? [el('span.v', String(s.gold)), el('span.m', '•')] : String(s.gold)));
     },
     resultExtras(c, k, finalView) {
       const v = finalView || c.view;
       const s = v && v.seats ? v.seats[k] : null;
-      return s ? [el('span.ark-colour', { style: `background:${SEAT_COLOUR[s.colour]}` }), ` ${cap(s.colour)}`] : null;
+      return s ? [el('span.ark-colour', { style: `background:${SEAT_COLOUR[s.colour]}` }), ` ${seatColourName(s.colour)}`] : null;
     },
     // The decision as a sentence for the player about to make it (the
     // Confirm line); null for a decision it has no words for.
     sayMove(m) {
-      const form = (f) => (FORM_TITLE[f] || cap(f)).toLowerCase();
-      const a = (w) => `${/^[aeiou]/i.test(w) ? 'an' : 'a'} ${w}`;
       let r;
-      if (/^lot /.test(m)) return 'Place the castle lot on the highlighted squares.';
-      if ((r = /^build (\S+) (\S+)$/.exec(m))) return `Lay out your ${r[2]} card to build ${a(form(r[1]))}.`;
-      if (/^[a-p]\d{1,2}(-[a-p]\d{1,2})+$/.test(m)) return 'Put the building on the highlighted squares.';
-      if (m === 'workers lot') return 'Put workers down beside the castle lot.';
-      if (/^workers /.test(m)) return 'Put workers down beside the highlighted building.';
-      if (/^own /.test(m)) return 'Put one of your own workers on the highlighted square.';
-      if (/^neutral /.test(m)) return 'Put a neutral worker on the highlighted square.';
-      if (m === 'stop') return 'Stop putting workers down.';
-      if ((r = /^castle (\w+) (\d+)$/.exec(m))) return `Add ${r[2]} ${r[1]} piece${r[2] === '1' ? '' : 's'} to the castle.`;
-      if (m === 'draw stack') return 'Draw the top card of the stack.';
-      if ((r = /^draw (\S+) (\S+)$/.exec(m))) return `Take the ${r[2]} ${form(r[1])} card from the display.`;
-      if (m === 'banner yes') return 'Hang an architect banner.';
-      if (m === 'banner no') return 'Keep your banners.';
-      if ((r = /^sell (\w+) (\d+)$/.exec(m))) return `Sell ${r[2]} ${r[1]} seal${r[2] === '1' ? '' : 's'} for gold.`;
+      if (/^lot /.test(m)) return t('Place the castle lot on the highlighted squares.');
+      if ((r = /^build (\S+) (\S+)$/.exec(m))) return t('Lay out your {colour} card to build {building}.', { colour: famWord(r[2]), building: aForm(r[1]) });
+      if (/^[a-p]\d{1,2}(-[a-p]\d{1,2})+$/.test(m)) return t('Put the building on the highlighted squares.');
+      if (m === 'workers lot') return t('Put workers down beside the castle lot.');
+      if (/^workers /.test(m)) return t('Put workers down beside the highlighted building.');
+      if (/^own /.test(m)) return t('Put one of your own workers on the highlighted square.');
+      if (/^neutral /.test(m)) return t('Put a neutral worker on the highlighted square.');
+      if (m === 'stop') return t('Stop putting workers down.');
+      if ((r = /^castle (\w+) (\d+)$/.exec(m))) return t('Add {pieces} to the castle.', { pieces: piecesWords(r[1], Number(r[2])) });
+      if (m === 'draw stack') return t('Draw the top card of the stack.');
+      if ((r = /^draw (\S+) (\S+)$/.exec(m))) return t('Take the {colour} {building} card from the display.', { colour: famWord(r[2]), building: formLower(r[1]) });
+      if (m === 'banner yes') return t('Hang an architect banner.');
+      if (m === 'banner no') return t('Keep your banners.');
+      if ((r = /^sell (\w+) (\d+)$/.exec(m))) return t('Sell {seals} for gold.', { seals: sealsWords(r[1], Number(r[2])) });
       return null;
     },
     formatMove(m) {
       let r;
-      if ((r = /^lot (\S+)$/.exec(m))) return `lot at ${r[1]}`;
-      if ((r = /^build (\S+) (\S+)$/.exec(m))) return `lays ${r[2]} ${(FORM_TITLE[r[1]] || r[1]).toLowerCase()}`;
-      if (/^[a-p]\d{1,2}(-[a-p]\d{1,2})+$/.test(m)) return `on ${m.replace(/-/g, ' ')}`;
-      if ((r = /^workers (\S+)$/.exec(m))) return `workers by ${r[1]}`;
-      if ((r = /^(own|neutral) (\S+)$/.exec(m))) return `${r[1]} worker ${r[2]}`;
-      if ((r = /^castle (\w+) (\d+)$/.exec(m))) return `castle ${r[2]} ← ${r[1]}`;
-      if (m === 'draw stack') return 'draws from the stack';
-      if ((r = /^draw (\S+) (\S+)$/.exec(m))) return `takes ${r[2]} ${(FORM_TITLE[r[1]] || r[1]).toLowerCase()}`;
-      if (m === 'banner yes') return 'plays a banner';
-      if (m === 'banner no') return 'keeps banners';
-      if ((r = /^sell (\w+) (\d+)$/.exec(m))) return `sells ${r[2]} ${r[1]}`;
+      if ((r = /^lot (\S+)$/.exec(m))) return t('lot at {square}', { square: r[1] });
+      if ((r = /^build (\S+) (\S+)$/.exec(m))) return t('lays {colour} {building}', { colour: famWord(r[2]), building: formLower(r[1]) });
+      if (/^[a-p]\d{1,2}(-[a-p]\d{1,2})+$/.test(m)) return t('on {squares}', { squares: m.replace(/-/g, ' ') });
+      if (m === 'workers lot') return t('workers by the castle lot');
+      if ((r = /^workers (\S+)$/.exec(m))) return t('workers by {square}', { square: r[1] });
+      if (m === 'stop') return t('stops placing workers');
+      if ((r = /^own (\S+)$/.exec(m))) return t('own worker {square}', { square: r[1] });
+      if ((r = /^neutral (\S+)$/.exec(m))) return t('neutral worker {square}', { square: r[1] });
+      if ((r = /^castle (\w+) (\d+)$/.exec(m))) return t('castle {n} ← {colour}', { n: r[2], colour: famWord(r[1]) });
+      if (m === 'draw stack') return t('draws from the stack');
+      if ((r = /^draw (\S+) (\S+)$/.exec(m))) return t('takes {colour} {building}', { colour: famWord(r[2]), building: formLower(r[1]) });
+      if (m === 'banner yes') return t('plays a banner');
+      if (m === 'banner no') return t('keeps banners');
+      if ((r = /^sell (\w+) (\d+)$/.exec(m))) return tn('sells {n} {colour}', 'sells {n} {colour}', Number(r[2]), { colour: famWord(r[1]) });
       return m;
     },
   };

@@ -15,6 +15,7 @@
 // Everything shown comes from the seat's view; nothing is guessed.
 import { buildClansMap } from '../clans-geometry.js';
 import { clear, el, svg } from '../common.js';
+import { t, tn } from '../i18n.js';
 import { lastMoveTracker } from '../lastmove.js';
 
 export const CLAN_COLOURS = {
@@ -22,13 +23,25 @@ export const CLAN_COLOURS = {
 };
 const ORDER = ['red', 'blue', 'green', 'yellow', 'black'];
 const TERRAIN = {
-  forest: { base: '#3e7b3d', ink: '#2c5e2d', name: 'Forest' },
-  mountain: { base: '#bdb8ab', ink: '#8c8679', name: 'Mountain' },
-  steppe: { base: '#dcb45f', ink: '#b98f3a', name: 'Steppe' },
-  grassland: { base: '#a9d06d', ink: '#86b34e', name: 'Grassland' },
+  forest: { base: '#3e7b3d', ink: '#2c5e2d' },
+  mountain: { base: '#bdb8ab', ink: '#8c8679' },
+  steppe: { base: '#dcb45f', ink: '#b98f3a' },
+  grassland: { base: '#a9d06d', ink: '#86b34e' },
 };
+// Words are made when shown (the catalogue loads before the first paint).
+const terrainName = (k) => ({ forest: t('Forest'), mountain: t('Mountain'), steppe: t('Steppe'), grassland: t('Grassland') })[k] || k;
+const clanName = (c) => ({ red: t('Red'), blue: t('Blue'), green: t('Green'), yellow: t('Yellow'), black: t('Black') })[c] || c;
+function hutsWords(c, n) {
+  switch (c) {
+    case 'red': return tn('{n} red hut', '{n} red huts', n);
+    case 'blue': return tn('{n} blue hut', '{n} blue huts', n);
+    case 'green': return tn('{n} green hut', '{n} green huts', n);
+    case 'yellow': return tn('{n} yellow hut', '{n} yellow huts', n);
+    case 'black': return tn('{n} black hut', '{n} black huts', n);
+    default: return `${n} ${c}`;
+  }
+}
 const ROMAN = ['', 'I', 'II', 'III', 'IV', 'V'];
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
 // What a move changed: the territories whose huts, village or ruin differ.
 function territoryKey(t) {
@@ -123,7 +136,7 @@ export function create({ boardEl, panelsEl, board, decide, changed }) {
   }
   const rim = 16;
   x0 -= rim; y0 -= rim; x1 += rim; y1 += rim;
-  const root = svg('svg', { viewBox: `${x0} ${y0} ${x1 - x0} ${y1 - y0}`, class: 'clans-board', role: 'img', 'aria-label': 'Clans board' });
+  const root = svg('svg', { viewBox: `${x0} ${y0} ${x1 - x0} ${y1 - y0}`, class: 'clans-board', role: 'img', 'aria-label': t('Clans board') });
   root.append(defs(), svg('rect', { x: x0, y: y0, width: x1 - x0, height: y1 - y0, fill: 'url(#water)', rx: 12 }));
   const cellsLayer = svg('g'), riverLayer = svg('g'), hlLayer = svg('g'), pieceLayer = svg('g'), arrowLayer = svg('g');
   const lastLayer = svg('g', { class: 'last-layer' });
@@ -155,8 +168,8 @@ export function create({ boardEl, panelsEl, board, decide, changed }) {
   boardEl.append(root);
 
   // side panels
-  const tracksCard = el('div.card', el('div.card-head', el('h3', 'Score tracks'), el('span.small.muted', 'every clan scores')), el('div.tracks'));
-  const epochCard = el('div.card', el('div.card-head', el('h3', 'Epochs'), el('span.small.muted#chips-left')), el('div.epochs'));
+  const tracksCard = el('div.card', el('div.card-head', el('h3', t('Score tracks')), el('span.small.muted', t('every clan scores'))), el('div.tracks'));
+  const epochCard = el('div.card', el('div.card-head', el('h3', t('Epochs')), el('span.small.muted#chips-left')), el('div.epochs'));
   panelsEl.append(tracksCard, epochCard);
 
   let ctx = null, moves = [], villages = [], selected = null, hover = null, sent = false;
@@ -235,30 +248,30 @@ export function create({ boardEl, panelsEl, board, decide, changed }) {
 
   // A view territory is {id, huts, village?: epoch, ruin?: true}; terrain and
   // region are static board data (tb_board_json), kept in T.
-  function paintTerritory(t, info) {
-    const e = T.get(t.id);
-    const huts = ORDER.filter((c) => t.huts[c]).map((c) => [c, t.huts[c]]);
+  function paintTerritory(ter, info) {
+    const e = T.get(ter.id);
+    const huts = ORDER.filter((c) => ter.huts[c]).map((c) => [c, ter.huts[c]]);
     const size = huts.reduce((n, [, k]) => n + k, 0);
-    const epoch = t.village || null;
-    e.cell.classList.toggle('empty', size === 0 && !t.village);
-    const parts = [`Territory ${t.id} · ${TERRAIN[e.terrain].name}`];
-    if (t.village) parts.push(t.ruin ? `ruined village (epoch ${ROMAN[epoch]})` : `village of epoch ${ROMAN[epoch]}`);
-    parts.push(huts.length ? huts.map(([c, n]) => `${n} ${c}`).join(', ') : 'no huts');
-    if (size >= 7) parts.push(`${size} huts: moves only onto a group at least as large`);
+    const epoch = ter.village || null;
+    e.cell.classList.toggle('empty', size === 0 && !ter.village);
+    const parts = [t('Territory {id} · {terrain}', { id: ter.id, terrain: terrainName(e.terrain) })];
+    if (ter.village) parts.push(ter.ruin ? t('ruined village (epoch {epoch})', { epoch: ROMAN[epoch] }) : t('village of epoch {epoch}', { epoch: ROMAN[epoch] }));
+    parts.push(huts.length ? huts.map(([c, n]) => hutsWords(c, n)).join(', ') : t('no huts'));
+    if (size >= 7) parts.push(t('{n} huts: they move only onto a group at least as large', { n: size }));
     e.title.textContent = parts.join(' · ');
     const g = clear(e.pieces);
     const [cx, cy] = e.centre;
-    if (t.ruin) {
+    if (ter.ruin) {
       g.append(svg('polygon', { points: e.cell.getAttribute('points'), fill: 'url(#ruin-hatch)', 'pointer-events': 'none' }),
         svg('g', { transform: `translate(${cx} ${cy})`, class: 'badge' },
           svg('path', { d: 'M-11 8 h22 M-8 8 V-4 l3 -3 v15 M2 8 V-6 h5 V0 l-2 3 v5', fill: 'none', stroke: '#4a4338', 'stroke-width': 2.4, 'stroke-linecap': 'round', 'stroke-linejoin': 'round' }),
-          svg('text', { class: 'ruin-text', x: 0, y: 22, 'text-anchor': 'middle' }, 'RUIN')));
+          svg('text', { class: 'ruin-text', x: 0, y: 22, 'text-anchor': 'middle' }, t('RUIN'))));
     }
     const spots = hutSpots(huts.length);
     const hutG = svg('g', { class: 'huts' });
     huts.forEach(([c, n], i) => hutG.append(hut(cx + spots[i][0], cy + 6 + spots[i][1], c, n)));
     // the huts just moved here slide in from where they came
-    if (info.slideFrom !== null && info.slideTo === t.id && lastMove.enters(t.id)) {
+    if (info.slideFrom !== null && info.slideTo === ter.id && lastMove.enters(ter.id)) {
       const [fx, fy] = T.get(info.slideFrom).centre;
       hutG.classList.add('last-move-enter');
       hutG.style.setProperty('--dx', `${(fx - cx).toFixed(1)}px`);
@@ -266,20 +279,20 @@ export function create({ boardEl, panelsEl, board, decide, changed }) {
       hutG.style.cssText += lastMove.enterStyle();
     }
     g.append(hutG);
-    const label = String(t.id);
+    const label = String(ter.id);
     const w = 10 + label.length * 7;
     const ly = cy - (huts.length > 3 ? 38 : 27);
     g.append(svg('g', { class: 'label' },
       svg('rect', { x: cx - w / 2, y: ly - 9, width: w, height: 17, rx: 8.5 }),
       svg('text', { x: cx, y: ly + 3.5, 'text-anchor': 'middle' }, label)));
-    if (t.village && !t.ruin) {
+    if (ter.village && !ter.ruin) {
       g.append(svg('g', { class: 'badge', transform: `translate(${cx + w / 2 + 12} ${ly})` },
         svg('circle', { r: 10, fill: '#e4bb3c' }),
         svg('text', { x: 0, y: 4, 'text-anchor': 'middle' }, ROMAN[epoch])));
     }
     e.hl.setAttribute('class', 'hl');
-    if (t.village && !t.ruin) e.hl.classList.add('village');
-    if (info.from === t.id) e.hl.classList.add('from');
+    if (ter.village && !ter.ruin) e.hl.classList.add('village');
+    if (info.from === ter.id) e.hl.classList.add('from');
   }
 
   function paint() {
@@ -336,7 +349,7 @@ export function create({ boardEl, panelsEl, board, decide, changed }) {
     const top = Math.max(30, ...Object.values(v.tracks)) + 4;
     for (const c of ORDER) {
       tracks.append(el(`div.track${v.your_colour === c ? '.mine' : ''}`, { 'data-colour': c },
-        el('span.name', el('span.clan-swatch', { style: `background:${CLAN_COLOURS[c]}` }), ' ', cap(c)),
+        el('span.name', el('span.clan-swatch', { style: `background:${CLAN_COLOURS[c]}` }), ' ', clanName(c)),
         el('span.bar', el('i', { style: `width:${(100 * v.tracks[c]) / top}%;background:${CLAN_COLOURS[c]}` })),
         el('span.val', String(v.tracks[c]))));
     }
@@ -348,10 +361,10 @@ export function create({ boardEl, panelsEl, board, decide, changed }) {
       epochs.append(el(`div.epoch${v.epoch === ep.epoch ? '.now' : ''}`, { 'data-epoch': ep.epoch },
         el('span.roman', ROMAN[ep.epoch]),
         el('span.chips', Array.from({ length: ep.chips }, (_, k) => el(`i${k < ep.chips - left ? '.taken' : ''}`))),
-        ep.favourable === 'all' ? el('span', `every terrain +${ep.bonus}`) : tag(ep.favourable, `${cap(ep.favourable)} +${ep.bonus}`),
-        ep.hostile ? tag(ep.hostile, `${cap(ep.hostile)} ruins`) : el('span.muted', 'no ruins')));
+        ep.favourable === 'all' ? el('span', t('every terrain +{n}', { n: ep.bonus })) : tag(ep.favourable, t('{terrain} +{n}', { terrain: terrainName(ep.favourable), n: ep.bonus })),
+        ep.hostile ? tag(ep.hostile, t('{terrain}: ruined', { terrain: terrainName(ep.hostile) })) : el('span.muted', t('no ruins'))));
     });
-    epochCard.querySelector('#chips-left').textContent = v.epoch ? `next village: epoch ${ROMAN[v.epoch]}` : 'all chips taken';
+    epochCard.querySelector('#chips-left').textContent = v.epoch ? t('next village: epoch {epoch}', { epoch: ROMAN[v.epoch] }) : t('all chips taken');
   }
 
   return {
@@ -369,15 +382,15 @@ export function create({ boardEl, panelsEl, board, decide, changed }) {
       const v = c.view;
       if (v.phase === 'village') {
         return {
-          headline: 'Choose the next village',
-          detail: `Your move founded several villages at once. Click the pulsing territory to found next: it takes the next chip (epoch ${ROMAN[v.epoch] || '–'}).`,
+          headline: t('Choose the next village'),
+          detail: t('Your move founded several villages at once. Click the pulsing territory to found next: it takes the next chip (epoch {epoch}).', { epoch: ROMAN[v.epoch] || '–' }),
         };
       }
       if (selected !== null) {
         // (worded for a finger by forScreen where it is shown)
-        return { headline: `Move the huts of ${selected} onto…`, detail: 'Click a highlighted neighbour. Click the territory again (or press Esc) to choose another.' };
+        return { headline: t('Move the huts of {id} onto…', { id: selected }), detail: t('Click a highlighted neighbour. Click the territory again (or press Esc) to choose another.') };
       }
-      return { headline: 'Move a group of huts', detail: 'Click a highlighted territory to pick up all its huts, then a neighbouring territory to move them onto.' };
+      return { headline: t('Move a group of huts'), detail: t('Click a highlighted territory to pick up all its huts, then a neighbouring territory to move them onto.') };
     },
     youPanel(c) {
       const colour = c.view.your_colour;
@@ -385,32 +398,32 @@ export function create({ boardEl, panelsEl, board, decide, changed }) {
       return el('div.you-card', { style: 'display:flex;align-items:center;gap:14px' },
         el('span.swatch', { style: `background:${CLAN_COLOURS[colour]}` },
           el('span', { style: 'font-size:22px;filter:drop-shadow(0 1px 0 rgba(0,0,0,.3))' }, '⌂')),
-        el('div', el('div.label', 'Your secret clan'), el('div.value#your-colour', cap(colour)),
-          el('div.small.muted', 'Only you can see this. Score it, hide it.')));
+        el('div', el('div.label', t('Your secret clan')), el('div.value#your-colour', clanName(colour)),
+          el('div.small.muted', t('Only you can see this. Score it, hide it.'))));
     },
     seatExtras(c, k) {
       const colour = c.view.colours[k];
-      return [colour ? el('span.clan-swatch', { title: cap(colour), style: `background:${CLAN_COLOURS[colour]}` }) : null,
-        el('span.chips-count', { title: 'village chips' }, el('i'), String(c.view.chips[k]))];
+      return [colour ? el('span.clan-swatch', { title: clanName(colour), style: `background:${CLAN_COLOURS[colour]}` }) : null,
+        el('span.chips-count', { title: t('village chips') }, el('i'), String(c.view.chips[k]))];
     },
     resultExtras(c, k, finalView) {
       const v = finalView || c.view;
       const colour = v && v.colours ? v.colours[k] : null;
-      return colour ? [el('span.clan-swatch', { style: `background:${CLAN_COLOURS[colour]}` }), ` ${cap(colour)}`] : null;
+      return colour ? [el('span.clan-swatch', { style: `background:${CLAN_COLOURS[colour]}` }), ` ${clanName(colour)}`] : null;
     },
     // The decision as a sentence for the player about to make it (the
     // Confirm line); null for a decision it has no words for.
     sayMove(m) {
       const mv = /^(\d+)-(\d+)$/.exec(m);
-      if (mv) return `Move the huts of territory ${mv[1]} onto territory ${mv[2]}.`;
+      if (mv) return t('Move the huts of territory {from} onto territory {to}.', { from: mv[1], to: mv[2] });
       const vl = /^village (\d+)$/.exec(m);
-      return vl ? `Found the village at ${vl[1]} first.` : null;
+      return vl ? t('Found the village at {id} first.', { id: vl[1] }) : null;
     },
     formatMove(m) {
       const mv = /^(\d+)-(\d+)$/.exec(m);
       if (mv) return `${mv[1]} → ${mv[2]}`;
       const vl = /^village (\d+)$/.exec(m);
-      return vl ? `village at ${vl[1]}` : m;
+      return vl ? t('village at {id}', { id: vl[1] }) : m;
     },
   };
 }

@@ -32,7 +32,8 @@
 // tile drops in with its shadow and a ripple fading out, once.  A decision
 // staged for Confirm is drawn in the preview style (`staged-preview`): the
 // tile where it would go, the building or the board it acts on.
-import { clear, el, forScreen, plural, svg, touchScreen } from '../common.js';
+import { clear, el, forScreen, svg, touchScreen } from '../common.js';
+import { t, tn } from '../i18n.js';
 import { lastMoveTracker } from '../lastmove.js';
 
 export const SEAT_COLOURS = {
@@ -40,27 +41,67 @@ export const SEAT_COLOURS = {
 };
 const SEAT_INK = { red: '#7e1d18', green: '#16532f', blue: '#0f2d70', white: '#6b665c', yellow: '#7a6000' };
 export const FAMILY = {
-  military: { fill: '#e0852a', dark: '#8f4c0e', light: '#f7d3ad', name: 'Military', letter: 'm' },
-  religious: { fill: '#c13f8f', dark: '#6f1a4f', light: '#f0c3de', name: 'Religious', letter: 'r' },
-  civil: { fill: '#3f7fcc', dark: '#1c4680', light: '#c5daf3', name: 'Civil', letter: 'c' },
+  military: { fill: '#e0852a', dark: '#8f4c0e', light: '#f7d3ad', letter: 'm' },
+  religious: { fill: '#c13f8f', dark: '#6f1a4f', light: '#f0c3de', letter: 'r' },
+  civil: { fill: '#3f7fcc', dark: '#1c4680', light: '#c5daf3', letter: 'c' },
 };
+// Words are made when shown (the catalogue loads before the first paint);
+// sentences that must agree with a building, a colour or a count are whole
+// catalogue entries.
+const famName = (f) => ({ military: t('Military'), religious: t('Religious'), civil: t('Civil') })[f] || f;
+// a building's family inside a sentence ("Keep · military, value 2")
+const famAdj = (f) => famName(f).toLocaleLowerCase();
+function famCards(f, n) {
+  switch (f) {
+    case 'military': return tn('{n} military card', '{n} military cards', n);
+    case 'religious': return tn('{n} religious card', '{n} religious cards', n);
+    default: return tn('{n} civil card', '{n} civil cards', n);
+  }
+}
+const boardName = (b) => ({ might: t('Might'), faith: t('Faith'), reason: t('Reason') })[b] || b;
+const ageTitle = (b) => ({ might: t('Age of Might'), faith: t('Age of Faith'), reason: t('Age of Reason') })[b] || b;
+const theAge = (b) => ({ might: t('the Age of Might'), faith: t('the Age of Faith'), reason: t('the Age of Reason') })[b] || b;
+const boardActs = (b) => (b === 'reason' ? t('populate · renovate') : t('build · upgrade · demolish'));
+const boardEarn = (b) => ({
+  might: t('tax: top military building takes the civil power'),
+  faith: t('tithe: top religious building takes the civil power'),
+  reason: t('most cubes on civil tiles take military + religious power'),
+})[b] || '';
+const tileName = (x) => ({
+  watchtower: t('Watchtower'), keep: t('Keep'), castle: t('Castle'), chapel: t('Chapel'), monastery: t('Monastery'),
+  abbey: t('Abbey'), hamlet: t('Hamlet'), town: t('Town'), city: t('City'),
+})[x] || x;
+const tileLower = (x) => tileName(x).toLocaleLowerCase();
+const aTile = (x) => ({
+  watchtower: t('a Watchtower'), keep: t('a Keep'), castle: t('a Castle'), chapel: t('a Chapel'), monastery: t('a Monastery'),
+  abbey: t('an Abbey'), hamlet: t('a Hamlet'), town: t('a Town'), city: t('a City'),
+})[x] || x;
+const colourName = (c) => ({ red: t('Red'), green: t('Green'), blue: t('Blue'), white: t('White'), yellow: t('Yellow') })[c] || c;
+const colourWord = (c) => ({ red: t('red'), green: t('green'), blue: t('blue'), white: t('white'), yellow: t('yellow') })[c] || c;
+const ecusWords = (n) => tn('{n} Ecu', '{n} Ecus', n);
+const cubesWords = (n) => tn('{n} cube', '{n} cubes', n);
+const cardsWords = (n) => tn('{n} card', '{n} cards', n);
 const CARD_FAMILY = { m: 'military', r: 'religious', c: 'civil' };
 const BOARDS = ['might', 'faith', 'reason'];
 const BOARD_INFO = {
-  might: { roman: 'I', title: 'Age of Might', acts: 'build · upgrade · demolish', earn: 'tax: top military building takes the civil power' },
-  faith: { roman: 'II', title: 'Age of Faith', acts: 'build · upgrade · demolish', earn: 'tithe: top religious building takes the civil power' },
-  reason: { roman: 'III', title: 'Age of Reason', acts: 'populate · renovate', earn: 'most cubes on civil tiles take military + religious power' },
+  might: { roman: 'I' },
+  faith: { roman: 'II' },
+  reason: { roman: 'III' },
 };
 const DOWN = { castle: 'keep', keep: 'watchtower', abbey: 'monastery', monastery: 'chapel' };
 const DOMAIN_COLOURS = ['#1b7f79', '#6d4bb3', '#8a6a12', '#2f5f9e', '#9a3d2f', '#3f7a2c', '#7a3f73', '#4d5a68'];
 const TERRAIN = {
-  '.': { name: 'Plain', fill: 'url(#kh-plain)' },
-  f: { name: 'Forest', fill: 'url(#kh-forest)' },
-  m: { name: 'Mountain', fill: 'url(#kh-mountain)' },
-  '~': { name: 'River', fill: 'url(#kh-river)' },
-  '/': { name: 'Plain + forest (counts as forest)', fill: 'url(#kh-plain)', half: 'url(#kh-forest)' },
-  '^': { name: 'Forest + mountain (counts as mountain)', fill: 'url(#kh-forest)', half: 'url(#kh-mountain)' },
+  '.': { fill: 'url(#kh-plain)' },
+  f: { fill: 'url(#kh-forest)' },
+  m: { fill: 'url(#kh-mountain)' },
+  '~': { fill: 'url(#kh-river)' },
+  '/': { fill: 'url(#kh-plain)', half: 'url(#kh-forest)' },
+  '^': { fill: 'url(#kh-forest)', half: 'url(#kh-mountain)' },
 };
+const terrainName = (k) => ({
+  '.': t('Plain'), f: t('Forest'), m: t('Mountain'), '~': t('River'),
+  '/': t('Plain + forest (counts as forest)'), '^': t('Forest + mountain (counts as mountain)'),
+})[k] || t('Plain');
 
 const Q = 40; // one square
 const LM = 20; // row numbers
@@ -74,7 +115,7 @@ const sortCards = (s) => [...s].sort((a, b) => 'mrc'.indexOf(a) - 'mrc'.indexOf(
 function cardWords(s) {
   const n = { m: 0, r: 0, c: 0 };
   for (const ch of s) n[ch]++;
-  return ['m', 'r', 'c'].filter((f) => n[f]).map((f) => `${n[f]} ${FAMILY[CARD_FAMILY[f]].name.toLowerCase()}`).join(', ');
+  return ['m', 'r', 'c'].filter((f) => n[f]).map((f) => famCards(CARD_FAMILY[f], n[f])).join(', ');
 }
 
 function loadCss() {
@@ -257,7 +298,7 @@ function parseLegal(legal) {
 export function create({ boardEl, panelsEl, board, decide, seatName, changed }) {
   loadCss();
   const G = geometry(board);
-  const nameOf = (k) => (seatName ? seatName(k) : `Seat ${k + 1}`);
+  const nameOf = (k) => (seatName ? seatName(k) : t('Player {n}', { n: k + 1 }));
 
   // ---- static structure ----
   const root = el('div.kh-root');
@@ -268,22 +309,22 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
   const B = {}; // board -> {wrap, svg, layers..., hit: Map sq -> rect}
   for (const b of BOARDS) {
     const info = BOARD_INFO[b];
-    const s = svg('svg', { viewBox: `0 0 ${G.bw} ${G.bh}`, class: 'kh-svg', role: 'img', 'aria-label': `${info.title} board` });
+    const s = svg('svg', { viewBox: `0 0 ${G.bw} ${G.bh}`, class: 'kh-svg', role: 'img', 'aria-label': t('{age} board', { age: ageTitle(b) }) });
     const header = svg('g', { class: 'kh-header' });
     header.append(
       svg('rect', { class: 'kh-header-hit', x: 0, y: 0, width: G.bw, height: HB, fill: 'transparent' }),
       svg('text', { class: 'kh-roman', x: LM + 28, y: 25, 'text-anchor': 'end' }, info.roman),
-      svg('text', { class: 'kh-title', x: LM + 36, y: 25 }, info.title),
-      svg('text', { class: 'kh-sub', x: LM + 36, y: 41 }, info.acts));
+      svg('text', { class: 'kh-title', x: LM + 36, y: 25 }, ageTitle(b)),
+      svg('text', { class: 'kh-sub', x: LM + 36, y: 41 }, boardActs(b)));
     const coords = svg('g', { class: 'kh-coords' });
     for (let c = 0; c < G.W; c++) coords.append(svg('text', { x: LM + c * Q + Q / 2, y: HB + TM - 4, 'text-anchor': 'middle' }, String.fromCharCode(97 + c)));
     for (let r = 0; r < G.H; r++) coords.append(svg('text', { x: LM - 5, y: HB + TM + r * Q + Q / 2 + 4, 'text-anchor': 'end' }, String(r + 1)));
     const terrain = svg('g', { class: 'kh-terrain' });
     for (let i = 0; i < G.W * G.H; i++) {
-      const t = TERRAIN[G.terrain(i)] || TERRAIN['.'];
+      const ter = TERRAIN[G.terrain(i)] || TERRAIN['.'];
       const x = G.cx(i), y = G.cy(i);
-      terrain.append(svg('rect', { x, y, width: Q, height: Q, fill: t.fill }));
-      if (t.half) terrain.append(svg('path', { d: `M${x + Q} ${y}L${x + Q} ${y + Q}L${x} ${y + Q}Z`, fill: t.half }));
+      terrain.append(svg('rect', { x, y, width: Q, height: Q, fill: ter.fill }));
+      if (ter.half) terrain.append(svg('path', { d: `M${x + Q} ${y}L${x + Q} ${y + Q}L${x} ${y + Q}Z`, fill: ter.half }));
     }
     terrain.append(svg('rect', { class: 'kh-grid-frame', x: LM, y: HB + TM, width: G.W * Q, height: G.H * Q }));
     const lines = [];
@@ -299,7 +340,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
     const hit = new Map();
     for (let i = 0; i < G.W * G.H; i++) {
       const r = svg('rect', { class: 'kh-sq', x: G.cx(i), y: G.cy(i), width: Q, height: Q, 'data-board': b, 'data-sq': G.name(i) },
-        svg('title', { text: `${cap(b)} ${G.name(i)} · ${(TERRAIN[G.terrain(i)] || TERRAIN['.']).name}` }));
+        svg('title', { text: `${boardName(b)} ${G.name(i)} · ${terrainName(G.terrain(i))}` }));
       hit.set(i, r);
       hitLayer.append(r);
     }
@@ -445,19 +486,20 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
   }
 
   function describe(x) {
-    const t = G.tiles[x.type];
-    const parts = [`${cap(x.type)} · ${FAMILY[t.family].name.toLowerCase()}, value ${t.size}`];
-    if (x.printed) parts.push('printed Hamlet');
-    if (x.owner !== undefined && x.owner !== null) parts.push(`${nameOf(x.owner)}'s (${ctx.view.colours[x.owner]} cube)`);
-    if (x.ruin) parts.push(`ruin: renovate with ${plural(t.renovation, `${t.family} card`)}`);
-    if (x.renovation !== undefined && x.renovation !== null) parts.push(`half renovated by ${nameOf(x.renovation)}`);
-    if (x.board === 'reason' && t.family === 'civil') {
+    const tile = G.tiles[x.type];
+    const parts = [t('{tile} · {family}, value {n}', { tile: tileName(x.type), family: famAdj(tile.family), n: tile.size })];
+    if (x.printed) parts.push(t('printed Hamlet'));
+    if (x.owner !== undefined && x.owner !== null) parts.push(t('{player}’s ({colour} cube)', { player: nameOf(x.owner), colour: colourWord(ctx.view.colours[x.owner]) }));
+    if (x.ruin) parts.push(t('ruin: renovate with {cards}', { cards: famCards(tile.family, tile.renovation) }));
+    if (x.renovation !== undefined && x.renovation !== null) parts.push(t('half renovated by {player}', { player: nameOf(x.renovation) }));
+    if (x.board === 'reason' && tile.family === 'civil') {
       const cubes = x.cubes || [];
-      parts.push(`${cubes.length}/${t.size} cubes${cubes.length ? ` (${cubes.map((k) => ctx.view.colours[k]).join(', ')})` : ''}`);
+      const filled = t('{n}/{size} cubes', { n: cubes.length, size: tile.size });
+      parts.push(cubes.length ? `${filled} (${cubes.map((k) => colourWord(ctx.view.colours[k])).join(', ')})` : filled);
     }
     const d = x.domain;
-    if (d && d.members.length > 1) parts.push(`domain ${d.name}: military ${d.power.military}, religious ${d.power.religious}, civil ${d.power.civil}`);
-    return `${cap(x.board)} ${x.at} · ${parts.join(' · ')}`;
+    if (d && d.members.length > 1) parts.push(t('domain {name}: military {m}, religious {r}, civil {c}', { name: d.name, m: d.power.military, r: d.power.religious, c: d.power.civil }));
+    return `${boardName(x.board)} ${x.at} · ${parts.join(' · ')}`;
   }
 
   // Where a tile's emblem and cubes go: the square with most neighbours in the tile.
@@ -581,7 +623,8 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
         const p = svg('g', {
           class: `kh-pawn${legal ? ' legal' : ''}${selected ? ' selected' : ''}${k === cur && v.phase !== 'over' ? ' current' : ''}${lastMove.has(`pawn|${k}|${b}`) ? ' last-move' : ''}`,
           'data-seat': k, 'data-board': b, transform: `translate(${x} ${y})`,
-        }, svg('title', { text: `${nameOf(k)}'s adventurer on ${cap(b)}${legal ? ' — click to travel (1 Ecu)' : ''}` }),
+        }, svg('title', { text: legal ? t('{player}’s adventurer on {board} — click to travel (1 Ecu)', { player: nameOf(k), board: boardName(b) })
+          : t('{player}’s adventurer on {board}', { player: nameOf(k), board: boardName(b) }) }),
         svg('circle', { r: 15, class: 'kh-pawn-ring' }),
         svg('path', { d: MEEPLE, fill: SEAT_COLOURS[colour], stroke: SEAT_INK[colour], 'stroke-width': 1.3, 'stroke-linejoin': 'round' }));
         g.append(p);
@@ -592,7 +635,7 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
         const both = idx.length === 2;
         const n = both ? v.left[0] + v.left[1] - v.pool : v.left[idx[0]];
         g.append(svg('g', { class: 'kh-left-badge', transform: `translate(${x + 24 * idx.length + 19} ${y - 8})`, 'data-board': b },
-          svg('title', { text: `${nameOf(k)} may still play ${plural(n, 'card')} on ${cap(b)} this turn` }),
+          svg('title', { text: tn('{player} may still play {n} card on {board} this turn', '{player} may still play {n} cards on {board} this turn', n, { player: nameOf(k), board: boardName(b) }) }),
           svg('rect', { x: -7, y: -7, width: 14, height: 14, rx: 3 }),
           svg('text', { y: 4, 'text-anchor': 'middle' }, String(n))));
       }
@@ -886,17 +929,17 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
   function cardEl(letter, { selected = false, legal = false, onclick = null, cls = '', attrs = {} } = {}) {
     const fam = CARD_FAMILY[letter];
     return el(`button.kh-card.kh-card-${letter}${selected ? '.selected' : ''}${legal ? '.legal' : ''}${cls}`, {
-      type: 'button', 'data-card': letter, title: `${FAMILY[fam].name} card`, onclick, disabled: onclick ? null : true, ...attrs,
+      type: 'button', 'data-card': letter, title: famCards(fam, 1).replace(/^1\s*/, ''), onclick, disabled: onclick ? null : true, ...attrs,
     }, svg('svg', { viewBox: '-12 -14 24 26', class: 'kh-card-icon' }, svg('path', { d: ICONS[fam], fill: '#fffdf7' })),
-    el('span', FAMILY[fam].name));
+    el('span', famName(fam)));
   }
 
   function tileButton(type) {
-    const t = G.tiles[type];
-    const fam = FAMILY[t.family];
+    const tile = G.tiles[type];
+    const fam = FAMILY[tile.family];
     const v = ctx.view;
     const mine = myTurn() && phase() === 'action';
-    let legal = false, title = `${cap(type)} — ${FAMILY[t.family].name.toLowerCase()}, size and value ${t.size}`;
+    let legal = false, title = t('{tile} — {family}, size and value {n}', { tile: tileName(type), family: famAdj(tile.family), n: tile.size });
     if (mine) {
       if (mode && mode.kind === 'building') {
         legal = L.upgrade.some((u) => u.board === mode.board && u.type === type && sameBuilding(mode.board, mode.sq, u.sq));
@@ -904,39 +947,40 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
         legal = L.build.some((b) => b.type === type) || L.upgrade.some((u) => u.type === type);
       }
     }
-    if (mine && !legal && !(mode && mode.kind === 'building')) title += ` — not now: ${whyNot(type)}`;
+    if (mine && !legal && !(mode && mode.kind === 'building')) title += ` — ${t('not now: {why}', { why: whyNot(type) })}`;
     const active = mode && mode.kind === 'type' && mode.type === type;
     // the tile's square shape: size x size cells
-    const side = 8, off = (36 - t.size * side) / 2;
+    const side = 8, off = (36 - tile.size * side) / 2;
     const mini = svg('svg', { viewBox: '0 0 36 36', class: 'kh-tile-mini' },
-      Array.from({ length: t.size * t.size }, (_, k) => svg('rect', {
-        x: off + (k % t.size) * side, y: off + Math.floor(k / t.size) * side, width: side, height: side, rx: 1.5, fill: fam.fill, stroke: fam.dark, 'stroke-width': 1,
-      })), icon(t.family, 18, 18.5, 0.55, '#fffdf7'));
+      Array.from({ length: tile.size * tile.size }, (_, k) => svg('rect', {
+        x: off + (k % tile.size) * side, y: off + Math.floor(k / tile.size) * side, width: side, height: side, rx: 1.5, fill: fam.fill, stroke: fam.dark, 'stroke-width': 1,
+      })), icon(tile.family, 18, 18.5, 0.55, '#fffdf7'));
     const stock = v.stock ? v.stock[type] : null;
-    return el(`button.kh-tile.fam-${t.family}${legal ? '.legal' : ''}${active ? '.active' : ''}`, {
+    return el(`button.kh-tile.fam-${tile.family}${legal ? '.legal' : ''}${active ? '.active' : ''}`, {
       type: 'button', 'data-type': type, title, disabled: legal || active ? null : true,
       onclick: () => onTileClick(type),
-    }, mini, el('span.kh-tile-text', el('span.kh-tile-name', cap(type)),
-      el('span.kh-tile-stock', { title: 'tiles left in stock' }, stock === null ? '' : `${t.size} card${t.size > 1 ? 's' : ''} · ×${stock}`)));
+    }, mini, el('span.kh-tile-text', el('span.kh-tile-name', tileName(type)),
+      el('span.kh-tile-stock', { title: t('tiles left in stock') }, stock === null ? '' : `${cardsWords(tile.size)} · ×${stock}`)));
   }
 
   // why a tile of the palette cannot be built or upgraded to now, in a
   // player's words (the engine's refusals say the same, khronos_explain.c)
   function whyNot(type) {
-    const t = G.tiles[type];
+    const tile = G.tiles[type];
     const v = ctx.view;
-    const words = ['no', 'one', 'two', 'three', 'four'];
-    const fam = FAMILY[t.family];
-    const colour = { military: 'orange', religious: 'fuchsia', civil: 'blue' }[t.family];
+    const fam = FAMILY[tile.family];
+    const colour = { military: t('orange'), religious: t('fuchsia'), civil: t('blue') }[tile.family];
     const have = [...(hand() || '')].filter((c) => c === fam.letter).length;
     const mine = (v.pawns && ctx.seat !== null && v.pawns[ctx.seat]) || [];
-    if (v.stock && v.stock[type] === 0) return `no ${cap(type)} tile is left in the stock`;
-    if (!mine.includes('might') && !mine.includes('faith')) return 'your adventurers stand on neither Might nor Faith';
-    if (have < t.size) {
-      const grow = t.size > 1 ? ' (one less per size to grow a smaller building into it)' : '';
-      return `a ${cap(type)} needs ${words[t.size]} ${fam.name.toLowerCase()} (${colour}) card${t.size > 1 ? 's' : ''}${grow}; you have ${have ? words[have] || have : 'none'}`;
+    if (v.stock && v.stock[type] === 0) return t('no {tile} tile is left in the stock', { tile: tileName(type) });
+    if (!mine.includes('might') && !mine.includes('faith')) return t('your adventurers stand on neither Might nor Faith');
+    if (have < tile.size) {
+      const args = { tile: aTile(type), cards: famCards(tile.family, tile.size), colour, have };
+      return tile.size > 1 ? tn('{tile} needs {cards} ({colour}; one less per size to grow a smaller building into it); you have {have}',
+        '{tile} needs {cards} ({colour}; one less per size to grow a smaller building into it); you have {have}', have, args)
+        : tn('{tile} needs {cards} ({colour}); you have {have}', '{tile} needs {cards} ({colour}); you have {have}', have, args);
     }
-    return `there is no place for a ${cap(type)} now: it needs free squares off the river (Towns and Cities may cover it), may join no two domains, must not equal its domain's highest building, and the forest or mountain surcharge must be affordable by the cards your adventurers may still play`;
+    return t('there is no place for {tile} now: it needs free squares off the river (Towns and Cities may cover it), may join no two domains, must not equal its domain’s highest building, and the forest or mountain surcharge must be affordable by the cards your adventurers may still play', { tile: aTile(type) });
   }
 
   function sameBuilding(b, sqA, sqB) {
@@ -992,15 +1036,16 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
     clear(controls);
 
     // turn track
-    const track = el('div.kh-track', { 'aria-label': 'turn track' });
-    for (let t = 1; t <= 7; t++) {
-      const earn = t === 4 || t === 7;
-      track.append(el(`div.kh-turn${t === v.turn ? '.now' : ''}${t < v.turn ? '.past' : ''}${earn ? '.earn' : ''}`, {
-        'data-turn': t, title: earn ? `Turn ${t}: earnings at the end of each player's turn` : `Turn ${t}`,
-      }, el('b', String(t)), earn ? el('i.kh-coin', { title: 'earnings' }) : null));
+    const track = el('div.kh-track', { 'aria-label': t('turn track') });
+    for (let turn = 1; turn <= 7; turn++) {
+      const earn = turn === 4 || turn === 7;
+      track.append(el(`div.kh-turn${turn === v.turn ? '.now' : ''}${turn < v.turn ? '.past' : ''}${earn ? '.earn' : ''}`, {
+        'data-turn': turn, title: earn ? t('Turn {n}: earnings at the end of each player’s turn', { n: turn }) : t('Turn {n}', { n: turn }),
+      }, el('b', String(turn)), earn ? el('i.kh-coin', { title: t('earnings') }) : null));
     }
-    const turnText = v.phase === 'over' ? 'Game over' : `Turn ${v.turn} of 7 · ${ctx.seat === v.current ? 'your turn' : `${nameOf(v.current)} (${v.colours[v.current]}) plays`}`;
-    controls.append(el('div.kh-section', el('div.kh-section-head', el('h3', 'Turn track'), el('span.small.muted#kh-turn-text', turnText)), track));
+    const turnText = v.phase === 'over' ? t('Game over') : ctx.seat === v.current ? t('Turn {n} of 7 · your turn', { n: v.turn })
+      : t('Turn {n} of 7 · {player} ({colour}) plays', { n: v.turn, player: nameOf(v.current), colour: colourWord(v.colours[v.current]) });
+    controls.append(el('div.kh-section', el('div.kh-section-head', el('h3', t('Turn track')), el('span.small.muted#kh-turn-text', turnText)), track));
 
     // cards: hand, deck, discards, display
     const cardsSec = el('div.kh-section.kh-cards-sec');
@@ -1016,18 +1061,18 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
           onclick: clickable ? () => onCardClick(i) : null, attrs: { 'data-index': i },
         }));
       });
-      if (!h.length) handBox.append(el('span.small.muted', 'no cards'));
+      if (!h.length) handBox.append(el('span.small.muted', t('no cards')));
     } else {
-      handBox.append(el('span.small.muted.kh-hidden-hands', ctx.seat === null ? 'Hands are secret: each player sees only their own.' : ''));
+      handBox.append(el('span.small.muted.kh-hidden-hands', ctx.seat === null ? t('Hands are secret: each player sees only their own.') : ''));
     }
     const counts = { m: 0, r: 0, c: 0 };
     for (const ch of v.discard || '') counts[ch]++;
-    const pile = el('div.kh-pile', { title: `${v.deck_size} cards in the deck` },
-      el('div.kh-deck#kh-deck', el('span', String(v.deck_size))), el('div.small.muted', 'deck'));
-    const disc = el('div.kh-discard', { title: 'the discards (face up)' },
-      ['m', 'r', 'c'].map((f) => el(`span.kh-disc.kh-card-${f}`, String(counts[f]))), el('div.small.muted', 'discards'));
-    cardsSec.append(el('div.kh-section-head', el('h3', h !== null ? 'Your cards' : 'Cards'),
-      el('span.small.muted', h !== null ? `${h.length} in hand` : '')),
+    const pile = el('div.kh-pile', { title: tn('{n} card in the deck', '{n} cards in the deck', v.deck_size) },
+      el('div.kh-deck#kh-deck', el('span', String(v.deck_size))), el('div.small.muted', t('deck')));
+    const disc = el('div.kh-discard', { title: t('the discards (face up)') },
+      ['m', 'r', 'c'].map((f) => el(`span.kh-disc.kh-card-${f}`, String(counts[f]))), el('div.small.muted', t('discards')));
+    cardsSec.append(el('div.kh-section-head', el('h3', h !== null ? t('Your cards') : t('Cards')),
+      el('span.small.muted', h !== null ? tn('{n} in hand', '{n} in hand', h.length) : '')),
     el('div.kh-cards-row', handBox, el('div.kh-piles', pile, disc)));
     if (v.holdem) {
       const disp = el('div.kh-display#kh-display');
@@ -1036,25 +1081,25 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
         const can = mine && give && L.swap.some((s) => s.give === give && s.take === letter);
         disp.append(cardEl(letter, { legal: can, onclick: can ? () => onDisplayClick(letter) : null, cls: '.small' }));
       }
-      if (!(v.display || '').length) disp.append(el('span.small.muted', 'empty'));
-      cardsSec.append(el('div.kh-holdem', el('span.kh-label', 'Hold\'em display'), disp,
-        mine && L.swap.length ? el('span.small.muted', 'Select one card of yours, then a display card to swap.') : null));
+      if (!(v.display || '').length) disp.append(el('span.small.muted', t('empty')));
+      cardsSec.append(el('div.kh-holdem', el('span.kh-label', t('Hold’em display')), disp,
+        mine && L.swap.length ? el('span.small.muted', t('Select one card of yours, then a display card to swap.')) : null));
     }
 
     // tiles: one column per family, sizes 1-3 downwards
     const pal = el('div.kh-palette#kh-palette');
     for (const fam of ['military', 'religious', 'civil']) {
       const types = Object.values(G.tiles).filter((t) => t.family === fam).sort((a, b) => a.size - b.size);
-      pal.append(el(`div.kh-pal-col.fam-${fam}`, el('span.kh-pal-fam', FAMILY[fam].name), types.map((t) => tileButton(t.name))));
+      pal.append(el(`div.kh-pal-col.fam-${fam}`, el('span.kh-pal-fam', famName(fam)), types.map((x) => tileButton(x.name))));
     }
-    const palSec = el('div.kh-section', el('div.kh-section-head', el('h3', 'Buildings'),
-      el('span.small.muted', mine && ph === 'action' ? 'pick one to build or upgrade' : 'cost · tiles in stock')), pal);
+    const palSec = el('div.kh-section', el('div.kh-section-head', el('h3', t('Buildings')),
+      el('span.small.muted', mine && ph === 'action' ? t('pick one to build or upgrade') : t('cost · tiles in stock'))), pal);
     const open = drawerOpen === null ? mine && (ph === 'pay' || !!(mode && mode.kind === 'building')) : drawerOpen;
     clear(drawer).className = `kh-drawer${open ? ' open' : ''}`;
     drawer.append(el('button.kh-drawer-toggle#kh-drawer-toggle', {
       type: 'button', 'aria-expanded': String(open),
       onclick: () => { drawerOpen = !open; paint(); },
-    }, h !== null ? `Your cards (${h.length}) and buildings` : 'Cards and buildings', el('span.kh-drawer-arrow', open ? '▾' : '▴')),
+    }, h !== null ? t('Your cards ({n}) and buildings', { n: h.length }) : t('Cards and buildings'), el('span.kh-drawer-arrow', open ? '▾' : '▴')),
     el('div.kh-drawer-body', cardsSec, palSec));
     controls.append(drawer);
 
@@ -1065,50 +1110,50 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       if (L.exchange.size) {
         const ok = cards && L.exchange.has(cards);
         acts.append(el('button.small#kh-exchange', {
-          type: 'button', disabled: ok ? null : true, title: 'Discard the selected cards and draw back to four (2 Ecus, before any action)',
+          type: 'button', disabled: ok ? null : true, title: t('Discard the selected cards and draw back to four (2 Ecus, before any action)'),
           onclick: () => send(`exchange ${cards}`),
-        }, cards ? `Exchange ${cards} · 2 Ecus` : 'Exchange · 2 Ecus'));
+        }, cards ? t('Exchange {cards} · 2 Ecus', { cards }) : t('Exchange · 2 Ecus')));
       }
       if (L.demolish.length) {
         acts.append(el(`button.small#kh-demolish${mode && mode.kind === 'demolish' ? '.active' : ''}`, {
-          type: 'button', title: 'Demolish a size-1 building: 1 Ecu and 1 card of its colour',
+          type: 'button', title: t('Demolish a size-1 building: 1 Ecu and 1 card of its colour'),
           onclick: () => { mode = mode && mode.kind === 'demolish' ? null : { kind: 'demolish' }; paint(); },
-        }, 'Demolish…'));
+        }, t('Demolish…')));
       }
       if (mode && mode.kind === 'building') {
         const x = layout[mode.board].occ.get(G.index(mode.sq));
         const dm = x ? buildingActions(mode.board, x).demolish : [];
         if (dm.length) {
           acts.append(el('button.small#kh-demolish-this', { type: 'button', onclick: () => send(dm[0].move) },
-            `Demolish this ${cap(x.type)} · 1 Ecu + 1 card`));
+            t('Demolish this {tile} · 1 Ecu + 1 card', { tile: tileName(x.type) })));
         }
       }
       if (mode && mode.kind === 'travelN') {
         const opts = L.travel.filter((t) => t.from === mode.from && t.to === mode.to);
-        acts.append(el('div.kh-choice', el('span.small', `Cards the adventurer takes to ${cap(mode.to)}:`),
+        acts.append(el('div.kh-choice', el('span.small', t('Cards the adventurer takes to {board}:', { board: boardName(mode.to) })),
           opts.map((o) => el('button.small.kh-travel-n', { type: 'button', 'data-move': o.move, onclick: () => send(o.move) }, String(o.n)))));
       }
       if (L.end.size) {
         const ok = L.end.has(cards);
         acts.append(el('button.small.primary#kh-end', {
           type: 'button', disabled: ok ? null : true,
-          title: cards ? 'End your turn, discard the selected cards and draw up to four' : 'End your turn and draw up to four',
+          title: cards ? t('End your turn, discard the selected cards and draw up to four') : t('End your turn and draw up to four'),
           onclick: () => send(cards ? `end discard ${cards}` : 'end'),
-        }, cards ? `End turn · discard ${cards}` : 'End turn'));
+        }, cards ? t('End turn · discard {cards}', { cards }) : t('End turn')));
       }
-      if (mode) acts.append(el('button.small.ghost#kh-cancel', { type: 'button', onclick: () => { mode = null; paint(); } }, forScreen('Cancel (Esc)')));
-      if (handSel.length) acts.append(el('button.small.ghost', { type: 'button', onclick: () => { handSel = []; paint(); } }, 'Clear cards'));
+      if (mode) acts.append(el('button.small.ghost#kh-cancel', { type: 'button', onclick: () => { mode = null; paint(); } }, forScreen(t('Cancel (Esc)'))));
+      if (handSel.length) acts.append(el('button.small.ghost', { type: 'button', onclick: () => { handSel = []; paint(); } }, t('Clear cards')));
     }
     if (mine && ph === 'pay') {
-      acts.append(el('div.kh-choice', el('span.small', 'Pay with:'), L.pay.map((p) => el('button.small.kh-pay', {
+      acts.append(el('div.kh-choice', el('span.small', t('Pay with:')), L.pay.map((p) => el('button.small.kh-pay', {
         type: 'button', 'data-move': p.move, onclick: () => send(p.move),
       }, [...p.cards].map((c) => el(`i.kh-chip.kh-card-${c}`, c))))));
     }
     if (mine && (ph === 'squares' || ph === 'keep') && sel.length > baseSelection().length) {
-      acts.append(el('button.small.ghost', { type: 'button', onclick: () => { sel = baseSelection(); paint(); } }, 'Clear squares'));
+      acts.append(el('button.small.ghost', { type: 'button', onclick: () => { sel = baseSelection(); paint(); } }, t('Clear squares')));
     }
     if (mine && L.other.length) {
-      acts.append(el('div.kh-choice', el('span.small', 'Other decisions:'),
+      acts.append(el('div.kh-choice', el('span.small', t('Other decisions:')),
         L.other.map((m) => el('button.small.legal-move', { type: 'button', 'data-move': m, onclick: () => send(m) }, m))));
     }
     const hint = forScreen(hintText());
@@ -1126,19 +1171,22 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
     const ph = phase();
     if (ph === 'action') {
       if (!mode) return null;
-      if (mode.kind === 'type') return `${cap(mode.type)}: click a glowing board to build it, or an outlined building to upgrade it.`;
-      if (mode.kind === 'building') return `${cap(layoutName(mode))}: choose a tile below to upgrade it${L.demolish.length ? ', or demolish it' : ''}.`;
-      if (mode.kind === 'travel') return `Adventurer on ${cap(mode.from)}: click the board to travel to (1 Ecu).`;
-      if (mode.kind === 'travelN') return `Both adventurers played cards together: how many may the traveller still play?`;
-      if (mode.kind === 'demolish') return 'Click an outlined size-1 building to demolish it (1 Ecu + 1 card of its colour).';
+      if (mode.kind === 'type') return t('{tile}: click a glowing board to build it, or an outlined building to upgrade it.', { tile: tileName(mode.type) });
+      if (mode.kind === 'building') {
+        return cap(L.demolish.length ? t('{building}: choose a tile below to upgrade it, or demolish it.', { building: layoutName(mode) })
+          : t('{building}: choose a tile below to upgrade it.', { building: layoutName(mode) }));
+      }
+      if (mode.kind === 'travel') return t('Adventurer on {board}: click the board to travel to (1 Ecu).', { board: boardName(mode.from) });
+      if (mode.kind === 'travelN') return t('Both adventurers played cards together: how many may the traveller still play?');
+      if (mode.kind === 'demolish') return t('Click an outlined size-1 building to demolish it (1 Ecu + 1 card of its colour).');
     }
-    if (ph === 'pay') return `Click ${plural(v.pending.extra, 'card')} of your hand to pay the terrain surcharge.`;
+    if (ph === 'pay') return tn('Click {n} card of your hand to pay the terrain surcharge.', 'Click {n} cards of your hand to pay the terrain surcharge.', v.pending.extra);
     return null;
   }
 
   function layoutName(m) {
     const x = layout[m.board].occ.get(G.index(m.sq));
-    return x ? `${x.type} on ${cap(m.board)} ${x.at}` : m.sq;
+    return x ? t('{tile} on {board} {square}', { tile: tileLower(x.type), board: boardName(m.board), square: x.at }) : m.sq;
   }
 
   // ---- panels ----
@@ -1146,14 +1194,14 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
   function paintScore() {
     const v = ctx.view;
     clear(scoreCard);
-    scoreCard.append(el('div.card-head', el('h3', 'Earnings'), el('span.small.muted', 'turns 4 and 7, on every board where you have an adventurer')));
+    scoreCard.append(el('div.card-head', el('h3', t('Earnings')), el('span.small.muted', t('turns 4 and 7, on every board where you have an adventurer'))));
     const rows = el('div.kh-earn-rows');
     for (const b of BOARDS) {
-      rows.append(el('div.kh-earn', el('span.kh-earn-board', `${BOARD_INFO[b].roman} ${cap(b)}`), el('span.small', BOARD_INFO[b].earn)));
+      rows.append(el('div.kh-earn', el('span.kh-earn-board', `${BOARD_INFO[b].roman} ${boardName(b)}`), el('span.small', boardEarn(b))));
     }
     scoreCard.append(rows);
     const last = v.last_earnings || [];
-    scoreCard.append(el('div.kh-last', el('span.small.muted', 'Last earnings:'),
+    scoreCard.append(el('div.kh-last', el('span.small.muted', t('Last earnings:')),
       v.colours.map((c, k) => el('span.kh-last-item', { 'data-seat': k }, el('i.kh-swatch', { style: `background:${SEAT_COLOURS[c]}` }), `${nameOf(k)} `, el('b', `+${last[k] || 0}`)))));
   }
 
@@ -1162,16 +1210,17 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
     const v = ctx.view;
     const sw = (fill, half) => svg('svg', { viewBox: '0 0 40 40', class: 'kh-legend-sq' },
       svg('rect', { width: 40, height: 40, fill }), half ? svg('path', { d: 'M40 0L40 40L0 40Z', fill: half }) : null);
-    const terr = el('div.kh-legend-grid', Object.values(TERRAIN).map((t) => el('span.kh-legend-item', sw(t.fill, t.half), t.name)));
+    const terr = el('div.kh-legend-grid', Object.entries(TERRAIN).map(([k, x]) => el('span.kh-legend-item', sw(x.fill, x.half), terrainName(k))));
     const fam = el('div.kh-legend-grid', Object.entries(FAMILY).map(([f, x]) => el('span.kh-legend-item',
-      el('i.kh-fam-swatch', { style: `background:${x.fill}` }), `${x.name} (${x.letter})`)));
-    const sur = G.surcharge ? ['forest', 'mountain'].map((t) => {
-      const n = G.surcharge[t] ? G.surcharge[t][String(v.players)] : 0;
-      return n ? `${cap(t)} under a new tile costs ${plural(n, 'more card')} of any colour` : `${cap(t)} costs nothing extra`;
+      el('i.kh-fam-swatch', { style: `background:${x.fill}` }), `${famName(f)} (${x.letter})`)));
+    const sur = G.surcharge ? ['forest', 'mountain'].map((k) => {
+      const n = G.surcharge[k] ? G.surcharge[k][String(v.players)] : 0;
+      if (k === 'forest') return n ? tn('Forest under a new tile costs {n} more card of any colour', 'Forest under a new tile costs {n} more cards of any colour', n) : t('Forest costs nothing extra');
+      return n ? tn('Mountain under a new tile costs {n} more card of any colour', 'Mountain under a new tile costs {n} more cards of any colour', n) : t('Mountain costs nothing extra');
     }).join('; ') : '';
-    legendCard.append(el('div.card-head', el('h3', 'Legend'), touchScreen() ? null : el('span.small.muted', 'hover a square or tile for details')), terr, fam,
-      el('p.small.muted.kh-legend-note', 'A tile\'s number is its size, its cost in cards and its value. Cubes mark owners (Might, Faith), populations (in the slots of civil tiles on Reason) and half-renovated ruins; the cards on a ruin are its renovation cost. Coloured outlines group buildings into domains. Only Towns and Cities may cover a river.'),
-      sur ? el('p.small.kh-legend-note#kh-surcharge', `With ${v.players} players: ${sur}.`) : null);
+    legendCard.append(el('div.card-head', el('h3', t('Legend')), touchScreen() ? null : el('span.small.muted', t('hover a square or tile for details'))), terr, fam,
+      el('p.small.muted.kh-legend-note', t('A tile’s number is its size, its cost in cards and its value. Cubes mark owners (Might, Faith), populations (in the slots of civil tiles on Reason) and half-renovated ruins; the cards on a ruin are its renovation cost. Coloured outlines group buildings into domains. Only Towns and Cities may cover a river.')),
+      sur ? el('p.small.kh-legend-note#kh-surcharge', t('With {n} players: {surcharges}.', { n: v.players, surcharges: sur })) : null);
   }
 
   function paint() {
@@ -1241,55 +1290,60 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       const ph = v.phase;
       const p = v.pending || {};
       if (ph === 'squares') {
-        const t = G.tiles[p.type];
-        const up = p.target ? ` (upgrading ${p.target})` : '';
+        const tile = G.tiles[p.type];
+        const block = tile && tile.size > 1 ? ` ${t('({n} × {n} squares)', { n: tile.size })}` : '';
+        const up = p.target ? ` ${t('(upgrading {square})', { square: p.target })}` : '';
         return {
-          headline: `Place the ${cap(p.type)} on ${cap(p.board)}`,
-          detail: `Click the marked top-left square of the block it will cover${t && t.size > 1 ? ` (${t.size} × ${t.size} squares)` : ''}${up}, or click squares it should cover until only one place fits; the dashed preview shows where.`,
+          headline: t('Place the {tile} on {board}', { tile: tileName(p.type), board: boardName(p.board) }),
+          detail: t('Click the marked top-left square of the block it will cover{block}{upgrading}, or click squares it should cover until only one place fits; the dashed preview shows where.', { block, upgrading: up }),
         };
       }
       if (ph === 'pay') {
         return {
-          headline: 'Pay the terrain surcharge',
-          detail: `The ${p.type} covers forest or mountain: pay ${plural(p.extra, 'more card')} of any colour. Click them in your hand (or a choice among the buttons).`,
+          headline: t('Pay the terrain surcharge'),
+          detail: tn('The {tile} covers forest or mountain: pay {n} more card of any colour. Click it in your hand (or a choice among the buttons).',
+            'The {tile} covers forest or mountain: pay {n} more cards of any colour. Click them in your hand (or a choice among the buttons).', p.extra, { tile: tileLower(p.type) }),
         };
       }
       if (ph === 'pick') {
         return {
-          headline: `Choose the building to downsize on ${cap(p.board)}`,
-          detail: 'Your action joined or split a domain and two top buildings of one family tie. Click the outlined building that loses a size (a size-1 building is destroyed).',
+          headline: t('Choose the building to downsize on {board}', { board: boardName(p.board) }),
+          detail: t('Your action joined or split a domain and two top buildings of one family tie. Click the outlined building that loses a size (a size-1 building is destroyed).'),
         };
       }
       if (ph === 'keep') {
         const x = layout && layout[p.board] ? layout[p.board].occ.get(G.index(p.target)) : null;
-        const small = x ? DOWN[x.type] : 'smaller tile';
+        const small = x ? DOWN[x.type] : null;
+        const several = !!(x && G.tiles[small] && G.tiles[small].size > 1);
         return {
-          headline: `Your ${x ? cap(x.type) : 'building'} on ${cap(p.board)} is downsized`,
-          detail: `It becomes a ${cap(small || 'smaller tile')}. Click the highlighted square${x && G.tiles[small] && G.tiles[small].size > 1 ? 's' : ''} it keeps.`,
+          headline: x ? t('Your {tile} on {board} is downsized', { tile: tileName(x.type), board: boardName(p.board) }) : t('Your building on {board} is downsized', { board: boardName(p.board) }),
+          detail: small ? (several ? t('It becomes {tile}. Click the highlighted squares it keeps.', { tile: aTile(small) }) : t('It becomes {tile}. Click the highlighted square it keeps.', { tile: aTile(small) }))
+            : t('It becomes a smaller tile. Click the highlighted square it keeps.'),
         };
       }
       if (mode && mode.kind === 'type') {
-        return { headline: `Build or upgrade to a ${cap(mode.type)}`, detail: 'Click a glowing board to build it there (its squares come next), or an outlined building to upgrade it. Esc cancels.' };
+        return { headline: t('Build or upgrade to {tile}', { tile: aTile(mode.type) }), detail: t('Click a glowing board to build it there (its squares come next), or an outlined building to upgrade it. Esc cancels.') };
       }
       if (mode && mode.kind === 'building') {
-        return { headline: `The ${layoutName(mode)}`, detail: 'Choose a highlighted tile among the Buildings to upgrade it to, or demolish it when the button offers it. Click it again to cancel.' };
+        return { headline: t('The {building}', { building: layoutName(mode) }), detail: t('Choose a highlighted tile among the Buildings to upgrade it to, or demolish it when the button offers it. Click it again to cancel.') };
       }
       if (mode && (mode.kind === 'travel' || mode.kind === 'travelN')) {
-        return { headline: `Travel from ${cap(mode.from)}`, detail: 'Click the glowing board the adventurer travels to (1 Ecu). Esc cancels.' };
+        return { headline: t('Travel from {board}', { board: boardName(mode.from) }), detail: t('Click the glowing board the adventurer travels to (1 Ecu). Esc cancels.') };
       }
       if (mode && mode.kind === 'demolish') {
-        return { headline: 'Demolish a small building', detail: 'Click an outlined Watchtower, Chapel or Hamlet (not a printed one): 1 Ecu and 1 card of its colour.' };
+        return { headline: t('Demolish a small building'), detail: t('Click an outlined Watchtower, Chapel or Hamlet (not a printed one): 1 Ecu and 1 card of its colour.') };
       }
       const can = [];
-      if (L.build.length || L.upgrade.length) can.push('pick a tile among the Buildings, then a board or a building');
-      if (L.travel.length) can.push('click one of your adventurers to travel (1 Ecu)');
-      if (L.populate.length || L.renovate.length) can.push('on Reason click a civil tile to populate it or a ruin to renovate it');
-      if (L.exchange.size && !v.acted) can.push('select cards and Exchange (2 Ecus)');
-      const start = v.turn === 4 || v.turn === 7 ? ' Your earnings come when you end this turn.' : '';
-      const ripple = v.ripple ? ` A ${v.ripple.type} shadow still waits to be laid on ${cap(v.ripple.board)}.` : '';
+      if (L.build.length || L.upgrade.length) can.push(t('pick a tile among the Buildings, then a board or a building'));
+      if (L.travel.length) can.push(t('click one of your adventurers to travel (1 Ecu)'));
+      if (L.populate.length || L.renovate.length) can.push(t('on Reason click a civil tile to populate it or a ruin to renovate it'));
+      if (L.exchange.size && !v.acted) can.push(t('select cards and Exchange (2 Ecus)'));
+      const words = [can.length ? `${cap(can.join('; '))}.` : t('Nothing more to do.'), t('End your turn when done (select cards first to discard them).')];
+      if (v.turn === 4 || v.turn === 7) words.push(t('Your earnings come when you end this turn.'));
+      if (v.ripple) words.push(t('A {tile} shadow still waits to be laid on {board}.', { tile: tileLower(v.ripple.type), board: boardName(v.ripple.board) }));
       return {
-        headline: 'Act on the boards where your adventurers stand',
-        detail: `${can.length ? `${cap(can.join('; '))}.` : 'Nothing more to do.'} End your turn when done (select cards first to discard them).${start}${ripple}`,
+        headline: t('Act on the boards where your adventurers stand'),
+        detail: words.join(' '),
       };
     },
     youPanel(c) {
@@ -1298,59 +1352,58 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
       const k = c.seat;
       const colour = v.colours[k];
       const [p0, p1] = v.pawns[k];
-      const where = p0 === p1 ? `both adventurers on ${cap(p0)}` : `adventurers on ${cap(p0)} and ${cap(p1)}`;
+      const where = p0 === p1 ? t('both adventurers on {board}', { board: boardName(p0) }) : t('adventurers on {a} and {b}', { a: boardName(p0), b: boardName(p1) });
       let left = null;
       if (v.current === k && v.phase !== 'over' && v.left) {
-        left = p0 === p1 ? `${v.left[0] + v.left[1] - v.pool} cards to play on ${cap(p0)} this turn`
-          : `cards to play this turn: ${cap(p0)} ${v.left[0]}, ${cap(p1)} ${v.left[1]}`;
+        left = p0 === p1 ? tn('{n} card to play on {board} this turn', '{n} cards to play on {board} this turn', v.left[0] + v.left[1] - v.pool, { board: boardName(p0) })
+          : t('cards to play this turn: {a} {na}, {b} {nb}', { a: boardName(p0), na: v.left[0], b: boardName(p1), nb: v.left[1] });
       }
       return el('div.kh-you', { style: 'display:flex;align-items:center;gap:14px' },
         el('span.swatch', { style: `background:${SEAT_COLOURS[colour]}` },
           svg('svg', { viewBox: '-12 -12 24 24', width: 28, height: 28 }, svg('path', { d: MEEPLE, fill: colour === 'white' || colour === 'yellow' ? '#3b3327' : '#fff', opacity: 0.9 }))),
-        el('div', el('div.label', 'You play'), el('div.value#kh-you-colour', cap(colour)),
-          el('div.small.muted', `${v.ecus[k]} Ecus · ${v.cubes[k]} cubes · ${where}`),
+        el('div', el('div.label', t('You play')), el('div.value#kh-you-colour', colourName(colour)),
+          el('div.small.muted', `${ecusWords(v.ecus[k])} · ${cubesWords(v.cubes[k])} · ${where}`),
           left ? el('div.small#kh-cards-left', left) : null));
     },
     seatExtras(c, k) {
       const v = c.view;
       const colour = v.colours[k];
       return [
-        v.first === k ? el('span.kh-first', { title: 'the first player of every game turn' }, '1st') : null,
-        el('i.kh-swatch.kh-seat-colour', { title: cap(colour), style: `background:${SEAT_COLOURS[colour]}` }),
-        el('span.kh-stat', { title: `${v.ecus[k]} Ecus`, 'data-stat': 'ecus' }, el('i.kh-coin'), String(v.ecus[k])),
-        el('span.kh-stat', { title: `${v.cubes[k]} cubes left`, 'data-stat': 'cubes' }, el('i.kh-cube-icon', { style: `background:${SEAT_COLOURS[colour]}` }), String(v.cubes[k])),
-        el('span.kh-stat', { title: `${v.hand_sizes[k]} cards in hand`, 'data-stat': 'cards' }, el('i.kh-card-icon-s'), String(v.hand_sizes[k])),
+        v.first === k ? el('span.kh-first', { title: t('the first player of every game turn') }, t('1st')) : null,
+        el('i.kh-swatch.kh-seat-colour', { title: colourName(colour), style: `background:${SEAT_COLOURS[colour]}` }),
+        el('span.kh-stat', { title: ecusWords(v.ecus[k]), 'data-stat': 'ecus' }, el('i.kh-coin'), String(v.ecus[k])),
+        el('span.kh-stat', { title: tn('{n} cube left', '{n} cubes left', v.cubes[k]), 'data-stat': 'cubes' }, el('i.kh-cube-icon', { style: `background:${SEAT_COLOURS[colour]}` }), String(v.cubes[k])),
+        el('span.kh-stat', { title: tn('{n} card in hand', '{n} cards in hand', v.hand_sizes[k]), 'data-stat': 'cards' }, el('i.kh-card-icon-s'), String(v.hand_sizes[k])),
       ];
     },
     resultExtras(c, k, finalView) {
       const v = finalView || c.view;
       if (!v || !v.colours) return null;
-      return [el('i.kh-swatch', { style: `background:${SEAT_COLOURS[v.colours[k]]}` }), ` ${cap(v.colours[k])}`];
+      return [el('i.kh-swatch', { style: `background:${SEAT_COLOURS[v.colours[k]]}` }), ` ${colourName(v.colours[k])}`];
     },
     // The decision as a sentence for the player about to make it (the
     // Confirm line); null for a decision it has no words for.
     sayMove(m) {
       const v = ctx && ctx.view;
-      const age = (b) => `the ${BOARD_INFO[b] ? BOARD_INFO[b].title : cap(b)}`;
-      const a = (t) => `${/^[aeiou]/i.test(t) ? 'an' : 'a'} ${cap(t)}`;
-      const fam = (c) => CARD_FAMILY[c] || c;
-      const n = (cards) => cards.length;
+      const age = theAge;
+      const fam = (c) => famCards(CARD_FAMILY[c] || c, 1).replace(/^1\s*/, '');
       let r;
-      if ((r = /^build (\w+) (\w+)$/.exec(m))) return `Build ${a(r[2])} on ${age(r[1])}.`;
-      if ((r = /^upgrade (\w+) (\w+) (\w+)$/.exec(m))) return `Upgrade the highlighted building on ${age(r[1])} to ${a(r[3])}.`;
-      if ((r = /^travel (\w+) (\w+)/.exec(m))) return `Send an adventurer from ${age(r[1])} to ${age(r[2])}.`;
-      if ((r = /^demolish (\w+) /.exec(m))) return `Demolish the highlighted building on ${age(r[1])}.`;
-      if ((r = /^downsize (\w+) /.exec(m))) return `Make the highlighted building on ${age(r[1])} smaller.`;
-      if (/^populate /.test(m)) return 'Put one of your cubes on the highlighted civil building of the Age of Reason.';
-      if (/^renovate /.test(m)) return 'Renovate the highlighted ruin of the Age of Reason.';
-      if ((r = /^swap (\w) for (\w)$/.exec(m))) return `Swap your ${fam(r[1])} card for the ${fam(r[2])} card on display.`;
-      if ((r = /^exchange (\w+)$/.exec(m))) return `Pay 2 Ecus to exchange ${plural(n(r[1]), 'card')} (${cardWords(r[1])}).`;
-      if ((r = /^pay (\w+)$/.exec(m))) return `Pay the terrain surcharge with ${plural(n(r[1]), 'card')} (${cardWords(r[1])}).`;
-      if ((r = /^end discard (\w+)$/.exec(m))) return `End your turn, discarding ${plural(n(r[1]), 'card')} (${cardWords(r[1])}).`;
-      if (m === 'end') return 'End your turn.';
+      if ((r = /^build (\w+) (\w+)$/.exec(m))) return t('Build {tile} on {age}.', { tile: aTile(r[2]), age: age(r[1]) });
+      if ((r = /^upgrade (\w+) (\w+) (\w+)$/.exec(m))) return t('Upgrade the highlighted building on {age} to {tile}.', { age: age(r[1]), tile: aTile(r[3]) });
+      if ((r = /^travel (\w+) (\w+)/.exec(m))) return t('Send an adventurer from {from} to {to}.', { from: age(r[1]), to: age(r[2]) });
+      if ((r = /^demolish (\w+) /.exec(m))) return t('Demolish the highlighted building on {age}.', { age: age(r[1]) });
+      if ((r = /^downsize (\w+) /.exec(m))) return t('Make the highlighted building on {age} smaller.', { age: age(r[1]) });
+      if (/^populate /.test(m)) return t('Put one of your cubes on the highlighted civil building of the Age of Reason.');
+      if (/^renovate /.test(m)) return t('Renovate the highlighted ruin of the Age of Reason.');
+      if ((r = /^swap (\w) for (\w)$/.exec(m))) return t('Swap your {mine} for the {theirs} on display.', { mine: fam(r[1]), theirs: fam(r[2]) });
+      if ((r = /^exchange (\w+)$/.exec(m))) return t('Pay 2 Ecus to exchange {cards}.', { cards: cardWords(r[1]) });
+      if ((r = /^pay (\w+)$/.exec(m))) return t('Pay the terrain surcharge with {cards}.', { cards: cardWords(r[1]) });
+      if ((r = /^end discard (\w+)$/.exec(m))) return t('End your turn, discarding {cards}.', { cards: cardWords(r[1]) });
+      if (m === 'end') return t('End your turn.');
       if (/^[a-z]\d+(-[a-z]\d+|(\+[a-z]\d+)*)$/.test(m) && v && v.pending) {
-        if (v.phase === 'keep') return `Keep the highlighted part of the building on ${age(v.pending.board)}.`;
-        return `Put the ${v.pending.type ? cap(v.pending.type) : 'building'} on the highlighted squares of ${age(v.pending.board)}.`;
+        if (v.phase === 'keep') return t('Keep the highlighted part of the building on {age}.', { age: age(v.pending.board) });
+        return v.pending.type ? t('Put the {tile} on the highlighted squares of {age}.', { tile: tileName(v.pending.type), age: age(v.pending.board) })
+          : t('Put the building on the highlighted squares of {age}.', { age: age(v.pending.board) });
       }
       return null;
     },
@@ -1362,15 +1415,21 @@ export function create({ boardEl, panelsEl, board, decide, seatName, changed }) 
     },
     formatMove(m) {
       let r;
-      if ((r = /^build (\w+) (\w+)$/.exec(m))) return `build ${cap(r[2])} · ${cap(r[1])}`;
-      if ((r = /^upgrade (\w+) (\w+) (\w+)$/.exec(m))) return `upgrade ${r[2]} → ${cap(r[3])} · ${cap(r[1])}`;
-      if ((r = /^travel (\w+) (\w+)(?: (\d+))?$/.exec(m))) return `travel ${cap(r[1])} → ${cap(r[2])}${r[3] ? ` (${r[3]})` : ''}`;
-      if ((r = /^demolish (\w+) (\w+)$/.exec(m))) return `demolish ${r[2]} · ${cap(r[1])}`;
-      if ((r = /^downsize (\w+) (\w+)$/.exec(m))) return `downsize ${r[2]} · ${cap(r[1])}`;
-      if ((r = /^(populate|renovate) (\w+)$/.exec(m))) return `${r[1]} ${r[2]} · Reason`;
-      if ((r = /^end discard (\w+)$/.exec(m))) return `end turn, discard ${r[1]}`;
-      if (m === 'end') return 'end turn';
-      if (/^[a-z]\d+(\+[a-z]\d+)*$/.test(m)) return `on ${m}`;
+      if ((r = /^build (\w+) (\w+)$/.exec(m))) return t('build {tile} · {board}', { tile: tileName(r[2]), board: boardName(r[1]) });
+      if ((r = /^upgrade (\w+) (\w+) (\w+)$/.exec(m))) return t('upgrade {square} → {tile} · {board}', { square: r[2], tile: tileName(r[3]), board: boardName(r[1]) });
+      if ((r = /^travel (\w+) (\w+)(?: (\d+))?$/.exec(m))) {
+        return r[3] ? t('travel {from} → {to} ({n})', { from: boardName(r[1]), to: boardName(r[2]), n: r[3] }) : t('travel {from} → {to}', { from: boardName(r[1]), to: boardName(r[2]) });
+      }
+      if ((r = /^demolish (\w+) (\w+)$/.exec(m))) return t('demolish {square} · {board}', { square: r[2], board: boardName(r[1]) });
+      if ((r = /^downsize (\w+) (\w+)$/.exec(m))) return t('downsize {square} · {board}', { square: r[2], board: boardName(r[1]) });
+      if ((r = /^populate (\w+)$/.exec(m))) return t('populate {square} · Reason', { square: r[1] });
+      if ((r = /^renovate (\w+)$/.exec(m))) return t('renovate {square} · Reason', { square: r[1] });
+      if ((r = /^end discard (\w+)$/.exec(m))) return t('end turn, discard {cards}', { cards: r[1] });
+      if (m === 'end') return t('end turn');
+      if ((r = /^swap (\w) for (\w)$/.exec(m))) return t('swap {mine} for {theirs}', { mine: r[1], theirs: r[2] });
+      if ((r = /^exchange (\w+)$/.exec(m))) return t('exchange {cards}', { cards: r[1] });
+      if ((r = /^pay (\w+)$/.exec(m))) return t('pay {cards}', { cards: r[1] });
+      if (/^[a-z]\d+(\+[a-z]\d+)*$/.test(m)) return t('on {squares}', { squares: m });
       return m;
     },
   };
