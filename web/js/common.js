@@ -69,7 +69,8 @@ const TOUCH_WORDS = {
 export function forScreen(text) {
   if (!text || !touchScreen()) return text;
   let out = text;
-  for (const [re, to] of TOUCH_WORDS[lang()] || TOUCH_WORDS.en) out = out.replace(re, to);
+  // (the page's language, then English: a text no catalogue has yet is English)
+  for (const [re, to] of [...(TOUCH_WORDS[lang()] || []), ...TOUCH_WORDS.en]) out = out.replace(re, to);
   return out.replace(/ \(Esc\)/g, '');
 }
 
