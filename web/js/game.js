@@ -33,7 +33,7 @@ import { whatNowPanel } from './whatnow.js';
 import { mountReview } from './review.js';
 import { createDeduce, setupDeduceSetting } from './deduce.js';
 import { mountZoom } from './zoom.js';
-import { levelLabel, optionsList } from './options.js';
+import { levelWord, optionsList } from './options.js';
 
 const params = new URLSearchParams(location.search);
 const gameId = params.get('game');
@@ -361,7 +361,7 @@ function renderPlayers(ctx) {
   S.seats.forEach((s, k) => {
     const who = k === ctx.seat ? t('You') : t('Person');
     const sub = s.open ? t('Free seat: anyone may sit here from the lobby')
-      : s.kind === 'ai' ? t('Computer · {level}', { level: levelLabel(s.level) }) // (its level, in the lobby's words; never the engine's agent name)
+      : s.kind === 'ai' ? t('Computer · {level}', { level: levelWord(s.level) }) // (its level, in the lobby's words; never the engine's agent name)
         : s.resigned ? (ctx.result ? t('{who} · resigned', { who }) : t('{who} · resigned; the computer plays', { who }))
           : s.away ? t('{who} · away; the computer plays until back', { who })
             : who;
