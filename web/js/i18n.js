@@ -408,11 +408,13 @@ export function adoptLang(code) {
   return true;
 }
 
-// The selector in the page's header: "English", "Español", ...; put in an
-// element marked data-lang-select, else at the end of header.topbar.
+// The selector in the page's header: "English", "Español", ...; put in the
+// first shown element marked data-lang-select (a page whose top bar is full on
+// a phone offers one below it), else at the end of header.topbar.
 function addSelector(doc) {
   if (doc.getElementById('lang-select') || spoken.length < 2) return;
-  const host = doc.querySelector('[data-lang-select]') || doc.querySelector('header.topbar');
+  const shown = [...doc.querySelectorAll('[data-lang-select]')].find((e) => e.getClientRects().length > 0);
+  const host = shown || doc.querySelector('header.topbar');
   if (!host) return;
   const sel = doc.createElement('select');
   sel.id = 'lang-select';
