@@ -74,14 +74,9 @@ export function forScreen(text) {
   return out.replace(/ \(Esc\)/g, '');
 }
 
-// A seat's name as the page shows it: the names the server gives seats
-// nobody named ("Computer 2", "Player 3") in the page's language; a name a
-// person chose is theirs, as written.
-export function displayName(name) {
-  const m = /^(Computer|Player) (\d+)$/.exec(name || '');
-  if (!m) return name;
-  return m[1] === 'Computer' ? t('Computer {n}', { n: Number(m[2]) }) : t('Player {n}', { n: Number(m[2]) });
-}
+// A seat's name as the page shows it (js/i18n.js): the names the server gives
+// seats nobody named ("Computer 2") in the page's language.
+export { displayName } from './i18n.js';
 
 // "1 card", "2 cards"; `many` when the plural is not word + s.
 export function plural(n, one, many = `${one}s`) {

@@ -188,10 +188,22 @@ function isMessage(v) {
   return v !== null && typeof v === 'object' && typeof v.msg === 'string';
 }
 
+// A seat's name as the page shows it: the names the server gives seats
+// nobody named ("Computer 2", "Player 3") in the page's language; a name a
+// person chose is theirs, as written.
+export function displayName(name) {
+  const m = /^(Computer|Player) (\d+)$/.exec(name || '');
+  if (!m) return name;
+  return m[1] === 'Computer' ? t('Computer {n}', { n: Number(m[2]) }) : t('Player {n}', { n: Number(m[2]) });
+}
+
+// An argument of a message: a nested message in the page's language, a
+// number written the language's way, a name as it is (a seat's default name
+// translated).
 function value(v) {
   if (isMessage(v)) return say(v);
   if (typeof v === 'number') return num(v);
-  return v === null || v === undefined ? '' : String(v);
+  return v === null || v === undefined ? '' : displayName(String(v));
 }
 
 // The template with each {name} replaced by its argument ("{{" and "}}" stand
