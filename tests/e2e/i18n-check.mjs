@@ -15,8 +15,8 @@
 // as well: "no", "total", "final", a name kept as it is), less the short list
 // NAMES below.  The page's text is what a player can read or hear: visible text
 // nodes (SVG's included), the options of visible selects, placeholders, titles,
-// aria-labels, alt texts and the document's title.  Words a test typed (a
-// player's name) can be allowed per call.
+// aria-labels, alt texts and the document's title; names (marked
+// translate="no") are left out, and further words can be allowed per call.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -113,7 +113,8 @@ export async function readableText(page, ignore = []) {
     const out = [];
     const sel = skip.filter((x) => x !== 'title').join(',');
     const seen = (el) => {
-      if (!el || el.closest('#lang-select') || (sel && el.closest(sel))) return false;
+      // (a name is marked translate="no": the same in every language)
+      if (!el || el.closest('#lang-select, [translate="no"]') || (sel && el.closest(sel))) return false;
       if (el.checkVisibility) return el.checkVisibility({ checkVisibilityCSS: true, checkOpacity: false });
       return el.getClientRects().length > 0;
     };

@@ -85,8 +85,9 @@ export function plural(n, one, many = `${one}s`) {
 
 // A name that may be long: cut with an ellipsis by the style sheet, whole in
 // its tooltip.
+// (translate="no": a name is the same in every language)
 export function nameSpan(name, cls = 'name-cut') {
-  return el(`span.${cls}`, { title: name }, name);
+  return el(`span.${cls}`, { title: name, translate: 'no' }, name);
 }
 
 // A fresh random key (base64url, 32 characters): the request key of a new

@@ -368,7 +368,7 @@ function renderPlayers(ctx) {
     const extra = S.renderer && S.renderer.seatExtras && ctx.view ? S.renderer.seatExtras(ctx, k) : null;
     box.append(el(`div.player${ctx.toMove === k && !ctx.result ? '.to-move' : ''}`, { 'data-seat': k },
       ctx.replay ? el('span') : el(`span.online${s.connected || s.kind === 'ai' ? '.on' : ''}`, { title: s.connected ? t('connected') : t('not connected') }),
-      el('div', { style: 'min-width:0' }, el('div.name.name-cut', { title: s.open ? '' : displayName(s.name) }, s.open ? t('Seat {seat}', { seat: k + 1 }) : displayName(s.name)), el('div.sub', sub)),
+      el('div', { style: 'min-width:0' }, el('div.name.name-cut', { title: s.open ? '' : displayName(s.name), translate: s.open ? null : 'no' }, s.open ? t('Seat {seat}', { seat: k + 1 }) : displayName(s.name)), el('div.sub', sub)),
       el('div.right', extra)));
   });
   const notes = [...new Set(S.seats.filter((s) => s.note).map((s) => (s.note_msg ? field(s, 'note') : s.note.replace(/^level '\w+' /, 'this level '))))];

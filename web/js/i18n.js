@@ -434,7 +434,7 @@ function addSelector(doc) {
   sel.setAttribute('aria-label', t('Language'));
   const list = current === PSEUDO ? [...spoken, PSEUDO] : spoken;
   // a phone's narrow top bar shows the language's code ("ES"), whole names elsewhere
-  const narrow = globalThis.matchMedia ? globalThis.matchMedia('(max-width: 600px)') : null;
+  const narrow = globalThis.matchMedia ? globalThis.matchMedia('(max-width: 600px), (max-width: 1100px) and (max-height: 500px)') : null;
   const label = () => {
     for (const o of sel.options) o.textContent = narrow && narrow.matches ? o.value.slice(0, 2).toUpperCase() : nameOf(o.value);
   };

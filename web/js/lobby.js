@@ -199,7 +199,9 @@ function seatChips(g) {
   return el('div.who', g.seats.map((s) => {
     if (s.open) return el('span.chip.free', t('Seat {seat} · free', { seat: s.seat + 1 }));
     const label = s.kind === 'ai' ? `${displayName(s.name)} · ${levelWord(s.level)}` : `${s.joined ? '●' : '○'} ${displayName(s.name)}`;
-    return el(`span.chip${s.kind === 'ai' ? '.ai' : ''}`, { title: label }, label, s.resigned ? ` · ${t('resigned')}` : '');
+    const who = s.kind === 'ai' ? [el('span', { translate: 'no' }, displayName(s.name)), ` · ${levelWord(s.level)}`]
+      : [`${s.joined ? '●' : '○'} `, el('span', { translate: 'no' }, displayName(s.name))];
+    return el(`span.chip${s.kind === 'ai' ? '.ai' : ''}`, { title: label }, ...who, s.resigned ? ` · ${t('resigned')}` : '');
   }));
 }
 
