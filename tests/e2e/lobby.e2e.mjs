@@ -11,7 +11,7 @@ import { WsClient, api, assert, assertEq } from '../server/lib.mjs';
 import { browserSuite } from './browser.mjs';
 import { assertNoEnglish } from './i18n-check.mjs';
 
-const { server, browser, t, errors, shot, finish } = await browserSuite({ title: 'browser tests (lobby: open tables, resign, delete)', prefix: 'lobby-', aiDelay: 0 });
+const { server, browser, t, errors, shot, finish, artifacts } = await browserSuite({ title: 'browser tests (lobby: open tables, resign, delete)', prefix: 'lobby-', aiDelay: 0 });
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 960 };
 const LONG = 'Bartholomew Fitzgerald-Montgomery III'; // the longest the form takes is 40
@@ -164,6 +164,15 @@ t.test('in Spanish at 1280×800: the lobby\'s lists, a game waiting for players,
   await es.goto(`${server.base}/game.html?game=${gameId}&replay=1&review=1`);
   await es.waitForSelector('#review .review-graph, #review-empty', { timeout: 60000 });
   await assertNoEnglish(es, 'the replay and its review');
+  // each game in play at 1280×800 (docs/screenshots.md)
+  for (const game of ['clans', 'arkadia', 'khronos']) {
+    const g = (await api(server, 'POST', '/api/games', { game, players: 2, seats: [{ kind: 'ai', level: 'easy' }, { kind: 'human', name: 'Lucía' }] })).json;
+    await es.goto(server.base + g.seats.find((x) => x.link).link);
+    await es.waitForSelector('.turn-card.mine');
+    await assertNoEnglish(es, `${game} in play`);
+    await es.evaluate(() => window.scrollTo(0, 0));
+    await es.screenshot({ path: `${artifacts}/lobby-es-desktop-${game}.png` }); // (the window, not the whole page: small)
+  }
   await ctx.close();
 });
 

@@ -1160,7 +1160,7 @@ t.test('in Spanish and in the pseudo-language on a phone: every page and phase o
       game, players: 2, seats: [{ kind: 'ai', level: 'easy' }, { kind: 'human', name: 'Zoe' }] }) })).json();
     const link = g.seats.find((x) => x.link).link;
     await check([es, xx], link, '.turn-card.mine', `${game} in play`);
-    if (game === 'clans') await shot(es, 'es-clans-in-play');
+    await es.screenshot({ path: `${artifacts}/phone-es-${game}-in-play.png` }); // (docs/screenshots.md)
     // the top bar names the game and the role whole in Spanish too
     const crumb = await es.$eval('#crumb', (c) => ({ need: c.scrollWidth, has: c.clientWidth, text: c.innerText }));
     assert(crumb.need <= crumb.has, `the Spanish top bar names the game whole (${JSON.stringify(crumb)})`);
