@@ -128,7 +128,10 @@ export async function readableText(page, ignore = []) {
     }
     for (const el of document.body.querySelectorAll('[placeholder],[title],[aria-label],[alt],input[type=submit],input[type=button]')) {
       if (!seen(el)) continue;
-      for (const a of ['placeholder', 'title', 'aria-label', 'alt']) if (el.getAttribute(a)) out.push({ text: el.getAttribute(a), where: `${label(el)}[${a}]` });
+      // (a tooltip repeating a name inside the element leaves the name out)
+      const names = [...el.querySelectorAll('[translate="no"]')].map((n) => n.textContent).filter(Boolean);
+      const bare = (v) => names.reduce((x, n) => x.split(n).join(' '), v);
+      for (const a of ['placeholder', 'title', 'aria-label', 'alt']) if (el.getAttribute(a)) out.push({ text: bare(el.getAttribute(a)), where: `${label(el)}[${a}]` });
       if (el.tagName === 'INPUT' && el.value && /submit|button/.test(el.type)) out.push({ text: el.value, where: label(el) });
     }
     return out;
