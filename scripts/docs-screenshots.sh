@@ -18,6 +18,8 @@ shots=(
   rules-khronos-844x390 rules-clans-desktop rules-khronos-phone
   review-03-graph review-07-phone
   ratings-leaderboard-1280 ratings-player-1280 ratings-leaderboard-390 ratings-player-es-390
+  phone-es-clans-in-play phone-es-arkadia-in-play phone-es-khronos-in-play
+  lobby-es-desktop-clans lobby-es-desktop-arkadia lobby-es-desktop-khronos
 )
 for s in "${shots[@]}"; do
   [ -f "$src/$s.png" ] || { echo "docs-screenshots: $src/$s.png is missing (run make test first)" >&2; exit 1; }

@@ -1,17 +1,22 @@
 // i18n-check.mjs — "no English on a page rendered in Spanish" for the browser
-// tests (issue 31, docs/translating.md).
+// tests (issue 31, docs/translating.md), and "nothing overflows" for pages in
+// the pseudo-language.
 //
-//   import { assertNoEnglish, spanishPage } from './i18n-check.mjs';
+//   import { assertFits, assertNoEnglish, spanishPage } from './i18n-check.mjs';
 //   const page = await spanishPage(browser, { width: 390, height: 844 });
 //   await page.goto(url); ...; await assertNoEnglish(page, 'lobby');
+//   (a page opened at ?lang=pseudo:) await assertFits(page, 'lobby');
+//
+// The parts of pages other helpers translate are left out until their work
+// is merged (PENDING, below).
 //
 // The English words are those of the catalogue's msgids (po/es.po: every text
 // Tabula shows), less the words any Spanish msgstr uses too (they are Spanish
 // as well: "no", "total", "final", a name kept as it is), less the short list
 // NAMES below.  The page's text is what a player can read or hear: visible text
 // nodes (SVG's included), the options of visible selects, placeholders, titles,
-// aria-labels, alt texts and the document's title.  Words a test typed (a
-// player's name) can be allowed per call.
+// aria-labels, alt texts and the document's title; names (marked
+// translate="no") are left out, and further words can be allowed per call.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,17 +88,38 @@ export function englishWords(po = path.join(ROOT, 'po', 'es.po')) {
   return set;
 }
 
-// What a player can read on the page: [{text, where}].
-export async function readableText(page) {
-  return page.evaluate(() => {
+// Parts of the pages whose words the other helpers of issue 31 put into the
+// catalogue on their branches: i18n-games the renderers (the board, its
+// panels and the turn card's instruction, the seat's own panel, the players'
+// and the result's extras) and the rules pages' text; i18n-engine the
+// server's and the engine's sentences (the narrated log, the replay's step
+// line, the hint, the undo's reason, the catalog's notice, the engine's
+// prompt, the server's notices, in the log and as toasts).  ('title' in a
+// list stands for the document's title, which the rules page's script sets.)
+// Left out of the check until their branches
+// are merged: then this list is emptied and the check covers whole pages.
+export const PENDING = [
+  '#board', '#game-panels', '#dock-actions', '#you', '#players .right', '#result td:nth-child(3)', '.turn-card.mine .headline',
+  '.turn-card.mine .detail', '#rules-text', '#picture-caption',
+  '.log .words', '.log .turn-text', '#replay-step', '#hint', '#turn-undo', '#notice', '.engine-prompt', '.notice-entry', '.toast',
+  '.review-mistakes .said',
+];
+
+// What a player can read on the page: [{text, where}], but for what is
+// inside an element matching one of the `ignore` selectors ('title': the
+// document's title).
+export async function readableText(page, ignore = []) {
+  return page.evaluate((skip) => {
     const out = [];
+    const sel = skip.filter((x) => x !== 'title').join(',');
     const seen = (el) => {
-      if (!el || el.closest('#lang-select')) return false;
+      // (a name is marked translate="no": the same in every language)
+      if (!el || el.closest('#lang-select, [translate="no"]') || (sel && el.closest(sel))) return false;
       if (el.checkVisibility) return el.checkVisibility({ checkVisibilityCSS: true, checkOpacity: false });
       return el.getClientRects().length > 0;
     };
     const label = (el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className && typeof el.className === 'string' ? `.${el.className.split(' ')[0]}` : ''}`;
-    if (document.title) out.push({ text: document.title, where: 'title' });
+    if (document.title && !skip.includes('title')) out.push({ text: document.title, where: 'title' });
     const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walk.nextNode(); n; n = walk.nextNode()) {
       const el = n.parentElement;
@@ -102,21 +128,25 @@ export async function readableText(page) {
     }
     for (const el of document.body.querySelectorAll('[placeholder],[title],[aria-label],[alt],input[type=submit],input[type=button]')) {
       if (!seen(el)) continue;
-      for (const a of ['placeholder', 'title', 'aria-label', 'alt']) if (el.getAttribute(a)) out.push({ text: el.getAttribute(a), where: `${label(el)}[${a}]` });
+      // (a tooltip repeating a name inside the element leaves the name out)
+      const names = [...el.querySelectorAll('[translate="no"]')].map((n) => n.textContent).filter(Boolean);
+      const bare = (v) => names.reduce((x, n) => x.split(n).join(' '), v);
+      for (const a of ['placeholder', 'title', 'aria-label', 'alt']) if (el.getAttribute(a)) out.push({ text: bare(el.getAttribute(a)), where: `${label(el)}[${a}]` });
       if (el.tagName === 'INPUT' && el.value && /submit|button/.test(el.type)) out.push({ text: el.value, where: label(el) });
     }
     return out;
-  });
+  }, ignore);
 }
 
 // Fails (throws) when the page shows a word of the English catalogue.
 // `allow`: further words this page may show (a name the test typed).
-// `limit`: how many findings the error lists.
-export async function assertNoEnglish(page, where, { allow = [], limit = 12 } = {}) {
+// `limit`: how many findings the error lists; `ignore`: selectors of parts
+// left out (PENDING by default).
+export async function assertNoEnglish(page, where, { allow = [], limit = 12, ignore = PENDING } = {}) {
   const english = englishWords();
   const ok = new Set(allow.map((w) => w.toLowerCase()));
   const found = [];
-  for (const { text, where: el } of await readableText(page)) {
+  for (const { text, where: el } of await readableText(page, ignore)) {
     const bad = words(text).filter((w) => english.has(w) && !ok.has(w));
     if (bad.length) found.push(`${el}: "${text.trim().slice(0, 80)}" (${[...new Set(bad)].join(', ')})`);
   }
@@ -124,6 +154,24 @@ export async function assertNoEnglish(page, where, { allow = [], limit = 12 } = 
     const more = found.length > limit ? `\n  … and ${found.length - limit} more` : '';
     throw new Error(`${where}: English on a page in Spanish:\n  ${found.slice(0, limit).join('\n  ')}${more}`);
   }
+}
+
+// Fails (throws) when the page scrolls sideways (the document wider than the
+// window) or a visible button's text is cut (wider than its box): run it on
+// pages in the pseudo-language (?lang=pseudo), where every string is ~40%
+// longer than its English.
+export async function assertFits(page, where) {
+  const bad = await page.evaluate(() => {
+    const out = [];
+    const doc = document.documentElement;
+    if (doc.scrollWidth > window.innerWidth) out.push(`the page is ${doc.scrollWidth} px wide in a ${window.innerWidth} px window`);
+    for (const b of document.querySelectorAll('button, a.button, input[type=submit], .tabs button')) {
+      if (!b.getClientRects().length || (b.checkVisibility && !b.checkVisibility({ checkVisibilityCSS: true }))) continue;
+      if (b.scrollWidth > b.clientWidth + 1) out.push(`button "${b.textContent.trim().slice(0, 40)}" is cut (${b.scrollWidth} px of text in ${b.clientWidth} px)`);
+    }
+    return out;
+  });
+  if (bad.length) throw new Error(`${where}: ${bad.join('; ')}`);
 }
 
 // A page whose browser speaks Spanish (navigator.languages, Accept-Language).

@@ -9,8 +9,9 @@
 // tests/e2e/artifacts/lobby-*.png.
 import { WsClient, api, assert, assertEq } from '../server/lib.mjs';
 import { browserSuite } from './browser.mjs';
+import { assertNoEnglish } from './i18n-check.mjs';
 
-const { server, browser, t, errors, shot, finish } = await browserSuite({ title: 'browser tests (lobby: open tables, resign, delete)', prefix: 'lobby-', aiDelay: 0 });
+const { server, browser, t, errors, shot, finish, artifacts } = await browserSuite({ title: 'browser tests (lobby: open tables, resign, delete)', prefix: 'lobby-', aiDelay: 0 });
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1440, height: 960 };
 const LONG = 'Bartholomew Fitzgerald-Montgomery III'; // the longest the form takes is 40
@@ -134,6 +135,45 @@ t.test('Bob resigns after confirming; Ada wins; the finished game offers Replay,
   await ada.waitForSelector('#review .review-graph, #review-empty', { timeout: 60000 });
   assert(!/\bnull\b|undefined|NaN/.test(await ada.textContent('#review')), 'the review has no stray words');
   await shot(ada, 'desktop-resigned-review');
+});
+
+// Issue 31 at 1280×800: a browser that speaks Spanish reads no English word of
+// the catalogue in the lobby's lists (open tables, games waiting and playing,
+// finished), a game waiting for a player, the finished game, its replay and
+// its review (phone.e2e.mjs walks every game's phases on a phone).
+t.test('in Spanish at 1280×800: the lobby\'s lists, a game waiting for players, the finished game, its replay and review', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'es-ES' });
+  const es = await ctx.newPage();
+  es.on('pageerror', (e) => errors.push(`${es.url()}: ${e.message}`));
+  const open = (await api(server, 'POST', '/api/games', { game: 'clans', players: 2, seats: [{ kind: 'human', name: 'Eva' }, { kind: 'human', open: true }] })).json;
+  await es.goto(server.base + '/');
+  await es.waitForSelector(`#open-tables tr[data-game-id="${open.id}"]`);
+  await es.waitForSelector('#games tr[data-game-id]');
+  await assertNoEnglish(es, 'the lobby, open tables and games in play');
+  await es.click('[data-tab="over"]');
+  await es.waitForSelector(`#games tr[data-game-id="${gameId}"] .pill`);
+  await assertNoEnglish(es, 'the lobby, finished games');
+  await shot(es, 'es-desktop-lobby');
+  await es.goto(server.base + open.seats[0].link);
+  await es.waitForSelector('#turn .headline');
+  await es.waitForFunction(() => document.documentElement.lang === 'es' && document.querySelector('#players .player'));
+  await assertNoEnglish(es, 'a game waiting for players');
+  await es.goto(`${server.base}/game.html?game=${gameId}`);
+  await es.waitForSelector('#result:not([hidden]) #story h3');
+  await assertNoEnglish(es, 'the finished game');
+  await es.goto(`${server.base}/game.html?game=${gameId}&replay=1&review=1`);
+  await es.waitForSelector('#review .review-graph, #review-empty', { timeout: 60000 });
+  await assertNoEnglish(es, 'the replay and its review');
+  // each game in play at 1280×800 (docs/screenshots.md)
+  for (const game of ['clans', 'arkadia', 'khronos']) {
+    const g = (await api(server, 'POST', '/api/games', { game, players: 2, seats: [{ kind: 'ai', level: 'easy' }, { kind: 'human', name: 'Lucía' }] })).json;
+    await es.goto(server.base + g.seats.find((x) => x.link).link);
+    await es.waitForSelector('.turn-card.mine');
+    await assertNoEnglish(es, `${game} in play`);
+    await es.evaluate(() => window.scrollTo(0, 0));
+    await es.screenshot({ path: `${artifacts}/lobby-es-desktop-${game}.png` }); // (the window, not the whole page: small)
+  }
+  await ctx.close();
 });
 
 // Words a player should never read about an option: rule ids, the specs'

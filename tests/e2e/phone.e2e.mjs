@@ -13,6 +13,7 @@
 // have tests of their own near the end.
 import { assert, assertEq } from '../server/lib.mjs';
 import { browserSuite } from './browser.mjs';
+import { PENDING, assertFits, assertNoEnglish } from './i18n-check.mjs';
 
 const { server, browser, t, errors, shot, finish, artifacts } = await browserSuite({ title: 'browser tests (phone, 390×844, touch)', prefix: 'phone-', aiDelay: 0 });
 const W = 390, H = 844;
@@ -23,8 +24,8 @@ const W = 390, H = 844;
 // on the screen are errors (every page, every phase: the text is read ten
 // times a second): a finger taps, and a phone has no Esc, Shift, hover or
 // pointer.
-async function phonePage({ expect404 = false, width = W, height = H } = {}) {
-  const ctx = await browser.newContext({ viewport: { width, height }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 });
+async function phonePage({ expect404 = false, width = W, height = H, locale = null } = {}) {
+  const ctx = await browser.newContext({ viewport: { width, height }, hasTouch: true, isMobile: true, deviceScaleFactor: 1, ...(locale ? { locale } : {}) });
   await ctx.addInitScript(() => localStorage.setItem('tabula.confirmEachMove', 'off'));
   await ctx.addInitScript(() => {
     const MOUSE = /\b(click\w*|Esc|Shift|hover\w*|point at|the pointer|right click)\b/i;
@@ -1128,6 +1129,57 @@ t.test('five seats on a phone: the points by stage fit the width, each stage\'s 
   await desk.$eval('.stage-table', (t) => t.scrollIntoView());
   await shot(desk, 'five-seats-stages-1280');
   await ctx.close();
+});
+
+// Issue 31: every page and phase of each game in Spanish (a phone whose
+// browser speaks Spanish) shows no English word of the catalogue
+// (tests/e2e/i18n-check.mjs); the same pages in the pseudo-language (every
+// string ~40% longer, accented) scroll no wider than the phone and cut no
+// button's text.  Each game: in play, resigned (the result), the replay, the
+// review; then the rules, the lobby and the error pages.
+t.test('in Spanish and in the pseudo-language on a phone: every page and phase of each game', async () => {
+  const es = await phonePage({ locale: 'es-ES', expect404: true });
+  const xx = await phonePage({ expect404: true });
+  await xx.goto(`${server.base}/?lang=pseudo`); // (kept for the tab)
+  const T0 = Date.now();
+  // opens `url` (null: stays) on the Spanish page, or on both, waits for `sel`
+  // and checks each its way
+  const check = async (pages, url, sel, where) => {
+    for (const page of pages) {
+      if (url) await page.goto(`${server.base}${url}`);
+      await page.waitForSelector(sel);
+      assertEq(await page.evaluate(() => document.documentElement.lang), page === es ? 'es' : 'en', `${where}: the page's language`);
+      if (page === es) await assertNoEnglish(es, where, /rules/.test(where) ? { ignore: [...PENDING, 'title'] } : {});
+      else await assertFits(xx, `${where} (pseudo)`);
+    }
+    if (process.env.I18N_TIMES) console.log(`  ${where}: ${Date.now() - T0} ms`);
+  };
+  for (const game of ['clans', 'arkadia', 'khronos']) {
+    // the computer moves first, so the review has a decision to look at
+    const g = await (await fetch(`${server.base}/api/games`, { method: 'POST', body: JSON.stringify({
+      game, players: 2, seats: [{ kind: 'ai', level: 'easy' }, { kind: 'human', name: 'Zoe' }] }) })).json();
+    const link = g.seats.find((x) => x.link).link;
+    await check([es, xx], link, '.turn-card.mine', `${game} in play`);
+    await es.screenshot({ path: `${artifacts}/phone-es-${game}-in-play.png` }); // (docs/screenshots.md)
+    // the top bar names the game and the role whole in Spanish too
+    const crumb = await es.$eval('#crumb', (c) => ({ need: c.scrollWidth, has: c.clientWidth, text: c.innerText }));
+    assert(crumb.need <= crumb.has, `the Spanish top bar names the game whole (${JSON.stringify(crumb)})`);
+    await es.tap('#resign');
+    await es.tap('#resign-yes');
+    // (the pseudo-language's other pages: once, with Clans)
+    const both = game === 'clans' ? [es, xx] : [es];
+    await check([es], null, '#result:not([hidden]) #story h3', `${game} result`);
+    if (game === 'clans') await check([xx], link, '#result:not([hidden]) #story h3', 'clans result');
+    await check(both, `/game.html?game=${g.id}&replay=1`, '#replay-step:not(:empty)', `${game} replay`);
+    await check(both, `/game.html?game=${g.id}&replay=1&review=1`, '#review-caption, #review-empty', `${game} review`);
+    await check(both, `/rules.html?game=${game}`, '#rules-text h1, #rules-text h2', `${game} rules`);
+  }
+  await check([es, xx], '/', '#game-choices .game-choice', 'lobby');
+  await check([es, xx], '/no-such-page', '#not-found h1', 'the page for a lost address');
+  await check([es, xx], '/game.html?game=nosuchgame', '#fatal', 'the page of no game');
+  await shot(es, 'es-error');
+  await es.context().close();
+  await xx.context().close();
 });
 
 t.test('the error page fits the phone', async () => {

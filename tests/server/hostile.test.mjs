@@ -141,7 +141,7 @@ t.test('/i18n/ serves the catalogues and nothing else of the disk; a lost addres
   // an address that is no page: the UI's page saying so, with a 404
   const lost = await rawHttp('GET /no-such-page.html HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
   assertEq(lost.status, 404, 'GET /no-such-page.html');
-  assert(/data-i18n>This page does not exist/.test(lost.text) && /errorpage\.js/.test(lost.text), 'the translatable 404 page');
+  assert(/data-i18n>This page does not exist/.test(lost.text) && /frame\.js/.test(lost.text), 'the translatable 404 page');
   await alive();
 });
 

@@ -69,18 +69,14 @@ const TOUCH_WORDS = {
 export function forScreen(text) {
   if (!text || !touchScreen()) return text;
   let out = text;
-  for (const [re, to] of TOUCH_WORDS[lang()] || TOUCH_WORDS.en) out = out.replace(re, to);
+  // (the page's language, then English: a text no catalogue has yet is English)
+  for (const [re, to] of [...(TOUCH_WORDS[lang()] || []), ...TOUCH_WORDS.en]) out = out.replace(re, to);
   return out.replace(/ \(Esc\)/g, '');
 }
 
-// A seat's name as the page shows it: the names the server gives seats
-// nobody named ("Computer 2", "Player 3") in the page's language; a name a
-// person chose is theirs, as written.
-export function displayName(name) {
-  const m = /^(Computer|Player) (\d+)$/.exec(name || '');
-  if (!m) return name;
-  return m[1] === 'Computer' ? t('Computer {n}', { n: Number(m[2]) }) : t('Player {n}', { n: Number(m[2]) });
-}
+// A seat's name as the page shows it (js/i18n.js): the names the server gives
+// seats nobody named ("Computer 2") in the page's language.
+export { displayName } from './i18n.js';
 
 // "1 card", "2 cards"; `many` when the plural is not word + s.
 export function plural(n, one, many = `${one}s`) {
@@ -89,8 +85,9 @@ export function plural(n, one, many = `${one}s`) {
 
 // A name that may be long: cut with an ellipsis by the style sheet, whole in
 // its tooltip.
+// (translate="no": a name is the same in every language)
 export function nameSpan(name, cls = 'name-cut') {
-  return el(`span.${cls}`, { title: name }, name);
+  return el(`span.${cls}`, { title: name, translate: 'no' }, name);
 }
 
 // A fresh random key (base64url, 32 characters): the request key of a new

@@ -34,7 +34,7 @@ import { whatNowPanel } from './whatnow.js';
 import { mountReview } from './review.js';
 import { createDeduce, setupDeduceSetting } from './deduce.js';
 import { mountZoom } from './zoom.js';
-import { levelLabel, optionsList } from './options.js';
+import { levelWord, optionsList } from './options.js';
 import { createChat, createRematch } from './social.js';
 
 const params = new URLSearchParams(location.search);
@@ -370,14 +370,14 @@ function renderPlayers(ctx) {
   S.seats.forEach((s, k) => {
     const who = k === ctx.seat ? t('You') : t('Person');
     const sub = s.open ? t('Free seat: anyone may sit here from the lobby')
-      : s.kind === 'ai' ? t('Computer · {level}', { level: levelLabel(s.level) }) // (its level, in the lobby's words; never the engine's agent name)
+      : s.kind === 'ai' ? t('Computer · {level}', { level: levelWord(s.level) }) // (its level, in the lobby's words; never the engine's agent name)
         : s.resigned ? (ctx.result ? t('{who} · resigned', { who }) : t('{who} · resigned; the computer plays', { who }))
           : s.away ? t('{who} · away; the computer plays until back', { who })
             : who;
     const extra = S.renderer && S.renderer.seatExtras && ctx.view ? S.renderer.seatExtras(ctx, k) : null;
     box.append(el(`div.player${ctx.toMove === k && !ctx.result ? '.to-move' : ''}`, { 'data-seat': k },
       ctx.replay ? el('span') : el(`span.online${s.connected || s.kind === 'ai' ? '.on' : ''}`, { title: s.connected ? t('connected') : t('not connected') }),
-      el('div', { style: 'min-width:0' }, el('div.name.name-cut', { title: s.open ? '' : displayName(s.name) }, s.open ? t('Seat {seat}', { seat: k + 1 }) : displayName(s.name)), el('div.sub', sub)),
+      el('div', { style: 'min-width:0' }, el('div.name.name-cut', { title: s.open ? '' : displayName(s.name), translate: s.open ? null : 'no' }, s.open ? t('Seat {seat}', { seat: k + 1 }) : displayName(s.name)), el('div.sub', sub)),
       el('div.right', extra)));
   });
   const notes = [...new Set(S.seats.filter((s) => s.note).map((s) => (s.note_msg ? field(s, 'note') : s.note.replace(/^level '\w+' /, 'this level '))))];

@@ -188,10 +188,22 @@ function isMessage(v) {
   return v !== null && typeof v === 'object' && typeof v.msg === 'string';
 }
 
+// A seat's name as the page shows it: the names the server gives seats
+// nobody named ("Computer 2", "Player 3") in the page's language; a name a
+// person chose is theirs, as written.
+export function displayName(name) {
+  const m = /^(Computer|Player) (\d+)$/.exec(name || '');
+  if (!m) return name;
+  return m[1] === 'Computer' ? t('Computer {n}', { n: Number(m[2]) }) : t('Player {n}', { n: Number(m[2]) });
+}
+
+// An argument of a message: a nested message in the page's language, a
+// number written the language's way, a name as it is (a seat's default name
+// translated).
 function value(v) {
   if (isMessage(v)) return say(v);
   if (typeof v === 'number') return num(v);
-  return v === null || v === undefined ? '' : String(v);
+  return v === null || v === undefined ? '' : displayName(String(v));
 }
 
 // The template with each {name} replaced by its argument ("{{" and "}}" stand
@@ -408,11 +420,13 @@ export function adoptLang(code) {
   return true;
 }
 
-// The selector in the page's header: "English", "Español", ...; put in an
-// element marked data-lang-select, else at the end of header.topbar.
+// The selector in the page's header: "English", "Español", ...; put in the
+// first shown element marked data-lang-select (a page whose top bar is full on
+// a phone offers one below it), else at the end of header.topbar.
 function addSelector(doc) {
   if (doc.getElementById('lang-select') || spoken.length < 2) return;
-  const host = doc.querySelector('[data-lang-select]') || doc.querySelector('header.topbar');
+  const shown = [...doc.querySelectorAll('[data-lang-select]')].find((e) => e.getClientRects().length > 0);
+  const host = shown || doc.querySelector('header.topbar');
   if (!host) return;
   const sel = doc.createElement('select');
   sel.id = 'lang-select';
@@ -420,7 +434,7 @@ function addSelector(doc) {
   sel.setAttribute('aria-label', t('Language'));
   const list = current === PSEUDO ? [...spoken, PSEUDO] : spoken;
   // a phone's narrow top bar shows the language's code ("ES"), whole names elsewhere
-  const narrow = globalThis.matchMedia ? globalThis.matchMedia('(max-width: 600px)') : null;
+  const narrow = globalThis.matchMedia ? globalThis.matchMedia('(max-width: 600px), (max-width: 1100px) and (max-height: 500px)') : null;
   const label = () => {
     for (const o of sel.options) o.textContent = narrow && narrow.matches ? o.value.slice(0, 2).toUpperCase() : nameOf(o.value);
   };

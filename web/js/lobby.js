@@ -10,7 +10,7 @@ import {
   rememberGame, toast,
 } from './common.js';
 import { N_, andList, field, ready, t, tn } from './i18n.js';
-import { chosenOptions, levelLabel, optionLabel, optionsLine, valueLabel } from './options.js';
+import { chosenOptions, levelLabel, levelWord, optionLabel, optionsLine, valueLabel } from './options.js';
 
 // requestKey: the key of the next new game; lastKey/lastAt: the key of the game
 // just created and when, so the second click of a double click that arrives
@@ -199,8 +199,10 @@ function showCreated(res) {
 function seatChips(g) {
   return el('div.who', g.seats.map((s) => {
     if (s.open) return el('span.chip.free', t('Seat {seat} · free', { seat: s.seat + 1 }));
-    const label = s.kind === 'ai' ? `${displayName(s.name)} · ${levelLabel(s.level)}` : `${s.joined ? '●' : '○'} ${displayName(s.name)}`;
-    return el(`span.chip${s.kind === 'ai' ? '.ai' : ''}`, { title: label }, label, s.resigned ? ` · ${t('resigned')}` : '');
+    const label = s.kind === 'ai' ? `${displayName(s.name)} · ${levelWord(s.level)}` : `${s.joined ? '●' : '○'} ${displayName(s.name)}`;
+    const who = s.kind === 'ai' ? [el('span', { translate: 'no' }, displayName(s.name)), ` · ${levelWord(s.level)}`]
+      : [`${s.joined ? '●' : '○'} `, el('span', { translate: 'no' }, displayName(s.name))];
+    return el(`span.chip${s.kind === 'ai' ? '.ai' : ''}`, { title: label }, ...who, s.resigned ? ` · ${t('resigned')}` : '');
   }));
 }
 

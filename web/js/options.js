@@ -11,10 +11,15 @@
 // they are shown through t() (web/js/i18n.js) in the page's language.
 import { N_, t } from './i18n.js';
 
-// The computer's levels (the catalog's "levels"), in players' words.
+// The computer's levels (the catalog's "levels"), in players' words: as a
+// choice ("Easy") and within a line ("Computer · easy").
 const LEVELS = { easy: N_('Easy'), normal: N_('Normal'), hard: N_('Hard') };
+const LEVEL_WORDS = { easy: N_('easy'), normal: N_('normal'), hard: N_('hard') };
 export function levelLabel(name) {
   return LEVELS[name] ? t(LEVELS[name]) : name;
+}
+export function levelWord(name) {
+  return LEVEL_WORDS[name] ? t(LEVEL_WORDS[name]) : name;
 }
 
 // The catalog entry of one option: its player's name and its values' names.
