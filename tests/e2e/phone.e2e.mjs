@@ -13,7 +13,7 @@
 // have tests of their own near the end.
 import { assert, assertEq } from '../server/lib.mjs';
 import { browserSuite } from './browser.mjs';
-import { PENDING, assertFits, assertNoEnglish } from './i18n-check.mjs';
+import { assertFits, assertNoEnglish } from './i18n-check.mjs';
 
 const { server, browser, t, errors, shot, finish, artifacts } = await browserSuite({ title: 'browser tests (phone, 390×844, touch)', prefix: 'phone-', aiDelay: 0 });
 const W = 390, H = 844;
@@ -1149,7 +1149,7 @@ t.test('in Spanish and in the pseudo-language on a phone: every page and phase o
       if (url) await page.goto(`${server.base}${url}`);
       await page.waitForSelector(sel);
       assertEq(await page.evaluate(() => document.documentElement.lang), page === es ? 'es' : 'en', `${where}: the page's language`);
-      if (page === es) await assertNoEnglish(es, where, /rules/.test(where) ? { ignore: [...PENDING, 'title'] } : {});
+      if (page === es) await assertNoEnglish(es, where);
       else await assertFits(xx, `${where} (pseudo)`);
     }
     if (process.env.I18N_TIMES) console.log(`  ${where}: ${Date.now() - T0} ms`);
