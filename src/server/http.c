@@ -67,6 +67,13 @@ struct srv_http {
     bool watchdog_started;
     bool stopping; /* under watch_lock */
     pthread_cond_t wake;
+    /* the hashing threads: account requests leave the daemon's one thread */
+    pthread_mutex_t slow_lock;
+    pthread_cond_t slow_wake;
+    struct http_req *slow_head, *slow_tail;
+    int slow_queued, hashers;
+    bool slow_stopping; /* under slow_lock */
+    pthread_t hasher[2]; /* HTTP_HASHERS */
 };
 
 typedef struct http_req {
@@ -74,7 +81,23 @@ typedef struct http_req {
     char *body;
     size_t len;
     bool too_big;
+    /* an account request whose Argon2id work runs on a hashing thread
+     * while the connection is suspended (http_slow_*) */
+    int slow;                 /* HTTP_SLOW_*: what to do; 0: nothing */
+    char address[80];         /* the client's (log-in limits) */
+    int64_t account;          /* the session's account */
+    uint8_t session[SRV_HASH_LEN];
+    struct MHD_Connection *conn;
+    srv_account_answer answer;
+    bool answered;            /* `answer` is ready: the resumed request sends it */
+    struct http_req *next;    /* the hashing queue */
 } http_req;
+
+/* Requests whose answer needs Argon2id (some 50-100 ms and 64 MiB each):
+ * sign-up, log-in, a password change, deleting an account. */
+enum { HTTP_SLOW_SIGNUP = 1, HTTP_SLOW_LOGIN, HTTP_SLOW_PASSWORD, HTTP_SLOW_DELETE };
+#define HTTP_HASHERS 2     /* hashing threads (srv_http.hasher): at most this many hashes at once */
+#define HTTP_HASH_QUEUE 64 /* requests waiting beyond those: more are refused (503) */
 
 /* ---- slow clients ---- */
 
@@ -359,6 +382,90 @@ static void http_claim(srv_http *h, const http_req *rq, srv_account_answer *ans)
     json_decref(reply);
 }
 
+/* Does the account work of a suspended (or, failing that, this) request. */
+static void http_slow_run(srv_http *h, http_req *rq)
+{
+    const char *body = rq->body ? rq->body : "";
+    srv_account_answer *ans = &rq->answer;
+    switch (rq->slow) {
+    case HTTP_SLOW_SIGNUP:
+        srv_accounts_signup(h->accounts, body, rq->len, rq->address, ans);
+        http_claim(h, rq, ans);
+        break;
+    case HTTP_SLOW_LOGIN:
+        srv_accounts_login(h->accounts, body, rq->len, rq->address, ans);
+        http_claim(h, rq, ans);
+        break;
+    case HTTP_SLOW_PASSWORD:
+        srv_accounts_password(h->accounts, rq->account, rq->session, body, rq->len, ans);
+        break;
+    case HTTP_SLOW_DELETE:
+        srv_accounts_delete(h->accounts, rq->account, body, rq->len, ans);
+        if (ans->status == 200)
+            srv_rooms_forget_account(h->rooms, rq->account, SRV_FORMER_PLAYER);
+        break;
+    default:
+        break;
+    }
+    rq->answered = true;
+}
+
+static void *http_hasher(void *arg)
+{
+    srv_http *h = arg;
+    pthread_mutex_lock(&h->slow_lock);
+    for (;;) {
+        while (!h->slow_head && !h->slow_stopping)
+            pthread_cond_wait(&h->slow_wake, &h->slow_lock);
+        http_req *rq = h->slow_head;
+        if (!rq)
+            break; /* stopping, and nothing left to answer */
+        h->slow_head = rq->next;
+        if (!h->slow_head)
+            h->slow_tail = NULL;
+        h->slow_queued--;
+        pthread_mutex_unlock(&h->slow_lock);
+        tb__json_fresh();
+        http_slow_run(h, rq);
+        MHD_resume_connection(rq->conn); /* the daemon calls http_access again */
+        pthread_mutex_lock(&h->slow_lock);
+    }
+    pthread_mutex_unlock(&h->slow_lock);
+    return NULL;
+}
+
+/* Hands an account request to the hashing threads: the connection waits
+ * suspended, so the daemon's thread goes on serving everyone else.  When
+ * the threads are stopping (or never started) it is done here; when too
+ * many wait already, 503. */
+static enum MHD_Result http_slow(srv_http *h, struct MHD_Connection *c, http_req *rq, int kind)
+{
+    rq->slow = kind;
+    rq->conn = c;
+    pthread_mutex_lock(&h->slow_lock);
+    bool here = h->slow_stopping || h->hashers == 0;
+    bool full = !here && h->slow_queued >= HTTP_HASH_QUEUE;
+    if (!here && !full) {
+        /* suspended before a hasher can see it, so its resume comes after */
+        MHD_suspend_connection(c);
+        rq->next = NULL;
+        if (h->slow_tail)
+            h->slow_tail->next = rq;
+        else
+            h->slow_head = rq;
+        h->slow_tail = rq;
+        h->slow_queued++;
+        pthread_cond_signal(&h->slow_wake);
+    }
+    pthread_mutex_unlock(&h->slow_lock);
+    if (full)
+        return http_error(c, 503, "busy", "the server has too many log-ins to check; try again");
+    if (!here)
+        return MHD_YES;
+    http_slow_run(h, rq);
+    return http_send_answer(c, &rq->answer);
+}
+
 static enum MHD_Result http_too_big(struct MHD_Connection *c)
 {
     char msg[96];
@@ -369,7 +476,7 @@ static enum MHD_Result http_too_big(struct MHD_Connection *c)
 /* POST /api/accounts, POST|DELETE /api/session, GET|DELETE /api/me,
  * POST /api/me/password, PUT /api/me/lang, POST /api/me/claim. */
 static enum MHD_Result http_accounts(srv_http *h, struct MHD_Connection *c, char part[][64],
-                                     int parts, const char *method, const http_req *rq)
+                                     int parts, const char *method, http_req *rq)
 {
     bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
     bool post = strcmp(method, "POST") == 0, del = strcmp(method, "DELETE") == 0;
@@ -379,19 +486,15 @@ static enum MHD_Result http_accounts(srv_http *h, struct MHD_Connection *c, char
     memset(&ans, 0, sizeof ans);
     if (rq->too_big)
         return http_too_big(c);
-    char address[80];
-    http_client_address(h, c, address, sizeof address);
+    http_client_address(h, c, rq->address, sizeof rq->address);
     if (parts == 1 && strcmp(part[0], "accounts") == 0) {
         if (!post)
             return http_method_not_allowed(c, "POST");
-        srv_accounts_signup(h->accounts, body, rq->len, address, &ans);
-        http_claim(h, rq, &ans);
-        return http_send_answer(c, &ans);
+        return http_slow(h, c, rq, HTTP_SLOW_SIGNUP);
     }
     if (parts == 1 && strcmp(part[0], "session") == 0) {
         if (post) {
-            srv_accounts_login(h->accounts, body, rq->len, address, &ans);
-            http_claim(h, rq, &ans);
+            return http_slow(h, c, rq, HTTP_SLOW_LOGIN);
         } else if (del) {
             srv_accounts_logout(h->accounts, cookie, &ans);
         } else {
@@ -441,14 +544,12 @@ static enum MHD_Result http_accounts(srv_http *h, struct MHD_Connection *c, char
         srv_accounts_cookie(h->accounts, cookie, &ans); /* 30 more days from now */
         return http_send_answer(c, &ans);
     }
-    if (parts == 1) { /* DELETE /api/me */
-        srv_accounts_delete(h->accounts, account, body, rq->len, &ans);
-        if (ans.status == 200)
-            srv_rooms_forget_account(h->rooms, account, SRV_FORMER_PLAYER);
-        return http_send_answer(c, &ans);
-    }
+    rq->account = account;
+    memcpy(rq->session, session, SRV_HASH_LEN);
+    if (parts == 1) /* DELETE /api/me */
+        return http_slow(h, c, rq, HTTP_SLOW_DELETE);
     if (strcmp(part[1], "password") == 0) {
-        srv_accounts_password(h->accounts, account, session, body, rq->len, &ans);
+        return http_slow(h, c, rq, HTTP_SLOW_PASSWORD);
     } else if (strcmp(part[1], "lang") == 0) {
         srv_accounts_lang(h->accounts, account, body, rq->len, &ans);
     } else { /* claim */
@@ -907,6 +1008,8 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const ch
         *upload_data_size = 0;
         return MHD_YES;
     }
+    if (rq->answered) /* back from a hashing thread (http_slow) */
+        return http_send_answer(c, &rq->answer);
     http_watch_set(h, c, HTTP_ANSWERING);
     if (http_foreign(h, c, url, method))
         return http_error(c, 403, "foreign_origin",
@@ -936,6 +1039,8 @@ static void http_completed(void *cls, struct MHD_Connection *c, void **req_cls,
     http_req *rq = *req_cls;
     if (rq) {
         free(rq->body);
+        free(rq->answer.reply);
+        sodium_memzero(rq->answer.cookie, sizeof rq->answer.cookie);
         free(rq);
         *req_cls = NULL;
     }
@@ -956,7 +1061,8 @@ srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *
         snprintf(err, errlen, "cannot use host '%s': %s", cfg->host, gai_strerror(gai));
         return NULL;
     }
-    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_UPGRADE | MHD_USE_ITC;
+    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_UPGRADE | MHD_USE_ITC |
+                     MHD_ALLOW_SUSPEND_RESUME;
     if (ai->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     if (!cfg->quiet)
@@ -986,6 +1092,8 @@ srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&h->wake, &ca);
     pthread_condattr_destroy(&ca);
+    pthread_mutex_init(&h->slow_lock, NULL);
+    pthread_cond_init(&h->slow_wake, NULL);
     h->daemon = MHD_start_daemon(flags, (uint16_t)cfg->port, NULL, NULL, http_access, h,
                                  MHD_OPTION_SOCK_ADDR, ai->ai_addr,
                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned)SRV_MAX_CONNECTIONS,
@@ -1002,9 +1110,14 @@ srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *
                  cfg->host, cfg->port);
         pthread_cond_destroy(&h->wake);
         pthread_mutex_destroy(&h->watch_lock);
+        pthread_cond_destroy(&h->slow_wake);
+        pthread_mutex_destroy(&h->slow_lock);
         free(h);
         return NULL;
     }
+    for (int i = 0; i < HTTP_HASHERS; i++)
+        if (pthread_create(&h->hasher[h->hashers], NULL, http_hasher, h) == 0)
+            h->hashers++; /* none at all: account requests are answered in the daemon's thread */
     h->watchdog_started = pthread_create(&h->watchdog, NULL, http_watchdog, h) == 0;
     if (!h->watchdog_started)
         srv_log(&h->cfg, "cannot start the slow-client watchdog: idle timeouts only");
@@ -1038,8 +1151,18 @@ void srv_http_stop(srv_http *h)
         pthread_mutex_unlock(&h->watch_lock);
         pthread_join(h->watchdog, NULL);
     }
+    /* the hashing threads answer what they hold (resuming its connection)
+     * before the daemon goes */
+    pthread_mutex_lock(&h->slow_lock);
+    h->slow_stopping = true;
+    pthread_cond_broadcast(&h->slow_wake);
+    pthread_mutex_unlock(&h->slow_lock);
+    for (int i = 0; i < h->hashers; i++)
+        pthread_join(h->hasher[i], NULL);
     if (h->daemon)
         MHD_stop_daemon(h->daemon); /* every connection's CLOSED empties the list */
+    pthread_cond_destroy(&h->slow_wake);
+    pthread_mutex_destroy(&h->slow_lock);
     pthread_cond_destroy(&h->wake);
     pthread_mutex_destroy(&h->watch_lock);
     free(h);

@@ -95,6 +95,17 @@ t.test('log in: 200 and a cookie; unknown name and wrong password get the same 4
   assert(unknown.ms > wrong.ms * 0.4, `similar time: unknown ${unknown.ms} ms, wrong ${wrong.ms} ms`);
 });
 
+t.test('the Argon2id work of log-ins does not hold up other requests', async () => {
+  const a = await signup(uniq('Ivo'));
+  let done = 0;
+  const logins = [1, 2, 3, 4].map(() => login(a.name, a.password).then((r) => { done++; return r; }));
+  await sleep(5); // the log-ins are in the server
+  const health = await api(server, 'GET', '/api/health');
+  assertEq(health.status, 200, 'health');
+  assert(done < 4, `a plain request was answered while log-ins were being checked (${done} of 4 done)`);
+  for (const r of await Promise.all(logins)) assertEq(r.status, 200, 'each log-in');
+});
+
 t.test('GET /api/me: 401 without a session, with a guessed token, and after log-out', async () => {
   expectError(await api(server, 'GET', '/api/me'), 401, 'not_signed_in');
   const guess = `tabula_session=${crypto.randomBytes(32).toString('base64url')}`;
