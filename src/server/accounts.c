@@ -79,7 +79,7 @@ void srv_accounts_close(srv_accounts *a)
 
 static void acc_answer(srv_account_answer *ans, int status, json_t *j)
 {
-    ans->status = status;
+    ans->status = j ? status : SRV_INTERNAL_STATUS; /* no memory for the answer */
     ans->reply = srv_json_text(j);
     if (!ans->reply)
         ans->status = SRV_INTERNAL_STATUS;
@@ -592,11 +592,14 @@ json_t *srv_accounts_me_json(srv_accounts *a, int64_t account, int *status)
 {
     srv_account_row row;
     int rc = srv_accounts_find(a, account, &row);
-    *status = rc == 0 ? 200 : rc == 1 ? 401 : 500;
+    *status = rc == 0 ? SRV_INTERNAL_STATUS : rc == 1 ? 401 : 500; /* 503: no memory */
     if (rc)
         return NULL;
-    return json_pack("{s:s,s:s,s:s,s:b,s:s}", "name", row.name, "lang", row.lang, "email",
+    json_t *j = json_pack("{s:s,s:s,s:s,s:b,s:s}", "name", row.name, "lang", row.lang, "email",
                      row.email, "email_confirmed", row.email_confirmed, "created", row.created);
+    if (j)
+        *status = 200;
+    return j;
 }
 
 bool srv_accounts_same_origin(const srv_accounts *a, const char *origin, const char *host)

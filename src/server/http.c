@@ -497,8 +497,20 @@ static enum MHD_Result http_accounts(srv_http *h, struct MHD_Connection *c, char
             return http_slow(h, c, rq, HTTP_SLOW_LOGIN);
         } else if (del) {
             srv_accounts_logout(h->accounts, cookie, &ans);
+        } else if (get) {
+            /* who this browser is, without an error for a guest (pages ask it on every load) */
+            int64_t account = srv_accounts_of_cookie(h->accounts, cookie, NULL);
+            int status = 200;
+            json_t *me = account > 0 ? srv_accounts_me_json(h->accounts, account, &status) : NULL;
+            if (account < 0 || (account > 0 && !me && status != 401))
+                return http_error(c, 500, "store_failed",
+                                  "the server could not reach its database; try again");
+            if (!me)
+                return http_json(c, 200, json_pack("{s:b}", "signed_in", false));
+            json_object_set_new(me, "signed_in", json_true());
+            return http_json(c, 200, me);
         } else {
-            return http_method_not_allowed(c, "POST, DELETE");
+            return http_method_not_allowed(c, "GET, POST, DELETE");
         }
         return http_send_answer(c, &ans);
     }

@@ -59,6 +59,10 @@ t.test('sign up: 201 with a session cookie, HttpOnly, SameSite=Lax, Path=/, not 
   assertEq(m.status, 200, 'GET /api/me with the cookie');
   assertEq(m.json.name, a.name, 'my name');
   assertEq(m.json.games, [], 'no games yet');
+  const who = await api(server, 'GET', '/api/session', undefined, withCookie(a.cookie));
+  assertEq([who.status, who.json.signed_in, who.json.name], [200, true, a.name], 'GET /api/session signed in');
+  const guest = await api(server, 'GET', '/api/session');
+  assertEq([guest.status, guest.json], [200, { signed_in: false }], 'GET /api/session for a guest: 200, no error');
 });
 
 t.test('sign up refusals: 409 a taken name (in any case), 400 bad names and short passwords', async () => {

@@ -179,8 +179,8 @@ async function main() {
   $('brand-logo').append(brandSvg());
   await ready();
   document.title = t('Tabula — your account');
-  const r = await call('GET', '/api/me');
-  if (r.ok) signedInView(r.json); else guestView();
+  const r = await call('GET', '/api/session');
+  if (r.ok && r.json && r.json.signed_in) signedInView(r.json); else guestView();
 }
 
 main();

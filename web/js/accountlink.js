@@ -10,16 +10,18 @@ import { onSetLang, adoptLang, ready, t } from './i18n.js';
 
 export const session = { name: null, lang: '', loaded: null };
 
-// GET /api/me once per page: {name, lang, games} or null for a guest.
+// GET /api/session once per page: {name, lang, ...} or null for a guest
+// (a guest's answer is a 200 too: no error on every page a guest opens).
 export function whoAmI() {
   if (!session.loaded) {
-    session.loaded = fetch('/api/me', { headers: { Accept: 'application/json' } })
+    session.loaded = fetch('/api/session', { headers: { Accept: 'application/json' } })
       .then((r) => (r.ok ? r.json() : null))
       .catch(() => null)
       .then((me) => {
-        session.name = me ? me.name : null;
-        session.lang = me ? me.lang : '';
-        return me;
+        const who = me && me.signed_in ? me : null;
+        session.name = who ? who.name : null;
+        session.lang = who ? who.lang : '';
+        return who;
       });
   }
   return session.loaded;
