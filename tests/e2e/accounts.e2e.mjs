@@ -124,4 +124,20 @@ t.test('account page: language kept with the account, log out; in Spanish no Eng
   await es.context().close();
 });
 
+t.test('a seat link a friend sent, opened here, is kept at sign-up too', async () => {
+  const g = (await api(server, 'POST', '/api/games', { game: 'clans', seats: [{ kind: 'human', name: 'Host' }, { kind: 'human', name: 'Friend' }] })).json;
+  const { ctx, page } = await context(DESKTOP);
+  await page.goto(`${server.base}${g.seats[1].link}`);
+  await page.waitForSelector('#crumb b');
+  await page.goto(`${server.base}/account.html`);
+  await page.fill('#signup-name', `Friend ${Date.now() % 100000}`);
+  await page.fill('#signup-password', PASSWORD);
+  await page.click('#signup');
+  await page.waitForURL(/\/me\.html$/);
+  await page.waitForSelector(`#me-games [data-game="${g.id}"]`);
+  const sum = (await api(server, 'GET', `/api/games/${g.id}`)).json;
+  assertEq(sum.seats.map((x) => x.account), [false, true], 'the friend\'s seat is the new account\'s, the host\'s is not');
+  await ctx.close();
+});
+
 await finish();

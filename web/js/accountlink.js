@@ -10,6 +10,24 @@ import { onSetLang, adoptLang, ready, t } from './i18n.js';
 
 export const session = { name: null, lang: '', loaded: null };
 
+// Seat links this browser opened (a friend's link, not only the games it
+// created, which common.js keeps): {game, token}, the latest first, at most
+// 50.  Signing up or logging in hands them to the account (account.js).
+const OPENED = 'tabula.seatlinks';
+export function openedSeats() {
+  try { return JSON.parse(localStorage.getItem(OPENED) || '[]'); } catch { return []; }
+}
+function rememberSeat() {
+  const q = new URLSearchParams(location.search);
+  const game = q.get('game'), token = q.get('token');
+  if (!/\/game\.html$/.test(location.pathname) || !game || !token) return;
+  try {
+    const list = openedSeats().filter((s) => s.game !== game || s.token !== token);
+    list.unshift({ game, token });
+    localStorage.setItem(OPENED, JSON.stringify(list.slice(0, 50)));
+  } catch { /* no storage: nothing to keep */ }
+}
+
 // GET /api/session once per page: {name, lang, ...} or null for a guest
 // (a guest's answer is a 200 too: no error on every page a guest opens).
 export function whoAmI() {
@@ -44,6 +62,7 @@ function put(link, me) {
 }
 
 async function start() {
+  rememberSeat();
   const bar = document.querySelector('header.topbar');
   if (!bar || document.getElementById('account-link')) return;
   const link = document.createElement('a');
