@@ -580,6 +580,33 @@ static enum MHD_Result http_accounts(srv_http *h, struct MHD_Connection *c, char
     return http_send_answer(c, &ans);
 }
 
+/* A free seat taken by a browser with a session becomes the account's (and
+ * goes by its name); `reply` (the seat's answer, stolen) is given back,
+ * with the account's name when it did. */
+static char *http_seat_for_account(srv_http *h, struct MHD_Connection *c, char *reply)
+{
+    int64_t account = srv_accounts_of_cookie(h->accounts, http_header(c, "Cookie"), NULL);
+    if (account <= 0)
+        return reply;
+    json_error_t jerr;
+    json_t *j = tb__json_loads(reply, 0, &jerr);
+    json_t *claim = json_pack("[{s:O,s:O}]", "game", json_object_get(j, "id"), "token",
+                              json_object_get(j, "token"));
+    char name[SRV_NAME_LEN];
+    if (claim && srv_rooms_claim_seats(h->rooms, account, claim) == 1 &&
+        srv_accounts_name_of(h->accounts, account, name) == 0 &&
+        json_object_set_new(j, "name", json_string(name)) == 0) {
+        char *text = json_dumps(j, JSON_COMPACT);
+        if (text) {
+            free(reply);
+            reply = text;
+        }
+    }
+    json_decref(claim);
+    json_decref(j);
+    return reply;
+}
+
 /* CSRF: a state-changing request (or a WebSocket upgrade) that carries a
  * session cookie and an Origin other than this server's own (the Host
  * header's, accounts.c) is refused.  Without a cookie, or without an
@@ -843,6 +870,8 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
                                                 &reply)
                            : srv_room_delete(h->rooms, part[1], rq->body ? rq->body : "", rq->len,
                                              &reply);
+        if (seats && status < 300 && reply)
+            reply = http_seat_for_account(h, c, reply);
         return http_send(c, (unsigned)status, "application/json", reply);
     }
     if (seats)

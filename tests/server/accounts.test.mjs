@@ -253,6 +253,11 @@ t.test('a guest who signs up (or logs in) keeps the seats of the links the brows
   const g2 = (await api(server, 'POST', '/api/games', { game: 'clans', seats: [{ kind: 'human' }, { kind: 'ai' }] })).json;
   const byLogin = await api(server, 'POST', '/api/session', { name: b.name, password: b.password, claim: [{ game: g2.id, token: g2.seats[0].token }] });
   assertEq(byLogin.json.claimed, 1, 'claimed at log-in too');
+  // a free seat taken from the lobby with a session is the account's at once
+  const table = (await api(server, 'POST', '/api/games', { game: 'clans', seats: [{ kind: 'human', name: 'Host' }, { kind: 'human', open: true }] })).json;
+  const took = await api(server, 'POST', `/api/games/${table.id}/seats`, { seat: 1, name: 'Guest name' }, withCookie(b.cookie));
+  assertEq([took.status, took.json.name], [201, b.name], `the seat taken goes by the account's name (${took.text.slice(0, 160)})`);
+  assert((await me(b.cookie)).json.games.some((x) => x.id === table.id), 'and is in my games');
 });
 
 t.test('deleting an account: its password asked, its games keep "a former player", its sessions end', async () => {
