@@ -6,7 +6,7 @@
 // Invariants: the name is set as text, never parsed as HTML; a page that
 // cannot reach /api/me still works (the link just says "Log in"); nothing
 // here blocks the page's own module.
-import { onSetLang, adoptLang, ready, t } from './i18n.js';
+import { adoptLang, onSetLang, t } from './i18n.js';
 
 export const session = { name: null, lang: '', loaded: null };
 
@@ -69,11 +69,26 @@ async function start() {
   link.id = 'account-link';
   link.className = 'account-link';
   link.href = '/account.html';
-  const [me] = await Promise.all([whoAmI(), ready()]);
+  const me = await whoAmI();
   put(link, me);
-  const sel = document.getElementById('lang-select');
-  if (sel) sel.before(link); else bar.append(link);
-  if (me && me.lang) adoptLang(me.lang);
+  bar.append(link);
+  // The page's own module loads its language (i18n.js ready(), which then
+  // adds the language selector): this link never loads it itself, so a page
+  // that speaks only English stays as it is; once the selector is there the
+  // link goes before it, in the page's language, and the account's language
+  // is adopted.
+  const languageReady = () => {
+    const sel = document.getElementById('lang-select');
+    if (!sel) return false;
+    sel.before(link);
+    put(link, me);
+    if (me && me.lang) adoptLang(me.lang);
+    return true;
+  };
+  if (!languageReady()) {
+    const watch = new MutationObserver(() => { if (languageReady()) watch.disconnect(); });
+    watch.observe(bar, { childList: true, subtree: true });
+  }
   onSetLang((code) => {
     if (!session.name) return;
     fetch('/api/me/lang', {
