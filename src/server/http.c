@@ -346,7 +346,7 @@ static enum MHD_Result http_send_answer(struct MHD_Connection *c, srv_account_an
     MHD_add_response_header(r, "Content-Type", "application/json");
     MHD_add_response_header(r, "Cache-Control", "no-store");
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-    if (ans->cookie[0])
+    if (ans->cookie[0] && status < 300) /* a failed request sets no session */
         MHD_add_response_header(r, "Set-Cookie", ans->cookie);
     if (ans->retry_after > 0) {
         char secs[16];
@@ -551,8 +551,11 @@ static enum MHD_Result http_accounts(srv_http *h, struct MHD_Connection *c, char
                               "the server could not reach its database; try again");
         }
         json_object_set_new(me, "games", games);
+        ans.reply = json_dumps(me, JSON_COMPACT);
+        json_decref(me);
+        if (!ans.reply) /* no memory for the answer: that request alone fails */
+            return http_error(c, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
         ans.status = 200;
-        ans.reply = srv_json_text(me);
         srv_accounts_cookie(h->accounts, cookie, &ans); /* 30 more days from now */
         return http_send_answer(c, &ans);
     }

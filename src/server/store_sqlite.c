@@ -1047,6 +1047,10 @@ static int sqlstore_account_find(srv_store *base, const char *name_key, int64_t 
             sqlstore_copy(out->email, sizeof out->email, sqlite3_column_text(st, 5));
             out->email_confirmed = sqlite3_column_int(st, 6) != 0;
             rc = 0;
+            if (!out->name[0] || !out->pw_hash[0]) { /* a text SQLite had no memory to give */
+                snprintf(err, errlen, "out of memory reading an account");
+                rc = -1;
+            }
         } else {
             rc = step == SQLITE_DONE ? 1 : sqlstore_fail(s, err, errlen, "reading an account");
         }
