@@ -543,18 +543,25 @@ static enum MHD_Result http_accounts(srv_http *h, struct MHD_Connection *c, char
                                  : http_error(c, 500, "store_failed",
                                               "the server could not reach its database; try again");
         char err[TB_ERR_LEN];
-        json_t *games = srv_rooms_account_games(h->rooms, account, err, sizeof err);
-        if (!games) {
-            json_decref(me);
-            srv_log(&h->cfg, "GET /api/me: %s", err);
-            return http_error(c, 500, "store_failed",
-                              "the server could not reach its database; try again");
-        }
-        json_object_set_new(me, "games", games);
-        ans.reply = json_dumps(me, JSON_COMPACT);
+        char *games = srv_rooms_account_games(h->rooms, account, err, sizeof err);
+        bool listed = games != NULL;
+        char *head = games ? json_dumps(me, JSON_COMPACT) : NULL;
         json_decref(me);
-        if (!ans.reply) /* no memory for the answer: that request alone fails */
-            return http_error(c, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+        /* {"name",...} and the games' text: {"name",...,"games":[...]} */
+        size_t hl = head ? strlen(head) : 0, gl = games ? strlen(games) : 0;
+        char *text = head && hl >= 2 ? malloc(hl + gl + 16) : NULL;
+        if (text)
+            snprintf(text, hl + gl + 16, "%.*s,\"games\":%s}", (int)(hl - 1), head, games);
+        free(head);
+        free(games);
+        if (!text) {
+            srv_log(&h->cfg, "GET /api/me: %s", listed ? "out of memory" : err);
+            return listed || strstr(err, "out of memory")
+                       ? http_error(c, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE)
+                       : http_error(c, 500, "store_failed",
+                                    "the server could not reach its database; try again");
+        }
+        ans.reply = text;
         ans.status = 200;
         srv_accounts_cookie(h->accounts, cookie, &ans); /* 30 more days from now */
         return http_send_answer(c, &ans);
