@@ -88,8 +88,14 @@ t.test('log in: 200 and a cookie; unknown name and wrong password get the same 4
     const res = await login(name, password);
     return { res, ms: Number(process.hrtime.bigint() - t0) / 1e6 };
   };
-  const wrong = await timed(a.name, 'not the password');
-  const unknown = await timed(uniq('Nobody'), 'not the password');
+  // the fastest of three each: a busy machine only ever adds time
+  const fastest = async (name) => {
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await timed(name(), 'not the password'));
+    return runs.reduce((x, y) => (y.ms < x.ms ? y : x));
+  };
+  const wrong = await fastest(() => a.name);
+  const unknown = await fastest(() => uniq('Nobody'));
   assertEq(wrong.res.status, 401, 'wrong password');
   assertEq(unknown.res.status, 401, 'unknown name');
   assertEq(unknown.res.text, wrong.res.text, 'the same body for both');
