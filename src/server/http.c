@@ -13,6 +13,14 @@
  * to LINGUAS or a LANG.po file of the po directory; no answer ever contains
  * a seat token except the reply to the POST that created it.
  *
+ * Accounts (accounts.h): the session cookie is resolved here to an account
+ * id, which goes with a WebSocket upgrade and a game's creation; a request
+ * that changes something (or upgrades) with a session cookie and a foreign
+ * Origin is refused (403) before anything else; the Argon2id work of
+ * sign-up, log-in, a password change and deletion runs on the hashing
+ * threads while its connection waits suspended, so this daemon's one thread
+ * never waits on it.  A Set-Cookie goes only with a successful answer.
+ *
  * Slow clients: every connection is watched from the moment it opens.  A
  * request (headers and body) must arrive within `request_seconds`, and a
  * connection between requests is closed after `idle_seconds`; the watchdog
