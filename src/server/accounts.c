@@ -277,11 +277,12 @@ static void acc_failed(srv_accounts *a, const char *name_key, const char *addres
 static int acc_session_start(srv_accounts *a, int64_t account, srv_account_answer *ans,
                              char *err, size_t errlen)
 {
-    char token[64], now[SRV_TIME_LEN];
+    char token[64], now[SRV_TIME_LEN], idle[SRV_TIME_LEN];
     uint8_t hash[SRV_HASH_LEN];
     srv_secret_token(token, sizeof token, hash);
     srv_iso_now(now);
-    if (a->store->m->session_add(a->store, hash, account, now, err, errlen)) {
+    acc_iso_ago((long)SRV_SESSION_IDLE_DAYS * 86400, idle);
+    if (a->store->m->session_add(a->store, hash, account, now, idle, err, errlen)) {
         sodium_memzero(token, sizeof token);
         return -1;
     }

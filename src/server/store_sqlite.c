@@ -1139,16 +1139,24 @@ static int sqlstore_account_delete(srv_store *base, int64_t id, const char *form
 }
 
 static int sqlstore_session_add(srv_store *base, const uint8_t hash[SRV_HASH_LEN],
-                                int64_t account, const char *now, char *err, size_t errlen)
+                                int64_t account, const char *now, const char *idle_since,
+                                char *err, size_t errlen)
 {
     sqlstore *s = (sqlstore *)base;
-    pthread_mutex_lock(&s->lock);
+    if (sqlstore_begin(s, true, err, errlen))
+        return -1;
     int rc = sqlstore_account_run(s,
-                                  "INSERT INTO sessions (token_hash, account_id, created, last_used)"
-                                  " VALUES (?3, ?1, ?2, ?2)",
-                                  account, now, hash, NULL, err, errlen, "starting a session");
-    pthread_mutex_unlock(&s->lock);
-    return rc;
+                                  "DELETE FROM sessions WHERE account_id = ?1 AND last_used < ?2",
+                                  account, idle_since, NULL, NULL, err, errlen,
+                                  "ending idle sessions") ||
+                     sqlstore_account_run(s,
+                                          "INSERT INTO sessions (token_hash, account_id, created,"
+                                          " last_used) VALUES (?3, ?1, ?2, ?2)",
+                                          account, now, hash, NULL, err, errlen,
+                                          "starting a session")
+                 ? -1
+                 : 0;
+    return sqlstore_write_end(s, rc, err, errlen);
 }
 
 static int sqlstore_session_find(srv_store *base, const uint8_t hash[SRV_HASH_LEN],

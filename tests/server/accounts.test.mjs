@@ -129,6 +129,27 @@ t.test('GET /api/me: 401 without a session, with a guessed token, and after log-
   expectError(await me(a.cookie), 401, 'not_signed_in'); // replaying the old cookie
 });
 
+// SQL on the first server's database, from outside (sqlite3, or psql on the test cluster).
+function sql(text) {
+  if (pg) return psql(db.slice(db.lastIndexOf('/') + 1), text);
+  const r = spawnSync('sqlite3', ['-cmd', '.timeout 5000', db, text], { encoding: 'utf8' });
+  assertEq(r.status, 0, `sqlite3: ${r.stderr}`);
+  return r.stdout;
+}
+
+t.test('a session idle for 30 days ends; a new log-in clears the account\'s idle ones', async () => {
+  const a = await signup(uniq('Old'));
+  const other = cookieOf(await login(a.name, a.password));
+  sql(`UPDATE sessions SET last_used = '2020-01-01T00:00:00.000Z' WHERE account_id = (SELECT id FROM accounts WHERE name = '${a.name}')`);
+  expectError(await me(a.cookie), 401, 'not_signed_in');
+  const fresh = await login(a.name, a.password);
+  assertEq(fresh.status, 200, 'log in again');
+  const left = sql(`SELECT count(*) FROM sessions WHERE account_id = (SELECT id FROM accounts WHERE name = '${a.name}')`).trim();
+  assertEq(left, '1', 'only the new session is kept');
+  expectError(await me(other), 401, 'not_signed_in');
+  assertEq((await me(cookieOf(fresh))).status, 200, 'the new one works');
+});
+
 t.test('a password change ends the other sessions (replay refused) and keeps this one', async () => {
   const a = await signup(uniq('Fay'));
   const other = cookieOf(await login(a.name, a.password));
