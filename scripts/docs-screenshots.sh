@@ -17,6 +17,7 @@ shots=(
   phone-tablet-768x1024-arkadia phone-tablet-1024x768-khronos
   rules-khronos-844x390 rules-clans-desktop rules-khronos-phone
   review-03-graph review-07-phone
+  accounts-signup-phone accounts-me-phone accounts-me-desktop accounts-account-desktop
 )
 for s in "${shots[@]}"; do
   [ -f "$src/$s.png" ] || { echo "docs-screenshots: $src/$s.png is missing (run make test first)" >&2; exit 1; }
