@@ -20,6 +20,7 @@ shots=(
   ratings-leaderboard-1280 ratings-player-1280 ratings-leaderboard-390 ratings-player-es-390
   phone-es-clans-in-play phone-es-arkadia-in-play phone-es-khronos-in-play
   lobby-es-desktop-clans lobby-es-desktop-arkadia lobby-es-desktop-khronos
+  accounts-signup-phone accounts-me-phone accounts-me-desktop accounts-account-desktop
 )
 for s in "${shots[@]}"; do
   [ -f "$src/$s.png" ] || { echo "docs-screenshots: $src/$s.png is missing (run make test first)" >&2; exit 1; }

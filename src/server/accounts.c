@@ -14,6 +14,7 @@
 #include "accounts.h"
 #include "core/text.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -38,6 +39,17 @@ struct srv_accounts {
     pthread_mutex_t lock;
     acc_limit names[ACC_LIMIT_SLOTS], addresses[ACC_LIMIT_SLOTS];
 };
+
+/* Checks a password against its hash: 0 right, 1 wrong, -1 the check could
+ * not be made (no memory for Argon2id's work): then nobody may be told
+ * "wrong".  libsodium says a mismatch with errno EINVAL. */
+static int acc_verify(const char *hash, const char *password)
+{
+    errno = 0;
+    if (crypto_pwhash_str_verify(hash, password, strlen(password)) == 0)
+        return 0;
+    return errno == EINVAL ? 1 : -1;
+}
 
 static int acc_pwhash(char out[crypto_pwhash_STRBYTES], const char *password)
 {
@@ -77,12 +89,16 @@ void srv_accounts_close(srv_accounts *a)
 
 /* ---- small helpers ---- */
 
+/* The answer (j stolen); no memory to build it: 503 internal instead. */
 static void acc_answer(srv_account_answer *ans, int status, json_t *j)
 {
     ans->status = status;
-    ans->reply = srv_json_text(j);
-    if (!ans->reply)
+    ans->reply = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    if (!ans->reply) {
         ans->status = SRV_INTERNAL_STATUS;
+        ans->reply = srv_internal_error("an account answer");
+    }
 }
 
 static void acc_error(srv_account_answer *ans, int status, const char *code, const char *msg)
@@ -261,11 +277,12 @@ static void acc_failed(srv_accounts *a, const char *name_key, const char *addres
 static int acc_session_start(srv_accounts *a, int64_t account, srv_account_answer *ans,
                              char *err, size_t errlen)
 {
-    char token[64], now[SRV_TIME_LEN];
+    char token[64], now[SRV_TIME_LEN], idle[SRV_TIME_LEN];
     uint8_t hash[SRV_HASH_LEN];
     srv_secret_token(token, sizeof token, hash);
     srv_iso_now(now);
-    if (a->store->m->session_add(a->store, hash, account, now, err, errlen)) {
+    acc_iso_ago((long)SRV_SESSION_IDLE_DAYS * 86400, idle);
+    if (a->store->m->session_add(a->store, hash, account, now, idle, err, errlen)) {
         sodium_memzero(token, sizeof token);
         return -1;
     }
@@ -389,21 +406,35 @@ void srv_accounts_signup(srv_accounts *a, const char *body, size_t len, const ch
         acc_fold(name, key);
         srv_iso_now(now);
         int64_t id = 0;
-        int rc = acc_pwhash(hash, password) ? -2
-                 : a->store->m->account_create(a->store, name, key, hash, now, &id, err,
-                                               sizeof err);
+        /* the answer is built first: once the account exists, nothing can fail to tell it */
+        json_t *reply = json_pack("{s:s}", "name", name);
+        char *text = reply ? json_dumps(reply, JSON_COMPACT) : NULL;
+        json_decref(reply);
+        int rc = !text || acc_pwhash(hash, password)
+                     ? -2
+                     : a->store->m->account_create(a->store, name, key, hash, now, &id, err,
+                                                   sizeof err);
         sodium_memzero(hash, sizeof hash);
         if (rc == -2)
             acc_error(ans, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
         else if (rc == 1)
             acc_error(ans, 409, "name_taken", "that name is taken; choose another");
-        else if (rc < 0 || acc_session_start(a, id, ans, err, sizeof err))
+        else if (rc < 0)
             acc_store_error(a, ans, err);
-        else {
+        else if (acc_session_start(a, id, ans, err, sizeof err)) {
+            /* no session, no account: the sign-up changed nothing */
+            char why[TB_ERR_LEN];
+            if (a->store->m->account_delete(a->store, id, SRV_FORMER_PLAYER, why, sizeof why) < 0)
+                srv_log(&a->cfg, "accounts: %s", why);
+            acc_store_error(a, ans, err);
+        } else {
             ans->account = id;
-            acc_answer(ans, 201, json_pack("{s:s}", "name", name));
+            ans->status = 201;
+            ans->reply = text;
+            text = NULL;
             srv_log(&a->cfg, "account %lld signed up", (long long)id);
         }
+        free(text);
     }
     sodium_memzero((char *)password, strlen(password));
     json_decref(j);
@@ -439,17 +470,28 @@ void srv_accounts_login(srv_accounts *a, const char *body, size_t len, const cha
         acc_store_error(a, ans, err);
     } else {
         /* the same Argon2id work whether the name exists or not */
-        bool ok = crypto_pwhash_str_verify(rc == 0 ? row.pw_hash : a->dummy_hash, password,
-                                           strlen(password)) == 0 &&
-                  rc == 0;
-        if (!ok) {
+        int v = acc_verify(rc == 0 ? row.pw_hash : a->dummy_hash, password);
+        bool ok = v == 0 && rc == 0;
+        if (v < 0) {
+            acc_error(ans, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+        } else if (!ok) {
             acc_failed(a, strlen(name) < SRV_NAME_LEN ? key : name, address);
             acc_error(ans, 401, "bad_login", "wrong name or password");
-        } else if (acc_session_start(a, row.id, ans, err, sizeof err)) {
-            acc_store_error(a, ans, err);
         } else {
-            ans->account = row.id;
-            acc_answer(ans, 200, json_pack("{s:s}", "name", row.name));
+            /* the answer first: a session is started only when it can be told */
+            json_t *reply = json_pack("{s:s}", "name", row.name);
+            char *text = reply ? json_dumps(reply, JSON_COMPACT) : NULL;
+            json_decref(reply);
+            if (!text) {
+                acc_error(ans, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+            } else if (acc_session_start(a, row.id, ans, err, sizeof err)) {
+                free(text);
+                acc_store_error(a, ans, err);
+            } else {
+                ans->account = row.id;
+                ans->status = 200;
+                ans->reply = text;
+            }
         }
     }
     sodium_memzero(&row, sizeof row);
@@ -489,11 +531,13 @@ static int acc_check_password(srv_accounts *a, int64_t account, const char *pass
         acc_error(ans, 401, "not_signed_in", "log in first");
         return -1;
     }
-    rc = crypto_pwhash_str_verify(row.pw_hash, password, strlen(password)) == 0 ? 0 : 1;
+    rc = acc_verify(row.pw_hash, password);
     sodium_memzero(&row, sizeof row);
-    if (rc)
+    if (rc < 0)
+        acc_error(ans, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
+    else if (rc)
         acc_error(ans, 403, "wrong_password", "the password is not right");
-    return rc;
+    return rc ? -1 : 0;
 }
 
 void srv_accounts_password(srv_accounts *a, int64_t account, const uint8_t session[SRV_HASH_LEN],
@@ -592,11 +636,14 @@ json_t *srv_accounts_me_json(srv_accounts *a, int64_t account, int *status)
 {
     srv_account_row row;
     int rc = srv_accounts_find(a, account, &row);
-    *status = rc == 0 ? 200 : rc == 1 ? 401 : 500;
+    *status = rc == 0 ? SRV_INTERNAL_STATUS : rc == 1 ? 401 : 500; /* 503: no memory */
     if (rc)
         return NULL;
-    return json_pack("{s:s,s:s,s:s,s:b,s:s}", "name", row.name, "lang", row.lang, "email",
+    json_t *j = json_pack("{s:s,s:s,s:s,s:b,s:s}", "name", row.name, "lang", row.lang, "email",
                      row.email, "email_confirmed", row.email_confirmed, "created", row.created);
+    if (j)
+        *status = 200;
+    return j;
 }
 
 bool srv_accounts_same_origin(const srv_accounts *a, const char *origin, const char *host)

@@ -13,6 +13,14 @@
  * to LINGUAS or a LANG.po file of the po directory; no answer ever contains
  * a seat token except the reply to the POST that created it.
  *
+ * Accounts (accounts.h): the session cookie is resolved here to an account
+ * id, which goes with a WebSocket upgrade and a game's creation; a request
+ * that changes something (or upgrades) with a session cookie and a foreign
+ * Origin is refused (403) before anything else; the Argon2id work of
+ * sign-up, log-in, a password change and deletion runs on the hashing
+ * threads while its connection waits suspended, so this daemon's one thread
+ * never waits on it.  A Set-Cookie goes only with a successful answer.
+ *
  * Slow clients: every connection is watched from the moment it opens.  A
  * request (headers and body) must arrive within `request_seconds`, and a
  * connection between requests is closed after `idle_seconds`; the watchdog
@@ -69,6 +77,13 @@ struct srv_http {
     bool watchdog_started;
     bool stopping; /* under watch_lock */
     pthread_cond_t wake;
+    /* the hashing threads: account requests leave the daemon's one thread */
+    pthread_mutex_t slow_lock;
+    pthread_cond_t slow_wake;
+    struct http_req *slow_head, *slow_tail;
+    int slow_queued, hashers;
+    bool slow_stopping; /* under slow_lock */
+    pthread_t hasher[2]; /* HTTP_HASHERS */
 };
 
 typedef struct http_req {
@@ -76,7 +91,23 @@ typedef struct http_req {
     char *body;
     size_t len;
     bool too_big;
+    /* an account request whose Argon2id work runs on a hashing thread
+     * while the connection is suspended (http_slow_*) */
+    int slow;                 /* HTTP_SLOW_*: what to do; 0: nothing */
+    char address[80];         /* the client's (log-in limits) */
+    int64_t account;          /* the session's account */
+    uint8_t session[SRV_HASH_LEN];
+    struct MHD_Connection *conn;
+    srv_account_answer answer;
+    bool answered;            /* `answer` is ready: the resumed request sends it */
+    struct http_req *next;    /* the hashing queue */
 } http_req;
+
+/* Requests whose answer needs Argon2id (some 50-100 ms and 64 MiB each):
+ * sign-up, log-in, a password change, deleting an account. */
+enum { HTTP_SLOW_SIGNUP = 1, HTTP_SLOW_LOGIN, HTTP_SLOW_PASSWORD, HTTP_SLOW_DELETE };
+#define HTTP_HASHERS 2     /* hashing threads (srv_http.hasher): at most this many hashes at once */
+#define HTTP_HASH_QUEUE 64 /* requests waiting beyond those: more are refused (503) */
 
 /* ---- slow clients ---- */
 
@@ -325,7 +356,7 @@ static enum MHD_Result http_send_answer(struct MHD_Connection *c, srv_account_an
     MHD_add_response_header(r, "Content-Type", "application/json");
     MHD_add_response_header(r, "Cache-Control", "no-store");
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-    if (ans->cookie[0])
+    if (ans->cookie[0] && status < 300) /* a failed request sets no session */
         MHD_add_response_header(r, "Set-Cookie", ans->cookie);
     if (ans->retry_after > 0) {
         char secs[16];
@@ -361,6 +392,90 @@ static void http_claim(srv_http *h, const http_req *rq, srv_account_answer *ans)
     json_decref(reply);
 }
 
+/* Does the account work of a suspended (or, failing that, this) request. */
+static void http_slow_run(srv_http *h, http_req *rq)
+{
+    const char *body = rq->body ? rq->body : "";
+    srv_account_answer *ans = &rq->answer;
+    switch (rq->slow) {
+    case HTTP_SLOW_SIGNUP:
+        srv_accounts_signup(h->accounts, body, rq->len, rq->address, ans);
+        http_claim(h, rq, ans);
+        break;
+    case HTTP_SLOW_LOGIN:
+        srv_accounts_login(h->accounts, body, rq->len, rq->address, ans);
+        http_claim(h, rq, ans);
+        break;
+    case HTTP_SLOW_PASSWORD:
+        srv_accounts_password(h->accounts, rq->account, rq->session, body, rq->len, ans);
+        break;
+    case HTTP_SLOW_DELETE:
+        srv_accounts_delete(h->accounts, rq->account, body, rq->len, ans);
+        if (ans->status == 200)
+            srv_rooms_forget_account(h->rooms, rq->account, SRV_FORMER_PLAYER);
+        break;
+    default:
+        break;
+    }
+    rq->answered = true;
+}
+
+static void *http_hasher(void *arg)
+{
+    srv_http *h = arg;
+    pthread_mutex_lock(&h->slow_lock);
+    for (;;) {
+        while (!h->slow_head && !h->slow_stopping)
+            pthread_cond_wait(&h->slow_wake, &h->slow_lock);
+        http_req *rq = h->slow_head;
+        if (!rq)
+            break; /* stopping, and nothing left to answer */
+        h->slow_head = rq->next;
+        if (!h->slow_head)
+            h->slow_tail = NULL;
+        h->slow_queued--;
+        pthread_mutex_unlock(&h->slow_lock);
+        tb__json_fresh();
+        http_slow_run(h, rq);
+        MHD_resume_connection(rq->conn); /* the daemon calls http_access again */
+        pthread_mutex_lock(&h->slow_lock);
+    }
+    pthread_mutex_unlock(&h->slow_lock);
+    return NULL;
+}
+
+/* Hands an account request to the hashing threads: the connection waits
+ * suspended, so the daemon's thread goes on serving everyone else.  When
+ * the threads are stopping (or never started) it is done here; when too
+ * many wait already, 503. */
+static enum MHD_Result http_slow(srv_http *h, struct MHD_Connection *c, http_req *rq, int kind)
+{
+    rq->slow = kind;
+    rq->conn = c;
+    pthread_mutex_lock(&h->slow_lock);
+    bool here = h->slow_stopping || h->hashers == 0;
+    bool full = !here && h->slow_queued >= HTTP_HASH_QUEUE;
+    if (!here && !full) {
+        /* suspended before a hasher can see it, so its resume comes after */
+        MHD_suspend_connection(c);
+        rq->next = NULL;
+        if (h->slow_tail)
+            h->slow_tail->next = rq;
+        else
+            h->slow_head = rq;
+        h->slow_tail = rq;
+        h->slow_queued++;
+        pthread_cond_signal(&h->slow_wake);
+    }
+    pthread_mutex_unlock(&h->slow_lock);
+    if (full)
+        return http_error(c, 503, "busy", "the server has too many log-ins to check; try again");
+    if (!here)
+        return MHD_YES;
+    http_slow_run(h, rq);
+    return http_send_answer(c, &rq->answer);
+}
+
 static enum MHD_Result http_too_big(struct MHD_Connection *c)
 {
     char msg[96];
@@ -372,7 +487,7 @@ static enum MHD_Result http_too_big(struct MHD_Connection *c)
  * POST /api/me/password, PUT /api/me/lang, POST /api/me/claim,
  * GET|PUT /api/me/email (mail.c). */
 static enum MHD_Result http_accounts(srv_http *h, struct MHD_Connection *c, char part[][64],
-                                     int parts, const char *method, const http_req *rq)
+                                     int parts, const char *method, http_req *rq)
 {
     bool get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
     bool post = strcmp(method, "POST") == 0, del = strcmp(method, "DELETE") == 0;
@@ -382,23 +497,31 @@ static enum MHD_Result http_accounts(srv_http *h, struct MHD_Connection *c, char
     memset(&ans, 0, sizeof ans);
     if (rq->too_big)
         return http_too_big(c);
-    char address[80];
-    http_client_address(h, c, address, sizeof address);
+    http_client_address(h, c, rq->address, sizeof rq->address);
     if (parts == 1 && strcmp(part[0], "accounts") == 0) {
         if (!post)
             return http_method_not_allowed(c, "POST");
-        srv_accounts_signup(h->accounts, body, rq->len, address, &ans);
-        http_claim(h, rq, &ans);
-        return http_send_answer(c, &ans);
+        return http_slow(h, c, rq, HTTP_SLOW_SIGNUP);
     }
     if (parts == 1 && strcmp(part[0], "session") == 0) {
         if (post) {
-            srv_accounts_login(h->accounts, body, rq->len, address, &ans);
-            http_claim(h, rq, &ans);
+            return http_slow(h, c, rq, HTTP_SLOW_LOGIN);
         } else if (del) {
             srv_accounts_logout(h->accounts, cookie, &ans);
+        } else if (get) {
+            /* who this browser is, without an error for a guest (pages ask it on every load) */
+            int64_t account = srv_accounts_of_cookie(h->accounts, cookie, NULL);
+            int status = 200;
+            json_t *me = account > 0 ? srv_accounts_me_json(h->accounts, account, &status) : NULL;
+            if (account < 0 || (account > 0 && !me && status != 401))
+                return http_error(c, 500, "store_failed",
+                                  "the server could not reach its database; try again");
+            if (!me)
+                return http_json(c, 200, json_pack("{s:b}", "signed_in", false));
+            json_object_set_new(me, "signed_in", json_true());
+            return http_json(c, 200, me);
         } else {
-            return http_method_not_allowed(c, "POST, DELETE");
+            return http_method_not_allowed(c, "GET, POST, DELETE");
         }
         return http_send_answer(c, &ans);
     }
@@ -435,25 +558,33 @@ static enum MHD_Result http_accounts(srv_http *h, struct MHD_Connection *c, char
                                  : http_error(c, 500, "store_failed",
                                               "the server could not reach its database; try again");
         char err[TB_ERR_LEN];
-        json_t *games = srv_rooms_account_games(h->rooms, account, err, sizeof err);
-        if (!games) {
-            json_decref(me);
-            srv_log(&h->cfg, "GET /api/me: %s", err);
-            return http_error(c, 500, "store_failed",
-                              "the server could not reach its database; try again");
+        char *games = srv_rooms_account_games(h->rooms, account, err, sizeof err);
+        bool listed = games != NULL;
+        char *head = games ? json_dumps(me, JSON_COMPACT) : NULL;
+        json_decref(me);
+        /* {"name",...} and the games' text: {"name",...,"games":[...]} */
+        size_t hl = head ? strlen(head) : 0, gl = games ? strlen(games) : 0;
+        char *text = head && hl >= 2 ? malloc(hl + gl + 16) : NULL;
+        if (text)
+            snprintf(text, hl + gl + 16, "%.*s,\"games\":%s}", (int)(hl - 1), head, games);
+        free(head);
+        free(games);
+        if (!text) {
+            srv_log(&h->cfg, "GET /api/me: %s", listed ? "out of memory" : err);
+            return listed || strstr(err, "out of memory")
+                       ? http_error(c, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE)
+                       : http_error(c, 500, "store_failed",
+                                    "the server could not reach its database; try again");
         }
-        json_object_set_new(me, "games", games);
+        ans.reply = text;
         ans.status = 200;
-        ans.reply = srv_json_text(me);
         srv_accounts_cookie(h->accounts, cookie, &ans); /* 30 more days from now */
         return http_send_answer(c, &ans);
     }
-    if (parts == 1) { /* DELETE /api/me */
-        srv_accounts_delete(h->accounts, account, body, rq->len, &ans);
-        if (ans.status == 200)
-            srv_rooms_forget_account(h->rooms, account, SRV_FORMER_PLAYER);
-        return http_send_answer(c, &ans);
-    }
+    rq->account = account;
+    memcpy(rq->session, session, SRV_HASH_LEN);
+    if (parts == 1) /* DELETE /api/me */
+        return http_slow(h, c, rq, HTTP_SLOW_DELETE);
     if (email) { /* the address and its turn e-mails (mail.h) */
         char *reply = NULL;
         int status = get ? srv_mail_get(h->mailer, account, &reply)
@@ -463,7 +594,7 @@ static enum MHD_Result http_accounts(srv_http *h, struct MHD_Connection *c, char
         return http_send(c, (unsigned)status, "application/json", reply);
     }
     if (strcmp(part[1], "password") == 0) {
-        srv_accounts_password(h->accounts, account, session, body, rq->len, &ans);
+        return http_slow(h, c, rq, HTTP_SLOW_PASSWORD);
     } else if (strcmp(part[1], "lang") == 0) {
         srv_accounts_lang(h->accounts, account, body, rq->len, &ans);
     } else { /* claim */
@@ -480,6 +611,33 @@ static enum MHD_Result http_accounts(srv_http *h, struct MHD_Connection *c, char
         return http_json(c, 200, json_pack("{s:i}", "claimed", n));
     }
     return http_send_answer(c, &ans);
+}
+
+/* A free seat taken by a browser with a session becomes the account's (and
+ * goes by its name); `reply` (the seat's answer, stolen) is given back,
+ * with the account's name when it did. */
+static char *http_seat_for_account(srv_http *h, struct MHD_Connection *c, char *reply)
+{
+    int64_t account = srv_accounts_of_cookie(h->accounts, http_header(c, "Cookie"), NULL);
+    if (account <= 0)
+        return reply;
+    json_error_t jerr;
+    json_t *j = tb__json_loads(reply, 0, &jerr);
+    json_t *claim = json_pack("[{s:O,s:O}]", "game", json_object_get(j, "id"), "token",
+                              json_object_get(j, "token"));
+    char name[SRV_NAME_LEN];
+    if (claim && srv_rooms_claim_seats(h->rooms, account, claim) == 1 &&
+        srv_accounts_name_of(h->accounts, account, name) == 0 &&
+        json_object_set_new(j, "name", json_string(name)) == 0) {
+        char *text = json_dumps(j, JSON_COMPACT);
+        if (text) {
+            free(reply);
+            reply = text;
+        }
+    }
+    json_decref(claim);
+    json_decref(j);
+    return reply;
 }
 
 /* CSRF: a state-changing request (or a WebSocket upgrade) that carries a
@@ -775,6 +933,8 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
                                                 &reply)
                            : srv_room_delete(h->rooms, part[1], rq->body ? rq->body : "", rq->len,
                                              &reply);
+        if (seats && status < 300 && reply)
+            reply = http_seat_for_account(h, c, reply);
         return http_send(c, (unsigned)status, "application/json", reply);
     }
     if (seats)
@@ -1002,6 +1162,8 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *c, const ch
         *upload_data_size = 0;
         return MHD_YES;
     }
+    if (rq->answered) /* back from a hashing thread (http_slow) */
+        return http_send_answer(c, &rq->answer);
     http_watch_set(h, c, HTTP_ANSWERING);
     if (http_foreign(h, c, url, method))
         return http_error(c, 403, "foreign_origin",
@@ -1033,6 +1195,8 @@ static void http_completed(void *cls, struct MHD_Connection *c, void **req_cls,
     http_req *rq = *req_cls;
     if (rq) {
         free(rq->body);
+        free(rq->answer.reply);
+        sodium_memzero(rq->answer.cookie, sizeof rq->answer.cookie);
         free(rq);
         *req_cls = NULL;
     }
@@ -1053,7 +1217,8 @@ srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *
         snprintf(err, errlen, "cannot use host '%s': %s", cfg->host, gai_strerror(gai));
         return NULL;
     }
-    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_UPGRADE | MHD_USE_ITC;
+    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_UPGRADE | MHD_USE_ITC |
+                     MHD_ALLOW_SUSPEND_RESUME;
     if (ai->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
     if (!cfg->quiet)
@@ -1084,6 +1249,8 @@ srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&h->wake, &ca);
     pthread_condattr_destroy(&ca);
+    pthread_mutex_init(&h->slow_lock, NULL);
+    pthread_cond_init(&h->slow_wake, NULL);
     h->daemon = MHD_start_daemon(flags, (uint16_t)cfg->port, NULL, NULL, http_access, h,
                                  MHD_OPTION_SOCK_ADDR, ai->ai_addr,
                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned)SRV_MAX_CONNECTIONS,
@@ -1100,9 +1267,14 @@ srv_http *srv_http_start(const srv_config *cfg, const char *web_dir, srv_rooms *
                  cfg->host, cfg->port);
         pthread_cond_destroy(&h->wake);
         pthread_mutex_destroy(&h->watch_lock);
+        pthread_cond_destroy(&h->slow_wake);
+        pthread_mutex_destroy(&h->slow_lock);
         free(h);
         return NULL;
     }
+    for (int i = 0; i < HTTP_HASHERS; i++)
+        if (pthread_create(&h->hasher[h->hashers], NULL, http_hasher, h) == 0)
+            h->hashers++; /* none at all: account requests are answered in the daemon's thread */
     h->watchdog_started = pthread_create(&h->watchdog, NULL, http_watchdog, h) == 0;
     if (!h->watchdog_started)
         srv_log(&h->cfg, "cannot start the slow-client watchdog: idle timeouts only");
@@ -1136,8 +1308,18 @@ void srv_http_stop(srv_http *h)
         pthread_mutex_unlock(&h->watch_lock);
         pthread_join(h->watchdog, NULL);
     }
+    /* the hashing threads answer what they hold (resuming its connection)
+     * before the daemon goes */
+    pthread_mutex_lock(&h->slow_lock);
+    h->slow_stopping = true;
+    pthread_cond_broadcast(&h->slow_wake);
+    pthread_mutex_unlock(&h->slow_lock);
+    for (int i = 0; i < h->hashers; i++)
+        pthread_join(h->hasher[i], NULL);
     if (h->daemon)
         MHD_stop_daemon(h->daemon); /* every connection's CLOSED empties the list */
+    pthread_cond_destroy(&h->slow_wake);
+    pthread_mutex_destroy(&h->slow_lock);
     pthread_cond_destroy(&h->wake);
     pthread_mutex_destroy(&h->watch_lock);
     free(h);

@@ -108,10 +108,11 @@ void srv_rooms_set_accounts(srv_rooms *rooms, struct srv_accounts *accounts);
  * account, when no seat names the creator) becomes the creator's. */
 int srv_room_create_as(srv_rooms *rooms, const char *body, size_t len, int64_t creator,
                        char **reply);
-/* me.c: GET /api/me's "games": every game with a seat of the account, the
- * ones where it is the account's turn first, then running, then finished
- * (each group the latest first); NULL with err. */
-json_t *srv_rooms_account_games(srv_rooms *rooms, int64_t account, char *err, size_t errlen);
+/* me.c: GET /api/me's "games" (a JSON array's text, malloc'd): every game
+ * with a seat of the account, the ones where it is the account's turn
+ * first, then running, then finished (each group the latest first); NULL
+ * with err. */
+char *srv_rooms_account_games(srv_rooms *rooms, int64_t account, char *err, size_t errlen);
 /* me.c: a guest who signs up or logs in keeps the seats of the links it
  * holds: `claim` is an array of {"game": ID, "token": T}; each seat named
  * that belongs to no account becomes the account's.  Returns how many did. */

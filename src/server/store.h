@@ -337,8 +337,10 @@ typedef struct srv_store_methods {
      * rows go.  0 done, 1 no such account, -1. */
     int (*account_delete)(srv_store *st, int64_t id, const char *former_name, char *err,
                           size_t errlen);
+    /* A new session of the account; its sessions idle since before
+     * `idle_since` go in the same transaction (nobody will present them). */
     int (*session_add)(srv_store *st, const uint8_t hash[SRV_HASH_LEN], int64_t account,
-                       const char *now, char *err, size_t errlen);
+                       const char *now, const char *idle_since, char *err, size_t errlen);
     /* The account of a session: 0 (*account set), 1 none or idle since before
      * `idle_since` (then deleted), -1.  Its last use becomes `now` when it
      * was before `touch_before`. */

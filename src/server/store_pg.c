@@ -2105,16 +2105,20 @@ static int pgstore_account_delete(srv_store *base, int64_t id, const char *forme
 }
 
 static int pgstore_session_add(srv_store *base, const uint8_t hash[SRV_HASH_LEN],
-                               int64_t account, const char *now, char *err, size_t errlen)
+                               int64_t account, const char *now, const char *idle_since,
+                               char *err, size_t errlen)
 {
     char idtext[24], hex[2 * SRV_HASH_LEN + 1];
     snprintf(idtext, sizeof idtext, "%lld", (long long)account);
     pgstore_hex_of(hash, hex);
-    const char *p[] = {hex, idtext, now};
+    const char *p[] = {hex, idtext, now, idle_since};
+    /* one statement: the account's idle sessions go as the new one comes */
     PGresult *r = pgstore_account_query((pgstore *)base,
-                                        "INSERT INTO sessions (token_hash, account_id, created,"
+                                        "WITH gone AS (DELETE FROM sessions WHERE account_id ="
+                                        " $2::bigint AND last_used < $4)"
+                                        " INSERT INTO sessions (token_hash, account_id, created,"
                                         " last_used) VALUES (decode($1, 'hex'), $2::bigint, $3, $3)",
-                                        3, p, err, errlen, "starting a session");
+                                        4, p, err, errlen, "starting a session");
     PQclear(r);
     return r ? 0 : -1;
 }

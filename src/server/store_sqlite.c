@@ -1665,6 +1665,10 @@ static int sqlstore_account_find(srv_store *base, const char *name_key, int64_t 
             sqlstore_copy(out->email, sizeof out->email, sqlite3_column_text(st, 5));
             out->email_confirmed = sqlite3_column_int(st, 6) != 0;
             rc = 0;
+            if (!out->name[0] || !out->pw_hash[0]) { /* a text SQLite had no memory to give */
+                snprintf(err, errlen, "out of memory reading an account");
+                rc = -1;
+            }
         } else {
             rc = step == SQLITE_DONE ? 1 : sqlstore_fail(s, err, errlen, "reading an account");
         }
@@ -1753,16 +1757,24 @@ static int sqlstore_account_delete(srv_store *base, int64_t id, const char *form
 }
 
 static int sqlstore_session_add(srv_store *base, const uint8_t hash[SRV_HASH_LEN],
-                                int64_t account, const char *now, char *err, size_t errlen)
+                                int64_t account, const char *now, const char *idle_since,
+                                char *err, size_t errlen)
 {
     sqlstore *s = (sqlstore *)base;
-    pthread_mutex_lock(&s->lock);
+    if (sqlstore_begin(s, true, err, errlen))
+        return -1;
     int rc = sqlstore_account_run(s,
-                                  "INSERT INTO sessions (token_hash, account_id, created, last_used)"
-                                  " VALUES (?3, ?1, ?2, ?2)",
-                                  account, now, hash, NULL, err, errlen, "starting a session");
-    pthread_mutex_unlock(&s->lock);
-    return rc;
+                                  "DELETE FROM sessions WHERE account_id = ?1 AND last_used < ?2",
+                                  account, idle_since, NULL, NULL, err, errlen,
+                                  "ending idle sessions") ||
+                     sqlstore_account_run(s,
+                                          "INSERT INTO sessions (token_hash, account_id, created,"
+                                          " last_used) VALUES (?3, ?1, ?2, ?2)",
+                                          account, now, hash, NULL, err, errlen,
+                                          "starting a session")
+                 ? -1
+                 : 0;
+    return sqlstore_write_end(s, rc, err, errlen);
 }
 
 static int sqlstore_session_find(srv_store *base, const uint8_t hash[SRV_HASH_LEN],
@@ -1824,52 +1836,66 @@ static int sqlstore_account_games(srv_store *base, int64_t account, srv_game_row
     sqlite3_stmt *st = NULL;
     srv_game_row *r = NULL;
     int n = 0, cap = 0, step = SQLITE_ERROR, rc = -1;
-    /* one row per seat of every game the account sits in (seats_account),
-     * the decision count and last time read off the decisions' key */
+    /* the games the account sits in (seats_account), each once, with the
+     * decision count and last time read off the decisions' key; in one
+     * snapshot with their seats below */
     if (sqlstore_prepare(s,
                          "SELECT g.id, g.game, g.players, g.seed, g.status, g.created, g.finished,"
                          " COALESCE((SELECT MAX(n) FROM decisions d WHERE d.game_id = g.id), 0),"
                          " g.rated, COALESCE((SELECT d.at FROM decisions d WHERE d.game_id = g.id"
-                         " ORDER BY d.n DESC LIMIT 1), g.created),"
-                         " s.seat, s.kind, s.name, s.level, s.joined, s.is_open, s.resigned,"
-                         " s.account_id"
-                         " FROM games g JOIN seats s ON s.game_id = g.id"
-                         " WHERE g.id IN (SELECT game_id FROM seats WHERE account_id = ?1)"
-                         " ORDER BY g.id, s.seat",
+                         " ORDER BY d.n DESC LIMIT 1), g.created)"
+                         " FROM games g WHERE g.id IN"
+                         " (SELECT game_id FROM seats WHERE account_id = ?1) ORDER BY g.id",
                          &st, err, errlen))
         goto done;
     sqlite3_bind_int64(st, 1, account);
     while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *gid = (const char *)sqlite3_column_text(st, 0);
-        if (!gid)
-            continue;
-        if (n == 0 || strcmp(r[n - 1].id, gid) != 0) {
-            if (n == cap) {
-                int grown_cap = cap ? cap * 2 : 16;
-                srv_game_row *grown = realloc(r, (size_t)grown_cap * sizeof *grown);
-                if (!grown) {
-                    step = SQLITE_NOMEM;
-                    break;
-                }
-                r = grown;
-                cap = grown_cap;
+        if (n == cap) {
+            int grown_cap = cap ? cap * 2 : 64;
+            srv_game_row *grown = realloc(r, (size_t)grown_cap * sizeof *grown);
+            if (!grown) {
+                step = SQLITE_NOMEM;
+                break;
             }
-            sqlstore_read_game(st, &r[n]);
-            r[n].rated = sqlite3_column_int(st, 8) != 0;
-            sqlstore_copy(r[n].updated, sizeof r[n].updated, sqlite3_column_text(st, 9));
-            n++;
+            r = grown;
+            cap = grown_cap;
         }
-        int seat = sqlite3_column_int(st, 10);
-        if (seat < 0 || seat >= TB_MAX_SEATS)
-            continue;
-        srv_seat_row *sr = &r[n - 1].seat[seat];
-        sqlstore_copy(sr->kind, sizeof sr->kind, sqlite3_column_text(st, 11));
-        sqlstore_copy(sr->name, sizeof sr->name, sqlite3_column_text(st, 12));
-        sqlstore_copy(sr->level, sizeof sr->level, sqlite3_column_text(st, 13));
-        sr->joined = sqlite3_column_int(st, 14) != 0;
-        sr->open = sqlite3_column_int(st, 15) != 0;
-        sr->resigned = sqlite3_column_int(st, 16) != 0;
-        sr->account_id = sqlite3_column_int64(st, 17);
+        sqlstore_read_game(st, &r[n]);
+        r[n].rated = sqlite3_column_int(st, 8) != 0;
+        sqlstore_copy(r[n].updated, sizeof r[n].updated, sqlite3_column_text(st, 9));
+        n++;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (step == SQLITE_DONE &&
+        sqlstore_prepare(s,
+                         "SELECT game_id, seat, kind, name, level, joined, is_open, resigned,"
+                         " account_id FROM seats WHERE game_id IN"
+                         " (SELECT game_id FROM seats WHERE account_id = ?1)"
+                         " ORDER BY game_id, seat",
+                         &st, err, errlen) == 0) {
+        sqlite3_bind_int64(st, 1, account);
+        int g = 0; /* both lists are in game id order */
+        while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+            const char *gid = (const char *)sqlite3_column_text(st, 0);
+            while (gid && g < n && strcmp(r[g].id, gid) < 0)
+                g++;
+            int seat = sqlite3_column_int(st, 1);
+            if (!gid || g == n || strcmp(r[g].id, gid) != 0 || seat < 0 || seat >= TB_MAX_SEATS)
+                continue;
+            srv_seat_row *sr = &r[g].seat[seat];
+            sqlstore_copy(sr->kind, sizeof sr->kind, sqlite3_column_text(st, 2));
+            sqlstore_copy(sr->name, sizeof sr->name, sqlite3_column_text(st, 3));
+            sqlstore_copy(sr->level, sizeof sr->level, sqlite3_column_text(st, 4));
+            sr->joined = sqlite3_column_int(st, 5) != 0;
+            sr->open = sqlite3_column_int(st, 6) != 0;
+            sr->resigned = sqlite3_column_int(st, 7) != 0;
+            sr->account_id = sqlite3_column_int64(st, 8);
+        }
+    } else if (step == SQLITE_DONE) {
+        step = SQLITE_ERROR; /* the statement could not be prepared: err says why */
+        free(r);
+        goto done;
     }
     if (step != SQLITE_DONE) {
         if (step == SQLITE_NOMEM)

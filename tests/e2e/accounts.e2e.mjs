@@ -25,8 +25,8 @@ async function context(opts) {
   const page = await ctx.newPage();
   page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
   page.on('console', (m) => {
-    // a guest's GET /api/me is a 401 by design, a short password a 400
-    if (m.type() === 'error' && !/ (401|400) /.test(m.text())) errors.push(`${page.url()}: console: ${m.text()}`);
+    // a short password is a 400 by design (a guest's pages ask /api/session: no 401)
+    if (m.type() === 'error' && !/ 400 /.test(m.text())) errors.push(`${page.url()}: console: ${m.text()}`);
   });
   return { ctx, page };
 }
@@ -116,7 +116,7 @@ t.test('account page: language kept with the account, log out; in Spanish no Eng
   await page.goto(`${server.base}/account.html`);
   await page.click('#logout');
   await page.waitForSelector('#login-form');
-  assertEq(await page.evaluate(() => fetch('/api/me').then((r) => r.status)), 401, 'logged out');
+  assertEq(await page.evaluate(() => fetch('/api/session').then((r) => r.json())), { signed_in: false }, 'logged out');
   await ctx.close();
   // a Spanish browser, a guest: the account page has no English either
   const es = await spanishPage(browser, { width: 390, height: 844 });
@@ -187,6 +187,22 @@ t.test('account page: Turn e-mails — without a relay it says so; with one, an 
   } finally {
     await relayed.stop();
   }
+});
+
+t.test('a seat link a friend sent, opened here, is kept at sign-up too', async () => {
+  const g = (await api(server, 'POST', '/api/games', { game: 'clans', seats: [{ kind: 'human', name: 'Host' }, { kind: 'human', name: 'Friend' }] })).json;
+  const { ctx, page } = await context(DESKTOP);
+  await page.goto(`${server.base}${g.seats[1].link}`);
+  await page.waitForSelector('#crumb b');
+  await page.goto(`${server.base}/account.html`);
+  await page.fill('#signup-name', `Friend ${Date.now() % 100000}`);
+  await page.fill('#signup-password', PASSWORD);
+  await page.click('#signup');
+  await page.waitForURL(/\/me\.html$/);
+  await page.waitForSelector(`#me-games [data-game="${g.id}"]`);
+  const sum = (await api(server, 'GET', `/api/games/${g.id}`)).json;
+  assertEq(sum.seats.map((x) => x.account), [false, true], 'the friend\'s seat is the new account\'s, the host\'s is not');
+  await ctx.close();
 });
 
 await finish();

@@ -16,6 +16,7 @@
  * with a file that cannot be mapped, nothing ever fails.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -55,19 +56,27 @@ static int failalloc_now(void)
     return 1;
 }
 
+/* A failed allocation says why, as the C library's does (errno ENOMEM):
+ * callers such as libsodium's Argon2id tell "no memory" from "wrong" by it. */
+static void *failalloc_none(void)
+{
+    errno = ENOMEM;
+    return NULL;
+}
+
 void *malloc(size_t size)
 {
-    return failalloc_now() ? NULL : __libc_malloc(size);
+    return failalloc_now() ? failalloc_none() : __libc_malloc(size);
 }
 
 void *calloc(size_t n, size_t size)
 {
-    return failalloc_now() ? NULL : __libc_calloc(n, size);
+    return failalloc_now() ? failalloc_none() : __libc_calloc(n, size);
 }
 
 void *realloc(void *p, size_t size)
 {
-    return failalloc_now() ? NULL : __libc_realloc(p, size);
+    return failalloc_now() ? failalloc_none() : __libc_realloc(p, size);
 }
 
 void free(void *p)

@@ -6,6 +6,7 @@
 // Invariants: every text from the server (a name) is set as text, never as
 // HTML; a server refusal is shown by its code in the page's language, never
 // the server's English message; a password field is cleared once sent.
+import { openedSeats } from './accountlink.js';
 import { brandSvg, clear, el, myGames, toast } from './common.js';
 import { emailCard } from './email.js';
 import { languages, lang, ready, setLang, t } from './i18n.js';
@@ -42,9 +43,10 @@ async function call(method, path, body) {
   return { ok: false, status: res.status, code, why: (WHY[code] || (() => t('Something went wrong; nothing changed. Try again.')))({ retry }) };
 }
 
-// The seats of the links this browser holds: {game, token} for each.
+// The seats of the links this browser holds (the games it created, the
+// seat links it opened): {game, token} for each.
 function claims() {
-  const out = [];
+  const out = [...openedSeats()];
   for (const g of myGames()) {
     for (const s of g.seats || []) {
       try {
@@ -181,8 +183,8 @@ async function main() {
   $('brand-logo').append(brandSvg());
   await ready();
   document.title = t('Tabula — your account');
-  const r = await call('GET', '/api/me');
-  if (r.ok) signedInView(r.json); else guestView();
+  const r = await call('GET', '/api/session');
+  if (r.ok && r.json && r.json.signed_in) signedInView(r.json); else guestView();
 }
 
 main();

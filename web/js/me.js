@@ -33,8 +33,10 @@ async function main() {
   document.title = t('Tabula — my games');
   let me = null;
   try {
-    const r = await fetch('/api/me', { headers: { Accept: 'application/json' } });
-    if (r.ok) me = await r.json();
+    // a guest asks /api/session only (a 200), never /api/me (a 401 to the console)
+    const who = await (await fetch('/api/session', { headers: { Accept: 'application/json' } })).json();
+    const r = who && who.signed_in ? await fetch('/api/me', { headers: { Accept: 'application/json' } }) : null;
+    if (r && r.ok) me = await r.json();
   } catch { /* shown below */ }
   clear(root);
   if (!me) {
