@@ -155,7 +155,7 @@ int srv_social_say(srv_room *r, int seat, const char *text, json_t **line, const
         return -1;
     }
     srv_store *st = r->rooms->store;
-    if (st->m->chat_add(st, r->id, n, seat, name, text, at, err, sizeof err)) {
+    if (st->m->chat_add(st, r->id, n, seat, name, text, at, decisions, err, sizeof err)) {
         srv_log(&r->rooms->cfg, "game %s: saving a chat line: %s", r->id, err);
         json_decref(*line);
         *line = NULL;

@@ -113,7 +113,7 @@ typedef struct srv_decision_write {
 typedef struct srv_chat_row {
     int n;         /* the line's number in its game: 1, 2, 3... */
     int seat;      /* 0-based, as everywhere in the server */
-    int decisions; /* decisions of the game stored before the line was said */
+    int decisions; /* decisions of the game made when the line was said */
     char name[SRV_NAME_LEN];
     char *text;    /* malloc'd */
     char at[SRV_TIME_LEN];
@@ -288,13 +288,14 @@ typedef struct srv_store_methods {
     int (*review_load)(srv_store *st, const char *id, char **json, char *err, size_t errlen);
 
     /* ---- table chat and "Play again" (social.c) ---- */
-    /* Stores chat line number n (1-based: the next one) of game `id`; a
-     * second line with that number fails, changing nothing. */
+    /* Stores chat line number n (1-based: the next one) of game `id`, said
+     * when the game had `decisions` decisions; a second line with that
+     * number fails, changing nothing. */
     int (*chat_add)(srv_store *st, const char *id, int n, int seat, const char *name,
-                    const char *text, const char *at, char *err, size_t errlen);
+                    const char *text, const char *at, int decisions, char *err, size_t errlen);
     /* The last `limit` lines of game `id` (limit <= 0: all), oldest first,
-     * each with the decisions stored before it was said (by time); the
-     * caller frees them with srv_chat_free. */
+     * each with the decisions made when it was said; the caller frees them
+     * with srv_chat_free. */
     int (*chat_list)(srv_store *st, const char *id, int limit, srv_chat_row **rows, int *count,
                      char *err, size_t errlen);
     /* The game "Play again" made of game `id` and the game `id` plays again

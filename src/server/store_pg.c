@@ -196,6 +196,7 @@ static const char *const pgstore_migrations[] = {
     "  name TEXT NOT NULL,"
     "  text TEXT NOT NULL,"
     "  at TEXT NOT NULL,"
+    "  decisions INTEGER NOT NULL DEFAULT 0," /* decisions made when it was said */
     "  PRIMARY KEY (game_id, n)"
     ");"
     "CREATE TABLE ratings ("
@@ -1674,18 +1675,20 @@ static int pgstore_query(pgsession *s, const char *sql, int n, const char *const
 }
 
 static int pgstore_chat_add(srv_store *base, const char *id, int n, int seat, const char *name,
-                            const char *text, const char *at, char *err, size_t errlen)
+                            const char *text, const char *at, int decisions, char *err,
+                            size_t errlen)
 {
     pgstore *st = (pgstore *)base;
-    char seatno[16], num[16];
+    char seatno[16], num[16], made[16];
     snprintf(seatno, sizeof seatno, "%d", seat);
     snprintf(num, sizeof num, "%d", n);
-    const char *p[] = {id, num, seatno, name, text, at};
+    snprintf(made, sizeof made, "%d", decisions);
+    const char *p[] = {id, num, seatno, name, text, at, made};
     pgsession *s = pgstore_take(st, false);
     int rc = pgstore_write(s,
-                           "INSERT INTO chat (game_id, n, seat, name, text, at)"
-                           " VALUES ($1, $2::int, $3::int, $4, $5, $6)",
-                           6, p, err, errlen, "saving a chat line");
+                           "INSERT INTO chat (game_id, n, seat, name, text, at, decisions)"
+                           " VALUES ($1, $2::int, $3::int, $4, $5, $6, $7::int)",
+                           7, p, err, errlen, "saving a chat line");
     pgstore_give(st, s);
     return rc;
 }
@@ -1703,8 +1706,7 @@ static int pgstore_chat_list(srv_store *base, const char *id, int limit, srv_cha
     PGresult *r = NULL;
     int rc = pgstore_query(
         s,
-        "SELECT c.n, c.seat, c.name, c.text, c.at,"
-        " (SELECT count(*) FROM decisions d WHERE d.game_id = c.game_id AND d.at COLLATE \"C\" <= c.at)"
+        "SELECT c.n, c.seat, c.name, c.text, c.at, c.decisions"
         " FROM chat c WHERE c.game_id = $1"
         " AND c.n > (SELECT COALESCE(MAX(n), 0) FROM chat WHERE game_id = $1) - $2::int"
         " ORDER BY c.n",

@@ -127,6 +127,7 @@ static const char *const sqlstore_migrations[] = {
     "  name TEXT NOT NULL,"
     "  text TEXT NOT NULL,"
     "  at TEXT NOT NULL,"
+    "  decisions INTEGER NOT NULL DEFAULT 0," /* decisions made when it was said */
     "  PRIMARY KEY (game_id, n)"
     ");"
     "CREATE TABLE ratings ("
@@ -1001,15 +1002,16 @@ static int sqlstore_review_load(srv_store *base, const char *id, char **json, ch
 /* ---- table chat and "Play again" (social.c) ---- */
 
 static int sqlstore_chat_add(srv_store *base, const char *id, int n, int seat, const char *name,
-                             const char *text, const char *at, char *err, size_t errlen)
+                             const char *text, const char *at, int decisions, char *err,
+                             size_t errlen)
 {
     sqlstore *s = (sqlstore *)base;
     pthread_mutex_lock(&s->lock);
-    const void *args[] = {id, &n, &seat, name, text, at};
+    const void *args[] = {id, &n, &seat, name, text, at, &decisions};
     int rc = sqlstore_run(s,
-                          "INSERT INTO chat (game_id, n, seat, name, text, at)"
-                          " VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                          "tiittt", args, NULL, err, errlen, "saving a chat line");
+                          "INSERT INTO chat (game_id, n, seat, name, text, at, decisions)"
+                          " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                          "tiittti", args, NULL, err, errlen, "saving a chat line");
     pthread_mutex_unlock(&s->lock);
     return rc;
 }
@@ -1025,8 +1027,7 @@ static int sqlstore_chat_list(srv_store *base, const char *id, int limit, srv_ch
     sqlite3_stmt *st = NULL;
     int rc = sqlstore_prepare(
         s,
-        "SELECT c.n, c.seat, c.name, c.text, c.at,"
-        " (SELECT COUNT(*) FROM decisions d WHERE d.game_id = c.game_id AND d.at <= c.at)"
+        "SELECT c.n, c.seat, c.name, c.text, c.at, c.decisions"
         " FROM chat c WHERE c.game_id = ?1"
         " AND c.n > (SELECT COALESCE(MAX(n), 0) FROM chat WHERE game_id = ?1) - ?2"
         " ORDER BY c.n",
