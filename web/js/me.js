@@ -6,7 +6,7 @@
 // Invariants: names are set as text, never as HTML; a guest is sent to the
 // account page's log-in, never shown an error.
 import { brandSvg, clear, el } from './common.js';
-import { date, ready, t, tn } from './i18n.js';
+import { date, displayName, ready, t, tn } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const root = $('me');
@@ -19,7 +19,7 @@ function statusText(g) {
 }
 
 function gameItem(g) {
-  const against = g.opponents.length ? t('against {names}', { names: g.opponents.join(', ') }) : t('alone');
+  const against = g.opponents.length ? t('against {names}', { names: g.opponents.map(displayName).join(', ') }) : t('alone');
   return el(`a.me-game${g.your_turn ? '.your-turn' : ''}`, { href: `/game.html?game=${encodeURIComponent(g.id)}`, 'data-game': g.id },
     el('span.me-title', el('b', g.title), ' ', el('span.muted', against)),
     el('span.me-state', el(`span.badge${g.your_turn ? '.badge-turn' : ''}`, statusText(g)),
