@@ -915,7 +915,9 @@ static enum MHD_Result http_api(srv_http *h, struct MHD_Connection *c, const cha
         if (!srv_valid_id(part[1]))
             return http_error(c, 404, "unknown_game", "there is no such game");
         char *reply = NULL;
-        int status = srv_room_rematch(h->rooms, part[1], rq->body ? rq->body : "", rq->len, &reply);
+        int64_t account = srv_accounts_of_cookie(h->accounts, http_header(c, "Cookie"), NULL);
+        int status = srv_room_rematch(h->rooms, part[1], rq->body ? rq->body : "", rq->len,
+                                      account > 0 ? account : 0, &reply);
         return http_send(c, (unsigned)status, "application/json", reply);
     }
     /* lobby.c: take a free seat; delete a game not started */

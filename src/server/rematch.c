@@ -11,7 +11,8 @@
  *
  * Invariants:
  *   - only the person of a seat of a finished game (shown by that seat's
- *     key) makes or fetches its rematch; a spectator, a stranger, a running
+ *     key, or for an account's seat by the account's session) makes or
+ *     fetches its rematch; a spectator, a stranger, a running
  *     or broken game is refused and nothing is made;
  *   - a game has at most one rematch: the store links the first one
  *     (rematch_link, one transaction) and a game made for a second request
@@ -76,8 +77,8 @@ static json_t *rematch_request(srv_room *r, const srv_game_row *row,
  * rematch another request linked first (the game made here deleted again);
  * else the HTTP status of *reply. */
 static int rematch_create(srv_rooms *s, const char *of, const json_t *req,
-                          const srv_seat_row seats[TB_MAX_SEATS], char made[SRV_ID_LEN + 1],
-                          char **reply)
+                          const srv_seat_row seats[TB_MAX_SEATS], bool rated,
+                          char made[SRV_ID_LEN + 1], char **reply)
 {
     pthread_mutex_lock(&s->registry_lock);
     int limit = s->cfg.max_games > 0 ? s->cfg.max_games : SRV_MAX_ROOMS;
@@ -102,8 +103,11 @@ static int rematch_create(srv_rooms *s, const char *of, const json_t *req,
     memset(tokens, 0, sizeof tokens);
     memset(creator, 0, sizeof creator);
     for (int i = 0; i < r->players; i++)
-        if (r->seat[i].kind == SRV_HUMAN)
+        if (r->seat[i].kind == SRV_HUMAN) { /* the person's key and account come along */
             memcpy(r->seat[i].token_hash, seats[i].token_hash, SRV_HASH_LEN);
+            r->seat[i].account_id = seats[i].account_id;
+        }
+    r->rated = rated; /* a rated table plays rated again (its seats are accounts still) */
     srv_game_row row;
     if (srv_room_row(r, seed, &row)) {
         srv_room_free(r);
@@ -157,9 +161,15 @@ static void rematch_offer_locked(srv_room *r)
         srv_client *c = r->clients[i];
         char link[256];
         json_t *msg;
-        if (c->seat >= 0 && c->token[0]) {
+        if (c->seat >= 0) {
+            /* the person's own link: with their key, or for an account's
+             * seat (played by its session) the game's own address */
             int seat = (c->seat + 1) % r->players;
-            snprintf(link, sizeof link, "/game.html?game=%s&token=%s", r->social.rematch, c->token);
+            if (c->token[0])
+                snprintf(link, sizeof link, "/game.html?game=%s&token=%s", r->social.rematch,
+                         c->token);
+            else
+                snprintf(link, sizeof link, "/game.html?game=%s", r->social.rematch);
             msg = json_pack("{s:s,s:s,s:s,s:i,s:s}", "type", "rematch", "id", r->social.rematch,
                             "of", r->id, "seat", seat, "link", link);
         } else {
@@ -175,7 +185,8 @@ static void rematch_offer_locked(srv_room *r)
     }
 }
 
-int srv_room_rematch(srv_rooms *s, const char *id, const char *body, size_t len, char **reply)
+int srv_room_rematch(srv_rooms *s, const char *id, const char *body, size_t len, int64_t account,
+                     char **reply)
 {
     json_error_t jerr;
     json_t *body_json = tb__json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -190,11 +201,12 @@ int srv_room_rematch(srv_rooms *s, const char *id, const char *body, size_t len,
     if (token && !long_key)
         snprintf(key, sizeof key, "%s", token);
     json_decref(body_json);
-    if (!key[0] && !long_key)
+    if (!key[0] && !long_key && account <= 0)
         return srv_error_reply(reply, 403, "not_a_player",
                                "only a player of this game can play it again: send your seat's "
-                               "key as {\"token\": ...}");
+                               "key as {\"token\": ...}, or log in to the account that plays it");
     int status, seat = -2, players = 0, count = 0;
+    bool rated = false;
     bool temporary = false;
     srv_game_row row;
     srv_decision_row *moves = NULL;
@@ -208,8 +220,10 @@ int srv_room_rematch(srv_rooms *s, const char *id, const char *body, size_t len,
         status = srv_error_reply(reply, 404, "unknown_game", "there is no such game");
         goto out;
     }
-    if (!long_key)
+    if (key[0])
         seat = srv_room_seat_of_token(r, key);
+    else if (!long_key)
+        seat = srv_room_seat_of_account(r, account); /* its session shows who it is */
     if (seat < 0) {
         status = srv_error_reply(reply, 403, "bad_token",
                                  "this key is not one of this game's seats, so only its players "
@@ -232,6 +246,7 @@ int srv_room_rematch(srv_rooms *s, const char *id, const char *body, size_t len,
     } else {
         srv_decisions_free(moves, count);
         req = rematch_request(r, &row, seats);
+        rated = r->rated;
         srv_game_row_clear(&row);
         status = req ? 0
                      : srv_error_reply(reply, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);
@@ -239,7 +254,7 @@ int srv_room_rematch(srv_rooms *s, const char *id, const char *body, size_t len,
     pthread_mutex_unlock(&r->lock);
     if (req) { /* no room locked: creating takes the registry */
         char *made_reply = NULL;
-        status = rematch_create(s, id, req, seats, made, &made_reply);
+        status = rematch_create(s, id, req, seats, rated, made, &made_reply);
         json_decref(req);
         if (status >= 300) {
             *reply = made_reply;
@@ -258,9 +273,15 @@ int srv_room_rematch(srv_rooms *s, const char *id, const char *body, size_t len,
         goto out;
     }
     char link[256];
-    snprintf(link, sizeof link, "/game.html?game=%s&token=%s", made, key);
-    *reply = srv_json_text(json_pack("{s:s,s:s,s:i,s:s,s:s}", "id", made, "of", id, "seat",
-                                     (seat + 1) % players, "token", key, "link", link));
+    if (key[0])
+        snprintf(link, sizeof link, "/game.html?game=%s&token=%s", made, key);
+    else
+        snprintf(link, sizeof link, "/game.html?game=%s", made); /* the session plays it */
+    json_t *out = json_pack("{s:s,s:s,s:i,s:s}", "id", made, "of", id, "seat",
+                            (seat + 1) % players, "link", link);
+    if (out && key[0])
+        json_object_set_new(out, "token", json_string(key));
+    *reply = srv_json_text(out);
     memset(link, 0, sizeof link);
 out:
     memset(key, 0, sizeof key);

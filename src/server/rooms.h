@@ -126,11 +126,12 @@ int srv_room_take_seat(srv_rooms *rooms, const char *id, const char *body, size_
                        char **reply);
 int srv_room_delete(srv_rooms *rooms, const char *id, const char *body, size_t len,
                     char **reply);
-/* social.c: POST /api/games/{id}/rematch {"token"}: "Play again" for the
- * person of that seat of a finished game: the new game (made once) and
- * their own link to it.  Returns the HTTP status and sets *reply. */
+/* rematch.c: POST /api/games/{id}/rematch {"token"}: "Play again" for the
+ * person of that seat of a finished game (or, without a token, for the seat
+ * of `account`, the session's account; 0 none): the new game (made once)
+ * and their own link to it.  Returns the HTTP status and sets *reply. */
 int srv_room_rematch(srv_rooms *rooms, const char *id, const char *body, size_t len,
-                     char **reply);
+                     int64_t account, char **reply);
 /* The room in memory, else a finished game loaded just for this answer
  * (*temporary set: free it with srv_room_free).  NULL: no such game. */
 srv_room *srv_room_borrow(srv_rooms *rooms, const char *id, bool *temporary);

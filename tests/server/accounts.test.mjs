@@ -245,6 +245,31 @@ t.test('account seats: played over the WebSocket with the cookie, not with anoth
   expectError(await api(server, 'POST', '/api/games', { game: 'clans', seats: [{ kind: 'ai', account: a.name }, { kind: 'ai' }] }), 400, 'bad_seats');
 });
 
+t.test('play again with account seats: the session shows who asks; seats stay the accounts\'', async () => {
+  const a = await signup(uniq('Lia')), b = await signup(uniq('Max')), c = await signup(uniq('Ned'));
+  const res = await api(server, 'POST', '/api/games', {
+    game: 'clans', seats: [{ kind: 'human', account: a.name }, { kind: 'human', account: b.name }],
+  });
+  const id = res.json.id;
+  const wa = await WsClient.connect(server.port, `?game=${id}`, { headers: { Cookie: a.cookie } });
+  await wa.next((m) => m.type === 'state');
+  wa.send({ type: 'resign', id: 'r' });
+  await wa.next((m) => m.type === 'state' && m.result);
+  const url = `/api/games/${id}/rematch`;
+  expectError(await api(server, 'POST', url, {}), 403, 'not_a_player');
+  expectError(await api(server, 'POST', url, {}, withCookie(c.cookie)), 403, 'bad_token');
+  const made = await api(server, 'POST', url, {}, withCookie(a.cookie));
+  assertEq(made.status, 201, `made by the account's session (${made.text.slice(0, 200)})`);
+  assertEq([made.json.link, made.json.token], [`/game.html?game=${made.json.id}`, undefined], 'the game\'s own address, no key');
+  const again = await api(server, 'POST', url, {}, withCookie(b.cookie));
+  assertEq([again.status, again.json.id], [200, made.json.id], 'the other player gets the same game');
+  const sum = (await api(server, 'GET', `/api/games/${made.json.id}`)).json;
+  assertEq(sum.seats.map((x) => [x.name, x.account]), [[b.name, true], [a.name, true]], 'seats rotated, still the accounts\'');
+  const wb = await WsClient.connect(server.port, `?game=${made.json.id}`, { headers: { Cookie: b.cookie } });
+  assertEq((await wb.next((m) => m.type === 'welcome')).seat, 0, 'Max plays the new game\'s first seat by his session');
+  for (const w of [wa, wb]) w.destroy();
+});
+
 t.test('the creator\'s own seat is their account\'s; rated needs every person\'s seat an account', async () => {
   const a = await signup(uniq('Lou')), b = await signup(uniq('May'));
   const mine = await api(server, 'POST', '/api/games', { game: 'clans', seats: [{ kind: 'human' }, { kind: 'ai' }] }, withCookie(a.cookie));

@@ -229,7 +229,7 @@ export function createRematch({ gameId, token }) {
         rerender();
         try {
           const res = await fetch(`/api/games/${encodeURIComponent(gameId)}/rematch`, {
-            method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token }),
+            method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(token ? { token } : {}), // an account's seat: its session
           });
           const body = await res.json().catch(() => null);
           if (!res.ok || !body || !body.link) throw new Error(body && body.error ? body.error.code : String(res.status));
@@ -243,7 +243,7 @@ export function createRematch({ gameId, token }) {
           rerender();
         }
       };
-      if (isPlayer && token) {
+      if (isPlayer) {
         // made already: the sentence says so; the link is this page's own (offered over
         // the WebSocket), else the button asks the server for it
         return el('div.rematch-row#rematch',
