@@ -26,8 +26,10 @@ const NAMES = ['tabula', 'clans', 'arkadia', 'khronos'];
 
 const WORD = /[\p{L}][\p{L}'’]*[\p{L}]|\p{L}/gu;
 
+// (a token with a digit in it is an id, a square or a count: "rnt6iec5d9an", "k6", "3x")
 function words(text) {
-  return (String(text).replace(/\{[A-Za-z_][A-Za-z0-9_]*\}/g, ' ').match(WORD) || [])
+  return (String(text).replace(/\{[A-Za-z_][A-Za-z0-9_]*\}/g, ' ')
+    .replace(/[\p{L}\p{N}]*\p{N}[\p{L}\p{N}]*/gu, ' ').match(WORD) || [])
     .map((w) => w.toLowerCase().replace(/['’]s$/, ''))
     .flatMap((w) => w.split(/['’]/))
     .filter((w) => w.length >= 2);
