@@ -49,7 +49,7 @@ t.test('after rated games the leaderboard, reached from the lobby, lists people 
   for (const [width, height] of SIZES) {
     await page.setViewportSize({ width, height });
     await page.goto(`${server.base}/`);
-    await page.click('#lobby-leaderboard');
+    await page.click(width < 600 ? '#lobby-leaderboard-phone' : '#lobby-leaderboard'); // a phone: under the opening words
     await page.waitForURL(/leaderboard\.html\?game=clans/);
     await page.waitForSelector('table.leaderboard tbody tr');
     const rows = await page.$$eval('table.leaderboard tbody tr', (trs) => trs.map((tr) => ({

@@ -16,10 +16,9 @@ import { assert, assertEq, sleep, startServer } from '../server/lib.mjs';
 import { assertNoEnglish, englishWords } from './i18n-check.mjs';
 
 const SIZES = [[390, 844], [1280, 800]];
-// The server names a computer's seat "Computer N" (a name, kept as the seat's
-// name in the log's sentences): allowed here until seats' default names are
-// made in the reader's language.
-const NAMES = ['computer'];
+// Names a page may show in Spanish: none beyond the checker's own (the
+// server's default seat names, "Computer N", are shown in the page's language).
+const NAMES = [];
 
 async function post(base, body) {
   const r = await fetch(`${base}/api/games`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });

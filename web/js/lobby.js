@@ -89,7 +89,7 @@ function renderForm() {
   renderGameChoices();
   // "How to play" speaks of the game chosen
   $('lobby-rules').href = `/rules.html?game=${encodeURIComponent(g.name)}`;
-  if ($('lobby-leaderboard')) $('lobby-leaderboard').href = `/leaderboard.html?game=${encodeURIComponent(g.name)}`;
+  for (const id of ['lobby-leaderboard', 'lobby-leaderboard-phone']) if ($(id)) $(id).href = `/leaderboard.html?game=${encodeURIComponent(g.name)}`;
   $('lobby-rules').title = t('How to play {game}', { game: g.title });
   const players = clear($('players'));
   for (let p = g.min_players; p <= g.max_players; p++) players.append(el('option', { value: p }, tn('{n} player', '{n} players', p)));

@@ -30,7 +30,7 @@
 // decision staged for Confirm is drawn in the preview style (class
 // `staged-preview`): the tile, lot, worker or castle piece where it would go.
 import { clear, el, forScreen, svg, touchScreen } from '../common.js';
-import { t, tn } from '../i18n.js';
+import { displayName, t, tn } from '../i18n.js';
 import { lastMoveTracker } from '../lastmove.js';
 
 export const FAMILY = {
@@ -1000,7 +1000,7 @@ export function create({ boardEl, panelsEl, board, decide }) {
     update(next) {
       const prevN = ctx ? ctx.n : -1;
       ctx = next;
-      if (next.seats) ctxSeatName = (k) => (next.seats[k] ? next.seats[k].name : t('Player {n}', { n: k + 1 }));
+      if (next.seats) ctxSeatName = (k) => (next.seats[k] ? displayName(next.seats[k].name) : t('Player {n}', { n: k + 1 }));
       if (next.n !== prevN || !next.yourTurn) { sent = false; staged = null; }
       L = next.yourTurn && next.legal ? parseLegal(next.legal, next.view) : null;
       lastMove.update(next);
