@@ -71,6 +71,7 @@ enum {
 #endif
 
 #define MAIL_LANGS 16 /* languages whose catalogues are kept open */
+#define MAIL_TEXT_MAX ((size_t)1 << 24) /* bytes of an e-mail or page being made, at most */
 
 /* The msgid of each (English; its translations are in po/LANG.po, read
  * through the compiled catalogue of the account's language). */
@@ -123,6 +124,10 @@ static void mail_put(mail_buf *b, const char *s, size_t n)
 {
     if (b->failed)
         return;
+    if (n > MAIL_TEXT_MAX || b->len > MAIL_TEXT_MAX) { /* no e-mail or page is ever so long */
+        b->failed = true;
+        return;
+    }
     if (b->len + n + 1 > b->cap) {
         size_t cap = b->cap ? b->cap : 256;
         while (cap < b->len + n + 1)
