@@ -1080,9 +1080,10 @@ static enum MHD_Result http_static(srv_http *h, struct MHD_Connection *c, const 
     return ret;
 }
 
-/* GET /email/confirm?token=… (the link of a confirmation e-mail) and GET or
- * POST /email/unsubscribe?token=… (the link and the one-click List-
- * Unsubscribe-Post of a turn e-mail): a small page in players' words. */
+/* GET /email/confirm?token=… (the link of a confirmation e-mail), GET
+ * /email/unsubscribe?token=… (the link of a turn e-mail: a page whose button
+ * posts it) and POST /email/unsubscribe?token=… (that button, and the
+ * one-click List-Unsubscribe-Post): a small page in players' words. */
 static enum MHD_Result http_email(srv_http *h, struct MHD_Connection *c, const char *url,
                                   const char *method)
 {
@@ -1095,6 +1096,7 @@ static enum MHD_Result http_email(srv_http *h, struct MHD_Connection *c, const c
     const char *lang = MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "lang");
     char *page = NULL;
     int status = confirm ? srv_mail_confirm_page(h->mailer, token, lang, &page)
+                 : get   ? srv_mail_unsubscribe_ask(h->mailer, token, lang, &page)
                          : srv_mail_unsubscribe_page(h->mailer, token, lang, &page);
     if (!page)
         return http_error(c, SRV_INTERNAL_STATUS, "internal", SRV_INTERNAL_MESSAGE);

@@ -58,6 +58,9 @@ enum {
     W_BAD_LINK_TITLE,
     W_BAD_CONFIRM,
     W_UNSUB_TITLE,
+    W_UNSUB_ASK_TITLE,
+    W_UNSUB_ASK,
+    W_UNSUB_BUTTON,
     W_UNSUB,
     W_BAD_UNSUB,
     W_ACCOUNT,
@@ -98,6 +101,9 @@ static const char *const mail_text[W_COUNT] = {
     [W_BAD_CONFIRM] = N_("This confirmation link is wrong, was used already or has expired. Ask "
                        "for a new one on your account page."),
     [W_UNSUB_TITLE] = N_("Turn e-mails stopped"),
+    [W_UNSUB_ASK_TITLE] = N_("Stop turn e-mails?"),
+    [W_UNSUB_ASK] = N_("Press the button to get no more e-mails when it is your turn."),
+    [W_UNSUB_BUTTON] = N_("Stop turn e-mails"),
     [W_UNSUB] = N_("You will get no more e-mails when it is your turn. You can turn them on "
                     "again from your account page."),
     [W_BAD_UNSUB] = N_("This link to stop e-mails is wrong or out of date. Turn e-mails can "
@@ -993,7 +999,8 @@ int srv_mail_put(srv_mailer *m, int64_t account, const char *body, size_t len, c
 }
 
 /* A small page in the language: a title, a sentence, two links. */
-static char *mail_page(const lang_catalog *lang, int title, int sentence, const char *email)
+static char *mail_page(const lang_catalog *lang, int title, int sentence, const char *email,
+                       const char *action)
 {
     mail_buf b = {0};
     mail_puts(&b, "<!doctype html>\n<html lang=\"");
@@ -1012,6 +1019,13 @@ static char *mail_page(const lang_catalog *lang, int title, int sentence, const 
     const char *keys[] = {"email"};
     const char *vals[] = {email ? email : ""};
     mail_format(&b, lang, sentence, 1, keys, vals, true);
+    if (action) { /* the page's one button: a POST to `action` does it */
+        mail_puts(&b, "</p>\n<form method=\"post\" action=\"");
+        mail_put_html(&b, action);
+        mail_puts(&b, "\"><button class=\"button primary\" type=\"submit\" id=\"mail-do\">");
+        mail_format(&b, lang, W_UNSUB_BUTTON, 0, NULL, NULL, true);
+        mail_puts(&b, "</button></form>\n<p>");
+    }
     mail_puts(&b, "</p>\n<p><a class=\"button\" href=\"/account.html\">");
     mail_format(&b, lang, W_ACCOUNT, 0, NULL, NULL, true);
     mail_puts(&b, "</a> <a class=\"button\" href=\"/\">");
@@ -1037,8 +1051,8 @@ int srv_mail_confirm_page(srv_mailer *m, const char *token, const char *lang, ch
         srv_log(&m->cfg, "mail: %s", err);
     if (rc == 0)
         atomic_fetch_add(&m->generation, 1u);
-    *reply = rc == 0 ? mail_page(mail_catalog(m, lang), W_CONFIRMED_TITLE, W_CONFIRMED, a.email)
-                     : mail_page(mail_catalog(m, lang), W_BAD_LINK_TITLE, W_BAD_CONFIRM, NULL);
+    *reply = rc == 0 ? mail_page(mail_catalog(m, lang), W_CONFIRMED_TITLE, W_CONFIRMED, a.email, NULL)
+                     : mail_page(mail_catalog(m, lang), W_BAD_LINK_TITLE, W_BAD_CONFIRM, NULL, NULL);
     return rc == 0 ? 200 : rc < 0 ? 503 : 404;
 }
 
@@ -1059,7 +1073,22 @@ int srv_mail_unsubscribe_page(srv_mailer *m, const char *token, const char *lang
         srv_log(&m->cfg, "mail: %s", err);
     if (rc == 0)
         atomic_fetch_add(&m->generation, 1u);
-    *reply = rc == 0 ? mail_page(mail_catalog(m, lang), W_UNSUB_TITLE, W_UNSUB, NULL)
-                     : mail_page(mail_catalog(m, lang), W_BAD_LINK_TITLE, W_BAD_UNSUB, NULL);
+    *reply = rc == 0 ? mail_page(mail_catalog(m, lang), W_UNSUB_TITLE, W_UNSUB, NULL, NULL)
+                     : mail_page(mail_catalog(m, lang), W_BAD_LINK_TITLE, W_BAD_UNSUB, NULL, NULL);
     return rc == 0 ? 200 : rc < 0 ? 503 : 404;
+}
+
+int srv_mail_unsubscribe_ask(srv_mailer *m, const char *token, const char *lang, char **reply)
+{
+    /* the link as it came (its token is base64url, its language a code):
+     * the button posts it back; nothing is changed by opening it */
+    char action[256];
+    const char *code = lang_catalog_code(mail_catalog(m, lang));
+    bool plain = token && strlen(token) < 100 && strspn(token, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                                               "abcdefghijklmnopqrstuvwxyz"
+                                                               "0123456789-_") == strlen(token);
+    snprintf(action, sizeof action, "/email/unsubscribe?token=%s&lang=%s", plain ? token : "",
+             code);
+    *reply = mail_page(mail_catalog(m, lang), W_UNSUB_ASK_TITLE, W_UNSUB_ASK, NULL, action);
+    return 200;
 }

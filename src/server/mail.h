@@ -74,11 +74,15 @@ int srv_mail_get(srv_mailer *m, int64_t account, char **reply);
 /* PUT /api/me/email {"email"?, "turn_emails"?}: a new address gets a
  * confirmation link by e-mail ("" removes the address); answers as GET. */
 int srv_mail_put(srv_mailer *m, int64_t account, const char *body, size_t len, char **reply);
-/* GET /email/confirm?token=… and GET or POST /email/unsubscribe?token=…:
- * a small HTML page in players' words (*reply: the page), in the account's
- * language, else in `lang` (the link's &lang=). */
+/* GET /email/confirm?token=… and POST /email/unsubscribe?token=…: a small
+ * HTML page in players' words (*reply: the page), in the account's
+ * language, else in `lang` (the link's &lang=).  GET /email/unsubscribe
+ * (srv_mail_unsubscribe_ask) changes nothing: its page's button posts the
+ * link, so a program that only opens links (a mail scanner) unsubscribes
+ * nobody; mail programs' one-click unsubscribe is that POST. */
 int srv_mail_confirm_page(srv_mailer *m, const char *token, const char *lang, char **reply);
 int srv_mail_unsubscribe_page(srv_mailer *m, const char *token, const char *lang,
                               char **reply);
+int srv_mail_unsubscribe_ask(srv_mailer *m, const char *token, const char *lang, char **reply);
 
 #endif

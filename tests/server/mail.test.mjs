@@ -235,8 +235,17 @@ t.test('none while the game is open; the next turn gets its own e-mail once it i
   assertEq(mailsTo('ann@example.org').length, 3, 'one for that turn');
 });
 
-t.test('the one-click unsubscribe (POST, as a mail program sends it) stops them', async () => {
+t.test('the one-click unsubscribe (POST, as a mail program sends it) stops them; opening the link only asks', async () => {
   const unsub = new URL(firstTurnMail.headers['List-Unsubscribe'].slice(1, -1));
+  // opening the link (a person, or a mail scanner that follows links) changes nothing: its page's
+  // button posts the same address
+  const asked = await fetch(`${server.base}${unsub.pathname}${unsub.search}`);
+  const askedPage = await asked.text();
+  assertEq(asked.status, 200, 'the link opens a page');
+  assert(/<form method="post" action="\/email\/unsubscribe\?token=[A-Za-z0-9_-]+&amp;lang=en">/.test(askedPage) &&
+    askedPage.includes('Stop turn e-mails</button>'), `a button that posts the link: ${askedPage}`);
+  const still = await api(server, 'GET', '/api/me/email', undefined, as(ann.cookie));
+  assertEq(still.json.turn_emails, true, 'opening the link stopped nothing');
   const res = await fetch(`${server.base}${unsub.pathname}${unsub.search}`, {
     method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click',
   });
@@ -249,7 +258,7 @@ t.test('the one-click unsubscribe (POST, as a mail program sends it) stops them'
   ws.close();
   await sleep(PAST_DUE);
   assertEq(mailsTo('ann@example.org').length, 3, 'no e-mail after unsubscribing');
-  const bad = await fetch(`${server.base}/email/unsubscribe?token=nope`);
+  const bad = await fetch(`${server.base}/email/unsubscribe?token=nope`, { method: 'POST' });
   assertEq(bad.status, 404, 'a wrong unsubscribe link');
   const head = await fetch(`${server.base}${unsub.pathname}${unsub.search}`, { method: 'HEAD' });
   assertEq(head.status, 405, 'a HEAD (a link checker) does nothing');
@@ -274,7 +283,7 @@ t.test('in Spanish for an account in Spanish, word for word as po/es.po', async 
   assert(turn.body.includes(spanish('It is your turn in your game of {game} with {opponents}.')
     .replace('{game}', 'Clans').replace('{opponents}', 'Robot')), `body in Spanish: ${turn.body}`);
   // a wrong link's page in the link's language
-  const bad = await (await fetch(`${server.base}/email/unsubscribe?token=nope&lang=es`)).text();
+  const bad = await (await fetch(`${server.base}/email/unsubscribe?token=nope&lang=es`, { method: 'POST' })).text();
   assert(bad.includes(spanish('This link does not work')), 'the refusal in Spanish');
 });
 
